@@ -1,0 +1,3 @@
+module vimpclient
+
+go 1.26

@@ -711,3 +711,6 @@ func truthy(raw json.RawMessage) bool {
 	}
 	return json.Valid([]byte(tok))
 }
+
+// ParseScalarText renders a JSON scalar as text ("" for null and non-scalars).
+func ParseScalarText(raw json.RawMessage) string { return scalarText(raw) }

@@ -61,6 +61,7 @@ func (l *limiter) take(now time.Time) time.Duration {
 type outMsg struct {
 	data     []byte
 	reliable bool
+	pong     bool
 }
 
 // outbox is the single writer of a connection. Replies the read loop makes
@@ -73,8 +74,15 @@ type outbox struct {
 	wake    chan struct{}
 	closed  bool
 	sent    int
+	pongs   int
 	onSend  func(data []byte)
 	sendErr error
+}
+
+func (o *outbox) counts() (sent, pongs int) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.sent, o.pongs
 }
 
 func newOutbox(onSend func([]byte)) *outbox {
@@ -90,6 +98,9 @@ func (o *outbox) push(m outMsg, prio bool) error {
 	case o.closed:
 		o.mu.Unlock()
 		return ErrOutboxClose
+	case m.pong && o.replacePong(m):
+		// A PONG still waiting is rewritten with the newer id: the host only
+		// accepts the latest id, so a PING storm costs one queued message.
 	case prio:
 		o.prio = append(o.prio, m)
 	case len(o.input) >= OutboxLimit:
@@ -104,6 +115,16 @@ func (o *outbox) push(m outMsg, prio bool) error {
 	default:
 	}
 	return nil
+}
+
+func (o *outbox) replacePong(m outMsg) bool {
+	for i := range o.prio {
+		if o.prio[i].pong {
+			o.prio[i] = m
+			return true
+		}
+	}
+	return false
 }
 
 func (o *outbox) next() (outMsg, bool) {
@@ -166,6 +187,9 @@ func (o *outbox) run(ctx context.Context, t Transport, drain <-chan struct{}) {
 		}
 		o.mu.Lock()
 		o.sent++
+		if m.pong {
+			o.pongs++
+		}
 		o.mu.Unlock()
 		if o.onSend != nil {
 			o.onSend(m.data)

@@ -85,6 +85,16 @@ type Replay struct {
 
 	mu   sync.Mutex
 	sent [][]byte
+	at   time.Time // recorded time of the latest message handed out
+}
+
+// Now is the replay's clock: the recorded time of the latest message. A
+// session given it as Options.Now keeps its own timed actions (the team
+// vote pauses) in the recording's time, so a fast replay stays faithful.
+func (r *Replay) Now() time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.at
 }
 
 // NewReplay selects the lines of connection conn ("" = the first one seen).
@@ -123,6 +133,9 @@ func (r *Replay) Recv(ctx context.Context) (Message, error) {
 		}
 		l := r.lines[r.pos]
 		r.pos++
+		r.mu.Lock()
+		r.at = time.UnixMilli(int64(l.T - l.Ms)).Add(time.Duration(l.Ms * float64(time.Millisecond)))
+		r.mu.Unlock()
 		if r.Realtime {
 			if r.base < 0 {
 				r.base, r.start = l.Ms, time.Now()

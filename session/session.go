@@ -32,6 +32,22 @@ const maxErrors = 64
 // teamVote is the engine's team-change vote name.
 const teamVote = "teamChange"
 
+// With AutoTeam the session answers the team vote like a player glancing at
+// it: the list request a moment after the vote opens, the choice a moment
+// after the list arrives (the pauses of the reference recordings).
+const (
+	TeamListPause   = time.Second
+	TeamAnswerPause = 500 * time.Millisecond
+)
+
+// deferred is a read-loop reply due at a time; it goes out with the first
+// message handled at or after that time (hosts in play send 30 frames/s).
+type deferred struct {
+	due     time.Time
+	msg     []byte
+	pending string // vote name whose list this requests
+}
+
 // ErrNotInGame refuses game input before the host enabled it (MODULES_READY).
 var ErrNotInGame = errors.New("not in game yet: input refused")
 
@@ -40,7 +56,7 @@ type Stats struct {
 	Furthest    State
 	Player      bool // key set 1 arrived at least once
 	Frames      int  // binary frames received
-	Pongs       int
+	Pongs       int // PONGs written (a PING storm coalesces into fewer)
 	Ports       map[int]int // messages received per port (binary frames under 5)
 	Malformed   int         // messages that are not [port, payload] or whose payload failed to parse
 	Unknown     int         // JSON messages on ports this client does not know
@@ -95,6 +111,10 @@ func (s *Session) Stats() Stats {
 		st.Ports[k] = v
 	}
 	st.Errors = slices.Clone(s.stats.Errors)
+	if s.ob != nil {
+		_, pongs := s.ob.counts()
+		st.Pongs += pongs
+	}
 	if s.droppedErrs > 0 {
 		st.Errors = append(st.Errors, fmt.Sprintf("... and %d more errors", s.droppedErrs))
 	}
@@ -122,6 +142,7 @@ type conn struct {
 	answered bool // FIRST_SHOT_READY sent since the last MAP_DATA
 	state    State
 	terminal string // text of a terminal TECH_INFORM, kept for the close reason
+	later    []deferred
 }
 
 // Run drives one connection until it closes or ctx ends, then reports how it
@@ -162,6 +183,8 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 	}
 	wcancel()
 	<-wdone
+	_, pongs := ob.counts()
+	s.count(func(st *Stats) { st.Pongs += pongs })
 	if info.Local {
 		rec.Event("client-close", map[string]any{"code": 1000})
 		_ = t.Close(1000, "")
@@ -224,6 +247,7 @@ func (s *Session) count(f func(st *Stats)) {
 // to the outbox, events to the bounded queue.
 func (s *Session) handle(c *conn, ob *outbox, m Message) {
 	at := s.now()
+	s.flushDeferred(c, ob, at)
 	s.opts.Recorder.Message("s2c", m)
 	if m.Binary {
 		s.count(func(st *Stats) { st.Frames++; st.Ports[protocol.ShotData]++ })
@@ -246,8 +270,9 @@ func (s *Session) handle(c *conn, ob *outbox, m Message) {
 			s.count(func(st *Stats) { st.Malformed++ })
 			return
 		}
-		s.reply(ob, protocol.PongMsg(id), false)
-		s.count(func(st *Stats) { st.Pongs++ })
+		if err := ob.push(outMsg{data: protocol.PongMsg(id), pong: true}, true); err != nil && !errors.Is(err, ErrOutboxClose) {
+			s.noteError("pong not sent: %v", err)
+		}
 		return
 	case protocol.MapData:
 		c.answered = false
@@ -354,6 +379,10 @@ func (s *Session) vote(c *conn, ob *outbox, v protocol.Vote) {
 			values = c.config.VoteTemplates[v.Open.Name].Values
 		}
 		if req := protocol.ListRequest(values); req != "" {
+			if s.opts.AutoTeam && v.Open.Name == teamVote {
+				c.later = append(c.later, deferred{due: s.now().Add(TeamListPause), msg: protocol.VoteRequestMsg(req), pending: v.Open.Name})
+				return
+			}
 			s.mu.Lock()
 			s.pendingList = v.Open.Name
 			s.mu.Unlock()
@@ -383,7 +412,20 @@ func (s *Session) vote(c *conn, ob *outbox, v protocol.Vote) {
 		}
 		team = s.opts.Team
 	}
-	s.reply(ob, protocol.VoteAnswerMsg(teamVote, team), true)
+	c.later = append(c.later, deferred{due: s.now().Add(TeamAnswerPause), msg: protocol.VoteAnswerMsg(teamVote, team)})
+}
+
+func (s *Session) flushDeferred(c *conn, ob *outbox, now time.Time) {
+	for len(c.later) > 0 && !now.Before(c.later[0].due) {
+		d := c.later[0]
+		c.later = c.later[1:]
+		if d.pending != "" {
+			s.mu.Lock()
+			s.pendingList = d.pending
+			s.mu.Unlock()
+		}
+		s.reply(ob, d.msg, true)
+	}
 }
 
 func (s *Session) miscName(c *conn, m protocol.MiscEntry) {

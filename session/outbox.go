@@ -75,6 +75,9 @@ type outbox struct {
 	closed  bool
 	sent    int
 	pongs   int
+	busy    int // messages taken by the writer and not yet written
+	done    bool
+	idle    *sync.Cond
 	onSend  func(data []byte)
 	sendErr error
 }
@@ -86,7 +89,18 @@ func (o *outbox) counts() (sent, pongs int) {
 }
 
 func newOutbox(onSend func([]byte)) *outbox {
-	return &outbox{wake: make(chan struct{}, 1), onSend: onSend}
+	o := &outbox{wake: make(chan struct{}, 1), onSend: onSend}
+	o.idle = sync.NewCond(&o.mu)
+	return o
+}
+
+// waitIdle blocks until everything queued so far is written or the writer stopped.
+func (o *outbox) waitIdle() {
+	o.mu.Lock()
+	for !o.done && len(o.prio)+len(o.input)+o.busy > 0 {
+		o.idle.Wait()
+	}
+	o.mu.Unlock()
 }
 
 func (o *outbox) push(m outMsg, prio bool) error {
@@ -133,13 +147,16 @@ func (o *outbox) next() (outMsg, bool) {
 	if len(o.prio) > 0 {
 		m := o.prio[0]
 		o.prio = o.prio[1:]
+		o.busy++
 		return m, true
 	}
 	if len(o.input) > 0 {
 		m := o.input[0]
 		o.input = o.input[1:]
+		o.busy++
 		return m, true
 	}
+	o.idle.Broadcast()
 	return outMsg{}, false
 }
 
@@ -152,6 +169,12 @@ func (o *outbox) pending() int {
 // run writes queued messages until ctx ends, then (when drain is closed
 // before ctx) empties the queue within drainTimeout.
 func (o *outbox) run(ctx context.Context, t Transport, drain <-chan struct{}) {
+	defer func() {
+		o.mu.Lock()
+		o.done = true
+		o.idle.Broadcast()
+		o.mu.Unlock()
+	}()
 	lim := newLimiter(SendRate, SendBurst)
 	draining := false
 	for {
@@ -185,15 +208,16 @@ func (o *outbox) run(ctx context.Context, t Transport, drain <-chan struct{}) {
 			o.mu.Unlock()
 			return
 		}
+		if o.onSend != nil {
+			o.onSend(m.data)
+		}
 		o.mu.Lock()
 		o.sent++
+		o.busy--
 		if m.pong {
 			o.pongs++
 		}
 		o.mu.Unlock()
-		if o.onSend != nil {
-			o.onSend(m.data)
-		}
 	}
 }
 

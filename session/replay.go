@@ -172,6 +172,10 @@ func (r *Replay) Send(_ context.Context, text []byte, _ bool) error {
 	return nil
 }
 
+// Lockstep tells the session to write each message's replies before reading
+// the next one, so a replay faster than real time stays faithful.
+func (r *Replay) Lockstep() bool { return true }
+
 // Close implements Transport.
 func (r *Replay) Close(int, string) error { return nil }
 

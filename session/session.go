@@ -54,9 +54,9 @@ var ErrNotInGame = errors.New("not in game yet: input refused")
 // Stats is a snapshot of what a session saw, across reconnects.
 type Stats struct {
 	Furthest    State
-	Player      bool // key set 1 arrived at least once
-	Frames      int  // binary frames received
-	Pongs       int // PONGs written (a PING storm coalesces into fewer)
+	Player      bool        // key set 1 arrived at least once
+	Frames      int         // binary frames received
+	Pongs       int         // PONGs written (a PING storm coalesces into fewer)
 	Ports       map[int]int // messages received per port (binary frames under 5)
 	Malformed   int         // messages that are not [port, payload] or whose payload failed to parse
 	Unknown     int         // JSON messages on ports this client does not know
@@ -163,6 +163,11 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 		ob.run(wctx, t, drain)
 	}()
 
+	// A transport that replays a recording asks for lockstep: each message's
+	// replies are written before the next message is read, so a fast replay
+	// keeps the order a live connection would have had.
+	ls, ok := t.(interface{ Lockstep() bool })
+	lockstep := ok && ls.Lockstep()
 	c := &conn{target: target}
 	s.queue.Push(Event{At: s.now(), Kind: EventOpen})
 	var info *CloseInfo
@@ -173,6 +178,9 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 			break
 		}
 		s.handle(c, ob, m)
+		if lockstep {
+			ob.waitIdle()
+		}
 	}
 
 	ob.close()
@@ -505,7 +513,6 @@ func (s *Session) Pending() int {
 	}
 	return ob.pending()
 }
-
 
 func (s *Session) lastReachedPlaying() bool {
 	s.mu.Lock()

@@ -13,19 +13,24 @@ import (
 // Recorder writes every message both ways, and connection events, as JSON
 // lines in the form of the shared captures (t, ms, conn, dir, kind, ...).
 type Recorder struct {
-	mu    sync.Mutex
-	w     *bufio.Writer
-	c     io.Closer
-	start time.Time
-	conn  string
-	err   error
+	mu       sync.Mutex
+	w        *bufio.Writer
+	c        io.Closer
+	now      func() time.Time
+	start    time.Time
+	scenario string
+	conn     string
+	err      error
 }
 
 // NewRecorder starts a transcript on w; the header line names the scenario.
-func NewRecorder(w io.WriteCloser, scenario string) *Recorder {
-	r := &Recorder{w: bufio.NewWriterSize(w, 64<<10), c: w, start: time.Now(), conn: "A"}
-	r.line(map[string]any{"dir": "event", "kind": "session", "scenario": scenario}, false)
-	return r
+// now is the clock of the timestamps (time.Now when nil; a replay's clock
+// when re-recording a replay, so its pauses survive).
+func NewRecorder(w io.WriteCloser, scenario string, now func() time.Time) *Recorder {
+	if now == nil {
+		now = time.Now
+	}
+	return &Recorder{w: bufio.NewWriterSize(w, 64<<10), c: w, now: now, conn: "A", scenario: scenario}
 }
 
 // SetConn labels the following lines with conn (a new label per reconnect).
@@ -39,14 +44,22 @@ func (r *Recorder) SetConn(conn string) {
 }
 
 func (r *Recorder) line(fields map[string]any, withConn bool) {
-	now := time.Now()
-	fields["t"] = now.UnixMilli()
-	fields["ms"] = float64(now.Sub(r.start).Microseconds()) / 1000
+	now := r.now()
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.start.IsZero() {
+		r.start = now
+		r.write(map[string]any{"t": now.UnixMilli(), "ms": 0, "dir": "event", "kind": "session", "scenario": r.scenario})
+	}
+	fields["t"] = now.UnixMilli()
+	fields["ms"] = float64(now.Sub(r.start).Microseconds()) / 1000
 	if withConn {
 		fields["conn"] = r.conn
 	}
+	r.write(fields)
+}
+
+func (r *Recorder) write(fields map[string]any) {
 	if r.err != nil {
 		return
 	}

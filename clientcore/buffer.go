@@ -23,6 +23,7 @@ type slot struct {
 	issued   bool
 	inBuffer bool
 	inQueue  bool
+	pooled   bool
 	// dedup is the frame's blocks with repeated keys merged, built once
 	// when the frame is handed out as an event frame.
 	dedup []Block

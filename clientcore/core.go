@@ -189,16 +189,18 @@ func (c *Core) newSlot() *slot {
 	if n := len(c.pool); n > 0 {
 		s := c.pool[n-1]
 		c.pool = c.pool[:n-1]
+		s.pooled = false
 		return s
 	}
 	return &slot{}
 }
 
-// release returns slots no longer referenced by the buffer or the queue.
+// release returns slots no longer referenced by the buffer or the queue. A
+// slot can be listed twice (buffered and queued at a reset); it is pooled once.
 func (c *Core) release(slots []*slot) {
 	for _, s := range slots {
-		if !s.inBuffer && !s.inQueue {
-			s.issued = false
+		if !s.inBuffer && !s.inQueue && !s.pooled {
+			s.issued, s.pooled = false, true
 			c.pool = append(c.pool, s)
 		}
 	}

@@ -316,7 +316,7 @@ func (s *Session) handle(c *conn, ob *outbox, m Message) {
 	case *protocol.AuthForm:
 		c.form = v
 		s.setState(c, StateAuth)
-		s.answerAuth(c, ob, nil)
+		ev.Err = s.answerAuth(c, ob, nil)
 	case protocol.AuthVerdict:
 		if v.OK {
 			if c.form != nil && c.answer != nil {
@@ -359,23 +359,24 @@ func (s *Session) handle(c *conn, ob *outbox, m Message) {
 	s.queue.Push(ev)
 }
 
-func (s *Session) answerAuth(c *conn, ob *outbox, explicit map[string]string) {
+func (s *Session) answerAuth(c *conn, ob *outbox, explicit map[string]string) error {
 	values := explicit
 	if values == nil {
 		var err error
 		values, err = s.opts.Auth.Answer(c.form, c.target.Host, c.target.GameID)
 		if err != nil {
 			s.noteError("%v", err)
-			return
+			return err
 		}
 	}
 	msg, err := protocol.AuthResponseMsg(values)
 	if err != nil {
 		s.noteError("%v", err)
-		return
+		return err
 	}
 	c.answer = values
 	s.reply(ob, msg, true)
+	return nil
 }
 
 // vote asks for the value list a vote names (as the browser does on

@@ -24,8 +24,8 @@ type frameCore interface {
 	PushFrame(b []byte, localNowMs float64) bool
 	SetMap()
 	Reset()
-	// Visit calls fn for every entity row seen since the last call (sampled
-	// and event rows), by snapshot key name.
+	// Visit runs one render-tick sample; fn is told, by snapshot key name,
+	// every entity id the frames pushed from now on carry.
 	Visit(localNowMs float64, fn func(key string, id uint32))
 	Counts() (decoded, dropped uint64)
 }
@@ -41,35 +41,60 @@ func newClientCore(cfg *protocol.Config) (frameCore, error) {
 	if err != nil {
 		return nil, fmt.Errorf("snapshot schema: %w", err)
 	}
-	return &coreAdapter{c: clientcore.New(s, clientcore.Options{Delay: cfg.Interpolation.Delay, MaxFrameAge: cfg.Interpolation.MaxFrameAge})}, nil
+	return &coreAdapter{
+		c:   clientcore.New(s, clientcore.Options{Delay: cfg.Interpolation.Delay, MaxFrameAge: cfg.Interpolation.MaxFrameAge}),
+		dec: clientcore.NewDecoder(s),
+	}, nil
 }
 
-type coreAdapter struct{ c *clientcore.Core }
-
-func (a *coreAdapter) PushFrame(b []byte, now float64) bool { return a.c.PushFrame(b, now) }
-func (a *coreAdapter) SetMap()                              { a.c.SetMap() }
-func (a *coreAdapter) Reset()                               { a.c.Reset() }
-func (a *coreAdapter) Counts() (uint64, uint64) {
-	st := a.c.Stats()
-	return st.Decoded, st.Dropped
+// coreAdapter feeds the client core as the window would, and decodes each
+// frame once more on its own to list the entity ids it carries: what the
+// summary counts is every id on the wire, whatever render time reached.
+type coreAdapter struct {
+	c     *clientcore.Core
+	dec   *clientcore.Decoder
+	frame clientcore.Frame
+	seen  func(key string, id uint32)
 }
-func (a *coreAdapter) Visit(now float64, fn func(string, uint32)) {
-	h := a.c.Sample(now)
-	for _, group := range [][]clientcore.Record{h.Actors, h.Dynamics} {
-		for i := range group {
-			fn(group[i].Key(), group[i].ID)
-		}
-	}
-	for _, ef := range a.c.TakeFrames() {
-		for bi := range ef.Blocks {
-			b := &ef.Blocks[bi]
-			for _, r := range b.Rows {
+
+func (a *coreAdapter) PushFrame(b []byte, now float64) bool {
+	ok := a.c.PushFrame(b, now)
+	if ok && a.seen != nil && a.dec.Decode(b, &a.frame) == nil {
+		for bi := range a.frame.Blocks {
+			bl := &a.frame.Blocks[bi]
+			if bl.Schema.Kind == clientcore.KindList16 || laterBlock(a.frame.Blocks, bi) {
+				continue // list rows are positions, not entities; a repeated key counts by its last block, as the core merges it
+			}
+			for _, r := range bl.Rows {
 				if !r.Null {
-					fn(b.Key(), r.ID)
+					a.seen(bl.Key(), r.ID)
 				}
 			}
 		}
 	}
+	return ok
+}
+func laterBlock(blocks []clientcore.Block, i int) bool {
+	for j := i + 1; j < len(blocks); j++ {
+		if blocks[j].Schema == blocks[i].Schema {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *coreAdapter) SetMap() { a.c.SetMap() }
+func (a *coreAdapter) Reset()  { a.c.Reset() }
+func (a *coreAdapter) Counts() (uint64, uint64) {
+	st := a.c.Stats()
+	return st.Decoded, st.Dropped
+}
+
+// Visit samples the core and takes its event frames, as a render tick would.
+func (a *coreAdapter) Visit(now float64, fn func(string, uint32)) {
+	a.seen = fn
+	a.c.Sample(now)
+	a.c.TakeFrames()
 }
 
 // summary is the -summary JSON object.
@@ -180,6 +205,7 @@ func (g *gameLoop) handle(ev *session.Event) {
 				return
 			}
 			g.core = c
+			c.Visit(g.ms(ev.At), g.see)
 		case *protocol.AuthForm:
 			if ev.Err != nil {
 				g.fatal = ev.Err

@@ -80,6 +80,8 @@ type Session struct {
 	seq         uint32
 	inGame      bool
 	pendingList string // vote waiting for its "teams"/"maps" list
+	authForm    bool   // AUTH_DATA arrived and no accepted AUTH_RESULT yet
+	submitted   map[string]string
 }
 
 // New makes a session; Run connects it.
@@ -152,6 +154,7 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 	ob := newOutbox(func(b []byte) { rec.Message("c2s", Message{Data: b}) })
 	s.mu.Lock()
 	s.ob, s.seq, s.inGame, s.pendingList, s.lastPlaying = ob, 0, false, "", false
+	s.authForm, s.submitted = false, nil
 	s.stats.Connections++
 	s.mu.Unlock()
 
@@ -315,10 +318,19 @@ func (s *Session) handle(c *conn, ob *outbox, m Message) {
 		s.reply(ob, protocol.Null(protocol.ConfigReady), true)
 	case *protocol.AuthForm:
 		c.form = v
+		s.mu.Lock()
+		s.authForm = true
+		s.mu.Unlock()
 		s.setState(c, StateAuth)
 		ev.Err = s.answerAuth(c, ob, nil)
 	case protocol.AuthVerdict:
 		if v.OK {
+			s.mu.Lock()
+			if s.submitted != nil {
+				c.answer = s.submitted
+			}
+			s.authForm, s.submitted = false, nil
+			s.mu.Unlock()
 			if c.form != nil && c.answer != nil {
 				if err := s.opts.Auth.Remember(c.form, c.answer, c.target.Host, c.target.GameID); err != nil {
 					s.noteError("remember auth values: %v", err)
@@ -449,6 +461,29 @@ func (s *Session) miscName(c *conn, m protocol.MiscEntry) {
 			}
 		}
 	}
+}
+
+// SubmitAuth answers the auth form with values a player entered (after the
+// session could not answer it, or after AUTH_RESULT rejected the answer).
+// Every field of the form must be present; values are remembered on success.
+func (s *Session) SubmitAuth(values map[string]string) error {
+	msg, err := protocol.AuthResponseMsg(values)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	ob, open := s.ob, s.authForm
+	if ob != nil && open {
+		s.submitted = values
+	}
+	s.mu.Unlock()
+	if ob == nil || !open {
+		return errors.New("submit auth: no auth form is waiting for an answer")
+	}
+	if err := ob.push(outMsg{data: msg, reliable: true}, true); err != nil {
+		return fmt.Errorf("submit auth: %w", err)
+	}
+	return nil
 }
 
 // send queues game input in the input lane.

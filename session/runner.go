@@ -92,6 +92,9 @@ func (r *Runner) attempt(ctx context.Context, n int, resolve func(context.Contex
 	if t.GameVersion != "" {
 		r.lastVersion = t.GameVersion
 	}
+	if t.Warning != "" && n == 1 {
+		r.Session.noteError("%s", t.Warning)
+	}
 	if r.OnTarget != nil {
 		r.OnTarget(t)
 	}

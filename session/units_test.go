@@ -198,6 +198,9 @@ func TestAuthValuesAndStore(t *testing.T) {
 	if _, err := later.Answer(form, "127.0.0.1:3002", "snakes"); err == nil {
 		t.Error("values leaked to another game")
 	}
+	if v, err := (AuthValues{GuestNick: "Guest0042"}).Answer(form, "h:1", "g"); err != nil || v["name"] != "Guest0042" {
+		t.Errorf("guest nick: %v %v", v, err)
+	}
 	if got := store.Load("127.0.0.1:3002", "tanks"); got["playerName"] != "Alice" || got["model"] != "m2" {
 		t.Errorf("stored %v", got)
 	}

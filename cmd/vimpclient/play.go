@@ -146,7 +146,7 @@ func headlessConnect(ctx context.Context, p *playFlags, addr string, stdout, std
 		return 2
 	}
 	sess := session.New(session.Options{
-		Auth:     session.AuthValues{Nick: p.nick, Set: p.set, Store: store},
+		Auth:     session.AuthValues{Nick: p.nick, Set: p.set, Store: store, GuestNick: guestNick(time.Now())},
 		AutoTeam: true, Team: p.team, Recorder: rec, Logger: log,
 	})
 	runner := &session.Runner{Session: sess, Addr: addr, Origin: p.origin, Client: client,
@@ -191,4 +191,11 @@ func finishHeadless(g *gameLoop, info *session.CloseInfo, runErr error, d time.D
 		return 1
 	}
 	return 0
+}
+
+// guestNick is the nick a headless run uses when neither -nick nor a
+// remembered value gives one: "Guest" and four digits (the host's name rule
+// allows it; a clash is renamed by the host).
+func guestNick(now time.Time) string {
+	return fmt.Sprintf("Guest%04d", now.UnixNano()/1e6%10000)
 }

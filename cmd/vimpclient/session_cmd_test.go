@@ -255,8 +255,9 @@ func TestHeadlessSummaryWithRealFrames(t *testing.T) {
 	}
 }
 
-// The headless run exits non-zero when play is never reached.
-func TestHeadlessFailsWithoutNick(t *testing.T) {
+// The headless run exits non-zero when play is never reached; without -nick
+// it answers with a guest nick.
+func TestHeadlessFailsWhenAuthRejected(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("HOME", t.TempDir())
 	mux := http.NewServeMux()
@@ -273,6 +274,11 @@ func TestHeadlessFailsWithoutNick(t *testing.T) {
 		_ = c.Write(ctx, websocket.MessageText, []byte(`[0,{}]`))
 		_, _, _ = c.Read(ctx)
 		_ = c.Write(ctx, websocket.MessageText, []byte(`[1,{"params":[{"name":"name","value":"","options":{"required":true}}]}]`))
+		_, b, _ := c.Read(ctx)
+		if !strings.HasPrefix(string(b), `[1,{"name":"Guest`) {
+			t.Errorf("auth answer %s", b)
+		}
+		_ = c.Write(ctx, websocket.MessageText, []byte(`[2,[{"name":"name","error":"not valid"}]]`))
 		_, _, _ = c.Read(ctx) // the client gives up and closes
 	})
 	srv := httptest.NewServer(mux)
@@ -280,7 +286,7 @@ func TestHeadlessFailsWithoutNick(t *testing.T) {
 	var out, errb bytes.Buffer
 	code := run([]string{"-headless", "-for", "20s", "-summary", srv.URL}, &out, &errb)
 	s := decodeSummary(t, out.Bytes())
-	if code == 0 || s.State != "auth" || len(s.Errors) == 0 || !strings.Contains(errb.String(), "-nick") {
+	if code == 0 || s.State != "auth" || len(s.Errors) == 0 || !strings.Contains(errb.String(), "auth rejected") {
 		t.Errorf("exit %d, summary %+v, stderr %q", code, s, errb.String())
 	}
 }

@@ -173,9 +173,26 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 	lockstep := ok && ls.Lockstep()
 	c := &conn{target: target}
 	s.queue.Push(Event{At: s.now(), Kind: EventOpen})
+
+	// Leaving (ctx ends) closes with a clean 1000 close frame first; only
+	// then is the read cancelled, so the host sees a normal close.
+	rctx, rcancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer rcancel()
+	stopWatch := make(chan struct{})
+	watchDone := make(chan struct{})
+	go func() {
+		defer close(watchDone)
+		select {
+		case <-ctx.Done():
+			rec.Event("client-close", map[string]any{"code": 1000})
+			_ = t.Close(1000, "")
+			rcancel()
+		case <-stopWatch:
+		}
+	}()
 	var info *CloseInfo
 	for {
-		m, err := t.Recv(ctx)
+		m, err := t.Recv(rctx)
 		if err != nil {
 			info = s.closeInfo(ctx, c, closeErrorOf(err))
 			break
@@ -186,6 +203,8 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 		}
 	}
 
+	close(stopWatch)
+	<-watchDone
 	ob.close()
 	close(drain)
 	select {
@@ -196,10 +215,6 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 	<-wdone
 	_, pongs := ob.counts()
 	s.count(func(st *Stats) { st.Pongs += pongs })
-	if info.Local {
-		rec.Event("client-close", map[string]any{"code": 1000})
-		_ = t.Close(1000, "")
-	}
 	rec.Event("close", map[string]any{"code": info.Code, "reason": info.Reason})
 	s.mu.Lock()
 	s.ob, s.inGame = nil, false

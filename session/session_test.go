@@ -216,3 +216,26 @@ func TestAuthRejectedThenSubmitted(t *testing.T) {
 		t.Error("submit accepted with no form waiting")
 	}
 }
+
+// Leaving (the context ends) sends a clean 1000 close frame; the runner does
+// not reconnect.
+func TestLeavingClosesCleanly(t *testing.T) {
+	got := make(chan websocket.StatusCode, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	fh := newFakeHost(t, func(hctx context.Context, h *hostConn) {
+		h.handshake("Alice")
+		cancel()
+		_, _, err := h.c.Read(hctx)
+		got <- websocket.CloseStatus(err)
+	})
+	client, _ := HTTPClient("")
+	s := New(Options{Auth: AuthValues{Nick: "Alice"}})
+	r := &Runner{Session: s, Addr: fh.srv.URL, Client: client}
+	info, err := r.Run(ctx)
+	if err != nil || info == nil || !info.Local || info.Reconnect {
+		t.Errorf("close %+v %v", info, err)
+	}
+	if code := <-got; code != websocket.StatusNormalClosure {
+		t.Errorf("host saw close %d, want 1000", code)
+	}
+}

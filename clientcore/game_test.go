@@ -46,7 +46,7 @@ func (g *recordingGame) Overlay(myID uint8, hasID bool, tail []Record) ([]Record
 
 func TestGameHooks(t *testing.T) {
 	s := loadSchema(t, conformanceDir(t), "schemas/tanks.json")
-	g := &recordingGame{m1: s.Key("m1"), vals: make([]float32, 11), dropKey: "w1"}
+	g := &recordingGame{m1: s.Key("m1"), vals: make([]float32, 11), dropKey: "w1", overlay: true}
 	g.vals[0], g.vals[1] = 500, 600
 	c := New(s, Options{})
 	c.SetGame(g)

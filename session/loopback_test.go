@@ -65,7 +65,7 @@ func TestSlowReadingHost(t *testing.T) {
 	}
 	var err error
 	for i := 0; i < 2*OutboxLimit && err == nil; i++ {
-		err = s.Key(protocol.KeyDown, "forward")
+		_, err = s.Key(protocol.KeyDown, "forward")
 	}
 	if !errors.Is(err, ErrOutboxFull) {
 		t.Errorf("input flood not refused: %v", err)

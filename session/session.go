@@ -522,14 +522,18 @@ func (s *Session) nextSeq() uint32 {
 	return s.seq
 }
 
-// Key sends one KEYS_DATA key transition for a command of the current key set.
-func (s *Session) Key(action protocol.KeyAction, command string) error {
-	return s.send(protocol.KeyMsg(s.nextSeq(), action, command))
+// Key sends one KEYS_DATA key transition for a command of the current key
+// set and returns its input seq, which the client core's prediction takes
+// with the same input.
+func (s *Session) Key(action protocol.KeyAction, command string) (uint32, error) {
+	seq := s.nextSeq()
+	return seq, s.send(protocol.KeyMsg(seq, action, command))
 }
 
-// Aim sends one pointer message in world coordinates.
-func (s *Session) Aim(x, y float64, flags uint8) error {
-	return s.send(protocol.AimMsg(s.nextSeq(), x, y, flags))
+// Aim sends one pointer message in world coordinates and returns its seq.
+func (s *Session) Aim(x, y float64, flags uint8) (uint32, error) {
+	seq := s.nextSeq()
+	return seq, s.send(protocol.AimMsg(seq, x, y, flags))
 }
 
 // Chat sends a chat line; an empty line (after control characters) is refused.

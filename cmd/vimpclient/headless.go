@@ -24,6 +24,8 @@ type frameCore interface {
 	PushFrame(b []byte, localNowMs float64) bool
 	SetMap()
 	Reset()
+	SetActive(active bool)
+	ApplyInput(seq uint32, down bool, command string, localNowMs float64)
 	// Visit runs one render-tick sample; fn is told, by snapshot key name,
 	// every entity id the frames pushed from now on carry.
 	Visit(localNowMs float64, fn func(key string, id uint32))
@@ -83,8 +85,12 @@ func laterBlock(blocks []clientcore.Block, i int) bool {
 	return false
 }
 
-func (a *coreAdapter) SetMap() { a.c.SetMap() }
-func (a *coreAdapter) Reset()  { a.c.Reset() }
+func (a *coreAdapter) SetMap()               { a.c.SetMap() }
+func (a *coreAdapter) SetActive(active bool) { a.c.SetActive(active) }
+func (a *coreAdapter) ApplyInput(seq uint32, down bool, cmd string, now float64) {
+	a.c.ApplyInput(seq, down, cmd, now)
+}
+func (a *coreAdapter) Reset() { a.c.Reset() }
 func (a *coreAdapter) Counts() (uint64, uint64) {
 	st := a.c.Stats()
 	return st.Decoded, st.Dropped
@@ -223,11 +229,14 @@ func (g *gameLoop) handle(ev *session.Event) {
 				g.core.Reset()
 			}
 		case protocol.Keyset:
+			if g.core != nil {
+				g.core.SetActive(v == 1)
+			}
 			// A new key set: keys the script holds get a fresh down (the
 			// browser would lose them; client-ui.md recommends resending).
 			for cmd, down := range g.keyState {
 				if down {
-					_ = g.sess.Key(protocol.KeyDown, cmd)
+					g.key(protocol.KeyDown, cmd, ev.At)
 				}
 			}
 		}
@@ -241,12 +250,25 @@ func (g *gameLoop) playScript(now time.Time) {
 	for g.next < len(g.script) && now.Sub(g.playAt) >= g.script[g.next].Offset {
 		st := g.script[g.next]
 		g.next++
-		if err := g.sess.Key(st.Action, st.Command); err != nil {
+		if err := g.key(st.Action, st.Command, now); err != nil {
 			g.errs = append(g.errs, fmt.Sprintf("script %s %s %s: %v", st.Offset, st.Action, st.Command, err))
 			continue
 		}
 		g.keyState[st.Command] = st.Action == protocol.KeyDown
 	}
+}
+
+// key sends a key transition and feeds it to the core's prediction with the
+// same seq, as the window's input path does.
+func (g *gameLoop) key(action protocol.KeyAction, cmd string, at time.Time) error {
+	seq, err := g.sess.Key(action, cmd)
+	if err != nil {
+		return err
+	}
+	if g.core != nil {
+		g.core.ApplyInput(seq, action == protocol.KeyDown, cmd, g.ms(at))
+	}
+	return nil
 }
 
 func (g *gameLoop) summary(d time.Duration) summary {

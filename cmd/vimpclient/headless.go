@@ -135,7 +135,6 @@ type gameLoop struct {
 	playAt   time.Time // first time "playing" was reached
 	core     frameCore
 	decoded  uint64 // of cores already replaced
-	dropped  uint64
 	ids      map[string]map[uint32]struct{}
 	close    *session.CloseInfo
 	fatal    error
@@ -167,6 +166,15 @@ func (g *gameLoop) tick() {
 	}
 }
 
+// note keeps an error for the summary, at most maxLoopErrors of them.
+func (g *gameLoop) note(msg string) {
+	if len(g.errs) < maxLoopErrors {
+		g.errs = append(g.errs, msg)
+	}
+}
+
+const maxLoopErrors = 64
+
 func (g *gameLoop) see(key string, id uint32) {
 	set := g.ids[key]
 	if set == nil {
@@ -180,9 +188,8 @@ func (g *gameLoop) see(key string, id uint32) {
 
 func (g *gameLoop) retireCore() {
 	if g.core != nil {
-		d, x := g.core.Counts()
+		d, _ := g.core.Counts()
 		g.decoded += d
-		g.dropped += x
 		g.core = nil
 	}
 }
@@ -207,7 +214,7 @@ func (g *gameLoop) handle(ev *session.Event) {
 			g.retireCore()
 			c, err := g.newCore(v)
 			if err != nil {
-				g.errs = append(g.errs, err.Error())
+				g.note(err.Error())
 				return
 			}
 			g.core = c
@@ -251,7 +258,7 @@ func (g *gameLoop) playScript(now time.Time) {
 		st := g.script[g.next]
 		g.next++
 		if err := g.key(st.Action, st.Command, now); err != nil {
-			g.errs = append(g.errs, fmt.Sprintf("script %s %s %s: %v", st.Offset, st.Action, st.Command, err))
+			g.note(fmt.Sprintf("script %s %s %s: %v", st.Offset, st.Action, st.Command, err))
 			continue
 		}
 		g.keyState[st.Command] = st.Action == protocol.KeyDown

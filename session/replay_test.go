@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 
 	"vimpclient/protocol"
 )
@@ -194,5 +195,31 @@ func TestReplayErrorProbesClosePolicy(t *testing.T) {
 		if !codes[c] {
 			t.Errorf("no probe closed with %d", c)
 		}
+	}
+}
+
+// A realtime replay keeps the recorded spacing; Now follows the recording.
+func TestReplayRealtime(t *testing.T) {
+	lines := []RecordedLine{
+		{T: 1000, Ms: 0, Conn: "A", Dir: "s2c", Kind: "json", Port: 10, Payload: []byte("1")},
+		{T: 1060, Ms: 60, Conn: "A", Dir: "s2c", Kind: "binary", B64: "BQU="},
+		{T: 1061, Ms: 61, Conn: "A", Dir: "event", Kind: "close", Code: 4004},
+	}
+	rp, err := NewReplay(lines, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp.Realtime = true
+	start := time.Now()
+	s := New(Options{Now: rp.Now})
+	info := s.Run(context.Background(), rp, Target{})
+	if d := time.Since(start); d < 50*time.Millisecond {
+		t.Errorf("replay took %v, recording spans 61 ms", d)
+	}
+	if info.Code != 4004 || !info.Reconnect || rp.Now() != time.UnixMilli(1061) {
+		t.Errorf("close %+v now %v", info, rp.Now())
+	}
+	if sent := rp.Sent(); len(sent) != 1 || string(sent[0]) != "[8,1]" {
+		t.Errorf("sent %q", sent)
 	}
 }

@@ -246,3 +246,13 @@ func (f *Frame) Bytes() ([]byte, error) {
 	}
 	return f.buf, nil
 }
+
+// Append copies raw block bytes (a body packed by another Frame) after the
+// header, closing any open block.
+func (f *Frame) Append(raw []byte) {
+	f.closeBlock()
+	if f.err != nil {
+		return
+	}
+	f.buf = append(f.buf, raw...)
+}

@@ -120,7 +120,7 @@ func generateMap(name string, variant int) *Map {
 	}
 	m := &Map{
 		Name: name, SetID: "c1", Scale: mapScale, Step: mapStep,
-		SpriteSheet: spriteSheet{Img: "tiles.png", Frames: [][4]int{{0, 0, 32, 32}, {32, 0, 32, 32}, {64, 0, 32, 32}, {96, 0, 32, 32}}},
+		SpriteSheet:   spriteSheet{Img: "tiles.png", Frames: [][4]int{{0, 0, 32, 32}, {32, 0, 32, 32}, {64, 0, 32, 32}, {96, 0, 32, 32}}},
 		Layers:        map[string][]int{"1": {TileFloor, TileGrass}, "2": {TileWall}, "4": {TileCanopy}},
 		PhysicsStatic: []int{TileWall},
 		Respawns:      map[string][][3]float64{},

@@ -60,12 +60,12 @@ const (
 
 // Match is one room's game.
 type Match struct {
-	cfg    Config
-	out    Out
-	log    *slog.Logger
-	rng    *rand.Rand
-	config json.RawMessage
-	schema *packer.Schema
+	cfg                                Config
+	out                                Out
+	log                                *slog.Logger
+	rng                                *rand.Rand
+	config                             json.RawMessage
+	schema                             *packer.Schema
 	keyM1, keyW1, keyW2, keyW2E, keyC1 *packer.Key
 
 	maps     map[string]*Map
@@ -81,15 +81,15 @@ type Match struct {
 	solver  tanks.Solver
 	bodies  []*tanks.Body
 
-	roundStart   int64
-	restartAt    int64 // 0: none pending
-	mapChangeAt  int64
-	nextMap      string
-	mapStart     int64
-	roundsWon    [3]int
-	roundsLost   [3]int
-	nextBombID   uint32
-	bombs        []bomb
+	roundStart  int64
+	restartAt   int64 // 0: none pending
+	mapChangeAt int64
+	nextMap     string
+	mapStart    int64
+	roundsWon   [3]int
+	roundsLost  [3]int
+	nextBombID  uint32
+	bombs       []bomb
 
 	// Events of the current send period.
 	shots      [][8]packer.Value
@@ -139,10 +139,10 @@ type human struct {
 }
 
 type panelState struct {
-	active         bool
-	t              int
-	h, w1, w2      int
-	wa             string
+	active    bool
+	t         int
+	h, w1, w2 int
+	wa        string
 }
 
 // New builds a match with its maps and starts the first round.

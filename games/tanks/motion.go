@@ -52,14 +52,16 @@ type Model struct {
 	Restitution        float32
 }
 
-// M1 is the tanks model m1 (game-tanks.md §3.8).
-var M1 = Model{
-	Size: 2, Acceleration: 1000, Braking: 0.3, MaxForward: 260, MaxReverse: -130,
-	TurnTorque: 215, LinearDamping: 3, AngularDamping: 100, LateralGrip: 20,
-	TurnSpeedThreshold: 10, BaseTurnRatio: 0.8, ReverseTurn: 0.7,
-	ThrottleUp: 2.0, ThrottleDown: 2.5, Strain: 1.5,
-	MaxGunAngle: 1.4, GunSpeed: 3.0, GunCenterSpeed: 10.0,
-	Density: 200, Friction: 0.5, Restitution: 0.1,
+// M1 returns the tanks model m1 (game-tanks.md §3.8).
+func M1() Model {
+	return Model{
+		Size: 2, Acceleration: 1000, Braking: 0.3, MaxForward: 260, MaxReverse: -130,
+		TurnTorque: 215, LinearDamping: 3, AngularDamping: 100, LateralGrip: 20,
+		TurnSpeedThreshold: 10, BaseTurnRatio: 0.8, ReverseTurn: 0.7,
+		ThrottleUp: 2.0, ThrottleDown: 2.5, Strain: 1.5,
+		MaxGunAngle: 1.4, GunSpeed: 3.0, GunCenterSpeed: 10.0,
+		Density: 200, Friction: 0.5, Restitution: 0.1,
+	}
 }
 
 // HalfSize returns the hull half extents (size·2 × size·1.5).

@@ -30,7 +30,7 @@ func TestGlueWallsMergesRuns(t *testing.T) {
 }
 
 func TestMoveForwardAndTurn(t *testing.T) {
-	m := M1
+	m := M1()
 	var tk Tank
 	for i := 0; i < 120; i++ {
 		m.Move(&tk, KeyForward, Step)
@@ -59,7 +59,7 @@ func TestMoveForwardAndTurn(t *testing.T) {
 }
 
 func TestGunLimitsAndCentering(t *testing.T) {
-	m := M1
+	m := M1()
 	var tk Tank
 	for i := 0; i < 240; i++ {
 		m.Move(&tk, KeyGunRight, Step)
@@ -83,7 +83,7 @@ func TestTankStopsAtWall(t *testing.T) {
 		grid[y][9] = 1
 	}
 	w := NewWalls(grid, []int{1}, 20) // wall face at x = 180
-	m := M1
+	m := M1()
 	tk := Tank{X: 100, Y: 100}
 	hw, hh := m.HalfSize()
 	body := &Body{HalfW: hw, HalfH: hh, Friction: m.Friction, Restitution: m.Restitution}

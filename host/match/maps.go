@@ -61,7 +61,7 @@ type spriteSheet struct {
 }
 
 // MapNames lists the generated maps in catalog order.
-var MapNames = []string{"yard", "crossing", "maze"}
+func MapNames() []string { return []string{"yard", "crossing", "maze"} }
 
 // generateMap builds the named map from a seed derived from its name, so
 // every run (and every client cache) sees the same layout.
@@ -192,7 +192,7 @@ func openArea(g [][]int, x0, y0, w, h int) bool {
 func generateMaps() (map[string]*Map, map[string][]byte, error) {
 	maps := map[string]*Map{}
 	texts := map[string][]byte{}
-	for i, name := range MapNames {
+	for i, name := range MapNames() {
 		m := generateMap(name, i)
 		b, err := json.Marshal(m)
 		if err != nil {

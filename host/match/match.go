@@ -46,7 +46,18 @@ const (
 	Spectators = 3
 )
 
-var teamKeys = [...]string{"", "team1", "team2", "spectators"}
+// teamKey is the key of a team id in votes and informs.
+func teamKey(team int) string {
+	switch team {
+	case Team1:
+		return "team1"
+	case Team2:
+		return "team2"
+	case Spectators:
+		return "spectators"
+	}
+	return ""
+}
 
 // Timing in simulation ticks (120 Hz) and send ticks (every 4th).
 const (
@@ -104,6 +115,8 @@ type Match struct {
 	statRows []any
 	statHead bool
 	vote     *vote
+
+	model tanks.Model
 
 	frame packer.Frame
 	body  []byte
@@ -181,9 +194,9 @@ func New(cfg Config) (*Match, error) {
 		keyM1: schema.Key("m1"), keyW1: schema.Key("w1"), keyW2: schema.Key("w2"),
 		keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"),
 		maps: maps, mapTexts: texts, byUID: map[int]*player{},
-		out: discard{},
+		out: discard{}, model: tanks.M1(),
 	}
-	m.loadMap(MapNames[0])
+	m.loadMap(MapNames()[0])
 	for i := 0; i < cfg.Bots; i++ {
 		m.addBot()
 	}
@@ -203,7 +216,7 @@ func (m *Match) SetOut(o Out) { m.out = o }
 func (m *Match) ConfigData() json.RawMessage { return m.config }
 
 // MapNames returns the catalog.
-func (m *Match) MapNames() []string { return MapNames }
+func (m *Match) MapNames() []string { return MapNames() }
 
 // MapText returns the catalog JSON of a map (for the HTTP map endpoints).
 func (m *Match) MapText(name string) ([]byte, bool) {
@@ -398,7 +411,7 @@ func (m *Match) firstShot() any {
 		if p == nil || p.tank == nil {
 			continue
 		}
-		r := p.tank.row(p)
+		r := p.tank.row(p, m.model.Size)
 		row := make([]float64, 10)
 		for i := range row {
 			if i < 7 {

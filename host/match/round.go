@@ -8,9 +8,6 @@ import (
 	"vimpclient/games/tanks"
 )
 
-var botNames = []string{"Bolt", "Rivet", "Gauge", "Sprocket", "Piston", "Ratchet", "Torque", "Axle",
-	"Flange", "Gasket", "Crank", "Spindle", "Ferrule", "Tappet", "Cam", "Lug"}
-
 func (m *Match) loadMap(name string) {
 	m.current = m.maps[name]
 	m.mapStart = m.tick
@@ -33,7 +30,7 @@ func (m *Match) addBot() bool {
 	if counts[Team2] < counts[Team1] {
 		team = Team2
 	}
-	if counts[team] >= len(m.current.Respawns[teamKeys[team]]) {
+	if counts[team] >= len(m.current.Respawns[teamKey(team)]) {
 		return false
 	}
 	n := 0
@@ -42,7 +39,7 @@ func (m *Match) addBot() bool {
 			n++
 		}
 	}
-	p := &player{gid: gid, name: m.uniqueName(botNames[n%len(botNames)]), team: team, bot: &botBrain{}}
+	p := &player{gid: gid, name: m.uniqueName(botName(n)), team: team, bot: &botBrain{}}
 	p.dead = true
 	m.players[gid] = p
 	m.statRow(p)
@@ -69,7 +66,7 @@ func (m *Match) startRound() {
 		if p.team == Spectators {
 			continue
 		}
-		spots := m.current.Respawns[teamKeys[p.team]]
+		spots := m.current.Respawns[teamKey(p.team)]
 		if used[p.team] >= len(spots) {
 			p.dead = true
 			continue
@@ -120,7 +117,7 @@ func (m *Match) roundSecondsLeft() int {
 func (m *Match) sendFullPanel(p *player) {
 	h := p.human
 	t := p.tank
-	h.panel = panelState{active: true, t: m.roundSecondsLeft(), h: t.health, w1: t.ammo[0], w2: t.ammo[1], wa: weaponKeys[t.weapon]}
+	h.panel = panelState{active: true, t: m.roundSecondsLeft(), h: t.health, w1: t.ammo[0], w2: t.ammo[1], wa: weaponKey(t.weapon)}
 	h.sentPanel = h.panel
 	h.sentPanel.wa = "w1" // the full panel carries no wa; a change to w2 still goes out
 	m.out.JSON(h.uid, 13, []string{"t:" + strconv.Itoa(h.panel.t), "h:" + strconv.Itoa(t.health),
@@ -159,7 +156,7 @@ func (m *Match) Keys(uid int, payload string) {
 		}
 		return
 	}
-	bit, ok := keyBits[parts[2]]
+	bit, ok := keyBit(parts[2])
 	if !ok {
 		return
 	}
@@ -176,10 +173,38 @@ func (m *Match) Keys(uid int, payload string) {
 	}
 }
 
-var keyBits = map[string]uint32{
-	"forward": tanks.KeyForward, "back": tanks.KeyBack, "left": tanks.KeyLeft, "right": tanks.KeyRight,
-	"gunCenter": tanks.KeyGunCenter, "gunLeft": tanks.KeyGunLeft, "gunRight": tanks.KeyGunRight,
-	"fire": tanks.KeyFire, "nextWeapon": tanks.KeyNextWeapon, "prevWeapon": tanks.KeyPrevWeapon,
+// keyBit maps a player key command to its prediction.playerKeys bit.
+func keyBit(name string) (uint32, bool) {
+	switch name {
+	case "forward":
+		return tanks.KeyForward, true
+	case "back":
+		return tanks.KeyBack, true
+	case "left":
+		return tanks.KeyLeft, true
+	case "right":
+		return tanks.KeyRight, true
+	case "gunCenter":
+		return tanks.KeyGunCenter, true
+	case "gunLeft":
+		return tanks.KeyGunLeft, true
+	case "gunRight":
+		return tanks.KeyGunRight, true
+	case "fire":
+		return tanks.KeyFire, true
+	case "nextWeapon":
+		return tanks.KeyNextWeapon, true
+	case "prevWeapon":
+		return tanks.KeyPrevWeapon, true
+	}
+	return 0, false
+}
+
+// botName is the n-th bot's name.
+func botName(n int) string {
+	names := [...]string{"Bolt", "Rivet", "Gauge", "Sprocket", "Piston", "Ratchet", "Torque", "Axle",
+		"Flange", "Gasket", "Crank", "Spindle", "Ferrule", "Tappet", "Cam", "Lug"}
+	return names[n%len(names)]
 }
 
 func (m *Match) switchWatch(p *player, forward bool) {
@@ -301,7 +326,7 @@ func (m *Match) Vote(uid int, raw json.RawMessage) {
 			p.human.votes = append(p.human.votes, []string{"team1", "team2", "spectators"})
 		case "maps":
 			var list []string
-			for _, n := range MapNames {
+			for _, n := range MapNames() {
 				if n != m.current.Name {
 					list = append(list, n)
 				}
@@ -331,8 +356,8 @@ func (m *Match) Vote(uid int, raw json.RawMessage) {
 // teamChange follows protocol.md §10.4.
 func (m *Match) teamChange(p *player, key string) {
 	team := 0
-	for i, k := range teamKeys {
-		if k == key && i > 0 {
+	for i := Team1; i <= Spectators; i++ {
+		if teamKey(i) == key {
 			team = i
 		}
 	}
@@ -341,11 +366,11 @@ func (m *Match) teamChange(p *player, key string) {
 		return
 	}
 	if team == p.team {
-		h.chat = append(h.chat, "s:1:"+teamKeys[team])
+		h.chat = append(h.chat, "s:1:"+teamKey(team))
 		return
 	}
 	if team != Spectators && !m.makeRoom(team) {
-		h.chat = append(h.chat, "s:0:"+teamKeys[team]+","+teamKeys[p.team])
+		h.chat = append(h.chat, "s:0:"+teamKey(team)+","+teamKey(p.team))
 		return
 	}
 	m.statRows = append(m.statRows, []any{strconv.Itoa(int(p.gid)), p.team, nil})
@@ -370,7 +395,7 @@ func (m *Match) teamChange(p *player, key string) {
 				m.statRow(q)
 			}
 		}
-		h.chat = append(h.chat, "s:2:"+teamKeys[team])
+		h.chat = append(h.chat, "s:2:"+teamKey(team))
 		m.startRound()
 	case team == Spectators:
 		m.sendEmptyPanel(p)
@@ -378,7 +403,7 @@ func (m *Match) teamChange(p *player, key string) {
 		h.chat = append(h.chat, "s:3")
 		m.checkWipe(0)
 	default:
-		h.chat = append(h.chat, "s:2:"+teamKeys[team])
+		h.chat = append(h.chat, "s:2:"+teamKey(team))
 		if m.tick-m.roundStart <= graceTicks {
 			m.spawnAtFreeSpot(p)
 			m.sendFullPanel(p)
@@ -403,7 +428,7 @@ func (m *Match) makeRoom(team int) bool {
 			}
 		}
 	}
-	if n < len(m.current.Respawns[teamKeys[team]]) {
+	if n < len(m.current.Respawns[teamKey(team)]) {
 		return true
 	}
 	if bot == nil {
@@ -414,7 +439,7 @@ func (m *Match) makeRoom(team int) bool {
 }
 
 func (m *Match) spawnAtFreeSpot(p *player) {
-	spots := m.current.Respawns[teamKeys[p.team]]
+	spots := m.current.Respawns[teamKey(p.team)]
 	scale := float32(m.current.Scale)
 	for _, s := range spots {
 		x, y := float32(s[0])*scale, float32(s[1])*scale
@@ -487,7 +512,7 @@ func (m *Match) ballot(p *player, name, value string) {
 
 func (m *Match) systemVote() {
 	var list []string
-	for _, n := range MapNames {
+	for _, n := range MapNames() {
 		if n != m.current.Name {
 			list = append(list, n)
 		}
@@ -509,7 +534,7 @@ func (m *Match) finishVote() {
 			}
 		}
 		best := 0
-		for _, n := range MapNames {
+		for _, n := range MapNames() {
 			if count[n] > best {
 				best, winner = count[n], n
 			}

@@ -185,7 +185,7 @@ func (m *Match) packBody() {
 		if p == nil || p.tank == nil {
 			continue
 		}
-		r := p.tank.row(p)
+		r := p.tank.row(p, m.model.Size)
 		v := m.row(11)
 		for i := range 7 {
 			v[i] = packer.F(packer.Round2(r[i]))

@@ -28,7 +28,13 @@ const (
 	w2Push = 2000000.0 / 20
 )
 
-var weaponKeys = [2]string{"w1", "w2"}
+// weaponKey is the panel and snapshot key of weapon index i.
+func weaponKey(i int) string {
+	if i == weaponW2 {
+		return "w2"
+	}
+	return "w1"
+}
 
 type tankObj struct {
 	st       tanks.Tank
@@ -58,10 +64,10 @@ func (t *tankObj) condition() uint32 {
 
 // row is the m1 row: x, y, angle, gun, vx, vy, engineLoad, condition,
 // size, team, angvel (integers as float32 here).
-func (t *tankObj) row(p *player) [11]float32 {
+func (t *tankObj) row(p *player, size float32) [11]float32 {
 	s := &t.st
 	return [11]float32{s.X, s.Y, s.Angle, s.Gun, s.VX, s.VY, s.EngineLoad,
-		float32(t.condition()), tanks.M1.Size, float32(p.team), s.AngVel}
+		float32(t.condition()), size, float32(p.team), s.AngVel}
 }
 
 type crateObj struct {
@@ -80,11 +86,11 @@ type bomb struct {
 }
 
 func (m *Match) spawnTank(p *player, x, y, angleDeg float32) {
-	hw, hh := tanks.M1.HalfSize()
+	hw, hh := m.model.HalfSize()
 	t := &tankObj{health: maxHealth, ammo: [2]int{startW1, startW2}}
 	t.st = tanks.Tank{X: x, Y: y, Angle: tanks.Normalize(angleDeg * math.Pi / 180)}
-	t.body = tanks.Body{HalfW: hw, HalfH: hh, Friction: tanks.M1.Friction, Restitution: tanks.M1.Restitution}
-	t.body.SetMass(tanks.M1.Density)
+	t.body = tanks.Body{HalfW: hw, HalfH: hh, Friction: m.model.Friction, Restitution: m.model.Restitution}
+	t.body.SetMass(m.model.Density)
 	p.tank = t
 	p.dead = false
 }
@@ -128,7 +134,7 @@ func (m *Match) step() {
 		} else {
 			m.weaponInput(p, keys)
 		}
-		tanks.M1.Move(&t.st, keys, dt)
+		m.model.Move(&t.st, keys, dt)
 		b := &t.body
 		b.X, b.Y, b.Angle, b.VX, b.VY, b.AngVel = t.st.X, t.st.Y, t.st.Angle, t.st.VX, t.st.VY, t.st.AngVel
 		m.bodies = append(m.bodies, b)
@@ -170,7 +176,7 @@ func (m *Match) weaponInput(p *player, keys uint32) {
 	if keys&tanks.KeyNextWeapon != 0 || keys&tanks.KeyPrevWeapon != 0 {
 		t.weapon = 1 - t.weapon // two weapons: next and previous coincide
 		if p.human != nil {
-			p.human.panel.wa = weaponKeys[t.weapon]
+			p.human.panel.wa = weaponKey(t.weapon)
 		}
 	}
 	if keys&tanks.KeyFire == 0 || m.tick < t.nextFire[t.weapon] || t.ammo[t.weapon] < 1 {
@@ -386,6 +392,6 @@ func (m *Match) endRound(winner int) {
 		} else {
 			m.out.JSON(uid, 6, "defeat")
 		}
-		m.out.JSON(uid, 7, []any{0, []string{teamKeys[winner]}})
+		m.out.JSON(uid, 7, []any{0, []string{teamKey(winner)}})
 	}
 }

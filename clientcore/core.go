@@ -38,14 +38,18 @@ const (
 
 // Record is one entity's interpolated fields, full schema width.
 type Record struct {
-	KeyID  uint8
-	Key    string
 	Schema *KeySchema
 	// ID is the entity id (indexed8) or the slot index (indexedNoNull8;
 	// the renderer names it "d"+index).
 	ID     uint32
 	Fields []float32
 }
+
+// Key is the record's schema key name.
+func (r *Record) Key() string { return r.Schema.Name }
+
+// KeyID is the record's wire key id.
+func (r *Record) KeyID() uint8 { return r.Schema.ID }
 
 // Hot is the world at render time: what the renderer applies every tick. It
 // is valid until the next call into the core.
@@ -64,12 +68,12 @@ func (h *Hot) Flatten(dst []float32) []float32 {
 	for _, group := range [][]Record{h.Actors, h.Dynamics} {
 		dst = append(dst, float32(len(group)))
 		for _, r := range group {
-			dst = append(dst, float32(r.KeyID), float32(r.ID))
+			dst = append(dst, float32(r.Schema.ID), float32(r.ID))
 			dst = append(dst, r.Fields...)
 		}
 	}
 	for _, r := range h.Tail {
-		dst = append(dst, float32(r.KeyID), float32(r.ID))
+		dst = append(dst, float32(r.Schema.ID), float32(r.ID))
 		dst = append(dst, r.Fields...)
 	}
 	return dst
@@ -368,87 +372,123 @@ func forgetBelow(ref uint32) uint32 { return ref - issuedWindow }
 // match; a later block of a repeated key replaces the earlier one's rows but
 // keeps its position; a block that yields no rows is left out.
 func (c *Core) interpolate(fa, fb *Frame, alpha float32) {
-	c.recs = c.recs[:0]
-	c.vals = c.vals[:0]
-	c.segs = c.segs[:0]
+	h := &c.hot
+	// Size the value arena up front so Fields can be cut while writing.
+	need, dup := 0, false
+	c.keyGen++
 	for bi := range fa.Blocks {
-		ab := &fa.Blocks[bi]
-		k := ab.Schema
+		k := fa.Blocks[bi].Schema
 		if !k.interpolated {
 			continue
 		}
-		var bb *Block
-		for j := range fb.Blocks {
-			if fb.Blocks[j].Schema == k {
-				bb = &fb.Blocks[j]
-				break
+		need += len(fa.Blocks[bi].Rows) * len(k.Fields)
+		if c.keySeen[k.ID] == c.keyGen {
+			dup = true
+		}
+		c.keySeen[k.ID] = c.keyGen
+	}
+	if cap(c.vals) < need {
+		c.vals = make([]float32, 0, need)
+	}
+	c.vals = c.vals[:0]
+	if !dup {
+		for bi := range fa.Blocks {
+			ab := &fa.Blocks[bi]
+			if !ab.Schema.interpolated {
+				continue
+			}
+			if ab.Schema.Kind == KindIndexed8 {
+				h.Actors = c.interpolateBlock(ab, fb, alpha, h.Actors)
+			} else {
+				h.Dynamics = c.interpolateBlock(ab, fb, alpha, h.Dynamics)
 			}
 		}
-		if bb == nil {
+		return
+	}
+	// Repeated keys: interpolate every block into segments, then let the
+	// first non-empty segment of a key fix the position and the last
+	// non-empty one supply the rows.
+	c.recs = c.recs[:0]
+	c.segs = c.segs[:0]
+	for bi := range fa.Blocks {
+		ab := &fa.Blocks[bi]
+		if !ab.Schema.interpolated {
 			continue
 		}
-		c.idGen++
-		for j := range bb.Rows {
-			id := bb.Rows[j].ID
-			if c.idSeen[id] != c.idGen {
-				c.idSeen[id], c.idPos[id] = c.idGen, int32(j)
-			}
-		}
 		start := len(c.recs)
-		w := len(k.Fields)
-		for ri := range ab.Rows {
-			ra := &ab.Rows[ri]
-			if ra.Null || c.idSeen[ra.ID] != c.idGen {
-				continue
-			}
-			rb := &bb.Rows[c.idPos[ra.ID]]
-			if rb.Null {
-				continue
-			}
-			for i := 0; i < w; i++ {
-				av := float32(ra.Fields[i])
-				switch k.lerped[i] {
-				case InterpLerp:
-					av = lerp(av, float32(rb.Fields[i]), alpha)
-				case InterpLerpAngle:
-					av = lerpAngle(av, float32(rb.Fields[i]), alpha)
-				}
-				c.vals = append(c.vals, av)
-			}
-			c.recs = append(c.recs, Record{KeyID: k.ID, Key: k.Name, Schema: k, ID: ra.ID})
-		}
-		c.segs = append(c.segs, segment{key: k, start: start, end: len(c.recs)})
+		c.recs = c.interpolateBlock(ab, fb, alpha, c.recs)
+		c.segs = append(c.segs, segment{key: ab.Schema, start: start, end: len(c.recs)})
 	}
-	// Fields slices are cut only now: vals may have moved while growing.
-	off := 0
-	for i := range c.recs {
-		w := len(c.recs[i].Schema.Fields)
-		c.recs[i].Fields = c.vals[off : off+w : off+w]
-		off += w
-	}
-	// Resolve repeated keys: the first non-empty segment of a key fixes the
-	// position, the last non-empty one supplies the rows.
 	c.keyGen++
 	for i, sg := range c.segs {
 		if sg.end > sg.start {
-			id := sg.key.ID
-			c.keySeen[id], c.keyLast[id] = c.keyGen, int32(i)
+			c.keySeen[sg.key.ID], c.keyLast[sg.key.ID] = c.keyGen, int32(i)
 		}
 	}
-	h := &c.hot
 	for _, sg := range c.segs {
 		id := sg.key.ID
 		if sg.end == sg.start || c.keySeen[id] != c.keyGen {
 			continue
 		}
 		last := c.segs[c.keyLast[id]]
-		c.keySeen[id] = 0 // emitted at this, its first position
+		c.keySeen[id] = 0 // placed, at its first position
 		if sg.key.Kind == KindIndexed8 {
 			h.Actors = append(h.Actors, c.recs[last.start:last.end]...)
 		} else {
 			h.Dynamics = append(h.Dynamics, c.recs[last.start:last.end]...)
 		}
 	}
+}
+
+// interpolateBlock appends the records of one of A's blocks: rows present
+// and non-null in A and in B's first block of the same key.
+func (c *Core) interpolateBlock(ab *Block, fb *Frame, alpha float32, dst []Record) []Record {
+	k := ab.Schema
+	var bb *Block
+	for j := range fb.Blocks {
+		if fb.Blocks[j].Schema == k {
+			bb = &fb.Blocks[j]
+			break
+		}
+	}
+	if bb == nil {
+		return dst
+	}
+	c.idGen++
+	for j := range bb.Rows {
+		id := bb.Rows[j].ID
+		if c.idSeen[id] != c.idGen {
+			c.idSeen[id], c.idPos[id] = c.idGen, int32(j)
+		}
+	}
+	w := len(k.Fields)
+	lerped := k.lerped[:w]
+	for ri := range ab.Rows {
+		ra := &ab.Rows[ri]
+		if ra.Null || c.idSeen[ra.ID] != c.idGen {
+			continue
+		}
+		rb := &bb.Rows[c.idPos[ra.ID]]
+		if rb.Null {
+			continue
+		}
+		off := len(c.vals)
+		c.vals = c.vals[:off+w]
+		out := c.vals[off : off+w : off+w]
+		av, bv := ra.Fields[:w], rb.Fields[:w]
+		for i, mode := range lerped {
+			a := float32(av[i])
+			switch mode {
+			case InterpLerp:
+				a = lerp(a, float32(bv[i]), alpha)
+			case InterpLerpAngle:
+				a = lerpAngle(a, float32(bv[i]), alpha)
+			}
+			out[i] = a
+		}
+		dst = append(dst, Record{Schema: k, ID: ra.ID, Fields: out})
+	}
+	return dst
 }
 
 // TakeFrames returns the queued event frames in emission order and empties

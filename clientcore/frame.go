@@ -102,12 +102,12 @@ type Decoder struct {
 	gen     uint32
 	seenGen [256]uint32
 	seenPos [256]int32
-	pos32   map[uint32]int32
+	ids     idTable
 }
 
 // NewDecoder returns a decoder for frames described by s.
 func NewDecoder(s *Schema) *Decoder {
-	return &Decoder{schema: s, pos32: make(map[uint32]int32)}
+	return &Decoder{schema: s}
 }
 
 // Schema returns the decoder's schema.
@@ -228,6 +228,9 @@ func (d *Decoder) decodeBlock(r *reader, k *KeySchema, f *Frame) error {
 	}
 	start := len(f.rows)
 	d.gen++
+	if k.Kind == KindIndexed32 {
+		d.ids.reset(count)
+	}
 	for i := 0; i < count; i++ {
 		var id uint32
 		null := false
@@ -253,15 +256,26 @@ func (d *Decoder) decodeBlock(r *reader, k *KeySchema, f *Frame) error {
 		case KindList16:
 			id = uint32(i)
 		}
-		off := len(f.vals)
+		row := Row{ID: id, Null: null, off: len(f.vals)}
 		if !null {
-			if err := d.decodeRow(r, k, f); err != nil {
+			if err := decodeRow(r, k, f); err != nil {
 				return err
 			}
 		}
-		row := Row{ID: id, Null: null, off: off}
-		if at := d.repeated(k, id, start, len(f.rows), f); at >= 0 {
-			f.rows[at] = row // a repeated id keeps its first position, takes the last value
+		n := len(f.rows)
+		at := -1
+		switch k.Kind {
+		case KindIndexed8, KindIndexedNoNull8:
+			if d.seenGen[id] == d.gen {
+				at = int(d.seenPos[id])
+			} else {
+				d.seenGen[id], d.seenPos[id] = d.gen, int32(n)
+			}
+		case KindIndexed32:
+			at = d.ids.lookupOrAdd(id, int32(n))
+		}
+		if at >= 0 {
+			f.rows[at] = row // a repeated id keeps its first position and takes the last value
 			continue
 		}
 		f.rows = append(f.rows, row)
@@ -270,84 +284,107 @@ func (d *Decoder) decodeBlock(r *reader, k *KeySchema, f *Frame) error {
 	return nil
 }
 
-// repeated returns the position of an earlier row with the same id in the
-// block being decoded (rows[start:n]), or -1, and remembers id at n otherwise.
-func (d *Decoder) repeated(k *KeySchema, id uint32, start, n int, f *Frame) int {
-	switch k.Kind {
-	case KindIndexed8, KindIndexedNoNull8:
-		if d.seenGen[id] == d.gen {
-			return int(d.seenPos[id])
-		}
-		d.seenGen[id], d.seenPos[id] = d.gen, int32(n)
-	case KindIndexed32:
-		// Short blocks scan; long ones switch to a map so that a hostile
-		// 65535-row block costs linear, not quadratic, time.
-		if n-start < 8 {
-			for j := start; j < n; j++ {
-				if f.rows[j].ID == id {
-					return j
-				}
-			}
-			return -1
-		}
-		if n-start == 8 {
-			clear(d.pos32)
-			for j := start; j < n; j++ {
-				d.pos32[f.rows[j].ID] = int32(j)
-			}
-		}
-		if p, ok := d.pos32[id]; ok {
-			return int(p)
-		}
-		d.pos32[id] = int32(n)
-	}
-	return -1
-}
-
-func (d *Decoder) decodeRow(r *reader, k *KeySchema, f *Frame) error {
+// decodeRow appends one row's values, full width. A row is checked for
+// length once; any short read is the same Truncated verdict.
+func decodeRow(r *reader, k *KeySchema, f *Frame) error {
 	b := r.b
-	n := len(k.Fields)
+	n, size := len(k.Fields), k.fullBytes
 	if k.OptionalFrom != 0 {
 		if !r.need(1) {
 			return ErrTruncated
 		}
 		if b[r.pos] != 1 {
-			n = k.OptionalFrom
+			n, size = k.OptionalFrom, k.headBytes
 		}
 		r.pos++
 	}
-	for i := 0; i < n; i++ {
-		switch k.Fields[i].Type {
+	if !r.need(size) {
+		return ErrTruncated
+	}
+	p := b[r.pos : r.pos+size]
+	r.pos += size
+	vals := f.vals
+	types := k.types[:n]
+	for _, t := range types {
+		switch t {
 		case TypeF32:
-			if !r.need(4) {
+			if len(p) < 4 {
 				return ErrTruncated
 			}
-			f.vals = append(f.vals, float64(round2(math.Float32frombits(binary.BigEndian.Uint32(b[r.pos:])))))
-			r.pos += 4
+			vals = append(vals, float64(round2(math.Float32frombits(binary.BigEndian.Uint32(p)))))
+			p = p[4:]
 		case TypeU8:
-			if !r.need(1) {
+			if len(p) < 1 {
 				return ErrTruncated
 			}
-			f.vals = append(f.vals, float64(b[r.pos]))
-			r.pos++
+			vals = append(vals, float64(p[0]))
+			p = p[1:]
 		case TypeU16:
-			if !r.need(2) {
+			if len(p) < 2 {
 				return ErrTruncated
 			}
-			f.vals = append(f.vals, float64(binary.BigEndian.Uint16(b[r.pos:])))
-			r.pos += 2
+			vals = append(vals, float64(binary.BigEndian.Uint16(p)))
+			p = p[2:]
 		case TypeU32:
-			if !r.need(4) {
+			if len(p) < 4 {
 				return ErrTruncated
 			}
-			f.vals = append(f.vals, float64(binary.BigEndian.Uint32(b[r.pos:])))
-			r.pos += 4
+			vals = append(vals, float64(binary.BigEndian.Uint32(p)))
+			p = p[4:]
 		}
 	}
 	for i := n; i < len(k.Fields); i++ {
-		f.vals = append(f.vals, 0)
+		vals = append(vals, 0)
 	}
+	f.vals = vals
 	return nil
+}
+
+// idTable finds repeated u32 ids inside one block in linear time. Entries are
+// stamped with a generation so a new block needs no clearing.
+type idTable struct {
+	gen   uint32
+	mask  uint32
+	slots []idSlot
+}
+
+type idSlot struct {
+	gen, id uint32
+	pos     int32
+}
+
+// reset prepares the table for a block of up to count rows.
+func (t *idTable) reset(count int) {
+	size := 16
+	for size < 2*count {
+		size <<= 1
+	}
+	if len(t.slots) < size {
+		t.slots = make([]idSlot, size)
+		t.gen = 0
+	}
+	t.mask = uint32(len(t.slots) - 1)
+	t.gen++
+	if t.gen == 0 { // wrapped: old stamps could collide
+		clear(t.slots)
+		t.gen = 1
+	}
+}
+
+// lookupOrAdd returns the position stored for id, or records pos and returns -1.
+func (t *idTable) lookupOrAdd(id uint32, pos int32) int {
+	h := (id * 0x9E3779B1) & t.mask
+	for {
+		s := &t.slots[h]
+		if s.gen != t.gen {
+			*s = idSlot{gen: t.gen, id: id, pos: pos}
+			return -1
+		}
+		if s.id == id {
+			return int(s.pos)
+		}
+		h = (h + 1) & t.mask
+	}
 }
 
 // round2 rounds to two decimals, half away from zero, in float64, as the

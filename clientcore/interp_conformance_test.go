@@ -237,8 +237,8 @@ func checkRecords(t *testing.T, where string, s *Schema, got []Record, want []st
 			if json.Unmarshal(row[0], &id) != nil || json.Unmarshal(row[1], &fields) != nil {
 				t.Fatalf("%s: bad row", where)
 			}
-			if r.Key != g.Key || r.ID != id {
-				t.Errorf("%s: record %s/%d, want %s/%d", where, r.Key, r.ID, g.Key, id)
+			if r.Key() != g.Key || r.ID != id {
+				t.Errorf("%s: record %s/%d, want %s/%d", where, r.Key(), r.ID, g.Key, id)
 				continue
 			}
 			f64 := make([]float64, len(r.Fields))

@@ -119,6 +119,11 @@ type KeySchema struct {
 	interpolated bool
 	// lerped marks the fields that interpolate (lerp or lerpAngle on f32).
 	lerped []Interp
+	// types, headBytes and fullBytes let the decoder check a row's length
+	// once: the mandatory head's size and the full row's size in bytes.
+	types     []FieldType
+	headBytes int
+	fullBytes int
 }
 
 // Interpolated reports whether rows of this key appear in the hot data.
@@ -376,9 +381,15 @@ func parseKey(name string, raw json.RawMessage) (*KeySchema, error) {
 	}
 	k.interpolated = k.Class == ClassHot && (k.Kind == KindIndexed8 || k.Kind == KindIndexedNoNull8)
 	k.lerped = make([]Interp, len(k.Fields))
+	k.types = make([]FieldType, len(k.Fields))
 	for i, f := range k.Fields {
 		if k.interpolated && f.Type == TypeF32 {
 			k.lerped[i] = f.Interp
+		}
+		k.types[i] = f.Type
+		k.fullBytes += f.Type.size()
+		if k.OptionalFrom == 0 || i < k.OptionalFrom {
+			k.headBytes += f.Type.size()
 		}
 	}
 	return k, nil

@@ -82,7 +82,7 @@ func (s *Server) serveGame(w http.ResponseWriter, r *http.Request) {
 	defer s.wg.Done()
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
-	c := &client{out: make(chan outMsg, outQueue), cancel: cancel}
+	c := &client{id: int(s.nextID.Add(1)), out: make(chan outMsg, outQueue), cancel: cancel}
 	select {
 	case s.room.joins <- c:
 	case <-ctx.Done():

@@ -52,6 +52,7 @@ type tclient struct {
 	ctx      context.Context
 	autoPong bool
 	dec      *clientcore.Decoder
+	core     *clientcore.Core
 	frames   int
 	gid      int // own game id from a player block, -1 unknown
 	last     clientcore.Frame
@@ -98,6 +99,9 @@ func (c *tclient) read() (msg, error) {
 	}
 	if typ == websocket.MessageBinary {
 		c.frames++
+		if c.core != nil && !c.core.PushFrame(data, float64(time.Now().UnixNano())/1e6) {
+			c.t.Fatalf("frame %d dropped by the client core: %v", c.frames, c.core.LastError())
+		}
 		if c.dec != nil {
 			if err := c.dec.Decode(data, &c.last); err != nil {
 				c.t.Fatalf("frame %d does not decode: %v", c.frames, err)
@@ -158,6 +162,7 @@ func (c *tclient) handshake(name string) {
 		c.t.Fatalf("CONFIG_DATA schema: %v", err)
 	}
 	c.dec = clientcore.NewDecoder(s)
+	c.core = clientcore.New(s, clientcore.Options{})
 	c.send(protocol.ConfigReady, nil)
 	auth := c.port(protocol.AuthData)
 	if !strings.Contains(string(auth.payload), `"name":"name"`) {
@@ -405,6 +410,9 @@ func TestOriginAndConnectionRate(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer ok.CloseNow()
+	if _, _, err := ok.Read(context.Background()); err != nil { // CONFIG_DATA: counted and admitted
+		t.Fatal(err)
+	}
 	ws, err = dialOrigin(t, srv, srv.URL())
 	if err != nil {
 		t.Fatal(err)
@@ -428,7 +436,7 @@ func TestRoomFull(t *testing.T) {
 // TestHostileClient: garbage, wrong ports, a flood and an oversized
 // message from one client must not disturb another.
 func TestHostileClient(t *testing.T) {
-	srv, _ := startHost(t, Config{Bots: 2, PingInterval: 50 * time.Millisecond})
+	srv, _ := startHost(t, Config{Bots: 2, PingInterval: 300 * time.Millisecond})
 	good := dial(t, srv)
 	good.handshake("Good")
 	good.joinTeam("team1")
@@ -446,6 +454,21 @@ func TestHostileClient(t *testing.T) {
 	bad.handshake("Bad")
 	bad.send(protocol.VoteSend, []string{"teamChange", "nowhere"})
 	bad.send(protocol.VoteSend, []string{"mapChange", "nowhere"})
+	// A message of exactly 64 KiB is accepted; the connection answers the
+	// next request.
+	exact := make([]byte, protocol.MaxClientMessage)
+	copy(exact, `[6,"`)
+	for i := 4; i < len(exact)-2; i++ {
+		exact[i] = 'y'
+	}
+	copy(exact[len(exact)-2:], `"]`)
+	if err := bad.ws.Write(bad.ctx, websocket.MessageText, exact); err != nil {
+		t.Fatal(err)
+	}
+	bad.send(protocol.VoteSend, "teams")
+	bad.until("team list after a 64 KiB message", func(m msg) bool {
+		return m.port == protocol.VoteData && string(m.payload) == `["team1","team2","spectators"]`
+	})
 	for i := 0; i < 2000; i++ {
 		if err := bad.ws.Write(bad.ctx, websocket.MessageText, []byte(`[6,"flood"]`)); err != nil {
 			t.Fatal(err)
@@ -464,6 +487,9 @@ func TestHostileClient(t *testing.T) {
 	good.until("frames and pings keep flowing", func(m msg) bool { return good.frames-start >= 60 && good.pings-pings >= 2 })
 	if !good.last.HasPlayer {
 		t.Fatal("good client lost its player block")
+	}
+	if st := good.core.Stats(); st.Dropped != 0 || st.Decoded == 0 {
+		t.Fatalf("client core stats %+v: frames dropped", st)
 	}
 }
 

@@ -30,7 +30,6 @@ type room struct {
 	events  chan event
 	stopped chan struct{}
 	clients map[int]*client
-	nextID  int
 	bufs    sync.Pool
 	now     time.Time
 }
@@ -172,8 +171,6 @@ func (r *room) authenticated() int {
 
 // admit is the port machine's connect: room full, else CONFIG_DATA.
 func (r *room) admit(c *client) {
-	r.nextID++
-	c.id = r.nextID
 	c.admitted = r.now
 	c.rtt = 100
 	r.clients[c.id] = c

@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"vimpclient/host/art"
@@ -100,6 +101,8 @@ type Server struct {
 	version string
 	images  map[string][]byte
 	done    chan struct{}
+
+	nextID atomic.Int64
 
 	connMu sync.Mutex
 	conns  map[string]*connWindow

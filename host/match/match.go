@@ -320,7 +320,7 @@ func (m *Match) Leave(uid int) {
 	delete(m.byUID, uid)
 	m.removePlayer(p)
 	if p.human.ready {
-		m.chatAll = append(m.chatAll, "s:6:"+p.name)
+		m.chatAll = enqueue(m.chatAll, "s:6:"+p.name)
 	}
 }
 
@@ -402,7 +402,7 @@ func (m *Match) FirstShotReady(uid int) {
 	p.human.ready = true
 	m.out.JSON(uid, 8, nil)
 	m.out.JSON(uid, 16, map[string]string{"name": "teamChange"})
-	m.chatAll = append(m.chatAll, "s:5:"+p.name)
+	m.chatAll = enqueue(m.chatAll, "s:5:"+p.name)
 }
 
 func (m *Match) firstShot() any {
@@ -426,4 +426,18 @@ func (m *Match) firstShot() any {
 		return map[string]any{}
 	}
 	return map[string]any{"m1": rows}
+}
+
+// maxQueue bounds every chat and vote queue: a queue drains one item per
+// send tick, so a flood beyond this is dropped rather than buffered.
+const maxQueue = 64
+
+func enqueue(q []any, items ...any) []any {
+	for _, it := range items {
+		if len(q) >= maxQueue {
+			break
+		}
+		q = append(q, it)
+	}
+	return q
 }

@@ -257,7 +257,7 @@ func (m *Match) Chat(uid int, text string) {
 		m.command(p, text)
 		return
 	}
-	m.chatAll = append(m.chatAll, []any{text, p.name, p.team})
+	m.chatAll = enqueue(m.chatAll, []any{text, p.name, p.team})
 }
 
 func (m *Match) command(p *player, text string) {
@@ -267,21 +267,21 @@ func (m *Match) command(p *player, text string) {
 	case "/timeleft":
 		left := int64(m.cfg.MapSeconds)*TicksPerSecond - (m.tick - m.mapStart)
 		s := max(0, left/TicksPerSecond)
-		h.chat = append(h.chat, []any{strconv.Itoa(int(s/60)) + ":" + pad2(int(s%60))})
+		h.chat = enqueue(h.chat, []any{strconv.Itoa(int(s/60)) + ":" + pad2(int(s%60))})
 	case "/mapname":
-		h.chat = append(h.chat, "m:0:"+m.current.Name)
+		h.chat = enqueue(h.chat, "m:0:"+m.current.Name)
 	case "/name":
 		if len(f) != 2 || !ValidName(f[1]) {
-			h.chat = append(h.chat, "n:0")
+			h.chat = enqueue(h.chat, "n:0")
 			return
 		}
 		old := p.name
 		p.name = m.uniqueName(f[1])
 		m.statRow(p)
-		m.chatAll = append(m.chatAll, "n:1:"+old+","+p.name)
+		m.chatAll = enqueue(m.chatAll, "n:1:"+old+","+p.name)
 		m.out.JSON(h.uid, 9, map[string]string{"key": "localstorageNameReplace", "value": p.name})
 	default:
-		h.chat = append(h.chat, "c:0")
+		h.chat = enqueue(h.chat, "c:0")
 	}
 }
 
@@ -323,7 +323,7 @@ func (m *Match) Vote(uid int, raw json.RawMessage) {
 	if json.Unmarshal(raw, &s) == nil {
 		switch s {
 		case "teams":
-			p.human.votes = append(p.human.votes, []string{"team1", "team2", "spectators"})
+			p.human.votes = enqueue(p.human.votes, []string{"team1", "team2", "spectators"})
 		case "maps":
 			var list []string
 			for _, n := range MapNames() {
@@ -331,7 +331,7 @@ func (m *Match) Vote(uid int, raw json.RawMessage) {
 					list = append(list, n)
 				}
 			}
-			p.human.votes = append(p.human.votes, list)
+			p.human.votes = enqueue(p.human.votes, list)
 		}
 		return
 	}
@@ -366,11 +366,11 @@ func (m *Match) teamChange(p *player, key string) {
 		return
 	}
 	if team == p.team {
-		h.chat = append(h.chat, "s:1:"+teamKey(team))
+		h.chat = enqueue(h.chat, "s:1:"+teamKey(team))
 		return
 	}
 	if team != Spectators && !m.makeRoom(team) {
-		h.chat = append(h.chat, "s:0:"+teamKey(team)+","+teamKey(p.team))
+		h.chat = enqueue(h.chat, "s:0:"+teamKey(team)+","+teamKey(p.team))
 		return
 	}
 	m.statRows = append(m.statRows, []any{strconv.Itoa(int(p.gid)), p.team, nil})
@@ -395,15 +395,15 @@ func (m *Match) teamChange(p *player, key string) {
 				m.statRow(q)
 			}
 		}
-		h.chat = append(h.chat, "s:2:"+teamKey(team))
+		h.chat = enqueue(h.chat, "s:2:"+teamKey(team))
 		m.startRound()
 	case team == Spectators:
 		m.sendEmptyPanel(p)
 		m.out.JSON(h.uid, 17, 0)
-		h.chat = append(h.chat, "s:3")
+		h.chat = enqueue(h.chat, "s:3")
 		m.checkWipe(0)
 	default:
-		h.chat = append(h.chat, "s:2:"+teamKey(team))
+		h.chat = enqueue(h.chat, "s:2:"+teamKey(team))
 		if m.tick-m.roundStart <= graceTicks {
 			m.spawnAtFreeSpot(p)
 			m.sendFullPanel(p)
@@ -489,15 +489,15 @@ func (m *Match) proposeMap(p *player, name string) {
 		return
 	}
 	if m.vote != nil || m.mapChangeAt != 0 {
-		p.human.chat = append(p.human.chat, "v:3")
+		p.human.chat = enqueue(p.human.chat, "v:3")
 		return
 	}
 	m.vote = &vote{name: "mapChangeByUser", mapName: name, ends: m.tick + int64(m.cfg.VoteSeconds)*TicksPerSecond,
 		ballots: map[uint8]string{p.gid: "Yes"}}
-	p.human.chat = append(p.human.chat, "v:0", "v:1")
+	p.human.chat = enqueue(p.human.chat, "v:0", "v:1")
 	for _, q := range hs {
 		if q != p {
-			q.human.votes = append(q.human.votes, map[string]any{"name": "mapChangeByUser", "params": []string{p.name, name}})
+			q.human.votes = enqueue(q.human.votes, map[string]any{"name": "mapChangeByUser", "params": []string{p.name, name}})
 		}
 	}
 }
@@ -507,7 +507,7 @@ func (m *Match) ballot(p *player, name, value string) {
 		return
 	}
 	m.vote.ballots[p.gid] = value
-	p.human.chat = append(p.human.chat, "v:2")
+	p.human.chat = enqueue(p.human.chat, "v:2")
 }
 
 func (m *Match) systemVote() {
@@ -519,7 +519,7 @@ func (m *Match) systemVote() {
 	}
 	m.vote = &vote{name: "mapChangeBySystem", ends: m.tick + int64(m.cfg.VoteSeconds)*TicksPerSecond,
 		ballots: map[uint8]string{}, system: true}
-	m.voteAll = append(m.voteAll, map[string]any{"name": "mapChangeBySystem", "values": list})
+	m.voteAll = enqueue(m.voteAll, map[string]any{"name": "mapChangeBySystem", "values": list})
 }
 
 func (m *Match) finishVote() {
@@ -553,12 +553,12 @@ func (m *Match) finishVote() {
 			}
 		}
 		if yes <= no {
-			m.chatAll = append(m.chatAll, "v:5")
+			m.chatAll = enqueue(m.chatAll, "v:5")
 			return
 		}
 		winner = v.mapName
 	}
-	m.chatAll = append(m.chatAll, "v:4", "m:1:"+winner)
+	m.chatAll = enqueue(m.chatAll, "v:4", "m:1:"+winner)
 	m.nextMap = winner
 	m.mapChangeAt = m.tick + mapDelayTicks
 }

@@ -316,7 +316,7 @@ func (m *Match) damage(victim, killer *player, amount int, shake string) {
 		if killer.human != nil {
 			m.out.JSON(killer.human.uid, 6, "frag")
 		}
-		m.chatAll = append(m.chatAll, "s:4:"+killer.name+","+victim.name)
+		m.chatAll = enqueue(m.chatAll, "s:4:"+killer.name+","+victim.name)
 	}
 	if h := victim.human; h != nil {
 		m.sendEmptyPanel(victim)

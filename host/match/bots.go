@@ -56,7 +56,7 @@ func (m *Match) nearestEnemy(p *player) (*player, float32) {
 func (m *Match) think(p *player) {
 	b, t := p.bot, p.tank
 	s := &t.st
-	walls := m.current.walls
+	walls := m.current.geom.Walls
 	var keys uint32
 	target, dist := m.nearestEnemy(p)
 	desired := s.Angle + b.wander

@@ -52,7 +52,9 @@ type Map struct {
 	Respawns       map[string][][3]float64 `json:"respawns"`
 	Grid           [][]int                 `json:"map"`
 
-	walls *tanks.Walls
+	// geom is what the simulation reads, parsed back from the MAP_DATA
+	// text exactly as a client's predictor parses it.
+	geom *tanks.Geometry
 }
 
 type spriteSheet struct {
@@ -170,7 +172,6 @@ func generateMap(name string, variant int) *Map {
 			}
 		}
 	}
-	m.walls = tanks.NewWalls(g, m.PhysicsStatic, float32(mapStep*mapScale))
 	return m
 }
 
@@ -196,6 +197,9 @@ func generateMaps() (map[string]*Map, map[string][]byte, error) {
 		m := generateMap(name, i)
 		b, err := json.Marshal(m)
 		if err != nil {
+			return nil, nil, fmt.Errorf("map %s: %w", name, err)
+		}
+		if m.geom, err = tanks.ParseGeometry(b); err != nil {
 			return nil, nil, fmt.Errorf("map %s: %w", name, err)
 		}
 		maps[name] = m

@@ -276,3 +276,38 @@ func BenchmarkSimStep(b *testing.B) {
 		m.step()
 	}
 }
+
+func TestCrateRowsMatchMap(t *testing.T) {
+	m, err := New(Config{Log: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRecorder(t, m)
+	joinHuman(t, m, 1, "Cr")
+	now := 1.7e12
+	for i := 0; i < sendEvery; i++ {
+		now += 1000.0 / 120
+		m.Step(now)
+	}
+	var rows []clientcore.Row
+	for _, b := range r.frame.Blocks {
+		if b.Key() == "c1" {
+			rows = b.Rows
+		}
+	}
+	crates := m.current.PhysicsDynamic
+	if len(crates) == 0 || len(rows) != len(crates) {
+		t.Fatalf("%d c1 rows for %d crates", len(rows), len(crates))
+	}
+	for i, c := range crates {
+		row := rows[i]
+		wantX, wantY := c.Position[0]*m.current.Scale, c.Position[1]*m.current.Scale
+		wantA := c.Angle * 3.141592653589793 / 180
+		if row.ID != uint32(i) || abs(float32(row.Fields[0]-wantX)) > 0.011 || abs(float32(row.Fields[1]-wantY)) > 0.011 || abs(float32(row.Fields[2]-wantA)) > 0.011 {
+			t.Errorf("crate %d row %v, want corner (%v,%v) angle %v", i, row.Fields, wantX, wantY, wantA)
+		}
+		if row.Fields[3] != 0 || row.Fields[4] != 0 || row.Fields[5] != 0 {
+			t.Errorf("resting crate %d carries a velocity tail %v", i, row.Fields[3:])
+		}
+	}
+}

@@ -221,9 +221,7 @@ func (m *Match) packBody() {
 	f.Block(m.keyC1)
 	for i := range m.crates {
 		b := &m.crates[i].body
-		s, c := sincos(b.Angle)
-		ox := b.X - (c*b.HalfW - s*b.HalfH)
-		oy := b.Y - (s*b.HalfW + c*b.HalfH)
+		ox, oy := b.Corner()
 		moving := abs(b.VX) >= 0.01 || abs(b.VY) >= 0.01 || abs(b.AngVel) >= 0.01
 		n := 3
 		if moving {

@@ -71,11 +71,9 @@ func (t *tankObj) row(p *player, size float32) [11]float32 {
 }
 
 type crateObj struct {
-	body           tanks.Body
-	linDamp        float32
-	angDamp        float32
-	spawnX, spawnY float32
-	spawnAngle     float32
+	body    tanks.Body
+	linDamp float32
+	angDamp float32
 }
 
 type bomb struct {
@@ -96,20 +94,9 @@ func (m *Match) spawnTank(p *player, x, y, angleDeg float32) {
 }
 
 func (m *Match) resetCrates() {
-	mp := m.current
-	scale := float32(mp.Scale)
 	m.crates = m.crates[:0]
-	for _, c := range mp.PhysicsDynamic {
-		w, h := float32(c.Width)*scale, float32(c.Height)*scale
-		a := float32(c.Angle * math.Pi / 180)
-		ox, oy := float32(c.Position[0])*scale, float32(c.Position[1])*scale
-		s, co := sincos(a)
-		cx := ox + co*w/2 - s*h/2
-		cy := oy + s*w/2 + co*h/2
-		b := tanks.Body{X: cx, Y: cy, Angle: a, HalfW: w / 2, HalfH: h / 2, Friction: 0.2, Restitution: 0}
-		b.SetMass(float32(c.Density))
-		m.crates = append(m.crates, crateObj{body: b, linDamp: float32(c.LinearDamping), angDamp: float32(c.AngularDamping),
-			spawnX: cx, spawnY: cy, spawnAngle: a})
+	for _, c := range m.current.geom.Crates {
+		m.crates = append(m.crates, crateObj{body: c.Body, linDamp: c.LinearDamping, angDamp: c.AngularDamping})
 	}
 }
 
@@ -151,7 +138,7 @@ func (m *Match) step() {
 		b.AngVel *= 1 / (1 + dt*c.angDamp)
 		m.bodies = append(m.bodies, b)
 	}
-	m.solver.Resolve(m.bodies, m.current.walls)
+	m.solver.Resolve(m.bodies, m.current.geom.Walls)
 	for _, p := range m.players {
 		if p == nil || p.tank == nil {
 			continue
@@ -208,7 +195,7 @@ func (m *Match) fireHitscan(p *player) {
 	dirA := t.st.Angle + t.st.Gun
 	dy, dx := sincos(dirA)
 	mx, my := t.st.X+muzzleOffset*dx, t.st.Y+muzzleOffset*dy
-	dist := m.current.walls.Ray(mx, my, dx, dy, w1Range)
+	dist := m.current.geom.Walls.Ray(mx, my, dx, dy, w1Range)
 	hit := dist < w1Range
 	var victim *player
 	var crate *crateObj

@@ -208,7 +208,12 @@ func (c *tclient) expectClose() (websocket.StatusCode, []string) {
 }
 
 func TestHTTPDiscovery(t *testing.T) {
-	srv, _ := startHost(t, Config{Bots: 1})
+	srv, _ := startHost(t, Config{Bots: 1, Sound: func(f string) ([]byte, bool) {
+		if f == "shot" {
+			return []byte("RIFF"), true
+		}
+		return nil, false
+	}})
 	get := func(path string) (int, []byte) {
 		resp, err := http.Get(srv.URL() + path)
 		if err != nil {
@@ -236,6 +241,12 @@ func TestHTTPDiscovery(t *testing.T) {
 	}
 	if code, b = get("/games/tanks/maps/yard"); code != 200 || !strings.Contains(string(b), `"physicsStatic"`) {
 		t.Fatalf("map: %d %s", code, b)
+	}
+	if code, b = get("/games/tanks/sounds/shot.wav"); code != 200 || string(b) != "RIFF" {
+		t.Fatalf("shot.wav: %d %q", code, b)
+	}
+	if code, _ = get("/games/tanks/sounds/shot.mp3"); code != 404 {
+		t.Fatalf("shot.mp3: %d", code)
 	}
 	if code, _ = get("/games/tanks/maps/nowhere"); code != 404 {
 		t.Fatalf("unknown map: %d", code)

@@ -22,6 +22,9 @@ type recorder struct {
 	players map[int]clientcore.PlayerBlock
 	m1rows  map[int]int
 	keep    bool
+	// events counts event rows per key ("w2" planted, "w2-null"
+	// detonated, "w1", "w2e") over every frame of every user.
+	events map[string]int
 }
 
 func newRecorder(t testing.TB, m *Match) *recorder {
@@ -34,7 +37,7 @@ func newRecorder(t testing.TB, m *Match) *recorder {
 		t.Fatal(err)
 	}
 	r := &recorder{t: t, dec: clientcore.NewDecoder(s), frames: map[int]int{}, texts: map[int][]string{},
-		players: map[int]clientcore.PlayerBlock{}, m1rows: map[int]int{}, keep: true}
+		players: map[int]clientcore.PlayerBlock{}, m1rows: map[int]int{}, keep: true, events: map[string]int{}}
 	m.SetOut(r)
 	return r
 }
@@ -63,8 +66,19 @@ func (r *recorder) Frame(uid int, b []byte, reliable bool) {
 		r.players[uid] = r.frame.Player
 	}
 	for _, blk := range r.frame.Blocks {
-		if blk.Key() == "m1" {
+		switch blk.Key() {
+		case "m1":
 			r.m1rows[uid] = len(blk.Rows)
+		case "w1", "w2e":
+			r.events[blk.Key()] += len(blk.Rows)
+		case "w2":
+			for _, row := range blk.Rows {
+				if row.Null {
+					r.events["w2-null"]++
+				} else {
+					r.events["w2"]++
+				}
+			}
 		}
 	}
 }
@@ -165,9 +179,18 @@ func TestMatchInputMovesTank(t *testing.T) {
 	m.Keys(7, "6:up:forward")
 	m.Keys(7, "7:down:nextWeapon")
 	m.Keys(7, "8:down:fire")
-	step(8)
+	step(60)
 	if !r.has(7, `[13,["wa:w2"`) && !r.has(7, `[13,["w2:99"`) {
 		t.Fatalf("weapon switch and bomb not on the panel: %v", r.texts[7][len(r.texts[7])-5:])
+	}
+	if r.events["w2"] != 1 || r.events["w2-null"] != 1 || r.events["w2e"] != 1 {
+		t.Fatalf("bomb events %v, want one plant, one detonation, one explosion", r.events)
+	}
+	m.Keys(7, "9:down:prevWeapon")
+	m.Keys(7, "10:down:fire")
+	step(8)
+	if r.events["w1"] != 1 || !r.has(7, `[13,["w1:199"`) {
+		t.Fatalf("tracer events %v after one shot", r.events)
 	}
 }
 

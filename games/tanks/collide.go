@@ -116,6 +116,7 @@ type Solver struct {
 	contacts []contact
 	ids      []int32
 	boxes    []obb
+	aabbs    [][4]float32
 	static   Body
 }
 
@@ -128,15 +129,19 @@ const Passes = 4
 func (s *Solver) Resolve(bodies []*Body, w *Walls) {
 	s.contacts = s.contacts[:0]
 	s.boxes = s.boxes[:0]
+	s.aabbs = s.aabbs[:0]
 	for _, b := range bodies {
 		b.Touched = false
-		s.boxes = append(s.boxes, bodyBox(b))
+		box := bodyBox(b)
+		x0, y0, x1, y1 := box.aabb()
+		s.boxes = append(s.boxes, box)
+		s.aabbs = append(s.aabbs, [4]float32{x0, y0, x1, y1})
 	}
 	if w != nil {
 		for i, b := range bodies {
 			box := &s.boxes[i]
-			x0, y0, x1, y1 := box.aabb()
-			s.ids = w.blocksIn(s.ids[:0], x0, y0, x1, y1)
+			a := &s.aabbs[i]
+			s.ids = w.blocksIn(s.ids[:0], a[0], a[1], a[2], a[3])
 			for _, id := range s.ids {
 				rb := rectBox(w.Blocks[id])
 				nx, ny, d, px, py, ok := overlap(box, &rb)
@@ -149,10 +154,10 @@ func (s *Solver) Resolve(bodies []*Body, w *Walls) {
 		}
 	}
 	for i := range bodies {
-		ax0, ay0, ax1, ay1 := s.boxes[i].aabb()
+		ab := &s.aabbs[i]
 		for j := i + 1; j < len(bodies); j++ {
-			bx0, by0, bx1, by1 := s.boxes[j].aabb()
-			if ax1 < bx0 || bx1 < ax0 || ay1 < by0 || by1 < ay0 {
+			bb := &s.aabbs[j]
+			if ab[2] < bb[0] || bb[2] < ab[0] || ab[3] < bb[1] || bb[3] < ab[1] {
 				continue
 			}
 			nx, ny, d, px, py, ok := overlap(&s.boxes[i], &s.boxes[j])

@@ -353,3 +353,52 @@ func TestCrateRowsMatchMap(t *testing.T) {
 		}
 	}
 }
+
+func TestLonePlayerMapChangeAndTeams(t *testing.T) {
+	m, err := New(Config{Bots: 4, Log: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRecorder(t, m)
+	joinHuman(t, m, 1, "Solo")
+	m.Vote(1, json.RawMessage(`["teamChange","team2"]`))
+	m.Vote(1, json.RawMessage(`["teamChange","team2"]`))
+	m.Vote(1, json.RawMessage(`["teamChange","spectators"]`))
+	now := 1.7e12
+	for i := 0; i < 40; i++ {
+		now += 1000.0 / 120
+		m.Step(now)
+	}
+	for _, want := range []string{`[15,"s:2:team2"]`, `[15,"s:1:team2"]`, `[15,"s:3"]`} {
+		if !r.has(1, want) {
+			t.Errorf("no %s in %v", want, r.texts[1])
+		}
+	}
+	r.texts[1] = nil
+	m.Vote(1, json.RawMessage(`["mapChange","crossing"]`))
+	if m.current.Name != "crossing" {
+		t.Fatalf("lone player's map change not immediate: %s", m.current.Name)
+	}
+	want := []string{`[13,["t:`, `[17,0]`, `[11,null]`, `[8,[2]]`, `[3,{`}
+	if len(r.texts[1]) < len(want) {
+		t.Fatalf("map change sequence %v", r.texts[1])
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(r.texts[1][i], w) {
+			t.Fatalf("message %d = %.40s, want %s…", i, r.texts[1][i], w)
+		}
+	}
+	frames := r.frames[1]
+	for i := 0; i < 8; i++ {
+		now += 1000.0 / 120
+		m.Step(now)
+	}
+	if r.frames[1] != frames {
+		t.Fatal("frames sent between the map change and FIRST_SHOT_READY")
+	}
+	m.MapReady(1)
+	m.FirstShotReady(1)
+	if !r.has(1, `[4,[`) || !r.has(1, `[16,{"name":"teamChange"}]`) {
+		t.Fatal("no first shot and team vote after the new map")
+	}
+}

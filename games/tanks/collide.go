@@ -275,3 +275,35 @@ func RayBox(b *Body, x, y, dx, dy, maxDist float32) (float32, bool) {
 	}
 	return t0, true
 }
+
+// NewTankBody returns the contact body of a tank of model m (hull box,
+// mass from the fixture density, model surface).
+func NewTankBody(m *Model) Body {
+	hw, hh := m.HalfSize()
+	b := Body{HalfW: hw, HalfH: hh, Friction: m.Friction, Restitution: m.Restitution}
+	b.SetMass(m.Density)
+	return b
+}
+
+// ToBody copies the tank's pose and velocities into its contact body.
+func (t *Tank) ToBody(b *Body) {
+	b.X, b.Y, b.Angle, b.VX, b.VY, b.AngVel = t.X, t.Y, t.Angle, t.VX, t.VY, t.AngVel
+}
+
+// FromBody takes the pose and velocities back after Resolve.
+func (t *Tank) FromBody(b *Body) {
+	t.X, t.Y, t.Angle, t.VX, t.VY, t.AngVel = b.X, b.Y, Normalize(b.Angle), b.VX, b.VY, b.AngVel
+}
+
+// StepAlone runs one full fixed step of a lone tank the way the host steps
+// every tank: the motion model, then the contacts against the glued wall
+// blocks. It is the predictor's replica step when no other body is
+// predicted; body and bodies are the caller's scratch.
+func (m *Model) StepAlone(t *Tank, keys uint32, dt float32, w *Walls, s *Solver, body *Body, bodies []*Body) []*Body {
+	m.Move(t, keys, dt)
+	t.ToBody(body)
+	bodies = append(bodies[:0], body)
+	s.Resolve(bodies, w)
+	t.FromBody(body)
+	return bodies
+}

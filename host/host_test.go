@@ -358,7 +358,7 @@ func TestKickMissedPings(t *testing.T) {
 func TestKickMaxLatency(t *testing.T) {
 	// The smoothed RTT starts at 100 ms, so with a 50 ms limit the first
 	// accepted PONG already exceeds it.
-	srv, _ := startHost(t, Config{PingInterval: 10 * time.Millisecond, MaxLatency: 50 * time.Millisecond})
+	srv, _ := startHost(t, Config{PingInterval: 200 * time.Millisecond, MaxLatency: 50 * time.Millisecond, MaxMissedPings: 1000})
 	c := dial(t, srv)
 	c.handshake("Slow")
 	code, techs := c.expectClose()

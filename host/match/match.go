@@ -251,6 +251,7 @@ func (m *Match) AuthTexts() any {
 		}},
 		map[string]any{"heading": "Command line", "lines": []any{
 			line("/name <name>", "change your name"), line("/mapname", "current map"), line("/timeleft", "time left on this map"),
+			line("/bot <count> [team]", "add bots"), line("/bot 0 [team]", "remove bots"),
 		}},
 	}}
 }

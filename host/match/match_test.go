@@ -402,3 +402,43 @@ func TestLonePlayerMapChangeAndTeams(t *testing.T) {
 		t.Fatal("no first shot and team vote after the new map")
 	}
 }
+
+func TestBotCommand(t *testing.T) {
+	m, err := New(Config{Bots: 0, Log: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRecorder(t, m)
+	joinHuman(t, m, 1, "Boss")
+	m.Chat(1, "/bot 2")
+	m.Vote(1, json.RawMessage(`["teamChange","team1"]`))
+	m.Chat(1, "/bot 3 team2")
+	m.Chat(1, "/bot x")
+	m.Chat(1, "/bot 1 blue")
+	bots := func(team int) int {
+		n := 0
+		for _, p := range m.players {
+			if p != nil && p.bot != nil && (team == 0 || p.team == team) {
+				n++
+			}
+		}
+		return n
+	}
+	if bots(Team2) != 3 || bots(0) != 3 {
+		t.Fatalf("bots: %d in team2, %d total, want 3/3", bots(Team2), bots(0))
+	}
+	m.Chat(1, "/bot 0 team2")
+	if bots(0) != 0 {
+		t.Fatalf("%d bots left after /bot 0 team2", bots(0))
+	}
+	now := 1.7e12
+	for i := 0; i < 120; i++ {
+		now += 1000.0 / 120
+		m.Step(now)
+	}
+	for _, want := range []string{`[15,"b:0"]`, `[15,"b:3:3,team2"]`, `[15,"b:1"]`, `[15,"b:2"]`, `[15,"b:4:team2"]`} {
+		if !r.has(1, want) {
+			t.Errorf("no %s", want)
+		}
+	}
+}

@@ -340,7 +340,7 @@ func (m *Match) removePlayer(p *player) {
 	if m.vote != nil {
 		delete(m.vote.ballots, p.gid)
 	}
-	m.checkWipe(0)
+	m.checkWipe()
 }
 
 // SetLatency records a user's smoothed round-trip time for the scoreboard.

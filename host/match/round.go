@@ -465,7 +465,7 @@ func (m *Match) teamChange(p *player, key string) {
 		m.sendEmptyPanel(p)
 		m.out.JSON(h.uid, 17, 0)
 		h.chat = enqueue(h.chat, "s:3")
-		m.checkWipe(0)
+		m.checkWipe()
 	default:
 		h.chat = enqueue(h.chat, "s:2:"+teamKey(team))
 		if m.tick-m.roundStart <= graceTicks {

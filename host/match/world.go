@@ -315,15 +315,13 @@ func (m *Match) damage(victim, killer *player, amount int, shake string) {
 			q.human.forceReset = true
 		}
 	}
-	var killerTeam int
-	if killer != nil && killer.team != victim.team {
-		killerTeam = killer.team
-	}
-	m.checkWipe(killerTeam)
+	m.checkWipe()
 }
 
-// checkWipe ends the round when a playing team has members but none alive.
-func (m *Match) checkWipe(killerTeam int) {
+// checkWipe ends the round when a playing team has members but none
+// alive: the other team wins if it still has a live tank, else nobody
+// (game over).
+func (m *Match) checkWipe() {
 	if m.restartAt != 0 {
 		return
 	}
@@ -346,7 +344,6 @@ func (m *Match) checkWipe(killerTeam int) {
 		if alive[other] > 0 {
 			winner = other
 		}
-		_ = killerTeam
 		m.endRound(winner)
 		return
 	}

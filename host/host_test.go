@@ -360,7 +360,12 @@ func TestKickMaxLatency(t *testing.T) {
 	// accepted PONG already exceeds it.
 	srv, _ := startHost(t, Config{PingInterval: 200 * time.Millisecond, MaxLatency: 50 * time.Millisecond, MaxMissedPings: 1000})
 	c := dial(t, srv)
-	c.handshake("Slow")
+	c.port(protocol.ConfigData)
+	c.send(protocol.ConfigReady, nil)
+	c.port(protocol.AuthData)
+	c.send(protocol.AuthResponse, map[string]string{"name": "Slow", "model": "m1"})
+	c.port(protocol.AuthResult)
+	c.send(protocol.ModulesReady, nil) // MAP_DATA comes with an immediate PING
 	code, techs := c.expectClose()
 	if code != protocol.CloseKickMaxLatency || len(techs) == 0 || techs[len(techs)-1] != "[4]" {
 		t.Fatalf("close %d techs %v, want 4003 after [4]", code, techs)

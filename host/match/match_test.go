@@ -292,12 +292,15 @@ func BenchmarkSendTick(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
+	out.bytes = 0
+	cpu0 := processCPU()
 	for b.Loop() {
 		for j := 0; j < sendEvery; j++ {
 			now += 1000.0 / 120
 			m.Step(now)
 		}
 	}
+	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
 	b.ReportMetric(float64(out.bytes)/float64(b.N), "B-sent/op")
 }
 

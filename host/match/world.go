@@ -213,7 +213,7 @@ func (m *Match) fireHitscan(p *player) {
 		wasHit = 1
 	}
 	m.shots = append(m.shots, [8]packer.Value{
-		packer.F(packer.Round1(mx)), packer.F(packer.Round1(my)), packer.F(packer.Round1(ex)), packer.F(packer.Round1(ey)),
+		packer.F(packer.Round2(mx)), packer.F(packer.Round2(my)), packer.F(packer.Round1(ex)), packer.F(packer.Round1(ey)),
 		packer.F(packer.Round2(t.st.X)), packer.F(packer.Round2(t.st.Y)), packer.I(wasHit), packer.I(uint32(p.gid)),
 	})
 	switch {

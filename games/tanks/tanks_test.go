@@ -132,3 +132,39 @@ func TestRays(t *testing.T) {
 		t.Fatal("ray above the box hit it")
 	}
 }
+
+// TestSlideAlongGluedWall: a tank pressed at a shallow angle against a
+// wall of forty tiles meets one block and slides along it without
+// snagging at the tile seams.
+func TestSlideAlongGluedWall(t *testing.T) {
+	grid := make([][]int, 12)
+	for y := range grid {
+		grid[y] = make([]int, 40)
+	}
+	for x := range grid[10] {
+		grid[10][x] = 1 // wall face at y = 100
+	}
+	w := NewWalls(grid, []int{1}, 10)
+	if len(w.Blocks) != 1 {
+		t.Fatalf("%d blocks, want the row glued into one", len(w.Blocks))
+	}
+	m := M1()
+	tk := Tank{X: 20, Y: 96, Angle: 0.15}
+	body := NewTankBody(&m)
+	var s Solver
+	var bodies []*Body
+	minStep := float32(1e9)
+	for i := 0; i < 240; i++ {
+		x0 := tk.X
+		bodies = m.StepAlone(&tk, KeyForward, Step, w, &s, &body, bodies)
+		if i > 60 {
+			minStep = min(minStep, tk.X-x0)
+		}
+		if tk.Y > 100 {
+			t.Fatalf("step %d: centre went through the wall: %+v", i, tk)
+		}
+	}
+	if tk.X < 150 || minStep <= 0 {
+		t.Fatalf("tank snagged: x=%v, slowest step %v", tk.X, minStep)
+	}
+}

@@ -7,6 +7,7 @@
 package match
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -180,7 +181,10 @@ func New(cfg Config) (*Match, error) {
 	if err != nil {
 		return nil, fmt.Errorf("match config: %w", err)
 	}
-	compact, err := json.Marshal(json.RawMessage(configJSON))
+	// The vote window the client shows is the host's vote time; the
+	// object is patched as text so every key keeps its declared order.
+	text := bytes.Replace(configJSON, []byte(`"time": 10000`), []byte(`"time": `+strconv.Itoa(cfg.VoteSeconds*1000)), 1)
+	compact, err := json.Marshal(json.RawMessage(text))
 	if err != nil {
 		return nil, fmt.Errorf("match config: %w", err)
 	}

@@ -199,6 +199,9 @@ func TestMatchVotesAndChat(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !strings.Contains(string(m.ConfigData()), `"templates"`) || !strings.Contains(string(m.ConfigData()), `"time":1000}`) {
+		t.Fatal("CONFIG_DATA vote time is not the host's vote time")
+	}
 	r := newRecorder(t, m)
 	joinHuman(t, m, 1, "Alice")
 	joinHuman(t, m, 2, "Alice") // renamed Alice#1

@@ -10,8 +10,10 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
+	"vimpclient/host"
 	"vimpclient/session"
 )
 
@@ -42,6 +44,7 @@ type playFlags struct {
 	ca       string
 	record   string
 	verbose  bool
+	bots     int
 }
 
 func (p *playFlags) register(fs *flag.FlagSet) {
@@ -56,6 +59,7 @@ func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&p.ca, "ca", "", "PEM file with an extra CA to trust for https/wss hosts")
 	fs.StringVar(&p.record, "record", "", "write every message both ways to this JSON-lines file")
 	fs.BoolVar(&p.verbose, "v", false, "log connection details to stderr")
+	fs.IntVar(&p.bots, "bots", 5, "bots in the embedded host's match (when no address is given)")
 }
 
 func usagePlay(w io.Writer, fs *flag.FlagSet) {
@@ -75,10 +79,6 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "vimpclient: no host address given (e.g. vimpclient -nick Alice http://127.0.0.1:3002); the built-in host is not available in this build")
-		return 2
-	}
 	if fs.NArg() > 1 {
 		fmt.Fprintf(stderr, "vimpclient: one address expected, got %q\n", fs.Args())
 		return 2
@@ -87,9 +87,27 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "vimpclient: the window is not available in this build; run with -headless")
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return headlessConnect(ctx, p, fs.Arg(0), stdout, stderr)
+	addr := fs.Arg(0)
+	if addr == "" {
+		// No address: a match against the embedded host, on a free loopback
+		// port, reached through the same WebSocket path a remote host uses.
+		hostCtx, stopHost := context.WithCancel(ctx)
+		srv, err := host.Start(hostCtx, host.Config{Addr: "127.0.0.1:0", Bots: p.bots,
+			Log: newLogger(stderr, p.verbose)})
+		if err != nil {
+			fmt.Fprintf(stderr, "vimpclient: embedded host: %v\n", err)
+			stopHost()
+			return 1
+		}
+		defer func() {
+			stopHost()
+			<-srv.Done()
+		}()
+		addr = srv.URL()
+	}
+	return headlessConnect(ctx, p, addr, stdout, stderr)
 }
 
 func newLogger(w io.Writer, verbose bool) *slog.Logger {

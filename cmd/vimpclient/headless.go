@@ -141,6 +141,9 @@ type gameLoop struct {
 	evs      []session.Event
 	errs     []string
 	keyState map[string]bool
+	// onTick, if set, runs at the end of every tick (tests watch the
+	// loop's state through it).
+	onTick func(*gameLoop)
 }
 
 func newGameLoop(sess *session.Session, nc newCoreFunc, now func() time.Time, script []scriptStep, log *slog.Logger) *gameLoop {
@@ -163,6 +166,9 @@ func (g *gameLoop) tick() {
 	g.playScript(now)
 	if g.core != nil {
 		g.core.Visit(g.ms(now), g.see)
+	}
+	if g.onTick != nil {
+		g.onTick(g)
 	}
 }
 

@@ -1,0 +1,380 @@
+// Package mix is the project's own mixing loop: a fixed pool of voices, each a decoded sample
+// read at its own playback rate and routed to one stereo output through a 2×2 gain matrix, summed
+// under a master and an effects volume. It replaces the browser's audio graph with one pull-driven
+// function that allocates nothing once running.
+//
+// Every method is safe for concurrent use: the game loop starts, steers and stops voices while
+// the output goroutine pulls samples.
+package mix
+
+import (
+	"encoding/binary"
+	"math"
+	"sync"
+
+	"vimpclient/audio/pcm"
+	"vimpclient/audio/spatial"
+)
+
+// Voice is a handle to one playing instance. Handles are never reused, so a stale handle simply
+// finds nothing. The zero Voice is "none".
+type Voice uint64
+
+const slotBits = 16
+
+func (v Voice) slot() int { return int(v & (1<<slotBits - 1)) }
+
+// Options configure a Mixer.
+type Options struct {
+	Rate       int // output sample rate (Hz); default 48000
+	MaxVoices  int // size of the voice pool; default 96
+	RampFrames int // frames over which a gain change is ramped; default 256
+	MaxEnded   int // ended-voice notices kept between two TakeEnded calls; default 256
+}
+
+func (o *Options) fill() {
+	if o.Rate <= 0 {
+		o.Rate = 48000
+	}
+	if o.MaxVoices <= 0 {
+		o.MaxVoices = 96
+	}
+	if o.MaxVoices >= 1<<slotBits {
+		o.MaxVoices = 1<<slotBits - 1
+	}
+	if o.RampFrames <= 0 {
+		o.RampFrames = 256
+	}
+	if o.MaxEnded <= 0 {
+		o.MaxEnded = 256
+	}
+}
+
+// Stats counts what the mixer had to refuse or forget.
+type Stats struct {
+	Playing      int    // voices sounding now
+	PoolFull     uint64 // Play calls refused because every voice was busy
+	EndedDropped uint64 // end notices lost because TakeEnded was not called in time
+	Frames       uint64 // frames mixed so far
+}
+
+type voice struct {
+	id      Voice
+	data    []float32
+	stereo  bool
+	frames  int
+	pos     float64
+	rate    float64
+	loop    bool
+	cur     [4]float32 // LL, LR, RL, RR
+	target  [4]float32
+	rampLen int // frames left in the current gain ramp
+}
+
+// Mixer mixes voices into interleaved stereo float32 frames.
+type Mixer struct {
+	mu       sync.Mutex
+	opt      Options
+	voices   []voice // fixed pool; id == 0 means free
+	serial   uint64
+	master   float32
+	effects  float32
+	out      float32 // current master×effects, ramped toward the target
+	ended    []Voice // ring buffer of naturally ended one-shots
+	endHead  int
+	endCount int
+	stats    Stats
+	scratch  []float32
+}
+
+// New returns a mixer with master and effects volume 1.
+func New(opt Options) *Mixer {
+	opt.fill()
+	return &Mixer{
+		opt:     opt,
+		voices:  make([]voice, opt.MaxVoices),
+		master:  1,
+		effects: 1,
+		out:     1,
+		ended:   make([]Voice, opt.MaxEnded),
+	}
+}
+
+// Rate is the output sample rate.
+func (m *Mixer) Rate() int { return m.opt.Rate }
+
+// Play starts a voice reading b (which must already be at the mixer's rate) from the beginning,
+// routed by g at once (no ramp), looping or not, at playback rate rate (1 = as recorded). It
+// returns 0 when the pool is full or the buffer is empty.
+func (m *Mixer) Play(b *pcm.Buffer, g spatial.Gains, loop bool, rate float64) Voice {
+	if b == nil || b.Frames() == 0 || (b.Channels != 1 && b.Channels != 2) {
+		return 0
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := range m.voices {
+		v := &m.voices[i]
+		if v.id != 0 {
+			continue
+		}
+		m.serial++
+		*v = voice{
+			id:     Voice(m.serial<<slotBits | uint64(i)),
+			data:   b.Data,
+			stereo: b.Channels == 2,
+			frames: b.Frames(),
+			rate:   sanitizeRate(rate),
+			loop:   loop,
+			cur:    [4]float32{g.LL, g.LR, g.RL, g.RR},
+		}
+		v.target = v.cur
+		return v.id
+	}
+	m.stats.PoolFull++
+	return 0
+}
+
+// sanitizeRate keeps a playback rate in a range where the mixing loop stays cheap and sane.
+func sanitizeRate(r float64) float64 {
+	if !(r > 0) || math.IsInf(r, 0) {
+		return 1
+	}
+	return math.Max(1.0/16, math.Min(16, r))
+}
+
+func (m *Mixer) find(id Voice) *voice {
+	if id == 0 {
+		return nil
+	}
+	s := id.slot()
+	if s >= len(m.voices) || m.voices[s].id != id {
+		return nil
+	}
+	return &m.voices[s]
+}
+
+// SetGains moves a voice's routing to g, ramped over the next RampFrames frames.
+func (m *Mixer) SetGains(id Voice, g spatial.Gains) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if v := m.find(id); v != nil {
+		t := [4]float32{g.LL, g.LR, g.RL, g.RR}
+		if t != v.target {
+			v.target = t
+			v.rampLen = m.opt.RampFrames
+		}
+	}
+}
+
+// SetRate changes a voice's playback rate (speed and pitch).
+func (m *Mixer) SetRate(id Voice, rate float64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if v := m.find(id); v != nil {
+		v.rate = sanitizeRate(rate)
+	}
+}
+
+// Playing reports whether the voice is still sounding.
+func (m *Mixer) Playing(id Voice) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.find(id) != nil
+}
+
+// Stop silences a voice at once. A stopped voice gets no end notice.
+func (m *Mixer) Stop(id Voice) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if v := m.find(id); v != nil {
+		*v = voice{}
+	}
+}
+
+// StopAll silences every voice and forgets pending end notices.
+func (m *Mixer) StopAll() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := range m.voices {
+		m.voices[i] = voice{}
+	}
+	m.endHead, m.endCount = 0, 0
+}
+
+// SetMaster sets the master volume (the engine's 0.7, or 0 while muted).
+func (m *Mixer) SetMaster(g float64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.master = clampVol(g)
+}
+
+// SetEffects sets the effects volume (the player's sound setting), applied with the master.
+func (m *Mixer) SetEffects(g float64) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.effects = clampVol(g)
+}
+
+func clampVol(g float64) float32 {
+	if !(g > 0) {
+		return 0
+	}
+	return float32(math.Min(g, 4))
+}
+
+// TakeEnded appends the one-shot voices that ended on their own since the last call to dst and
+// returns it. Call it once per tick; notices beyond MaxEnded are dropped and counted.
+func (m *Mixer) TakeEnded(dst []Voice) []Voice {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for ; m.endCount > 0; m.endCount-- {
+		dst = append(dst, m.ended[m.endHead])
+		m.endHead = (m.endHead + 1) % len(m.ended)
+	}
+	return dst
+}
+
+// Stats returns the counters.
+func (m *Mixer) Stats() Stats {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s := m.stats
+	for i := range m.voices {
+		if m.voices[i].id != 0 {
+			s.Playing++
+		}
+	}
+	return s
+}
+
+func (m *Mixer) noteEnded(id Voice) {
+	if m.endCount == len(m.ended) {
+		m.stats.EndedDropped++
+		return
+	}
+	m.ended[(m.endHead+m.endCount)%len(m.ended)] = id
+	m.endCount++
+}
+
+// Mix overwrites out (interleaved stereo, len(out)/2 frames) with the next block of the mix.
+func (m *Mixer) Mix(out []float32) {
+	out = out[:len(out)&^1]
+	for i := range out {
+		out[i] = 0
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for i := range m.voices {
+		if m.voices[i].id != 0 {
+			m.mixVoice(&m.voices[i], out)
+		}
+	}
+	// Output stage: master×effects ramped across the block, then a hard clamp to [−1, 1].
+	target := m.master * m.effects
+	n := len(out) / 2
+	g, step := m.out, float32(0)
+	if n > 0 && g != target {
+		step = (target - g) / float32(n)
+	}
+	for f := 0; f < n; f++ {
+		g += step
+		l, r := out[2*f]*g, out[2*f+1]*g
+		out[2*f], out[2*f+1] = clamp1(l), clamp1(r)
+	}
+	m.out = target
+	m.stats.Frames += uint64(n)
+}
+
+func clamp1(x float32) float32 {
+	if x > 1 {
+		return 1
+	}
+	if x < -1 {
+		return -1
+	}
+	return x
+}
+
+// mixVoice adds one voice into out and advances it; a one-shot that runs out is freed and noted.
+func (m *Mixer) mixVoice(v *voice, out []float32) {
+	n := len(out) / 2
+	var inc [4]float32
+	if v.rampLen > 0 {
+		for k := range inc {
+			inc[k] = (v.target[k] - v.cur[k]) / float32(v.rampLen)
+		}
+	}
+	frames, data, pos, rate := v.frames, v.data, v.pos, v.rate
+	flen := float64(frames)
+	for f := 0; f < n; f++ {
+		if v.rampLen > 0 {
+			v.rampLen--
+			if v.rampLen == 0 {
+				v.cur = v.target
+			} else {
+				v.cur[0] += inc[0]
+				v.cur[1] += inc[1]
+				v.cur[2] += inc[2]
+				v.cur[3] += inc[3]
+			}
+		}
+		i := int(pos)
+		t := float32(pos - float64(i))
+		j := i + 1
+		if j >= frames {
+			if v.loop {
+				j -= frames
+			} else {
+				j = -1
+			}
+		}
+		var inL, inR float32
+		if v.stereo {
+			inL, inR = data[2*i], data[2*i+1]
+			if t != 0 {
+				var nl, nr float32
+				if j >= 0 {
+					nl, nr = data[2*j], data[2*j+1]
+				}
+				inL += (nl - inL) * t
+				inR += (nr - inR) * t
+			}
+		} else {
+			inL = data[i]
+			if t != 0 {
+				var nx float32
+				if j >= 0 {
+					nx = data[j]
+				}
+				inL += (nx - inL) * t
+			}
+		}
+		out[2*f] += v.cur[0]*inL + v.cur[1]*inR
+		out[2*f+1] += v.cur[2]*inL + v.cur[3]*inR
+		pos += rate
+		if pos >= flen {
+			if !v.loop {
+				m.noteEnded(v.id)
+				*v = voice{}
+				return
+			}
+			pos = math.Mod(pos, flen)
+		}
+	}
+	v.pos = pos
+}
+
+// Read fills p with the next frames as interleaved stereo float32 little-endian — the format the
+// oto context is opened with. It never fails; len(p) is rounded down to whole frames.
+func (m *Mixer) Read(p []byte) (int, error) {
+	frames := len(p) / 8
+	if cap(m.scratch) < frames*2 {
+		m.scratch = make([]float32, frames*2)
+	}
+	buf := m.scratch[:frames*2]
+	m.Mix(buf)
+	for i, s := range buf {
+		binary.LittleEndian.PutUint32(p[4*i:], math.Float32bits(s))
+	}
+	return frames * 8, nil
+}

@@ -28,7 +28,7 @@ func Decode(data []byte) (pcm.Buffer, error) {
 		return pcm.Buffer{}, errors.New("wav: not a RIFF WAVE file")
 	}
 	var (
-		haveFmt             bool
+		haveFmt              bool
 		tag, ch, bits, align int
 		rate                 int
 	)

@@ -272,6 +272,9 @@ func (m *Mixer) Mix(out []float32) {
 	// Output stage: master×effects ramped across the block, then a hard clamp to [−1, 1].
 	target := m.master * m.effects
 	n := len(out) / 2
+	if m.stats.Frames == 0 {
+		m.out = target // volumes set before the first block apply from its first frame
+	}
 	g, step := m.out, float32(0)
 	if n > 0 && g != target {
 		step = (target - g) / float32(n)

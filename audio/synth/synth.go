@@ -231,7 +231,7 @@ func sweep(f0, f1, dur float64) func([]float64, *rand.Rand) {
 		for i := range s {
 			x := t(i)
 			p := math.Min(1, x/dur)
-			f := f0*math.Pow(f1/f0, p) * (1 + 0.01*math.Sin(2*math.Pi*6*x))
+			f := f0 * math.Pow(f1/f0, p) * (1 + 0.01*math.Sin(2*math.Pi*6*x))
 			phase += 2 * math.Pi * f / Rate
 			s[i] = (math.Sin(phase) + 0.4*math.Sin(2*phase)) * math.Exp(-x/(dur/2))
 		}

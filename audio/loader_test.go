@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"net/url"
 	"strings"
+	"sync"
 	"testing"
 
 	"vimpclient/audio/mix"
@@ -13,9 +14,14 @@ import (
 )
 
 func TestHTTPFetcherLoadsFromAssetsBase(t *testing.T) {
-	var paths []string
+	var (
+		mu    sync.Mutex
+		paths []string
+	)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
 		paths = append(paths, r.URL.Path)
+		mu.Unlock()
 		name := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/games/tanks/sounds/"), ".wav")
 		if b, ok := synth.WAV(name); ok {
 			w.Write(b)
@@ -39,6 +45,8 @@ func TestHTTPFetcherLoadsFromAssetsBase(t *testing.T) {
 	if _, ok := m.SoundConfig("missing"); ok {
 		t.Fatal("a failed file must make the name unknown")
 	}
+	mu.Lock()
+	defer mu.Unlock()
 	for _, p := range paths {
 		if !strings.HasPrefix(p, "/games/tanks/sounds/") || !strings.HasSuffix(p, ".wav") {
 			t.Errorf("fetched %s", p)

@@ -1,9 +1,3 @@
-// Package audio is the client's sound director: the game's sound catalog, system sounds, world
-// sources with the engine's 30-voice ranking, the spatial model applied per voice, and the output
-// to the sound card (or to a WAV file, or to nothing) through the project's own mixer.
-//
-// The Manager belongs to the game loop and is not safe for concurrent use; it talks to the mixer,
-// which is. Samples arrive from background loading at any time.
 package audio
 
 import (

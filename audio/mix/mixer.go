@@ -299,72 +299,153 @@ func clamp1(x float32) float32 {
 }
 
 // mixVoice adds one voice into out and advances it; a one-shot that runs out is freed and noted.
+// A voice at rate 1 from a whole-sample position with settled gains takes the plain copy path;
+// anything else (a gain ramp, another rate) takes the interpolating path for its channel count.
 func (m *Mixer) mixVoice(v *voice, out []float32) {
-	n := len(out) / 2
-	var inc [4]float32
+	var ended bool
+	switch {
+	case v.rampLen == 0 && v.rate == 1 && v.pos == math.Trunc(v.pos):
+		ended = v.mixWhole(out)
+	case v.stereo:
+		ended = v.mixFracStereo(out)
+	default:
+		ended = v.mixFracMono(out)
+	}
+	if ended {
+		m.noteEnded(v.id)
+		*v = voice{}
+	}
+}
+
+// rampStep is the per-frame gain increment of the current ramp.
+func (v *voice) rampStep() (inc [4]float32) {
 	if v.rampLen > 0 {
 		for k := range inc {
 			inc[k] = (v.target[k] - v.cur[k]) / float32(v.rampLen)
 		}
 	}
-	frames, data, pos, rate := v.frames, v.data, v.pos, v.rate
-	flen := float64(frames)
+	return inc
+}
+
+// mixWhole mixes at rate 1 from a whole-sample position: no interpolation, runs up to the end of
+// the sample at a time.
+func (v *voice) mixWhole(out []float32) bool {
+	n := len(out) / 2
+	g0, g1, g2, g3 := v.cur[0], v.cur[1], v.cur[2], v.cur[3]
+	i := int(v.pos)
+	for f := 0; f < n; {
+		run := min(n-f, v.frames-i)
+		dst := out[2*f : 2*(f+run)]
+		if v.stereo {
+			src := v.data[2*i : 2*(i+run)]
+			for k := 0; k < run; k++ {
+				l, r := src[2*k], src[2*k+1]
+				dst[2*k] += g0*l + g1*r
+				dst[2*k+1] += g2*l + g3*r
+			}
+		} else {
+			src := v.data[i : i+run]
+			for k, x := range src {
+				dst[2*k] += g0 * x
+				dst[2*k+1] += g2 * x
+			}
+		}
+		f += run
+		i += run
+		if i >= v.frames {
+			if !v.loop {
+				return true
+			}
+			i = 0
+		}
+	}
+	v.pos = float64(i)
+	return false
+}
+
+// mixFracMono mixes a mono voice read with linear interpolation, ramping its gains if needed.
+func (v *voice) mixFracMono(out []float32) bool {
+	n := len(out) / 2
+	g, inc, ramp := v.cur, v.rampStep(), v.rampLen
+	data, frames, loop := v.data, v.frames, v.loop
+	pos, rate, flen := v.pos, v.rate, float64(v.frames)
+	defer func() { v.cur, v.rampLen = g, ramp }()
 	for f := 0; f < n; f++ {
-		if v.rampLen > 0 {
-			v.rampLen--
-			if v.rampLen == 0 {
-				v.cur = v.target
+		if ramp > 0 {
+			ramp--
+			if ramp == 0 {
+				g = v.target
 			} else {
-				v.cur[0] += inc[0]
-				v.cur[1] += inc[1]
-				v.cur[2] += inc[2]
-				v.cur[3] += inc[3]
+				g[0] += inc[0]
+				g[2] += inc[2]
 			}
 		}
 		i := int(pos)
 		t := float32(pos - float64(i))
-		j := i + 1
-		if j >= frames {
-			if v.loop {
-				j -= frames
-			} else {
-				j = -1
-			}
+		a := data[i]
+		var b float32
+		if i+1 < frames {
+			b = data[i+1]
+		} else if loop {
+			b = data[0]
 		}
-		var inL, inR float32
-		if v.stereo {
-			inL, inR = data[2*i], data[2*i+1]
-			if t != 0 {
-				var nl, nr float32
-				if j >= 0 {
-					nl, nr = data[2*j], data[2*j+1]
-				}
-				inL += (nl - inL) * t
-				inR += (nr - inR) * t
-			}
-		} else {
-			inL = data[i]
-			if t != 0 {
-				var nx float32
-				if j >= 0 {
-					nx = data[j]
-				}
-				inL += (nx - inL) * t
-			}
-		}
-		out[2*f] += v.cur[0]*inL + v.cur[1]*inR
-		out[2*f+1] += v.cur[2]*inL + v.cur[3]*inR
+		x := a + (b-a)*t
+		out[2*f] += g[0] * x
+		out[2*f+1] += g[2] * x
 		pos += rate
 		if pos >= flen {
-			if !v.loop {
-				m.noteEnded(v.id)
-				*v = voice{}
-				return
+			if !loop {
+				return true
 			}
 			pos = math.Mod(pos, flen)
 		}
 	}
 	v.pos = pos
+	return false
+}
+
+// mixFracStereo mixes a stereo voice read with linear interpolation, ramping its gains if needed.
+func (v *voice) mixFracStereo(out []float32) bool {
+	n := len(out) / 2
+	g, inc, ramp := v.cur, v.rampStep(), v.rampLen
+	data, frames, loop := v.data, v.frames, v.loop
+	pos, rate, flen := v.pos, v.rate, float64(v.frames)
+	defer func() { v.cur, v.rampLen = g, ramp }()
+	for f := 0; f < n; f++ {
+		if ramp > 0 {
+			ramp--
+			if ramp == 0 {
+				g = v.target
+			} else {
+				g[0] += inc[0]
+				g[1] += inc[1]
+				g[2] += inc[2]
+				g[3] += inc[3]
+			}
+		}
+		i := int(pos)
+		t := float32(pos - float64(i))
+		al, ar := data[2*i], data[2*i+1]
+		var bl, br float32
+		if i+1 < frames {
+			bl, br = data[2*i+2], data[2*i+3]
+		} else if loop {
+			bl, br = data[0], data[1]
+		}
+		l := al + (bl-al)*t
+		r := ar + (br-ar)*t
+		out[2*f] += g[0]*l + g[1]*r
+		out[2*f+1] += g[2]*l + g[3]*r
+		pos += rate
+		if pos >= flen {
+			if !loop {
+				return true
+			}
+			pos = math.Mod(pos, flen)
+		}
+	}
+	v.pos = pos
+	return false
 }
 
 // Read fills p with the next frames as interleaved stereo float32 little-endian — the format the

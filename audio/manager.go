@@ -305,7 +305,7 @@ func (m *Manager) PlaySystem(name string) {
 	if b == nil {
 		return
 	}
-	m.mixer.Play(b, spatial.Dry(b.Stereo()).Scale(e.opts.Volume), e.opts.Loop, 1)
+	m.mixer.PlayDetached(b, spatial.Dry(b.Stereo()).Scale(e.opts.Volume), e.opts.Loop, 1)
 }
 
 // SetListener places the ears at the raw camera point. The last call in a tick wins.

@@ -66,6 +66,7 @@ type voice struct {
 	pos     float64
 	rate    float64
 	loop    bool
+	notify  bool       // report the natural end through TakeEnded
 	cur     [4]float32 // LL, LR, RL, RR
 	target  [4]float32
 	rampLen int // frames left in the current gain ramp
@@ -107,6 +108,16 @@ func (m *Mixer) Rate() int { return m.opt.Rate }
 // routed by g at once (no ramp), looping or not, at playback rate rate (1 = as recorded). It
 // returns 0 when the pool is full or the buffer is empty.
 func (m *Mixer) Play(b *pcm.Buffer, g spatial.Gains, loop bool, rate float64) Voice {
+	return m.play(b, g, loop, rate, true)
+}
+
+// PlayDetached is Play for a voice nobody waits for (system sounds): its natural end is not
+// reported by TakeEnded, so fire-and-forget sounds cannot crowd out the notices that matter.
+func (m *Mixer) PlayDetached(b *pcm.Buffer, g spatial.Gains, loop bool, rate float64) Voice {
+	return m.play(b, g, loop, rate, false)
+}
+
+func (m *Mixer) play(b *pcm.Buffer, g spatial.Gains, loop bool, rate float64, notify bool) Voice {
 	if b == nil || b.Frames() == 0 || (b.Channels != 1 && b.Channels != 2) {
 		return 0
 	}
@@ -125,6 +136,7 @@ func (m *Mixer) Play(b *pcm.Buffer, g spatial.Gains, loop bool, rate float64) Vo
 			frames: b.Frames(),
 			rate:   sanitizeRate(rate),
 			loop:   loop,
+			notify: notify,
 			cur:    [4]float32{g.LL, g.LR, g.RL, g.RR},
 		}
 		v.target = v.cur
@@ -312,7 +324,9 @@ func (m *Mixer) mixVoice(v *voice, out []float32) {
 		ended = v.mixFracMono(out)
 	}
 	if ended {
-		m.noteEnded(v.id)
+		if v.notify {
+			m.noteEnded(v.id)
+		}
 		*v = voice{}
 	}
 }

@@ -238,3 +238,13 @@ func BenchmarkRead30Voices(b *testing.B) {
 		m.Read(p)
 	}
 }
+
+func TestDetachedVoiceEndsWithoutNotice(t *testing.T) {
+	m := New(Options{})
+	m.PlayDetached(constant(1, 10, 1), spatial.Dry(false), false, 1)
+	out := make([]float32, 2*20)
+	m.Mix(out)
+	if out[2*9] != 1 || out[2*10] != 0 || m.TakeEnded(nil) != nil || m.Stats().Playing != 0 {
+		t.Fatal("detached voice did not end silently")
+	}
+}

@@ -444,3 +444,30 @@ func TestTickAllocatesNothing(t *testing.T) {
 		t.Fatalf("%v allocations per tick", n)
 	}
 }
+
+// Stereo sources follow audio.md §6.5/§6.6: per-ear routing under HRTF, cross-feed under
+// equal power. A left-only stereo sample at dx 600 shows the difference.
+func TestStereoSourceRouting(t *testing.T) {
+	st := make([]float32, 2*rate)
+	for i := 0; i < rate; i++ {
+		st[2*i] = 0.5 // left channel only
+	}
+	cat := `{"codecList":["wav"],"sounds":{"s":{"volume":1}},"spatial":{"panningModel":"%s"}}`
+	for _, c := range []struct {
+		model        string
+		wantL, wantR float64
+	}{
+		// HRTF approx A, case 4: gL 0.1452, R ear gets the (silent) right channel only
+		{"HRTF", 0.7 * 0.342597 * 0.1452 * 0.5, 0},
+		// equal power, az 90: L = inL·cos(π/2) = 0, R = inR + inL·1
+		{"equalpower", 0, 0.7 * 0.342597 * 0.5},
+	} {
+		r := newRig(t, fmt.Sprintf(cat, c.model), files{"s": wav.Encode(st, rate, 2)}, Options{})
+		r.m.Register("s", At(600, 0))
+		out := r.tick()
+		l, rr := float64(out[100]), float64(out[101])
+		if math.Abs(l-c.wantL) > 2e-4 || math.Abs(rr-c.wantR) > 2e-4 {
+			t.Errorf("%s: L %.5f R %.5f, want %.5f %.5f", c.model, l, rr, c.wantL, c.wantR)
+		}
+	}
+}

@@ -48,6 +48,9 @@ func (o *Options) fill() {
 	if o.MaxEnded <= 0 {
 		o.MaxEnded = 256
 	}
+	if o.MaxEnded < o.MaxVoices {
+		o.MaxEnded = o.MaxVoices // every tracked voice can end between two TakeEnded calls
+	}
 }
 
 // Stats counts what the mixer had to refuse or forget.

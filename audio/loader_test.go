@@ -2,6 +2,8 @@ package audio
 
 import (
 	"context"
+	"fmt"
+	"os"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -88,5 +90,36 @@ func TestListenerZoom(t *testing.T) {
 		if got := ListenerZoom(c.scale, c.zm, c.base); got != c.want {
 			t.Errorf("ListenerZoom(%v, %v, %v) = %v, want %v", c.scale, c.zm, c.base, got, c.want)
 		}
+	}
+}
+
+// A real host serves mp3: the loader picks it from codecList, keeps the mono file mono and
+// resamples 44.1 kHz to the mixer's 48 kHz, so the first impulse lands at 1000·48/44.1 frames.
+func TestLoadsMP3AndResamples(t *testing.T) {
+	data, err := os.ReadFile("mp3/testdata/impulse-mono.mp3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, _, _ := ParseCatalog([]byte(`{"codecList":["webm","mp3"],"sounds":{"imp":{"file":"impulse-mono","volume":1}}}`))
+	mx := mix.New(mix.Options{Rate: 48000})
+	m := NewManager(mx, Options{})
+	<-m.Init(context.Background(), cat, FetchFunc(func(ctx context.Context, path string) ([]byte, error) {
+		if path != "sounds/impulse-mono.mp3" {
+			return nil, fmt.Errorf("unexpected %s", path)
+		}
+		return data, nil
+	})).Done()
+	b := m.entries["imp"].ready()
+	if b == nil || b.Channels != 1 || b.Rate != 48000 || b.Frames() != 14400 {
+		t.Fatalf("loaded %+v", b)
+	}
+	at, peak := 0, float32(0)
+	for i, v := range b.Data[:5000] {
+		if v > peak {
+			at, peak = i, v
+		}
+	}
+	if want := 1088; at < want-1 || at > want+1 || peak < 0.4 {
+		t.Fatalf("impulse at %d (%.2f), want %d", at, peak, want)
 	}
 }

@@ -515,3 +515,15 @@ func ListenerZoom(currentScale, cameraZoom, baseScale float64) float64 {
 	}
 	return z
 }
+
+// Stats is a snapshot for a debug overlay or a log line.
+type Stats struct {
+	Registered int       // live registrations
+	Sounding   int       // registrations with a playing instance (counted toward the limit)
+	Mixer      mix.Stats // voices sounding in the mixer, refusals and lost notices
+}
+
+// Stats returns the current counts.
+func (m *Manager) Stats() Stats {
+	return Stats{Registered: m.Registered(), Sounding: m.Sounding(), Mixer: m.mixer.Stats()}
+}

@@ -134,7 +134,8 @@ func TestDeviceChild(t *testing.T) {
 	pulled := make(chan struct{}, 1)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
-	out, err := OpenOutput(ctx, mx, OutputOptions{Logger: lg, afterMix: func(int) {
+	wavPath := filepath.Join(t.TempDir(), "device.wav")
+	out, err := OpenOutput(ctx, mx, OutputOptions{Logger: lg, WAVPath: wavPath, afterMix: func(int) {
 		select {
 		case pulled <- struct{}{}:
 		default:
@@ -161,6 +162,16 @@ func TestDeviceChild(t *testing.T) {
 	case <-pulled: // the mix runs either way
 	case <-ctx.Done():
 		t.Fatal("the mixer was never pulled")
+	}
+	if err := out.Close(); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(wavPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b, err := wav.Decode(data); err != nil || b.Frames() == 0 {
+		t.Fatalf("recording with mode %s: %v, %d frames", mode, err, b.Frames())
 	}
 	t.Log(sink.buf.String())
 }

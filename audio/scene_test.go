@@ -29,9 +29,9 @@ func synthFetcher() Fetcher {
 // a shot on the left, an explosion ahead, and an engine loop passing from left to right. Set
 // VIMP_AUDIO_SCENE to a file name to keep the render as a WAV for listening.
 func TestScriptedSceneWithOwnSounds(t *testing.T) {
-	cat, _, err := ParseCatalog([]byte(strings.Replace(tanksCatalog, `"webm","wav"`, `"wav"`, 1)))
-	if err != nil {
-		t.Fatal(err)
+	cat, warns, err := ParseCatalog([]byte(synth.TanksCatalog))
+	if err != nil || len(warns) != 0 {
+		t.Fatal(err, warns)
 	}
 	mx := mix.New(mix.Options{Rate: rate})
 	lg, _ := newLogger()

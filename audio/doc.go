@@ -26,6 +26,11 @@
 //	// window hidden / shown: sm.SetMuted(true / false)
 //	// disconnect: sm.Destroy()
 //
-// The embedded host serves the project's own effects from audio/synth as sounds/<file>.wav and
-// declares "codecList": ["wav"] (the client decodes mp3 and wav; webm is not decodable in Go).
+// The embedded host serves the project's own effects with synth.Handler under
+// <assetsBase>sounds/ and declares synth.TanksCatalog as parts.sounds ("codecList": ["wav"]; the
+// client decodes mp3 and wav, webm is not decodable in pure Go).
+//
+// To hear the model without a session, render the scripted scene of scene_test.go:
+//
+//	VIMP_AUDIO_SCENE=/tmp/scene.wav go test -run Scene ./audio/
 package audio

@@ -19,6 +19,10 @@ import (
 // MaxFileBytes bounds one sound file.
 const MaxFileBytes = 16 << 20
 
+// MaxCatalogSamples bounds the decoded samples of one catalog together (256 MiB of float32), so
+// a host cannot make the client hold more than that however many files it lists.
+const MaxCatalogSamples = 64 << 20
+
 // loadWorkers is how many files decode at once (the machine the client runs on may be small).
 const loadWorkers = 2
 
@@ -97,6 +101,7 @@ type Loading struct {
 	done           chan struct{}
 	loaded, failed atomic.Int32
 	total          int
+	samples        atomic.Int64 // decoded samples kept so far, against MaxCatalogSamples
 }
 
 // Done is closed when every sound has loaded or failed (or the load was cancelled).
@@ -150,6 +155,10 @@ func (m *Manager) Init(ctx context.Context, cat *Catalog, f Fetcher) *Loading {
 				defer wg.Done()
 				for e := range queue {
 					buf, err := loadOne(lctx, f, e.opts.File, codec, rate)
+					if err == nil && l.samples.Add(int64(len(buf.Data))) > MaxCatalogSamples {
+						l.samples.Add(-int64(len(buf.Data)))
+						err = fmt.Errorf("the catalog's sounds exceed %d samples together", MaxCatalogSamples)
+					}
 					if err != nil {
 						e.state.Store(sampleFailed)
 						l.failed.Add(1)

@@ -18,6 +18,9 @@ const WorldVoiceLimit = 30
 // MasterVolume is the engine's master gain; muting sets it to 0.
 const MasterVolume = 0.7
 
+// MaxRegistrations bounds live registrations; beyond it Register refuses and counts.
+const MaxRegistrations = 4096
+
 // maxWarnedNames bounds the set of unknown names already warned about.
 const maxWarnedNames = 64
 
@@ -129,6 +132,7 @@ type Manager struct {
 	warned    map[string]struct{}
 	muted     bool
 	limit     int
+	refused   uint64 // registrations refused at MaxRegistrations
 	cancel    func() // stops the current background load
 }
 
@@ -198,6 +202,13 @@ func (m *Manager) Register(name string, d SoundData) (ID, bool) {
 	e := m.known(name)
 	if e == nil {
 		m.warnUnknown("register", name)
+		return 0, false
+	}
+	if len(m.regs) >= MaxRegistrations {
+		if m.refused == 0 {
+			m.log.Warn("audio: too many sound registrations, refusing more", "limit", MaxRegistrations)
+		}
+		m.refused++
 		return 0, false
 	}
 	m.nextID++
@@ -519,11 +530,12 @@ func ListenerZoom(currentScale, cameraZoom, baseScale float64) float64 {
 // Stats is a snapshot for a debug overlay or a log line.
 type Stats struct {
 	Registered int       // live registrations
+	Refused    uint64    // registrations refused at MaxRegistrations
 	Sounding   int       // registrations with a playing instance (counted toward the limit)
 	Mixer      mix.Stats // voices sounding in the mixer, refusals and lost notices
 }
 
 // Stats returns the current counts.
 func (m *Manager) Stats() Stats {
-	return Stats{Registered: m.Registered(), Sounding: m.Sounding(), Mixer: m.mixer.Stats()}
+	return Stats{Registered: m.Registered(), Refused: m.refused, Sounding: m.Sounding(), Mixer: m.mixer.Stats()}
 }

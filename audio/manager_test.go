@@ -471,3 +471,22 @@ func TestStereoSourceRouting(t *testing.T) {
 		}
 	}
 }
+
+func TestRegistrationsAreBounded(t *testing.T) {
+	r := newRig(t, tanksCatalog, tanksFiles(), Options{})
+	for i := 0; i < MaxRegistrations; i++ {
+		if _, ok := r.m.Register("tankEngine", At(0, 0)); !ok {
+			t.Fatalf("refused at %d", i)
+		}
+	}
+	if _, ok := r.m.Register("tankEngine", At(0, 0)); ok {
+		t.Fatal("registration beyond the bound accepted")
+	}
+	r.m.Register("tankEngine", At(0, 0))
+	if s := r.m.Stats(); s.Refused != 2 || s.Registered != MaxRegistrations {
+		t.Fatalf("stats %+v", s)
+	}
+	if r.log.count("too many sound registrations") != 1 {
+		t.Fatal("want exactly one warning")
+	}
+}

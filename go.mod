@@ -3,6 +3,7 @@ module vimpclient
 go 1.26
 
 require (
+	github.com/coder/websocket v1.8.15
 	github.com/ebitengine/oto/v3 v3.4.0
 	github.com/hajimehoshi/go-mp3 v0.3.4
 )

@@ -26,9 +26,9 @@
 //	// window hidden / shown: sm.SetMuted(true / false)
 //	// disconnect: sm.Destroy()
 //
-// The embedded host serves the project's own effects with synth.Handler under
-// <assetsBase>sounds/ and declares synth.TanksCatalog as parts.sounds ("codecList": ["wav"]; the
-// client decodes mp3 and wav, webm is not decodable in pure Go).
+// The embedded host serves the project's own effects: host.Config{Sound: synth.WAV} (or
+// synth.Handler, which caches, under <assetsBase>sounds/); its catalog lists wav first (the
+// client decodes mp3 and wav; webm is not decodable in pure Go).
 //
 // To hear the model without a session, render the scripted scene of scene_test.go:
 //

@@ -87,3 +87,30 @@ func TestScriptedSceneWithOwnSounds(t *testing.T) {
 		t.Errorf("engine on the right: L %.4f R %.4f", l, r)
 	}
 }
+
+// The embedded host's CONFIG_DATA catalog parses cleanly, picks wav, and every file it names is
+// one of the project's own effects.
+func TestEmbeddedHostCatalogIsServedBySynth(t *testing.T) {
+	raw, err := os.ReadFile("../host/match/config.json")
+	if err != nil {
+		t.Skipf("embedded host config not present: %v", err)
+	}
+	cat, warns, err := CatalogFromConfig(raw)
+	if err != nil || len(warns) != 0 {
+		t.Fatalf("%v %q", err, warns)
+	}
+	if codec, _ := cat.Codec(supportedCodecs()...); codec != "wav" {
+		t.Fatalf("codec %q", codec)
+	}
+	if len(cat.Sounds) == 0 {
+		t.Fatal("no sounds")
+	}
+	for _, s := range cat.Sounds {
+		if _, ok := synth.WAV(s.File); !ok {
+			t.Errorf("%s: file %q is not a synth effect", s.Name, s.File)
+		}
+		if s.Loop != synth.Loop(s.File) {
+			t.Errorf("%s: loop %v, effect loop %v", s.Name, s.Loop, synth.Loop(s.File))
+		}
+	}
+}

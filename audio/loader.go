@@ -120,9 +120,9 @@ func (m *Manager) Init(ctx context.Context, cat *Catalog, f Fetcher) *Loading {
 		m.cancel()
 	}
 	m.cat = cat
-	variant := m.cfg.Variant
+	variant, itd := m.cfg.Variant, m.cfg.ITD // client settings survive a new catalog
 	m.cfg = cat.Spatial
-	m.cfg.Variant = variant
+	m.cfg.Variant, m.cfg.ITD = variant, itd
 	m.entries = make(map[string]*entry, len(cat.Sounds))
 	jobs := make([]*entry, 0, len(cat.Sounds))
 	for _, o := range cat.Sounds {

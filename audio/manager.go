@@ -168,6 +168,10 @@ func (m *Manager) Spatial() spatial.Config { return m.cfg }
 // SetHRTFVariant picks the lateral-angle formula of the HRTF approximation (a client setting).
 func (m *Manager) SetHRTFVariant(v spatial.HRTFVariant) { m.cfg.Variant = v }
 
+// SetITD turns on the interaural time difference of the HRTF approximation (a client setting):
+// the far ear hears a source up to ≈0.66 ms later.
+func (m *Manager) SetITD(on bool) { m.cfg.ITD = on }
+
 // SoundConfig returns a sound's catalog options (priority defaulted), or false for an unknown name.
 // A sound still loading is known.
 func (m *Manager) SoundConfig(name string) (SoundOptions, bool) {

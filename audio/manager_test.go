@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"vimpclient/audio/mix"
+	"vimpclient/audio/spatial"
 	"vimpclient/audio/wav"
 )
 
@@ -488,5 +489,29 @@ func TestRegistrationsAreBounded(t *testing.T) {
 	}
 	if r.log.count("too many sound registrations") != 1 {
 		t.Fatal("want exactly one warning")
+	}
+}
+
+// With ITD on, a click on the right reaches the left ear ITD(λ)·rate frames later.
+func TestITDThroughTheChain(t *testing.T) {
+	click := make([]float32, rate/10)
+	click[100] = 1
+	r := newRig(t, `{"codecList":["wav"],"sounds":{"c":{"volume":1}}}`, files{"c": wav.Encode(click, rate, 1)}, Options{})
+	r.m.SetITD(true)
+	r.m.Register("c", At(600, 0))
+	out := r.tick()
+	peak := func(ch int) int {
+		at, best := -1, float32(0)
+		for f := 0; f < block; f++ {
+			if v := out[2*f+ch]; v > best {
+				at, best = f, v
+			}
+		}
+		return at
+	}
+	lag := peak(0) - peak(1)
+	want := spatial.ITDSeconds(73.301) * rate // ≈ 27.4 frames
+	if peak(1) != 100 || math.Abs(float64(lag)-want) > 1 {
+		t.Fatalf("right ear at %d, left ear %d frames later, want 100 and %.1f", peak(1), lag, want)
 	}
 }

@@ -70,8 +70,8 @@ type voice struct {
 	rate    float64
 	loop    bool
 	notify  bool       // report the natural end through TakeEnded
-	cur     [4]float32 // LL, LR, RL, RR
-	target  [4]float32
+	cur     [6]float32 // LL, LR, RL, RR, then the left and right output delays in frames
+	target  [6]float32
 	rampLen int // frames left in the current gain ramp
 }
 
@@ -140,13 +140,29 @@ func (m *Mixer) play(b *pcm.Buffer, g spatial.Gains, loop bool, rate float64, no
 			rate:   sanitizeRate(rate),
 			loop:   loop,
 			notify: notify,
-			cur:    [4]float32{g.LL, g.LR, g.RL, g.RR},
+			cur:    m.route(g),
 		}
 		v.target = v.cur
 		return v.id
 	}
 	m.stats.PoolFull++
 	return 0
+}
+
+// maxDelaySeconds bounds a per-ear delay (the interaural time difference is under 1 ms).
+const maxDelaySeconds = 0.005
+
+// route turns a routing into the voice's gain and delay-in-frames vector.
+func (m *Mixer) route(g spatial.Gains) [6]float32 {
+	lim := float32(maxDelaySeconds * float64(m.opt.Rate))
+	d := func(s float32) float32 {
+		f := s * float32(m.opt.Rate)
+		if !(f > 0) {
+			return 0
+		}
+		return min(f, lim)
+	}
+	return [6]float32{g.LL, g.LR, g.RL, g.RR, d(g.DelayL), d(g.DelayR)}
 }
 
 // sanitizeRate keeps a playback rate in a range where the mixing loop stays cheap and sane.
@@ -173,7 +189,7 @@ func (m *Mixer) SetGains(id Voice, g spatial.Gains) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if v := m.find(id); v != nil {
-		t := [4]float32{g.LL, g.LR, g.RL, g.RR}
+		t := m.route(g)
 		if t != v.target {
 			v.target = t
 			v.rampLen = m.opt.RampFrames
@@ -319,6 +335,8 @@ func clamp1(x float32) float32 {
 func (m *Mixer) mixVoice(v *voice, out []float32) {
 	var ended bool
 	switch {
+	case v.cur[4] != 0 || v.cur[5] != 0 || v.target[4] != 0 || v.target[5] != 0:
+		ended = v.mixDelayed(out)
 	case v.rampLen == 0 && v.rate == 1 && v.pos == math.Trunc(v.pos):
 		ended = v.mixWhole(out)
 	case v.stereo:
@@ -334,14 +352,90 @@ func (m *Mixer) mixVoice(v *voice, out []float32) {
 	}
 }
 
-// rampStep is the per-frame gain increment of the current ramp.
-func (v *voice) rampStep() (inc [4]float32) {
+// rampStep is the per-frame gain and delay increment of the current ramp.
+func (v *voice) rampStep() (inc [6]float32) {
 	if v.rampLen > 0 {
 		for k := range inc {
 			inc[k] = (v.target[k] - v.cur[k]) / float32(v.rampLen)
 		}
 	}
 	return inc
+}
+
+// mixDelayed is the general path for a voice whose output channels are held back by different
+// delays: each channel reads the sample at its own (earlier) position. A one-shot ends once the
+// later ear has heard its last frame.
+func (v *voice) mixDelayed(out []float32) bool {
+	n := len(out) / 2
+	g, inc, ramp := v.cur, v.rampStep(), v.rampLen
+	defer func() { v.cur, v.rampLen = g, ramp }()
+	flen := float64(v.frames)
+	for f := 0; f < n; f++ {
+		if ramp > 0 {
+			ramp--
+			if ramp == 0 {
+				g = v.target
+			} else {
+				for k := range g {
+					g[k] += inc[k]
+				}
+			}
+		}
+		lL, rL := v.readAt(v.pos - float64(g[4])*v.rate)
+		lR, rR := v.readAt(v.pos - float64(g[5])*v.rate)
+		out[2*f] += g[0]*lL + g[1]*rL
+		out[2*f+1] += g[2]*lR + g[3]*rR
+		v.pos += v.rate
+		if v.loop {
+			if v.pos >= flen {
+				v.pos = math.Mod(v.pos, flen)
+			}
+		} else if v.pos-float64(max(g[4], g[5]))*v.rate >= flen {
+			return true
+		}
+	}
+	return false
+}
+
+// readAt reads the sample at any position with linear interpolation: a loop wraps around in
+// both directions, a one-shot is silent before its start and after its end.
+func (v *voice) readAt(p float64) (l, r float32) {
+	flen := float64(v.frames)
+	if p < 0 || p >= flen {
+		if !v.loop {
+			return 0, 0
+		}
+		p = math.Mod(p, flen)
+		if p < 0 {
+			p += flen
+		}
+	}
+	i := int(p)
+	if i >= v.frames { // rounding at the wrap
+		i = v.frames - 1
+	}
+	t := float32(p - float64(i))
+	j := i + 1
+	if j >= v.frames {
+		j = -1
+		if v.loop {
+			j = 0
+		}
+	}
+	if v.stereo {
+		l, r = v.data[2*i], v.data[2*i+1]
+		var nl, nr float32
+		if j >= 0 {
+			nl, nr = v.data[2*j], v.data[2*j+1]
+		}
+		return l + (nl-l)*t, r + (nr-r)*t
+	}
+	l = v.data[i]
+	var nx float32
+	if j >= 0 {
+		nx = v.data[j]
+	}
+	return l + (nx-l)*t, 0
 }
 
 // mixWhole mixes at rate 1 from a whole-sample position: no interpolation, runs up to the end of

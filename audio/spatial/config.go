@@ -93,6 +93,7 @@ type Config struct {
 	VerticalFactor   float64 // sideScroller only
 	Panning          PanningModel
 	Variant          HRTFVariant // client setting, not part of the block
+	ITD              bool        // client setting: delay the far ear under HRTF (audio.md §6.6)
 	Distance         DistanceModel
 	RefDistance      float64
 	MaxDistance      float64

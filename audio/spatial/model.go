@@ -25,13 +25,30 @@ type Placement struct {
 //
 //	L = LL·inL + LR·inR,  R = RL·inL + RR·inR.
 //
-// A mono source is fed as inL with inR = 0, so only LL and RL matter for it.
-type Gains struct{ LL, LR, RL, RR float32 }
+// A mono source is fed as inL with inR = 0, so only LL and RL matter for it. DelayL and DelayR
+// (seconds) hold back what reaches each output channel: the interaural time difference when the
+// HRTF approximation has it enabled, zero otherwise.
+type Gains struct {
+	LL, LR, RL, RR float32
+	DelayL, DelayR float32
+}
 
-// Scale multiplies every route by k.
+// Scale multiplies every route by k; delays are unchanged.
 func (g Gains) Scale(k float64) Gains {
 	f := float32(k)
-	return Gains{g.LL * f, g.LR * f, g.RL * f, g.RR * f}
+	return Gains{g.LL * f, g.LR * f, g.RL * f, g.RR * f, g.DelayL, g.DelayR}
+}
+
+// headRadius and soundSpeed give Woodworth's interaural time difference (≈0.66 ms at 90°).
+const (
+	headRadius = 0.0875 // m
+	soundSpeed = 343.0  // m/s
+)
+
+// ITDSeconds is the far ear's delay for a lateral angle λ in degrees.
+func ITDSeconds(lambda float64) float64 {
+	a := math.Abs(rad(lambda))
+	return headRadius / soundSpeed * (a + math.Sin(a))
 }
 
 // Dry is the routing of a sound that is not spatialised: a mono sample reaches both channels at
@@ -152,11 +169,20 @@ func (c Config) Pan(p Placement, stereo bool) Gains {
 	if c.Panning == EqualPower {
 		return equalPower(p.Az, stereo)
 	}
-	gl, gr := equalPowerLaw(c.Lateral(p))
+	lambda := c.Lateral(p)
+	gl, gr := equalPowerLaw(lambda)
+	g := Gains{LL: float32(gl), RL: float32(gr)}
 	if stereo {
-		return Gains{LL: float32(gl), RR: float32(gr)}
+		g = Gains{LL: float32(gl), RR: float32(gr)}
 	}
-	return Gains{LL: float32(gl), RL: float32(gr)}
+	if c.ITD {
+		if d := float32(ITDSeconds(lambda)); lambda > 0 {
+			g.DelayL = d // the source is on the right: the left ear hears it later
+		} else if lambda < 0 {
+			g.DelayR = d
+		}
+	}
+	return g
 }
 
 // Voice is the full routing of a spatial voice: pan times distance gain (zero beyond maxDistance).

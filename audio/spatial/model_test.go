@@ -257,3 +257,26 @@ func FuzzParseConfig(f *testing.F) {
 		}
 	})
 }
+
+func TestInterauralTimeDifference(t *testing.T) {
+	near(t, "ITD at 90°", ITDSeconds(90), 0.0006558, 1e-6)
+	near(t, "ITD at 0°", ITDSeconds(0), 0, 1e-12)
+	cfg := Default()
+	if g := cfg.Voice(Listener{Zoom: 1}, 600, 0, false); g.DelayL != 0 || g.DelayR != 0 {
+		t.Fatal("delays without ITD enabled")
+	}
+	cfg.ITD = true
+	g := cfg.Voice(Listener{Zoom: 1}, 600, 0, false) // case 4: λ 73.301°, source on the right
+	near(t, "left ear delay", float64(g.DelayL), ITDSeconds(73.301), 1e-7)
+	if g.DelayR != 0 {
+		t.Fatal("near ear delayed")
+	}
+	g = cfg.Voice(Listener{Zoom: 1}, -600, 0, true)
+	if g.DelayL != 0 || g.DelayR == 0 {
+		t.Fatalf("source on the left: %+v", g)
+	}
+	cfg.Panning = EqualPower
+	if g = cfg.Voice(Listener{Zoom: 1}, 600, 0, false); g.DelayL != 0 {
+		t.Fatal("equal-power panning has no ITD")
+	}
+}

@@ -24,6 +24,7 @@
 //	// once per render tick, after frames, parts and camera: sm.Tick()
 //	// CLEAR (port 11), after the parts were removed: sm.Reset()
 //	// window hidden / shown: sm.SetMuted(true / false)
+//	// settings: sm.SetEffectsVolume(v), sm.SetHRTFVariant(spatial.HRTFBrowser), sm.SetITD(true)
 //	// disconnect: sm.Destroy()
 //
 // The embedded host serves the project's own effects: host.Config{Sound: synth.WAV} (or

@@ -2,9 +2,9 @@ package parts
 
 import (
 	"encoding/json"
-	"image"
 	"errors"
 	"fmt"
+	"image"
 	"log/slog"
 	"slices"
 
@@ -100,17 +100,17 @@ type effect struct {
 // Scene dispatches the core's output to parts: per key the part classes of
 // gameSets, per class the canvas of entitiesOnCanvas.
 type Scene struct {
-	log      *slog.Logger
-	game     *Game
-	schema   *coreview.Schema
-	stages   map[string]*Stage
-	routes   [256][]route
+	log       *slog.Logger
+	game      *Game
+	schema    *coreview.Schema
+	stages    map[string]*Stage
+	routes    [256][]route
 	routeName []string
-	inst     map[instKey]Part
-	keyOf    map[int]uint8 // route index -> key id
-	effects  []effect
-	mapParts []Part
-	scratch  []float64
+	inst      map[instKey]Part
+	keyOf     map[int]uint8 // route index -> key id
+	effects   []effect
+	mapParts  []Part
+	scratch   []float64
 	// Fallbacks lists "key/part: reason" for every route drawn by the
 	// generic renderer because the game's part did not match the schema.
 	Fallbacks []string

@@ -1,0 +1,572 @@
+package clientcore
+
+import "errors"
+
+// Options are the interpolation settings from CONFIG_DATA.interpolation.
+type Options struct {
+	// Delay is how far behind the estimated server time the world is drawn,
+	// in ms. Zero means the engine default, 100.
+	Delay float64
+	// MaxFrameAge is the age limit of buffered frames in ms. Zero means the
+	// engine default, 1000.
+	MaxFrameAge float64
+}
+
+// Engine defaults for Options.
+const (
+	DefaultDelay       = 100.0
+	DefaultMaxFrameAge = 1000.0
+	// FramePort is the port byte of snapshot frames (SHOT_DATA).
+	FramePort = 5
+	// maxQueued bounds event frames waiting for TakeFrames, for a shell that
+	// never takes them.
+	maxQueued = 1024
+)
+
+// ErrWrongPort: the frame decoded but its port byte is not 5.
+var ErrWrongPort = errors.New("snapshot frame: port is not 5")
+
+// HotFlags say what one Sample produced.
+type HotFlags uint32
+
+const (
+	HotGame      HotFlags = 1 << iota // render time reached a buffered frame
+	HotCamera                         // Camera holds a camera
+	HotPredicted                      // Tail holds predicted records
+	HotFrames                         // event frames are waiting in TakeFrames
+)
+
+// Record is one entity's interpolated fields, full schema width.
+type Record struct {
+	Schema *KeySchema
+	// ID is the entity id (indexed8) or the slot index (indexedNoNull8;
+	// the renderer names it "d"+index).
+	ID     uint32
+	Fields []float32
+}
+
+// Key is the record's schema key name.
+func (r *Record) Key() string { return r.Schema.Name }
+
+// KeyID is the record's wire key id.
+func (r *Record) KeyID() uint8 { return r.Schema.ID }
+
+// Hot is the world at render time: what the renderer applies every tick. It
+// is valid until the next call into the core.
+type Hot struct {
+	Flags    HotFlags
+	Camera   [2]float32 // meaningful when Flags&HotCamera != 0
+	Actors   []Record   // hot indexed8 rows, in the reference frame's block order
+	Dynamics []Record   // hot indexedNoNull8 rows
+	Tail     []Record   // overlay and predicted records; later entries win
+}
+
+// Flatten appends the engine's flat hot layout: [flags, camX, camY, N,
+// N records, M, M records, tail records], a record being [keyId, id, fields...].
+func (h *Hot) Flatten(dst []float32) []float32 {
+	dst = append(dst, float32(h.Flags), h.Camera[0], h.Camera[1])
+	for _, group := range [][]Record{h.Actors, h.Dynamics} {
+		dst = append(dst, float32(len(group)))
+		for _, r := range group {
+			dst = append(dst, float32(r.Schema.ID), float32(r.ID))
+			dst = append(dst, r.Fields...)
+		}
+	}
+	for _, r := range h.Tail {
+		dst = append(dst, float32(r.Schema.ID), float32(r.ID))
+		dst = append(dst, r.Fields...)
+	}
+	return dst
+}
+
+// EventFrame is a buffered frame delivered once, when render time first
+// reaches it (or at the next sample, for a late frame). Its rows create and
+// remove entities and carry one-shot events; its camera carries force-reset
+// and shake. It is valid until the next call into the core.
+type EventFrame struct {
+	Seq        uint32
+	ServerTime float64
+	// Blocks in frame order, each key once (a repeated key keeps its first
+	// position and its last block).
+	Blocks    []Block
+	HasCamera bool
+	Camera    FrameCamera
+}
+
+// Stats counts what the core did with the frames it was given.
+type Stats struct {
+	Pushed       uint64 // PushFrame calls
+	Decoded      uint64 // frames that decoded on port 5
+	Dropped      uint64 // wrong version, truncated, wrong port, too many rows
+	Duplicates   uint64 // already buffered, issued or emitted
+	Late         uint64 // behind render time: emitted at once, never interpolated
+	Pruned       uint64 // lost to maxFrameAge or the 256-frame cap, never emitted
+	Emitted      uint64 // event frames queued
+	QueueDropped uint64 // event frames dropped because nobody took them (or late frames beyond 256 between samples)
+}
+
+// Core is the client core: it decodes frames, buffers them, and samples the
+// world at render time. It is owned by one goroutine (the game loop) and
+// needs no lock.
+type Core struct {
+	schema      *Schema
+	dec         *Decoder
+	delay       float64
+	maxFrameAge float64
+
+	buf     buffer
+	scratch *slot
+	pool    []*slot
+	queue   []*slot // emitted, waiting for TakeFrames
+	taken   []*slot // handed out by the last TakeFrames
+	events  []EventFrame
+	freed   []*slot
+
+	hot     Hot
+	recs    []Record
+	vals    []float32
+	segs    []segment
+	keyGen  uint32
+	keySeen [256]uint32
+	keyLast [256]int32
+	idGen   uint32
+	idSeen  [256]uint32
+	idPos   [256]int32
+
+	myGameID      uint8
+	hasMyGameID   bool
+	lastPlayer    PlayerBlock
+	hasLastPlayer bool
+	lastErr       error
+	stats         Stats
+}
+
+type segment struct {
+	key        *KeySchema
+	start, end int // into recs
+}
+
+// New returns a core for schema s.
+func New(s *Schema, opts Options) *Core {
+	c := &Core{schema: s, dec: NewDecoder(s), delay: opts.Delay, maxFrameAge: opts.MaxFrameAge}
+	if c.delay == 0 {
+		c.delay = DefaultDelay
+	}
+	if c.maxFrameAge == 0 {
+		c.maxFrameAge = DefaultMaxFrameAge
+	}
+	c.scratch = &slot{}
+	return c
+}
+
+// Schema returns the core's schema.
+func (c *Core) Schema() *Schema { return c.schema }
+
+// Stats returns the frame counters.
+func (c *Core) Stats() Stats {
+	s := c.stats
+	s.QueueDropped += c.buf.lateDropped
+	return s
+}
+
+// LastError returns why the last dropped frame was dropped.
+func (c *Core) LastError() error { return c.lastErr }
+
+// MyGameID returns the local player's actor id, known once a frame with a
+// player block arrived and forgotten by Reset.
+func (c *Core) MyGameID() (uint8, bool) { return c.myGameID, c.hasMyGameID }
+
+// Offset returns the estimate of server time minus local time, once known.
+func (c *Core) Offset() (float64, bool) { return c.buf.offset, c.buf.hasOffset }
+
+// Buffered returns how many frames the interpolation buffer holds.
+func (c *Core) Buffered() int { return len(c.buf.frames) }
+
+// LastPlayer returns the player block of the last accepted frame.
+func (c *Core) LastPlayer() (PlayerBlock, bool) { return c.lastPlayer, c.hasLastPlayer }
+
+func (c *Core) newSlot() *slot {
+	if n := len(c.pool); n > 0 {
+		s := c.pool[n-1]
+		c.pool = c.pool[:n-1]
+		return s
+	}
+	return &slot{}
+}
+
+// release returns slots no longer referenced by the buffer or the queue.
+func (c *Core) release(slots []*slot) {
+	for _, s := range slots {
+		if !s.inBuffer && !s.inQueue {
+			s.issued = false
+			c.pool = append(c.pool, s)
+		}
+	}
+}
+
+// settle recycles the event frames handed out by the last TakeFrames: the
+// contract is that they are valid until the next call into the core.
+func (c *Core) settle() {
+	if len(c.taken) == 0 {
+		return
+	}
+	for _, s := range c.taken {
+		s.inQueue = false
+	}
+	c.release(c.taken)
+	clear(c.taken)
+	c.taken = c.taken[:0]
+}
+
+// PushFrame decodes wire bytes that arrived at localNow (ms, monotonic clock)
+// and buffers the frame. It returns false when the frame was dropped (wrong
+// version, truncated, wrong port, too many rows), true otherwise, also when
+// the buffer ignored it as a duplicate.
+func (c *Core) PushFrame(b []byte, localNow float64) bool {
+	c.settle()
+	c.stats.Pushed++
+	s := c.scratch
+	if err := c.dec.Decode(b, &s.frame); err != nil {
+		c.stats.Dropped++
+		c.lastErr = err
+		return false
+	}
+	if s.frame.Port != FramePort {
+		c.stats.Dropped++
+		c.lastErr = ErrWrongPort
+		return false
+	}
+	c.stats.Decoded++
+	res, freed := c.buf.push(s, localNow, c.maxFrameAge, c.freed[:0])
+	switch res {
+	case pushDuplicate:
+		c.stats.Duplicates++
+	case pushLate:
+		c.stats.Late++
+		c.scratch = c.newSlot()
+	case pushBuffered:
+		c.scratch = c.newSlot()
+	}
+	for _, f := range freed {
+		if !f.issued {
+			c.stats.Pruned++
+		}
+	}
+	c.release(freed)
+	clear(freed)
+	c.freed = freed[:0]
+	if s.frame.HasPlayer && res != pushDuplicate {
+		c.myGameID, c.hasMyGameID = s.frame.Player.GameID, true
+		c.lastPlayer, c.hasLastPlayer = s.frame.Player, true
+	}
+	return true
+}
+
+func (c *Core) enqueue(s *slot) {
+	if len(c.queue) >= maxQueued {
+		old := c.queue[0]
+		old.inQueue = false
+		copy(c.queue, c.queue[1:])
+		c.queue = c.queue[:len(c.queue)-1]
+		c.stats.QueueDropped++
+		c.release([]*slot{old})
+	}
+	s.inQueue = true
+	c.queue = append(c.queue, s)
+	c.stats.Emitted++
+}
+
+// Sample advances render time to localNow + offset - delay, queues the frames
+// it crossed as event frames (each exactly once), and returns the world
+// interpolated at render time. The result is valid until the next call into
+// the core.
+func (c *Core) Sample(localNow float64) *Hot {
+	c.settle()
+	h := c.sampleWorld(localNow)
+	if len(c.queue) > 0 {
+		h.Flags |= HotFrames
+	}
+	return h
+}
+
+func (c *Core) sampleWorld(localNow float64) *Hot {
+	b := &c.buf
+	h := &c.hot
+	h.Flags, h.Camera = 0, [2]float32{}
+	h.Actors, h.Dynamics, h.Tail = h.Actors[:0], h.Dynamics[:0], h.Tail[:0]
+	for _, s := range b.pendingLate {
+		s.inQueue = false
+		c.enqueue(s)
+	}
+	clear(b.pendingLate)
+	b.pendingLate = b.pendingLate[:0]
+	if !b.hasOffset || len(b.frames) == 0 {
+		return h
+	}
+	renderTime := localNow + b.offset - c.delay
+	b.lastRenderTime, b.hasLastRender = renderTime, true
+	a := -1
+	for i, s := range b.frames {
+		if s.frame.ServerTime > renderTime {
+			break
+		}
+		a = i
+	}
+	if a < 0 {
+		return h
+	}
+	if a > 0 {
+		freed := c.freed[:0]
+		for _, s := range b.frames[:a] {
+			s.inBuffer = false
+			if !s.issued {
+				s.issued = true
+				b.markIssued(s.frame.Seq)
+				c.enqueue(s)
+			} else {
+				freed = append(freed, s)
+			}
+		}
+		c.release(freed)
+		clear(freed)
+		c.freed = freed[:0]
+		n := copy(b.frames, b.frames[a:])
+		clear(b.frames[n:])
+		b.frames = b.frames[:n]
+	}
+	ref := b.frames[0]
+	if !ref.issued {
+		ref.issued = true
+		b.markIssued(ref.frame.Seq)
+		c.enqueue(ref)
+	}
+	b.forgetIssuedBelow(forgetBelow(ref.frame.Seq))
+	fa := &ref.frame
+	fb, alpha := fa, float32(0)
+	if len(b.frames) > 1 {
+		fb = &b.frames[1].frame
+		al := (renderTime - fa.ServerTime) / (fb.ServerTime - fa.ServerTime)
+		al = max(0, min(1, al))
+		alpha = float32(al)
+	}
+	c.interpolate(fa, fb, alpha)
+	h.Flags |= HotGame
+	switch {
+	case fb != fa && fa.HasCamera && fb.HasCamera:
+		h.Camera = [2]float32{lerp(fa.Camera.X, fb.Camera.X, alpha), lerp(fa.Camera.Y, fb.Camera.Y, alpha)}
+		h.Flags |= HotCamera
+	case fa.HasCamera:
+		h.Camera = [2]float32{fa.Camera.X, fa.Camera.Y}
+		h.Flags |= HotCamera
+	}
+	return h
+}
+
+// forgetBelow is the lowest seq the issued memory keeps: 128 below the
+// reference frame, saturating at 0 only in the sense that serial arithmetic
+// has no floor (seq 5 keeps everything from 2^32-123 on).
+func forgetBelow(ref uint32) uint32 { return ref - issuedWindow }
+
+// interpolate writes the hot groups for A→B at alpha (A with itself when
+// holding). Blocks are walked in A's order; B's block is found by key, first
+// match; a later block of a repeated key replaces the earlier one's rows but
+// keeps its position; a block that yields no rows is left out.
+func (c *Core) interpolate(fa, fb *Frame, alpha float32) {
+	h := &c.hot
+	// Size the value arena up front so Fields can be cut while writing.
+	need, dup := 0, false
+	c.keyGen++
+	for bi := range fa.Blocks {
+		k := fa.Blocks[bi].Schema
+		if !k.interpolated {
+			continue
+		}
+		need += len(fa.Blocks[bi].Rows) * len(k.Fields)
+		if c.keySeen[k.ID] == c.keyGen {
+			dup = true
+		}
+		c.keySeen[k.ID] = c.keyGen
+	}
+	if cap(c.vals) < need {
+		c.vals = make([]float32, 0, need)
+	}
+	c.vals = c.vals[:0]
+	if !dup {
+		for bi := range fa.Blocks {
+			ab := &fa.Blocks[bi]
+			if !ab.Schema.interpolated {
+				continue
+			}
+			if ab.Schema.Kind == KindIndexed8 {
+				h.Actors = c.interpolateBlock(ab, fb, alpha, h.Actors)
+			} else {
+				h.Dynamics = c.interpolateBlock(ab, fb, alpha, h.Dynamics)
+			}
+		}
+		return
+	}
+	// Repeated keys: interpolate every block into segments, then let the
+	// first non-empty segment of a key fix the position and the last
+	// non-empty one supply the rows.
+	c.recs = c.recs[:0]
+	c.segs = c.segs[:0]
+	for bi := range fa.Blocks {
+		ab := &fa.Blocks[bi]
+		if !ab.Schema.interpolated {
+			continue
+		}
+		start := len(c.recs)
+		c.recs = c.interpolateBlock(ab, fb, alpha, c.recs)
+		c.segs = append(c.segs, segment{key: ab.Schema, start: start, end: len(c.recs)})
+	}
+	c.keyGen++
+	for i, sg := range c.segs {
+		if sg.end > sg.start {
+			c.keySeen[sg.key.ID], c.keyLast[sg.key.ID] = c.keyGen, int32(i)
+		}
+	}
+	for _, sg := range c.segs {
+		id := sg.key.ID
+		if sg.end == sg.start || c.keySeen[id] != c.keyGen {
+			continue
+		}
+		last := c.segs[c.keyLast[id]]
+		c.keySeen[id] = 0 // placed, at its first position
+		if sg.key.Kind == KindIndexed8 {
+			h.Actors = append(h.Actors, c.recs[last.start:last.end]...)
+		} else {
+			h.Dynamics = append(h.Dynamics, c.recs[last.start:last.end]...)
+		}
+	}
+}
+
+// interpolateBlock appends the records of one of A's blocks: rows present
+// and non-null in A and in B's first block of the same key.
+func (c *Core) interpolateBlock(ab *Block, fb *Frame, alpha float32, dst []Record) []Record {
+	k := ab.Schema
+	var bb *Block
+	for j := range fb.Blocks {
+		if fb.Blocks[j].Schema == k {
+			bb = &fb.Blocks[j]
+			break
+		}
+	}
+	if bb == nil {
+		return dst
+	}
+	c.idGen++
+	for j := range bb.Rows {
+		id := bb.Rows[j].ID
+		if c.idSeen[id] != c.idGen {
+			c.idSeen[id], c.idPos[id] = c.idGen, int32(j)
+		}
+	}
+	w := len(k.Fields)
+	lerped := k.lerped[:w]
+	for ri := range ab.Rows {
+		ra := &ab.Rows[ri]
+		if ra.Null || c.idSeen[ra.ID] != c.idGen {
+			continue
+		}
+		rb := &bb.Rows[c.idPos[ra.ID]]
+		if rb.Null {
+			continue
+		}
+		off := len(c.vals)
+		c.vals = c.vals[:off+w]
+		out := c.vals[off : off+w : off+w]
+		av, bv := ra.Fields[:w], rb.Fields[:w]
+		for i, mode := range lerped {
+			a := float32(av[i])
+			switch mode {
+			case InterpLerp:
+				a = lerp(a, float32(bv[i]), alpha)
+			case InterpLerpAngle:
+				a = lerpAngle(a, float32(bv[i]), alpha)
+			}
+			out[i] = a
+		}
+		dst = append(dst, Record{Schema: k, ID: ra.ID, Fields: out})
+	}
+	return dst
+}
+
+// TakeFrames returns the queued event frames in emission order and empties
+// the queue. The frames are valid until the next call into the core.
+func (c *Core) TakeFrames() []EventFrame {
+	c.settle()
+	c.events = c.events[:0]
+	for _, s := range c.queue {
+		f := &s.frame
+		c.events = append(c.events, EventFrame{
+			Seq: f.Seq, ServerTime: f.ServerTime,
+			Blocks:    c.mergedBlocks(s),
+			HasCamera: f.HasCamera, Camera: f.Camera,
+		})
+	}
+	c.taken = append(c.taken, c.queue...)
+	clear(c.queue)
+	c.queue = c.queue[:0]
+	return c.events
+}
+
+// mergedBlocks returns the frame's blocks with each key once.
+func (c *Core) mergedBlocks(s *slot) []Block {
+	blocks := s.frame.Blocks
+	c.keyGen++
+	dup := false
+	for i := range blocks {
+		id := blocks[i].Schema.ID
+		if c.keySeen[id] == c.keyGen {
+			dup = true
+			break
+		}
+		c.keySeen[id] = c.keyGen
+	}
+	if !dup {
+		return blocks
+	}
+	s.dedup = s.dedup[:0]
+	c.keyGen++
+	for i := range blocks {
+		id := blocks[i].Schema.ID
+		if c.keySeen[id] == c.keyGen {
+			s.dedup[c.keyLast[id]] = blocks[i]
+			continue
+		}
+		c.keySeen[id], c.keyLast[id] = c.keyGen, int32(len(s.dedup))
+		s.dedup = append(s.dedup, blocks[i])
+	}
+	return s.dedup
+}
+
+// drop empties the buffer and the event queue.
+func (c *Core) drop() {
+	c.settle()
+	freed := c.buf.reset(c.freed[:0])
+	for _, s := range c.queue {
+		s.inQueue = false
+		freed = append(freed, s)
+	}
+	clear(c.queue)
+	c.queue = c.queue[:0]
+	c.release(freed)
+	clear(freed)
+	c.freed = freed[:0]
+}
+
+// Reset is CLEAR (port 11): the world no longer exists. The buffer and the
+// event queue are emptied and the local player's id is forgotten.
+func (c *Core) Reset() {
+	c.drop()
+	c.hasMyGameID, c.myGameID = false, 0
+	c.hasLastPlayer = false
+}
+
+// SetMap is MAP_DATA (port 3): the buffer and event queue are emptied; the
+// local player's id is kept.
+func (c *Core) SetMap() { c.drop() }
+
+// Resync follows a pause of the render loop of 3 s or more: the buffer and
+// event queue are emptied, the player's id kept.
+func (c *Core) Resync() { c.drop() }

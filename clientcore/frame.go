@@ -1,0 +1,394 @@
+package clientcore
+
+import (
+	"encoding/binary"
+	"errors"
+	"math"
+)
+
+// Decode errors. Each drops the whole frame.
+var (
+	// ErrWrongVersion: the format version byte is not 5.
+	ErrWrongVersion = errors.New("snapshot frame: format version is not 5")
+	// ErrTruncated: a read ran past the end of the frame.
+	ErrTruncated = errors.New("snapshot frame: truncated")
+	// ErrTooManyRows: the frame declares more rows than any real host sends
+	// (zero-width rows make large counts cost no bytes); refusing them
+	// bounds the memory one frame can claim.
+	ErrTooManyRows = errors.New("snapshot frame: too many rows")
+)
+
+// MaxRowsPerFrame bounds the rows one frame may decode to.
+const MaxRowsPerFrame = 1 << 17
+
+// Frame header flag bits.
+const (
+	flagCamera     = 1 << 0
+	flagForceReset = 1 << 1
+	flagShake      = 1 << 2
+	flagPlayer     = 1 << 3
+)
+
+// PlayerStateLen is the number of floats in a player block.
+const PlayerStateLen = 8
+
+// PlayerBlock is the receiving user's own actor state, sent raw (not rounded)
+// so the predictor can reconcile against it.
+type PlayerBlock struct {
+	GameID       uint8
+	LastInputSeq uint32
+	State        [PlayerStateLen]float32
+	Centering    bool
+}
+
+// FrameCamera is a frame's camera as decoded: x and y already rounded to two
+// decimals, the shake text in its raw bytes.
+type FrameCamera struct {
+	X, Y       float32
+	ForceReset bool
+	HasShake   bool
+	Shake      []byte // raw bytes; ShakeText decodes them
+}
+
+// ShakeText returns the shake bytes as text, each maximal invalid UTF-8
+// subsequence replaced by one U+FFFD.
+func (c *FrameCamera) ShakeText() string { return lossyUTF8(c.Shake) }
+
+// Row is one entity's fields in schema order, always full width. Values are
+// float64 so that u32 fields stay exact; f32 fields hold the rounded float32
+// widened exactly.
+type Row struct {
+	// ID is the entity id (indexed8, indexed32), the slot index
+	// (indexedNoNull8) or the position in the list (list16).
+	ID     uint32
+	Null   bool // the entity is gone (indexed kinds only)
+	Fields []float64
+	off    int
+}
+
+// Block is the rows of one key in one frame.
+type Block struct {
+	Schema *KeySchema
+	Rows   []Row
+	start  int // first row in Frame.rows
+	end    int
+}
+
+// Key is the block's schema key name.
+func (b *Block) Key() string { return b.Schema.Name }
+
+// Frame is one decoded snapshot frame. Decode reuses its storage.
+type Frame struct {
+	Port, Version uint8
+	Seq           uint32
+	ServerTime    float64
+	HasCamera     bool
+	Camera        FrameCamera
+	HasPlayer     bool
+	Player        PlayerBlock
+	// Blocks in frame order; a key may appear twice.
+	Blocks []Block
+
+	rows []Row
+	vals []float64
+}
+
+// Decoder decodes v5 frames against one schema. Its scratch state makes it
+// unsafe for concurrent use; give each goroutine its own.
+type Decoder struct {
+	schema *Schema
+	// seenGen/seenPos find a repeated id inside one 8-bit-id block without
+	// clearing a table per block.
+	gen     uint32
+	seenGen [256]uint32
+	seenPos [256]int32
+	ids     idTable
+}
+
+// NewDecoder returns a decoder for frames described by s.
+func NewDecoder(s *Schema) *Decoder {
+	return &Decoder{schema: s}
+}
+
+// Schema returns the decoder's schema.
+func (d *Decoder) Schema() *Schema { return d.schema }
+
+type reader struct {
+	b   []byte
+	pos int
+}
+
+func (r *reader) need(n int) bool { return len(r.b)-r.pos >= n }
+
+// Decode decodes wire bytes (starting with the port byte) into f, reusing f's
+// storage. It does not check the port: the caller decides what a frame on
+// another port means. On error f's contents are unspecified.
+func (d *Decoder) Decode(b []byte, f *Frame) error {
+	f.Blocks = f.Blocks[:0]
+	f.rows = f.rows[:0]
+	f.vals = f.vals[:0]
+	f.HasCamera, f.HasPlayer = false, false
+	f.Camera = FrameCamera{Shake: f.Camera.Shake[:0]}
+	if len(b) < 2 {
+		return ErrTruncated
+	}
+	f.Port, f.Version = b[0], b[1]
+	if f.Version != 5 {
+		return ErrWrongVersion
+	}
+	if len(b) < 15 {
+		return ErrTruncated
+	}
+	f.Seq = binary.BigEndian.Uint32(b[2:])
+	f.ServerTime = math.Float64frombits(binary.BigEndian.Uint64(b[6:]))
+	flags := b[14]
+	r := reader{b: b, pos: 15}
+	if flags&flagCamera != 0 {
+		if !r.need(8) {
+			return ErrTruncated
+		}
+		f.HasCamera = true
+		f.Camera.X = round2(math.Float32frombits(binary.BigEndian.Uint32(b[r.pos:])))
+		f.Camera.Y = round2(math.Float32frombits(binary.BigEndian.Uint32(b[r.pos+4:])))
+		r.pos += 8
+		f.Camera.ForceReset = flags&flagForceReset != 0
+		if flags&flagShake != 0 {
+			if !r.need(1) {
+				return ErrTruncated
+			}
+			n := int(b[r.pos])
+			r.pos++
+			if !r.need(n) {
+				return ErrTruncated
+			}
+			f.Camera.HasShake = true
+			f.Camera.Shake = append(f.Camera.Shake, b[r.pos:r.pos+n]...)
+			r.pos += n
+		}
+	}
+	if flags&flagPlayer != 0 {
+		if !r.need(38) {
+			return ErrTruncated
+		}
+		p := &f.Player
+		p.GameID = b[r.pos]
+		p.LastInputSeq = binary.BigEndian.Uint32(b[r.pos+1:])
+		for i := range p.State {
+			p.State[i] = math.Float32frombits(binary.BigEndian.Uint32(b[r.pos+5+4*i:]))
+		}
+		p.Centering = b[r.pos+37] == 1
+		f.HasPlayer = true
+		r.pos += 38
+	}
+	for r.pos < len(b) {
+		k := d.schema.byID[b[r.pos]]
+		if k == nil {
+			break // unknown key: the rest of the frame is ignored, the frame stays valid
+		}
+		r.pos++
+		if err := d.decodeBlock(&r, k, f); err != nil {
+			return err
+		}
+	}
+	// Slices into vals are taken only now: vals may have moved while growing.
+	for bi := range f.Blocks {
+		blk := &f.Blocks[bi]
+		blk.Rows = f.rows[blk.start:blk.end]
+		w := len(blk.Schema.Fields)
+		for i := range blk.Rows {
+			row := &blk.Rows[i]
+			row.Fields = nil
+			if !row.Null {
+				row.Fields = f.vals[row.off : row.off+w : row.off+w]
+			}
+		}
+	}
+	return nil
+}
+
+func (d *Decoder) decodeBlock(r *reader, k *KeySchema, f *Frame) error {
+	b := r.b
+	var count int
+	switch k.Kind {
+	case KindIndexed8, KindIndexedNoNull8:
+		if !r.need(1) {
+			return ErrTruncated
+		}
+		count = int(b[r.pos])
+		r.pos++
+	default:
+		if !r.need(2) {
+			return ErrTruncated
+		}
+		count = int(binary.BigEndian.Uint16(b[r.pos:]))
+		r.pos += 2
+	}
+	if len(f.rows)+count > MaxRowsPerFrame {
+		return ErrTooManyRows
+	}
+	start := len(f.rows)
+	d.gen++
+	if k.Kind == KindIndexed32 {
+		d.ids.reset(count)
+	}
+	for i := 0; i < count; i++ {
+		var id uint32
+		null := false
+		switch k.Kind {
+		case KindIndexed8:
+			if !r.need(2) {
+				return ErrTruncated
+			}
+			id, null = uint32(b[r.pos]), b[r.pos+1] == 0
+			r.pos += 2
+		case KindIndexed32:
+			if !r.need(5) {
+				return ErrTruncated
+			}
+			id, null = binary.BigEndian.Uint32(b[r.pos:]), b[r.pos+4] == 0
+			r.pos += 5
+		case KindIndexedNoNull8:
+			if !r.need(1) {
+				return ErrTruncated
+			}
+			id = uint32(b[r.pos])
+			r.pos++
+		case KindList16:
+			id = uint32(i)
+		}
+		row := Row{ID: id, Null: null, off: len(f.vals)}
+		if !null {
+			if err := decodeRow(r, k, f); err != nil {
+				return err
+			}
+		}
+		n := len(f.rows)
+		at := -1
+		switch k.Kind {
+		case KindIndexed8, KindIndexedNoNull8:
+			if d.seenGen[id] == d.gen {
+				at = int(d.seenPos[id])
+			} else {
+				d.seenGen[id], d.seenPos[id] = d.gen, int32(n)
+			}
+		case KindIndexed32:
+			at = d.ids.lookupOrAdd(id, int32(n))
+		}
+		if at >= 0 {
+			f.rows[at] = row // a repeated id keeps its first position and takes the last value
+			continue
+		}
+		f.rows = append(f.rows, row)
+	}
+	f.Blocks = append(f.Blocks, Block{Schema: k, start: start, end: len(f.rows)})
+	return nil
+}
+
+// decodeRow appends one row's values, full width. A row is checked for
+// length once; any short read is the same Truncated verdict.
+func decodeRow(r *reader, k *KeySchema, f *Frame) error {
+	b := r.b
+	n, size := len(k.Fields), k.fullBytes
+	if k.OptionalFrom != 0 {
+		if !r.need(1) {
+			return ErrTruncated
+		}
+		if b[r.pos] != 1 {
+			n, size = k.OptionalFrom, k.headBytes
+		}
+		r.pos++
+	}
+	if !r.need(size) {
+		return ErrTruncated
+	}
+	p := b[r.pos : r.pos+size]
+	r.pos += size
+	vals := f.vals
+	types := k.types[:n]
+	for _, t := range types {
+		switch t {
+		case TypeF32:
+			if len(p) < 4 {
+				return ErrTruncated
+			}
+			vals = append(vals, float64(round2(math.Float32frombits(binary.BigEndian.Uint32(p)))))
+			p = p[4:]
+		case TypeU8:
+			if len(p) < 1 {
+				return ErrTruncated
+			}
+			vals = append(vals, float64(p[0]))
+			p = p[1:]
+		case TypeU16:
+			if len(p) < 2 {
+				return ErrTruncated
+			}
+			vals = append(vals, float64(binary.BigEndian.Uint16(p)))
+			p = p[2:]
+		case TypeU32:
+			if len(p) < 4 {
+				return ErrTruncated
+			}
+			vals = append(vals, float64(binary.BigEndian.Uint32(p)))
+			p = p[4:]
+		}
+	}
+	for i := n; i < len(k.Fields); i++ {
+		vals = append(vals, 0)
+	}
+	f.vals = vals
+	return nil
+}
+
+// idTable finds repeated u32 ids inside one block in linear time. Entries are
+// stamped with a generation so a new block needs no clearing.
+type idTable struct {
+	gen   uint32
+	mask  uint32
+	slots []idSlot
+}
+
+type idSlot struct {
+	gen, id uint32
+	pos     int32
+}
+
+// reset prepares the table for a block of up to count rows.
+func (t *idTable) reset(count int) {
+	size := 16
+	for size < 2*count {
+		size <<= 1
+	}
+	if len(t.slots) < size {
+		t.slots = make([]idSlot, size)
+		t.gen = 0
+	}
+	t.mask = uint32(len(t.slots) - 1)
+	t.gen++
+	if t.gen == 0 { // wrapped: old stamps could collide
+		clear(t.slots)
+		t.gen = 1
+	}
+}
+
+// lookupOrAdd returns the position stored for id, or records pos and returns -1.
+func (t *idTable) lookupOrAdd(id uint32, pos int32) int {
+	h := (id * 0x9E3779B1) & t.mask
+	for {
+		s := &t.slots[h]
+		if s.gen != t.gen {
+			*s = idSlot{gen: t.gen, id: id, pos: pos}
+			return -1
+		}
+		if s.id == id {
+			return int(s.pos)
+		}
+		h = (h + 1) & t.mask
+	}
+}
+
+// round2 rounds to two decimals, half away from zero, in float64, as the
+// engine's decoder does for every f32 row value and the camera.
+func round2(v float32) float32 {
+	return float32(math.Round(float64(v)*100) / 100)
+}

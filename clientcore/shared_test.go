@@ -1,0 +1,161 @@
+package clientcore
+
+import (
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync/atomic"
+	"testing"
+)
+
+// conformanceCounts tallies the shared cases the tests ran, printed at the end.
+var conformanceCounts struct {
+	frames, invalid, prefixes, scenarios, steps atomic.Int64
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	fmt.Printf("conformance: %d frame cases, %d invalid cases, %d truncation prefixes, %d interp scenarios (%d steps)\n",
+		conformanceCounts.frames.Load(), conformanceCounts.invalid.Load(), conformanceCounts.prefixes.Load(),
+		conformanceCounts.scenarios.Load(), conformanceCounts.steps.Load())
+	os.Exit(code)
+}
+
+// sharedDir finds the shared test data: $VIMP_SHARED, else ../shared beside
+// the module root.
+func sharedDir(t testing.TB) string {
+	t.Helper()
+	if d := os.Getenv("VIMP_SHARED"); d != "" {
+		return d
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "..", "shared")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("module root not found")
+		}
+		dir = parent
+	}
+}
+
+func conformanceDir(t testing.TB) string {
+	d := filepath.Join(sharedDir(t), "conformance")
+	if _, err := os.Stat(filepath.Join(d, "manifest.json")); err != nil {
+		t.Fatalf("conformance vectors not found at %s (set VIMP_SHARED): %v", d, err)
+	}
+	return d
+}
+
+func readJSON(t testing.TB, path string, v any) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+}
+
+func loadSchema(t testing.TB, conf, file string) *Schema {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(conf, file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := ParseSchema(b)
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	return s
+}
+
+func mustHex(t testing.TB, s string) []byte {
+	t.Helper()
+	b, err := hex.DecodeString(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// bits32 parses an f32 bit pattern written as 8 hex digits.
+func bits32(t testing.TB, s string) uint32 {
+	t.Helper()
+	v, err := strconv.ParseUint(s, 16, 32)
+	if err != nil {
+		t.Fatalf("bad f32 bits %q", s)
+	}
+	return uint32(v)
+}
+
+func bits64(t testing.TB, s string) uint64 {
+	t.Helper()
+	v, err := strconv.ParseUint(s, 16, 64)
+	if err != nil {
+		t.Fatalf("bad f64 bits %q", s)
+	}
+	return v
+}
+
+// sameF32 compares bit patterns, any NaN matching any NaN.
+func sameF32(got float32, want uint32) bool {
+	w := math.Float32frombits(want)
+	if math.IsNaN(float64(w)) {
+		return math.IsNaN(float64(got))
+	}
+	return math.Float32bits(got) == want
+}
+
+func sameF64(got float64, want uint64) bool {
+	w := math.Float64frombits(want)
+	if math.IsNaN(w) {
+		return math.IsNaN(got)
+	}
+	return math.Float64bits(got) == want
+}
+
+// checkFields compares a row against the vector form: f32 as bit strings,
+// integers as numbers.
+func checkFields(t testing.TB, where string, k *KeySchema, got []float64, want []any) {
+	t.Helper()
+	if len(got) != len(want) {
+		t.Errorf("%s: %d fields, want %d", where, len(got), len(want))
+		return
+	}
+	for i, w := range want {
+		if k.Fields[i].Type == TypeF32 {
+			ws, _ := w.(string)
+			if !sameF32(float32(got[i]), bits32(t, ws)) {
+				t.Errorf("%s field %d: got %v (%08x), want %s", where, i, float32(got[i]), math.Float32bits(float32(got[i])), ws)
+			}
+			continue
+		}
+		wn, _ := w.(float64)
+		if got[i] != wn {
+			t.Errorf("%s field %d: got %v, want %v", where, i, got[i], wn)
+		}
+	}
+}
+
+// checkJSONText compares the decoder's JSON form byte for byte, and says
+// whether the values agree when the text does not.
+func checkJSONText(t testing.TB, where string, got []byte, want string) {
+	t.Helper()
+	if string(got) == want {
+		return
+	}
+	var g, w any
+	semantic := json.Unmarshal(got, &g) == nil && json.Unmarshal([]byte(want), &w) == nil && fmt.Sprint(g) == fmt.Sprint(w)
+	t.Errorf("%s: JSON text differs (values equal: %v)\n got %s\nwant %s", where, semantic, got, want)
+}

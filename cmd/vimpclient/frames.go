@@ -1,0 +1,90 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"vimpclient/clientcore"
+)
+
+// runFrames decodes raw frame files (wire bytes starting with the port byte)
+// against a schema and prints one JSON object per file, one per line.
+func runFrames(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("frames", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	schemaPath := fs.String("schema", "", "snapshot schema: CONFIG_DATA.snapshot or {\"version\",\"port\",\"keys\"} (required)")
+	fs.Usage = func() {
+		fmt.Fprintln(stderr, "usage: vimpclient frames -schema SCHEMA.json FILE...")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if *schemaPath == "" || fs.NArg() == 0 {
+		fs.Usage()
+		return 2
+	}
+	raw, err := os.ReadFile(*schemaPath)
+	if err != nil {
+		fmt.Fprintf(stderr, "frames: %v\n", err)
+		return 1
+	}
+	schema, err := clientcore.ParseSchema(raw)
+	if err != nil {
+		fmt.Fprintf(stderr, "frames: %s: %v\n", *schemaPath, err)
+		return 1
+	}
+	dec := clientcore.NewDecoder(schema)
+	var f clientcore.Frame
+	var line []byte
+	status := 0
+	for _, path := range fs.Args() {
+		b, err := os.ReadFile(path)
+		if err != nil {
+			fmt.Fprintf(stderr, "frames: %v\n", err)
+			status = 1
+			continue
+		}
+		line = appendFrameReport(line[:0], dec, &f, path, b)
+		line = append(line, '\n')
+		if _, err := stdout.Write(line); err != nil {
+			fmt.Fprintf(stderr, "frames: %v\n", err)
+			return 1
+		}
+	}
+	return status
+}
+
+// appendFrameReport writes {"file","unpack","reason","decoded"} for one frame.
+func appendFrameReport(dst []byte, dec *clientcore.Decoder, f *clientcore.Frame, path string, b []byte) []byte {
+	err := dec.Decode(b, f)
+	unpack, reason := "ok", "ok"
+	switch {
+	case errors.Is(err, clientcore.ErrWrongVersion):
+		unpack, reason = "wrongVersion", "wrongVersion"
+	case errors.Is(err, clientcore.ErrTooManyRows):
+		unpack, reason = "tooManyRows", "tooManyRows"
+	case err != nil:
+		unpack, reason = "truncated", "truncated"
+	case f.Port != clientcore.FramePort:
+		reason = "wrongPort"
+	}
+	dst = append(dst, `{"file":`...)
+	dst = appendQuoted(dst, path)
+	dst = append(dst, `,"unpack":"`+unpack+`","reason":"`+reason+`","decoded":`...)
+	if err != nil {
+		dst = append(dst, "null"...)
+	} else {
+		dst = f.AppendJSON(dst)
+	}
+	return append(dst, '}')
+}
+
+func appendQuoted(dst []byte, s string) []byte {
+	q, _ := json.Marshal(s) // a string always marshals
+	return append(dst, q...)
+}

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"vimpclient/render/coreview"
+	"vimpclient/clientcore"
 )
 
 // Field is the position of a named field in a key's rows, bound once when
@@ -24,19 +24,19 @@ func (f Field) Of(row []float64) float64 {
 // Binder binds a part's fields against one schema key and records which
 // fields it reads, to check the part accounts for every field.
 type Binder struct {
-	key  *coreview.KeySchema
+	key  *clientcore.KeySchema
 	seen []bool
 	errs []string
 }
 
 // NewBinder starts binding against key.
-func NewBinder(key *coreview.KeySchema) *Binder {
+func NewBinder(key *clientcore.KeySchema) *Binder {
 	return &Binder{key: key, seen: make([]bool, len(key.Fields))}
 }
 
 // Read binds a field the part reads; a missing field is an error.
 func (b *Binder) Read(name string) Field {
-	i := slices.Index(b.key.Fields, name)
+	i := b.index(name)
 	if i < 0 {
 		b.errs = append(b.errs, "missing field "+name)
 		return -1
@@ -48,10 +48,14 @@ func (b *Binder) Read(name string) Field {
 // Ignore declares fields the part knowingly does not draw.
 func (b *Binder) Ignore(names ...string) {
 	for _, n := range names {
-		if i := slices.Index(b.key.Fields, n); i >= 0 {
+		if i := b.index(n); i >= 0 {
 			b.seen[i] = true
 		}
 	}
+}
+
+func (b *Binder) index(name string) int {
+	return slices.IndexFunc(b.key.Fields, func(f clientcore.Field) bool { return f.Name == name })
 }
 
 // Done reports an error when a field was missing or a schema field was
@@ -59,7 +63,7 @@ func (b *Binder) Ignore(names ...string) {
 func (b *Binder) Done(part string) error {
 	for i, ok := range b.seen {
 		if !ok {
-			b.errs = append(b.errs, "unaccounted field "+b.key.Fields[i])
+			b.errs = append(b.errs, "unaccounted field "+b.key.Fields[i].Name)
 		}
 	}
 	if len(b.errs) > 0 {

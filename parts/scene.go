@@ -8,7 +8,7 @@ import (
 	"log/slog"
 	"slices"
 
-	"vimpclient/render/coreview"
+	"vimpclient/clientcore"
 	"vimpclient/render/mapdata"
 )
 
@@ -47,7 +47,7 @@ type MapBuilder interface {
 // Factory is a part class; Bind checks the key's fields against what the
 // part reads and returns an error on any mismatch.
 type Factory interface {
-	Bind(key *coreview.KeySchema) (Binding, error)
+	Bind(key *clientcore.KeySchema) (Binding, error)
 }
 
 // CanvasStyle is a game's look for one canvas (the game CSS upstream).
@@ -102,7 +102,7 @@ type effect struct {
 type Scene struct {
 	log       *slog.Logger
 	game      *Game
-	schema    *coreview.Schema
+	schema    *clientcore.Schema
 	stages    map[string]*Stage
 	routes    [256][]route
 	routeName []string
@@ -130,7 +130,7 @@ type SceneOptions struct {
 // NewScene binds every key of the schema to its parts. A part class that
 // is unknown or does not match the schema is replaced by the generic
 // renderer and reported in Fallbacks (and the log), never drawn wrongly.
-func NewScene(o SceneOptions, schema *coreview.Schema, pc PartsConfig) (*Scene, error) {
+func NewScene(o SceneOptions, schema *clientcore.Schema, pc PartsConfig) (*Scene, error) {
 	if len(o.Canvases) == 0 {
 		return nil, errors.New("scene: no canvases")
 	}
@@ -146,6 +146,9 @@ func NewScene(o SceneOptions, schema *coreview.Schema, pc PartsConfig) (*Scene, 
 		s.stages[id] = NewStage(id)
 	}
 	for _, k := range schema.Keys {
+		if k == nil {
+			continue
+		}
 		names := pc.GameSets[k.Name]
 		if len(names) == 0 {
 			names = []string{"generic"}
@@ -160,7 +163,7 @@ func NewScene(o SceneOptions, schema *coreview.Schema, pc PartsConfig) (*Scene, 
 			var err error
 			if o.Game != nil {
 				if f := o.Game.Parts[name]; f != nil {
-					if b, err = f.Bind(&k); err != nil {
+					if b, err = f.Bind(k); err != nil {
 						b = nil
 					}
 				} else if name != "generic" {
@@ -177,7 +180,7 @@ func NewScene(o SceneOptions, schema *coreview.Schema, pc PartsConfig) (*Scene, 
 				if slices.ContainsFunc(s.routes[k.ID], func(r route) bool { _, g := r.bind.(genericMarker); return g }) {
 					continue // one generic view per key is enough
 				}
-				if b, err = o.Generic.Bind(&k); err != nil {
+				if b, err = o.Generic.Bind(k); err != nil {
 					return nil, fmt.Errorf("scene: generic renderer for %s: %w", k.Name, err)
 				}
 				name = "generic"
@@ -202,23 +205,27 @@ func (s *Scene) Stage(id string) *Stage { return s.stages[id] }
 func (s *Scene) Game() *Game { return s.game }
 
 // Schema returns the schema the scene was bound to.
-func (s *Scene) Schema() *coreview.Schema { return s.schema }
+func (s *Scene) Schema() *clientcore.Schema { return s.schema }
 
 // ApplyFrame applies one event frame's blocks (not its camera).
-func (s *Scene) ApplyFrame(f *coreview.EventFrame) {
+func (s *Scene) ApplyFrame(f *clientcore.EventFrame) {
 	for bi := range f.Blocks {
 		blk := &f.Blocks[bi]
-		routes := s.routes[blk.KeyID]
+		if blk.Schema == nil {
+			continue
+		}
+		keyID := blk.Schema.ID
+		routes := s.routes[keyID]
 		for ri := range routes {
 			r := &routes[ri]
 			for i := range blk.Rows {
 				row := &blk.Rows[i]
-				if blk.Kind == coreview.KindList16 {
+				if blk.Schema.Kind == clientcore.KindList16 {
 					if row.Null {
 						continue
 					}
 					if p := r.bind.New(r.ctx, row.ID, row.Fields); p != nil {
-						s.effects = append(s.effects, effect{keyID: blk.KeyID, p: p})
+						s.effects = append(s.effects, effect{keyID: keyID, p: p})
 					}
 					continue
 				}
@@ -248,16 +255,19 @@ func (s *Scene) applyRow(r *route, id uint32, null bool, row []float64) {
 }
 
 // ApplyHot applies one tick's hot records in order (later records win).
-func (s *Scene) ApplyHot(h *coreview.Hot) {
+func (s *Scene) ApplyHot(h *clientcore.Hot) {
 	s.applyRecords(h.Actors)
 	s.applyRecords(h.Dynamics)
 	s.applyRecords(h.Tail)
 }
 
-func (s *Scene) applyRecords(recs []coreview.Record) {
+func (s *Scene) applyRecords(recs []clientcore.Record) {
 	for i := range recs {
 		rec := &recs[i]
-		routes := s.routes[rec.KeyID]
+		if rec.Schema == nil {
+			continue
+		}
+		routes := s.routes[rec.Schema.ID]
 		if len(routes) == 0 {
 			continue
 		}

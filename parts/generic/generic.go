@@ -9,7 +9,7 @@ import (
 	"strconv"
 
 	"vimpclient/parts"
-	"vimpclient/render/coreview"
+	"vimpclient/clientcore"
 )
 
 // markerMs is how long an event marker stays.
@@ -26,9 +26,9 @@ type binding struct {
 	hasPos      bool
 }
 
-func find(fields []string, names ...string) parts.Field {
+func find(fields []clientcore.Field, names ...string) parts.Field {
 	for _, n := range names {
-		if i := slices.Index(fields, n); i >= 0 {
+		if i := slices.IndexFunc(fields, func(f clientcore.Field) bool { return f.Name == n }); i >= 0 {
 			return parts.Field(i)
 		}
 	}
@@ -36,10 +36,10 @@ func find(fields []string, names ...string) parts.Field {
 }
 
 // Bind implements parts.Factory; it never fails.
-func (Factory) Bind(k *coreview.KeySchema) (parts.Binding, error) {
+func (Factory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := &binding{
 		key:   k.Name,
-		list:  k.Kind == coreview.KindList16,
+		list:  k.Kind == clientcore.KindList16,
 		x:     find(k.Fields, "x", "posX", "px", "p0x", "startX", "endX"),
 		y:     find(k.Fields, "y", "posY", "py", "p0y", "startY", "endY"),
 		angle: find(k.Fields, "angle", "rotation", "heading", "dir"),

@@ -11,7 +11,7 @@ import (
 
 	"vimpclient/parts"
 	"vimpclient/parts/bake"
-	"vimpclient/render/coreview"
+	"vimpclient/clientcore"
 	"vimpclient/render/mapdata"
 )
 
@@ -66,7 +66,7 @@ type snakeBinding struct {
 }
 
 // Bind implements parts.Factory.
-func (SnakeFactory) Bind(k *coreview.KeySchema) (parts.Binding, error) {
+func (SnakeFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := parts.NewBinder(k)
 	sb := &snakeBinding{}
 	for i := range spinePoints {
@@ -181,7 +181,7 @@ type CrystalFactory struct{}
 type crystalBinding struct{ x, y, tier, color parts.Field }
 
 // Bind implements parts.Factory.
-func (CrystalFactory) Bind(k *coreview.KeySchema) (parts.Binding, error) {
+func (CrystalFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := parts.NewBinder(k)
 	cb := &crystalBinding{x: b.Read("x"), y: b.Read("y"), tier: b.Read("tier"), color: b.Read("color")}
 	return cb, b.Done("Crystal")
@@ -246,7 +246,7 @@ type ArenaFactory struct{}
 type arenaBinding struct{}
 
 // Bind implements parts.Factory; the arena reads no row fields.
-func (ArenaFactory) Bind(k *coreview.KeySchema) (parts.Binding, error) {
+func (ArenaFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := parts.NewBinder(k)
 	b.Ignore("x", "y", "angle") // the arena has no dynamic bodies
 	return arenaBinding{}, b.Done("Arena")

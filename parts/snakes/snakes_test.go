@@ -9,19 +9,19 @@ import (
 	"vimpclient/parts"
 	"vimpclient/parts/generic"
 	"vimpclient/parts/partstest"
-	"vimpclient/render/coreview"
+	"vimpclient/clientcore"
 	"vimpclient/render/mapdata"
 )
 
 const partsConfig = `{"gameSets":{"s1":["Snake"],"cr":["Crystal"],"c1":["Arena"]},
  "entitiesOnCanvas":{"Arena":"vimp","Snake":"vimp","Crystal":"vimp"}}`
 
-func setup(t *testing.T) (*parts.Scene, *coreview.Schema) {
+func setup(t *testing.T) (*parts.Scene, *clientcore.Schema) {
 	b, err := os.ReadFile(partstest.Shared(t, "conformance/schemas/snakes.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := coreview.ParseSchema(b)
+	s, err := clientcore.ParseSchema(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,9 +56,9 @@ func TestSnakeCrystalArena(t *testing.T) {
 	}
 	sc.SetMap(m)
 	s1, cr := s.Key("s1"), s.Key("cr")
-	sc.ApplyFrame(&coreview.EventFrame{Blocks: []coreview.EventBlock{
-		{KeyID: s1.ID, Key: "s1", Kind: s1.Kind, Rows: []coreview.EventRow{{ID: 2, Fields: snakeRow(200, 100, 13, 1)}}},
-		{KeyID: cr.ID, Key: "cr", Kind: cr.Kind, Rows: []coreview.EventRow{{ID: 77, Fields: []float64{30, 40, 2, 7}}}},
+	sc.ApplyFrame(&clientcore.EventFrame{Blocks: []clientcore.Block{
+		{Schema: s1, Rows: []clientcore.Row{{ID: 2, Fields: snakeRow(200, 100, 13, 1)}}},
+		{Schema: cr, Rows: []clientcore.Row{{ID: 77, Fields: []float64{30, 40, 2, 7}}}},
 	}})
 	var g partstest.Gfx
 	g.Rect = parts.Rect{W: 256, H: 256}
@@ -102,8 +102,8 @@ func TestSnakeCrystalArena(t *testing.T) {
 		t.Fatalf("first eye %+v", eye)
 	}
 	// Null rows remove; the arena stays on a partial CLEAR.
-	sc.ApplyFrame(&coreview.EventFrame{Blocks: []coreview.EventBlock{
-		{KeyID: s1.ID, Key: "s1", Kind: s1.Kind, Rows: []coreview.EventRow{{ID: 2, Null: true}}},
+	sc.ApplyFrame(&clientcore.EventFrame{Blocks: []clientcore.Block{
+		{Schema: s1, Rows: []clientcore.Row{{ID: 2, Null: true}}},
 	}})
 	sc.Clear([]string{"s1", "cr"}, false)
 	if sc.Stage("vimp").Len() != 1 {

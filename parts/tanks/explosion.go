@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"vimpclient/parts"
-	"vimpclient/render/coreview"
+	"vimpclient/clientcore"
 )
 
 // ExplosionEffectFactory is the ExplosionEffect part class (w2e rows).
@@ -14,7 +14,7 @@ type ExplosionEffectFactory struct{}
 type explosionBinding struct{ x, y, radius parts.Field }
 
 // Bind implements parts.Factory.
-func (ExplosionEffectFactory) Bind(k *coreview.KeySchema) (parts.Binding, error) {
+func (ExplosionEffectFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := parts.NewBinder(k)
 	eb := &explosionBinding{x: b.Read("x"), y: b.Read("y"), radius: b.Read("radius")}
 	return eb, b.Done("ExplosionEffect")

@@ -6,7 +6,7 @@ import (
 	"math"
 
 	"vimpclient/parts"
-	"vimpclient/render/coreview"
+	"vimpclient/clientcore"
 	"vimpclient/render/mapdata"
 )
 
@@ -17,7 +17,7 @@ type MapFactory struct{}
 type mapBinding struct{ x, y, angle parts.Field }
 
 // Bind implements parts.Factory.
-func (MapFactory) Bind(k *coreview.KeySchema) (parts.Binding, error) {
+func (MapFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := parts.NewBinder(k)
 	mb := &mapBinding{x: b.Read("x"), y: b.Read("y"), angle: b.Read("angle")}
 	b.Ignore("vx", "vy", "angvel") // used by prediction only
@@ -174,7 +174,7 @@ type MapRadarFactory struct{}
 type mapRadarBinding struct{}
 
 // Bind implements parts.Factory; MapRadar reads no row fields.
-func (MapRadarFactory) Bind(k *coreview.KeySchema) (parts.Binding, error) {
+func (MapRadarFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := parts.NewBinder(k)
 	b.Ignore("x", "y", "angle", "vx", "vy", "angvel")
 	return mapRadarBinding{}, b.Done("MapRadar")

@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"vimpclient/parts"
-	"vimpclient/render/coreview"
+	"vimpclient/clientcore"
 )
 
 // SmokeFactory is the Smoke part class (damage smoke, one emitter per tank).
@@ -13,7 +13,7 @@ type SmokeFactory struct{}
 type smokeBinding struct{ f tankFields }
 
 // Bind implements parts.Factory.
-func (SmokeFactory) Bind(k *coreview.KeySchema) (parts.Binding, error) {
+func (SmokeFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	f, err := bindTank(k, "Smoke", "gunRotation", "team", "angvel")
 	return &smokeBinding{f}, err
 }

@@ -8,7 +8,7 @@ import (
 	"strconv"
 
 	"vimpclient/parts"
-	"vimpclient/render/coreview"
+	"vimpclient/clientcore"
 )
 
 // tankFields are the m1 fields bound once per CONFIG_DATA.
@@ -16,7 +16,7 @@ type tankFields struct {
 	x, y, angle, gun, vx, vy, load, cond, size, team parts.Field
 }
 
-func bindTank(k *coreview.KeySchema, part string, ignore ...string) (tankFields, error) {
+func bindTank(k *clientcore.KeySchema, part string, ignore ...string) (tankFields, error) {
 	b := parts.NewBinder(k)
 	f := tankFields{
 		x: b.Read("x"), y: b.Read("y"), angle: b.Read("angle"), gun: b.Read("gunRotation"),
@@ -47,7 +47,7 @@ type TankFactory struct{}
 type tankBinding struct{ f tankFields }
 
 // Bind implements parts.Factory.
-func (TankFactory) Bind(k *coreview.KeySchema) (parts.Binding, error) {
+func (TankFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	f, err := bindTank(k, "Tank", "angvel")
 	return &tankBinding{f}, err
 }
@@ -116,7 +116,7 @@ type TankRadarFactory struct{}
 type tankRadarBinding struct{ f tankFields }
 
 // Bind implements parts.Factory.
-func (TankRadarFactory) Bind(k *coreview.KeySchema) (parts.Binding, error) {
+func (TankRadarFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	f, err := bindTank(k, "TankRadar", "angvel")
 	return &tankRadarBinding{f}, err
 }

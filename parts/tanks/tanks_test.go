@@ -4,14 +4,14 @@ import (
 	"encoding/json"
 	"math"
 	"os"
-	"strconv"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"vimpclient/parts"
 	"vimpclient/parts/generic"
 	"vimpclient/parts/partstest"
-	"vimpclient/render/coreview"
+	"vimpclient/clientcore"
 	"vimpclient/render/mapdata"
 )
 
@@ -21,12 +21,12 @@ const partsConfig = `{"gameSets":{"c1":["Map","MapRadar"],"c2":["Map"],"m1":["Ta
  "entitiesOnCanvas":{"Map":"vimp","MapRadar":"radar","TankRadar":"radar","Tank":"vimp","ShotEffect":"vimp",
  "Bomb":"vimp","ExplosionEffect":"vimp","Smoke":"vimp","Tracks":"vimp"}}`
 
-func loadSchema(t testing.TB) *coreview.Schema {
+func loadSchema(t testing.TB) *clientcore.Schema {
 	b, err := os.ReadFile(partstest.Shared(t, "conformance/schemas/tanks.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := coreview.ParseSchema(b)
+	s, err := clientcore.ParseSchema(b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -39,7 +39,7 @@ type fixture struct {
 	game  *parts.Game
 }
 
-func newFixture(t testing.TB, schema *coreview.Schema) *fixture {
+func newFixture(t testing.TB, schema *clientcore.Schema) *fixture {
 	rnd := partstest.Seq(7)
 	g := Game(rnd)
 	tex := partstest.NewTextures(g.Bake())
@@ -59,13 +59,12 @@ func tankRow(x, y, angle, gun float64, cond, team int) []float64 {
 	return []float64{x, y, angle, gun, 0, 0, 0, float64(cond), 2, float64(team), 0}
 }
 
-func frame(blocks ...coreview.EventBlock) *coreview.EventFrame {
-	return &coreview.EventFrame{Blocks: blocks}
+func frame(blocks ...clientcore.Block) *clientcore.EventFrame {
+	return &clientcore.EventFrame{Blocks: blocks}
 }
 
-func block(s *coreview.Schema, key string, rows ...coreview.EventRow) coreview.EventBlock {
-	k := s.Key(key)
-	return coreview.EventBlock{KeyID: k.ID, Key: key, Kind: k.Kind, Rows: rows}
+func block(s *clientcore.Schema, key string, rows ...clientcore.Row) clientcore.Block {
+	return clientcore.Block{Schema: s.Key(key), Rows: rows}
 }
 
 func TestSchemaBindsEveryPart(t *testing.T) {
@@ -87,7 +86,7 @@ func TestSchemaBindsEveryPart(t *testing.T) {
 func TestSchemaMismatchFallsBack(t *testing.T) {
 	s := loadSchema(t)
 	m1 := s.Key("m1")
-	m1.Fields = append(m1.Fields, "shield") // a newer game version
+	m1.Fields = append(m1.Fields, clientcore.Field{Name: "shield", Type: clientcore.TypeU8}) // a newer game version
 	w2 := s.Key("w2")
 	w2.Fields = w2.Fields[:3] // lost size, time, ownerId
 	f := newFixture(t, s)
@@ -97,7 +96,7 @@ func TestSchemaMismatchFallsBack(t *testing.T) {
 			t.Errorf("fallbacks lack %q:\n%s", want, joined)
 		}
 	}
-	f.scene.ApplyFrame(frame(block(s, "m1", coreview.EventRow{ID: 3, Fields: append(tankRow(1, 2, 0, 0, 3, 1), 0)})))
+	f.scene.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 3, Fields: append(tankRow(1, 2, 0, 0, 3, 1), 0)})))
 	counts, _ := f.scene.Counts()
 	if counts["Tank"] != 0 || counts["generic"] != 1 {
 		t.Fatalf("mismatched Tank drew anyway: %v", counts)
@@ -114,8 +113,8 @@ func TestCreateUpdateRemove(t *testing.T) {
 	s := loadSchema(t)
 	f := newFixture(t, s)
 	sc := f.scene
-	sc.ApplyFrame(frame(block(s, "m1", coreview.EventRow{ID: 3, Fields: tankRow(100, 50, 0.5, 0.2, 3, 1)},
-		coreview.EventRow{ID: 9, Null: true})))
+	sc.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 3, Fields: tankRow(100, 50, 0.5, 0.2, 3, 1)},
+		clientcore.Row{ID: 9, Null: true})))
 	counts, _ := sc.Counts()
 	for _, p := range []string{"Tank", "TankRadar", "Smoke", "Tracks"} {
 		if counts[p] != 1 {
@@ -126,7 +125,7 @@ func TestCreateUpdateRemove(t *testing.T) {
 		t.Fatalf("stage sizes vimp %d radar %d", sc.Stage("vimp").Len(), sc.Stage("radar").Len())
 	}
 	// A hot record updates (and would create) the tank.
-	hot := &coreview.Hot{Flags: coreview.HotGame, Actors: []coreview.Record{{KeyID: 1, Key: "m1", ID: 3,
+	hot := &clientcore.Hot{Flags: clientcore.HotGame, Actors: []clientcore.Record{{Schema: s.Key("m1"), ID: 3,
 		Fields: []float32{110, 60, 0.5, 0.2, 0, 0, 0, 3, 2, 1, 0}}}}
 	sc.ApplyHot(hot)
 	var g partstest.Gfx
@@ -147,7 +146,7 @@ func TestCreateUpdateRemove(t *testing.T) {
 		t.Fatalf("gun angle %v want hull+gun 0.7", a)
 	}
 	// Team 2 and destroyed re-texture on the next row.
-	sc.ApplyFrame(frame(block(s, "m1", coreview.EventRow{ID: 3, Fields: tankRow(110, 60, 0.5, 0.2, 0, 2)})))
+	sc.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 3, Fields: tankRow(110, 60, 0.5, 0.2, 0, 2)})))
 	g.Ops = g.Ops[:0]
 	sc.Stage("vimp").Draw(&g)
 	if f.tex.Name(g.Ops[0].Tex) != "tank.destroyed" {
@@ -167,7 +166,7 @@ func TestCreateUpdateRemove(t *testing.T) {
 		t.Fatalf("wreck burst smoke particles %d want >= 3", smoke)
 	}
 	// A null row removes every part of the tank.
-	sc.ApplyFrame(frame(block(s, "m1", coreview.EventRow{ID: 3, Null: true})))
+	sc.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 3, Null: true})))
 	counts, _ = sc.Counts()
 	if len(counts) != 0 || sc.Stage("vimp").Len() != 0 || sc.Stage("radar").Len() != 0 {
 		t.Fatalf("after removal: %v vimp %d radar %d", counts, sc.Stage("vimp").Len(), sc.Stage("radar").Len())
@@ -179,10 +178,10 @@ func TestEffectsEndByThemselves(t *testing.T) {
 	f := newFixture(t, s)
 	sc := f.scene
 	sc.ApplyFrame(frame(
-		block(s, "w1", coreview.EventRow{ID: 0, Fields: []float64{0, 0, 300, 0, 0, 0, 1, 3}},
-			coreview.EventRow{ID: 1, Fields: []float64{0, 0, 10, 10, 0, 0, 0, 3}}),
-		block(s, "w2", coreview.EventRow{ID: 1000, Fields: []float64{5, 5, 0, 8, 300, 3}}),
-		block(s, "w2e", coreview.EventRow{ID: 0, Fields: []float64{5, 5, 50}}),
+		block(s, "w1", clientcore.Row{ID: 0, Fields: []float64{0, 0, 300, 0, 0, 0, 1, 3}},
+			clientcore.Row{ID: 1, Fields: []float64{0, 0, 10, 10, 0, 0, 0, 3}}),
+		block(s, "w2", clientcore.Row{ID: 1000, Fields: []float64{5, 5, 0, 8, 300, 3}}),
+		block(s, "w2e", clientcore.Row{ID: 0, Fields: []float64{5, 5, 50}}),
 	))
 	counts, effects := sc.Counts()
 	if effects != 3 || counts["Bomb"] != 1 {
@@ -202,7 +201,7 @@ func TestEffectsEndByThemselves(t *testing.T) {
 		t.Fatalf("bomb countdown label missing: %+v", g.Ops)
 	}
 	// The bomb detonates (null row); effects run out after the 20 s crater.
-	sc.ApplyFrame(frame(block(s, "w2", coreview.EventRow{ID: 1000, Null: true})))
+	sc.ApplyFrame(frame(block(s, "w2", clientcore.Row{ID: 1000, Null: true})))
 	_, effects = sc.Counts()
 	sawDebris := false
 	for range 100 {
@@ -255,14 +254,14 @@ func TestMapLayersCratesRadarAndClear(t *testing.T) {
 		t.Fatalf("map ops %v", kinds)
 	}
 	// A c1 row moves the crate (world units, origin at the top-left corner).
-	sc.ApplyFrame(frame(block(s, "c1", coreview.EventRow{ID: 0, Fields: []float64{50, 60, 0, 0, 0, 0}})))
+	sc.ApplyFrame(frame(block(s, "c1", clientcore.Row{ID: 0, Fields: []float64{50, 60, 0, 0, 0, 0}})))
 	g.Ops = g.Ops[:0]
 	sc.Stage("vimp").Draw(&g)
 	if q := g.Ops[15]; q.M.TX != 50 || q.M.TY != 60 {
 		t.Fatalf("crate at %v,%v", q.M.TX, q.M.TY)
 	}
 	// Round-start CLEAR keeps the map.
-	sc.ApplyFrame(frame(block(s, "m1", coreview.EventRow{ID: 1, Fields: tankRow(1, 1, 0, 0, 3, 1)})))
+	sc.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 1, Fields: tankRow(1, 1, 0, 0, 3, 1)})))
 	sc.Clear([]string{"m1", "w1", "w2", "w2e"}, false)
 	if sc.Stage("vimp").Len() != 4 || sc.Stage("radar").Len() != 1 {
 		t.Fatalf("partial clear touched the map: %d", sc.Stage("vimp").Len())
@@ -285,56 +284,38 @@ func TestMapLayersCratesRadarAndClear(t *testing.T) {
 }
 
 // Every frame of the engine's own conformance vectors (random and extreme
-// values, NaN and infinities included) goes through the parts without a
-// panic, and every created part is accounted for.
+// values, NaN and infinities included), decoded by the client core, goes
+// through the parts without a panic, and every effect ends.
 func TestConformanceFramesThroughParts(t *testing.T) {
 	s := loadSchema(t)
 	f := newFixture(t, s)
-	b, err := os.ReadFile(partstest.Shared(t, "conformance/frames/tanks.json"))
-	if err != nil {
-		t.Fatal(err)
+	dir := partstest.Shared(t, "conformance/frames/tanks")
+	names, err := filepath.Glob(filepath.Join(dir, "*.bin"))
+	if err != nil || len(names) < 100 {
+		t.Fatalf("frames: %d, %v", len(names), err)
 	}
-	var doc struct {
-		Cases []struct {
-			Decoded *struct {
-				Blocks []struct {
-					Key  string            `json:"key"`
-					Rows []json.RawMessage `json:"rows"`
-				} `json:"blocks"`
-			} `json:"decoded"`
-		} `json:"cases"`
-	}
-	if err := json.Unmarshal(b, &doc); err != nil {
-		t.Fatal(err)
-	}
-	frames := 0
+	dec := clientcore.NewDecoder(s)
+	var fr clientcore.Frame
 	var g partstest.Gfx
 	g.Rect = parts.Rect{X: -1e4, Y: -1e4, W: 2e4, H: 2e4}
-	for _, c := range doc.Cases {
-		if c.Decoded == nil {
+	applied := 0
+	for _, name := range names {
+		b, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := dec.Decode(b, &fr); err != nil {
 			continue
 		}
-		var fr coreview.EventFrame
-		for _, blk := range c.Decoded.Blocks {
-			k := s.Key(blk.Key)
-			if k == nil {
-				t.Fatalf("unknown key %s", blk.Key)
-			}
-			eb := coreview.EventBlock{KeyID: k.ID, Key: k.Name, Kind: k.Kind}
-			for i, raw := range blk.Rows {
-				eb.Rows = append(eb.Rows, decodeRow(t, k.Kind, i, raw))
-			}
-			fr.Blocks = append(fr.Blocks, eb)
-		}
-		f.scene.ApplyFrame(&fr)
+		f.scene.ApplyFrame(&clientcore.EventFrame{Blocks: fr.Blocks, HasCamera: fr.HasCamera, Camera: fr.Camera})
 		f.scene.Step(16)
 		g.Ops = g.Ops[:0]
 		f.scene.Stage("vimp").Draw(&g)
 		f.scene.Stage("radar").Draw(&g)
-		frames++
+		applied++
 	}
-	if frames < 100 {
-		t.Fatalf("only %d frames decoded", frames)
+	if applied < 100 {
+		t.Fatalf("only %d frames decoded", applied)
 	}
 	for range 300 {
 		f.scene.Step(100)
@@ -342,49 +323,6 @@ func TestConformanceFramesThroughParts(t *testing.T) {
 	if _, effects := f.scene.Counts(); effects != 0 {
 		t.Fatalf("%d effects never ended", effects)
 	}
-}
-
-// decodeRow reads a conformance row: list16 rows are value arrays; indexed
-// rows are [id, values|null]. Floats are hex bit patterns.
-func decodeRow(t testing.TB, kind coreview.Kind, index int, raw json.RawMessage) coreview.EventRow {
-	var vals []json.RawMessage
-	row := coreview.EventRow{ID: uint32(index)}
-	if kind != coreview.KindList16 {
-		var pair []json.RawMessage
-		if err := json.Unmarshal(raw, &pair); err != nil || len(pair) != 2 {
-			t.Fatalf("row %s: %v", raw, err)
-		}
-		var id uint64
-		if err := json.Unmarshal(pair[0], &id); err != nil {
-			t.Fatal(err)
-		}
-		row.ID = uint32(id)
-		if string(pair[1]) == "null" {
-			row.Null = true
-			return row
-		}
-		raw = pair[1]
-	}
-	if err := json.Unmarshal(raw, &vals); err != nil {
-		t.Fatal(err)
-	}
-	for _, v := range vals {
-		var hex string
-		if json.Unmarshal(v, &hex) == nil {
-			bits, err := strconv.ParseUint(hex, 16, 32)
-			if err != nil {
-				t.Fatal(err)
-			}
-			row.Fields = append(row.Fields, float64(math.Float32frombits(uint32(bits))))
-			continue
-		}
-		var n float64
-		if err := json.Unmarshal(v, &n); err != nil {
-			t.Fatal(err)
-		}
-		row.Fields = append(row.Fields, n)
-	}
-	return row
 }
 
 func TestBakedTextures(t *testing.T) {

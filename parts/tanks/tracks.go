@@ -4,7 +4,7 @@ import (
 	"math"
 
 	"vimpclient/parts"
-	"vimpclient/render/coreview"
+	"vimpclient/clientcore"
 )
 
 // TracksFactory is the Tracks part class (track marks, one per tank).
@@ -13,7 +13,7 @@ type TracksFactory struct{}
 type tracksBinding struct{ f tankFields }
 
 // Bind implements parts.Factory.
-func (TracksFactory) Bind(k *coreview.KeySchema) (parts.Binding, error) {
+func (TracksFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	f, err := bindTank(k, "Tracks", "gunRotation", "team", "angvel")
 	return &tracksBinding{f}, err
 }

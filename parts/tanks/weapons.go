@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"vimpclient/parts"
-	"vimpclient/render/coreview"
+	"vimpclient/clientcore"
 )
 
 // BombFactory is the Bomb part class (w2 rows).
@@ -14,7 +14,7 @@ type BombFactory struct{}
 type bombBinding struct{ x, y, angle, size, time parts.Field }
 
 // Bind implements parts.Factory.
-func (BombFactory) Bind(k *coreview.KeySchema) (parts.Binding, error) {
+func (BombFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := parts.NewBinder(k)
 	bb := &bombBinding{x: b.Read("x"), y: b.Read("y"), angle: b.Read("angle"), size: b.Read("size"), time: b.Read("time")}
 	b.Ignore("ownerId")
@@ -81,7 +81,7 @@ type ShotEffectFactory struct{}
 type shotBinding struct{ sx, sy, ex, ey, hit parts.Field }
 
 // Bind implements parts.Factory.
-func (ShotEffectFactory) Bind(k *coreview.KeySchema) (parts.Binding, error) {
+func (ShotEffectFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := parts.NewBinder(k)
 	sb := &shotBinding{sx: b.Read("startX"), sy: b.Read("startY"), ex: b.Read("endX"), ey: b.Read("endY"), hit: b.Read("wasHit")}
 	b.Ignore("bodyX", "bodyY", "shooterId") // sound source and duplicate filter

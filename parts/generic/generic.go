@@ -8,8 +8,8 @@ import (
 	"slices"
 	"strconv"
 
-	"vimpclient/parts"
 	"vimpclient/clientcore"
+	"vimpclient/parts"
 )
 
 // markerMs is how long an event marker stays.

@@ -9,9 +9,9 @@ import (
 	"math"
 	"slices"
 
+	"vimpclient/clientcore"
 	"vimpclient/parts"
 	"vimpclient/parts/bake"
-	"vimpclient/clientcore"
 	"vimpclient/render/mapdata"
 )
 

@@ -6,10 +6,10 @@ import (
 	"os"
 	"testing"
 
+	"vimpclient/clientcore"
 	"vimpclient/parts"
 	"vimpclient/parts/generic"
 	"vimpclient/parts/partstest"
-	"vimpclient/clientcore"
 	"vimpclient/render/mapdata"
 )
 

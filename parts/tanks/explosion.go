@@ -4,8 +4,8 @@ import (
 	"math"
 	"strconv"
 
-	"vimpclient/parts"
 	"vimpclient/clientcore"
+	"vimpclient/parts"
 )
 
 // ExplosionEffectFactory is the ExplosionEffect part class (w2e rows).

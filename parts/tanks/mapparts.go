@@ -5,8 +5,8 @@ import (
 	"image/color"
 	"math"
 
-	"vimpclient/parts"
 	"vimpclient/clientcore"
+	"vimpclient/parts"
 	"vimpclient/render/mapdata"
 )
 

@@ -3,8 +3,8 @@ package tanks
 import (
 	"math"
 
-	"vimpclient/parts"
 	"vimpclient/clientcore"
+	"vimpclient/parts"
 )
 
 // SmokeFactory is the Smoke part class (damage smoke, one emitter per tank).

@@ -7,8 +7,8 @@ import (
 	"math"
 	"strconv"
 
-	"vimpclient/parts"
 	"vimpclient/clientcore"
+	"vimpclient/parts"
 )
 
 // tankFields are the m1 fields bound once per CONFIG_DATA.

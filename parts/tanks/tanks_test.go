@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
+	"vimpclient/clientcore"
 	"vimpclient/parts"
 	"vimpclient/parts/generic"
 	"vimpclient/parts/partstest"
-	"vimpclient/clientcore"
 	"vimpclient/render/mapdata"
 )
 

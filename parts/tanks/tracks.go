@@ -3,8 +3,8 @@ package tanks
 import (
 	"math"
 
-	"vimpclient/parts"
 	"vimpclient/clientcore"
+	"vimpclient/parts"
 )
 
 // TracksFactory is the Tracks part class (track marks, one per tank).

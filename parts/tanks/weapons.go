@@ -4,8 +4,8 @@ import (
 	"math"
 	"strconv"
 
-	"vimpclient/parts"
 	"vimpclient/clientcore"
+	"vimpclient/parts"
 )
 
 // BombFactory is the Bomb part class (w2 rows).

@@ -22,7 +22,7 @@ func (TracksFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 const maxMarks = 1200
 
 type mark struct {
-	x, y, rot float64
+	m         parts.Affine // texture pixels to world, fixed at creation
 	age, fade float64
 	alpha     float64
 }
@@ -98,13 +98,11 @@ func (t *Tracks) leave() {
 		if len(t.Marks) >= maxMarks {
 			return
 		}
-		t.Marks = append(t.Marks, mark{
-			x:     t.prev.x + s*lat*math.Cos(a+math.Pi/2) - back*math.Cos(a),
-			y:     t.prev.y + s*lat*math.Sin(a+math.Pi/2) - back*math.Sin(a),
-			rot:   a,
-			fade:  uniform(t.c.Rand, 1800, 2500),
-			alpha: 0.4,
-		})
+		x := t.prev.x + s*lat*math.Cos(a+math.Pi/2) - back*math.Cos(a)
+		y := t.prev.y + s*lat*math.Sin(a+math.Pi/2) - back*math.Sin(a)
+		l, w := 0.5*size, 0.4*size
+		m := parts.Identity().Scale(l/trackMarkW, w/trackH).Translate(-l/2, -w/2).Rotate(a).Translate(x, y)
+		t.Marks = append(t.Marks, mark{m: m, fade: uniform(t.c.Rand, 1800, 2500), alpha: 0.4})
 	}
 }
 
@@ -113,11 +111,8 @@ func (t *Tracks) Destroy() { t.c.Stage.Remove(t.h) }
 
 // Draw implements parts.Drawable: marks 0.5·size long, 0.4·size wide.
 func (t *Tracks) Draw(g parts.Gfx) {
-	size := float64(t.Pose.size)
-	l, w := 0.5*size, 0.4*size
 	for i := range t.Marks {
 		m := &t.Marks[i]
-		a := parts.Identity().Scale(l/trackMarkW, w/trackH).Translate(-l/2, -w/2).Rotate(m.rot).Translate(m.x, m.y)
-		g.Image(t.tex, parts.Rect{W: trackMarkW, H: trackH}, a, parts.White().WithAlpha(m.alpha))
+		g.Image(t.tex, parts.Rect{W: trackMarkW, H: trackH}, m.m, parts.White().WithAlpha(m.alpha))
 	}
 }

@@ -111,6 +111,8 @@ type Scene struct {
 	effects   []effect
 	mapParts  []Part
 	scratch   []float64
+	fallback  MapBuilder
+	first     *Ctx
 	// Fallbacks lists "key/part: reason" for every route drawn by the
 	// generic renderer because the game's part did not match the schema.
 	Fallbacks []string
@@ -125,6 +127,9 @@ type SceneOptions struct {
 	IsLocal  func(id uint32) bool
 	Rand     func() float64
 	Canvases []string // canvas ids in declaration order
+	// MapFallback draws MAP_DATA when no part of the map's set key builds
+	// it (unknown games); nil draws no map then.
+	MapFallback MapBuilder
 }
 
 // NewScene binds every key of the schema to its parts. A part class that
@@ -141,10 +146,11 @@ func NewScene(o SceneOptions, schema *clientcore.Schema, pc PartsConfig) (*Scene
 		o.Log = slog.Default()
 	}
 	s := &Scene{log: o.Log, game: o.Game, schema: schema, stages: map[string]*Stage{},
-		inst: map[instKey]Part{}, keyOf: map[int]uint8{}}
+		inst: map[instKey]Part{}, keyOf: map[int]uint8{}, fallback: o.MapFallback}
 	for _, id := range o.Canvases {
 		s.stages[id] = NewStage(id)
 	}
+	s.first = &Ctx{Stage: s.stages[o.Canvases[0]], Tex: o.Tex, IsLocal: o.IsLocal, Rand: o.Rand, Canvases: s.stages}
 	for _, k := range schema.Keys {
 		if k == nil {
 			continue
@@ -308,9 +314,16 @@ func (s *Scene) SetMap(m *mapdata.Map) {
 		p.Destroy()
 	}
 	s.mapParts = s.mapParts[:0]
+	built := false
+	defer func() {
+		if !built && s.fallback != nil {
+			static, _ := s.fallback.BuildMap(s.first, m)
+			s.mapParts = append(s.mapParts, static...)
+		}
+	}()
 	k := s.schema.Key(m.SetID)
 	if k == nil {
-		s.log.Warn("map set id not in the schema", "setId", m.SetID)
+		s.log.Warn("map set id not in the schema; drawing the tiles generically", "setId", m.SetID)
 		return
 	}
 	for ri := range s.routes[k.ID] {
@@ -325,6 +338,7 @@ func (s *Scene) SetMap(m *mapdata.Map) {
 				delete(s.inst, key)
 			}
 		}
+		built = true
 		static, dyn := mb.BuildMap(r.ctx, m)
 		s.mapParts = append(s.mapParts, static...)
 		for id, p := range dyn {

@@ -460,7 +460,7 @@ func mustPNG(b []byte) image.Image {
 func BenchmarkDrawHeavyScene(b *testing.B) {
 	g, core := heavyScene(b)
 	off := ebiten.NewImage(1920, 1080)
-	warm := 120
+	warm := 40
 	var spent time.Duration
 	var mallocs uint64
 	var ms runtime.MemStats
@@ -496,5 +496,137 @@ func BenchmarkDrawHeavyScene(b *testing.B) {
 	stages := g.world.scene.Stage("vimp").Len()
 	if stages < 200 {
 		b.Fatalf("heavy scene has only %d drawables", stages)
+	}
+}
+
+func snakesConfig(t testing.TB) []byte {
+	b, err := os.ReadFile(sharedPath(t, "conformance/schemas/snakes.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema struct {
+		Keys json.RawMessage `json:"keys"`
+	}
+	if err := json.Unmarshal(b, &schema); err != nil {
+		t.Fatal(err)
+	}
+	return []byte(`{"modules":{"canvasManager":{
+	  "dynamicCamera":{"lookAheadFactor":30,"zoomOutFactor":0.5,"maxZoomOut":0.6,"smoothnessPosition":0.008,"smoothnessZoom":0.005,"smoothnessVelocity":0.15},
+	  "canvases":{"vimp":{"width":960,"height":600,"aspectRatio":"16:10","baseScale":"1:1","dynamicCamera":true}}}},
+	 "parts":{"gameSets":{"s1":["Snake"],"cr":["Crystal"],"c1":["Arena"]},"entitiesOnCanvas":{"Arena":"vimp","Snake":"vimp","Crystal":"vimp"}},
+	 "snapshot":` + string(schema.Keys) + `}`)
+}
+
+func TestWindowSnakesScene(t *testing.T) {
+	cfg := snakesConfig(t)
+	schema, err := clientcore.ParseSchema(mustSnapshot(t, cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1 := schema.Key("s1")
+	row := make([]float32, 37)
+	for i := range 16 {
+		row[2*i], row[2*i+1] = 1280-float32(i)*12, 1280
+	}
+	row[33], row[35] = 20, 0 // radius 20, colour 0 (ff4d4d)
+	core := &fakeCore{my: 1, hot: clientcore.Hot{Flags: clientcore.HotGame | clientcore.HotCamera, Camera: [2]float32{1280, 1280},
+		Actors: []clientcore.Record{{Schema: s1, ID: 1, Fields: row}}},
+		frames: []clientcore.EventFrame{{HasCamera: true, Camera: clientcore.FrameCamera{X: 1280, Y: 1280, ForceReset: true}}}}
+	var grid [20][20]int
+	for y := range grid {
+		for x := range grid[y] {
+			grid[y][x] = 1
+		}
+	}
+	gj, _ := json.Marshal(grid)
+	src := &fakeSource{config: cfg, core: core,
+		mapJSON: []byte(`{"setId":"c1","scale":1,"step":128,"physicsStatic":[],"physicsDynamic":[],"layers":{"1":[1]},"map":` + string(gj) + `}`)}
+	g, err := NewGame(context.Background(), Options{Rand: func() float64 { return 0.5 }}, src) // recognised from CONFIG_DATA
+	if err != nil {
+		t.Fatal(err)
+	}
+	px := make([]byte, winW*winH*4)
+	run(t, g, 20, func(screen *ebiten.Image, frame int) {
+		if frame == 19 {
+			screen.ReadPixels(px)
+		}
+	})
+	if src.err != nil || g.world.GameID() != "snakes" {
+		t.Fatalf("game %q err %v", g.world.GameID(), src.err)
+	}
+	// 16:10 in 960×540: 864×540 centred, letterbox bars 48 px wide.
+	if c := pixel(px, 10, winH/2); !near(c, 0, 0, 0, 2) {
+		t.Errorf("letterbox %v, want black", c)
+	}
+	if !around(px, winW/2, winH/2, 1, func(c color.RGBA) bool { return near(c, 0xff, 0x4d, 0x4d, 10) }) {
+		t.Errorf("head %v, want ff4d4d", pixel(px, winW/2, winH/2))
+	}
+	if c := pixel(px, winW/2+150, winH/2+100); !near(c, 0x14, 0x1c, 0x30, 4) {
+		t.Errorf("arena floor %v, want 141c30", c)
+	}
+}
+
+// An unknown game (the engine's mini-game fixture, from a real capture) is
+// drawn by the generic renderer: entities as discs in their team colour,
+// its map tiles procedurally.
+func TestWindowGenericGame(t *testing.T) {
+	f, err := os.Open(sharedPath(t, "captures/minigame-dedicated.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cfg, mp []byte
+	dec := json.NewDecoder(f)
+	for dec.More() && (cfg == nil || mp == nil) {
+		var line struct {
+			Dir     string          `json:"dir"`
+			Port    *int            `json:"port"`
+			Payload json.RawMessage `json:"payload"`
+		}
+		if err := dec.Decode(&line); err != nil {
+			t.Fatal(err)
+		}
+		if line.Dir == "s2c" && line.Port != nil {
+			switch *line.Port {
+			case 0:
+				cfg = line.Payload
+			case 3:
+				mp = line.Payload
+			}
+		}
+	}
+	schema, err := clientcore.ParseSchema(mustSnapshot(t, cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a1 := schema.Key("a1")
+	core := &fakeCore{my: 1, hot: clientcore.Hot{Flags: clientcore.HotGame | clientcore.HotCamera, Camera: [2]float32{64, 64},
+		Actors: []clientcore.Record{{Schema: a1, ID: 1, Fields: []float32{64, 64, 0, 1}}}},
+		frames: []clientcore.EventFrame{{HasCamera: true, Camera: clientcore.FrameCamera{X: 64, Y: 64, ForceReset: true}}}}
+	src := &fakeSource{config: cfg, mapJSON: mp, core: core}
+	g, err := NewGame(context.Background(), Options{GameID: "miniGame", Rand: func() float64 { return 0.5 }}, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	px := make([]byte, winW*winH*4)
+	run(t, g, 20, func(screen *ebiten.Image, frame int) {
+		if frame == 19 {
+			screen.ReadPixels(px)
+		}
+	})
+	if src.err != nil || g.world.GameID() != "generic" {
+		t.Fatalf("game %q err %v", g.world.GameID(), src.err)
+	}
+	if !around(px, winW/2, winH/2, 4, func(c color.RGBA) bool { return near(c, 0x77, 0xee, 0xdd, 12) }) {
+		t.Errorf("actor %v, want team colour 77eedd", pixel(px, winW/2, winH/2))
+	}
+	// The 4×4 map of 32 u cells (72 px at scale 2.25) is drawn with procedural
+	// tiles where its one layer draws (tile 0, the floor); the wall ring is in
+	// no layer, so the transparent canvas shows black there.
+	if c := pixel(px, winW/2-108, winH/2-108); !near(c, 0, 0, 0, 2) {
+		t.Errorf("wall cell %v, want undrawn", c)
+	}
+	if c := pixel(px, winW/2-30, winH/2-30); !near(c, 0x3d, 0x4a, 0x32, 6) {
+		t.Errorf("floor tile %v, want procedural green", c)
 	}
 }

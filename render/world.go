@@ -13,6 +13,7 @@ import (
 	"vimpclient/clientcore"
 	"vimpclient/parts"
 	"vimpclient/parts/generic"
+	"vimpclient/parts/tiles"
 	"vimpclient/render/camera"
 	"vimpclient/render/canvas"
 	"vimpclient/render/mapdata"
@@ -38,6 +39,7 @@ type canvasState struct {
 	rect  canvas.Rect  // on-screen rectangle, logical px
 	img   *ebiten.Image
 	mask  *ebiten.Image // circle clip
+	deco  *ebiten.Image // inner glow and ring, drawn once per size
 }
 
 // World is the renderer's state: the canvases, the camera and the parts.
@@ -66,6 +68,7 @@ type World struct {
 	hot      hotCopy
 	compOp   ebiten.DrawImageOptions
 	maskOp   ebiten.DrawImageOptions
+	decoOp   ebiten.DrawImageOptions
 }
 
 // configDoc is the part of CONFIG_DATA the renderer reads.
@@ -113,7 +116,7 @@ func (w *World) SetConfig(raw []byte) error {
 		ids[i] = s.ID
 	}
 	scene, err := parts.NewScene(parts.SceneOptions{Log: w.log, Game: game, Generic: generic.Factory{}, Tex: w.tex,
-		IsLocal: w.isLocal, Rand: w.rnd, Canvases: ids}, schema, pc)
+		IsLocal: w.isLocal, Rand: w.rnd, Canvases: ids, MapFallback: tiles.MapBuilder{}}, schema, pc)
 	if err != nil {
 		return fmt.Errorf("config data: %w", err)
 	}
@@ -388,6 +391,10 @@ func (c *canvasState) release() {
 		c.mask.Deallocate()
 		c.mask = nil
 	}
+	if c.deco != nil {
+		c.deco.Deallocate()
+		c.deco = nil
+	}
 }
 
 func toColor(c parts.Color) color.Color {
@@ -423,33 +430,36 @@ func (w *World) Draw(screen *ebiten.Image, dpr float64) {
 	}
 }
 
-// clipCircle cuts the canvas to a circle and adds the inner glow and ring.
+// clipCircle cuts the canvas to a circle and adds the inner glow and ring
+// (both drawn once per canvas size, then reused).
 func (w *World) clipCircle(c *canvasState, dpr float64) {
 	b := c.img.Bounds()
 	if c.mask == nil || c.mask.Bounds() != b {
 		if c.mask != nil {
 			c.mask.Deallocate()
+			c.deco.Deallocate()
 		}
 		c.mask = ebiten.NewImage(b.Dx(), b.Dy())
-		w.gfx.begin(c.mask, canvas.Stage{S: 1})
-		r := float64(min(b.Dx(), b.Dy())) / 2
-		w.gfx.Disc(float64(b.Dx())/2, float64(b.Dy())/2, r, parts.White())
-	}
-	g := w.gfx
-	g.begin(c.img, canvas.Stage{S: 1})
-	cx, cy := float64(b.Dx())/2, float64(b.Dy())/2
-	r := math.Min(cx, cy)
-	if c.style.GlowWidth > 0 {
-		// Inset glow: a few faint rings fading towards the centre.
-		gw := math.Min(c.style.GlowWidth*dpr, r)
-		for i := range 8 {
-			f := float64(i) / 8
-			g.Ring(cx, cy, r-gw*f, gw/8+1, c.style.Glow.WithAlpha(0.25*(1-f)))
+		c.deco = ebiten.NewImage(b.Dx(), b.Dy())
+		cx, cy := float64(b.Dx())/2, float64(b.Dy())/2
+		r := math.Min(cx, cy)
+		g := w.gfx
+		g.begin(c.mask, canvas.Stage{S: 1})
+		g.Disc(cx, cy, r, parts.White())
+		g.begin(c.deco, canvas.Stage{S: 1})
+		if c.style.GlowWidth > 0 {
+			// Inset glow: faint rings fading towards the centre.
+			gw := math.Min(c.style.GlowWidth*dpr, r)
+			for i := range 8 {
+				f := float64(i) / 8
+				g.Ring(cx, cy, r-gw*f, gw/8+1, c.style.Glow.WithAlpha(0.25*(1-f)))
+			}
+		}
+		if c.style.RingWidth > 0 {
+			g.Ring(cx, cy, r-c.style.RingWidth*dpr/2, c.style.RingWidth*dpr, c.style.Ring)
 		}
 	}
-	if c.style.RingWidth > 0 {
-		g.Ring(cx, cy, r-c.style.RingWidth*dpr/2, c.style.RingWidth*dpr, c.style.Ring)
-	}
+	c.img.DrawImage(c.deco, &w.decoOp)
 	w.maskOp.Blend = ebiten.BlendDestinationIn
 	c.img.DrawImage(c.mask, &w.maskOp)
 }

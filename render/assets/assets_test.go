@@ -146,3 +146,23 @@ func TestFileCapAndCancel(t *testing.T) {
 		t.Fatal("file URL accepted")
 	}
 }
+
+func FuzzDecode(f *testing.F) {
+	img := image.NewRGBA(image.Rect(0, 0, 3, 2))
+	var buf bytes.Buffer
+	_ = png.Encode(&buf, img)
+	f.Add(buf.Bytes())
+	f.Add([]byte("\x89PNG\r\n\x1a\n"))
+	lim := DefaultLimits()
+	lim.MaxDimension, lim.MaxPixels = 512, 1<<16
+	l := &Loader{lim: lim}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		img, err := l.decode(b)
+		if err != nil {
+			return
+		}
+		if r := img.Bounds(); r.Dx() > 512 || r.Dy() > 512 || r.Dx()*r.Dy() > 1<<16 {
+			t.Fatalf("decoded %v over the caps", r)
+		}
+	})
+}

@@ -117,3 +117,19 @@ func TestDeadZoneKeepsCameraStill(t *testing.T) {
 		t.Fatalf("sub-dead-zone motion moved the camera: avg %v zoom %v", c.AvgDx(), c.Zoom())
 	}
 }
+
+func FuzzShake(f *testing.F) {
+	f.Add("20:200")
+	f.Add("1e308:1e-308")
+	f.Add("-5:10")
+	f.Fuzz(func(t *testing.T, s string) {
+		c := New(DefaultTuning(), func() float64 { return 0.99 })
+		for i := range 5 {
+			c.Update(1, 2, i == 0, s, float64(i)*16)
+			v := c.ViewFor(true, true)
+			if math.IsNaN(v.CamX) || math.IsNaN(v.CamY) || math.IsNaN(v.Zoom) {
+				t.Fatalf("%q: NaN view %+v", s, v)
+			}
+		}
+	})
+}

@@ -102,3 +102,29 @@ func TestStageAndConversion(t *testing.T) {
 		t.Fatal("zero scale converted")
 	}
 }
+
+func FuzzParseSpecs(f *testing.F) {
+	f.Add([]byte(`{"vimp":{"width":960,"height":600,"aspectRatio":"16:9","baseScale":"5:1","dynamicCamera":true},"radar":{"fixSize":"150","baseScale":"1:8"}}`))
+	f.Add([]byte(`{"a":{"fixSize":"10:20","aspectRatio":"1:0"}}`))
+	f.Add([]byte(`{"a":{"baseScale":"1e308:1e-308"}}`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		specs, err := ParseSpecs(json.RawMessage(b))
+		if err != nil {
+			return
+		}
+		if len(specs) > MaxCanvases {
+			t.Fatalf("%d canvases", len(specs))
+		}
+		for _, s := range specs {
+			if !(s.BaseScale > 0) || math.IsInf(s.BaseScale, 0) {
+				t.Fatalf("bad base scale %v", s.BaseScale)
+			}
+			for _, win := range [][2]float64{{1920, 1080}, {1, 1}, {7680, 4320}} {
+				sz, ok := s.Resize(win[0], win[1])
+				if !ok || !(sz.W >= 1) || !(sz.H >= 1) || math.IsNaN(sz.CurrentScale) {
+					t.Fatalf("spec %+v at %v: %+v", s, win, sz)
+				}
+			}
+		}
+	})
+}

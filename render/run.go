@@ -30,8 +30,27 @@ import (
 // the host messages it queued since the last tick to the core (PushFrame,
 // SetMap, Reset, Resync) and to the world (SetConfig, SetMap, Clear,
 // SetCore), in arrival order. The core is owned by the game loop.
+//
+// A typical Pump, with q the wiring's queue of host messages:
+//
+//	for _, m := range q.drain() {
+//		switch m.port {
+//		case protocol.ConfigData: core = clientcore.New(schema, opts); w.SetConfig(m.raw); w.SetCore(core)
+//		case protocol.MapData:    core.SetMap(); w.SetMap(m.raw)
+//		case protocol.Clear:      w.Clear(keys, all); core.Reset()
+//		case snapshot frame:      core.PushFrame(m.bytes, nowMs)
+//		}
+//	}
 type Source interface {
 	Pump(nowMs float64, w *World)
+}
+
+// Resyncer is implemented by a Source that wants to know about long render
+// pauses: Resync is called (before Pump) when at least 3000 ms passed since
+// the previous tick (minimised window, suspended process), so the wiring
+// can call the core's Resync (clientcore.md §6.1).
+type Resyncer interface {
+	Resync()
 }
 
 // Options configure Run.
@@ -169,6 +188,9 @@ func (g *Game) Update() error {
 		dt = 0
 	}
 	g.last = now
+	if r, ok := g.src.(Resyncer); ok && dt >= gapResync {
+		r.Resync()
+	}
 	if g.src != nil {
 		g.src.Pump(now, g.world)
 	}

@@ -2,10 +2,12 @@ package tanks
 
 import (
 	"encoding/json"
+	"image"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"vimpclient/clientcore"
@@ -39,10 +41,14 @@ type fixture struct {
 	game  *parts.Game
 }
 
+// baked is computed once per test binary: baking is deterministic for a
+// given seed and slow under the race detector.
+var baked = sync.OnceValue(func() map[string]*image.RGBA { return Bake(partstest.Seq(7)) })
+
 func newFixture(t testing.TB, schema *clientcore.Schema) *fixture {
 	rnd := partstest.Seq(7)
 	g := Game(rnd)
-	tex := partstest.NewTextures(g.Bake())
+	tex := partstest.NewTextures(baked())
 	pc, err := parts.ParsePartsConfig(json.RawMessage(partsConfig))
 	if err != nil {
 		t.Fatal(err)

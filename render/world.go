@@ -208,6 +208,28 @@ func (w *World) SetMap(raw []byte) error {
 	return nil
 }
 
+// ApplyFirstShot applies FIRST_SHOT_DATA like an event frame (it bypasses
+// the core). A snapshot shape the renderer does not draw is not an error;
+// the wiring answers FIRST_SHOT_READY whatever this returns.
+func (w *World) ApplyFirstShot(raw []byte) error {
+	if w.scene == nil {
+		return errors.New("first shot before CONFIG_DATA")
+	}
+	f, err := parts.ParseFirstShot(w.scene.Schema(), raw)
+	if err != nil {
+		return err
+	}
+	w.scene.ApplyFrame(f)
+	if f.HasCamera {
+		shake := ""
+		if f.Camera.HasShake {
+			shake = f.Camera.ShakeText()
+		}
+		w.applyCamera(float64(f.Camera.X), float64(f.Camera.Y), f.Camera.ForceReset, shake)
+	}
+	return nil
+}
+
 // Clear applies CLEAR: the parts of the listed keys, or everything.
 func (w *World) Clear(keys []string, all bool) {
 	if w.scene != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image"
 	"log/slog"
+	"math/rand/v2"
 	"slices"
 
 	"vimpclient/clientcore"
@@ -29,6 +30,7 @@ type Ctx struct {
 	Tex      Textures
 	IsLocal  func(id uint32) bool // the local player's game id test, read lazily
 	Rand     func() float64       // uniform [0, 1)
+	Sound    Sounds               // nil: silent
 	Key      string               // snapshot key the part was built from
 	Canvases map[string]*Stage    // every canvas, for parts that draw on two
 }
@@ -126,6 +128,7 @@ type SceneOptions struct {
 	Tex      Textures
 	IsLocal  func(id uint32) bool
 	Rand     func() float64
+	Sound    Sounds
 	Canvases []string // canvas ids in declaration order
 	// MapFallback draws MAP_DATA when no part of the map's set key builds
 	// it (unknown games); nil draws no map then.
@@ -144,6 +147,12 @@ func NewScene(o SceneOptions, schema *clientcore.Schema, pc PartsConfig) (*Scene
 	}
 	if o.Log == nil {
 		o.Log = slog.Default()
+	}
+	if o.IsLocal == nil {
+		o.IsLocal = func(uint32) bool { return false }
+	}
+	if o.Rand == nil {
+		o.Rand = rand.Float64
 	}
 	s := &Scene{log: o.Log, game: o.Game, schema: schema, stages: map[string]*Stage{},
 		inst: map[instKey]Part{}, keyOf: map[int]uint8{}, fallback: o.MapFallback}
@@ -191,7 +200,7 @@ func NewScene(o SceneOptions, schema *clientcore.Schema, pc PartsConfig) (*Scene
 				}
 				name = "generic"
 			}
-			ctx := &Ctx{Stage: st, Tex: o.Tex, IsLocal: o.IsLocal, Rand: o.Rand, Key: k.Name, Canvases: s.stages}
+			ctx := &Ctx{Stage: st, Tex: o.Tex, IsLocal: o.IsLocal, Rand: o.Rand, Sound: o.Sound, Key: k.Name, Canvases: s.stages}
 			r := route{part: name, bind: b, ctx: ctx, index: len(s.routeName)}
 			s.routes[k.ID] = append(s.routes[k.ID], r)
 			s.routeName = append(s.routeName, name)
@@ -245,6 +254,9 @@ func (s *Scene) applyRow(r *route, id uint32, null bool, row []float64) {
 	k := instKey{route: r.index, id: id}
 	if p, ok := s.inst[k]; ok {
 		if null {
+			if kp, ok := p.(Killer); ok {
+				kp.Killed()
+			}
 			p.Destroy()
 			delete(s.inst, k)
 			return

@@ -64,6 +64,8 @@ type Options struct {
 	NoVsync    bool
 	Fullscreen bool
 	Log        *slog.Logger
+	// Sounds is the sound manager the parts play through (nil: silent).
+	Sounds parts.Sounds
 	// OnCamera receives every camera application: the raw point (the audio
 	// listener) and the scene zoom for audio.
 	OnCamera func(x, y, zoom float64)
@@ -129,6 +131,7 @@ func NewGame(ctx context.Context, o Options, src Source) (*Game, error) {
 		tex:      tex,
 		gfx:      newGfx(tex),
 		onCamera: o.OnCamera,
+		sounds:   o.Sounds,
 		winW:     float64(max(1, o.Width)),
 		winH:     float64(max(1, o.Height)),
 	}

@@ -59,6 +59,7 @@ type World struct {
 	core     Core
 	lastMap  *mapdata.Map
 	onCamera func(x, y, zoom float64)
+	sounds   parts.Sounds
 	winW     float64
 	winH     float64
 	camX     float64
@@ -116,7 +117,7 @@ func (w *World) SetConfig(raw []byte) error {
 		ids[i] = s.ID
 	}
 	scene, err := parts.NewScene(parts.SceneOptions{Log: w.log, Game: game, Generic: generic.Factory{}, Tex: w.tex,
-		IsLocal: w.isLocal, Rand: w.rnd, Canvases: ids, MapFallback: tiles.MapBuilder{}}, schema, pc)
+		IsLocal: w.isLocal, Rand: w.rnd, Sound: w.sounds, Canvases: ids, MapFallback: tiles.MapBuilder{}}, schema, pc)
 	if err != nil {
 		return fmt.Errorf("config data: %w", err)
 	}

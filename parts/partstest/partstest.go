@@ -169,3 +169,50 @@ func Seq(seed uint64) func() float64 {
 		return float64(s>>11) / (1 << 53)
 	}
 }
+
+// SoundCall is one recorded sound manager call.
+type SoundCall struct {
+	Op   string // register, update, unregister, release
+	Name string
+	ID   parts.SoundID
+	D    parts.SoundData
+}
+
+// Sounds records calls; every name is known.
+type Sounds struct {
+	Calls []SoundCall
+	next  parts.SoundID
+	live  map[parts.SoundID]bool
+}
+
+// Register implements parts.Sounds.
+func (s *Sounds) Register(name string, d parts.SoundData) (parts.SoundID, bool) {
+	if s.live == nil {
+		s.live = map[parts.SoundID]bool{}
+	}
+	s.next++
+	s.live[s.next] = true
+	s.Calls = append(s.Calls, SoundCall{Op: "register", Name: name, ID: s.next, D: d})
+	return s.next, true
+}
+
+// Update implements parts.Sounds.
+func (s *Sounds) Update(id parts.SoundID, d parts.SoundData) bool {
+	s.Calls = append(s.Calls, SoundCall{Op: "update", ID: id, D: d})
+	return s.live[id]
+}
+
+// Unregister implements parts.Sounds.
+func (s *Sounds) Unregister(id parts.SoundID) {
+	delete(s.live, id)
+	s.Calls = append(s.Calls, SoundCall{Op: "unregister", ID: id})
+}
+
+// Release implements parts.Sounds.
+func (s *Sounds) Release(id parts.SoundID) {
+	delete(s.live, id)
+	s.Calls = append(s.Calls, SoundCall{Op: "release", ID: id})
+}
+
+// Live reports how many registrations are live.
+func (s *Sounds) Live() int { return len(s.live) }

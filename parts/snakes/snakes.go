@@ -92,6 +92,7 @@ type Snake struct {
 	inner    parts.Color
 	Boosting bool
 	h        parts.Handle
+	known    bool // a previous crystals value exists
 }
 
 // New implements parts.Binding.
@@ -112,7 +113,12 @@ func (s *Snake) Update(row []float64) {
 	if !(s.Radius > 0) || s.Radius > 1e5 {
 		s.Radius = 1
 	}
+	prev := s.Crystals
 	s.Angle, s.Crystals = b.angle.Of(row), b.crystals.Of(row)
+	if s.known && s.Crystals > prev && s.c.Sound != nil && s.c.IsLocal(s.ID) {
+		s.c.Sound.Register("pickup", parts.SoundData{X: b.p[0][0].Of(row), Y: b.p[0][1].Of(row)})
+	}
+	s.known = true
 	ci := 0
 	if c := b.color.Of(row); c >= 0 && c < 1e9 {
 		ci = int(c) % len(snakeColours)
@@ -149,6 +155,14 @@ func (s *Snake) Step(float64) bool { return true }
 
 // Destroy implements parts.Part.
 func (s *Snake) Destroy() { s.c.Stage.Remove(s.h) }
+
+// Killed implements parts.Killer: the local snake's death cue at its last
+// head (never on a CLEAR or map change, which destroy without Killed).
+func (s *Snake) Killed() {
+	if s.c.Sound != nil && s.c.IsLocal(s.ID) {
+		s.c.Sound.Register("death", parts.SoundData{X: s.P[0].X, Y: s.P[0].Y})
+	}
+}
 
 var (
 	boostHalo = parts.RGB(0xffe98a).WithAlpha(0.22)

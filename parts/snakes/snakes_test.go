@@ -17,6 +17,11 @@ const partsConfig = `{"gameSets":{"s1":["Snake"],"cr":["Crystal"],"c1":["Arena"]
  "entitiesOnCanvas":{"Arena":"vimp","Snake":"vimp","Crystal":"vimp"}}`
 
 func setup(t *testing.T) (*parts.Scene, *clientcore.Schema) {
+	sc, s, _ := setupSound(t)
+	return sc, s
+}
+
+func setupSound(t *testing.T) (*parts.Scene, *clientcore.Schema, *partstest.Sounds) {
 	b, err := os.ReadFile(partstest.Shared(t, "conformance/schemas/snakes.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -27,15 +32,43 @@ func setup(t *testing.T) (*parts.Scene, *clientcore.Schema) {
 	}
 	g := Game()
 	pc, _ := parts.ParsePartsConfig(json.RawMessage(partsConfig))
+	snd := &partstest.Sounds{}
 	sc, err := parts.NewScene(parts.SceneOptions{Game: g, Generic: generic.Factory{}, Tex: partstest.NewTextures(g.Bake()),
-		Rand: partstest.Seq(3), Canvases: []string{"vimp"}}, s, pc)
+		Rand: partstest.Seq(3), Sound: snd, IsLocal: func(id uint32) bool { return id == 2 }, Canvases: []string{"vimp"}}, s, pc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(sc.Fallbacks) != 0 {
 		t.Fatalf("snakes schema fell back: %v", sc.Fallbacks)
 	}
-	return sc, s
+	return sc, s, snd
+}
+
+func TestSnakeCues(t *testing.T) {
+	sc, s, snd := setupSound(t)
+	s1 := s.Key("s1")
+	apply := func(id uint32, row []float64) {
+		sc.ApplyFrame(&clientcore.EventFrame{Blocks: []clientcore.Block{{Schema: s1, Rows: []clientcore.Row{{ID: id, Null: row == nil, Fields: row}}}}})
+	}
+	mine, other := snakeRow(100, 50, 0, 0), snakeRow(300, 50, 1, 0)
+	apply(2, mine)
+	apply(5, other)
+	other[34] = 9
+	apply(5, other) // a remote snake's pickup is silent
+	mine[34] = 5
+	apply(2, mine) // 4 -> 5: the local pickup
+	if len(snd.Calls) != 1 || snd.Calls[0].Name != "pickup" || snd.Calls[0].D.X != 100 {
+		t.Fatalf("pickup cue %+v", snd.Calls)
+	}
+	sc.Clear([]string{"s1"}, false) // a CLEAR is silent
+	if len(snd.Calls) != 1 {
+		t.Fatalf("clear played %+v", snd.Calls)
+	}
+	apply(2, mine)
+	apply(2, nil) // the local snake dies
+	if c := snd.Calls[len(snd.Calls)-1]; c.Name != "death" || c.D.X != 100 {
+		t.Fatalf("death cue %+v", snd.Calls)
+	}
 }
 
 func snakeRow(x0, y0 float64, colour, boost int) []float64 {

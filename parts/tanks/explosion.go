@@ -75,6 +75,9 @@ func (b *explosionBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Par
 	}
 	e.hCrater = c.Stage.Add(2, &e.crater)
 	e.hFlash = c.Stage.Add(4, &e.flash)
+	if c.Sound != nil { // a one-shot: it ends by itself
+		c.Sound.Register("explosion", parts.SoundData{X: e.X, Y: e.Y})
+	}
 	return e
 }
 

@@ -62,7 +62,8 @@ type Tank struct {
 	body   [3]parts.Tex // per team 1, 2
 	gun    [3]parts.Tex
 	wreck  parts.Tex
-	hullMu parts.Affine
+	engine parts.SoundID
+	hasEng bool
 }
 
 // New implements parts.Binding.
@@ -79,13 +80,47 @@ func (b *tankBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
 }
 
 // Update implements parts.Part.
-func (t *Tank) Update(row []float64) { t.Pose = t.b.f.read(row) }
+func (t *Tank) Update(row []float64) {
+	t.Pose = t.b.f.read(row)
+	t.syncEngine()
+}
+
+// syncEngine keeps the spatial engine loop of a live tank: registered when
+// it is alive and has none, refreshed every update (rate and volume follow
+// the engine load), stopped when it becomes a wreck (game-tanks.md §4.4).
+func (t *Tank) syncEngine() {
+	snd := t.c.Sound
+	if snd == nil {
+		return
+	}
+	p := &t.Pose
+	if p.cond == 0 {
+		if t.hasEng {
+			snd.Unregister(t.engine)
+			t.hasEng = false
+		}
+		return
+	}
+	base := math.Max(0, math.Min(1, p.load))
+	strain := math.Max(0, p.load-1)
+	d := parts.SoundData{X: p.x, Y: p.y, Rate: lerp(1, 1.1, base) + 0.08*strain, VolumeScale: lerp(0.9, 1, base)}
+	if t.hasEng && snd.Update(t.engine, d) {
+		return
+	}
+	t.engine, t.hasEng = snd.Register("tankEngine", d)
+}
 
 // Step implements parts.Part.
 func (t *Tank) Step(float64) bool { return true }
 
 // Destroy implements parts.Part.
-func (t *Tank) Destroy() { t.c.Stage.Remove(t.h) }
+func (t *Tank) Destroy() {
+	t.c.Stage.Remove(t.h)
+	if t.hasEng {
+		t.c.Sound.Unregister(t.engine)
+		t.hasEng = false
+	}
+}
 
 func teamIndex(team int) int {
 	if team == 2 {

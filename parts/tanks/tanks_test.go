@@ -39,6 +39,7 @@ type fixture struct {
 	scene *parts.Scene
 	tex   *partstest.Textures
 	game  *parts.Game
+	snd   *partstest.Sounds
 }
 
 // baked is computed once per test binary: baking is deterministic for a
@@ -53,12 +54,13 @@ func newFixture(t testing.TB, schema *clientcore.Schema) *fixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sc, err := parts.NewScene(parts.SceneOptions{Game: g, Generic: generic.Factory{}, Tex: tex,
+	snd := &partstest.Sounds{}
+	sc, err := parts.NewScene(parts.SceneOptions{Game: g, Generic: generic.Factory{}, Tex: tex, Sound: snd,
 		IsLocal: func(id uint32) bool { return id == 3 }, Rand: rnd, Canvases: []string{"vimp", "radar"}}, schema, pc)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &fixture{scene: sc, tex: tex, game: g}
+	return &fixture{scene: sc, tex: tex, game: g, snd: snd}
 }
 
 func tankRow(x, y, angle, gun float64, cond, team int) []float64 {
@@ -365,5 +367,49 @@ func TestBakedTextures(t *testing.T) {
 func BenchmarkBake(b *testing.B) {
 	for b.Loop() {
 		Bake(partstest.Seq(1))
+	}
+}
+
+func TestSounds(t *testing.T) {
+	s := loadSchema(t)
+	f := newFixture(t, s)
+	sc, snd := f.scene, f.snd
+	row := tankRow(10, 20, 0, 0, 3, 1)
+	sc.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 3, Fields: row})))
+	if len(snd.Calls) != 1 || snd.Calls[0].Name != "tankEngine" || snd.Calls[0].D.Rate != 1 || snd.Calls[0].D.VolumeScale != 0.9 || snd.Calls[0].D.X != 10 {
+		t.Fatalf("engine registration %+v", snd.Calls)
+	}
+	row[6] = 2 // full strain: rate 1.1 + 0.08, volume 0.5·1.0 (scale 1)
+	sc.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 3, Fields: row})))
+	if c := snd.Calls[len(snd.Calls)-1]; c.Op != "update" || math.Abs(c.D.Rate-1.18) > 1e-9 || c.D.VolumeScale != 1 {
+		t.Fatalf("engine update %+v", c)
+	}
+	row[7] = 0 // wreck: the engine stops
+	sc.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 3, Fields: row})))
+	if c := snd.Calls[len(snd.Calls)-1]; c.Op != "unregister" || snd.Live() != 0 {
+		t.Fatalf("wreck kept its engine: %+v", snd.Calls)
+	}
+	snd.Calls = nil
+	sc.ApplyFrame(frame(
+		block(s, "w1", clientcore.Row{Fields: []float64{0, 0, 10, 0, 7, 8, 0, 3}}),
+		block(s, "w2", clientcore.Row{ID: 5, Fields: []float64{1, 2, 0, 8, 300, 3}}),
+		block(s, "w2e", clientcore.Row{Fields: []float64{4, 5, 50}}),
+	))
+	names := map[string]parts.SoundData{}
+	for _, c := range snd.Calls {
+		names[c.Name] = c.D
+	}
+	if d, ok := names["shot"]; !ok || d.X != 7 || d.Y != 8 {
+		t.Errorf("shot sound at the shooter's body: %+v", snd.Calls)
+	}
+	if _, ok := names["bombHasBeenPlanted"]; !ok {
+		t.Errorf("no planted sound: %+v", snd.Calls)
+	}
+	if d, ok := names["explosion"]; !ok || d.X != 4 {
+		t.Errorf("no explosion sound: %+v", snd.Calls)
+	}
+	sc.ApplyFrame(frame(block(s, "w2", clientcore.Row{ID: 5, Null: true})))
+	if c := snd.Calls[len(snd.Calls)-1]; c.Op != "release" {
+		t.Errorf("detonation did not release the planted sound: %+v", c)
 	}
 }

@@ -30,6 +30,8 @@ type Bomb struct {
 	label             string
 	h                 parts.Handle
 	tex               parts.Tex
+	snd               parts.SoundID
+	hasSnd            bool
 }
 
 // New implements parts.Binding.
@@ -39,6 +41,9 @@ func (b *bombBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
 	m.Update(row)
 	m.label = bombLabel(m.fuse)
 	m.h = c.Stage.Add(2, m)
+	if c.Sound != nil {
+		m.snd, m.hasSnd = c.Sound.Register("bombHasBeenPlanted", parts.SoundData{X: m.X, Y: m.Y})
+	}
 	return m
 }
 
@@ -55,6 +60,9 @@ var digits = [10]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
 // Update implements parts.Part: the authoritative position.
 func (m *Bomb) Update(row []float64) {
 	m.X, m.Y, m.Angle, m.Size = m.b.x.Of(row), m.b.y.Of(row), m.b.angle.Of(row), m.b.size.Of(row)
+	if m.hasSnd {
+		m.hasSnd = m.c.Sound.Update(m.snd, parts.SoundData{X: m.X, Y: m.Y})
+	}
 }
 
 // Step implements parts.Part.
@@ -64,8 +72,15 @@ func (m *Bomb) Step(dt float64) bool {
 	return true
 }
 
-// Destroy implements parts.Part.
-func (m *Bomb) Destroy() { m.c.Stage.Remove(m.h) }
+// Destroy implements parts.Part: the planted sample is released, so an
+// already playing one finishes.
+func (m *Bomb) Destroy() {
+	m.c.Stage.Remove(m.h)
+	if m.hasSnd {
+		m.c.Sound.Release(m.snd)
+		m.hasSnd = false
+	}
+}
 
 // Draw implements parts.Drawable.
 func (m *Bomb) Draw(g parts.Gfx) {
@@ -78,13 +93,14 @@ func (m *Bomb) Draw(g parts.Gfx) {
 // ShotEffectFactory is the ShotEffect part class (w1 rows, effects).
 type ShotEffectFactory struct{}
 
-type shotBinding struct{ sx, sy, ex, ey, hit parts.Field }
+type shotBinding struct{ sx, sy, ex, ey, bx, by, hit parts.Field }
 
 // Bind implements parts.Factory.
 func (ShotEffectFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := parts.NewBinder(k)
-	sb := &shotBinding{sx: b.Read("startX"), sy: b.Read("startY"), ex: b.Read("endX"), ey: b.Read("endY"), hit: b.Read("wasHit")}
-	b.Ignore("bodyX", "bodyY", "shooterId") // sound source and duplicate filter
+	sb := &shotBinding{sx: b.Read("startX"), sy: b.Read("startY"), ex: b.Read("endX"), ey: b.Read("endY"),
+		bx: b.Read("bodyX"), by: b.Read("bodyY"), hit: b.Read("wasHit")}
+	b.Ignore("shooterId") // the core's duplicate filter
 	return sb, b.Done("ShotEffect")
 }
 
@@ -128,6 +144,9 @@ func (b *shotBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
 	}
 	s.dur = math.Max(45, math.Min(80, s.dist/19000*1000))
 	s.h = c.Stage.Add(2, s)
+	if c.Sound != nil { // a one-shot: it ends by itself
+		c.Sound.Register("shot", parts.SoundData{X: b.bx.Of(row), Y: b.by.Of(row)})
+	}
 	return s
 }
 

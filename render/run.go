@@ -69,6 +69,9 @@ type Options struct {
 	// OnCamera receives every camera application: the raw point (the audio
 	// listener) and the scene zoom for audio.
 	OnCamera func(x, y, zoom float64)
+	// AfterTick runs right after each render tick (frames, hot data,
+	// camera applied): the place for the sound manager's per-tick update.
+	AfterTick func(nowMs float64)
 	// Overlay draws the UI layers above the world (chat, HUD, informers).
 	Overlay func(screen *ebiten.Image)
 	// Screenshot, if set, writes a PNG of the window after ScreenshotAfter
@@ -199,6 +202,9 @@ func (g *Game) Update() error {
 	}
 	g.world.tex.poll()
 	g.world.Tick(now, min(dt, 100))
+	if g.opts.AfterTick != nil {
+		g.opts.AfterTick(now)
+	}
 	if g.opts.Screenshot != "" && !g.shotDone && time.Since(g.start) >= g.opts.ScreenshotAfter {
 		g.pending = g.opts.Screenshot
 		g.shotDone = true

@@ -38,6 +38,7 @@ vet:
 # test runs vet and every test (fuzz targets on their seed corpus only) under the race
 # detector, with a virtual display for the window tests.
 test: deps vet
+	@$(GO) test -count=1 -v -run 'Conformance' ./clientcore | grep -E '^conformance:' || true
 	xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -race -count=1 $(PKGS)
 
 bench: deps

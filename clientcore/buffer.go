@@ -23,9 +23,11 @@ type slot struct {
 	issued   bool
 	inBuffer bool
 	inQueue  bool
-	// dedup is the frame's blocks with repeated keys merged, built once
-	// when the frame is handed out as an event frame.
+	pooled   bool
+	// dedup is the frame's blocks with repeated keys merged, built when
+	// the frame is emitted; event is the event frame handed out.
 	dedup []Block
+	event EventFrame
 }
 
 // emittedMemory remembers emitted seqs in a direct-mapped table: a seq is

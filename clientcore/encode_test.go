@@ -342,12 +342,16 @@ func TestSteadyStateAllocs(t *testing.T) {
 		t.Errorf("decode allocates %v per frame", n)
 	}
 	c := New(s, Options{})
-	i := 0
+	i, emitted := 0, 0
 	step := func() {
+		// Every push is a new frame: patch seq and server time in place.
+		wire := frames[i%len(frames)]
 		now := 1.7e12 + float64(i)*1000/30
-		c.PushFrame(frames[i%len(frames)], now)
+		binary.BigEndian.PutUint32(wire[2:], uint32(i+1))
+		binary.BigEndian.PutUint64(wire[6:], math.Float64bits(now))
+		c.PushFrame(wire, now)
 		c.Sample(now)
-		c.TakeFrames()
+		emitted += len(c.TakeFrames())
 		c.Sample(now + 8)
 		i++
 	}
@@ -356,5 +360,9 @@ func TestSteadyStateAllocs(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(500, step); n != 0 {
 		t.Errorf("push+sample+take allocates %v per frame", n)
+	}
+	// Render time trails by the delay: all but the last few frames crossed.
+	if st := c.Stats(); emitted != i-c.Buffered()+1 || st.Duplicates != 0 || st.Pruned != 0 {
+		t.Errorf("emitted %d of %d frames (%d buffered), stats %+v", emitted, i, c.Buffered(), st)
 	}
 }

@@ -1,0 +1,217 @@
+package clientcore
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestSchemaRules(t *testing.T) {
+	field := `{"name":"x","ty":"f32"}`
+	cases := []struct {
+		name, schema, key, rule string
+	}{
+		{"not an object", `[1]`, "", "V3"},
+		{"entry not an object", `{"m1":3}`, "m1", "V3"},
+		{"missing id", `{"m1":{"kind":"indexed8","class":"hot"}}`, "m1", "V1"},
+		{"id out of range", `{"m1":{"id":256,"kind":"indexed8","class":"hot"}}`, "m1", "V1"},
+		{"id not integer", `{"m1":{"id":1.5,"kind":"indexed8","class":"hot"}}`, "m1", "V1"},
+		{"bad kind", `{"m1":{"id":1,"kind":"indexed16","class":"hot"}}`, "m1", "V1"},
+		{"bad class", `{"m1":{"id":1,"kind":"indexed8","class":"warm"}}`, "m1", "V1"},
+		{"field without ty", `{"m1":{"id":1,"kind":"indexed8","class":"hot","fields":[{"name":"x"}]}}`, "m1", "V2"},
+		{"bad ty", `{"m1":{"id":1,"kind":"indexed8","class":"hot","fields":[{"name":"x","ty":"f64"}]}}`, "m1", "V2"},
+		{"bad interp", `{"m1":{"id":1,"kind":"indexed8","class":"hot","fields":[{"name":"x","ty":"f32","interp":"cubic"}]}}`, "m1", "V2"},
+		{"optionalFrom negative", `{"c1":{"id":5,"kind":"indexedNoNull8","class":"hot","optionalFrom":-1,"fields":[` + field + `,` + field + `]}}`, "c1", "V3"},
+		{"duplicate id", `{"a":{"id":1,"kind":"list16","class":"event"},"b":{"id":1,"kind":"list16","class":"event"}}`, "b", "V4"},
+		{"optionalFrom zero", `{"c1":{"id":5,"kind":"indexedNoNull8","class":"hot","optionalFrom":0,"fields":[` + field + `,` + field + `]}}`, "c1", "V5"},
+		{"optionalFrom past end", `{"c1":{"id":5,"kind":"indexedNoNull8","class":"hot","optionalFrom":2,"fields":[` + field + `,` + field + `]}}`, "c1", "V5"},
+		{"unknown role", `{"c1":{"id":5,"kind":"indexedNoNull8","class":"hot","fields":[{"name":"x","ty":"f32","role":"height"}]}}`, "c1", "V6a"},
+		{"z alone", `{"c1":{"id":5,"kind":"indexedNoNull8","class":"hot","fields":[` + field + `,` + field + `,` + field + `,{"name":"z","ty":"f32","role":"z"},{"name":"l","ty":"u8"}]}}`, "c1", "V6b"},
+		{"z misplaced", `{"c1":{"id":5,"kind":"indexedNoNull8","class":"hot","fields":[` + field + `,` + field + `,{"name":"z","ty":"f32","role":"z"},{"name":"level","ty":"u8","role":"level"}]}}`, "c1", "V6b"},
+		{"names without roles", `{"c1":{"id":5,"kind":"indexedNoNull8","class":"hot","fields":[` + field + `,` + field + `,` + field + `,{"name":"z","ty":"f32"},{"name":"level","ty":"u8"}]}}`, "c1", "V6c"},
+		{"state not u8", `{"c1":{"id":5,"kind":"indexedNoNull8","class":"hot","fields":[` + field + `,` + field + `,` + field + `,{"name":"s","ty":"u16","role":"state"}]}}`, "c1", "V6d"},
+		{"state misplaced", `{"c1":{"id":5,"kind":"indexedNoNull8","class":"hot","fields":[` + field + `,` + field + `,` + field + `,` + field + `,{"name":"s","ty":"u8","role":"state"}]}}`, "c1", "V6d"},
+		{"tail before state", `{"c1":{"id":5,"kind":"indexedNoNull8","class":"hot","optionalFrom":3,"fields":[` + field + `,` + field + `,` + field + `,{"name":"s","ty":"u8","role":"state"},` + field + `]}}`, "c1", "V6e"},
+	}
+	for _, c := range cases {
+		_, err := ParseSchema([]byte(c.schema))
+		var se *SchemaError
+		if !errors.As(err, &se) {
+			t.Errorf("%s: got %v, want a schema error", c.name, err)
+			continue
+		}
+		if se.Key != c.key || se.Rule != c.rule || !strings.Contains(err.Error(), c.rule) {
+			t.Errorf("%s: got %v (key %q rule %s), want key %q rule %s", c.name, err, se.Key, se.Rule, c.key, c.rule)
+		}
+	}
+}
+
+func TestSchemaAccepts(t *testing.T) {
+	layered := `{"c2":{"id":6,"kind":"indexedNoNull8","class":"hot","optionalFrom":6,"extra":true,"fields":[
+		{"name":"x","ty":"f32","interp":"lerp"},{"name":"y","ty":"f32","interp":"lerp"},{"name":"angle","ty":"f32","interp":"lerpAngle"},
+		{"name":"z","ty":"f32","interp":"lerp","role":"z"},{"name":"level","ty":"u8","role":"level"},{"name":"state","ty":"u8","role":"state"},
+		{"name":"vx","ty":"f32"}]},
+		"m1":{"id":1,"kind":"indexed8","class":"hot","fields":[{"name":"team","ty":"u8","interp":"lerp"}]},
+		"w1":{"id":2,"kind":"list16","class":"event","optionalFrom":null}}`
+	s, err := ParseSchema([]byte(layered))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := []string{s.Keys[0].Name, s.Keys[1].Name, s.Keys[2].Name}; strings.Join(got, ",") != "c2,m1,w1" {
+		t.Errorf("key order %v", got)
+	}
+	if s.Key("m1").lerped[0] != InterpDiscrete {
+		t.Errorf("lerp on a u8 field must behave as discrete")
+	}
+	wrapped := `{"version":5,"port":5,"keys":{"w1":{"id":2,"kind":"list16","class":"event"}}}`
+	if s, err := ParseSchema([]byte(wrapped)); err != nil || s.Key("w1") == nil {
+		t.Errorf("wrapper form: %v", err)
+	}
+	if _, err := ParseSchema([]byte(`{"version":4,"port":5,"keys":{}}`)); err == nil {
+		t.Errorf("wrapper with version 4 accepted")
+	}
+	// A key literally named "keys" is not mistaken for the wrapper.
+	if s, err := ParseSchema([]byte(`{"keys":{"id":3,"kind":"list16","class":"event"}}`)); err != nil || s.Key("keys") == nil {
+		t.Errorf("bare schema with a key named keys: %v", err)
+	}
+	if err := s.RequireLayout("w1"); err != nil {
+		t.Errorf("RequireLayout of a zero-field key: %v", err)
+	}
+	if err := s.RequireLayout("m1", TypeF32); err == nil || !strings.Contains(err.Error(), "V7") {
+		t.Errorf("RequireLayout mismatch: %v", err)
+	}
+}
+
+func TestRound2AndIDs(t *testing.T) {
+	for _, c := range []struct {
+		in   float32
+		bits uint32
+		json string
+	}{
+		{10.567, 0x41291eb8, "10.57"},
+		{-0.125, 0xbe051eb8, "-0.13"},
+		{1.005, 0x3f800000, "1.0"},
+		{2.675, 0x402ae148, "2.67"},
+	} {
+		got := round2(c.in)
+		if math.Float32bits(got) != c.bits {
+			t.Errorf("round2(%v) = %v (%08x), want %08x", c.in, got, math.Float32bits(got), c.bits)
+		}
+		if s := string(appendTwoDecimals(nil, float64(got))); s != c.json {
+			t.Errorf("JSON of round2(%v) = %s, want %s", c.in, s, c.json)
+		}
+	}
+	for id, want := range map[uint32]string{0: "0", 35: "z", 359: "9z", 13011: "a1f", math.MaxUint32: "1z141z3"} {
+		if got := RowIDString(KindIndexed32, id); got != want {
+			t.Errorf("base36(%d) = %s, want %s", id, got, want)
+		}
+	}
+	if RowIDString(KindIndexedNoNull8, 7) != "d7" || RowIDString(KindIndexed8, 7) != "7" {
+		t.Errorf("id names")
+	}
+}
+
+func TestLerpAngle(t *testing.T) {
+	if got := lerpAngle(pi-0.1, -pi+0.1, 0.5); got != 3.1415927 {
+		t.Errorf("across ±π: %v", got)
+	}
+	if got := lerpAngle(3.0, -3.0, 0.25); got != 3.0707965 {
+		t.Errorf("3 → -3: %v", got)
+	}
+	// Inputs on which the engine's loop never ends must terminate.
+	inf := float32(math.Inf(1))
+	for _, c := range [][2]float32{{0, inf}, {inf, 0}, {0, -inf}, {0, 3e9}, {-2e8, 2e8}, {0, float32(math.NaN())}} {
+		got := lerpAngle(c[0], c[1], 0.5)
+		if !math.IsNaN(float64(got)) && (got < -4e9 || got > 4e9) {
+			t.Errorf("lerpAngle(%v, %v) = %v", c[0], c[1], got)
+		}
+	}
+	if got := lerpAngle(0, 3e9, 0); got != 0 {
+		t.Errorf("alpha 0 on a huge difference = %v, want 0", got)
+	}
+}
+
+// TestResetWhileQueued: a frame that is both the reference frame and waiting
+// in the event queue when CLEAR arrives must not come back twice from the
+// pool (found by FuzzCore).
+func TestResetWhileQueued(t *testing.T) {
+	s := loadSchema(t, conformanceDir(t), "schemas/tanks.json")
+	c := New(s, Options{})
+	mk := func(seq uint32, t float64, x float64) []byte {
+		return encodeFrame(s, &testFrame{port: 5, version: 5, seq: seq, serverTime: t,
+			blocks: []testBlock{{key: "m1", rows: []testRow{{id: 1, fields: []float64{x, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0}}}}}})
+	}
+	c.PushFrame(mk(1, 1000, 1), 1000)
+	c.Sample(1100) // seq 1 is the reference frame and queued
+	c.Reset()
+	c.PushFrame(mk(2, 2000, 2), 2000)
+	c.PushFrame(mk(3, 2033, 3), 2033)
+	if c.Buffered() != 2 || c.buf.frames[0] == c.buf.frames[1] {
+		t.Fatalf("buffer after reset holds %d frames, distinct: %v", c.Buffered(), c.Buffered() == 2 && c.buf.frames[0] != c.buf.frames[1])
+	}
+	c.Sample(2133)
+	frames := c.TakeFrames()
+	if len(frames) != 2 || frames[0].Seq != 2 || frames[1].Seq != 3 {
+		t.Fatalf("emitted %d frames after reset", len(frames))
+	}
+	if frames[0].Blocks[0].Rows[0].Fields[0] != 2 || frames[1].Blocks[0].Rows[0].Fields[0] != 3 {
+		t.Errorf("event frames share storage")
+	}
+	if _, ok := c.MyGameID(); ok {
+		t.Errorf("Reset must forget the player id")
+	}
+}
+
+// TestBounds: what the engine leaves unbounded is bounded and counted.
+func TestBounds(t *testing.T) {
+	s := loadSchema(t, conformanceDir(t), "schemas/tanks.json")
+	c := New(s, Options{})
+	empty := func(seq uint32, t float64) []byte {
+		return encodeFrame(s, &testFrame{port: 5, version: 5, seq: seq, serverTime: t})
+	}
+	// Event frames nobody takes stop at maxQueued.
+	for i := 0; i < 3000; i++ {
+		now := 1000 + float64(i)*10
+		c.PushFrame(empty(uint32(i+1), now), now)
+		c.Sample(now + 200)
+	}
+	if len(c.queue) > maxQueued || c.Stats().QueueDropped == 0 {
+		t.Errorf("queue %d, dropped %d", len(c.queue), c.Stats().QueueDropped)
+	}
+	// Late frames with fresh seqs between two samples stop at maxPendingLate.
+	for i := 0; i < 2000; i++ {
+		c.PushFrame(empty(uint32(100000+i), 0), 40000)
+	}
+	if len(c.buf.pendingLate) > maxPendingLate || len(c.buf.issued) > maxIssued {
+		t.Errorf("pending late %d, issued %d", len(c.buf.pendingLate), len(c.buf.issued))
+	}
+	// Zero-width rows cost no bytes; the row cap refuses a frame of millions.
+	zs, err := ParseSchema([]byte(`{"z":{"id":1,"kind":"list16","class":"event"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	wire := encodeFrame(zs, &testFrame{port: 5, version: 5, seq: 1})
+	for i := 0; i < 100; i++ {
+		wire = append(wire, 1, 0xff, 0xff)
+	}
+	var f Frame
+	if err := NewDecoder(zs).Decode(wire, &f); !errors.Is(err, ErrTooManyRows) {
+		t.Errorf("6.5M zero-width rows: %v", err)
+	}
+}
+
+// TestWrongPortAndCounts: a frame on another port decodes but is dropped.
+func TestWrongPortAndCounts(t *testing.T) {
+	s := loadSchema(t, conformanceDir(t), "schemas/tanks.json")
+	c := New(s, Options{})
+	if c.PushFrame(encodeFrame(s, &testFrame{port: 6, version: 5, seq: 1, serverTime: 1}), 0) {
+		t.Errorf("wrong port accepted")
+	}
+	if c.PushFrame([]byte(`[5,"json"]`), 0) {
+		t.Errorf("a JSON text frame accepted")
+	}
+	if st := c.Stats(); st.Dropped != 2 || st.Decoded != 0 || !errors.Is(c.LastError(), ErrWrongVersion) {
+		t.Errorf("stats %+v, last error %v", st, c.LastError())
+	}
+}

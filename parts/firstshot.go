@@ -34,10 +34,23 @@ func ParseFirstShot(schema *clientcore.Schema, raw []byte) (*clientcore.EventFra
 	if len(msg) < 1 {
 		return nil, errors.New("first shot: empty message")
 	}
-	f := &clientcore.EventFrame{}
+	var camera json.RawMessage
 	if len(msg) > 1 {
+		camera = msg[1]
+	}
+	return ParseFirstShotGame(schema, msg[0], camera)
+}
+
+// ParseFirstShotGame is ParseFirstShot for a message already split into its
+// game snapshot and camera.
+func ParseFirstShotGame(schema *clientcore.Schema, gameRaw, camera json.RawMessage) (*clientcore.EventFrame, error) {
+	if len(gameRaw)+len(camera) > maxFirstShotBytes {
+		return nil, fmt.Errorf("first shot: %d bytes", len(gameRaw)+len(camera))
+	}
+	f := &clientcore.EventFrame{}
+	if len(camera) > 0 {
 		var cam []json.RawMessage
-		if json.Unmarshal(msg[1], &cam) == nil && len(cam) >= 2 {
+		if json.Unmarshal(camera, &cam) == nil && len(cam) >= 2 {
 			var x, y float64
 			if json.Unmarshal(cam[0], &x) == nil && json.Unmarshal(cam[1], &y) == nil {
 				f.HasCamera = true
@@ -55,7 +68,7 @@ func ParseFirstShot(schema *clientcore.Schema, raw []byte) (*clientcore.EventFra
 			}
 		}
 	}
-	game := bytes.TrimSpace(msg[0])
+	game := bytes.TrimSpace(gameRaw)
 	if len(game) == 0 || game[0] != '{' {
 		return f, nil // arrays, scalars, null: not rendered
 	}

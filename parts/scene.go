@@ -413,3 +413,24 @@ func ParsePartsConfig(raw json.RawMessage) (PartsConfig, error) {
 	}
 	return pc, nil
 }
+
+// Teamer is implemented by parts that know their entity's team.
+type Teamer interface {
+	Team() int
+}
+
+// Team returns the team of the first live part with entity id that knows
+// one (0 when none does).
+func (s *Scene) Team(id uint32) int {
+	for k, p := range s.inst {
+		if k.id != id {
+			continue
+		}
+		if tp, ok := p.(Teamer); ok {
+			if t := tp.Team(); t != 0 {
+				return t
+			}
+		}
+	}
+	return 0
+}

@@ -32,6 +32,7 @@ type job struct {
 	g      *Game
 	frames int
 	each   func(screen *ebiten.Image, frame int)
+	until  func() bool // optional: ends the job early once true
 	done   chan struct{}
 	err    error // what the game's Update returned when it ended the job
 }
@@ -73,7 +74,7 @@ func (d *driver) Draw(screen *ebiten.Image) {
 		d.cur.each(screen, d.frame)
 	}
 	d.frame++
-	if d.frame >= d.cur.frames {
+	if d.frame >= d.cur.frames || (d.cur.until != nil && d.cur.until()) {
 		close(d.cur.done)
 		d.cur = nil
 	}
@@ -102,8 +103,13 @@ func TestMain(m *testing.M) {
 
 // run plays g for frames frames, calling each after every Draw.
 func run(t testing.TB, g *Game, frames int, each func(*ebiten.Image, int)) error {
+	return runUntil(t, g, frames, each, nil)
+}
+
+// runUntil is run that also ends once until reports true.
+func runUntil(t testing.TB, g *Game, frames int, each func(*ebiten.Image, int), until func() bool) error {
 	t.Helper()
-	j := &job{g: g, frames: frames, each: each, done: make(chan struct{})}
+	j := &job{g: g, frames: frames, each: each, until: until, done: make(chan struct{})}
 	select {
 	case theDriver.jobs <- j:
 	case <-time.After(time.Minute):

@@ -212,11 +212,12 @@ func (w *World) SetMap(raw []byte) error {
 // ApplyFirstShot applies FIRST_SHOT_DATA like an event frame (it bypasses
 // the core). A snapshot shape the renderer does not draw is not an error;
 // the wiring answers FIRST_SHOT_READY whatever this returns.
-func (w *World) ApplyFirstShot(raw []byte) error {
+// game and camera are the message's first two elements (protocol.FirstShot).
+func (w *World) ApplyFirstShot(game, camera json.RawMessage) error {
 	if w.scene == nil {
 		return errors.New("first shot before CONFIG_DATA")
 	}
-	f, err := parts.ParseFirstShot(w.scene.Schema(), raw)
+	f, err := parts.ParseFirstShotGame(w.scene.Schema(), game, camera)
 	if err != nil {
 		return err
 	}
@@ -239,6 +240,15 @@ func (w *World) Clear(keys []string, all bool) {
 	if all {
 		w.lastMap = nil
 	}
+}
+
+// localTeam is the team field of the local tank's latest row (0 if none):
+// a test and diagnostics helper for games whose rows have a "team" field.
+func (w *World) localTeam(id uint32) int {
+	if w.scene == nil {
+		return 0
+	}
+	return w.scene.Team(id)
 }
 
 // SetCore hands the render loop its core (nil detaches it).

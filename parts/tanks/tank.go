@@ -207,3 +207,11 @@ func normalize(a float64) float64 {
 func lerp(a, b, t float64) float64 { return a + (b-a)*t }
 
 func uniform(rnd func() float64, a, b float64) float64 { return a + (b-a)*rnd() }
+
+// Team implements parts.Teamer (0 for a wreck: it shows no team colour).
+func (t *Tank) Team() int {
+	if t.Pose.cond == 0 {
+		return 0
+	}
+	return t.Pose.team
+}

@@ -148,6 +148,7 @@ func FuzzParseDivergence(f *testing.F) {
 type logModel struct{ steps []Input }
 
 func (m *logModel) Step(in Input, dt float32) { m.steps = append(m.steps, in) }
+func (m *logModel) Pos() (float32, float32)  { return 0, 0 }
 
 func tanksConfig() Config {
 	return Config{StepMs: 10, Keys: map[string]KeyBit{
@@ -361,8 +362,8 @@ func TestErrorDecayAndSnap(t *testing.T) {
 	if snap := p.Correct(p.Rewound(), 60, 0, 0); !snap || p.Err != (VisualError{}) {
 		t.Fatalf("no snap at 120 units: %+v", p.Err)
 	}
-	s := p.Stats.Summary()
-	if s.Samples != 3 || s.Snaps != 1 || s.ErrorMax != 60 {
+	s := p.Summary()
+	if s.Samples != 0 || s.Snaps != 1 || s.CorrectionMax != 60 {
 		t.Fatalf("stats %+v", s)
 	}
 	if DecayFactor(1000.0/60) < 0.833 || DecayFactor(1000.0/60) > 0.834 || DecayFactor(-5) != 1 {
@@ -471,6 +472,7 @@ func TestDivergence(t *testing.T) {
 type nopModel struct{ n int }
 
 func (m *nopModel) Step(in Input, dt float32) { m.n++ }
+func (m *nopModel) Pos() (float32, float32)  { return float32(m.n), 0 }
 
 // BenchmarkUpdate is the per-tick cost of the framework at 60 fps.
 func BenchmarkUpdate(b *testing.B) {

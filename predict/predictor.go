@@ -16,6 +16,19 @@ type Input struct {
 // any bodies the game carries along) with the input of that step.
 type Model interface {
 	Step(in Input, dt float32)
+	// Pos is the simulated position of the actor (no visual error), for
+	// the time-aligned error statistics.
+	Pos() (x, y float32)
+}
+
+// trajectoryLen is the number of predicted positions kept (0.5 s at 120 Hz),
+// enough to find the prediction for the time of any fresh player block.
+const trajectoryLen = 64
+
+// sample is a predicted position at a time on the server's axis.
+type sample struct {
+	t    float64
+	x, y float32
 }
 
 // entry is one input event in the history: the input after the event, the
@@ -53,9 +66,10 @@ type Predictor struct {
 	live  Input
 	shots uint32 // one-shot bits waiting for the next step
 
-	acc     float64
-	last    float64
-	started bool
+	acc      float64
+	last     float64 // last Update, for the error decay
+	lastStep float64 // time the accumulator is measured to
+	started  bool
 
 	active, hasState, pendingReset, frozen, model bool
 
@@ -63,9 +77,38 @@ type Predictor struct {
 	hasLastSeq bool
 	window     Window
 
+	lastCorr    float64
+	corrections uint64
+
+	lead      bool
+	leadOff   float64
+	hasLead   bool
+
+	// The predicted trajectory since the last reconciliation, on the
+	// server's time axis: what the prediction said the actor would be at
+	// each step time, to compare with the host's state at the same time.
+	traj      [trajectoryLen]sample
+	trajHead  int
+	trajN     int
+	stateTime float64
+	lastErr   float64
+
+	// Corrections are the sizes of old − new at each reconciliation: the
+	// visible jumps the error smoothing hides (they include the jitter of
+	// the clock estimate, which the time-aligned Stats do not).
+	Corrections ErrorStats
+
 	Err   VisualError
 	Stats ErrorStats
 }
+
+// LastError is the time-aligned prediction error of the latest
+// reconciliation in world units (-1 when there was nothing to compare).
+func (p *Predictor) LastError() float64 { return p.lastErr }
+
+// LastCorrection is the size of the latest reconciliation's correction in
+// world units, and how many corrections there have been (for a net graph).
+func (p *Predictor) LastCorrection() (float64, uint64) { return p.lastCorr, p.corrections }
 
 // New returns a predictor for cfg. It starts inactive and without a model.
 func New(cfg Config) *Predictor {
@@ -187,6 +230,7 @@ func (p *Predictor) Reset(keepState bool) {
 	p.acc = 0
 	p.hasLastSeq = false
 	p.window = Window{}
+	p.trajHead, p.trajN = 0, 0
 }
 
 // DecayFactor is the per-tick visual error factor max(0, 1 − 10·Δt) for an
@@ -199,11 +243,12 @@ func DecayFactor(elapsedMs float64) float32 {
 // the elapsed time in ms (0 on the first call) for the game's own bodies.
 func (p *Predictor) Update(now float64, m Model) float64 {
 	if !p.started {
-		p.started, p.last = true, now
+		p.started, p.last, p.lastStep = true, now, now
 		return 0
 	}
 	elapsed := max(now-p.last, 0)
-	p.last = now
+	stepElapsed := max(now-p.lastStep, 0)
+	p.last, p.lastStep = now, now
 	f := DecayFactor(elapsed)
 	p.Err.X *= f
 	p.Err.Y *= f
@@ -212,13 +257,15 @@ func (p *Predictor) Update(now float64, m Model) float64 {
 		p.acc = 0
 		return elapsed
 	}
-	p.acc = min(p.acc+elapsed, AccumulatorCap)
+	p.acc = min(p.acc+stepElapsed, AccumulatorCap)
 	for p.acc >= p.stepMs {
 		in := p.live
 		in.Keys |= p.shots
 		p.shots = 0
 		m.Step(in, p.dt)
 		p.acc -= p.stepMs
+		p.stateTime += p.stepMs
+		p.track(m)
 	}
 	return elapsed
 }
@@ -245,6 +292,10 @@ func seqLE(a, b uint32) bool { return int32(a-b) <= 0 }
 // back to time. The accumulator keeps the remainder; one-shots the replay
 // did not reach are armed again, as the rewound state does not hold them.
 func (p *Predictor) Replay(lastInputSeq uint32, serverTime, offset, localNow float64, m Model) Window {
+	p.measure(serverTime, m)
+	if p.lead {
+		offset = p.leadOffset(serverTime - localNow)
+	}
 	useSeq := lastInputSeq != 0 && !(p.hasLastSeq && !seqLE(p.lastSeq, lastInputSeq))
 	p.lastSeq, p.hasLastSeq = lastInputSeq, true
 	mask := p.base
@@ -274,8 +325,14 @@ func (p *Predictor) Replay(lastInputSeq uint32, serverTime, offset, localNow flo
 		in := mask
 		in.Keys |= shots
 		m.Step(in, p.dt)
+		p.stateTime = t
+		p.track(m)
 	}
+	// The remainder covers the time up to localNow: the next update adds
+	// only what passed since this reconciliation (a player block arriving
+	// between two render ticks would otherwise be stepped twice over).
 	p.acc = end - t
+	p.lastStep = localNow
 	var shots uint32
 	for j := i; j < p.n; j++ {
 		shots |= p.at(j).oneShot
@@ -283,6 +340,45 @@ func (p *Predictor) Replay(lastInputSeq uint32, serverTime, offset, localNow flo
 	p.shots = shots
 	p.window = Window{From: serverTime - offset, To: t - offset, Count: i - first, Valid: true}
 	return p.window
+}
+
+// track appends the actor's position after a step at stateTime.
+func (p *Predictor) track(m Model) {
+	x, y := m.Pos()
+	if p.trajN == trajectoryLen {
+		p.trajHead = (p.trajHead + 1) % trajectoryLen
+		p.trajN--
+	}
+	p.traj[(p.trajHead+p.trajN)%trajectoryLen] = sample{t: p.stateTime, x: x, y: y}
+	p.trajN++
+}
+
+func (p *Predictor) trajAt(i int) *sample { return &p.traj[(p.trajHead+i)%trajectoryLen] }
+
+// measure compares the host's state at serverTime (the game has just set
+// it) with the prediction for that same time, interpolated between the
+// predicted steps around it (extrapolated from the last two beyond them),
+// and starts a new trajectory at the authoritative state. The result is
+// kept for Correct, which records it.
+func (p *Predictor) measure(serverTime float64, m Model) {
+	ax, ay := m.Pos()
+	p.lastErr = -1
+	if p.trajN >= 2 {
+		k := 1
+		for k < p.trajN-1 && p.trajAt(k).t < serverTime {
+			k++
+		}
+		a, b := p.trajAt(k-1), p.trajAt(k)
+		if b.t > a.t && serverTime >= p.trajAt(0).t {
+			f := (serverTime - a.t) / (b.t - a.t)
+			px := float64(a.x) + (float64(b.x)-float64(a.x))*f
+			py := float64(a.y) + (float64(b.y)-float64(a.y))*f
+			p.lastErr = math.Hypot(px-float64(ax), py-float64(ay))
+		}
+	}
+	p.trajHead, p.trajN = 0, 0
+	p.stateTime = serverTime
+	p.track(m)
 }
 
 // LastWindow is the window of the last replay.
@@ -299,6 +395,7 @@ func (p *Predictor) Correct(hadState bool, dx, dy, dAngle float32) bool {
 	if !hadState || p.pendingReset {
 		p.pendingReset = false
 		p.Err = VisualError{}
+		p.lastErr = -1
 		return false
 	}
 	p.Err.X += dx
@@ -308,7 +405,14 @@ func (p *Predictor) Correct(hadState bool, dx, dy, dAngle float32) bool {
 	if snap {
 		p.Err = VisualError{}
 	}
-	p.Stats.Add(math.Hypot(float64(dx), float64(dy)), snap)
+	p.lastCorr = math.Hypot(float64(dx), float64(dy))
+	p.corrections++
+	p.Corrections.Add(p.lastCorr, snap)
+	if p.lastErr >= 0 {
+		p.Stats.Add(p.lastErr, snap)
+	} else if snap {
+		p.Stats.snaps++
+	}
 	return snap
 }
 
@@ -328,4 +432,38 @@ func NormalizeAngle(a float32) float32 {
 		a += 2 * math.Pi
 	}
 	return a
+}
+
+// Summary is the "prediction" object of the headless summary: the
+// time-aligned error figures, the snaps, and the correction figures.
+func (p *Predictor) Summary() Summary {
+	s := p.Stats.Summary()
+	c := p.Corrections.Summary()
+	s.Snaps = c.Snaps
+	s.CorrectionP50, s.CorrectionP95, s.CorrectionMax = c.ErrorP50, c.ErrorP95, c.ErrorMax
+	return s
+}
+
+// leadDecay is how fast the lead clock follows slower frames down (per
+// player block); it follows faster ones at once.
+const leadDecay = 0.01
+
+// SetLeadClock selects the time base of the replay. Off (the engine's
+// rule), the replay ends at localNow + the core's smoothed offset, an
+// average over the frames' delays: a frame that travelled faster than the
+// average then carries a state newer than that end, the prediction waits for
+// it, and the visible correction jumps by the jitter. On, the end follows
+// the least-delayed frames (up at once, down by 1 % per block), so no
+// frame is ahead of the prediction and the corrections shrink to the
+// drift. Only the time placement changes; the seq rule is the same.
+func (p *Predictor) SetLeadClock(on bool) { p.lead, p.hasLead = on, false }
+
+func (p *Predictor) leadOffset(sample float64) float64 {
+	switch {
+	case !p.hasLead || sample > p.leadOff:
+		p.leadOff, p.hasLead = sample, true
+	default:
+		p.leadOff += (sample - p.leadOff) * leadDecay
+	}
+	return p.leadOff
 }

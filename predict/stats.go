@@ -12,9 +12,9 @@ const (
 	statsBins  = 1000
 )
 
-// ErrorStats accumulates the size of each reconciliation's correction (the
-// distance between the predicted and the rewound-and-replayed position) in
-// world units, for the headless summary.
+// ErrorStats accumulates error sizes in world units for the headless
+// summary: the predictor keeps one for the time-aligned prediction error and
+// one for the corrections.
 type ErrorStats struct {
 	samples uint64
 	snaps   uint64
@@ -69,13 +69,19 @@ func (s *ErrorStats) Percentile(q float64) float64 {
 	return s.max
 }
 
-// Summary is the "prediction" object of the headless summary, in world units.
+// Summary is the "prediction" object of the headless summary, in world
+// units. The error figures compare the prediction with the host's state at
+// the same server time; the correction figures are the jumps old − new at
+// each reconciliation, which the visual error smooths away.
 type Summary struct {
-	Samples  uint64  `json:"samples"`
-	ErrorP50 float64 `json:"errorP50"`
-	ErrorP95 float64 `json:"errorP95"`
-	ErrorMax float64 `json:"errorMax"`
-	Snaps    uint64  `json:"snaps"`
+	Samples       uint64  `json:"samples"`
+	ErrorP50      float64 `json:"errorP50"`
+	ErrorP95      float64 `json:"errorP95"`
+	ErrorMax      float64 `json:"errorMax"`
+	Snaps         uint64  `json:"snaps"`
+	CorrectionP50 float64 `json:"correctionP50"`
+	CorrectionP95 float64 `json:"correctionP95"`
+	CorrectionMax float64 `json:"correctionMax"`
 }
 
 // Summary returns the statistics so far, rounded to 4 decimals.

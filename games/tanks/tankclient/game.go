@@ -73,9 +73,12 @@ var _ clientcore.Game = (*Game)(nil)
 
 // New builds the tanks game for a snapshot schema and the parsed
 // CONFIG_DATA.prediction. It selects the first configured model whose name
-// is a snapshot key; SetModel changes it.
+// is a snapshot key; SetModel changes it. The replay runs on the lead clock
+// (predict.Predictor.SetLeadClock); Predictor().SetLeadClock(false) restores
+// the engine's time base.
 func New(schema *clientcore.Schema, cfg Config) *Game {
 	g := &Game{cfg: cfg, schema: schema, pred: predict.New(cfg.Predict)}
+	g.pred.SetLeadClock(true)
 	g.bodies[0] = &g.body
 	g.shots.init(schema, cfg.Weapons)
 	for i := range cfg.Models {
@@ -369,3 +372,6 @@ func (g *Game) spawn(k *clientcore.KeySchema, r clientcore.Row) {
 }
 
 func predictInput(keys uint32) predict.Input { return predict.Input{Keys: keys} }
+
+// Pos is the simulated own tank position (predict.Model).
+func (g *Game) Pos() (float32, float32) { return g.st.X, g.st.Y }

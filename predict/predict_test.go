@@ -148,7 +148,7 @@ func FuzzParseDivergence(f *testing.F) {
 type logModel struct{ steps []Input }
 
 func (m *logModel) Step(in Input, dt float32) { m.steps = append(m.steps, in) }
-func (m *logModel) Pos() (float32, float32)  { return 0, 0 }
+func (m *logModel) Pos() (float32, float32)   { return 0, 0 }
 
 func tanksConfig() Config {
 	return Config{StepMs: 10, Keys: map[string]KeyBit{
@@ -472,7 +472,7 @@ func TestDivergence(t *testing.T) {
 type nopModel struct{ n int }
 
 func (m *nopModel) Step(in Input, dt float32) { m.n++ }
-func (m *nopModel) Pos() (float32, float32)  { return float32(m.n), 0 }
+func (m *nopModel) Pos() (float32, float32)   { return float32(m.n), 0 }
 
 // BenchmarkUpdate is the per-tick cost of the framework at 60 fps.
 func BenchmarkUpdate(b *testing.B) {

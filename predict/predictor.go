@@ -80,9 +80,9 @@ type Predictor struct {
 	lastCorr    float64
 	corrections uint64
 
-	lead      bool
-	leadOff   float64
-	hasLead   bool
+	lead    bool
+	leadOff float64
+	hasLead bool
 
 	// The predicted trajectory since the last reconciliation, on the
 	// server's time axis: what the prediction said the actor would be at

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"testing"
 
 	"vimpclient/clientcore"
@@ -55,6 +56,7 @@ type session struct {
 	seq      uint32
 	hot      *clientcore.Hot
 	onDraw   func(h *clientcore.Hot)
+	onFrames func(f []clientcore.EventFrame)
 }
 
 func newSession(t *testing.T, seed uint64, lead bool) *session {
@@ -115,7 +117,10 @@ func (s *session) run(ms float64) {
 		if s.nextDraw <= s.local {
 			s.nextDraw += 1000.0 / 60
 			s.hot = s.core.Sample(s.local)
-			s.core.TakeFrames()
+			frames := s.core.TakeFrames()
+			if s.onFrames != nil {
+				s.onFrames(frames)
+			}
 			if s.onDraw != nil {
 				s.onDraw(s.hot)
 			}
@@ -130,6 +135,9 @@ func (s *session) key(down bool, name string) {
 		action = "down"
 	}
 	s.core.ApplyInput(s.seq, down, name, s.local)
+	if sp := s.g.TakeSpawns(); s.onFrames != nil && len(sp) > 0 {
+		s.onFrames(sp)
+	}
 	s.up.send(s.local, hostMsg{}, fmt.Sprintf("%d:%s:%s", s.seq, action, name))
 }
 
@@ -200,5 +208,80 @@ func randomDriving(t *testing.T, lead bool) {
 	t.Logf("random driving, 50–150 ms jitter each way, lead clock %v: %+v", lead, sum)
 	if sum.Samples < 200 || sum.Snaps != 0 || math.IsNaN(sum.ErrorMax) {
 		t.Fatalf("prediction figures %+v", sum)
+	}
+}
+
+// effects applies event frames the way the renderer does and counts the
+// own shots it would draw: tracer rows by author, bombs by name.
+type effects struct {
+	my             float64
+	tracers        int
+	bombs          map[string]bool
+	bombsCreated   int
+	foreignTracers int
+}
+
+func (e *effects) apply(frames []clientcore.EventFrame) {
+	for _, f := range frames {
+		for _, b := range f.Blocks {
+			switch b.Key() {
+			case "w1":
+				for _, r := range b.Rows {
+					if r.Fields[7] == e.my {
+						e.tracers++
+					} else {
+						e.foreignTracers++
+					}
+				}
+			case "w2":
+				for _, r := range b.Rows {
+					name := strconv.FormatUint(uint64(r.ID), 36)
+					if r.Local != 0 {
+						name = "L" + strconv.FormatUint(uint64(r.Local), 10)
+					}
+					switch {
+					case r.Null:
+						delete(e.bombs, name)
+					case !e.bombs[name]:
+						e.bombs[name] = true
+						e.bombsCreated++
+					}
+				}
+			}
+		}
+	}
+}
+
+// Own shots through the delaying proxy: each tracer and bomb is drawn once
+// (the local spawn at once, the host's copy suppressed or merged), and no
+// bomb sprite is left behind.
+func TestDelayedOwnShots(t *testing.T) {
+	s := newSession(t, 13, true)
+	s.run(2000)
+	id, ok := s.core.MyGameID()
+	if !ok {
+		t.Fatal("no game id")
+	}
+	fx := &effects{my: float64(id), bombs: map[string]bool{}}
+	s.onFrames = fx.apply
+	for i := 0; i < 3; i++ {
+		s.key(true, "fire")
+		if fx.tracers != i+1 {
+			t.Fatalf("shot %d not drawn at once (%d tracers)", i+1, fx.tracers)
+		}
+		s.key(false, "fire")
+		s.run(200)
+	}
+	s.key(true, "nextWeapon")
+	s.key(false, "nextWeapon")
+	s.run(300)
+	s.key(true, "fire")
+	s.key(false, "fire")
+	if fx.bombsCreated != 1 {
+		t.Fatal("bomb not drawn at once")
+	}
+	s.run(3000)
+	if fx.tracers != 3 || fx.bombsCreated != 1 || len(fx.bombs) != 0 {
+		t.Fatalf("own tracers drawn %d (want 3), bombs created %d (want 1), left %v", fx.tracers, fx.bombsCreated, fx.bombs)
 	}
 }

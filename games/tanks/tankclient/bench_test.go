@@ -1,0 +1,70 @@
+package tankclient
+
+import (
+	"testing"
+
+	"vimpclient/clientcore"
+)
+
+func benchGame(b *testing.B) *Game {
+	g, _ := hostSchemaGame(b)
+	if !g.pred.HasState() {
+		b.Fatal("no state")
+	}
+	return g
+}
+
+// BenchmarkUpdateOverlay is the game's share of one render tick at 60 fps:
+// fixed steps with wall contacts, then the overlay record.
+func BenchmarkUpdateOverlay(b *testing.B) {
+	g := benchGame(b)
+	g.ApplyInput(1, true, "forward", 1000)
+	g.ApplyInput(2, true, "left", 1000)
+	tail := make([]clientcore.Record, 0, 4)
+	now := 1000.0
+	b.ReportAllocs()
+	for b.Loop() {
+		now += 1000.0 / 60
+		g.Update(now)
+		tail, _, _ = g.Overlay(3, true, tail[:0])
+	}
+	if len(tail) != 1 {
+		b.Fatal("no overlay")
+	}
+}
+
+// BenchmarkReplay250ms is one reconciliation with 250 ms of input the host
+// has not acknowledged: rewind, then 30 fixed steps (motion and walls)
+// replaying ten key changes.
+func BenchmarkReplay250ms(b *testing.B) {
+	g := benchGame(b)
+	names := []string{"forward", "left", "right", "gunLeft", "back"}
+	for i := 0; i < 10; i++ {
+		g.ApplyInput(uint32(10+i), i%2 == 0, names[i%len(names)], 1000+float64(i)*25)
+	}
+	p := &clientcore.PlayerBlock{GameID: 3, LastInputSeq: 9, State: [8]float32{100, 100, 0.3, 50, 10, 0, 0, 1}}
+	g.pred.SetLeadClock(false)
+	b.ReportAllocs()
+	for b.Loop() {
+		g.OnServerState(p, 1000, 0, 1250)
+	}
+	if w := g.pred.LastWindow(); w.Count != 10 {
+		b.Fatalf("replayed %d entries", w.Count)
+	}
+}
+
+func TestUpdateOverlayAllocatesNothing(t *testing.T) {
+	g, _ := hostSchemaGame(t)
+	g.ApplyInput(1, true, "forward", 1000)
+	tail := make([]clientcore.Record, 0, 4)
+	now := 1000.0
+	allocs := testing.AllocsPerRun(200, func() {
+		now += 1000.0 / 60
+		g.Update(now)
+		tail, _, _ = g.Overlay(3, true, tail[:0])
+		g.OnServerState(&clientcore.PlayerBlock{GameID: 3, State: [8]float32{100, 100}}, now, 0, now+20)
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per tick", allocs)
+	}
+}

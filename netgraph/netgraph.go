@@ -117,8 +117,8 @@ func delta(cur, prev uint64) uint32 {
 }
 
 // Len is the number of ticks kept; At returns tick i, oldest first.
-func (g *Graph) Len() int          { return g.n }
-func (g *Graph) At(i int) *Tick    { return &g.ticks[(g.head+i)%History] }
+func (g *Graph) Len() int           { return g.n }
+func (g *Graph) At(i int) *Tick     { return &g.ticks[(g.head+i)%History] }
 func (g *Graph) Generation() uint64 { return g.generation }
 
 // Reset forgets the ticks and counters (a new connection).

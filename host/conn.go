@@ -54,6 +54,10 @@ type event struct {
 }
 
 func (s *Server) serveGame(w http.ResponseWriter, r *http.Request) {
+	// Counted before the upgrade: until then http.Server.Shutdown waits
+	// for this request, so the count is taken before Done's Wait starts.
+	s.wg.Add(1)
+	defer s.wg.Done()
 	origin := r.Header.Get("Origin")
 	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
 	if err != nil {
@@ -78,8 +82,6 @@ func (s *Server) serveGame(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ws.SetReadLimit(protocol.MaxClientMessage)
-	s.wg.Add(1)
-	defer s.wg.Done()
 	ctx, cancel := context.WithCancel(r.Context())
 	defer cancel()
 	c := &client{id: int(s.nextID.Add(1)), out: make(chan outMsg, outQueue), cancel: cancel}
@@ -87,6 +89,9 @@ func (s *Server) serveGame(w http.ResponseWriter, r *http.Request) {
 	case s.room.joins <- c:
 	case <-ctx.Done():
 		_ = ws.CloseNow()
+		return
+	case <-s.room.stopped:
+		_ = ws.Close(websocket.StatusGoingAway, "")
 		return
 	}
 	writerDone := make(chan struct{})

@@ -208,7 +208,12 @@ func (c *tclient) expectClose() (websocket.StatusCode, []string) {
 }
 
 func TestHTTPDiscovery(t *testing.T) {
-	srv, _ := startHost(t, Config{Bots: 1})
+	srv, _ := startHost(t, Config{Bots: 1, Sound: func(f string) ([]byte, bool) {
+		if f == "shot" {
+			return []byte("RIFF"), true
+		}
+		return nil, false
+	}})
 	get := func(path string) (int, []byte) {
 		resp, err := http.Get(srv.URL() + path)
 		if err != nil {
@@ -236,6 +241,12 @@ func TestHTTPDiscovery(t *testing.T) {
 	}
 	if code, b = get("/games/tanks/maps/yard"); code != 200 || !strings.Contains(string(b), `"physicsStatic"`) {
 		t.Fatalf("map: %d %s", code, b)
+	}
+	if code, b = get("/games/tanks/sounds/shot.wav"); code != 200 || string(b) != "RIFF" {
+		t.Fatalf("shot.wav: %d %q", code, b)
+	}
+	if code, _ = get("/games/tanks/sounds/shot.mp3"); code != 404 {
+		t.Fatalf("shot.mp3: %d", code)
 	}
 	if code, _ = get("/games/tanks/maps/nowhere"); code != 404 {
 		t.Fatalf("unknown map: %d", code)
@@ -347,9 +358,14 @@ func TestKickMissedPings(t *testing.T) {
 func TestKickMaxLatency(t *testing.T) {
 	// The smoothed RTT starts at 100 ms, so with a 50 ms limit the first
 	// accepted PONG already exceeds it.
-	srv, _ := startHost(t, Config{PingInterval: 10 * time.Millisecond, MaxLatency: 50 * time.Millisecond})
+	srv, _ := startHost(t, Config{PingInterval: 200 * time.Millisecond, MaxLatency: 50 * time.Millisecond, MaxMissedPings: 1000})
 	c := dial(t, srv)
-	c.handshake("Slow")
+	c.port(protocol.ConfigData)
+	c.send(protocol.ConfigReady, nil)
+	c.port(protocol.AuthData)
+	c.send(protocol.AuthResponse, map[string]string{"name": "Slow", "model": "m1"})
+	c.port(protocol.AuthResult)
+	c.send(protocol.ModulesReady, nil) // MAP_DATA comes with an immediate PING
 	code, techs := c.expectClose()
 	if code != protocol.CloseKickMaxLatency || len(techs) == 0 || techs[len(techs)-1] != "[4]" {
 		t.Fatalf("close %d techs %v, want 4003 after [4]", code, techs)
@@ -357,7 +373,7 @@ func TestKickMaxLatency(t *testing.T) {
 }
 
 func TestPongKeepsConnection(t *testing.T) {
-	srv, _ := startHost(t, Config{PingInterval: 5 * time.Millisecond})
+	srv, _ := startHost(t, Config{PingInterval: 20 * time.Millisecond, MaxMissedPings: 1000})
 	c := dial(t, srv)
 	c.handshake("Ponger")
 	c.until("20 pings", func(m msg) bool { return c.pings >= 20 })
@@ -436,7 +452,7 @@ func TestRoomFull(t *testing.T) {
 // TestHostileClient: garbage, wrong ports, a flood and an oversized
 // message from one client must not disturb another.
 func TestHostileClient(t *testing.T) {
-	srv, _ := startHost(t, Config{Bots: 2, PingInterval: 300 * time.Millisecond})
+	srv, _ := startHost(t, Config{Bots: 2, PingInterval: 300 * time.Millisecond, MaxMissedPings: 1000})
 	good := dial(t, srv)
 	good.handshake("Good")
 	good.joinTeam("team1")

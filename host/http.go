@@ -62,6 +62,20 @@ func (s *Server) routes() http.Handler {
 		w.Header().Set("Content-Type", "image/png")
 		_, _ = w.Write(b)
 	})
+	mux.HandleFunc("GET /games/tanks/sounds/{file}", func(w http.ResponseWriter, r *http.Request) {
+		name, ok := strings.CutSuffix(r.PathValue("file"), ".wav")
+		if !ok || s.cfg.Sound == nil {
+			http.NotFound(w, r)
+			return
+		}
+		b, ok := s.cfg.Sound(name)
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "audio/wav")
+		_, _ = w.Write(b)
+	})
 	mux.HandleFunc("/game", s.serveGame)
 	return mux
 }

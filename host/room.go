@@ -98,6 +98,9 @@ func (r *room) JSON(uid int, port int, payload any) {
 		r.cfg.Log.Error("host: marshal", "port", port, "err", err)
 		return
 	}
+	if port == protocol.MapData && c.tracking {
+		c.nextPing = r.now // the ping timer restarts with an immediate ping on every map
+	}
 	r.enqueue(c, outMsg{text: b}, true)
 }
 

@@ -49,6 +49,9 @@ type Config struct {
 	ConnRate int
 	// Seed makes the bots' choices repeatable.
 	Seed uint64
+	// Sound returns the WAV bytes of a catalog sound file name (such as
+	// "shot"); nil serves no sounds. Served as <assetsBase>sounds/<file>.wav.
+	Sound func(file string) ([]byte, bool)
 	// RoundSeconds, MapSeconds, VoteSeconds pass to the match.
 	RoundSeconds, MapSeconds, VoteSeconds int
 	Log                                   *slog.Logger

@@ -116,6 +116,7 @@ type Solver struct {
 	contacts []contact
 	ids      []int32
 	boxes    []obb
+	aabbs    [][4]float32
 	static   Body
 }
 
@@ -128,15 +129,19 @@ const Passes = 4
 func (s *Solver) Resolve(bodies []*Body, w *Walls) {
 	s.contacts = s.contacts[:0]
 	s.boxes = s.boxes[:0]
+	s.aabbs = s.aabbs[:0]
 	for _, b := range bodies {
 		b.Touched = false
-		s.boxes = append(s.boxes, bodyBox(b))
+		box := bodyBox(b)
+		x0, y0, x1, y1 := box.aabb()
+		s.boxes = append(s.boxes, box)
+		s.aabbs = append(s.aabbs, [4]float32{x0, y0, x1, y1})
 	}
 	if w != nil {
 		for i, b := range bodies {
 			box := &s.boxes[i]
-			x0, y0, x1, y1 := box.aabb()
-			s.ids = w.blocksIn(s.ids[:0], x0, y0, x1, y1)
+			a := &s.aabbs[i]
+			s.ids = w.blocksIn(s.ids[:0], a[0], a[1], a[2], a[3])
 			for _, id := range s.ids {
 				rb := rectBox(w.Blocks[id])
 				nx, ny, d, px, py, ok := overlap(box, &rb)
@@ -149,10 +154,10 @@ func (s *Solver) Resolve(bodies []*Body, w *Walls) {
 		}
 	}
 	for i := range bodies {
-		ax0, ay0, ax1, ay1 := s.boxes[i].aabb()
+		ab := &s.aabbs[i]
 		for j := i + 1; j < len(bodies); j++ {
-			bx0, by0, bx1, by1 := s.boxes[j].aabb()
-			if ax1 < bx0 || bx1 < ax0 || ay1 < by0 || by1 < ay0 {
+			bb := &s.aabbs[j]
+			if ab[2] < bb[0] || bb[2] < ab[0] || ab[3] < bb[1] || bb[3] < ab[1] {
 				continue
 			}
 			nx, ny, d, px, py, ok := overlap(&s.boxes[i], &s.boxes[j])
@@ -269,4 +274,36 @@ func RayBox(b *Body, x, y, dx, dy, maxDist float32) (float32, bool) {
 		}
 	}
 	return t0, true
+}
+
+// NewTankBody returns the contact body of a tank of model m (hull box,
+// mass from the fixture density, model surface).
+func NewTankBody(m *Model) Body {
+	hw, hh := m.HalfSize()
+	b := Body{HalfW: hw, HalfH: hh, Friction: m.Friction, Restitution: m.Restitution}
+	b.SetMass(m.Density)
+	return b
+}
+
+// ToBody copies the tank's pose and velocities into its contact body.
+func (t *Tank) ToBody(b *Body) {
+	b.X, b.Y, b.Angle, b.VX, b.VY, b.AngVel = t.X, t.Y, t.Angle, t.VX, t.VY, t.AngVel
+}
+
+// FromBody takes the pose and velocities back after Resolve.
+func (t *Tank) FromBody(b *Body) {
+	t.X, t.Y, t.Angle, t.VX, t.VY, t.AngVel = b.X, b.Y, Normalize(b.Angle), b.VX, b.VY, b.AngVel
+}
+
+// StepAlone runs one full fixed step of a lone tank the way the host steps
+// every tank: the motion model, then the contacts against the glued wall
+// blocks. It is the predictor's replica step when no other body is
+// predicted; body and bodies are the caller's scratch.
+func (m *Model) StepAlone(t *Tank, keys uint32, dt float32, w *Walls, s *Solver, body *Body, bodies []*Body) []*Body {
+	m.Move(t, keys, dt)
+	t.ToBody(body)
+	bodies = append(bodies[:0], body)
+	s.Resolve(bodies, w)
+	t.FromBody(body)
+	return bodies
 }

@@ -85,16 +85,12 @@ func TestTankStopsAtWall(t *testing.T) {
 	w := NewWalls(grid, []int{1}, 20) // wall face at x = 180
 	m := M1()
 	tk := Tank{X: 100, Y: 100}
-	hw, hh := m.HalfSize()
-	body := &Body{HalfW: hw, HalfH: hh, Friction: m.Friction, Restitution: m.Restitution}
-	body.SetMass(m.Density)
+	hw, _ := m.HalfSize()
+	body := NewTankBody(&m)
 	var s Solver
-	bodies := []*Body{body}
+	var bodies []*Body
 	for i := 0; i < 600; i++ {
-		m.Move(&tk, KeyForward, Step)
-		body.X, body.Y, body.Angle, body.VX, body.VY, body.AngVel = tk.X, tk.Y, tk.Angle, tk.VX, tk.VY, tk.AngVel
-		s.Resolve(bodies, w)
-		tk.X, tk.Y, tk.Angle, tk.VX, tk.VY, tk.AngVel = body.X, body.Y, body.Angle, body.VX, body.VY, body.AngVel
+		bodies = m.StepAlone(&tk, KeyForward, Step, w, &s, &body, bodies)
 	}
 	if tk.X+hw > 180.01 {
 		t.Fatalf("tank went into the wall: x=%v", tk.X)
@@ -134,5 +130,41 @@ func TestRays(t *testing.T) {
 	}
 	if _, ok := RayBox(b, 0, 10, 1, 0, 100); ok {
 		t.Fatal("ray above the box hit it")
+	}
+}
+
+// TestSlideAlongGluedWall: a tank pressed at a shallow angle against a
+// wall of forty tiles meets one block and slides along it without
+// snagging at the tile seams.
+func TestSlideAlongGluedWall(t *testing.T) {
+	grid := make([][]int, 12)
+	for y := range grid {
+		grid[y] = make([]int, 40)
+	}
+	for x := range grid[10] {
+		grid[10][x] = 1 // wall face at y = 100
+	}
+	w := NewWalls(grid, []int{1}, 10)
+	if len(w.Blocks) != 1 {
+		t.Fatalf("%d blocks, want the row glued into one", len(w.Blocks))
+	}
+	m := M1()
+	tk := Tank{X: 20, Y: 96, Angle: 0.15}
+	body := NewTankBody(&m)
+	var s Solver
+	var bodies []*Body
+	minStep := float32(1e9)
+	for i := 0; i < 240; i++ {
+		x0 := tk.X
+		bodies = m.StepAlone(&tk, KeyForward, Step, w, &s, &body, bodies)
+		if i > 60 {
+			minStep = min(minStep, tk.X-x0)
+		}
+		if tk.Y > 100 {
+			t.Fatalf("step %d: centre went through the wall: %+v", i, tk)
+		}
+	}
+	if tk.X < 150 || minStep <= 0 {
+		t.Fatalf("tank snagged: x=%v, slowest step %v", tk.X, minStep)
 	}
 }

@@ -7,6 +7,7 @@
 package match
 
 import (
+	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -180,7 +181,10 @@ func New(cfg Config) (*Match, error) {
 	if err != nil {
 		return nil, fmt.Errorf("match config: %w", err)
 	}
-	compact, err := json.Marshal(json.RawMessage(configJSON))
+	// The vote window the client shows is the host's vote time; the
+	// object is patched as text so every key keeps its declared order.
+	text := bytes.Replace(configJSON, []byte(`"time": 10000`), []byte(`"time": `+strconv.Itoa(cfg.VoteSeconds*1000)), 1)
+	compact, err := json.Marshal(json.RawMessage(text))
 	if err != nil {
 		return nil, fmt.Errorf("match config: %w", err)
 	}
@@ -251,6 +255,7 @@ func (m *Match) AuthTexts() any {
 		}},
 		map[string]any{"heading": "Command line", "lines": []any{
 			line("/name <name>", "change your name"), line("/mapname", "current map"), line("/timeleft", "time left on this map"),
+			line("/bot <count> [team]", "add bots"), line("/bot 0 [team]", "remove bots"),
 		}},
 	}}
 }
@@ -339,7 +344,7 @@ func (m *Match) removePlayer(p *player) {
 	if m.vote != nil {
 		delete(m.vote.ballots, p.gid)
 	}
-	m.checkWipe(0)
+	m.checkWipe()
 }
 
 // SetLatency records a user's smoothed round-trip time for the scoreboard.

@@ -22,6 +22,9 @@ type recorder struct {
 	players map[int]clientcore.PlayerBlock
 	m1rows  map[int]int
 	keep    bool
+	// events counts event rows per key ("w2" planted, "w2-null"
+	// detonated, "w1", "w2e") over every frame of every user.
+	events map[string]int
 }
 
 func newRecorder(t testing.TB, m *Match) *recorder {
@@ -34,7 +37,7 @@ func newRecorder(t testing.TB, m *Match) *recorder {
 		t.Fatal(err)
 	}
 	r := &recorder{t: t, dec: clientcore.NewDecoder(s), frames: map[int]int{}, texts: map[int][]string{},
-		players: map[int]clientcore.PlayerBlock{}, m1rows: map[int]int{}, keep: true}
+		players: map[int]clientcore.PlayerBlock{}, m1rows: map[int]int{}, keep: true, events: map[string]int{}}
 	m.SetOut(r)
 	return r
 }
@@ -63,8 +66,19 @@ func (r *recorder) Frame(uid int, b []byte, reliable bool) {
 		r.players[uid] = r.frame.Player
 	}
 	for _, blk := range r.frame.Blocks {
-		if blk.Key() == "m1" {
+		switch blk.Key() {
+		case "m1":
 			r.m1rows[uid] = len(blk.Rows)
+		case "w1", "w2e":
+			r.events[blk.Key()] += len(blk.Rows)
+		case "w2":
+			for _, row := range blk.Rows {
+				if row.Null {
+					r.events["w2-null"]++
+				} else {
+					r.events["w2"]++
+				}
+			}
 		}
 	}
 }
@@ -165,9 +179,18 @@ func TestMatchInputMovesTank(t *testing.T) {
 	m.Keys(7, "6:up:forward")
 	m.Keys(7, "7:down:nextWeapon")
 	m.Keys(7, "8:down:fire")
-	step(8)
+	step(60)
 	if !r.has(7, `[13,["wa:w2"`) && !r.has(7, `[13,["w2:99"`) {
 		t.Fatalf("weapon switch and bomb not on the panel: %v", r.texts[7][len(r.texts[7])-5:])
+	}
+	if r.events["w2"] != 1 || r.events["w2-null"] != 1 || r.events["w2e"] != 1 {
+		t.Fatalf("bomb events %v, want one plant, one detonation, one explosion", r.events)
+	}
+	m.Keys(7, "9:down:prevWeapon")
+	m.Keys(7, "10:down:fire")
+	step(8)
+	if r.events["w1"] != 1 || !r.has(7, `[13,["w1:199"`) {
+		t.Fatalf("tracer events %v after one shot", r.events)
 	}
 }
 
@@ -175,6 +198,9 @@ func TestMatchVotesAndChat(t *testing.T) {
 	m, err := New(Config{Log: quiet(), VoteSeconds: 1})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if !strings.Contains(string(m.ConfigData()), `"templates"`) || !strings.Contains(string(m.ConfigData()), `"time":1000}`) {
+		t.Fatal("CONFIG_DATA vote time is not the host's vote time")
 	}
 	r := newRecorder(t, m)
 	joinHuman(t, m, 1, "Alice")
@@ -233,15 +259,33 @@ func FuzzMatchInput(f *testing.F) {
 	})
 }
 
+// hostOut does what the host's room does with the match's output short of
+// the socket: marshal each JSON message and copy each frame.
+type hostOut struct {
+	buf   []byte
+	bytes int
+}
+
+func (o *hostOut) JSON(uid int, port int, payload any) {
+	b, _ := json.Marshal([]any{port, payload})
+	o.bytes += len(b)
+}
+
+func (o *hostOut) Frame(uid int, b []byte, reliable bool) {
+	o.buf = append(o.buf[:0], b...)
+	o.bytes += len(b)
+}
+
 // BenchmarkSendTick measures one host send period at 1 player + 15 bots:
-// four 120 Hz simulation steps and the frame and meta send of the fourth.
+// four 120 Hz simulation steps (bots, motion, contacts, weapons, rounds)
+// and, on the fourth, the frame and meta send with JSON marshalling.
 func BenchmarkSendTick(b *testing.B) {
 	m, err := New(Config{Bots: 15, Seed: 1, Log: quiet(), RoundSeconds: 100000})
 	if err != nil {
 		b.Fatal(err)
 	}
-	r := newRecorder(b, m)
-	r.keep = false
+	out := &hostOut{}
+	m.SetOut(out)
 	joinHuman(b, m, 1, "Bench")
 	m.Vote(1, json.RawMessage(`["teamChange","team1"]`))
 	now := 1.7e12
@@ -251,12 +295,16 @@ func BenchmarkSendTick(b *testing.B) {
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
+	out.bytes = 0
+	cpu0 := processCPU()
 	for b.Loop() {
 		for j := 0; j < sendEvery; j++ {
 			now += 1000.0 / 120
 			m.Step(now)
 		}
 	}
+	b.ReportMetric(float64(processCPU()-cpu0)/float64(b.N), "cpu-ns/op")
+	b.ReportMetric(float64(out.bytes)/float64(b.N), "B-sent/op")
 }
 
 // BenchmarkSimStep measures one 120 Hz simulation step alone.
@@ -308,6 +356,95 @@ func TestCrateRowsMatchMap(t *testing.T) {
 		}
 		if row.Fields[3] != 0 || row.Fields[4] != 0 || row.Fields[5] != 0 {
 			t.Errorf("resting crate %d carries a velocity tail %v", i, row.Fields[3:])
+		}
+	}
+}
+
+func TestLonePlayerMapChangeAndTeams(t *testing.T) {
+	m, err := New(Config{Bots: 4, Log: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRecorder(t, m)
+	joinHuman(t, m, 1, "Solo")
+	m.Vote(1, json.RawMessage(`["teamChange","team2"]`))
+	m.Vote(1, json.RawMessage(`["teamChange","team2"]`))
+	m.Vote(1, json.RawMessage(`["teamChange","spectators"]`))
+	now := 1.7e12
+	for i := 0; i < 40; i++ {
+		now += 1000.0 / 120
+		m.Step(now)
+	}
+	for _, want := range []string{`[15,"s:2:team2"]`, `[15,"s:1:team2"]`, `[15,"s:3"]`} {
+		if !r.has(1, want) {
+			t.Errorf("no %s in %v", want, r.texts[1])
+		}
+	}
+	r.texts[1] = nil
+	m.Vote(1, json.RawMessage(`["mapChange","crossing"]`))
+	if m.current.Name != "crossing" {
+		t.Fatalf("lone player's map change not immediate: %s", m.current.Name)
+	}
+	want := []string{`[13,["t:`, `[17,0]`, `[11,null]`, `[8,[2]]`, `[3,{`}
+	if len(r.texts[1]) < len(want) {
+		t.Fatalf("map change sequence %v", r.texts[1])
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(r.texts[1][i], w) {
+			t.Fatalf("message %d = %.40s, want %s…", i, r.texts[1][i], w)
+		}
+	}
+	frames := r.frames[1]
+	for i := 0; i < 8; i++ {
+		now += 1000.0 / 120
+		m.Step(now)
+	}
+	if r.frames[1] != frames {
+		t.Fatal("frames sent between the map change and FIRST_SHOT_READY")
+	}
+	m.MapReady(1)
+	m.FirstShotReady(1)
+	if !r.has(1, `[4,[`) || !r.has(1, `[16,{"name":"teamChange"}]`) {
+		t.Fatal("no first shot and team vote after the new map")
+	}
+}
+
+func TestBotCommand(t *testing.T) {
+	m, err := New(Config{Bots: 0, Log: quiet()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRecorder(t, m)
+	joinHuman(t, m, 1, "Boss")
+	m.Chat(1, "/bot 2")
+	m.Vote(1, json.RawMessage(`["teamChange","team1"]`))
+	m.Chat(1, "/bot 3 team2")
+	m.Chat(1, "/bot x")
+	m.Chat(1, "/bot 1 blue")
+	bots := func(team int) int {
+		n := 0
+		for _, p := range m.players {
+			if p != nil && p.bot != nil && (team == 0 || p.team == team) {
+				n++
+			}
+		}
+		return n
+	}
+	if bots(Team2) != 3 || bots(0) != 3 {
+		t.Fatalf("bots: %d in team2, %d total, want 3/3", bots(Team2), bots(0))
+	}
+	m.Chat(1, "/bot 0 team2")
+	if bots(0) != 0 {
+		t.Fatalf("%d bots left after /bot 0 team2", bots(0))
+	}
+	now := 1.7e12
+	for i := 0; i < 120; i++ {
+		now += 1000.0 / 120
+		m.Step(now)
+	}
+	for _, want := range []string{`[15,"b:0"]`, `[15,"b:3:3,team2"]`, `[15,"b:1"]`, `[15,"b:2"]`, `[15,"b:4:team2"]`} {
+		if !r.has(1, want) {
+			t.Errorf("no %s", want)
 		}
 	}
 }

@@ -15,7 +15,12 @@ func (m *Match) loadMap(name string) {
 	m.resetCrates()
 }
 
-func (m *Match) addBot() bool {
+// addBot adds a bot to the smaller playing team; it waits as dead for the
+// next round.
+func (m *Match) addBot() bool { return m.addBotTo(0) }
+
+// addBotTo adds a bot to team, or to the smaller team when team is 0.
+func (m *Match) addBotTo(team int) bool {
 	gid := m.freeGID()
 	if gid == 0 {
 		return false
@@ -26,9 +31,11 @@ func (m *Match) addBot() bool {
 			counts[p.team]++
 		}
 	}
-	team := Team1
-	if counts[Team2] < counts[Team1] {
-		team = Team2
+	if team == 0 {
+		team = Team1
+		if counts[Team2] < counts[Team1] {
+			team = Team2
+		}
 	}
 	if counts[team] >= len(m.current.Respawns[teamKey(team)]) {
 		return false
@@ -42,6 +49,9 @@ func (m *Match) addBot() bool {
 	p := &player{gid: gid, name: m.uniqueName(botName(n)), team: team, bot: &botBrain{}}
 	p.dead = true
 	m.players[gid] = p
+	if m.restartAt == 0 && m.tick-m.roundStart <= graceTicks {
+		m.spawnAtFreeSpot(p) // within the grace period a newcomer plays at once
+	}
 	m.statRow(p)
 	return true
 }
@@ -280,8 +290,62 @@ func (m *Match) command(p *player, text string) {
 		m.statRow(p)
 		m.chatAll = enqueue(m.chatAll, "n:1:"+old+","+p.name)
 		m.out.JSON(h.uid, 9, map[string]string{"key": "localstorageNameReplace", "value": p.name})
+	case "/bot":
+		m.botCommand(p, f[1:])
 	default:
 		h.chat = enqueue(h.chat, "c:0")
+	}
+}
+
+// botCommand handles /bot <count> [team]: a count adds bots, 0 removes
+// them (from one team or all).
+func (m *Match) botCommand(p *player, args []string) {
+	h := p.human
+	if p.team == Spectators {
+		h.chat = enqueue(h.chat, "b:0")
+		return
+	}
+	if len(args) == 0 || len(args) > 2 {
+		h.chat = enqueue(h.chat, "b:1")
+		return
+	}
+	n, err := strconv.Atoi(args[0])
+	if err != nil || n < 0 || n > 20 {
+		h.chat = enqueue(h.chat, "b:1")
+		return
+	}
+	team := 0
+	if len(args) == 2 {
+		if args[1] == teamKey(Team1) {
+			team = Team1
+		} else if args[1] == teamKey(Team2) {
+			team = Team2
+		} else {
+			h.chat = enqueue(h.chat, "b:2")
+			return
+		}
+	}
+	if n == 0 {
+		for _, q := range m.players {
+			if q != nil && q.bot != nil && (team == 0 || q.team == team) {
+				m.removePlayer(q)
+			}
+		}
+		if team == 0 {
+			m.chatAll = enqueue(m.chatAll, "b:6")
+		} else {
+			m.chatAll = enqueue(m.chatAll, "b:4:"+teamKey(team))
+		}
+		return
+	}
+	added := 0
+	for added < n && m.addBotTo(team) {
+		added++
+	}
+	if team == 0 {
+		m.chatAll = enqueue(m.chatAll, "b:5:"+strconv.Itoa(added))
+	} else {
+		m.chatAll = enqueue(m.chatAll, "b:3:"+strconv.Itoa(added)+","+teamKey(team))
 	}
 }
 
@@ -401,7 +465,7 @@ func (m *Match) teamChange(p *player, key string) {
 		m.sendEmptyPanel(p)
 		m.out.JSON(h.uid, 17, 0)
 		h.chat = enqueue(h.chat, "s:3")
-		m.checkWipe(0)
+		m.checkWipe()
 	default:
 		h.chat = enqueue(h.chat, "s:2:"+teamKey(team))
 		if m.tick-m.roundStart <= graceTicks {

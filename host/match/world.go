@@ -84,11 +84,9 @@ type bomb struct {
 }
 
 func (m *Match) spawnTank(p *player, x, y, angleDeg float32) {
-	hw, hh := m.model.HalfSize()
 	t := &tankObj{health: maxHealth, ammo: [2]int{startW1, startW2}}
 	t.st = tanks.Tank{X: x, Y: y, Angle: tanks.Normalize(angleDeg * math.Pi / 180)}
-	t.body = tanks.Body{HalfW: hw, HalfH: hh, Friction: m.model.Friction, Restitution: m.model.Restitution}
-	t.body.SetMass(m.model.Density)
+	t.body = tanks.NewTankBody(&m.model)
 	p.tank = t
 	p.dead = false
 }
@@ -122,9 +120,8 @@ func (m *Match) step() {
 			m.weaponInput(p, keys)
 		}
 		m.model.Move(&t.st, keys, dt)
-		b := &t.body
-		b.X, b.Y, b.Angle, b.VX, b.VY, b.AngVel = t.st.X, t.st.Y, t.st.Angle, t.st.VX, t.st.VY, t.st.AngVel
-		m.bodies = append(m.bodies, b)
+		t.st.ToBody(&t.body)
+		m.bodies = append(m.bodies, &t.body)
 	}
 	for i := range m.crates {
 		c := &m.crates[i]
@@ -143,9 +140,7 @@ func (m *Match) step() {
 		if p == nil || p.tank == nil {
 			continue
 		}
-		t := p.tank
-		b := &t.body
-		t.st.X, t.st.Y, t.st.Angle, t.st.VX, t.st.VY, t.st.AngVel = b.X, b.Y, tanks.Normalize(b.Angle), b.VX, b.VY, b.AngVel
+		p.tank.st.FromBody(&p.tank.body)
 	}
 	for i := 0; i < len(m.bombs); {
 		if m.bombs[i].explodes <= m.tick {
@@ -218,7 +213,7 @@ func (m *Match) fireHitscan(p *player) {
 		wasHit = 1
 	}
 	m.shots = append(m.shots, [8]packer.Value{
-		packer.F(packer.Round1(mx)), packer.F(packer.Round1(my)), packer.F(packer.Round1(ex)), packer.F(packer.Round1(ey)),
+		packer.F(packer.Round2(mx)), packer.F(packer.Round2(my)), packer.F(packer.Round1(ex)), packer.F(packer.Round1(ey)),
 		packer.F(packer.Round2(t.st.X)), packer.F(packer.Round2(t.st.Y)), packer.I(wasHit), packer.I(uint32(p.gid)),
 	})
 	switch {
@@ -320,15 +315,13 @@ func (m *Match) damage(victim, killer *player, amount int, shake string) {
 			q.human.forceReset = true
 		}
 	}
-	var killerTeam int
-	if killer != nil && killer.team != victim.team {
-		killerTeam = killer.team
-	}
-	m.checkWipe(killerTeam)
+	m.checkWipe()
 }
 
-// checkWipe ends the round when a playing team has members but none alive.
-func (m *Match) checkWipe(killerTeam int) {
+// checkWipe ends the round when a playing team has members but none
+// alive: the other team wins if it still has a live tank, else nobody
+// (game over).
+func (m *Match) checkWipe() {
 	if m.restartAt != 0 {
 		return
 	}
@@ -351,7 +344,6 @@ func (m *Match) checkWipe(killerTeam int) {
 		if alive[other] > 0 {
 			winner = other
 		}
-		_ = killerTeam
 		m.endRound(winner)
 		return
 	}

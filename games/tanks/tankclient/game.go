@@ -6,6 +6,7 @@
 package tankclient
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 
@@ -55,6 +56,10 @@ type Game struct {
 	solver tanks.Solver
 	bodies [1]*tanks.Body
 	walls  *tanks.Walls
+	// crates are the map's dynamic bodies at their last authoritative pose
+	// (the shot ray's "sim" boxes); crateKey is the map set's snapshot key.
+	crates   []tanks.Body
+	crateKey *clientcore.KeySchema
 
 	myID             uint8
 	hasID            bool
@@ -124,6 +129,20 @@ func (g *Game) LoadMap(raw []byte) error {
 		return fmt.Errorf("tanks map: %w", err)
 	}
 	g.walls = geom.Walls
+	g.crates = g.crates[:0]
+	for _, c := range geom.Crates {
+		g.crates = append(g.crates, c.Body)
+	}
+	var set struct {
+		SetID string `json:"setId"`
+	}
+	g.crateKey = nil
+	if json.Unmarshal(raw, &set) == nil && set.SetID != "" {
+		g.crateKey = g.schema.Key(set.SetID)
+	}
+	if g.crateKey != nil && g.crateKey.Kind != clientcore.KindIndexedNoNull8 {
+		g.crateKey = nil
+	}
 	return nil
 }
 
@@ -153,8 +172,41 @@ func (g *Game) Step(in predict.Input, dt float32) {
 	s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel = b.X, b.Y, tanks.Normalize(b.Angle), b.VX, b.VY, b.AngVel
 }
 
-// BeginReconcile: no other predicted bodies.
-func (g *Game) BeginReconcile(*clientcore.Frame) {}
+// BeginReconcile takes the newest authoritative poses of the other tanks
+// and the crates from a frame with a player block, for the shot ray (no
+// other body is predicted).
+func (g *Game) BeginReconcile(f *clientcore.Frame) {
+	for i := range f.Blocks {
+		b := &f.Blocks[i]
+		switch {
+		case g.key != nil && b.Schema == g.key:
+			for j := range b.Rows {
+				r := &b.Rows[j]
+				if r.ID > 255 || r.ID == uint32(f.Player.GameID) {
+					continue
+				}
+				o := &g.others[r.ID]
+				if r.Null {
+					o.present = false
+					continue
+				}
+				*o = remote{x: field(r, fieldX), y: field(r, fieldY), angle: field(r, fieldAngle), size: field(r, fieldSize), present: true}
+			}
+		case g.crateKey != nil && b.Schema == g.crateKey:
+			for j := range b.Rows {
+				r := &b.Rows[j]
+				if int(r.ID) >= len(g.crates) {
+					continue
+				}
+				c := &g.crates[r.ID]
+				x, y, a := field(r, 0), field(r, 1), field(r, 2)
+				s64, c64 := math.Sincos(float64(a))
+				sn, cs := float32(s64), float32(c64)
+				c.X, c.Y, c.Angle = x+cs*c.HalfW-sn*c.HalfH, y+sn*c.HalfW+cs*c.HalfH, a
+			}
+		}
+	}
+}
 
 // FinishReconcile: no other predicted bodies.
 func (g *Game) FinishReconcile() {}
@@ -343,6 +395,11 @@ func (g *Game) tryFire(now float64) {
 	dist := wp.Range
 	if g.walls != nil {
 		dist = min(dist, g.walls.Ray(mx, my, dx, dy, wp.Range))
+	}
+	for i := range g.crates {
+		if d, hit := tanks.RayBox(&g.crates[i], mx, my, dx, dy, dist); hit {
+			dist = min(dist, d)
+		}
 	}
 	for id := range g.others {
 		o := &g.others[id]

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
+	"vimpclient/predict"
 )
 
 // hostSchemaGame builds the game from the embedded host's CONFIG_DATA,
@@ -205,4 +206,56 @@ func FuzzParseConfig(f *testing.F) {
 			t.Fatal(err)
 		}
 	})
+}
+
+// The local tracer stops at the first crate or tank on its way (their
+// newest authoritative poses), and reports a hit.
+func TestTracerRay(t *testing.T) {
+	g, s := hostSchemaGame(t)
+	if g.crateKey == nil || len(g.crates) == 0 {
+		t.Fatal("no crates from MAP_DATA")
+	}
+	// Tank 5 (size 2: half length 4) at x = 150 on the own tank's line of
+	// fire; crate 0 moved to x = 130 (corner; 28.8 wide: centre 144.4).
+	m1 := clientcore.Block{Schema: s.Key("m1"), Rows: []clientcore.Row{{ID: 5, Fields: []float64{150, 100, 0, 0, 0, 0, 0, 3, 2, 2, 0}}}}
+	fire := func(seq uint32, now float64) []float64 {
+		g.ApplyInput(seq, true, "fire", now)
+		sp := g.TakeSpawns()
+		if len(sp) != 1 {
+			t.Fatalf("no tracer")
+		}
+		return sp[0].Blocks[0].Rows[0].Fields
+	}
+	g.crates = g.crates[:1]
+	g.BeginReconcile(&clientcore.Frame{HasPlayer: true, Player: clientcore.PlayerBlock{GameID: 3}, Blocks: []clientcore.Block{m1}})
+	g.crates[0].X = 1e6 // out of the way
+	row := fire(1, 1000)
+	if row[2] < 145.9 || row[2] > 146.1 || row[6] != 1 {
+		t.Fatalf("tracer against the tank ends at %v hit %v", row[2], row[6])
+	}
+	half := float64(g.crates[0].HalfW)
+	c1 := clientcore.Block{Schema: g.crateKey, Rows: []clientcore.Row{{ID: 0, Fields: []float64{130, 100 - half, 0, 0, 0, 0}}}}
+	g.BeginReconcile(&clientcore.Frame{HasPlayer: true, Player: clientcore.PlayerBlock{GameID: 3}, Blocks: []clientcore.Block{c1}})
+	row = fire(2, 1100)
+	if row[2] < 129.9 || row[2] > 130.1 {
+		t.Fatalf("tracer against the crate ends at %v", row[2])
+	}
+}
+
+// Level 1 of the divergence detector: the predicted 8-float state against
+// the block, angle wrapped.
+func TestTanksDivergence(t *testing.T) {
+	g, _ := hostSchemaGame(t)
+	c, err := predict.ParseDivergence([]byte(`{"thresholds":[0.5,0.5,0.05],"angles":[2,6]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.EnableDivergence(c)
+	g.OnServerState(&clientcore.PlayerBlock{GameID: 3, LastInputSeq: 4, State: [8]float32{100.2, 100, 0}}, 1100, 0, 1100)
+	g.OnServerState(&clientcore.PlayerBlock{GameID: 3, LastInputSeq: 5, State: [8]float32{101, 100, 0}}, 1200, 0, 1200)
+	rep := g.TakeDivergence()
+	if rep.Samples != 2 || rep.Violations != 1 || rep.Records[0].Source != "state" || rep.Records[0].InputSeq != 5 ||
+		len(rep.Records[0].Predicted) != 8 || rep.Records[0].Exceeded[0] != 0 || rep.Records[0].Replayed == nil {
+		t.Fatalf("%+v", rep)
+	}
 }

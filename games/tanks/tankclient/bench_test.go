@@ -68,3 +68,23 @@ func TestUpdateOverlayAllocatesNothing(t *testing.T) {
 		t.Fatalf("%v allocations per tick", allocs)
 	}
 }
+
+// The frame hooks cost nothing in steady state (no own shots pending).
+func TestFrameHooksAllocateNothing(t *testing.T) {
+	g, s := hostSchemaGame(t)
+	rows := []clientcore.Row{{ID: 3, Fields: []float64{100, 100, 0, 0, 0, 0, 0, 3, 2, 1, 0}}, {ID: 5, Fields: []float64{150, 100, 0, 0, 0, 0, 0, 3, 2, 2, 0}}}
+	tr := []clientcore.Row{{Fields: []float64{1, 2, 3, 4, 5, 6, 1, 5}}}
+	frame := clientcore.Frame{HasPlayer: true, Player: clientcore.PlayerBlock{GameID: 3},
+		Blocks: []clientcore.Block{{Schema: s.Key("m1"), Rows: rows}, {Schema: s.Key("w1"), Rows: tr}}}
+	ev := clientcore.EventFrame{Blocks: frame.Blocks}
+	now := 1000.0
+	allocs := testing.AllocsPerRun(200, func() {
+		now += 33
+		g.BeginReconcile(&frame)
+		g.TrackFrame(3, true, &ev)
+		g.FilterFrame(&ev, 3, true, now)
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per frame", allocs)
+	}
+}

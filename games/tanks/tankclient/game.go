@@ -54,12 +54,12 @@ type Game struct {
 	st     tanks.Tank
 	body   tanks.Body
 	solver tanks.Solver
-	bodies [1]*tanks.Body
+	bodies []*tanks.Body
 	walls  *tanks.Walls
-	// crates are the map's dynamic bodies at their last authoritative pose
-	// (the shot ray's "sim" boxes); crateKey is the map set's snapshot key.
-	crates   []tanks.Body
-	crateKey *clientcore.KeySchema
+	// crates are the map's dynamic bodies: followed from the drawn world,
+	// predicted while the own tank pushes them, and the shot ray's boxes.
+	crates crateSet
+	now    float64 // local time of the steps being run
 
 	myID             uint8
 	hasID            bool
@@ -84,7 +84,7 @@ var _ clientcore.Game = (*Game)(nil)
 func New(schema *clientcore.Schema, cfg Config) *Game {
 	g := &Game{cfg: cfg, schema: schema, pred: predict.New(cfg.Predict)}
 	g.pred.SetLeadClock(true)
-	g.bodies[0] = &g.body
+	g.bodies = make([]*tanks.Body, 0, 1+maxPredictedCrates)
 	g.shots.init(schema, cfg.Weapons)
 	for i := range cfg.Models {
 		if schema.Key(cfg.Models[i].Name) != nil {
@@ -129,22 +129,24 @@ func (g *Game) LoadMap(raw []byte) error {
 		return fmt.Errorf("tanks map: %w", err)
 	}
 	g.walls = geom.Walls
-	g.crates = g.crates[:0]
-	for _, c := range geom.Crates {
-		g.crates = append(g.crates, c.Body)
-	}
 	var set struct {
 		SetID string `json:"setId"`
 	}
-	g.crateKey = nil
+	var key *clientcore.KeySchema
 	if json.Unmarshal(raw, &set) == nil && set.SetID != "" {
-		g.crateKey = g.schema.Key(set.SetID)
+		key = g.schema.Key(set.SetID)
 	}
-	if g.crateKey != nil && g.crateKey.Kind != clientcore.KindIndexedNoNull8 {
-		g.crateKey = nil
+	if key != nil && key.Kind != clientcore.KindIndexedNoNull8 {
+		key = nil
 	}
+	g.crates.load(geom, key)
 	return nil
 }
+
+// ObserveHot gives the game the drawn world of the tick (call it after each
+// Sample): crates that are not predicted follow it, and a crate the own tank
+// starts pushing takes over from its drawn pose without a jump.
+func (g *Game) ObserveHot(h *clientcore.Hot) { g.crates.observe(h) }
 
 // EnableDivergence turns the divergence detector on (level 1: the
 // predicted 8-float state); nil turns it off.
@@ -159,22 +161,27 @@ func (g *Game) Predictor() *predict.Predictor { return g.pred }
 // State returns the simulated own tank (without visual error).
 func (g *Game) State() tanks.Tank { return g.st }
 
-// Step is one fixed step of the own tank: the shared motion, then the wall
-// contacts against the glued blocks, as the host's step does.
+// Step is one fixed step of the own tank, as the host's step runs it: the
+// shared motion, the predicted crates' integration, then the contacts
+// against the glued wall blocks and between the bodies. Crates the tank
+// (inflated by 2 units) touches are captured first.
 func (g *Game) Step(in predict.Input, dt float32) {
 	g.motion.Move(&g.st, in.Keys, dt)
-	if g.walls == nil {
+	if g.walls == nil && len(g.crates.crates) == 0 {
 		return
 	}
 	b, s := &g.body, &g.st
 	b.X, b.Y, b.Angle, b.VX, b.VY, b.AngVel = s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel
-	g.solver.Resolve(g.bodies[:], g.walls)
+	g.crates.capture(b, g.now)
+	g.crates.integrate(dt)
+	g.bodies = g.crates.appendPredicted(append(g.bodies[:0], b))
+	g.solver.Resolve(g.bodies, g.walls)
 	s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel = b.X, b.Y, tanks.Normalize(b.Angle), b.VX, b.VY, b.AngVel
+	g.crates.touched(g.now)
 }
 
 // BeginReconcile takes the newest authoritative poses of the other tanks
-// and the crates from a frame with a player block, for the shot ray (no
-// other body is predicted).
+// (for the shot ray) and of the crates, rewinding the predicted ones.
 func (g *Game) BeginReconcile(f *clientcore.Frame) {
 	for i := range f.Blocks {
 		b := &f.Blocks[i]
@@ -192,24 +199,15 @@ func (g *Game) BeginReconcile(f *clientcore.Frame) {
 				}
 				*o = remote{x: field(r, fieldX), y: field(r, fieldY), angle: field(r, fieldAngle), size: field(r, fieldSize), present: true}
 			}
-		case g.crateKey != nil && b.Schema == g.crateKey:
-			for j := range b.Rows {
-				r := &b.Rows[j]
-				if int(r.ID) >= len(g.crates) {
-					continue
-				}
-				c := &g.crates[r.ID]
-				x, y, a := field(r, 0), field(r, 1), field(r, 2)
-				s64, c64 := math.Sincos(float64(a))
-				sn, cs := float32(s64), float32(c64)
-				c.X, c.Y, c.Angle = x+cs*c.HalfW-sn*c.HalfH, y+sn*c.HalfW+cs*c.HalfH, a
-			}
+		case g.crates.key != nil && b.Schema == g.crates.key:
+			g.crates.begin(b)
 		}
 	}
 }
 
-// FinishReconcile: no other predicted bodies.
-func (g *Game) FinishReconcile() {}
+// FinishReconcile folds the predicted crates' corrections into their
+// visual error.
+func (g *Game) FinishReconcile() { g.crates.finish() }
 
 // OnServerState rewinds to the player block and replays (clientcore.md §7.5).
 func (g *Game) OnServerState(p *clientcore.PlayerBlock, serverTime, offset, localNow float64) {
@@ -221,6 +219,7 @@ func (g *Game) OnServerState(p *clientcore.PlayerBlock, serverTime, offset, loca
 		g.pstat = [8]float32{s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel, s.Gun, s.Throttle}
 		g.div.Observe(predict.SourceState, g.pstat[:], &p.State, serverTime, localNow, offset, p.LastInputSeq, g.pred.LastWindow())
 	}
+	g.now = localNow
 	old := g.st
 	had := g.pred.Rewound()
 	v := &p.State
@@ -236,6 +235,7 @@ func (g *Game) TrackFrame(myID uint8, hasID bool, f *clientcore.EventFrame) {
 	g.myID, g.hasID = myID, hasID
 	if f.HasCamera && f.Camera.ForceReset {
 		g.pred.Reset(false)
+		g.crates.reset()
 	}
 	for i := range f.Blocks {
 		b := &f.Blocks[i]
@@ -281,8 +281,13 @@ func (g *Game) FilterFrame(f *clientcore.EventFrame, myID uint8, hasID bool, loc
 	g.shots.filter(f, myID, hasID, localNow)
 }
 
-// Update advances the prediction to localNow in fixed steps.
-func (g *Game) Update(localNow float64) { g.pred.Update(localNow, g) }
+// Update advances the prediction to localNow in fixed steps; predicted
+// crates decay their error and return to following once idle.
+func (g *Game) Update(localNow float64) {
+	g.now = localNow
+	elapsed := g.pred.Update(localNow, g)
+	g.crates.settle(localNow, predict.DecayFactor(elapsed), g.pred.Steppable())
+}
 
 // renderPose is the simulated pose plus the visual error.
 func (g *Game) renderPose() (x, y, angle float32) {
@@ -295,7 +300,7 @@ func (g *Game) renderPose() (x, y, angle float32) {
 func (g *Game) Overlay(myID uint8, hasID bool, tail []clientcore.Record) ([]clientcore.Record, [2]float32, bool) {
 	g.myID, g.hasID = myID, hasID
 	if !hasID || g.key == nil || !g.hasMeta || !g.pred.HasState() {
-		return tail, [2]float32{}, false
+		return g.crates.rows(tail), [2]float32{}, false
 	}
 	x, y, a := g.renderPose()
 	s := &g.st
@@ -303,7 +308,7 @@ func (g *Game) Overlay(myID uint8, hasID bool, tail []clientcore.Record) ([]clie
 	n := copy(g.vals, row[:])
 	clear(g.vals[n:])
 	tail = append(tail, clientcore.Record{Schema: g.key, ID: uint32(myID), Fields: g.vals})
-	return tail, [2]float32{x, y}, true
+	return g.crates.rows(tail), [2]float32{x, y}, true
 }
 
 // ApplyInput mirrors a KEYS_DATA message; fire and weapon switching act on
@@ -335,12 +340,14 @@ func (g *Game) SetActive(active bool) {
 func (g *Game) SetMap() {
 	g.pred.Reset(false)
 	g.shots.fullReset()
+	g.crates.reset()
 }
 
 // Reset follows CLEAR: predictor, shots and the own tank's meta reset.
 func (g *Game) Reset() {
 	g.pred.Reset(false)
 	g.shots.fullReset()
+	g.crates.reset()
 	g.hasMeta = false
 	g.hasID = false
 	g.pred.SetFrozen(false)
@@ -396,8 +403,9 @@ func (g *Game) tryFire(now float64) {
 	if g.walls != nil {
 		dist = min(dist, g.walls.Ray(mx, my, dx, dy, wp.Range))
 	}
-	for i := range g.crates {
-		if d, hit := tanks.RayBox(&g.crates[i], mx, my, dx, dy, dist); hit {
+	for i := range g.crates.crates {
+		box := g.crates.crates[i].rayBox()
+		if d, hit := tanks.RayBox(&box, mx, my, dx, dy, dist); hit {
 			dist = min(dist, d)
 		}
 	}

@@ -117,6 +117,7 @@ func (s *session) run(ms float64) {
 		if s.nextDraw <= s.local {
 			s.nextDraw += 1000.0 / 60
 			s.hot = s.core.Sample(s.local)
+			s.g.ObserveHot(s.hot)
 			frames := s.core.TakeFrames()
 			if s.onFrames != nil {
 				s.onFrames(frames)

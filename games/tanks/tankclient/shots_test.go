@@ -212,7 +212,7 @@ func FuzzParseConfig(f *testing.F) {
 // newest authoritative poses), and reports a hit.
 func TestTracerRay(t *testing.T) {
 	g, s := hostSchemaGame(t)
-	if g.crateKey == nil || len(g.crates) == 0 {
+	if g.crates.key == nil || len(g.crates.crates) == 0 {
 		t.Fatal("no crates from MAP_DATA")
 	}
 	// Tank 5 (size 2: half length 4) at x = 150 on the own tank's line of
@@ -226,15 +226,15 @@ func TestTracerRay(t *testing.T) {
 		}
 		return sp[0].Blocks[0].Rows[0].Fields
 	}
-	g.crates = g.crates[:1]
+	g.crates.crates = g.crates.crates[:1]
 	g.BeginReconcile(&clientcore.Frame{HasPlayer: true, Player: clientcore.PlayerBlock{GameID: 3}, Blocks: []clientcore.Block{m1}})
-	g.crates[0].X = 1e6 // out of the way
+	g.crates.crates[0].sim.X = 1e6 // out of the way
 	row := fire(1, 1000)
 	if row[2] < 145.9 || row[2] > 146.1 || row[6] != 1 {
 		t.Fatalf("tracer against the tank ends at %v hit %v", row[2], row[6])
 	}
-	half := float64(g.crates[0].HalfW)
-	c1 := clientcore.Block{Schema: g.crateKey, Rows: []clientcore.Row{{ID: 0, Fields: []float64{130, 100 - half, 0, 0, 0, 0}}}}
+	half := float64(g.crates.crates[0].sim.HalfW)
+	c1 := clientcore.Block{Schema: g.crates.key, Rows: []clientcore.Row{{ID: 0, Fields: []float64{130, 100 - half, 0, 0, 0, 0}}}}
 	g.BeginReconcile(&clientcore.Frame{HasPlayer: true, Player: clientcore.PlayerBlock{GameID: 3}, Blocks: []clientcore.Block{c1}})
 	row = fire(2, 1100)
 	if row[2] < 129.9 || row[2] > 130.1 {

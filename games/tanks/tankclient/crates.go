@@ -152,10 +152,15 @@ func (cs *crateSet) finish() {
 // overlaps tests two oriented boxes, a inflated by margin, with separating
 // axes.
 func overlaps(a, b *tanks.Body, margin float32) bool {
+	// Bounding circles first: most pairs are far apart.
+	dx, dy := b.X-a.X, b.Y-a.Y
+	ra := hypot32(a.HalfW+margin, a.HalfH+margin) + hypot32(b.HalfW, b.HalfH)
+	if dx*dx+dy*dy >= ra*ra {
+		return false
+	}
 	as, ac := math.Sincos(float64(a.Angle))
 	bs, bc := math.Sincos(float64(b.Angle))
 	axes := [4][2]float32{{float32(ac), float32(as)}, {-float32(as), float32(ac)}, {float32(bc), float32(bs)}, {-float32(bs), float32(bc)}}
-	dx, dy := b.X-a.X, b.Y-a.Y
 	for _, ax := range axes {
 		ra := (a.HalfW+margin)*abs(ax[0]*float32(ac)+ax[1]*float32(as)) + (a.HalfH+margin)*abs(-ax[0]*float32(as)+ax[1]*float32(ac))
 		rb := b.HalfW*abs(ax[0]*float32(bc)+ax[1]*float32(bs)) + b.HalfH*abs(-ax[0]*float32(bs)+ax[1]*float32(bc))
@@ -321,3 +326,5 @@ func (c *crate) rayBox() tanks.Body {
 	}
 	return b
 }
+
+func hypot32(x, y float32) float32 { return float32(math.Sqrt(float64(x*x + y*y))) }

@@ -58,8 +58,9 @@ type Game struct {
 	walls  *tanks.Walls
 	// crates are the map's dynamic bodies: followed from the drawn world,
 	// predicted while the own tank pushes them, and the shot ray's boxes.
-	crates crateSet
-	now    float64 // local time of the steps being run
+	crates  crateSet
+	remotes remoteSet
+	now     float64 // local time of the steps being run
 
 	myID             uint8
 	hasID            bool
@@ -113,6 +114,7 @@ func (g *Game) SetModel(name string) error {
 		g.body = tanks.Body{HalfW: hw, HalfH: hh, Friction: g.motion.Friction, Restitution: g.motion.Restitution}
 		g.body.SetMass(g.motion.Density)
 		g.vals = make([]float32, len(k.Fields))
+		g.remotes.init(k, g.motion)
 		g.pred.SetModel(true)
 		g.shots.setDefault(g.model.CurrentWeapon)
 		return nil
@@ -146,7 +148,10 @@ func (g *Game) LoadMap(raw []byte) error {
 // ObserveHot gives the game the drawn world of the tick (call it after each
 // Sample): crates that are not predicted follow it, and a crate the own tank
 // starts pushing takes over from its drawn pose without a jump.
-func (g *Game) ObserveHot(h *clientcore.Hot) { g.crates.observe(h) }
+func (g *Game) ObserveHot(h *clientcore.Hot) {
+	g.crates.observe(h)
+	g.remotes.observe(h, g.myID, g.hasID)
+}
 
 // EnableDivergence turns the divergence detector on (level 1: the
 // predicted 8-float state); nil turns it off.
@@ -167,16 +172,19 @@ func (g *Game) State() tanks.Tank { return g.st }
 // (inflated by 2 units) touches are captured first.
 func (g *Game) Step(in predict.Input, dt float32) {
 	g.motion.Move(&g.st, in.Keys, dt)
-	if g.walls == nil && len(g.crates.crates) == 0 {
+	if g.walls == nil && len(g.crates.crates) == 0 && g.remotes.key == nil {
 		return
 	}
 	b, s := &g.body, &g.st
 	b.X, b.Y, b.Angle, b.VX, b.VY, b.AngVel = s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel
+	g.remotes.capture(b, g.now)
 	g.crates.capture(b, g.now)
+	g.remotes.integrate(dt)
 	g.crates.integrate(dt)
-	g.bodies = g.crates.appendPredicted(append(g.bodies[:0], b))
+	g.bodies = g.crates.appendPredicted(g.remotes.appendPredicted(append(g.bodies[:0], b)))
 	g.solver.Resolve(g.bodies, g.walls)
 	s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel = b.X, b.Y, tanks.Normalize(b.Angle), b.VX, b.VY, b.AngVel
+	g.remotes.touched(g.now)
 	g.crates.touched(g.now)
 }
 
@@ -187,6 +195,7 @@ func (g *Game) BeginReconcile(f *clientcore.Frame) {
 		b := &f.Blocks[i]
 		switch {
 		case g.key != nil && b.Schema == g.key:
+			g.remotes.begin(b, f.Player.GameID)
 			for j := range b.Rows {
 				r := &b.Rows[j]
 				if r.ID > 255 || r.ID == uint32(f.Player.GameID) {
@@ -207,7 +216,10 @@ func (g *Game) BeginReconcile(f *clientcore.Frame) {
 
 // FinishReconcile folds the predicted crates' corrections into their
 // visual error.
-func (g *Game) FinishReconcile() { g.crates.finish() }
+func (g *Game) FinishReconcile() {
+	g.crates.finish()
+	g.remotes.finish()
+}
 
 // OnServerState rewinds to the player block and replays (clientcore.md §7.5).
 func (g *Game) OnServerState(p *clientcore.PlayerBlock, serverTime, offset, localNow float64) {
@@ -236,6 +248,7 @@ func (g *Game) TrackFrame(myID uint8, hasID bool, f *clientcore.EventFrame) {
 	if f.HasCamera && f.Camera.ForceReset {
 		g.pred.Reset(false)
 		g.crates.reset()
+		g.remotes.reset()
 	}
 	for i := range f.Blocks {
 		b := &f.Blocks[i]
@@ -286,7 +299,9 @@ func (g *Game) FilterFrame(f *clientcore.EventFrame, myID uint8, hasID bool, loc
 func (g *Game) Update(localNow float64) {
 	g.now = localNow
 	elapsed := g.pred.Update(localNow, g)
-	g.crates.settle(localNow, predict.DecayFactor(elapsed), g.pred.Steppable())
+	f := predict.DecayFactor(elapsed)
+	g.crates.settle(localNow, f, g.pred.Steppable())
+	g.remotes.settle(localNow, f, g.pred.Steppable())
 }
 
 // renderPose is the simulated pose plus the visual error.
@@ -300,7 +315,7 @@ func (g *Game) renderPose() (x, y, angle float32) {
 func (g *Game) Overlay(myID uint8, hasID bool, tail []clientcore.Record) ([]clientcore.Record, [2]float32, bool) {
 	g.myID, g.hasID = myID, hasID
 	if !hasID || g.key == nil || !g.hasMeta || !g.pred.HasState() {
-		return g.crates.rows(tail), [2]float32{}, false
+		return g.crates.rows(g.remotes.rows(tail)), [2]float32{}, false
 	}
 	x, y, a := g.renderPose()
 	s := &g.st
@@ -308,7 +323,7 @@ func (g *Game) Overlay(myID uint8, hasID bool, tail []clientcore.Record) ([]clie
 	n := copy(g.vals, row[:])
 	clear(g.vals[n:])
 	tail = append(tail, clientcore.Record{Schema: g.key, ID: uint32(myID), Fields: g.vals})
-	return g.crates.rows(tail), [2]float32{x, y}, true
+	return g.crates.rows(g.remotes.rows(tail)), [2]float32{x, y}, true
 }
 
 // ApplyInput mirrors a KEYS_DATA message; fire and weapon switching act on
@@ -341,6 +356,7 @@ func (g *Game) SetMap() {
 	g.pred.Reset(false)
 	g.shots.fullReset()
 	g.crates.reset()
+	g.remotes.reset()
 }
 
 // Reset follows CLEAR: predictor, shots and the own tank's meta reset.
@@ -348,6 +364,7 @@ func (g *Game) Reset() {
 	g.pred.Reset(false)
 	g.shots.fullReset()
 	g.crates.reset()
+	g.remotes.reset()
 	g.hasMeta = false
 	g.hasID = false
 	g.pred.SetFrozen(false)

@@ -54,14 +54,18 @@ func BenchmarkReplay250ms(b *testing.B) {
 }
 
 func TestUpdateOverlayAllocatesNothing(t *testing.T) {
-	g, _ := hostSchemaGame(t)
+	g, s := hostSchemaGame(t)
 	g.ApplyInput(1, true, "forward", 1000)
 	tail := make([]clientcore.Record, 0, 4)
+	hot := &clientcore.Hot{Flags: clientcore.HotGame,
+		Actors:   []clientcore.Record{{Schema: s.Key("m1"), ID: 5, Fields: []float32{300, 300, 0, 0, 0, 0, 0, 3, 2, 2, 0}}},
+		Dynamics: []clientcore.Record{{Schema: s.Key("c1"), ID: 0, Fields: []float32{500, 500, 0, 0, 0, 0}}}}
 	now := 1000.0
 	allocs := testing.AllocsPerRun(200, func() {
 		now += 1000.0 / 60
 		g.Update(now)
 		tail, _, _ = g.Overlay(3, true, tail[:0])
+		g.ObserveHot(hot)
 		g.OnServerState(&clientcore.PlayerBlock{GameID: 3, State: [8]float32{100, 100}}, now, 0, now+20)
 	})
 	if allocs != 0 {

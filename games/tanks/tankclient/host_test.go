@@ -80,7 +80,11 @@ type embedded struct {
 }
 
 func newEmbedded(t testing.TB, sink func(hostMsg)) *embedded {
-	m, err := match.New(match.Config{Log: quiet(), Seed: 1, RoundSeconds: 600, MapSeconds: 6000})
+	return newEmbeddedBots(t, sink, 0)
+}
+
+func newEmbeddedBots(t testing.TB, sink func(hostMsg), bots int) *embedded {
+	m, err := match.New(match.Config{Log: quiet(), Seed: 1, RoundSeconds: 600, MapSeconds: 6000, Bots: bots})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -60,10 +60,14 @@ type session struct {
 }
 
 func newSession(t *testing.T, seed uint64, lead bool) *session {
+	return newSessionBots(t, seed, lead, 0)
+}
+
+func newSessionBots(t *testing.T, seed uint64, lead bool, bots int) *session {
 	s := &session{t: t, local: 1000, hostSkew: 5e11}
 	s.down = &link{rng: rand.New(rand.NewPCG(seed, 1))}
 	s.up = &link{rng: rand.New(rand.NewPCG(seed, 2))}
-	s.e = newEmbedded(t, func(m hostMsg) { s.down.send(s.local, m, "") })
+	s.e = newEmbeddedBots(t, func(m hostMsg) { s.down.send(s.local, m, "") }, bots)
 	s.e.now = s.local + s.hostSkew
 	s.core = clientcore.New(s.e.schema, clientcore.Options{})
 	s.g = newGame(t, s.e)
@@ -284,5 +288,45 @@ func TestDelayedOwnShots(t *testing.T) {
 	s.run(3000)
 	if fx.tracers != 3 || fx.bombsCreated != 1 || len(fx.bombs) != 0 {
 		t.Fatalf("own tracers drawn %d (want 3), bombs created %d (want 1), left %v", fx.tracers, fx.bombsCreated, fx.bombs)
+	}
+}
+
+// A minute of play against bots through the proxy: deaths, respawns
+// (force-resets), shots, contacts with other tanks and crates. Nothing
+// breaks: no NaN, the own tank is predicted again after each respawn, and
+// every drawn own-tank record is finite.
+func TestDelayedSoakWithBots(t *testing.T) {
+	s := newSessionBots(t, 21, true, 7)
+	rng := rand.New(rand.NewPCG(5, 6))
+	names := []string{"forward", "back", "left", "right", "gunLeft", "gunRight", "fire", "nextWeapon", "gunCenter"}
+	held := map[string]bool{}
+	drawn, remoteRows, crateRows := 0, 0, 0
+	s.onDraw = func(h *clientcore.Hot) {
+		for i, r := range h.Tail {
+			for _, v := range r.Fields {
+				if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+					t.Fatalf("non-finite predicted record %+v", r)
+				}
+			}
+			switch {
+			case i == 0 && r.Key() == "m1":
+				drawn++
+			case r.Key() == "m1":
+				remoteRows++
+			default:
+				crateRows++
+			}
+		}
+	}
+	for i := 0; i < 300; i++ {
+		n := names[rng.IntN(len(names))]
+		held[n] = !held[n]
+		s.key(held[n], n)
+		s.run(50 + 300*rng.Float64())
+	}
+	sum := s.g.Predictor().Summary()
+	t.Logf("soak with 7 bots: %+v; own records drawn %d, remote tank rows %d, crate rows %d", sum, drawn, remoteRows, crateRows)
+	if drawn < 1000 || math.IsNaN(sum.ErrorMax) {
+		t.Fatalf("own tank drawn %d times", drawn)
 	}
 }

@@ -114,9 +114,11 @@ type Game struct {
 var _ clientcore.Game = (*Game)(nil)
 
 // New builds the snakes game; it selects the first model (by name order)
-// that is a snapshot key.
+// that is a snapshot key. The replay runs on the lead clock, as in tanks
+// (Predictor().SetLeadClock(false) restores the engine's time base).
 func New(schema *clientcore.Schema, cfg Config) *Game {
 	g := &Game{schema: schema, pred: predict.New(cfg.Predict), models: cfg.Models}
+	g.pred.SetLeadClock(true)
 	if kb, ok := g.pred.Lookup("left"); ok {
 		g.bits.left = kb.Bit
 	}

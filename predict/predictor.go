@@ -21,6 +21,9 @@ type Model interface {
 	Pos() (x, y float32)
 }
 
+// maxReplaySpanMs bounds a replay: the history spans 2 s, so does a replay.
+const maxReplaySpanMs = HistoryMaxAgeMs
+
 // trajectoryLen is the number of predicted positions kept (0.5 s at 120 Hz),
 // enough to find the prediction for the time of any fresh player block.
 const trajectoryLen = 64
@@ -242,6 +245,9 @@ func DecayFactor(elapsedMs float64) float32 {
 // Update advances the prediction to now in fixed steps (§7.4) and returns
 // the elapsed time in ms (0 on the first call) for the game's own bodies.
 func (p *Predictor) Update(now float64, m Model) float64 {
+	if math.IsNaN(now) || math.IsInf(now, 0) {
+		return 0
+	}
 	if !p.started {
 		p.started, p.last, p.lastStep = true, now, now
 		return 0
@@ -313,7 +319,18 @@ func (p *Predictor) Replay(lastInputSeq uint32, serverTime, offset, localNow flo
 	}
 	first := i
 	t, end := serverTime, localNow+offset
-	for t+p.stepMs <= end {
+	// The step count is bounded: a replay never covers more than the input
+	// history, whatever times a hostile or broken frame carries (and a
+	// count, unlike t += step on a huge t, always ends).
+	steps := 0
+	if span := end - t; span >= p.stepMs {
+		maxSteps := int(maxReplaySpanMs/p.stepMs) + 1
+		steps = maxSteps
+		if span < maxReplaySpanMs {
+			steps = min(int(span/p.stepMs), maxSteps)
+		}
+	}
+	for k := 0; k < steps; k++ {
 		t += p.stepMs
 		var shots uint32
 		for i < p.n && p.at(i).time+offset <= t {
@@ -332,6 +349,9 @@ func (p *Predictor) Replay(lastInputSeq uint32, serverTime, offset, localNow flo
 	// only what passed since this reconciliation (a player block arriving
 	// between two render ticks would otherwise be stepped twice over).
 	p.acc = end - t
+	if !(p.acc >= -maxReplaySpanMs && p.acc <= AccumulatorCap) { // also NaN
+		p.acc = 0
+	}
 	p.lastStep = localNow
 	var shots uint32
 	for j := i; j < p.n; j++ {

@@ -104,6 +104,8 @@ type Game struct {
 	crystal float32 // crystals and colour of the own snake's last row
 	color   float32
 
+	rejected uint64
+
 	spine   [2 * SpinePoints]float32
 	vals    []float32
 	cam     [2]float32
@@ -187,6 +189,16 @@ func (g *Game) OnServerState(p *clientcore.PlayerBlock, serverTime, offset, loca
 	if !g.pred.Accepts() {
 		return
 	}
+	for i, v := range p.State {
+		lim := float32(1e6)
+		if i == 2 || i == 3 {
+			lim = 2 // cos, sin
+		}
+		if !(v >= -lim && v <= lim) { // also NaN
+			g.rejected++
+			return
+		}
+	}
 	if g.div != nil && g.hasCam {
 		g.camPred = g.cam
 		g.div.Observe(predict.SourceCamera, g.camPred[:], &p.State, serverTime, localNow, offset, p.LastInputSeq, g.pred.LastWindow())
@@ -210,6 +222,9 @@ func (g *Game) OnServerState(p *clientcore.PlayerBlock, serverTime, offset, loca
 	}
 	g.pred.Correct(had, old.X-g.s.X, old.Y-g.s.Y, 0)
 }
+
+// Rejected counts player blocks dropped as out of range.
+func (g *Game) Rejected() uint64 { return g.rejected }
 
 // TrackFrame follows the own snake: force-reset, its row (crystals,
 // colour), its death (null row: no prediction until it is back).

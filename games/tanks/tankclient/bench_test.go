@@ -1,6 +1,7 @@
 package tankclient
 
 import (
+	"math"
 	"testing"
 
 	"vimpclient/clientcore"
@@ -91,4 +92,30 @@ func TestFrameHooksAllocateNothing(t *testing.T) {
 	if allocs != 0 {
 		t.Fatalf("%v allocations per frame", allocs)
 	}
+}
+
+// Player blocks and times from the network never hang, panic or put a
+// non-finite number into the drawn record.
+func FuzzPlayerBlock(f *testing.F) {
+	f.Add(float32(100), float32(100), float32(0.5), float32(50), float32(0), float32(1), float32(0.2), float32(1), 1000.0, 0.0, 1016.0, uint32(3))
+	f.Add(float32(math.Inf(1)), float32(0), float32(math.NaN()), float32(1e30), float32(-1e30), float32(3e38), float32(0), float32(0), -1e300, 1e300, 5.0, uint32(0))
+	f.Add(float32(0), float32(0), float32(1e9), float32(0), float32(0), float32(1e9), float32(0), float32(0), 1e12, -1e12, 0.0, uint32(1<<31))
+	f.Fuzz(func(t *testing.T, x, y, a, vx, vy, w, gun, thr float32, serverTime, offset, now float64, seq uint32) {
+		g, _ := hostSchemaGame(t)
+		g.ApplyInput(1, true, "forward", now-10)
+		g.ApplyInput(2, true, "left", now-5)
+		p := &clientcore.PlayerBlock{GameID: 3, LastInputSeq: seq, State: [8]float32{x, y, a, vx, vy, w, gun, thr}}
+		g.OnServerState(p, serverTime, offset, now)
+		g.Update(now)
+		g.Update(now + 50)
+		tail, cam, ok := g.Overlay(3, true, nil)
+		if !ok {
+			return
+		}
+		for _, v := range append(tail[0].Fields, cam[:]...) {
+			if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
+				t.Fatalf("non-finite overlay %v from %v", tail[0].Fields, p.State)
+			}
+		}
+	})
 }

@@ -95,6 +95,9 @@ func (cs *crateSet) observe(h *clientcore.Hot) {
 		}
 		c := &cs.crates[r.ID]
 		x, y := centre(&c.sim, r.Fields[0], r.Fields[1], r.Fields[2])
+		if !sanePose(pose{x: x, y: y, angle: r.Fields[2]}) {
+			continue
+		}
 		c.follow, c.hasFollow = pose{x: x, y: y, angle: r.Fields[2]}, true
 		if !c.predicted {
 			c.set(c.follow)
@@ -113,8 +116,11 @@ func (cs *crateSet) begin(b *clientcore.Block) {
 		c := &cs.crates[r.ID]
 		a := float32(fieldOr(r, 2))
 		x, y := centre(&c.sim, float32(fieldOr(r, 0)), float32(fieldOr(r, 1)), a)
-		c.auth = pose{x, y, a, float32(fieldOr(r, 3)), float32(fieldOr(r, 4)), float32(fieldOr(r, 5))}
-		c.hasAuth = true
+		auth := pose{x, y, a, float32(fieldOr(r, 3)), float32(fieldOr(r, 4)), float32(fieldOr(r, 5))}
+		if !sanePose(auth) {
+			continue
+		}
+		c.auth, c.hasAuth = auth, true
 		if c.predicted {
 			c.old = c.pose()
 			c.set(c.auth)

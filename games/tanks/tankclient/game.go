@@ -62,6 +62,8 @@ type Game struct {
 	remotes remoteSet
 	now     float64 // local time of the steps being run
 
+	rejected uint64
+
 	myID             uint8
 	hasID            bool
 	hasMeta          bool
@@ -226,6 +228,10 @@ func (g *Game) OnServerState(p *clientcore.PlayerBlock, serverTime, offset, loca
 	if !g.pred.Accepts() {
 		return
 	}
+	if !saneState(&p.State) {
+		g.rejected++
+		return
+	}
 	if g.div != nil && g.pred.HasState() {
 		s := &g.st
 		g.pstat = [8]float32{s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel, s.Gun, s.Throttle}
@@ -240,6 +246,32 @@ func (g *Game) OnServerState(p *clientcore.PlayerBlock, serverTime, offset, loca
 	g.pred.Replay(p.LastInputSeq, serverTime, offset, localNow, g)
 	g.pred.Correct(had, old.X-g.st.X, old.Y-g.st.Y, predict.NormalizeAngle(old.Angle-g.st.Angle))
 }
+
+// Limits of a believable state: a block outside them is dropped (the
+// motion's angle wrap would spin on huge or infinite values).
+const (
+	maxCoord    = 1e6
+	maxSpeed    = 1e5
+	maxAngle    = 64
+	maxAngVel   = 1e3
+	maxGunOrThr = 64
+)
+
+func finite32(v, lim float32) bool { return v >= -lim && v <= lim } // false for NaN
+
+func saneState(v *[8]float32) bool {
+	return finite32(v[0], maxCoord) && finite32(v[1], maxCoord) && finite32(v[2], maxAngle) &&
+		finite32(v[3], maxSpeed) && finite32(v[4], maxSpeed) && finite32(v[5], maxAngVel) &&
+		finite32(v[6], maxGunOrThr) && finite32(v[7], maxGunOrThr)
+}
+
+func sanePose(p pose) bool {
+	return finite32(p.x, maxCoord) && finite32(p.y, maxCoord) && finite32(p.angle, maxAngle) &&
+		finite32(p.vx, maxSpeed) && finite32(p.vy, maxSpeed) && finite32(p.w, maxAngVel)
+}
+
+// Rejected counts player blocks dropped as out of range.
+func (g *Game) Rejected() uint64 { return g.rejected }
 
 // TrackFrame follows the own tank through each emitted frame: force-reset,
 // condition/size/team, death; and remembers the other tanks for the ray.

@@ -85,6 +85,10 @@ func (rs *remoteSet) observe(h *clientcore.Hot, myID uint8, hasID bool) {
 			continue
 		}
 		r := &rs.tanks[rec.ID]
+		if len(rec.Fields) <= fieldSize || !sanePose(pose{x: rec.Fields[fieldX], y: rec.Fields[fieldY], angle: rec.Fields[fieldAngle]}) ||
+			!finite32(rec.Fields[fieldSize], 255) {
+			continue
+		}
 		seen[rec.ID] = true
 		n := copy(r.row[:], rec.Fields)
 		clear(r.row[n:])
@@ -112,9 +116,12 @@ func (rs *remoteSet) begin(b *clientcore.Block, myID uint8) {
 			continue
 		}
 		r := &rs.tanks[row.ID]
-		r.auth = pose{float32(fieldOr(row, fieldX)), float32(fieldOr(row, fieldY)), float32(fieldOr(row, fieldAngle)),
+		auth := pose{float32(fieldOr(row, fieldX)), float32(fieldOr(row, fieldY)), float32(fieldOr(row, fieldAngle)),
 			float32(fieldOr(row, fieldVX)), float32(fieldOr(row, fieldVY)), float32(fieldOr(row, fieldAngVel))}
-		r.hasAuth = true
+		if !sanePose(auth) {
+			continue
+		}
+		r.auth, r.hasAuth = auth, true
 		if r.predicted {
 			r.old = r.pose()
 			r.set(r.auth)

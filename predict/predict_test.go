@@ -486,3 +486,28 @@ func BenchmarkUpdate(b *testing.B) {
 		p.Update(now, m)
 	}
 }
+
+// Hostile times end: a replay covers at most the history's 2 s, NaN and
+// infinities step nothing, and the accumulator stays in range.
+func TestReplayBounded(t *testing.T) {
+	p := ready(tanksConfig())
+	m := &nopModel{}
+	p.Rewound()
+	p.Replay(1, -1e300, 0, 0, m)
+	if m.n != 201 || p.Accumulator() != 0 {
+		t.Fatalf("%d steps, acc %v", m.n, p.Accumulator())
+	}
+	for _, c := range [][3]float64{{math.NaN(), 0, 0}, {0, math.Inf(1), 0}, {0, 0, math.Inf(-1)}, {1e300, -1e300, 0}} {
+		m.n = 0
+		p.Replay(1, c[0], c[1], c[2], m)
+		if m.n > 201 || math.IsNaN(p.Accumulator()) {
+			t.Fatalf("%v: %d steps, acc %v", c, m.n, p.Accumulator())
+		}
+	}
+	m.n = 0
+	p.Update(math.NaN(), m)
+	p.Update(math.Inf(1), m)
+	if m.n != 0 {
+		t.Fatal("stepped on a non-finite clock")
+	}
+}

@@ -1,0 +1,117 @@
+package protocol
+
+import (
+	"encoding/json"
+	"testing"
+)
+
+// Each parser must return a value or an error for any input, never panic.
+
+func seedPayloads(f *testing.F, seeds ...string) {
+	for _, s := range seeds {
+		f.Add([]byte(s))
+	}
+	f.Add([]byte(`null`))
+	f.Add([]byte(``))
+	f.Add([]byte(`[`))
+	f.Add([]byte(`{"a":[1,{"b":null}]}`))
+}
+
+func FuzzParseEnvelope(f *testing.F) {
+	seedPayloads(f, `[10,17]`, `[0,{"x":1}]`, `["constructor",-1]`, `[1e3,0]`, `[2]`)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		env, err := ParseEnvelope(b)
+		if err == nil && (env.Port < 0 || env.Payload == nil) {
+			t.Fatalf("bad envelope %+v", env)
+		}
+	})
+}
+
+func FuzzDecodePayload(f *testing.F) {
+	for port, s := range []string{
+		`{"interpolation":{"delay":100},"modules":{"controls":{"keySetList":[{"78":"nextPlayer"}]},"vote":{"params":{"templates":{"teamChange":["Choose a team","teams",true]}}}},"snapshot":{}}`,
+		`{"params":[{"name":"name","value":"","options":{"storage":"playerName","required":true,"maxlength":15,"options":["m1"]}}],"texts":{"title":"T"}}`,
+		`[{"name":"name","error":"not valid"}]`,
+		`{"scale":0.6,"setId":"c1"}`,
+		`[[{"id":0,"x":1}],0,1795959745442,0]`,
+		`"roundStart"`, `[0,["team1"]]`, `[6,[30]]`, `{"key":"localstorageNameReplace","value":"Neo"}`, `17`,
+		`["w2","m1"]`, `"log"`, `["t:97","h","w1:200"]`, `[[["1",3,null],["1",1,["Bob","",0,0,"BOT"]]],[[3,[1,"",0,0]]],true]`,
+		`"s:4:Bob,Alice"`, `{"name":"teamChange"}`, `1`, `{"any":"thing"}`,
+	} {
+		f.Add(port, []byte(s))
+	}
+	f.Fuzz(func(t *testing.T, port int, b []byte) {
+		v, err := DecodePayload(port, json.RawMessage(b))
+		if err == nil && v == nil {
+			t.Fatalf("port %d: nil value without error", port)
+		}
+	})
+}
+
+func FuzzParseConfig(f *testing.F) {
+	seedPayloads(f, `{"modules":{"vote":{"params":{"templates":{"x":[1,[2],{}]}}}}}`, `{"modules":[]}`)
+	f.Fuzz(func(t *testing.T, b []byte) { _, _ = ParseConfig(b) })
+}
+
+func FuzzParseAuthData(f *testing.F) {
+	seedPayloads(f, `{"params":[{"name":"a","value":3,"options":{"maxlength":"x"}}]}`, `{"params":[{"name":1}]}`)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		a, err := ParseAuthData(b)
+		if err == nil {
+			for _, p := range a.Params {
+				if p.Name == "" {
+					t.Fatal("unnamed param accepted")
+				}
+			}
+		}
+	})
+}
+
+func FuzzParseStat(f *testing.F) {
+	seedPayloads(f, `[[["1",1,[{},[],1.5,"x",true]]],[[1,null]]]`, `[[],[],1]`)
+	f.Fuzz(func(t *testing.T, b []byte) { _, _ = ParseStat(b) })
+}
+
+func FuzzParseChat(f *testing.F) {
+	seedPayloads(f, `"a:b"`, `"a:1:"`, `[1,2,"x"]`)
+	f.Fuzz(func(t *testing.T, b []byte) { _, _ = ParseChat(b) })
+}
+
+func FuzzParseVote(f *testing.F) {
+	seedPayloads(f, `{"name":""}`, `{"name":"x","params":[1,null],"values":"teams"}`, `[1,[2]]`)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		v, err := ParseVote(b)
+		if err == nil && v.Open == nil && !v.IsList {
+			t.Fatal("vote with neither form")
+		}
+	})
+}
+
+func FuzzParsePing(f *testing.F) {
+	seedPayloads(f, `17`, `-1`, `1e999`, `"1"`)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		id, err := ParsePing(b)
+		if err == nil {
+			var n json.Number
+			if json.Unmarshal(id, &n) != nil {
+				t.Fatalf("accepted non-number %q", id)
+			}
+		}
+	})
+}
+
+func FuzzSmallParsers(f *testing.F) {
+	seedPayloads(f, `[2]`, `[0,["team1",1]]`, `["t:1","h"]`, `["a",1]`, `1`, `"x"`, `{"key":1}`, `[[],0,1,0]`, `{"scale":"x"}`)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		_, _ = ParseAuthResult(b)
+		_, _ = ParseMapData(b)
+		_, _ = ParseFirstShot(b)
+		_, _ = ParseSound(b)
+		_, _ = ParseGameInform(b)
+		_, _ = ParseTechInform(b)
+		_, _ = ParseMisc(b)
+		_, _ = ParseClear(b)
+		_, _ = ParsePanel(b)
+		_, _ = ParseKeyset(b)
+	})
+}

@@ -1,0 +1,716 @@
+package protocol
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The types below are the typed forms of every server-to-client JSON port.
+// Parsers are deliberately tolerant where hosts differ (scalars of any type in
+// stat cells, opaque game JSON in FIRST_SHOT and MAP_DATA, unknown keys
+// everywhere) and strict only where a wrong shape would make the payload
+// meaningless; a strict failure is returned as an error for the caller to
+// count and ignore.
+
+// ErrPayload wraps every payload shape error.
+var ErrPayload = errors.New("malformed payload")
+
+func payloadErr(port int, format string, args ...any) error {
+	return fmt.Errorf("%w on port %d: %s", ErrPayload, port, fmt.Sprintf(format, args...))
+}
+
+// Config is CONFIG_DATA (port 0). Raw keeps the whole object for consumers
+// that need keys not typed here; sub-objects that fail to parse are left zero
+// and listed in Problems instead of failing the whole message.
+type Config struct {
+	Raw            json.RawMessage
+	Interpolation  Interpolation
+	TechInformList []string
+	GameInformList []string
+	KeySets        []map[string]string // modules.controls.keySetList, keyCode -> command
+	Modes          map[string]string   // modules.controls.modes
+	Cmds           map[string]string   // modules.controls.cmds
+	Pointer        json.RawMessage     // modules.controls.pointer, nil when absent
+	VoteTemplates  map[string]VoteTemplate
+	ChatMessages   map[string][]string
+	PanelKeys      map[string]string
+	Snapshot       json.RawMessage // the snapshot schema keys object
+	Prediction     json.RawMessage
+	Problems       []string
+}
+
+// Interpolation is CONFIG_DATA.interpolation in milliseconds.
+type Interpolation struct {
+	Delay       float64 `json:"delay"`
+	MaxFrameAge float64 `json:"maxFrameAge"`
+}
+
+// VoteTemplate is one modules.vote.params.templates entry: [title, values?, timeOff?].
+// Values is a JSON string ("teams", "maps": ask the host for the list) or an array.
+type VoteTemplate struct {
+	Title   string
+	Values  json.RawMessage
+	TimeOff bool
+}
+
+// ListRequest returns the request string a vote's values stand for ("teams",
+// "maps") when values is a JSON string, else "".
+func ListRequest(values json.RawMessage) string {
+	var s string
+	if len(values) > 0 && values[0] == '"' && json.Unmarshal(values, &s) == nil {
+		return s
+	}
+	return ""
+}
+
+// ParseConfig decodes CONFIG_DATA.
+func ParseConfig(raw json.RawMessage) (*Config, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &top); err != nil || top == nil {
+		return nil, payloadErr(ConfigData, "not an object")
+	}
+	c := &Config{Raw: raw}
+	soft := func(what string, src json.RawMessage, dst any) {
+		if len(src) == 0 || IsNull(src) {
+			return
+		}
+		if err := json.Unmarshal(src, dst); err != nil {
+			c.Problems = append(c.Problems, what+": "+err.Error())
+		}
+	}
+	soft("interpolation", top["interpolation"], &c.Interpolation)
+	soft("techInformList", top["techInformList"], &c.TechInformList)
+	var gi struct {
+		List []string `json:"list"`
+	}
+	soft("gameInform", top["gameInform"], &gi)
+	c.GameInformList = gi.List
+	c.Snapshot = top["snapshot"]
+	c.Prediction = top["prediction"]
+	var modules struct {
+		Controls struct {
+			KeySetList []map[string]string `json:"keySetList"`
+			Modes      map[string]string   `json:"modes"`
+			Cmds       map[string]string   `json:"cmds"`
+			Pointer    json.RawMessage     `json:"pointer"`
+		} `json:"controls"`
+		Vote struct {
+			Params struct {
+				Templates map[string][]json.RawMessage `json:"templates"`
+			} `json:"params"`
+		} `json:"vote"`
+		Chat struct {
+			Params struct {
+				Messages map[string][]string `json:"messages"`
+			} `json:"params"`
+		} `json:"chat"`
+		Panel struct {
+			Keys map[string]string `json:"keys"`
+		} `json:"panel"`
+	}
+	var mods map[string]json.RawMessage
+	soft("modules", top["modules"], &mods)
+	soft("modules.controls", mods["controls"], &modules.Controls)
+	soft("modules.vote", mods["vote"], &modules.Vote)
+	soft("modules.chat", mods["chat"], &modules.Chat)
+	soft("modules.panel", mods["panel"], &modules.Panel)
+	c.KeySets = modules.Controls.KeySetList
+	c.Modes = modules.Controls.Modes
+	c.Cmds = modules.Controls.Cmds
+	if !IsNull(modules.Controls.Pointer) {
+		c.Pointer = modules.Controls.Pointer
+	}
+	c.ChatMessages = modules.Chat.Params.Messages
+	c.PanelKeys = modules.Panel.Keys
+	if len(modules.Vote.Params.Templates) > 0 {
+		c.VoteTemplates = make(map[string]VoteTemplate, len(modules.Vote.Params.Templates))
+		for name, parts := range modules.Vote.Params.Templates {
+			var t VoteTemplate
+			if len(parts) > 0 {
+				t.Title = scalarText(parts[0])
+			}
+			if len(parts) > 1 && !IsNull(parts[1]) {
+				t.Values = parts[1]
+			}
+			if len(parts) > 2 {
+				t.TimeOff = truthy(parts[2])
+			}
+			c.VoteTemplates[name] = t
+		}
+	}
+	return c, nil
+}
+
+// AuthForm is AUTH_DATA (port 1): the login form.
+type AuthForm struct {
+	Params []AuthParam
+	Title  string          // texts.title, "" when absent
+	Texts  json.RawMessage // the whole texts object, nil when absent
+}
+
+// AuthParam is one form field. Value is the host's default as a string.
+type AuthParam struct {
+	Name    string
+	Value   string
+	Options AuthOptions
+}
+
+// AuthOptions are the field options the client uses; the rest stay on the host.
+type AuthOptions struct {
+	Control   string   `json:"control"`
+	Label     string   `json:"label"`
+	Storage   string   `json:"storage"`
+	Validator string   `json:"validator"`
+	RegExp    string   `json:"regExp"`
+	Required  bool     `json:"required"`
+	Hidden    bool     `json:"hidden"`
+	MaxLength int      `json:"maxlength"`
+	Choices   []string `json:"-"`
+}
+
+// ParseAuthData decodes AUTH_DATA. A param without a string name is an error:
+// the answer must carry every name, so a form with an unnamed field cannot be
+// answered correctly.
+func ParseAuthData(raw json.RawMessage) (*AuthForm, error) {
+	var top struct {
+		Params []struct {
+			Name    json.RawMessage            `json:"name"`
+			Value   json.RawMessage            `json:"value"`
+			Options map[string]json.RawMessage `json:"options"`
+		} `json:"params"`
+		Texts json.RawMessage `json:"texts"`
+	}
+	if err := json.Unmarshal(raw, &top); err != nil || IsNull(raw) {
+		return nil, payloadErr(AuthData, "not an object with a params array")
+	}
+	a := &AuthForm{}
+	if !IsNull(top.Texts) && len(top.Texts) > 0 {
+		a.Texts = top.Texts
+		var t struct {
+			Title json.RawMessage `json:"title"`
+		}
+		if json.Unmarshal(top.Texts, &t) == nil {
+			a.Title = scalarText(t.Title)
+		}
+	}
+	for i, p := range top.Params {
+		var name string
+		if err := json.Unmarshal(p.Name, &name); err != nil || name == "" {
+			return nil, payloadErr(AuthData, "param %d has no string name", i)
+		}
+		ap := AuthParam{Name: name, Value: scalarText(p.Value)}
+		o := &ap.Options
+		o.Control = scalarText(p.Options["control"])
+		o.Label = scalarText(p.Options["label"])
+		o.Storage = scalarText(p.Options["storage"])
+		o.Validator = scalarText(p.Options["validator"])
+		o.RegExp = scalarText(p.Options["regExp"])
+		o.Required = truthy(p.Options["required"])
+		o.Hidden = truthy(p.Options["hidden"])
+		if n, err := strconv.Atoi(scalarText(p.Options["maxlength"])); err == nil {
+			o.MaxLength = n
+		}
+		var choices []json.RawMessage
+		if json.Unmarshal(p.Options["options"], &choices) == nil {
+			for _, ch := range choices {
+				o.Choices = append(o.Choices, scalarText(ch))
+			}
+		}
+		a.Params = append(a.Params, ap)
+	}
+	return a, nil
+}
+
+// AuthVerdict is AUTH_RESULT (port 2): OK, or the field errors.
+type AuthVerdict struct {
+	OK     bool
+	Errors []FieldError
+}
+
+// FieldError is one rejected auth field.
+type FieldError struct {
+	Name  string `json:"name"`
+	Error string `json:"error"`
+}
+
+func (e FieldError) String() string { return strings.ToUpper(e.Name) + ": " + e.Error }
+
+// ParseAuthResult decodes AUTH_RESULT: null is success, an array of
+// {name, error} a rejection. Entries of another shape are kept with empty text
+// so that a rejection is never mistaken for success.
+func ParseAuthResult(raw json.RawMessage) (AuthVerdict, error) {
+	if IsNull(raw) {
+		return AuthVerdict{OK: true}, nil
+	}
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return AuthVerdict{}, payloadErr(AuthResult, "neither null nor an array")
+	}
+	res := AuthVerdict{Errors: make([]FieldError, 0, len(items))}
+	for _, it := range items {
+		var fe struct {
+			Name, Error json.RawMessage
+		}
+		_ = json.Unmarshal(it, &fe)
+		res.Errors = append(res.Errors, FieldError{Name: scalarText(fe.Name), Error: scalarText(fe.Error)})
+	}
+	if len(res.Errors) == 0 {
+		res.Errors = append(res.Errors, FieldError{Error: "rejected"})
+	}
+	return res, nil
+}
+
+// MapInfo is MAP_DATA (port 3). The map itself is game-defined; only the keys
+// the engine adds are typed.
+type MapInfo struct {
+	Raw   json.RawMessage
+	SetID string
+	Scale float64
+}
+
+// ParseMapData decodes MAP_DATA; it must be an object.
+func ParseMapData(raw json.RawMessage) (*MapInfo, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &top); err != nil || top == nil {
+		return nil, payloadErr(MapData, "not an object")
+	}
+	m := &MapInfo{Raw: raw, SetID: scalarText(top["setId"]), Scale: 1}
+	if f, err := strconv.ParseFloat(scalarText(top["scale"]), 64); err == nil && f > 0 {
+		m.Scale = f
+	}
+	return m, nil
+}
+
+// FirstShot is FIRST_SHOT_DATA (port 4): [game, camera, serverTime, seq].
+// Game is opaque game JSON (object, array, anything).
+type FirstShot struct {
+	Game       json.RawMessage
+	Camera     json.RawMessage
+	ServerTime float64
+	Seq        float64
+}
+
+// ParseFirstShot decodes FIRST_SHOT_DATA. Whatever it returns, the session
+// answers the message with exactly one FIRST_SHOT_READY.
+func ParseFirstShot(raw json.RawMessage) (*FirstShot, error) {
+	var parts []json.RawMessage
+	if err := json.Unmarshal(raw, &parts); err != nil || len(parts) == 0 {
+		return nil, payloadErr(FirstShotData, "not a non-empty array")
+	}
+	fs := &FirstShot{Game: parts[0]}
+	if len(parts) > 1 {
+		fs.Camera = parts[1]
+	}
+	if len(parts) > 2 {
+		fs.ServerTime, _ = strconv.ParseFloat(scalarText(parts[2]), 64)
+	}
+	if len(parts) > 3 {
+		fs.Seq, _ = strconv.ParseFloat(scalarText(parts[3]), 64)
+	}
+	return fs, nil
+}
+
+// ParseSound decodes SOUND_DATA (port 6): a sound name.
+func ParseSound(raw json.RawMessage) (string, error) {
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil || s == "" {
+		return "", payloadErr(SoundData, "not a sound name")
+	}
+	return s, nil
+}
+
+// Inform is GAME_INFORM_DATA (port 7) and the array form of TECH_INFORM_DATA
+// (port 8): a code with optional parameters rendered as text.
+type Inform struct {
+	Code   int
+	Params []string
+}
+
+// TechInform is TECH_INFORM_DATA: Hide (null) or a code to show.
+type TechInform struct {
+	Hide bool
+	Inform
+}
+
+// Terminal reports whether the shown code is a disconnect reason (every code
+// except 2, loading).
+func (t TechInform) Terminal() bool { return !t.Hide && t.Code != 2 }
+
+// ParseGameInform decodes GAME_INFORM_DATA: [code] or [code, [params]].
+func ParseGameInform(raw json.RawMessage) (Inform, error) {
+	inf, ok := parseInform(raw)
+	if !ok {
+		return Inform{}, payloadErr(GameInformData, "not [code, params?]")
+	}
+	return inf, nil
+}
+
+// ParseTechInform decodes TECH_INFORM_DATA: null, [code] or [code, [params]].
+func ParseTechInform(raw json.RawMessage) (TechInform, error) {
+	if IsNull(raw) {
+		return TechInform{Hide: true}, nil
+	}
+	inf, ok := parseInform(raw)
+	if !ok {
+		return TechInform{}, payloadErr(TechInformData, "neither null nor [code, params?]")
+	}
+	return TechInform{Inform: inf}, nil
+}
+
+func parseInform(raw json.RawMessage) (Inform, bool) {
+	var parts []json.RawMessage
+	if err := json.Unmarshal(raw, &parts); err != nil || len(parts) == 0 {
+		return Inform{}, false
+	}
+	code, err := strconv.Atoi(string(bytes.TrimSpace(parts[0])))
+	if err != nil || code < 0 {
+		return Inform{}, false
+	}
+	inf := Inform{Code: code}
+	if len(parts) > 1 {
+		var ps []json.RawMessage
+		if json.Unmarshal(parts[1], &ps) == nil {
+			for _, p := range ps {
+				inf.Params = append(inf.Params, scalarText(p))
+			}
+		}
+	}
+	return inf, true
+}
+
+// MiscEntry is MISC (port 9): {key, value}.
+type MiscEntry struct {
+	Key   string
+	Value json.RawMessage
+}
+
+// MiscNameReplace is the MISC key carrying a confirmed new nick.
+const MiscNameReplace = "localstorageNameReplace"
+
+// ParseMisc decodes MISC.
+func ParseMisc(raw json.RawMessage) (MiscEntry, error) {
+	var m struct {
+		Key   json.RawMessage `json:"key"`
+		Value json.RawMessage `json:"value"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil || IsNull(raw) {
+		return MiscEntry{}, payloadErr(Misc, "not an object")
+	}
+	return MiscEntry{Key: scalarText(m.Key), Value: m.Value}, nil
+}
+
+// ParsePing validates a PING id: a JSON number, returned as its exact token so
+// the PONG carries the same number byte for byte.
+func ParsePing(raw json.RawMessage) (json.RawMessage, error) {
+	tok := bytes.TrimSpace(raw)
+	if len(tok) == 0 || !(tok[0] == '-' || (tok[0] >= '0' && tok[0] <= '9')) || !json.Valid(tok) {
+		return nil, payloadErr(Ping, "id is not a number")
+	}
+	return json.RawMessage(tok), nil
+}
+
+// ClearScope is CLEAR (port 11): Full, or the set ids to clear (possibly none).
+type ClearScope struct {
+	Full bool
+	Sets []string
+}
+
+// ParseClear decodes CLEAR.
+func ParseClear(raw json.RawMessage) (ClearScope, error) {
+	if IsNull(raw) {
+		return ClearScope{Full: true}, nil
+	}
+	var ids []json.RawMessage
+	if err := json.Unmarshal(raw, &ids); err != nil {
+		return ClearScope{}, payloadErr(Clear, "neither null nor an array")
+	}
+	c := ClearScope{Sets: make([]string, 0, len(ids))}
+	for _, id := range ids {
+		c.Sets = append(c.Sets, scalarText(id))
+	}
+	return c, nil
+}
+
+// PanelCell is one PANEL_DATA entry: "key:value" sets, a bare "key" hides.
+type PanelCell struct {
+	Key   string
+	Value string
+	Set   bool
+}
+
+// ParsePanel decodes PANEL_DATA (port 13). Non-string entries are skipped.
+func ParsePanel(raw json.RawMessage) ([]PanelCell, error) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(raw, &items); err != nil {
+		return nil, payloadErr(PanelData, "not an array")
+	}
+	cells := make([]PanelCell, 0, len(items))
+	for _, it := range items {
+		var s string
+		if json.Unmarshal(it, &s) != nil || s == "" {
+			continue
+		}
+		k, v, found := strings.Cut(s, ":")
+		cells = append(cells, PanelCell{Key: k, Value: v, Set: found && v != ""})
+	}
+	return cells, nil
+}
+
+// Stat is STAT_DATA (port 14): [bodyRows, headRows, full?].
+type Stat struct {
+	Bodies []StatBody
+	Heads  []StatHead
+	Full   bool
+}
+
+// StatBody is one body row; Remove replaces the cells when the host sent null.
+type StatBody struct {
+	ID     string
+	Team   int
+	Cells  []StatCell
+	Remove bool
+	Body   int
+}
+
+// StatHead is one team aggregate row.
+type StatHead struct {
+	Team  int
+	Cells []StatCell
+	Row   int
+}
+
+// StatCell is one scalar cell: Keep leaves the shown value (null or a
+// non-scalar); otherwise Text replaces it ("" clears).
+type StatCell struct {
+	Text string
+	Keep bool
+}
+
+// ParseStat decodes STAT_DATA. Rows of the wrong shape are skipped, not fatal.
+func ParseStat(raw json.RawMessage) (*Stat, error) {
+	var parts []json.RawMessage
+	if err := json.Unmarshal(raw, &parts); err != nil || len(parts) < 1 {
+		return nil, payloadErr(StatData, "not [bodies, heads, full?]")
+	}
+	st := &Stat{}
+	var rows []json.RawMessage
+	if json.Unmarshal(parts[0], &rows) != nil {
+		return nil, payloadErr(StatData, "bodies are not an array")
+	}
+	for _, r := range rows {
+		var el []json.RawMessage
+		if json.Unmarshal(r, &el) != nil || len(el) < 3 {
+			continue
+		}
+		team, err := strconv.Atoi(scalarText(el[1]))
+		if err != nil {
+			continue
+		}
+		b := StatBody{ID: scalarText(el[0]), Team: team}
+		if IsNull(el[2]) {
+			b.Remove = true
+		} else if b.Cells, err = parseCells(el[2]); err != nil {
+			continue
+		}
+		if len(el) > 3 {
+			b.Body, _ = strconv.Atoi(scalarText(el[3]))
+		}
+		st.Bodies = append(st.Bodies, b)
+	}
+	if len(parts) > 1 {
+		var heads []json.RawMessage
+		_ = json.Unmarshal(parts[1], &heads)
+		for _, h := range heads {
+			var el []json.RawMessage
+			if json.Unmarshal(h, &el) != nil || len(el) < 2 {
+				continue
+			}
+			team, err := strconv.Atoi(scalarText(el[0]))
+			if err != nil {
+				continue
+			}
+			cells, err := parseCells(el[1])
+			if err != nil {
+				continue
+			}
+			hd := StatHead{Team: team, Cells: cells}
+			if len(el) > 2 {
+				hd.Row, _ = strconv.Atoi(scalarText(el[2]))
+			}
+			st.Heads = append(st.Heads, hd)
+		}
+	}
+	if len(parts) > 2 {
+		st.Full = truthy(parts[2])
+	}
+	return st, nil
+}
+
+func parseCells(raw json.RawMessage) ([]StatCell, error) {
+	var cells []json.RawMessage
+	if err := json.Unmarshal(raw, &cells); err != nil {
+		return nil, err
+	}
+	out := make([]StatCell, len(cells))
+	for i, c := range cells {
+		c = bytes.TrimSpace(c)
+		if IsNull(c) || c[0] == '{' || c[0] == '[' {
+			out[i] = StatCell{Keep: true}
+			continue
+		}
+		out[i] = StatCell{Text: scalarText(c)}
+	}
+	return out, nil
+}
+
+// ChatKind tells the three CHAT_DATA forms apart.
+type ChatKind uint8
+
+const (
+	ChatPlayer   ChatKind = iota // [text, author, teamId]
+	ChatSystem                   // [text]
+	ChatTemplate                 // "group:index[:p0,p1]"
+)
+
+// Chat is one CHAT_DATA (port 15) line.
+type Chat struct {
+	Kind   ChatKind
+	Text   string
+	Author string
+	Team   int
+	Group  string
+	Index  int
+	Params []string
+}
+
+// ParseChat decodes CHAT_DATA.
+func ParseChat(raw json.RawMessage) (Chat, error) {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		parts := strings.SplitN(s, ":", 3)
+		if len(parts) < 2 {
+			return Chat{}, payloadErr(ChatData, "template %.30q has no index", s)
+		}
+		idx, err := strconv.Atoi(parts[1])
+		if err != nil || idx < 0 {
+			return Chat{}, payloadErr(ChatData, "template %.30q has no index", s)
+		}
+		c := Chat{Kind: ChatTemplate, Group: parts[0], Index: idx}
+		if len(parts) == 3 {
+			c.Params = strings.Split(parts[2], ",")
+		}
+		return c, nil
+	}
+	var el []json.RawMessage
+	if err := json.Unmarshal(raw, &el); err != nil || len(el) == 0 {
+		return Chat{}, payloadErr(ChatData, "neither a template string nor an array")
+	}
+	if len(el) == 1 {
+		return Chat{Kind: ChatSystem, Text: scalarText(el[0])}, nil
+	}
+	c := Chat{Kind: ChatPlayer, Text: scalarText(el[0]), Author: scalarText(el[1])}
+	if len(el) > 2 {
+		c.Team, _ = strconv.Atoi(scalarText(el[2]))
+	}
+	return c, nil
+}
+
+// Vote is VOTE_DATA (port 16): either a vote to open or a list answering a
+// "teams"/"maps" request. Neither set means a shape the host never sends.
+type Vote struct {
+	Open   *VoteOpen
+	List   []string
+	IsList bool
+}
+
+// VoteOpen is a vote to show: template name, title params, explicit values.
+type VoteOpen struct {
+	Name   string
+	Params []string
+	Values json.RawMessage // nil: use the template's values
+}
+
+// ParseVote decodes VOTE_DATA.
+func ParseVote(raw json.RawMessage) (Vote, error) {
+	tok := bytes.TrimSpace(raw)
+	if len(tok) > 0 && tok[0] == '[' {
+		var items []json.RawMessage
+		if err := json.Unmarshal(tok, &items); err != nil {
+			return Vote{}, payloadErr(VoteData, "bad list")
+		}
+		v := Vote{IsList: true, List: make([]string, 0, len(items))}
+		for _, it := range items {
+			v.List = append(v.List, scalarText(it))
+		}
+		return v, nil
+	}
+	var o struct {
+		Name   json.RawMessage   `json:"name"`
+		Params []json.RawMessage `json:"params"`
+		Values json.RawMessage   `json:"values"`
+	}
+	if len(tok) == 0 || tok[0] != '{' || json.Unmarshal(tok, &o) != nil {
+		return Vote{}, payloadErr(VoteData, "neither a vote object nor a list")
+	}
+	name := scalarText(o.Name)
+	if name == "" {
+		return Vote{}, payloadErr(VoteData, "vote without a name")
+	}
+	open := &VoteOpen{Name: name}
+	for _, p := range o.Params {
+		open.Params = append(open.Params, scalarText(p))
+	}
+	if !IsNull(o.Values) {
+		open.Values = o.Values
+	}
+	return Vote{Open: open}, nil
+}
+
+// ParseKeyset decodes KEYSET_DATA (port 17): a key set index.
+func ParseKeyset(raw json.RawMessage) (int, error) {
+	n, err := strconv.Atoi(string(bytes.TrimSpace(raw)))
+	if err != nil || n < 0 || n > 255 {
+		return 0, payloadErr(KeysetData, "not a key set index")
+	}
+	return n, nil
+}
+
+// scalarText renders a JSON scalar as display text: strings unquoted, numbers
+// and booleans as written, null and non-scalars as "".
+func scalarText(raw json.RawMessage) string {
+	tok := bytes.TrimSpace(raw)
+	if len(tok) == 0 {
+		return ""
+	}
+	switch tok[0] {
+	case '"':
+		var s string
+		if json.Unmarshal(tok, &s) == nil {
+			return s
+		}
+		return ""
+	case '{', '[', 'n':
+		return ""
+	}
+	if json.Valid(tok) {
+		return string(tok)
+	}
+	return ""
+}
+
+// truthy follows JavaScript truthiness for JSON scalars.
+func truthy(raw json.RawMessage) bool {
+	tok := string(bytes.TrimSpace(raw))
+	switch tok {
+	case "", "null", "false", "0", `""`, "-0":
+		return false
+	}
+	return json.Valid([]byte(tok))
+}
+
+// ParseScalarText renders a JSON scalar as text ("" for null and non-scalars).
+func ParseScalarText(raw json.RawMessage) string { return scalarText(raw) }

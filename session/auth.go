@@ -1,0 +1,155 @@
+package session
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"vimpclient/protocol"
+)
+
+// AuthValues answers AUTH_DATA. Explicit values win: Set (field=value) by
+// field name, then Nick for the identity field ("name"), then the value
+// remembered under the field's storage key for this host and game, then the
+// host's default. Every value is a string.
+type AuthValues struct {
+	Nick  string
+	Set   map[string]string
+	Store *AuthStore // nil: nothing remembered, nothing saved
+	// GuestNick fills a required identity field that nothing else filled
+	// (headless runs have no form to ask with); "" leaves it to a player.
+	GuestNick string
+}
+
+// ErrAuthIncomplete reports a required field with no value to send.
+var ErrAuthIncomplete = errors.New("auth form needs a value")
+
+// NickField is the identity field of the dedicated contour's guest form.
+const NickField = "name"
+
+// Answer builds the AUTH_RESPONSE values for form.
+func (a AuthValues) Answer(form *protocol.AuthForm, host, gameID string) (map[string]string, error) {
+	var remembered map[string]string
+	if a.Store != nil {
+		remembered = a.Store.Load(host, gameID)
+	}
+	out := make(map[string]string, len(form.Params))
+	for _, p := range form.Params {
+		v := p.Value
+		if s := p.Options.Storage; s != "" {
+			if r, ok := remembered[s]; ok {
+				v = r
+			}
+		}
+		if p.Name == NickField && a.Nick != "" {
+			v = a.Nick
+		}
+		if s, ok := a.Set[p.Name]; ok {
+			v = s
+		}
+		if v == "" && p.Name == NickField && a.GuestNick != "" {
+			v = a.GuestNick
+		}
+		if v == "" && p.Options.Required {
+			hint := "-set " + p.Name + "=VALUE"
+			if p.Name == NickField {
+				hint = "-nick NAME"
+			}
+			return nil, fmt.Errorf("%w: field %q (%s); give it with %s", ErrAuthIncomplete, p.Name, p.Options.Label, hint)
+		}
+		out[p.Name] = v
+	}
+	return out, nil
+}
+
+// Remember saves the accepted values under each field's storage key.
+func (a AuthValues) Remember(form *protocol.AuthForm, values map[string]string, host, gameID string) error {
+	if a.Store == nil {
+		return nil
+	}
+	upd := map[string]string{}
+	for _, p := range form.Params {
+		if s := p.Options.Storage; s != "" {
+			upd[s] = values[p.Name]
+		}
+	}
+	if len(upd) == 0 {
+		return nil
+	}
+	return a.Store.Save(host, gameID, upd)
+}
+
+// AuthStore keeps remembered form values in a JSON file, per host and game id,
+// by the storage keys the host names (as a browser keeps them per origin).
+type AuthStore struct {
+	path string
+	mu   sync.Mutex
+}
+
+// DefaultAuthStore is the store in the user config directory.
+func DefaultAuthStore() (*AuthStore, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return nil, fmt.Errorf("auth store: %w", err)
+	}
+	return NewAuthStore(filepath.Join(dir, "vimpclient", "auth.json")), nil
+}
+
+// NewAuthStore uses the file at path (created on first save).
+func NewAuthStore(path string) *AuthStore { return &AuthStore{path: path} }
+
+func storeKey(host, gameID string) string { return hostKey(host) + "|" + gameID }
+
+func (s *AuthStore) readAll() map[string]map[string]string {
+	all := map[string]map[string]string{}
+	b, err := os.ReadFile(s.path)
+	if err != nil {
+		return all
+	}
+	if json.Unmarshal(b, &all) != nil || all == nil {
+		return map[string]map[string]string{}
+	}
+	return all
+}
+
+// Load returns the values remembered for host and game (never nil).
+func (s *AuthStore) Load(host, gameID string) map[string]string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if v := s.readAll()[storeKey(host, gameID)]; v != nil {
+		return v
+	}
+	return map[string]string{}
+}
+
+// Save merges values into what is remembered for host and game.
+func (s *AuthStore) Save(host, gameID string, values map[string]string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	all := s.readAll()
+	k := storeKey(host, gameID)
+	if all[k] == nil {
+		all[k] = map[string]string{}
+	}
+	for n, v := range values {
+		all[k][n] = v
+	}
+	b, err := json.MarshalIndent(all, "", "  ")
+	if err != nil {
+		return fmt.Errorf("auth store: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+		return fmt.Errorf("auth store: %w", err)
+	}
+	tmp := s.path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return fmt.Errorf("auth store: %w", err)
+	}
+	if err := os.Rename(tmp, s.path); err != nil {
+		return fmt.Errorf("auth store: %w", err)
+	}
+	return nil
+}

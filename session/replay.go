@@ -1,0 +1,187 @@
+package session
+
+import (
+	"bufio"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"vimpclient/protocol"
+)
+
+// RecordedLine is one line of a capture or recording.
+type RecordedLine struct {
+	T          float64         `json:"t"`
+	Ms         float64         `json:"ms"`
+	Conn       string          `json:"conn"`
+	Dir        string          `json:"dir"`
+	Kind       string          `json:"kind"`
+	Port       int             `json:"port"`
+	Payload    json.RawMessage `json:"payload"`
+	Bytes      int             `json:"bytes"`
+	B64        string          `json:"b64"`
+	B64Omitted bool            `json:"b64Omitted"`
+	Code       int             `json:"code"`
+	Reason     string          `json:"reason"`
+}
+
+// Wire returns the message as it travelled, for s2c/c2s json and binary lines.
+// A binary line logged by size only becomes that many zero bytes.
+func (l RecordedLine) Wire() (Message, bool, error) {
+	switch l.Kind {
+	case "json":
+		p := l.Payload
+		if len(p) == 0 {
+			p = json.RawMessage("null")
+		}
+		return Message{Data: append(append([]byte(fmt.Sprintf("[%d,", l.Port)), p...), ']')}, true, nil
+	case "binary":
+		if l.B64Omitted || l.B64 == "" {
+			return Message{Binary: true, Data: make([]byte, min(l.Bytes, MaxIncomingMessage))}, true, nil
+		}
+		b, err := base64.StdEncoding.DecodeString(l.B64)
+		if err != nil {
+			return Message{}, false, fmt.Errorf("binary line: %w", err)
+		}
+		return Message{Binary: true, Data: b}, true, nil
+	}
+	return Message{}, false, nil
+}
+
+// ReadRecording reads every line of a capture or recording, up to limit lines.
+func ReadRecording(r io.Reader, limit int) ([]RecordedLine, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), 2*MaxIncomingMessage)
+	var out []RecordedLine
+	for sc.Scan() {
+		if len(out) >= limit {
+			return nil, fmt.Errorf("recording: more than %d lines", limit)
+		}
+		var l RecordedLine
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			return nil, fmt.Errorf("recording line %d: %w", len(out)+1, err)
+		}
+		out = append(out, l)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("recording: %w", err)
+	}
+	return out, nil
+}
+
+// Replay is a Transport that plays back the server side of one recorded
+// connection and keeps what the client sends. With Realtime it keeps the
+// recorded spacing; otherwise messages follow each other at once.
+type Replay struct {
+	lines    []RecordedLine
+	pos      int
+	Realtime bool
+	start    time.Time
+	base     float64
+
+	mu   sync.Mutex
+	sent [][]byte
+	at   time.Time // recorded time of the latest message handed out
+}
+
+// Now is the replay's clock: the recorded time of the latest message. A
+// session given it as Options.Now keeps its own timed actions (the team
+// vote pauses) in the recording's time, so a fast replay stays faithful.
+func (r *Replay) Now() time.Time {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.at
+}
+
+// NewReplay selects the lines of connection conn ("" = the first one seen).
+func NewReplay(lines []RecordedLine, conn string) (*Replay, error) {
+	if conn == "" {
+		for _, l := range lines {
+			if l.Conn != "" && (l.Dir == "s2c" || l.Dir == "c2s") {
+				conn = l.Conn
+				break
+			}
+		}
+	}
+	r := &Replay{base: -1}
+	for _, l := range lines {
+		if l.Conn != conn {
+			continue
+		}
+		if l.Dir == "s2c" || (l.Dir == "event" && l.Kind == "close") {
+			r.lines = append(r.lines, l)
+		}
+	}
+	if len(r.lines) == 0 {
+		return nil, fmt.Errorf("replay: no server messages for connection %q", conn)
+	}
+	return r, nil
+}
+
+// Recv implements Transport.
+func (r *Replay) Recv(ctx context.Context) (Message, error) {
+	for {
+		if err := ctx.Err(); err != nil {
+			return Message{}, &CloseError{Code: protocol.CloseAbnormal, Err: err}
+		}
+		if r.pos >= len(r.lines) {
+			return Message{}, &CloseError{Code: 1000, Reason: "end of recording"}
+		}
+		l := r.lines[r.pos]
+		r.pos++
+		r.mu.Lock()
+		r.at = time.UnixMilli(int64(l.T - l.Ms)).Add(time.Duration(l.Ms * float64(time.Millisecond)))
+		r.mu.Unlock()
+		if r.Realtime {
+			if r.base < 0 {
+				r.base, r.start = l.Ms, time.Now()
+			}
+			wait := time.Duration((l.Ms-r.base)*float64(time.Millisecond)) - time.Since(r.start)
+			if wait > 0 {
+				t := time.NewTimer(wait)
+				select {
+				case <-ctx.Done():
+					t.Stop()
+					return Message{}, &CloseError{Code: protocol.CloseAbnormal, Err: ctx.Err()}
+				case <-t.C:
+				}
+			}
+		}
+		if l.Dir == "event" {
+			return Message{}, &CloseError{Code: l.Code, Reason: l.Reason}
+		}
+		m, ok, err := l.Wire()
+		if err != nil {
+			return Message{}, &CloseError{Code: protocol.CloseAbnormal, Err: err}
+		}
+		if ok {
+			return m, nil
+		}
+	}
+}
+
+// Send implements Transport: the message is kept for inspection.
+func (r *Replay) Send(_ context.Context, text []byte, _ bool) error {
+	r.mu.Lock()
+	r.sent = append(r.sent, append([]byte(nil), text...))
+	r.mu.Unlock()
+	return nil
+}
+
+// Lockstep tells the session to write each message's replies before reading
+// the next one, so a replay faster than real time stays faithful.
+func (r *Replay) Lockstep() bool { return true }
+
+// Close implements Transport.
+func (r *Replay) Close(int, string) error { return nil }
+
+// Sent returns the messages the client sent so far.
+func (r *Replay) Sent() [][]byte {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([][]byte(nil), r.sent...)
+}

@@ -1,0 +1,183 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// Target is where and how to connect.
+type Target struct {
+	WSURL       string
+	Origin      string
+	Host        string // host:port, the key remembered auth values are stored under
+	GameID      string // from /config; "" when dialled by ws:// URL
+	GameVersion string
+	// Warning is set when the game manifest announces a plugin contract
+	// other than EngineAPI: the client may not understand this game.
+	Warning string
+}
+
+// EngineAPI is the game plugin contract version this client follows.
+const EngineAPI = 3
+
+// ErrNotDedicated reports a host whose /config does not announce the
+// dedicated contour (a lobby master, or no /config at all).
+var ErrNotDedicated = errors.New("not a dedicated vimp host (lobby hosts are not supported yet)")
+
+// Resolve turns what the player typed into a Target: http(s)://host:port (or a
+// bare host:port) is probed with GET /config; ws(s)://host:port/path is used
+// as is. origin overrides the derived Origin header when not empty.
+func Resolve(ctx context.Context, client *http.Client, addr, origin string) (Target, error) {
+	if !strings.Contains(addr, "://") {
+		addr = "http://" + addr
+	}
+	u, err := url.Parse(addr)
+	if err != nil || u.Host == "" {
+		return Target{}, fmt.Errorf("address %q: not a URL with a host", addr)
+	}
+	t := Target{Host: u.Host}
+	switch u.Scheme {
+	case "ws", "wss":
+		t.WSURL = u.String()
+		t.Origin = originOf(map[string]string{"ws": "http", "wss": "https"}[u.Scheme], u)
+	case "http", "https":
+		if err := probe(ctx, client, u, &t); err != nil {
+			return Target{}, err
+		}
+		t.Origin = originOf(u.Scheme, u)
+		t.Warning = checkManifest(ctx, client, u, t.GameID)
+	default:
+		return Target{}, fmt.Errorf("address %q: scheme must be http, https, ws or wss", addr)
+	}
+	if origin != "" {
+		t.Origin = origin
+	}
+	return t, nil
+}
+
+// originOf is scheme://host[:port] with the scheme's default port omitted.
+func originOf(scheme string, u *url.URL) string {
+	host, port := u.Hostname(), u.Port()
+	if (scheme == "http" && port == "80") || (scheme == "https" && port == "443") {
+		port = ""
+	}
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	if port != "" {
+		return scheme + "://" + host + ":" + port
+	}
+	return scheme + "://" + host
+}
+
+type configProbe struct {
+	Mode        string  `json:"mode"`
+	GameID      string  `json:"gameId"`
+	GameVersion *string `json:"gameVersion"`
+	WSPath      string  `json:"wsPath"`
+	WSURL       string  `json:"wsUrl"`
+}
+
+func probe(ctx context.Context, client *http.Client, base *url.URL, t *Target) error {
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	cu := *base
+	cu.Path = strings.TrimSuffix(cu.Path, "/") + "/config"
+	cu.RawQuery = ""
+	req, err := http.NewRequestWithContext(pctx, http.MethodGet, cu.String(), nil)
+	if err != nil {
+		return fmt.Errorf("probe %s: %w", cu.String(), err)
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return fmt.Errorf("probe %s: %w", cu.String(), err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
+	if err != nil {
+		return fmt.Errorf("probe %s: %w", cu.String(), err)
+	}
+	var c configProbe
+	if resp.StatusCode != http.StatusOK || json.Unmarshal(body, &c) != nil || c.Mode != "dedicated" {
+		return fmt.Errorf("probe %s (status %d): %w", cu.String(), resp.StatusCode, ErrNotDedicated)
+	}
+	t.GameID = c.GameID
+	if c.GameVersion != nil {
+		t.GameVersion = *c.GameVersion
+	}
+	if c.WSURL != "" {
+		wu, err := url.Parse(c.WSURL)
+		if err != nil || (wu.Scheme != "ws" && wu.Scheme != "wss") {
+			return fmt.Errorf("probe %s: wsUrl %q is not a ws(s) URL", cu.String(), c.WSURL)
+		}
+		t.WSURL = wu.String()
+		return nil
+	}
+	path := c.WSPath
+	if path == "" {
+		path = "/game"
+	}
+	if !strings.HasPrefix(path, "/") {
+		path = "/" + path
+	}
+	scheme := "ws"
+	if base.Scheme == "https" {
+		scheme = "wss"
+	}
+	t.WSURL = (&url.URL{Scheme: scheme, Host: base.Host, Path: path}).String()
+	return nil
+}
+
+// hostKey normalises a host:port for the remembered-values store.
+func hostKey(hostport string) string {
+	h, p, err := net.SplitHostPort(hostport)
+	if err != nil {
+		return strings.ToLower(hostport)
+	}
+	return strings.ToLower(net.JoinHostPort(h, p))
+}
+
+// checkManifest reads /games/manifest.json and returns a warning when the
+// game's engineApi differs from EngineAPI. A missing or unreadable catalog is
+// not an error: nothing on the wire needs it.
+func checkManifest(ctx context.Context, client *http.Client, base *url.URL, gameID string) string {
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	mu := *base
+	mu.Path = strings.TrimSuffix(mu.Path, "/") + "/games/manifest.json"
+	mu.RawQuery = ""
+	req, err := http.NewRequestWithContext(pctx, http.MethodGet, mu.String(), nil)
+	if err != nil {
+		return ""
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return ""
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil || resp.StatusCode != http.StatusOK {
+		return ""
+	}
+	var list []struct {
+		ID        string `json:"id"`
+		EngineAPI *int   `json:"engineApi"`
+	}
+	if json.Unmarshal(body, &list) != nil {
+		return ""
+	}
+	for _, m := range list {
+		if m.ID == gameID && m.EngineAPI != nil && *m.EngineAPI != EngineAPI {
+			return fmt.Sprintf("game %q uses plugin contract %d; this client follows %d", gameID, *m.EngineAPI, EngineAPI)
+		}
+	}
+	return ""
+}

@@ -1,0 +1,139 @@
+package session
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"strconv"
+	"time"
+)
+
+// Back-off of the close policy: a reconnect 3 s after a close (as the
+// browser does), doubling while attempts keep failing before play, capped.
+const (
+	ReconnectDelay    = 3 * time.Second
+	MaxReconnectDelay = 60 * time.Second
+)
+
+// Runner connects a Session and applies the close policy: reconnect with
+// back-off after kicks (4003/4004/4005) and drops, stay after the policy
+// codes (4001/4006/4008/4009). Each attempt starts from scratch, probing
+// /config again, as a reloaded browser page would.
+type Runner struct {
+	Session *Session
+	Addr    string // what the player typed
+	Origin  string // -origin override, "" to derive it
+	Client  *http.Client
+	// Dial opens a transport; DialWebSocket when nil.
+	Dial func(ctx context.Context, t Target) (Transport, error)
+	// Resolve finds the target; the /config probe of Addr when nil.
+	Resolve func(ctx context.Context) (Target, error)
+	// Sleep waits between attempts; a timer honouring ctx when nil.
+	Sleep func(ctx context.Context, d time.Duration) error
+	// OnTarget is told each resolved target.
+	OnTarget func(Target)
+
+	lastVersion string // gameVersion of the previous attempt, to notice a changed game
+}
+
+// Run connects until the policy says stay or ctx ends, and returns the last
+// close. err is set only when no connection could be made before ctx ended.
+func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
+	resolve := r.Resolve
+	if resolve == nil {
+		resolve = func(ctx context.Context) (Target, error) { return Resolve(ctx, r.Client, r.Addr, r.Origin) }
+	}
+	dial := r.Dial
+	if dial == nil {
+		dial = func(ctx context.Context, t Target) (Transport, error) {
+			return DialWebSocket(ctx, r.Client, t.WSURL, t.Origin)
+		}
+	}
+	sleep := r.Sleep
+	if sleep == nil {
+		sleep = sleepCtx
+	}
+	var last *CloseInfo
+	var lastErr error
+	failures := 0
+	for attempt := 1; ; attempt++ {
+		if ctx.Err() != nil {
+			return last, lastErr
+		}
+		info, err := r.attempt(ctx, attempt, resolve, dial)
+		if err != nil {
+			lastErr = err
+			r.Session.noteError("connect attempt %d: %v", attempt, err)
+		} else {
+			last, lastErr = info, nil
+			if !info.Reconnect {
+				return info, nil
+			}
+		}
+		if err == nil && r.Session.lastReachedPlaying() {
+			failures = 0
+		} else {
+			failures++
+		}
+		if sleep(ctx, Backoff(failures)) != nil {
+			return last, lastErr
+		}
+	}
+}
+
+func (r *Runner) attempt(ctx context.Context, n int, resolve func(context.Context) (Target, error), dial func(context.Context, Target) (Transport, error)) (*CloseInfo, error) {
+	t, err := resolve(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if r.lastVersion != "" && t.GameVersion != "" && t.GameVersion != r.lastVersion {
+		r.Session.noteError("the host now runs game version %s (was %s)", t.GameVersion, r.lastVersion)
+	}
+	if t.GameVersion != "" {
+		r.lastVersion = t.GameVersion
+	}
+	if t.Warning != "" && n == 1 {
+		r.Session.noteError("%s", t.Warning)
+	}
+	if r.OnTarget != nil {
+		r.OnTarget(t)
+	}
+	rec := r.Session.opts.Recorder
+	rec.SetConn(connLabel(n))
+	rec.Event("connect", map[string]any{"url": t.WSURL, "origin": t.Origin})
+	tr, err := dial(ctx, t)
+	if err != nil {
+		rec.Event("error", map[string]any{"error": err.Error()})
+		return nil, err
+	}
+	rec.Event("open", nil)
+	return r.Session.Run(ctx, tr, t), nil
+}
+
+// Backoff is the wait before the next attempt after failures consecutive
+// failed attempts (0 after a session that reached play).
+func Backoff(failures int) time.Duration {
+	d := ReconnectDelay
+	for i := 1; i < failures && d < MaxReconnectDelay; i++ {
+		d *= 2
+	}
+	return min(d, MaxReconnectDelay)
+}
+
+func connLabel(n int) string {
+	if n == 1 {
+		return "A"
+	}
+	return "A" + strconv.Itoa(n)
+}
+
+func sleepCtx(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return fmt.Errorf("wait: %w", ctx.Err())
+	case <-t.C:
+		return nil
+	}
+}

@@ -1,0 +1,612 @@
+package session
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"vimpclient/protocol"
+)
+
+// Options configure a Session.
+type Options struct {
+	Auth AuthValues
+	// AutoTeam answers the team vote (VOTE_DATA "teamChange") on its own:
+	// with Team when the host offered it (refused otherwise), else with the
+	// first team offered.
+	AutoTeam bool
+	Team     string
+	Recorder *Recorder
+	Queue    *Queue // events for the game loop; NewQueue(4096) when nil
+	Logger   *slog.Logger
+	Now      func() time.Time
+}
+
+// maxErrors bounds the error strings kept for the summary.
+const maxErrors = 64
+
+// teamVote is the engine's team-change vote name.
+const teamVote = "teamChange"
+
+// With AutoTeam the session answers the team vote like a player glancing at
+// it: the list request a moment after the vote opens, the choice a moment
+// after the list arrives (the pauses of the reference recordings).
+const (
+	TeamListPause   = time.Second
+	TeamAnswerPause = 500 * time.Millisecond
+)
+
+// deferred is a read-loop reply due at a time. It goes out with the first
+// message handled at or after that time (hosts in play send 30 frames/s), or
+// from a timer when the host is quiet; whichever comes first sends it once.
+// A lockstep (replay) connection uses only the first, so replays stay exact.
+type deferred struct {
+	due     time.Time
+	msg     []byte
+	pending string // vote name whose list this requests
+	sent    *atomic.Bool
+	timer   *time.Timer
+}
+
+// ErrNotInGame refuses game input before the host enabled it (MODULES_READY).
+var ErrNotInGame = errors.New("not in game yet: input refused")
+
+// Stats is a snapshot of what a session saw, across reconnects.
+type Stats struct {
+	Furthest    State
+	Player      bool        // key set 1 arrived at least once
+	Frames      int         // binary frames received
+	Pongs       int         // PONGs written (a PING storm coalesces into fewer)
+	Ports       map[int]int // messages received per port (binary frames under 5)
+	Malformed   int         // messages that are not [port, payload] or whose payload failed to parse
+	Unknown     int         // JSON messages on ports this client does not know
+	Connections int
+	Errors      []string
+}
+
+// Session runs the client side of the protocol over one transport at a
+// time. Its read loop is the only reader; its outbox the only writer.
+type Session struct {
+	opts  Options
+	queue *Queue
+	log   *slog.Logger
+	now   func() time.Time
+
+	mu          sync.Mutex
+	stats       Stats
+	lastPlaying bool // the latest connection reached StatePlaying
+	droppedErrs int
+	ob          *outbox
+	seq         uint32
+	inGame      bool
+	pendingList string // vote waiting for its "teams"/"maps" list
+	authForm    bool   // AUTH_DATA arrived and no accepted AUTH_RESULT yet
+	submitted   map[string]string
+}
+
+// New makes a session; Run connects it.
+func New(opts Options) *Session {
+	s := &Session{opts: opts, queue: opts.Queue, log: opts.Logger, now: opts.Now}
+	if s.queue == nil {
+		s.queue = NewQueue(4096)
+	}
+	if s.log == nil {
+		s.log = slog.New(slog.DiscardHandler)
+	}
+	if s.now == nil {
+		s.now = time.Now
+	}
+	s.stats.Ports = map[int]int{}
+	return s
+}
+
+// Queue is where the game loop drains events from.
+func (s *Session) Queue() *Queue { return s.queue }
+
+// Stats returns a copy of the counters.
+func (s *Session) Stats() Stats {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.stats
+	st.Ports = make(map[int]int, len(s.stats.Ports))
+	for k, v := range s.stats.Ports {
+		st.Ports[k] = v
+	}
+	st.Errors = slices.Clone(s.stats.Errors)
+	if s.ob != nil {
+		_, pongs := s.ob.counts()
+		st.Pongs += pongs
+	}
+	if s.droppedErrs > 0 {
+		st.Errors = append(st.Errors, fmt.Sprintf("... and %d more errors", s.droppedErrs))
+	}
+	return st
+}
+
+func (s *Session) noteError(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	s.log.Warn(msg)
+	s.mu.Lock()
+	if len(s.stats.Errors) < maxErrors {
+		s.stats.Errors = append(s.stats.Errors, msg)
+	} else {
+		s.droppedErrs++
+	}
+	s.mu.Unlock()
+}
+
+// conn is the read loop's per-connection state; only the read loop touches it.
+type conn struct {
+	target   Target
+	config   *protocol.Config
+	form     *protocol.AuthForm
+	answer   map[string]string
+	answered bool // FIRST_SHOT_READY sent since the last MAP_DATA
+	state    State
+	terminal string // text of a terminal TECH_INFORM, kept for the close reason
+	later    []deferred
+	lockstep bool
+}
+
+// Run drives one connection until it closes or ctx ends, then reports how it
+// ended and whether the close policy reconnects.
+func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInfo {
+	rec := s.opts.Recorder
+	ob := newOutbox(func(b []byte) { rec.Message("c2s", Message{Data: b}) })
+	s.mu.Lock()
+	s.ob, s.seq, s.inGame, s.pendingList, s.lastPlaying = ob, 0, false, "", false
+	s.authForm, s.submitted = false, nil
+	s.stats.Connections++
+	s.mu.Unlock()
+
+	wctx, wcancel := context.WithCancel(context.WithoutCancel(ctx))
+	drain := make(chan struct{})
+	wdone := make(chan struct{})
+	go func() {
+		defer close(wdone)
+		ob.run(wctx, t, drain)
+	}()
+
+	// A transport that replays a recording asks for lockstep: each message's
+	// replies are written before the next message is read, so a fast replay
+	// keeps the order a live connection would have had.
+	ls, ok := t.(interface{ Lockstep() bool })
+	lockstep := ok && ls.Lockstep()
+	c := &conn{target: target, lockstep: lockstep}
+	defer c.stopTimers()
+	s.queue.Push(Event{At: s.now(), Kind: EventOpen})
+
+	// Leaving (ctx ends) closes with a clean 1000 close frame first; only
+	// then is the read cancelled, so the host sees a normal close.
+	rctx, rcancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer rcancel()
+	stopWatch := make(chan struct{})
+	watchDone := make(chan struct{})
+	go func() {
+		defer close(watchDone)
+		select {
+		case <-ctx.Done():
+			rec.Event("client-close", map[string]any{"code": 1000})
+			_ = t.Close(1000, "")
+			rcancel()
+		case <-stopWatch:
+		}
+	}()
+	var info *CloseInfo
+	for {
+		m, err := t.Recv(rctx)
+		if err != nil {
+			info = s.closeInfo(ctx, c, closeErrorOf(err))
+			break
+		}
+		s.handle(c, ob, m)
+		if lockstep {
+			ob.waitIdle()
+		}
+	}
+
+	close(stopWatch)
+	<-watchDone
+	ob.close()
+	close(drain)
+	select {
+	case <-wdone:
+	case <-time.After(drainTimeout):
+	}
+	wcancel()
+	<-wdone
+	_, pongs := ob.counts()
+	s.count(func(st *Stats) { st.Pongs += pongs })
+	rec.Event("close", map[string]any{"code": info.Code, "reason": info.Reason})
+	s.mu.Lock()
+	s.ob, s.inGame = nil, false
+	s.mu.Unlock()
+	s.queue.Push(Event{At: s.now(), Kind: EventClosed, Close: info})
+	return info
+}
+
+func (s *Session) closeInfo(ctx context.Context, c *conn, ce *CloseError) *CloseInfo {
+	if ctx.Err() != nil {
+		return &CloseInfo{Code: 1000, Reason: "Disconnected.", Local: true}
+	}
+	info := &CloseInfo{Code: ce.Code, Reconnect: !protocol.ClosePolicyStays(ce.Code)}
+	switch {
+	case c.terminal != "":
+		info.Reason = c.terminal
+	default:
+		info.Reason = protocol.CloseReason(ce.Code)
+	}
+	if ce.Err != nil && ce.Code == protocol.CloseAbnormal {
+		s.noteError("connection dropped: %v", ce.Err)
+	}
+	return info
+}
+
+func (s *Session) setState(c *conn, st State) {
+	if st <= c.state {
+		return
+	}
+	c.state = st
+	s.mu.Lock()
+	if st == StatePlaying {
+		s.lastPlaying = true
+	}
+	if st > s.stats.Furthest {
+		s.stats.Furthest = st
+	}
+	s.mu.Unlock()
+	s.queue.Push(Event{At: s.now(), Kind: EventState, State: st})
+}
+
+// reply queues a read-loop answer in the priority lane.
+func (s *Session) reply(ob *outbox, msg []byte, reliable bool) {
+	if err := ob.push(outMsg{data: msg, reliable: reliable}, true); err != nil && !errors.Is(err, ErrOutboxClose) {
+		s.noteError("reply not sent: %v", err)
+	}
+}
+
+func (s *Session) count(f func(st *Stats)) {
+	s.mu.Lock()
+	f(&s.stats)
+	s.mu.Unlock()
+}
+
+// handle processes one message on the read loop. It never blocks: replies go
+// to the outbox, events to the bounded queue.
+func (s *Session) handle(c *conn, ob *outbox, m Message) {
+	at := s.now()
+	s.flushDeferred(c, ob, at)
+	s.opts.Recorder.Message("s2c", m)
+	if m.Binary {
+		s.count(func(st *Stats) { st.Frames++; st.Ports[protocol.ShotData]++ })
+		s.queue.Push(Event{At: at, Kind: EventFrame, Port: protocol.ShotData, Data: m.Data})
+		return
+	}
+	env, err := protocol.ParseEnvelope(m.Data)
+	if err != nil {
+		s.count(func(st *Stats) { st.Malformed++ })
+		s.log.Debug("malformed message ignored", "err", err)
+		return
+	}
+	s.count(func(st *Stats) { st.Ports[env.Port]++ })
+
+	// Replies that must happen whatever the payload holds.
+	switch env.Port {
+	case protocol.Ping:
+		id, err := protocol.ParsePing(env.Payload)
+		if err != nil {
+			s.count(func(st *Stats) { st.Malformed++ })
+			return
+		}
+		if err := ob.push(outMsg{data: protocol.PongMsg(id), pong: true}, true); err != nil && !errors.Is(err, ErrOutboxClose) {
+			s.noteError("pong not sent: %v", err)
+		}
+		return
+	case protocol.MapData:
+		c.answered = false
+		s.reply(ob, protocol.Null(protocol.MapReady), true)
+	case protocol.FirstShotData:
+		s.reply(ob, protocol.Null(protocol.FirstShotReady), true)
+		c.answered = true
+	case protocol.ShotData:
+		s.count(func(st *Stats) { st.Unknown++ })
+		return
+	}
+
+	v, err := protocol.DecodePayload(env.Port, env.Payload)
+	if errors.Is(err, protocol.ErrUnknownPort) {
+		s.count(func(st *Stats) { st.Unknown++ })
+		return
+	}
+	if err != nil {
+		s.count(func(st *Stats) { st.Malformed++ })
+		s.log.Debug("malformed payload ignored", "port", env.Port, "err", err)
+		return
+	}
+	ev := Event{At: at, Kind: EventMessage, Port: env.Port, Value: v}
+
+	switch v := v.(type) {
+	case *protocol.Config:
+		c.config = v
+		for _, p := range v.Problems {
+			s.noteError("CONFIG_DATA: %s", p)
+		}
+		s.setState(c, StateConfig)
+		s.reply(ob, protocol.Null(protocol.ConfigReady), true)
+	case *protocol.AuthForm:
+		c.form = v
+		s.mu.Lock()
+		s.authForm = true
+		s.mu.Unlock()
+		s.setState(c, StateAuth)
+		ev.Err = s.answerAuth(c, ob, nil)
+	case protocol.AuthVerdict:
+		if v.OK {
+			s.mu.Lock()
+			if s.submitted != nil {
+				c.answer = s.submitted
+			}
+			s.authForm, s.submitted = false, nil
+			s.mu.Unlock()
+			if c.form != nil && c.answer != nil {
+				if err := s.opts.Auth.Remember(c.form, c.answer, c.target.Host, c.target.GameID); err != nil {
+					s.noteError("remember auth values: %v", err)
+				}
+			}
+			s.mu.Lock()
+			s.inGame = true
+			s.mu.Unlock()
+			s.setState(c, StateMap)
+			s.reply(ob, protocol.Null(protocol.ModulesReady), true)
+		} else {
+			for _, fe := range v.Errors {
+				s.noteError("auth rejected: %s", fe)
+			}
+		}
+	case protocol.TechInform:
+		if v.Hide {
+			c.terminal = ""
+			if c.answered {
+				s.setState(c, StatePlaying)
+			}
+		} else if v.Terminal() {
+			var list []string
+			if c.config != nil {
+				list = c.config.TechInformList
+			}
+			c.terminal = techText(list, v.Inform)
+		}
+	case protocol.Keyset:
+		if v == 1 {
+			s.count(func(st *Stats) { st.Player = true })
+		}
+	case protocol.Vote:
+		s.vote(c, ob, v)
+	case protocol.MiscEntry:
+		s.miscName(c, v)
+	}
+	s.queue.Push(ev)
+}
+
+func (s *Session) answerAuth(c *conn, ob *outbox, explicit map[string]string) error {
+	values := explicit
+	if values == nil {
+		var err error
+		values, err = s.opts.Auth.Answer(c.form, c.target.Host, c.target.GameID)
+		if err != nil {
+			s.noteError("%v", err)
+			return err
+		}
+	}
+	msg, err := protocol.AuthResponseMsg(values)
+	if err != nil {
+		s.noteError("%v", err)
+		return err
+	}
+	c.answer = values
+	s.reply(ob, msg, true)
+	return nil
+}
+
+// vote asks for the value list a vote names (as the browser does on
+// opening it) and, with AutoTeam, answers the team vote.
+func (s *Session) vote(c *conn, ob *outbox, v protocol.Vote) {
+	if v.Open != nil {
+		values := v.Open.Values
+		if values == nil && c.config != nil {
+			values = c.config.VoteTemplates[v.Open.Name].Values
+		}
+		if req := protocol.ListRequest(values); req != "" {
+			if s.opts.AutoTeam && v.Open.Name == teamVote {
+				s.defer_(c, ob, deferred{due: s.now().Add(TeamListPause), msg: protocol.VoteRequestMsg(req), pending: v.Open.Name})
+				return
+			}
+			s.mu.Lock()
+			s.pendingList = v.Open.Name
+			s.mu.Unlock()
+			s.reply(ob, protocol.VoteRequestMsg(req), true)
+		}
+		return
+	}
+	if !v.IsList {
+		return
+	}
+	s.mu.Lock()
+	pending := s.pendingList
+	s.pendingList = ""
+	s.mu.Unlock()
+	if pending != teamVote || !s.opts.AutoTeam {
+		return
+	}
+	if len(v.List) == 0 {
+		s.noteError("team vote: the host offered no team")
+		return
+	}
+	team := v.List[0]
+	if s.opts.Team != "" {
+		if !slices.Contains(v.List, s.opts.Team) {
+			s.noteError("team vote: team %q not offered (offered: %v); not answered", s.opts.Team, v.List)
+			return
+		}
+		team = s.opts.Team
+	}
+	s.defer_(c, ob, deferred{due: s.now().Add(TeamAnswerPause), msg: protocol.VoteAnswerMsg(teamVote, team)})
+}
+
+// defer_ schedules a reply (see deferred).
+func (s *Session) defer_(c *conn, ob *outbox, d deferred) {
+	d.sent = new(atomic.Bool)
+	if !c.lockstep {
+		wait := d.due.Sub(s.now())
+		sent := d.sent
+		d.timer = time.AfterFunc(wait, func() { s.sendDeferred(ob, d.msg, d.pending, sent) })
+	}
+	c.later = append(c.later, d)
+}
+
+func (s *Session) sendDeferred(ob *outbox, msg []byte, pending string, sent *atomic.Bool) {
+	if !sent.CompareAndSwap(false, true) {
+		return
+	}
+	if pending != "" {
+		s.mu.Lock()
+		s.pendingList = pending
+		s.mu.Unlock()
+	}
+	s.reply(ob, msg, true)
+}
+
+func (c *conn) stopTimers() {
+	for _, d := range c.later {
+		if d.timer != nil {
+			d.timer.Stop()
+		}
+	}
+}
+
+func (s *Session) flushDeferred(c *conn, ob *outbox, now time.Time) {
+	for len(c.later) > 0 && (!now.Before(c.later[0].due) || c.later[0].sent.Load()) {
+		d := c.later[0]
+		c.later = c.later[1:]
+		if d.timer != nil {
+			d.timer.Stop()
+		}
+		s.sendDeferred(ob, d.msg, d.pending, d.sent)
+	}
+}
+
+func (s *Session) miscName(c *conn, m protocol.MiscEntry) {
+	if m.Key != protocol.MiscNameReplace || c.form == nil || s.opts.Auth.Store == nil {
+		return
+	}
+	nick := protocol.ParseScalarText(m.Value)
+	for _, p := range c.form.Params {
+		if p.Name == NickField && p.Options.Storage != "" && nick != "" {
+			if err := s.opts.Auth.Store.Save(c.target.Host, c.target.GameID, map[string]string{p.Options.Storage: nick}); err != nil {
+				s.noteError("remember new nick: %v", err)
+			}
+		}
+	}
+}
+
+// SubmitAuth answers the auth form with values a player entered (after the
+// session could not answer it, or after AUTH_RESULT rejected the answer).
+// Every field of the form must be present; values are remembered on success.
+func (s *Session) SubmitAuth(values map[string]string) error {
+	msg, err := protocol.AuthResponseMsg(values)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	ob, open := s.ob, s.authForm
+	if ob != nil && open {
+		s.submitted = values
+	}
+	s.mu.Unlock()
+	if ob == nil || !open {
+		return errors.New("submit auth: no auth form is waiting for an answer")
+	}
+	if err := ob.push(outMsg{data: msg, reliable: true}, true); err != nil {
+		return fmt.Errorf("submit auth: %w", err)
+	}
+	return nil
+}
+
+// send queues game input in the input lane.
+func (s *Session) send(msg []byte) error {
+	s.mu.Lock()
+	ob, in := s.ob, s.inGame
+	s.mu.Unlock()
+	if ob == nil || !in {
+		return ErrNotInGame
+	}
+	if err := ob.push(outMsg{data: msg, reliable: true}, false); err != nil {
+		return fmt.Errorf("send: %w", err)
+	}
+	return nil
+}
+
+func (s *Session) nextSeq() uint32 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seq++
+	return s.seq
+}
+
+// Key sends one KEYS_DATA key transition for a command of the current key
+// set and returns its input seq, which the client core's prediction takes
+// with the same input.
+func (s *Session) Key(action protocol.KeyAction, command string) (uint32, error) {
+	seq := s.nextSeq()
+	return seq, s.send(protocol.KeyMsg(seq, action, command))
+}
+
+// Aim sends one pointer message in world coordinates and returns its seq.
+func (s *Session) Aim(x, y float64, flags uint8) (uint32, error) {
+	seq := s.nextSeq()
+	return seq, s.send(protocol.AimMsg(seq, x, y, flags))
+}
+
+// Chat sends a chat line; an empty line (after control characters) is refused.
+func (s *Session) Chat(text string) error {
+	msg, ok := protocol.ChatMsg(text)
+	if !ok {
+		return errors.New("chat: nothing to send")
+	}
+	return s.send(msg)
+}
+
+// VoteRequest asks the host for a list ("teams", "maps") for the named vote.
+func (s *Session) VoteRequest(voteName, what string) error {
+	s.mu.Lock()
+	s.pendingList = voteName
+	s.mu.Unlock()
+	return s.send(protocol.VoteRequestMsg(what))
+}
+
+// VoteAnswer answers a vote with one of the values the host listed.
+func (s *Session) VoteAnswer(voteName, value string) error {
+	return s.send(protocol.VoteAnswerMsg(voteName, value))
+}
+
+// Pending reports how many messages wait in the outbox.
+func (s *Session) Pending() int {
+	s.mu.Lock()
+	ob := s.ob
+	s.mu.Unlock()
+	if ob == nil {
+		return 0
+	}
+	return ob.pending()
+}
+
+func (s *Session) lastReachedPlaying() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.lastPlaying
+}

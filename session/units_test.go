@@ -1,0 +1,246 @@
+package session
+
+import (
+	"bytes"
+	"context"
+	"encoding/pem"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"vimpclient/protocol"
+)
+
+func TestLimiterNeverExceedsHostWindow(t *testing.T) {
+	l := newLimiter(SendRate, SendBurst)
+	now := time.Unix(1000, 0)
+	var sends []time.Time
+	for i := 0; i < 1000; i++ {
+		now = now.Add(l.take(now))
+		sends = append(sends, now)
+	}
+	if n := maxPerSecond(sends); n > SendRate+SendBurst || n > 300/2 {
+		t.Errorf("%d sends in one second", n)
+	}
+	if got := sends[len(sends)-1].Sub(sends[0]); got < 9*time.Second {
+		t.Errorf("1000 sends took only %v", got)
+	}
+}
+
+func TestQueueOverflowEvictsFramesFirst(t *testing.T) {
+	q := NewQueue(8)
+	q.Push(Event{Kind: EventMessage, Port: 0})
+	for i := 0; i < 20; i++ {
+		q.Push(Event{Kind: EventFrame, Data: []byte{byte(i)}})
+	}
+	for i := 0; i < 10; i++ {
+		q.Push(Event{Kind: EventMessage, Port: 3})
+	}
+	evs := q.Drain(nil)
+	if len(evs) != 8 || evs[0].Port != 0 {
+		t.Fatalf("queue = %+v", evs)
+	}
+	for _, e := range evs {
+		if e.Kind == EventFrame {
+			t.Errorf("frame kept over a message: %+v", e)
+		}
+	}
+	f, e := q.Dropped()
+	if f != 20 || e != 3 {
+		t.Errorf("dropped frames %d events %d", f, e)
+	}
+	if len(q.Drain(nil)) != 0 {
+		t.Error("drain left events")
+	}
+}
+
+func TestBackoff(t *testing.T) {
+	want := []time.Duration{3 * time.Second, 3 * time.Second, 6 * time.Second, 12 * time.Second, 24 * time.Second, 48 * time.Second, 60 * time.Second, 60 * time.Second}
+	for i, w := range want {
+		if got := Backoff(i); got != w {
+			t.Errorf("Backoff(%d) = %v, want %v", i, got, w)
+		}
+	}
+}
+
+// Unreachable hosts are retried with growing waits until the context ends.
+func TestRunnerBacksOffWhenUnreachable(t *testing.T) {
+	s := New(Options{})
+	var waits []time.Duration
+	ctx, cancel := context.WithCancel(context.Background())
+	r := &Runner{Session: s,
+		Resolve: func(context.Context) (Target, error) { return Target{}, errors.New("connection refused") },
+		Sleep: func(_ context.Context, d time.Duration) error {
+			waits = append(waits, d)
+			if len(waits) == 4 {
+				cancel()
+				return context.Canceled
+			}
+			return nil
+		}}
+	info, err := r.Run(ctx)
+	if info != nil || err == nil {
+		t.Errorf("info %+v err %v", info, err)
+	}
+	if len(waits) != 4 || waits[0] != 3*time.Second || waits[3] != 24*time.Second {
+		t.Errorf("waits %v", waits)
+	}
+}
+
+func TestResolve(t *testing.T) {
+	var body string
+	manifest := `[{"id":"tanks","engineApi":3}]`
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/config":
+			_, _ = w.Write([]byte(body))
+		case "/games/manifest.json":
+			_, _ = w.Write([]byte(manifest))
+		default:
+			http.NotFound(w, r)
+		}
+	}))
+	defer srv.Close()
+	client, _ := HTTPClient("")
+	host := srv.Listener.Addr().String()
+	for _, tc := range []struct {
+		body, addr, origin string
+		want               Target
+		err                bool
+	}{
+		{`{"mode":"dedicated","gameId":"tanks","gameVersion":"abc","wsPath":"/game"}`, srv.URL, "",
+			Target{WSURL: "ws://" + host + "/game", Origin: "http://" + host, Host: host, GameID: "tanks", GameVersion: "abc"}, false},
+		{`{"mode":"dedicated","gameId":"tanks"}`, host, "http://localhost:3002",
+			Target{WSURL: "ws://" + host + "/game", Origin: "http://localhost:3002", Host: host, GameID: "tanks"}, false},
+		{`{"mode":"dedicated","gameId":"g","wsUrl":"wss://example.org/x"}`, srv.URL, "",
+			Target{WSURL: "wss://example.org/x", Origin: "http://" + host, Host: host, GameID: "g"}, false},
+		{`{"mode":"lobby"}`, srv.URL, "", Target{}, true},
+		{`not json`, srv.URL, "", Target{}, true},
+		{``, "ws://127.0.0.1:8090/game", "", Target{WSURL: "ws://127.0.0.1:8090/game", Origin: "http://127.0.0.1:8090", Host: "127.0.0.1:8090"}, false},
+		{``, "wss://example.org:443/game", "", Target{WSURL: "wss://example.org:443/game", Origin: "https://example.org", Host: "example.org:443"}, false},
+		{``, "ftp://x", "", Target{}, true},
+	} {
+		body = tc.body
+		got, err := Resolve(context.Background(), client, tc.addr, tc.origin)
+		if tc.err {
+			if err == nil {
+				t.Errorf("%s %s: no error", tc.addr, tc.body)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%s %s: got %+v %v, want %+v", tc.addr, tc.body, got, err, tc.want)
+		}
+	}
+	body, manifest = `{"mode":"dedicated","gameId":"tanks"}`, `[{"id":"tanks","engineApi":4}]`
+	if got, err := Resolve(context.Background(), client, srv.URL, ""); err != nil || got.Warning == "" {
+		t.Errorf("engineApi 4 not flagged: %+v %v", got, err)
+	}
+}
+
+// https verifies certificates: a self-signed host fails until -ca names its CA.
+func TestCAFile(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"mode":"dedicated","gameId":"g"}`))
+	}))
+	defer srv.Close()
+	plain, _ := HTTPClient("")
+	if _, err := Resolve(context.Background(), plain, srv.URL, ""); err == nil {
+		t.Fatal("self-signed host accepted without a CA")
+	}
+	ca := filepath.Join(t.TempDir(), "ca.pem")
+	pemBytes := pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw})
+	if err := os.WriteFile(ca, pemBytes, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	withCA, err := HTTPClient(ca)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tg, err := Resolve(context.Background(), withCA, srv.URL, "")
+	if err != nil || tg.WSURL[:6] != "wss://" {
+		t.Errorf("with CA: %+v %v", tg, err)
+	}
+	if _, err := HTTPClient(filepath.Join(t.TempDir(), "missing.pem")); err == nil {
+		t.Error("missing CA file accepted")
+	}
+}
+
+func TestAuthValuesAndStore(t *testing.T) {
+	form, err := protocol.ParseAuthData([]byte(testAuth))
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := NewAuthStore(filepath.Join(t.TempDir(), "auth.json"))
+	a := AuthValues{Store: store}
+	if _, err := a.Answer(form, "127.0.0.1:3002", "tanks"); !errors.Is(err, ErrAuthIncomplete) {
+		t.Errorf("missing nick: %v", err)
+	}
+	a.Nick = "Alice"
+	a.Set = map[string]string{"model": "m2"}
+	v, err := a.Answer(form, "127.0.0.1:3002", "tanks")
+	if err != nil || v["name"] != "Alice" || v["model"] != "m2" {
+		t.Fatalf("answer %v %v", v, err)
+	}
+	if err := a.Remember(form, v, "127.0.0.1:3002", "tanks"); err != nil {
+		t.Fatal(err)
+	}
+	// Remembered per host and game, by storage key.
+	later := AuthValues{Store: store}
+	v, err = later.Answer(form, "127.0.0.1:3002", "tanks")
+	if err != nil || v["name"] != "Alice" || v["model"] != "m2" {
+		t.Errorf("remembered %v %v", v, err)
+	}
+	if _, err := later.Answer(form, "127.0.0.1:3002", "snakes"); err == nil {
+		t.Error("values leaked to another game")
+	}
+	if v, err := (AuthValues{GuestNick: "Guest0042"}).Answer(form, "h:1", "g"); err != nil || v["name"] != "Guest0042" {
+		t.Errorf("guest nick: %v %v", v, err)
+	}
+	if got := store.Load("127.0.0.1:3002", "tanks"); got["playerName"] != "Alice" || got["model"] != "m2" {
+		t.Errorf("stored %v", got)
+	}
+}
+
+// A session recorded to JSON lines replays to the same replies.
+func TestRecordingRoundTrip(t *testing.T) {
+	lines := loadCapture(t, "minigame-dedicated.jsonl")
+	rp, _ := NewReplay(lines, "A")
+	var buf closingBuffer
+	rec := NewRecorder(&buf, "test", rp.Now)
+	s := New(Options{Auth: AuthValues{Nick: "Recorder"}, AutoTeam: true, Team: "team1", Now: rp.Now, Recorder: rec})
+	s.Run(context.Background(), rp, Target{})
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := ReadRecording(bytes.NewReader(buf.Bytes()), 1<<20)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp2, err := NewReplay(again, "A")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2 := New(Options{Auth: AuthValues{Nick: "Recorder"}, AutoTeam: true, Team: "team1", Now: rp2.Now})
+	s2.Run(context.Background(), rp2, Target{})
+	a, b := sentReplies(t, rp.Sent(), "team1"), sentReplies(t, rp2.Sent(), "team1")
+	if len(a) == 0 || len(a) != len(b) {
+		t.Fatalf("replies %d vs %d", len(a), len(b))
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			t.Errorf("reply %d: %s vs %s", i, a[i], b[i])
+		}
+	}
+	if w := recordedReplies(again, "A", "team1"); len(w) != len(a) {
+		t.Errorf("recording holds %d c2s replies, session sent %d", len(w), len(a))
+	}
+}
+
+type closingBuffer struct{ bytes.Buffer }
+
+func (*closingBuffer) Close() error { return nil }

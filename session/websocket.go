@@ -1,0 +1,99 @@
+package session
+
+import (
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"net/http"
+	"os"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"vimpclient/protocol"
+)
+
+// MaxIncomingMessage is the hard cap on one server message. MAP_DATA of the
+// reference games is about 66 KB, above the library's 32 KiB default; a few
+// MiB leaves room for larger maps while bounding memory per message.
+const MaxIncomingMessage = 4 << 20
+
+// HTTPClient builds the client used for the /config probe and the WebSocket
+// dial. Certificates are always verified; caFile, when set, adds one PEM CA
+// bundle to the system roots (for self-signed development hosts).
+func HTTPClient(caFile string) (*http.Client, error) {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	if caFile != "" {
+		pem, err := os.ReadFile(caFile)
+		if err != nil {
+			return nil, fmt.Errorf("read CA file: %w", err)
+		}
+		pool, err := x509.SystemCertPool()
+		if err != nil || pool == nil {
+			pool = x509.NewCertPool()
+		}
+		if !pool.AppendCertsFromPEM(pem) {
+			return nil, fmt.Errorf("CA file %s: no PEM certificates found", caFile)
+		}
+		tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
+	}
+	return &http.Client{Transport: tr, Timeout: 0}, nil
+}
+
+// WebSocket is the Transport over github.com/coder/websocket.
+type WebSocket struct {
+	conn *websocket.Conn
+}
+
+// DialWebSocket opens the game WebSocket with the Origin header the host
+// checks, and raises the read limit to MaxIncomingMessage.
+func DialWebSocket(ctx context.Context, client *http.Client, wsURL, origin string) (*WebSocket, error) {
+	if origin == "" {
+		return nil, errors.New("dial: an Origin is required (hosts drop connections without one)")
+	}
+	dctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	h := http.Header{}
+	h.Set("Origin", origin)
+	conn, resp, err := websocket.Dial(dctx, wsURL, &websocket.DialOptions{HTTPClient: client, HTTPHeader: h})
+	if resp != nil && resp.Body != nil {
+		resp.Body.Close()
+	}
+	if err != nil {
+		return nil, fmt.Errorf("dial %s: %w", wsURL, err)
+	}
+	conn.SetReadLimit(MaxIncomingMessage)
+	return &WebSocket{conn: conn}, nil
+}
+
+// Recv implements Transport.
+func (w *WebSocket) Recv(ctx context.Context) (Message, error) {
+	typ, data, err := w.conn.Read(ctx)
+	if err != nil {
+		if code := websocket.CloseStatus(err); code != -1 {
+			var ce websocket.CloseError
+			errors.As(err, &ce)
+			return Message{}, &CloseError{Code: int(code), Reason: ce.Reason}
+		}
+		if ctx.Err() != nil {
+			return Message{}, &CloseError{Code: protocol.CloseAbnormal, Err: ctx.Err()}
+		}
+		return Message{}, &CloseError{Code: protocol.CloseAbnormal, Err: err}
+	}
+	return Message{Binary: typ == websocket.MessageBinary, Data: data}, nil
+}
+
+// Send implements Transport; every client message is a text frame.
+func (w *WebSocket) Send(ctx context.Context, text []byte, _ bool) error {
+	if err := w.conn.Write(ctx, websocket.MessageText, text); err != nil {
+		return fmt.Errorf("websocket write: %w", err)
+	}
+	return nil
+}
+
+// Close implements Transport.
+func (w *WebSocket) Close(code int, reason string) error {
+	return w.conn.Close(websocket.StatusCode(code), reason)
+}

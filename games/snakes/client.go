@@ -88,6 +88,35 @@ func ParseConfig(raw []byte) (Config, error) {
 	return cfg, nil
 }
 
+// FromConfig builds the snakes game when CONFIG_DATA is a snakes game's: a
+// prediction model whose snapshot key has the s1 layout (16 spine points,
+// angle, radius, crystals, color, boost). Otherwise it returns an error.
+func FromConfig(schema *clientcore.Schema, prediction []byte) (*Game, error) {
+	cfg, err := ParseConfig(prediction)
+	if err != nil {
+		return nil, err
+	}
+	best := ""
+	for name := range cfg.Models {
+		k := schema.Key(name)
+		if k == nil || k.Kind != clientcore.KindIndexed8 || len(k.Fields) != rowLen ||
+			k.Fields[0].Name != "p0x" || k.Fields[fieldAngle].Name != "angle" || k.Fields[fieldBoost].Name != "boost" {
+			continue
+		}
+		if best == "" || name < best {
+			best = name
+		}
+	}
+	if best == "" {
+		return nil, fmt.Errorf("snakes: no prediction model with the snake row layout")
+	}
+	g := New(schema, cfg)
+	if err := g.SetModel(best); err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
 // Game predicts the own snake (clientcore.Game).
 type Game struct {
 	schema *clientcore.Schema

@@ -352,3 +352,21 @@ func BenchmarkUpdateOverlay(b *testing.B) {
 		tail, _, _ = g.Overlay(2, true, tail[:0])
 	}
 }
+
+func TestFromConfig(t *testing.T) {
+	g, err := FromConfig(schema(t), []byte(configJSON))
+	if err != nil || g.key.Name != "s1" {
+		t.Fatalf("snakes config: %v", err)
+	}
+	b, err := os.ReadFile(filepath.Join(sharedDir(t), "conformance", "schemas", "tanks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts, err := clientcore.ParseSchema(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FromConfig(ts, []byte(`{"models":{"m1":{}}}`)); err == nil {
+		t.Fatal("tanks taken for snakes")
+	}
+}

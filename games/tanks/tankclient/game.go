@@ -13,6 +13,7 @@ import (
 	"vimpclient/clientcore"
 	"vimpclient/games/tanks"
 	"vimpclient/predict"
+	"vimpclient/protocol"
 )
 
 // m1 row layout (game-tanks.md §2).
@@ -406,6 +407,46 @@ func (g *Game) Reset() {
 // SyncPanel mirrors PANEL_DATA items ("wa:<weapon>", "<weapon>:<ammo>",
 // "<weapon>") into the shot predictor.
 func (g *Game) SyncPanel(items []string) { g.shots.syncPanel(items) }
+
+// SyncPanelCells is SyncPanel for the decoded PANEL_DATA cells.
+func (g *Game) SyncPanelCells(cells []protocol.PanelCell) {
+	for _, c := range cells {
+		g.shots.panelItem(c.Key, c.Value, c.Set)
+	}
+}
+
+// tankFields are the m1 layout's field names (game-tanks.md §2).
+func tankFields() [rowLen]string {
+	return [rowLen]string{"x", "y", "angle", "gunRotation", "vx", "vy", "engineLoad", "condition", "size", "team", "angvel"}
+}
+
+// FromConfig builds the tanks game when CONFIG_DATA is a tanks game's: a
+// prediction model whose snapshot key has the tank row layout. Otherwise it
+// returns an error and the shell runs without prediction (clientcore.NopGame).
+func FromConfig(schema *clientcore.Schema, prediction []byte) (*Game, error) {
+	cfg, err := ParseConfig(prediction)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range cfg.Models {
+		k := schema.Key(m.Name)
+		if k == nil || k.Kind != clientcore.KindIndexed8 || len(k.Fields) < rowLen {
+			continue
+		}
+		ok := true
+		for i, name := range tankFields() {
+			ok = ok && k.Fields[i].Name == name
+		}
+		if ok {
+			g := New(schema, cfg)
+			if err := g.SetModel(m.Name); err != nil {
+				return nil, err
+			}
+			return g, nil
+		}
+	}
+	return nil, fmt.Errorf("tanks: no prediction model with the tank row layout")
+}
 
 // TakeSpawns returns the locally spawned shots since the last call, as
 // event frames for the renderer (a w1 list row, or a w2 row with Local set).

@@ -111,23 +111,29 @@ func (s *shotState) cycle(dir int) {
 func (s *shotState) syncPanel(items []string) {
 	for _, it := range items {
 		name, val, hasVal := strings.Cut(it, ":")
-		if name == "wa" {
-			if i := s.index(val); i >= 0 {
-				s.current = i
-			}
-			continue
+		s.panelItem(name, val, hasVal)
+	}
+}
+
+// panelItem mirrors one panel entry: "wa:<weapon>" selects the weapon,
+// "<weapon>:<n>" sets its ammo, a bare "<weapon>" forgets it.
+func (s *shotState) panelItem(name, val string, hasVal bool) {
+	if name == "wa" {
+		if i := s.index(val); i >= 0 {
+			s.current = i
 		}
-		i := s.index(name)
-		if i < 0 {
-			continue
-		}
-		if !hasVal {
-			s.ammoKnown[i] = false
-			continue
-		}
-		if v, err := strconv.ParseFloat(val, 64); err == nil && v >= -1e9 && v <= 1e9 {
-			s.ammo[i], s.ammoKnown[i] = int(v), true
-		}
+		return
+	}
+	i := s.index(name)
+	if i < 0 {
+		return
+	}
+	if !hasVal {
+		s.ammoKnown[i] = false
+		return
+	}
+	if v, err := strconv.ParseFloat(val, 64); err == nil && v >= -1e9 && v <= 1e9 {
+		s.ammo[i], s.ammoKnown[i] = int(v), true
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"vimpclient/clientcore"
 	"vimpclient/predict"
+	"vimpclient/protocol"
 )
 
 // hostSchemaGame builds the game from the embedded host's CONFIG_DATA,
@@ -257,5 +258,25 @@ func TestTanksDivergence(t *testing.T) {
 	if rep.Samples != 2 || rep.Violations != 1 || rep.Records[0].Source != "state" || rep.Records[0].InputSeq != 5 ||
 		len(rep.Records[0].Predicted) != 8 || rep.Records[0].Exceeded[0] != 0 || rep.Records[0].Replayed == nil {
 		t.Fatalf("%+v", rep)
+	}
+}
+
+func TestFromConfig(t *testing.T) {
+	e := newEmbedded(t, nil)
+	g, err := FromConfig(e.schema, e.pred)
+	if err != nil || g.key == nil || g.key.Name != "m1" {
+		t.Fatalf("tanks config: %v", err)
+	}
+	s, err := clientcore.ParseSchema([]byte(`{"version":5,"port":5,"keys":{"m1":{"id":1,"kind":"indexed8","class":"hot","fields":[{"name":"x","ty":"f32","interp":"lerp"}]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := FromConfig(s, e.pred); err == nil {
+		t.Fatal("a one-field m1 taken for a tank")
+	}
+	g, _ = hostSchemaGame(t)
+	g.SyncPanelCells([]protocol.PanelCell{{Key: "wa", Value: "w2", Set: true}, {Key: "w2", Value: "0", Set: true}})
+	if g.shots.current != 1 || !g.shots.ammoKnown[1] || g.shots.ammo[1] != 0 {
+		t.Fatalf("panel cells: %+v", g.shots)
 	}
 }

@@ -2,7 +2,17 @@
 // the own tank predicted with the motion and wall contacts the host runs
 // (package tanks), reconciled against the 8-float player block, drawn as an
 // m1 overlay record; and the own shots spawned at once with local ids, the
-// host's duplicates suppressed by author id (game-tanks.md §7).
+// host's duplicates suppressed by author id (game-tanks.md §7); crates and
+// other tanks the own tank touches are predicted with it.
+//
+// Wiring, on the game loop's goroutine: on CONFIG_DATA build the core, then
+// FromConfig(schema, cfg.Prediction) and core.SetGame(g) (on error run
+// without a game). MAP_DATA: g.LoadMap(raw) then core.SetMap(). PANEL_DATA:
+// g.SyncPanelCells(cells). Every key message sent: core.ApplyInput(seq,
+// down, command, now) with the wire seq, then render g.TakeSpawns() as event
+// frames. Each render tick: h := core.Sample(now), g.ObserveHot(h), then
+// core.TakeFrames() and the hot data as usual. The headless summary's
+// "prediction" object is g.Predictor().Summary().
 package tankclient
 
 import (

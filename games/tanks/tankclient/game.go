@@ -10,8 +10,9 @@
 // without a game). MAP_DATA: g.LoadMap(raw) then core.SetMap(). PANEL_DATA:
 // g.SyncPanelCells(cells). Every key message sent: core.ApplyInput(seq,
 // down, command, now) with the wire seq, then render g.TakeSpawns() as event
-// frames. Each render tick: h := core.Sample(now), g.ObserveHot(h), then
-// core.TakeFrames() and the hot data as usual. The headless summary's
+// frames. Each render tick: core.Sample(now) (which hands the game the
+// interpolated world through ObserveHot before stepping the prediction),
+// then core.TakeFrames() and the hot data as usual. The headless summary's
 // "prediction" object is g.Predictor().Summary().
 package tankclient
 
@@ -158,8 +159,8 @@ func (g *Game) LoadMap(raw []byte) error {
 	return nil
 }
 
-// ObserveHot gives the game the drawn world of the tick (call it after each
-// Sample): crates that are not predicted follow it, and a crate the own tank
+// ObserveHot gives the game the drawn world of the tick (the core calls it
+// inside Sample, before Update): crates that are not predicted follow it, and a crate the own tank
 // starts pushing takes over from its drawn pose without a jump.
 func (g *Game) ObserveHot(h *clientcore.Hot) {
 	g.crates.observe(h)

@@ -88,5 +88,8 @@ func TestEmbeddedHostTwoClients(t *testing.T) {
 		if s.Frames.Received == 0 || s.Frames.Dropped != 0 {
 			t.Errorf("client %d: frames %+v", i, s.Frames)
 		}
+		if s.Prediction == nil || (i == 0 && s.Prediction.Samples == 0) {
+			t.Errorf("client %d: the tanks prediction did not run: %+v", i, s.Prediction)
+		}
 	}
 }

@@ -205,6 +205,12 @@ type gameLoop struct {
 	// onTick, if set, runs at the end of every tick (tests watch the
 	// loop's state through it).
 	onTick func(*gameLoop)
+	// sink, if set, sees every event after the core has taken it: the
+	// window's world, overlays and sound.
+	sink func(ev *session.Event)
+	// clock, if set, converts an arrival time to the game loop's ms (the
+	// window samples the core on the renderer's clock).
+	clock func(t time.Time) float64
 }
 
 func newGameLoop(sess *session.Session, nc newCoreFunc, now func() time.Time, script []scriptStep, log *slog.Logger) *gameLoop {
@@ -213,16 +219,27 @@ func newGameLoop(sess *session.Session, nc newCoreFunc, now func() time.Time, sc
 }
 
 func (g *gameLoop) ms(t time.Time) float64 {
+	if g.clock != nil {
+		return g.clock(t)
+	}
 	return float64(t.Sub(g.start)) / float64(time.Millisecond)
+}
+
+// drain hands every queued event to the core (and the sink).
+func (g *gameLoop) drain() {
+	g.evs = g.sess.Queue().Drain(g.evs)
+	for i := range g.evs {
+		g.handle(&g.evs[i])
+		if g.sink != nil {
+			g.sink(&g.evs[i])
+		}
+	}
+	clear(g.evs)
 }
 
 // tick drains every queued event, plays due script steps and samples the core.
 func (g *gameLoop) tick() {
-	g.evs = g.sess.Queue().Drain(g.evs)
-	for i := range g.evs {
-		g.handle(&g.evs[i])
-	}
-	clear(g.evs)
+	g.drain()
 	now := g.now()
 	g.playScript(now)
 	if g.core != nil {

@@ -46,6 +46,12 @@ type playFlags struct {
 	record   string
 	verbose  bool
 	bots     int
+	// window mode
+	audioOut        string
+	netGraph        bool
+	fullscreen      bool
+	screenshot      string
+	screenshotAfter time.Duration
 }
 
 func (p *playFlags) register(fs *flag.FlagSet) {
@@ -61,6 +67,11 @@ func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&p.record, "record", "", "write every message both ways to this JSON-lines file")
 	fs.BoolVar(&p.verbose, "v", false, "log connection details to stderr")
 	fs.IntVar(&p.bots, "bots", 5, "bots in the embedded host's match (when no address is given)")
+	fs.StringVar(&p.audioOut, "audio-out", "", "also write the sound mix to this WAV file")
+	fs.BoolVar(&p.netGraph, "netgraph", false, "show the net graph from the start (F3 toggles it)")
+	fs.BoolVar(&p.fullscreen, "fullscreen", false, "start in fullscreen (F11 or Alt+Enter toggles it)")
+	fs.StringVar(&p.screenshot, "screenshot", "", "write a PNG of the window to this file after -screenshot-after, then quit")
+	fs.DurationVar(&p.screenshotAfter, "screenshot-after", 10*time.Second, "when to take the -screenshot")
 }
 
 func usagePlay(w io.Writer, fs *flag.FlagSet) {
@@ -84,10 +95,6 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vimpclient: one address expected, got %q\n", fs.Args())
 		return 2
 	}
-	if !p.headless {
-		fmt.Fprintln(stderr, "vimpclient: the window is not available in this build; run with -headless")
-		return 2
-	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	addr := fs.Arg(0)
@@ -107,6 +114,9 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 			<-srv.Done()
 		}()
 		addr = srv.URL()
+	}
+	if !p.headless {
+		return windowConnect(ctx, p, addr, stdout, stderr)
 	}
 	return headlessConnect(ctx, p, addr, stdout, stderr)
 }

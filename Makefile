@@ -23,8 +23,11 @@ deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
+# build makes the client (headless, serve, frames, replay: no graphics library)
+# and, beside it, its window build, which it launches to play in a window.
 build: deps
 	$(GO) build -o bin/vimpclient ./cmd/vimpclient
+	$(GO) build -tags window -o bin/vimpclient-window ./cmd/vimpclient
 
 # run starts the client against the embedded host (pass ARGS="http://host:port" for another).
 run: build
@@ -34,12 +37,14 @@ run: build
 
 vet:
 	$(GO) vet $(PKGS)
+	$(GO) vet -tags window ./cmd/vimpclient
 
 # test runs vet and every test (fuzz targets on their seed corpus only) under the race
 # detector, with a virtual display for the window tests.
 test: deps vet
 	@$(GO) test -count=1 -v -run 'Conformance' ./clientcore | grep -E '^conformance:' || true
 	xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -race -count=1 $(PKGS)
+	xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -race -count=1 -tags window ./cmd/vimpclient
 
 bench: deps
 	$(GO) test -run='^$$' -bench=. -benchmem $(PKGS)

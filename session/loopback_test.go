@@ -89,8 +89,10 @@ func TestSlowReadingHost(t *testing.T) {
 			pongs = append(pongs, m)
 		}
 	}
-	if len(pongs) != 1 || pongs[0] != "[8,200]" {
-		t.Errorf("pongs %v, want only the latest id", pongs)
+	// The newest id goes last; besides it, only the PONG the blocked writer
+	// may already have taken before the storm ended.
+	if len(pongs) == 0 || len(pongs) > 2 || pongs[len(pongs)-1] != "[8,200]" {
+		t.Errorf("pongs %v, want the latest id last and at most one older in flight", pongs)
 	}
 	if st := s.Stats(); st.Frames != 2000 {
 		t.Errorf("frames %d", st.Frames)

@@ -97,6 +97,9 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if !p.headless && !windowBuild {
+		return launchWindow(ctx, stdout, stderr)
+	}
 	addr := fs.Arg(0)
 	if addr == "" {
 		// No address: a match against the embedded host, on a free loopback

@@ -40,7 +40,7 @@ type subKey struct {
 	x, y, w, h int32
 }
 
-func newGfx(t *textures) *gfx {
+func newGfx(t *textures, antiAlias bool) *gfx {
 	w3 := ebiten.NewImage(3, 3)
 	w3.Fill(color.White)
 	d := image.NewRGBA(image.Rect(0, 0, discSide, discSide))
@@ -57,7 +57,7 @@ func newGfx(t *textures) *gfx {
 	g := &gfx{tex: t, white: w3.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image),
 		disc: ebiten.NewImageFromImage(d), subs: map[subKey]*ebiten.Image{}, label: map[string]*ebiten.Image{}}
 	g.op.Filter = ebiten.FilterLinear
-	g.top.AntiAlias = true
+	g.top.AntiAlias = antiAlias
 	g.top.FillRule = ebiten.FillRuleNonZero
 	return g
 }

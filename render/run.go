@@ -62,8 +62,11 @@ type Options struct {
 	AssetsBase string // absolute URL of the game's assets ("" = no host images: fallbacks)
 	CacheDir   string // image cache ("" = the user cache dir; "-" = none)
 	NoVsync    bool
-	Fullscreen bool
-	Log        *slog.Logger
+	// NoAntiAlias draws stroked meshes (snake bodies, rings, generic
+	// shapes) without anti-aliasing: much cheaper on software GL.
+	NoAntiAlias bool
+	Fullscreen  bool
+	Log         *slog.Logger
 	// Sounds is the sound manager the parts play through (nil: silent).
 	Sounds parts.Sounds
 	// OnCamera receives every camera application: the raw point (the audio
@@ -132,7 +135,7 @@ func NewGame(ctx context.Context, o Options, src Source) (*Game, error) {
 		gameID:   o.GameID,
 		rnd:      o.Rand,
 		tex:      tex,
-		gfx:      newGfx(tex),
+		gfx:      newGfx(tex, !o.NoAntiAlias),
 		onCamera: o.OnCamera,
 		sounds:   o.Sounds,
 		winW:     float64(max(1, o.Width)),

@@ -610,7 +610,7 @@ func TestWindowGenericGame(t *testing.T) {
 		Actors: []clientcore.Record{{Schema: a1, ID: 1, Fields: []float32{64, 64, 0, 1}}}},
 		frames: []clientcore.EventFrame{{HasCamera: true, Camera: clientcore.FrameCamera{X: 64, Y: 64, ForceReset: true}}}}
 	src := &fakeSource{config: cfg, mapJSON: mp, core: core}
-	g, err := NewGame(context.Background(), Options{GameID: "miniGame", Rand: func() float64 { return 0.5 }}, src)
+	g, err := NewGame(context.Background(), Options{GameID: "miniGame", NoAntiAlias: true, Rand: func() float64 { return 0.5 }}, src)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -32,6 +32,7 @@ type gfx struct {
 	vs    []ebiten.Vertex
 	is    []uint16
 	subs  map[subKey]*ebiten.Image
+	gen   uint64 // textures generation the sub-images belong to
 	label map[string]*ebiten.Image
 }
 
@@ -64,6 +65,10 @@ func newGfx(t *textures, antiAlias bool) *gfx {
 
 // begin prepares drawing into dst with the stage transform st (device px).
 func (g *gfx) begin(dst *ebiten.Image, st canvas.Stage) {
+	if g.gen != g.tex.gen {
+		clear(g.subs)
+		g.gen = g.tex.gen
+	}
 	g.dst, g.st = dst, st
 	b := dst.Bounds()
 	x0, y0, _ := st.ToWorld(0, 0)

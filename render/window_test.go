@@ -636,3 +636,45 @@ func TestWindowGenericGame(t *testing.T) {
 		t.Errorf("floor tile %v, want procedural green", c)
 	}
 }
+
+// Each event frame's camera and then the hot camera are applied in that
+// order, each advancing the camera smoothing by one step (client-ui.md §3.3);
+// the stage is computed once the tick is complete.
+func TestTickCameraOrder(t *testing.T) {
+	cfg := tanksConfig(t)
+	core := &fakeCore{my: 1}
+	core.frames = []clientcore.EventFrame{
+		{HasCamera: true, Camera: clientcore.FrameCamera{X: 0, Y: 0, ForceReset: true}},
+		{HasCamera: true, Camera: clientcore.FrameCamera{X: 2, Y: 0}},
+	}
+	core.hot = clientcore.Hot{Flags: clientcore.HotCamera, Camera: [2]float32{4, 0}}
+	var listener [][3]float64
+	g, err := NewGame(context.Background(), Options{GameID: "tanks", Rand: func() float64 { return 0.5 },
+		OnCamera: func(x, y, zoom float64) { listener = append(listener, [3]float64{x, y, zoom}) }}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := g.World()
+	w.resize(1920, 1080)
+	if err := w.SetConfig(cfg); err != nil {
+		t.Fatal(err)
+	}
+	w.SetCore(core)
+	w.Tick(16, 16)
+	if len(listener) != 3 || listener[0][0] != 0 || listener[1][0] != 2 || listener[2][0] != 4 {
+		t.Fatalf("camera applications %v, want frames then hot: x 0, 2, 4", listener)
+	}
+	// The same three updates on a bare camera give the same stage: the
+	// worked table's first two ticks (x = 2, then 4).
+	st := w.canvases[0].stage
+	if math.Abs(st.X-(960-4.204624*4.989331)) > 1e-3 || st.Y != 540 {
+		t.Fatalf("stage %+v, want the worked table's tick-2 stage", st)
+	}
+	// The radar (no dynamic camera) centres on the raw point at 0.13 px/u.
+	if r := w.canvases[1].stage; math.Abs(r.X-(75-4*0.13)) > 1e-9 || r.S != 0.13 {
+		t.Fatalf("radar stage %+v", r)
+	}
+	if x, y, ok := w.ScreenToWorld(960, 540); !ok || math.Abs(x-4.204624) > 1e-3 || y != 0 {
+		t.Fatalf("centre -> %v,%v", x, y)
+	}
+}

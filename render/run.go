@@ -83,6 +83,8 @@ type Options struct {
 	ScreenshotAfter time.Duration
 	// Rand seeds the world's randomness (nil = random).
 	Rand func() float64
+	// Clock returns monotonic milliseconds (nil = time since NewGame).
+	Clock func() float64
 }
 
 // Game is the ebiten.Game of the client window.
@@ -144,6 +146,13 @@ func NewGame(ctx context.Context, o Options, src Source) (*Game, error) {
 	return &Game{ctx: ctx, opts: o, src: src, world: w, start: time.Now(), dpr: 1}, nil
 }
 
+func (g *Game) clock() float64 {
+	if g.opts.Clock != nil {
+		return g.opts.Clock()
+	}
+	return float64(time.Since(g.start).Microseconds()) / 1000
+}
+
 // World returns the world (for tests and the wiring's pointer conversion).
 func (g *Game) World() *World { return g.world }
 
@@ -191,7 +200,7 @@ func (g *Game) Update() error {
 			g.opts.Log.Warn("no screenshot folder", "err", err)
 		}
 	}
-	now := float64(time.Since(g.start).Microseconds()) / 1000
+	now := g.clock()
 	dt := now - g.last
 	if g.last == 0 {
 		dt = 0
@@ -208,7 +217,7 @@ func (g *Game) Update() error {
 	if g.opts.AfterTick != nil {
 		g.opts.AfterTick(now)
 	}
-	if g.opts.Screenshot != "" && !g.shotDone && time.Since(g.start) >= g.opts.ScreenshotAfter {
+	if g.opts.Screenshot != "" && !g.shotDone && now >= float64(g.opts.ScreenshotAfter.Milliseconds()) {
 		g.pending = g.opts.Screenshot
 		g.shotDone = true
 	}

@@ -678,3 +678,30 @@ func TestTickCameraOrder(t *testing.T) {
 		t.Fatalf("centre -> %v,%v", x, y)
 	}
 }
+
+type resyncSource struct{ pumps, resyncs int }
+
+func (s *resyncSource) Pump(float64, *World) { s.pumps++ }
+func (s *resyncSource) Resync()              { s.resyncs++ }
+
+// A pause of 3 s or more between ticks asks the wiring to resync the core;
+// shorter pauses do not.
+func TestResyncAfterLongPause(t *testing.T) {
+	now := 0.0
+	src := &resyncSource{}
+	g, err := NewGame(context.Background(), Options{Clock: func() float64 { return now }}, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []float64{16, 16, 2999, 16, 3000, 16}
+	now = 16
+	run(t, g, len(steps), func(_ *ebiten.Image, frame int) {
+		// The next Update sees the clock moved by the next step.
+		if frame+1 < len(steps) {
+			now += steps[frame+1]
+		}
+	})
+	if src.pumps != 6 || src.resyncs != 1 {
+		t.Fatalf("pumps %d resyncs %d, want 6 and 1", src.pumps, src.resyncs)
+	}
+}

@@ -293,6 +293,7 @@ func (g *Game) LayoutF(outsideWidth, outsideHeight float64) (float64, float64) {
 		dpr = 1
 	}
 	g.dpr = dpr
+	g.world.dpr = dpr
 	if outsideWidth != g.world.winW || outsideHeight != g.world.winH {
 		g.world.resize(outsideWidth, outsideHeight)
 	}

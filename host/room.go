@@ -75,7 +75,10 @@ func (r *room) run(ctx context.Context) {
 			for steps < due && n < maxCatchUp {
 				steps++
 				n++
-				r.match.Step(float64(now.UnixNano()) / 1e6)
+				// Each step carries its own server time, so steps caught
+				// up after a stall keep their spacing in the frames.
+				at := start.Add(time.Duration(steps) * tickInterval)
+				r.match.Step(float64(at.UnixNano()) / 1e6)
 			}
 			steps = max(steps, due-maxCatchUp) // drop the backlog of a long stall
 			r.timers(now)

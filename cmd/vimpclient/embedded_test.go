@@ -1,135 +1,95 @@
 package main
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"encoding/base64"
-	"encoding/json"
+	"io"
+	"log/slog"
 	"math"
-	"os"
-	"path/filepath"
+	"net/http"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
-	"vimpclient/clientcore"
 	"vimpclient/host"
+	"vimpclient/protocol"
+	"vimpclient/session"
 )
 
-type playSummary struct {
-	State    string
-	Player   bool
-	Frames   struct{ Received, Decoded, Dropped int }
-	Pings    int
-	Entities map[string]int
-}
-
-// TestEmbeddedHostTwoClients plays two headless clients against the
-// embedded host: both reach "playing", every frame decodes, each sees the
-// other's tank, and the scripted key moves the first client's tank.
+// TestEmbeddedHostTwoClients plays two headless game loops against the
+// embedded host, over its WebSocket, until both see each other's tank and
+// the first one's forward key has moved its own tank; every frame received
+// must decode. The deadline only bounds a failure.
 func TestEmbeddedHostTwoClients(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	ctx, cancel := context.WithCancel(context.Background())
+	ctx, cancel := context.WithTimeout(context.Background(), 90*time.Second)
 	defer cancel()
 	srv, err := host.Start(ctx, host.Config{Addr: "127.0.0.1:0", Bots: 0, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	script := filepath.Join(dir, "keys.txt")
-	if err := os.WriteFile(script, []byte("# drive forward for two seconds\n0.5s down forward\n2.5s up forward\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	rec := filepath.Join(dir, "alice.jsonl")
-	clients := [][]string{
-		{"-headless", "-for", "6s", "-summary", "-nick", "Alice", "-script", script, "-record", rec, srv.URL()},
-		{"-headless", "-for", "6s", "-summary", "-nick", "Bob", srv.URL()},
-	}
-	sums := make([]playSummary, len(clients))
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	var (
+		seesOther [2]atomic.Bool
+		moved     atomic.Bool
+		distance  atomic.Value
+	)
+	done := func() bool { return seesOther[0].Load() && seesOther[1].Load() && moved.Load() }
+	play, playCancel := context.WithCancel(ctx)
+	defer playCancel()
+	loops := make([]*gameLoop, 2)
 	var wg sync.WaitGroup
-	for i, args := range clients {
+	for i, nick := range []string{"Alice", "Bob"} {
+		sess := session.New(session.Options{Auth: session.AuthValues{Nick: nick}, AutoTeam: true, Logger: quiet})
+		runner := &session.Runner{Session: sess, Addr: srv.URL(), Client: http.DefaultClient}
+		g := newGameLoop(sess, newClientCore, time.Now, nil, quiet)
+		var pressed bool
+		var start [2]float32
+		g.onTick = func(g *gameLoop) {
+			if len(g.ids["m1"]) >= 2 {
+				seesOther[i].Store(true)
+			}
+			if i == 0 && g.sess.Stats().Player && g.core != nil {
+				p, ok := g.core.(*coreAdapter).c.LastPlayer()
+				switch {
+				case !ok:
+				case !pressed:
+					if g.key(protocol.KeyDown, "forward", time.Now()) == nil {
+						pressed, start = true, [2]float32{p.State[0], p.State[1]}
+					}
+				default:
+					d := math.Hypot(float64(p.State[0]-start[0]), float64(p.State[1]-start[1]))
+					distance.Store(d)
+					if d > 30 {
+						moved.Store(true)
+					}
+				}
+			}
+			if done() {
+				playCancel()
+			}
+		}
+		loops[i] = g
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			var out, errOut bytes.Buffer
-			if code := run(args, &out, &errOut); code != 0 {
-				t.Errorf("client %d: exit %d: %s", i, code, errOut.String())
-				return
-			}
-			if err := json.Unmarshal(out.Bytes(), &sums[i]); err != nil {
-				t.Errorf("client %d summary: %v: %s", i, err, out.String())
-			}
+			driveHeadless(play, g, runner.Run, 60)
 		}()
 	}
 	wg.Wait()
-	for i, s := range sums {
+	if !done() {
+		t.Fatalf("timed out: sees other %v/%v, moved %v (%v units)", seesOther[0].Load(), seesOther[1].Load(), moved.Load(), distance.Load())
+	}
+	for i, g := range loops {
+		s := g.summary(0)
 		if s.State != "playing" || !s.Player {
 			t.Errorf("client %d: state %q player %v", i, s.State, s.Player)
 		}
-		if s.Frames.Received == 0 || s.Frames.Dropped != 0 || s.Frames.Decoded != s.Frames.Received {
+		if s.Frames.Received == 0 || s.Frames.Dropped != 0 {
 			t.Errorf("client %d: frames %+v", i, s.Frames)
 		}
-		if s.Entities["m1"] < 2 {
-			t.Errorf("client %d saw %d tanks, want its own and the other's", i, s.Entities["m1"])
+		if s.Prediction == nil || (i == 0 && s.Prediction.Samples == 0) {
+			t.Errorf("client %d: the tanks prediction did not run: %+v", i, s.Prediction)
 		}
 	}
-	moved := trackMovement(t, rec)
-	t.Logf("tank moved %.1f units", moved)
-	if moved < 30 {
-		t.Errorf("holding forward for 2 s moved the tank %.1f units", moved)
-	}
-}
-
-// trackMovement decodes the recorded frames and returns how far the player
-// block's position travelled.
-func trackMovement(t *testing.T, path string) float64 {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	var core *clientcore.Decoder
-	var fr clientcore.Frame
-	var first, last [2]float32
-	seen := false
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<22)
-	for sc.Scan() {
-		var line struct {
-			Dir, Kind string
-			Port      int
-			Payload   json.RawMessage
-			B64       string
-		}
-		if json.Unmarshal(sc.Bytes(), &line) != nil || line.Dir != "s2c" {
-			continue
-		}
-		switch {
-		case line.Kind == "json" && line.Port == 0:
-			var cfg struct{ Snapshot json.RawMessage }
-			if err := json.Unmarshal(line.Payload, &cfg); err != nil {
-				t.Fatal(err)
-			}
-			s, err := clientcore.ParseSchema(cfg.Snapshot)
-			if err != nil {
-				t.Fatal(err)
-			}
-			core = clientcore.NewDecoder(s)
-		case line.Kind == "binary" && core != nil:
-			b, err := base64.StdEncoding.DecodeString(line.B64)
-			if err != nil || core.Decode(b, &fr) != nil || !fr.HasPlayer {
-				continue
-			}
-			pos := [2]float32{fr.Player.State[0], fr.Player.State[1]}
-			if !seen {
-				first, seen = pos, true
-			}
-			last = pos
-		}
-	}
-	if !seen {
-		t.Fatal("no frame with a player block in the recording")
-	}
-	return math.Hypot(float64(last[0]-first[0]), float64(last[1]-first[1]))
 }

@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"vimpclient/clientcore"
+	"vimpclient/games/snakes"
+	"vimpclient/games/tanks/tankclient"
+	"vimpclient/predict"
 	"vimpclient/protocol"
 	"vimpclient/session"
 )
@@ -26,6 +29,12 @@ type frameCore interface {
 	Reset()
 	SetActive(active bool)
 	ApplyInput(seq uint32, down bool, command string, localNowMs float64)
+	// LoadMap and Panel feed MAP_DATA and PANEL_DATA to the game's
+	// prediction (map geometry for collisions, ammo for the fire gate).
+	LoadMap(raw []byte)
+	Panel(cells []protocol.PanelCell)
+	// Prediction returns the prediction statistics, nil without a game.
+	Prediction() *predict.Summary
 	// Visit runs one render-tick sample; fn is told, by snapshot key name,
 	// every entity id the frames pushed from now on carry.
 	Visit(localNowMs float64, fn func(key string, id uint32))
@@ -43,10 +52,36 @@ func newClientCore(cfg *protocol.Config) (frameCore, error) {
 	if err != nil {
 		return nil, fmt.Errorf("snapshot schema: %w", err)
 	}
-	return &coreAdapter{
+	a := &coreAdapter{
 		c:   clientcore.New(s, clientcore.Options{Delay: cfg.Interpolation.Delay, MaxFrameAge: cfg.Interpolation.MaxFrameAge}),
 		dec: clientcore.NewDecoder(s),
-	}, nil
+	}
+	a.game = newPredictionGame(s, cfg.Prediction)
+	if a.game != nil {
+		a.c.SetGame(a.game)
+	}
+	return a, nil
+}
+
+// predictionGame is a game half the client knows: tanks or snakes.
+type predictionGame interface {
+	clientcore.Game
+	Predictor() *predict.Predictor
+}
+
+// newPredictionGame recognises the game by its schema and prediction
+// config; nil (no prediction) for a game the client does not know.
+func newPredictionGame(s *clientcore.Schema, prediction json.RawMessage) predictionGame {
+	if len(prediction) == 0 {
+		return nil
+	}
+	if g, err := tankclient.FromConfig(s, prediction); err == nil {
+		return g
+	}
+	if g, err := snakes.FromConfig(s, prediction); err == nil {
+		return g
+	}
+	return nil
 }
 
 // coreAdapter feeds the client core as the window would, and decodes each
@@ -54,6 +89,7 @@ func newClientCore(cfg *protocol.Config) (frameCore, error) {
 // summary counts is every id on the wire, whatever render time reached.
 type coreAdapter struct {
 	c     *clientcore.Core
+	game  predictionGame
 	dec   *clientcore.Decoder
 	frame clientcore.Frame
 	seen  func(key string, id uint32)
@@ -85,10 +121,32 @@ func laterBlock(blocks []clientcore.Block, i int) bool {
 	return false
 }
 
-func (a *coreAdapter) SetMap()               { a.c.SetMap() }
+func (a *coreAdapter) SetMap() { a.c.SetMap() }
+func (a *coreAdapter) LoadMap(raw []byte) {
+	if m, ok := a.game.(interface{ LoadMap([]byte) error }); ok {
+		m.LoadMap(raw) // a map the game cannot read predicts without walls
+	}
+}
+func (a *coreAdapter) Panel(cells []protocol.PanelCell) {
+	if p, ok := a.game.(interface{ SyncPanelCells([]protocol.PanelCell) }); ok {
+		p.SyncPanelCells(cells)
+	}
+}
+func (a *coreAdapter) Prediction() *predict.Summary {
+	if a.game == nil {
+		return nil
+	}
+	s := a.game.Predictor().Summary()
+	return &s
+}
 func (a *coreAdapter) SetActive(active bool) { a.c.SetActive(active) }
 func (a *coreAdapter) ApplyInput(seq uint32, down bool, cmd string, now float64) {
 	a.c.ApplyInput(seq, down, cmd, now)
+	if sp, ok := a.game.(interface {
+		TakeSpawns() []clientcore.EventFrame
+	}); ok {
+		sp.TakeSpawns() // nothing draws them headless
+	}
 }
 func (a *coreAdapter) Reset() { a.c.Reset() }
 func (a *coreAdapter) Counts() (uint64, uint64) {
@@ -105,15 +163,16 @@ func (a *coreAdapter) Visit(now float64, fn func(string, uint32)) {
 
 // summary is the -summary JSON object.
 type summary struct {
-	State      string         `json:"state"`
-	Player     bool           `json:"player"`
-	Frames     frameCounts    `json:"frames"`
-	Pings      int            `json:"pings"`
-	Ports      map[string]int `json:"ports"`
-	Entities   map[string]int `json:"entities"`
-	CloseCode  *int           `json:"closeCode"`
-	Errors     []string       `json:"errors"`
-	DurationMs int64          `json:"durationMs"`
+	State      string           `json:"state"`
+	Player     bool             `json:"player"`
+	Frames     frameCounts      `json:"frames"`
+	Pings      int              `json:"pings"`
+	Ports      map[string]int   `json:"ports"`
+	Entities   map[string]int   `json:"entities"`
+	Prediction *predict.Summary `json:"prediction,omitempty"`
+	CloseCode  *int             `json:"closeCode"`
+	Errors     []string         `json:"errors"`
+	DurationMs int64            `json:"durationMs"`
 }
 
 type frameCounts struct {
@@ -141,6 +200,11 @@ type gameLoop struct {
 	evs      []session.Event
 	errs     []string
 	keyState map[string]bool
+	// prediction keeps the statistics of the last core retired.
+	prediction *predict.Summary
+	// onTick, if set, runs at the end of every tick (tests watch the
+	// loop's state through it).
+	onTick func(*gameLoop)
 }
 
 func newGameLoop(sess *session.Session, nc newCoreFunc, now func() time.Time, script []scriptStep, log *slog.Logger) *gameLoop {
@@ -163,6 +227,9 @@ func (g *gameLoop) tick() {
 	g.playScript(now)
 	if g.core != nil {
 		g.core.Visit(g.ms(now), g.see)
+	}
+	if g.onTick != nil {
+		g.onTick(g)
 	}
 }
 
@@ -190,6 +257,9 @@ func (g *gameLoop) retireCore() {
 	if g.core != nil {
 		d, _ := g.core.Counts()
 		g.decoded += d
+		if p := g.core.Prediction(); p != nil {
+			g.prediction = p
+		}
 		g.core = nil
 	}
 }
@@ -229,7 +299,12 @@ func (g *gameLoop) handle(ev *session.Event) {
 			}
 		case *protocol.MapInfo:
 			if g.core != nil {
+				g.core.LoadMap(v.Raw)
 				g.core.SetMap()
+			}
+		case protocol.Panel:
+			if g.core != nil {
+				g.core.Panel(v)
 			}
 		case protocol.ClearScope:
 			if g.core != nil {
@@ -284,6 +359,7 @@ func (g *gameLoop) summary(d time.Duration) summary {
 	s := summary{State: st.Furthest.String(), Player: st.Player, Pings: st.Pongs,
 		Ports: map[string]int{}, Entities: map[string]int{}, DurationMs: d.Milliseconds()}
 	s.Frames = frameCounts{Received: st.Frames, Decoded: g.decoded}
+	s.Prediction = g.prediction
 	if st.Frames > int(g.decoded) {
 		s.Frames.Dropped = uint64(st.Frames) - g.decoded
 	}

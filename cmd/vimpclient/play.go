@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"vimpclient/audio/synth"
 	"vimpclient/host"
 	"vimpclient/session"
 )
@@ -95,7 +96,7 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		// port, reached through the same WebSocket path a remote host uses.
 		hostCtx, stopHost := context.WithCancel(ctx)
 		srv, err := host.Start(hostCtx, host.Config{Addr: "127.0.0.1:0", Bots: p.bots,
-			Log: newLogger(stderr, p.verbose)})
+			Sound: synth.WAV, Log: newLogger(stderr, p.verbose)})
 		if err != nil {
 			fmt.Fprintf(stderr, "vimpclient: embedded host: %v\n", err)
 			stopHost()

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 
+	"vimpclient/audio/synth"
 	"vimpclient/host"
 )
 
@@ -36,7 +37,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	srv, err := host.Start(ctx, host.Config{Addr: *addr, Bots: *bots, MaxPlayers: *maxPlayers, Log: log})
+	srv, err := host.Start(ctx, host.Config{Addr: *addr, Bots: *bots, MaxPlayers: *maxPlayers, Sound: synth.WAV, Log: log})
 	if err != nil {
 		fmt.Fprintf(stderr, "serve: %v\n", err)
 		return 1

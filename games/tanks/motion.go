@@ -81,6 +81,11 @@ type Tank struct {
 
 // Normalize wraps an angle into [-π, π].
 func Normalize(a float32) float32 {
+	if a > 64 || a < -64 || a != a {
+		// Far outside one turn (or not a number): reduce in one step; the
+		// loops below would take for ever, or never end on infinities.
+		a = float32(math.Remainder(float64(a), 2*math.Pi))
+	}
 	for a > math.Pi {
 		a -= 2 * math.Pi
 	}

@@ -33,6 +33,7 @@ type job struct {
 	frames int
 	each   func(screen *ebiten.Image, frame int)
 	until  func() bool // optional: ends the job early once true
+	w, h   float64     // layout size; 0 = winW×winH
 	done   chan struct{}
 	err    error // what the game's Update returned when it ended the job
 }
@@ -55,7 +56,11 @@ func (d *driver) Update() error {
 			return nil
 		}
 	}
-	d.cur.g.LayoutF(winW, winH)
+	w, h := d.cur.w, d.cur.h
+	if w == 0 {
+		w, h = winW, winH
+	}
+	d.cur.g.LayoutF(w, h)
 	if err := d.cur.g.Update(); err != nil {
 		// The game under test ended (e.g. after its screenshot): finish its job.
 		d.cur.err = err
@@ -80,7 +85,12 @@ func (d *driver) Draw(screen *ebiten.Image) {
 	}
 }
 
-func (d *driver) Layout(int, int) (int, int) { return winW, winH }
+func (d *driver) Layout(int, int) (int, int) {
+	if d.cur != nil && d.cur.w != 0 {
+		return int(d.cur.w), int(d.cur.h)
+	}
+	return winW, winH
+}
 
 var theDriver = &driver{jobs: make(chan *job), stop: make(chan struct{})}
 
@@ -472,11 +482,8 @@ func BenchmarkDrawHeavyScene(b *testing.B) {
 	var ms runtime.MemStats
 	frames := 0
 	n := b.N
-	run(b, g, warm+n, func(screen *ebiten.Image, frame int) {
-		if frame == 0 {
-			// Swap the window for the offscreen target at the design size.
-			g.world.resize(1920, 1080)
-		}
+	j := &job{g: g, frames: warm + n, w: 1920, h: 1080, done: make(chan struct{})}
+	j.each = func(screen *ebiten.Image, frame int) {
 		core.hot.Flags |= clientcore.HotGame
 		if frame < warm {
 			return
@@ -493,7 +500,14 @@ func BenchmarkDrawHeavyScene(b *testing.B) {
 		runtime.ReadMemStats(&ms)
 		mallocs += ms.Mallocs - before
 		frames++
-	})
+		if d := os.Getenv("RENDER_SHOT_DIR"); d != "" && frame == warm+n-1 {
+			if err := writePNG(off, filepath.Join(d, "tanks-heavy-scene.png")); err != nil {
+				b.Error(err)
+			}
+		}
+	}
+	theDriver.jobs <- j
+	<-j.done
 	b.StopTimer()
 	if frames > 0 {
 		b.ReportMetric(float64(spent.Microseconds())/1000/float64(frames), "cpu-ms/frame")

@@ -719,3 +719,58 @@ func TestResyncAfterLongPause(t *testing.T) {
 		t.Fatalf("pumps %d resyncs %d, want 6 and 1", src.pumps, src.resyncs)
 	}
 }
+
+// Single parts drawn by the Ebiten backend, checked pixel by pixel with a
+// tolerance: a bomb (white rim, dark fill), a wreck (dark greys), a radar
+// dot, all on the #222 canvas with no map.
+func TestWindowPartImages(t *testing.T) {
+	cfg := tanksConfig(t)
+	schema, err := clientcore.ParseSchema(mustSnapshot(t, cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m1, w2 := schema.Key("m1"), schema.Key("w2")
+	core := &fakeCore{my: 9}
+	core.frames = []clientcore.EventFrame{{
+		Blocks: []clientcore.Block{
+			{Schema: w2, Rows: []clientcore.Row{{ID: 1, Fields: []float64{40, 0, 0, 8, 300, 1}}}}, // label "0"
+			{Schema: m1, Rows: []clientcore.Row{{ID: 2, Fields: []float64{-40, 0, 0, 0, 0, 0, 0, 0, 2, 1, 0}}}},
+		},
+		HasCamera: true, Camera: clientcore.FrameCamera{ForceReset: true},
+	}}
+	core.hot.Flags = clientcore.HotCamera
+	g, err := NewGame(context.Background(), Options{GameID: "tanks", Rand: func() float64 { return 0.5 }}, &fakeSource{config: cfg, mapJSON: []byte(`{"setId":"c1","step":32,"map":[]}`), core: core})
+	if err != nil {
+		t.Fatal(err)
+	}
+	px := make([]byte, winW*winH*4)
+	run(t, g, 5, func(screen *ebiten.Image, frame int) {
+		if frame == 4 {
+			screen.ReadPixels(px)
+		}
+	})
+	// Scale 2.5 px/u: the 8 u bomb is 20 px wide, centred 100 px right of the centre.
+	bx, by := winW/2+100, winH/2
+	if c := pixel(px, bx-10, by); !(c.R > 150 && c.R == c.G && c.G == c.B) {
+		t.Errorf("bomb rim %v, want white", c)
+	}
+	if c := pixel(px, bx-7, by); !near(c, 0x0f, 0x0f, 0x0f, 12) {
+		t.Errorf("bomb fill %v, want 0f0f0f", c)
+	}
+	if !around(px, bx, by, 3, func(c color.RGBA) bool { return c.R > 200 && c.G > 200 }) {
+		t.Errorf("bomb countdown digit missing at %v", pixel(px, bx, by))
+	}
+	if c := pixel(px, bx-40, by); !near(c, 0x22, 0x22, 0x22, 2) {
+		t.Errorf("canvas %v, want #222", c)
+	}
+	// The wreck, 100 px left of the centre: dark greys, no team colour.
+	wx := winW/2 - 100
+	if c := pixel(px, wx, by); !(c.R < 0x40 && c.R == c.G && c.G == c.B) {
+		t.Errorf("wreck %v, want dark grey", c)
+	}
+	// The radar shows the wreck as its grey cross, 40 u left of its centre (5 px at 0.13 px/u).
+	rx, ry := int(math.Floor(float64(winW)*0.99-75)), 35+75
+	if !around(px, rx-5, ry, 2, func(c color.RGBA) bool { return c.R < 0x50 && c.G < 0x60 }) {
+		t.Errorf("radar cross %v, want dark", pixel(px, rx-5, ry))
+	}
+}

@@ -130,6 +130,9 @@ func (w *World) SetConfig(raw []byte) error {
 		tune = doc.Modules.CanvasManager.DynamicCamera.Sanitize()
 	}
 	w.cam = camera.New(tune, w.rnd)
+	if w.scene != nil {
+		w.scene.Clear(nil, true) // the old parts let go of their sounds
+	}
 	for _, c := range w.canvases {
 		c.release()
 	}

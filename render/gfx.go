@@ -32,6 +32,7 @@ type gfx struct {
 	vs    []ebiten.Vertex
 	is    []uint16
 	subs  map[subKey]*ebiten.Image
+	gen   uint64 // textures generation the sub-images belong to
 	label map[string]*ebiten.Image
 }
 
@@ -40,7 +41,7 @@ type subKey struct {
 	x, y, w, h int32
 }
 
-func newGfx(t *textures) *gfx {
+func newGfx(t *textures, antiAlias bool) *gfx {
 	w3 := ebiten.NewImage(3, 3)
 	w3.Fill(color.White)
 	d := image.NewRGBA(image.Rect(0, 0, discSide, discSide))
@@ -57,13 +58,17 @@ func newGfx(t *textures) *gfx {
 	g := &gfx{tex: t, white: w3.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image),
 		disc: ebiten.NewImageFromImage(d), subs: map[subKey]*ebiten.Image{}, label: map[string]*ebiten.Image{}}
 	g.op.Filter = ebiten.FilterLinear
-	g.top.AntiAlias = true
+	g.top.AntiAlias = antiAlias
 	g.top.FillRule = ebiten.FillRuleNonZero
 	return g
 }
 
 // begin prepares drawing into dst with the stage transform st (device px).
 func (g *gfx) begin(dst *ebiten.Image, st canvas.Stage) {
+	if g.gen != g.tex.gen {
+		clear(g.subs)
+		g.gen = g.tex.gen
+	}
 	g.dst, g.st = dst, st
 	b := dst.Bounds()
 	x0, y0, _ := st.ToWorld(0, 0)

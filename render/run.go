@@ -62,8 +62,11 @@ type Options struct {
 	AssetsBase string // absolute URL of the game's assets ("" = no host images: fallbacks)
 	CacheDir   string // image cache ("" = the user cache dir; "-" = none)
 	NoVsync    bool
-	Fullscreen bool
-	Log        *slog.Logger
+	// NoAntiAlias draws stroked meshes (snake bodies, rings, generic
+	// shapes) without anti-aliasing: much cheaper on software GL.
+	NoAntiAlias bool
+	Fullscreen  bool
+	Log         *slog.Logger
 	// Sounds is the sound manager the parts play through (nil: silent).
 	Sounds parts.Sounds
 	// OnCamera receives every camera application: the raw point (the audio
@@ -80,6 +83,8 @@ type Options struct {
 	ScreenshotAfter time.Duration
 	// Rand seeds the world's randomness (nil = random).
 	Rand func() float64
+	// Clock returns monotonic milliseconds (nil = time since NewGame).
+	Clock func() float64
 }
 
 // Game is the ebiten.Game of the client window.
@@ -132,13 +137,20 @@ func NewGame(ctx context.Context, o Options, src Source) (*Game, error) {
 		gameID:   o.GameID,
 		rnd:      o.Rand,
 		tex:      tex,
-		gfx:      newGfx(tex),
+		gfx:      newGfx(tex, !o.NoAntiAlias),
 		onCamera: o.OnCamera,
 		sounds:   o.Sounds,
 		winW:     float64(max(1, o.Width)),
 		winH:     float64(max(1, o.Height)),
 	}
 	return &Game{ctx: ctx, opts: o, src: src, world: w, start: time.Now(), dpr: 1}, nil
+}
+
+func (g *Game) clock() float64 {
+	if g.opts.Clock != nil {
+		return g.opts.Clock()
+	}
+	return float64(time.Since(g.start).Microseconds()) / 1000
 }
 
 // World returns the world (for tests and the wiring's pointer conversion).
@@ -188,7 +200,7 @@ func (g *Game) Update() error {
 			g.opts.Log.Warn("no screenshot folder", "err", err)
 		}
 	}
-	now := float64(time.Since(g.start).Microseconds()) / 1000
+	now := g.clock()
 	dt := now - g.last
 	if g.last == 0 {
 		dt = 0
@@ -205,7 +217,7 @@ func (g *Game) Update() error {
 	if g.opts.AfterTick != nil {
 		g.opts.AfterTick(now)
 	}
-	if g.opts.Screenshot != "" && !g.shotDone && time.Since(g.start) >= g.opts.ScreenshotAfter {
+	if g.opts.Screenshot != "" && !g.shotDone && now >= float64(g.opts.ScreenshotAfter.Milliseconds()) {
 		g.pending = g.opts.Screenshot
 		g.shotDone = true
 	}
@@ -281,6 +293,7 @@ func (g *Game) LayoutF(outsideWidth, outsideHeight float64) (float64, float64) {
 		dpr = 1
 	}
 	g.dpr = dpr
+	g.world.dpr = dpr
 	if outsideWidth != g.world.winW || outsideHeight != g.world.winH {
 		g.world.resize(outsideWidth, outsideHeight)
 	}

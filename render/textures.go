@@ -24,6 +24,7 @@ type textures struct {
 	byName map[string]parts.Tex
 	assets map[string]parts.Tex
 	done   []assets.Result
+	gen    uint64 // bumped whenever an image is replaced
 }
 
 func newTextures(ctx context.Context, loader *assets.Loader) *textures {
@@ -51,6 +52,7 @@ func (t *textures) set(h parts.Tex, img image.Image) {
 	}
 	if old := t.imgs[h]; old != nil {
 		old.Deallocate()
+		t.gen++ // sub-images cut from it are stale
 	}
 	t.imgs[h] = ebiten.NewImageFromImage(img)
 }

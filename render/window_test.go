@@ -33,6 +33,7 @@ type job struct {
 	frames int
 	each   func(screen *ebiten.Image, frame int)
 	until  func() bool // optional: ends the job early once true
+	w, h   float64     // layout size; 0 = winW×winH
 	done   chan struct{}
 	err    error // what the game's Update returned when it ended the job
 }
@@ -55,7 +56,11 @@ func (d *driver) Update() error {
 			return nil
 		}
 	}
-	d.cur.g.LayoutF(winW, winH)
+	w, h := d.cur.w, d.cur.h
+	if w == 0 {
+		w, h = winW, winH
+	}
+	d.cur.g.LayoutF(w, h)
 	if err := d.cur.g.Update(); err != nil {
 		// The game under test ended (e.g. after its screenshot): finish its job.
 		d.cur.err = err
@@ -80,7 +85,12 @@ func (d *driver) Draw(screen *ebiten.Image) {
 	}
 }
 
-func (d *driver) Layout(int, int) (int, int) { return winW, winH }
+func (d *driver) Layout(int, int) (int, int) {
+	if d.cur != nil && d.cur.w != 0 {
+		return int(d.cur.w), int(d.cur.h)
+	}
+	return winW, winH
+}
 
 var theDriver = &driver{jobs: make(chan *job), stop: make(chan struct{})}
 
@@ -472,11 +482,8 @@ func BenchmarkDrawHeavyScene(b *testing.B) {
 	var ms runtime.MemStats
 	frames := 0
 	n := b.N
-	run(b, g, warm+n, func(screen *ebiten.Image, frame int) {
-		if frame == 0 {
-			// Swap the window for the offscreen target at the design size.
-			g.world.resize(1920, 1080)
-		}
+	j := &job{g: g, frames: warm + n, w: 1920, h: 1080, done: make(chan struct{})}
+	j.each = func(screen *ebiten.Image, frame int) {
 		core.hot.Flags |= clientcore.HotGame
 		if frame < warm {
 			return
@@ -493,7 +500,14 @@ func BenchmarkDrawHeavyScene(b *testing.B) {
 		runtime.ReadMemStats(&ms)
 		mallocs += ms.Mallocs - before
 		frames++
-	})
+		if d := os.Getenv("RENDER_SHOT_DIR"); d != "" && frame == warm+n-1 {
+			if err := writePNG(off, filepath.Join(d, "tanks-heavy-scene.png")); err != nil {
+				b.Error(err)
+			}
+		}
+	}
+	theDriver.jobs <- j
+	<-j.done
 	b.StopTimer()
 	if frames > 0 {
 		b.ReportMetric(float64(spent.Microseconds())/1000/float64(frames), "cpu-ms/frame")
@@ -610,7 +624,7 @@ func TestWindowGenericGame(t *testing.T) {
 		Actors: []clientcore.Record{{Schema: a1, ID: 1, Fields: []float32{64, 64, 0, 1}}}},
 		frames: []clientcore.EventFrame{{HasCamera: true, Camera: clientcore.FrameCamera{X: 64, Y: 64, ForceReset: true}}}}
 	src := &fakeSource{config: cfg, mapJSON: mp, core: core}
-	g, err := NewGame(context.Background(), Options{GameID: "miniGame", Rand: func() float64 { return 0.5 }}, src)
+	g, err := NewGame(context.Background(), Options{GameID: "miniGame", NoAntiAlias: true, Rand: func() float64 { return 0.5 }}, src)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -634,5 +648,129 @@ func TestWindowGenericGame(t *testing.T) {
 	}
 	if c := pixel(px, winW/2-30, winH/2-30); !near(c, 0x3d, 0x4a, 0x32, 6) {
 		t.Errorf("floor tile %v, want procedural green", c)
+	}
+}
+
+// Each event frame's camera and then the hot camera are applied in that
+// order, each advancing the camera smoothing by one step (client-ui.md §3.3);
+// the stage is computed once the tick is complete.
+func TestTickCameraOrder(t *testing.T) {
+	cfg := tanksConfig(t)
+	core := &fakeCore{my: 1}
+	core.frames = []clientcore.EventFrame{
+		{HasCamera: true, Camera: clientcore.FrameCamera{X: 0, Y: 0, ForceReset: true}},
+		{HasCamera: true, Camera: clientcore.FrameCamera{X: 2, Y: 0}},
+	}
+	core.hot = clientcore.Hot{Flags: clientcore.HotCamera, Camera: [2]float32{4, 0}}
+	var listener [][3]float64
+	g, err := NewGame(context.Background(), Options{GameID: "tanks", Rand: func() float64 { return 0.5 },
+		OnCamera: func(x, y, zoom float64) { listener = append(listener, [3]float64{x, y, zoom}) }}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := g.World()
+	w.resize(1920, 1080)
+	if err := w.SetConfig(cfg); err != nil {
+		t.Fatal(err)
+	}
+	w.SetCore(core)
+	w.Tick(16, 16)
+	if len(listener) != 3 || listener[0][0] != 0 || listener[1][0] != 2 || listener[2][0] != 4 {
+		t.Fatalf("camera applications %v, want frames then hot: x 0, 2, 4", listener)
+	}
+	// The same three updates on a bare camera give the same stage: the
+	// worked table's first two ticks (x = 2, then 4).
+	st := w.canvases[0].stage
+	if math.Abs(st.X-(960-4.204624*4.989331)) > 1e-3 || st.Y != 540 {
+		t.Fatalf("stage %+v, want the worked table's tick-2 stage", st)
+	}
+	// The radar (no dynamic camera) centres on the raw point at 0.13 px/u.
+	if r := w.canvases[1].stage; math.Abs(r.X-(75-4*0.13)) > 1e-9 || r.S != 0.13 {
+		t.Fatalf("radar stage %+v", r)
+	}
+	if x, y, ok := w.ScreenToWorld(960, 540); !ok || math.Abs(x-4.204624) > 1e-3 || y != 0 {
+		t.Fatalf("centre -> %v,%v", x, y)
+	}
+}
+
+type resyncSource struct{ pumps, resyncs int }
+
+func (s *resyncSource) Pump(float64, *World) { s.pumps++ }
+func (s *resyncSource) Resync()              { s.resyncs++ }
+
+// A pause of 3 s or more between ticks asks the wiring to resync the core;
+// shorter pauses do not.
+func TestResyncAfterLongPause(t *testing.T) {
+	now := 0.0
+	src := &resyncSource{}
+	g, err := NewGame(context.Background(), Options{Clock: func() float64 { return now }}, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps := []float64{16, 16, 2999, 16, 3000, 16}
+	now = 16
+	run(t, g, len(steps), func(_ *ebiten.Image, frame int) {
+		// The next Update sees the clock moved by the next step.
+		if frame+1 < len(steps) {
+			now += steps[frame+1]
+		}
+	})
+	if src.pumps != 6 || src.resyncs != 1 {
+		t.Fatalf("pumps %d resyncs %d, want 6 and 1", src.pumps, src.resyncs)
+	}
+}
+
+// Single parts drawn by the Ebiten backend, checked pixel by pixel with a
+// tolerance: a bomb (white rim, dark fill), a wreck (dark greys), a radar
+// dot, all on the #222 canvas with no map.
+func TestWindowPartImages(t *testing.T) {
+	cfg := tanksConfig(t)
+	schema, err := clientcore.ParseSchema(mustSnapshot(t, cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m1, w2 := schema.Key("m1"), schema.Key("w2")
+	core := &fakeCore{my: 9}
+	core.frames = []clientcore.EventFrame{{
+		Blocks: []clientcore.Block{
+			{Schema: w2, Rows: []clientcore.Row{{ID: 1, Fields: []float64{40, 0, 0, 8, 300, 1}}}}, // label "0"
+			{Schema: m1, Rows: []clientcore.Row{{ID: 2, Fields: []float64{-40, 0, 0, 0, 0, 0, 0, 0, 2, 1, 0}}}},
+		},
+		HasCamera: true, Camera: clientcore.FrameCamera{ForceReset: true},
+	}}
+	core.hot.Flags = clientcore.HotCamera
+	g, err := NewGame(context.Background(), Options{GameID: "tanks", Rand: func() float64 { return 0.5 }}, &fakeSource{config: cfg, mapJSON: []byte(`{"setId":"c1","step":32,"map":[]}`), core: core})
+	if err != nil {
+		t.Fatal(err)
+	}
+	px := make([]byte, winW*winH*4)
+	run(t, g, 5, func(screen *ebiten.Image, frame int) {
+		if frame == 4 {
+			screen.ReadPixels(px)
+		}
+	})
+	// Scale 2.5 px/u: the 8 u bomb is 20 px wide, centred 100 px right of the centre.
+	bx, by := winW/2+100, winH/2
+	if c := pixel(px, bx-10, by); !(c.R > 150 && c.R == c.G && c.G == c.B) {
+		t.Errorf("bomb rim %v, want white", c)
+	}
+	if c := pixel(px, bx-7, by); !near(c, 0x0f, 0x0f, 0x0f, 12) {
+		t.Errorf("bomb fill %v, want 0f0f0f", c)
+	}
+	if !around(px, bx, by, 3, func(c color.RGBA) bool { return c.R > 200 && c.G > 200 }) {
+		t.Errorf("bomb countdown digit missing at %v", pixel(px, bx, by))
+	}
+	if c := pixel(px, bx-40, by); !near(c, 0x22, 0x22, 0x22, 2) {
+		t.Errorf("canvas %v, want #222", c)
+	}
+	// The wreck, 100 px left of the centre: dark greys, no team colour.
+	wx := winW/2 - 100
+	if c := pixel(px, wx, by); !(c.R < 0x40 && c.R == c.G && c.G == c.B) {
+		t.Errorf("wreck %v, want dark grey", c)
+	}
+	// The radar shows the wreck as its grey cross, 40 u left of its centre (5 px at 0.13 px/u).
+	rx, ry := int(math.Floor(float64(winW)*0.99-75)), 35+75
+	if !around(px, rx-5, ry, 2, func(c color.RGBA) bool { return c.R < 0x50 && c.G < 0x60 }) {
+		t.Errorf("radar cross %v, want dark", pixel(px, rx-5, ry))
 	}
 }

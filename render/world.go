@@ -62,6 +62,7 @@ type World struct {
 	sounds   parts.Sounds
 	winW     float64
 	winH     float64
+	dpr      float64 // device scale factor of the last layout
 	camX     float64
 	camY     float64
 	haveCam  bool
@@ -129,6 +130,9 @@ func (w *World) SetConfig(raw []byte) error {
 		tune = doc.Modules.CanvasManager.DynamicCamera.Sanitize()
 	}
 	w.cam = camera.New(tune, w.rnd)
+	if w.scene != nil {
+		w.scene.Clear(nil, true) // the old parts let go of their sounds
+	}
 	for _, c := range w.canvases {
 		c.release()
 	}
@@ -395,6 +399,17 @@ func (w *World) ScreenToWorld(x, y float64) (float64, float64, bool) {
 	}
 	c := w.canvases[w.pointer]
 	return canvas.ScreenToWorld(x, y, c.rect, c.size.W, c.size.H, c.stage)
+}
+
+// CursorToWorld is ScreenToWorld for a point in the game screen's pixels,
+// as ebiten.CursorPosition and touch positions report them (device pixels
+// on a HiDPI display).
+func (w *World) CursorToWorld(x, y float64) (float64, float64, bool) {
+	d := w.dpr
+	if d <= 0 {
+		d = 1
+	}
+	return w.ScreenToWorld(x/d, y/d)
 }
 
 // WorldToScreen converts a world point to window logical px on canvas i.

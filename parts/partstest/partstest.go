@@ -178,8 +178,10 @@ type SoundCall struct {
 	D    parts.SoundData
 }
 
-// Sounds records calls; every name is known.
+// Sounds records calls; every name is known. With Quiet set it records
+// nothing (benchmarks).
 type Sounds struct {
+	Quiet bool
 	Calls []SoundCall
 	next  parts.SoundID
 	live  map[parts.SoundID]bool
@@ -198,7 +200,9 @@ func (s *Sounds) Register(name string, d parts.SoundData) (parts.SoundID, bool) 
 
 // Update implements parts.Sounds.
 func (s *Sounds) Update(id parts.SoundID, d parts.SoundData) bool {
-	s.Calls = append(s.Calls, SoundCall{Op: "update", ID: id, D: d})
+	if !s.Quiet {
+		s.Calls = append(s.Calls, SoundCall{Op: "update", ID: id, D: d})
+	}
 	return s.live[id]
 }
 

@@ -29,6 +29,7 @@ func (g *countGfx) View() parts.Rect                                       { ret
 func BenchmarkHeavySceneParts(b *testing.B) {
 	s := loadSchema(b)
 	f := newFixture(b, s)
+	f.snd.Quiet = true
 	sc := f.scene
 	m, err := mapdata.Parse([]byte(heavyMap()))
 	if err != nil {

@@ -47,12 +47,20 @@ func (b *bombBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
 	return m
 }
 
-func bombLabel(remainingMs float64) string {
+func bombSeconds(remainingMs float64) int {
 	s := math.Round(math.Max(0, remainingMs) / 1000)
-	if s >= 0 && s < 10 {
-		return digits[int(s)]
+	if !(s < 1e6) {
+		return 1e6
 	}
-	return strconv.Itoa(int(math.Min(s, 1e6)))
+	return int(s)
+}
+
+func bombLabel(remainingMs float64) string {
+	s := bombSeconds(remainingMs)
+	if s < 10 {
+		return digits[s]
+	}
+	return strconv.Itoa(s)
 }
 
 var digits = [10]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
@@ -68,7 +76,9 @@ func (m *Bomb) Update(row []float64) {
 // Step implements parts.Part.
 func (m *Bomb) Step(dt float64) bool {
 	m.elapsed += dt
-	m.label = bombLabel(m.fuse - m.elapsed)
+	if bombSeconds(m.fuse-m.elapsed) != bombSeconds(m.fuse-m.elapsed+dt) {
+		m.label = bombLabel(m.fuse - m.elapsed) // only when the shown second changes
+	}
 	return true
 }
 

@@ -11,6 +11,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
@@ -24,9 +25,9 @@ func pngBytes(t *testing.T, w, h int) []byte {
 	return buf.Bytes()
 }
 
-func server(t *testing.T, files map[string][]byte, hits *int) *httptest.Server {
+func server(t *testing.T, files map[string][]byte, hits *atomic.Int64) *httptest.Server {
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		*hits++
+		hits.Add(1)
 		b, ok := files[r.URL.Path]
 		if !ok {
 			http.NotFound(w, r)
@@ -48,7 +49,7 @@ func results(l *Loader) map[string]Result {
 }
 
 func TestLoadCacheAndCaps(t *testing.T) {
-	hits := 0
+	var hits atomic.Int64
 	files := map[string][]byte{
 		"/games/tanks/img/tiles.png": pngBytes(t, 64, 32),
 		"/games/tanks/img/huge.png":  pngBytes(t, 300, 2),
@@ -82,8 +83,8 @@ func TestLoadCacheAndCaps(t *testing.T) {
 			t.Errorf("%s accepted", f)
 		}
 	}
-	if hits != 5 {
-		t.Fatalf("server hits %d want 5 (refused names never requested)", hits)
+	if hits.Load() != 5 {
+		t.Fatalf("server hits %d want 5 (refused names never requested)", hits.Load())
 	}
 	ents, _ := os.ReadDir(cache)
 	if len(ents) != 1 || !strings.HasSuffix(ents[0].Name(), ".img") || strings.Contains(ents[0].Name(), "tiles") || len(ents[0].Name()) != 64+4 {
@@ -91,15 +92,15 @@ func TestLoadCacheAndCaps(t *testing.T) {
 	}
 	// A second session reads the cached image without the network.
 	l2, _ := New(Options{AssetsBase: srv.URL + "/games/tanks/", CacheDir: cache, Limits: lim})
-	before := hits
+	before := hits.Load()
 	l2.Request(ctx, "tiles.png")
-	if r := results(l2)["tiles.png"]; r.Err != nil || hits != before {
-		t.Fatalf("cache miss: %v hits %d->%d", r.Err, before, hits)
+	if r := results(l2)["tiles.png"]; r.Err != nil || hits.Load() != before {
+		t.Fatalf("cache miss: %v hits %d->%d", r.Err, before, hits.Load())
 	}
 }
 
 func TestEvictionKeepsCacheBounded(t *testing.T) {
-	hits := 0
+	var hits atomic.Int64
 	files := map[string][]byte{}
 	for _, n := range []string{"a", "b", "c", "d"} {
 		files["/g/img/"+n+".png"] = pngBytes(t, 40, 40)
@@ -126,7 +127,7 @@ func TestEvictionKeepsCacheBounded(t *testing.T) {
 }
 
 func TestFileCapAndCancel(t *testing.T) {
-	hits := 0
+	var hits atomic.Int64
 	srv := server(t, map[string][]byte{}, &hits)
 	lim := DefaultLimits()
 	lim.MaxFiles = 2

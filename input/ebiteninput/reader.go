@@ -1,0 +1,151 @@
+// Package ebiteninput is the thin Ebiten layer of package input: it reads
+// physical key, focus, pointer and text transitions each frame and hands
+// them to an input.Controller. It holds no game logic.
+package ebiteninput
+
+import (
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"vimpclient/input"
+)
+
+// TextSink receives command-line editing while the chat is open.
+type TextSink interface {
+	ChatText(r []rune)
+	ChatBackspace()
+}
+
+// Reader is the thin Ebiten layer: once per Update it reads the physical key,
+// focus and pointer transitions and feeds them to a Controller, and typed
+// text to the chat. It holds no game logic.
+type Reader struct {
+	keys    []ebiten.Key
+	chars   []rune
+	touches []ebiten.TouchID
+	focused bool
+	started bool
+	mouseX  int
+	mouseY  int
+	touchID ebiten.TouchID
+	touchOn bool
+	mouseOn bool
+}
+
+// Update reads this frame's input. Call it from ebiten.Game.Update with the
+// monotonic time in ms; then Drain the controller for the wire messages.
+func (r *Reader) Update(c *input.Controller, text TextSink, now float64) {
+	focused := ebiten.IsFocused()
+	if r.started && r.focused && !focused {
+		c.FocusLost(now)
+		r.mouseOn, r.touchOn = false, false
+	}
+	r.focused, r.started = focused, true
+
+	chatWasOpen := c.ModeOpen(input.ModeChat)
+	r.keys = inpututil.AppendJustReleasedKeys(r.keys[:0])
+	for _, k := range r.keys {
+		if code, ok := DOMKeyCode(k); ok {
+			c.KeyUp(code, now)
+		}
+	}
+	r.keys = inpututil.AppendJustPressedKeys(r.keys[:0])
+	for _, k := range r.keys {
+		if code, ok := DOMKeyCode(k); ok {
+			c.KeyDown(code, now)
+		}
+	}
+	r.chars = ebiten.AppendInputChars(r.chars[:0])
+	if text != nil && chatWasOpen && c.ModeOpen(input.ModeChat) {
+		if len(r.chars) > 0 {
+			text.ChatText(r.chars)
+		}
+		if repeatPress(inpututil.KeyPressDuration(ebiten.KeyBackspace)) {
+			text.ChatBackspace()
+		}
+	}
+	r.pointer(c, now)
+	c.Tick(now)
+}
+
+// repeatPress is true on the first frame of a press and then at the OS-like
+// repeat rate (after 30 frames, every 3 frames at 60 Hz).
+func repeatPress(d int) bool {
+	return d == 1 || (d >= 30 && (d-30)%3 == 0)
+}
+
+func (r *Reader) pointer(c *input.Controller, now float64) {
+	if !c.HasPointer() {
+		return
+	}
+	x, y := ebiten.CursorPosition()
+	anyDown := ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft) ||
+		ebiten.IsMouseButtonPressed(ebiten.MouseButtonRight) ||
+		ebiten.IsMouseButtonPressed(ebiten.MouseButtonMiddle)
+	switch {
+	case anyDown && !r.mouseOn:
+		r.mouseOn = true
+		c.Pointer(input.PointerPress, float64(x), float64(y), now)
+	case !anyDown && r.mouseOn:
+		r.mouseOn = false
+		c.Pointer(input.PointerRelease, float64(x), float64(y), now)
+	case anyDown && (x != r.mouseX || y != r.mouseY):
+		c.Pointer(input.PointerMove, float64(x), float64(y), now)
+	}
+	r.mouseX, r.mouseY = x, y
+
+	r.touches = inpututil.AppendJustPressedTouchIDs(r.touches[:0])
+	if !r.touchOn && len(r.touches) > 0 {
+		r.touchID, r.touchOn = r.touches[0], true
+		tx, ty := ebiten.TouchPosition(r.touchID)
+		c.Pointer(input.PointerPress, float64(tx), float64(ty), now)
+		return
+	}
+	if r.touchOn {
+		if inpututil.IsTouchJustReleased(r.touchID) {
+			r.touchOn = false
+			tx, ty := inpututil.TouchPositionInPreviousTick(r.touchID)
+			c.Pointer(input.PointerRelease, float64(tx), float64(ty), now)
+			return
+		}
+		tx, ty := ebiten.TouchPosition(r.touchID)
+		px, py := inpututil.TouchPositionInPreviousTick(r.touchID)
+		if tx != px || ty != py {
+			c.Pointer(input.PointerMove, float64(tx), float64(ty), now)
+		}
+	}
+}
+
+// DOMKeyCode maps a physical Ebiten key (US positions) to the legacy DOM
+// keyCode the hosts' key sets use (client-ui.md §4.1).
+func DOMKeyCode(k ebiten.Key) (int, bool) {
+	switch {
+	case k >= ebiten.KeyA && k <= ebiten.KeyZ:
+		return 65 + int(k-ebiten.KeyA), true
+	case k >= ebiten.KeyDigit0 && k <= ebiten.KeyDigit9:
+		return 48 + int(k-ebiten.KeyDigit0), true
+	case k >= ebiten.KeyNumpad0 && k <= ebiten.KeyNumpad9:
+		return 96 + int(k-ebiten.KeyNumpad0), true
+	case k >= ebiten.KeyF1 && k <= ebiten.KeyF12:
+		return 112 + int(k-ebiten.KeyF1), true
+	}
+	code, ok := ebitenCodes[k]
+	return code, ok
+}
+
+var ebitenCodes = map[ebiten.Key]int{
+	ebiten.KeyBackspace: 8, ebiten.KeyTab: 9, ebiten.KeyEnter: 13, ebiten.KeyNumpadEnter: 13,
+	ebiten.KeyShiftLeft: 16, ebiten.KeyShiftRight: 16,
+	ebiten.KeyControlLeft: 17, ebiten.KeyControlRight: 17,
+	ebiten.KeyAltLeft: 18, ebiten.KeyAltRight: 18,
+	ebiten.KeyEscape: 27, ebiten.KeySpace: 32,
+	ebiten.KeyPageUp: 33, ebiten.KeyPageDown: 34, ebiten.KeyEnd: 35, ebiten.KeyHome: 36,
+	ebiten.KeyArrowLeft: 37, ebiten.KeyArrowUp: 38, ebiten.KeyArrowRight: 39, ebiten.KeyArrowDown: 40,
+	ebiten.KeyInsert: 45, ebiten.KeyDelete: 46,
+	ebiten.KeyNumpadMultiply: 106, ebiten.KeyNumpadAdd: 107, ebiten.KeyNumpadSubtract: 109,
+	ebiten.KeyNumpadDecimal: 110, ebiten.KeyNumpadDivide: 111,
+	ebiten.KeySemicolon: 186, ebiten.KeyEqual: 187, ebiten.KeyComma: 188, ebiten.KeyMinus: 189,
+	ebiten.KeyPeriod: 190, ebiten.KeySlash: 191, ebiten.KeyBackquote: 192,
+	ebiten.KeyBracketLeft: 219, ebiten.KeyBackslash: 220, ebiten.KeyBracketRight: 221,
+	ebiten.KeyQuote: 222,
+}

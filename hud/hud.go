@@ -1,0 +1,168 @@
+package hud
+
+import (
+	"vimpclient/input"
+	"vimpclient/protocol"
+)
+
+// HUD gathers the overlays, routes the session's typed messages to them and
+// answers the input controller's questions about open modes. It is owned by
+// the game loop.
+type HUD struct {
+	Config UIConfig
+	Chat   *Chat
+	Panel  *Panel
+	Stat   *Stat
+	Vote   *Vote
+	Game   *GameInform
+	Tech   *TechInform
+	Auth   *AuthForm // nil until AUTH_DATA, and after the host accepted it
+
+	host, game string
+	store      Store
+	title      string
+	out        [][]byte
+	Problems   []string
+}
+
+// New makes the overlays with the engine defaults, for a connection to host
+// running game id game; store remembers auth values (nil: nothing kept).
+func New(host, game string, store Store) *HUD {
+	h := &HUD{host: host, game: game, store: store, Tech: NewTechInform()}
+	h.configure(DefaultUIConfig())
+	return h
+}
+
+func (h *HUD) configure(c UIConfig) {
+	h.Config = c
+	h.Chat = NewChat(c.Chat)
+	h.Panel = NewPanel(c.Panel)
+	if h.title != "" {
+		h.Panel.SetTitle(h.title)
+	}
+	h.Stat = NewStat(c.Stat)
+	h.Vote = NewVote(c.Vote)
+	h.Game = NewGameInform(c.Game)
+	h.Tech.SetList(c.Tech)
+}
+
+// Handle applies one typed server message (a session EventMessage value).
+// Messages for other layers are ignored.
+func (h *HUD) Handle(value any, now float64) {
+	switch v := value.(type) {
+	case *protocol.Config:
+		u := UIConfigFrom(v)
+		h.Problems = append(h.Problems[:0], u.Problems...)
+		h.configure(u)
+	case *protocol.AuthForm:
+		h.title = v.Title
+		h.Panel.SetTitle(v.Title)
+		h.Auth = NewAuthForm(v, h.host, h.game, h.store)
+	case protocol.AuthVerdict:
+		if h.Auth != nil {
+			if err := h.Auth.Result(v); err != nil {
+				h.Problems = append(h.Problems, err.Error())
+			}
+			if h.Auth.Done {
+				h.Auth = nil
+			}
+		}
+	case protocol.Inform:
+		h.Game.Receive(v, now)
+		if v.Code == 1 {
+			h.Panel.RoundStart(now)
+		}
+	case protocol.TechInform:
+		h.Tech.Receive(v)
+	case protocol.Panel:
+		h.Panel.Apply(v, now)
+	case *protocol.Stat:
+		h.Stat.Apply(v)
+	case protocol.Chat:
+		h.Chat.Receive(v, now)
+	case protocol.Vote:
+		h.Vote.Receive(v, now)
+	}
+}
+
+// Disconnected shows the close reason on the black screen (unless a
+// terminal text is already shown) and closes the command line.
+func (h *HUD) Disconnected(reason string) {
+	h.Tech.Disconnected(reason)
+	h.Chat.Escape()
+}
+
+// Update runs every overlay timer at now (monotonic ms). Call once a frame.
+func (h *HUD) Update(now float64) {
+	h.Chat.Update(now)
+	h.Panel.Update(now)
+	h.Vote.Update(now)
+	h.Game.Update(now)
+}
+
+// Outgoing returns the messages the overlays want sent (chat, vote requests
+// and answers, the auth answer) and forgets them.
+func (h *HUD) Outgoing() [][]byte {
+	out := append(h.out, h.Vote.Outgoing()...)
+	h.out = nil
+	return out
+}
+
+// SubmitAuth submits the auth form (Enter or a click on Start).
+func (h *HUD) SubmitAuth() {
+	if h.Auth == nil {
+		return
+	}
+	if msg := h.Auth.Submit(); msg != nil {
+		h.out = append(h.out, msg)
+	}
+}
+
+// ModeOpen implements input.UI.
+func (h *HUD) ModeOpen(m input.Mode) bool {
+	switch m {
+	case input.ModeChat:
+		return h.Chat.Open()
+	case input.ModeVote:
+		return h.Vote.Open()
+	case input.ModeStat:
+		return h.Stat.Visible
+	}
+	return false
+}
+
+// OpenMode implements input.UI.
+func (h *HUD) OpenMode(m input.Mode, now float64) {
+	switch m {
+	case input.ModeChat:
+		h.Chat.OpenInput()
+	case input.ModeVote:
+		h.Vote.OpenMenu(now)
+	case input.ModeStat:
+		h.Stat.Visible = true
+	}
+}
+
+// CloseStat implements input.UI.
+func (h *HUD) CloseStat() { h.Stat.Visible = false }
+
+// ChatCommand implements input.UI: Enter sends the command line, Escape drops it.
+func (h *HUD) ChatCommand(c input.Cmd, _ float64) {
+	switch c {
+	case input.CmdEnter:
+		if msg := h.Chat.Enter(); msg != nil {
+			h.out = append(h.out, msg)
+		}
+	case input.CmdEscape:
+		h.Chat.Escape()
+	}
+}
+
+// VoteKey implements input.UI.
+func (h *HUD) VoteKey(code int, now float64) { h.Vote.Key(code, now) }
+
+// ChatText implements the text sink of the Ebiten input layer.
+func (h *HUD) ChatText(r []rune) { h.Chat.Type(r) }
+
+// ChatBackspace implements the text sink of the Ebiten input layer.
+func (h *HUD) ChatBackspace() { h.Chat.Backspace() }

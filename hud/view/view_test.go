@@ -48,7 +48,7 @@ func (g *testGame) Update() error {
 	}
 }
 
-func (g *testGame) Draw(*ebiten.Image)           {}
+func (g *testGame) Draw(*ebiten.Image)         {}
 func (g *testGame) Layout(int, int) (int, int) { return 64, 64 }
 
 func TestMain(m *testing.M) {

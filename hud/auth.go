@@ -201,7 +201,7 @@ func (f *AuthForm) changed() { f.Errors = nil }
 // Type enters characters into the focused text field.
 func (f *AuthForm) Type(rs []rune) {
 	fd := f.FocusedField()
-	if fd == nil || fd.Control != "text" {
+	if fd == nil || fd.Control != "text" || f.sent {
 		return
 	}
 	cur := []rune(fd.Value)
@@ -400,3 +400,35 @@ func (f *AuthForm) Result(v protocol.AuthVerdict) error {
 
 // Sent reports whether an answer is outstanding.
 func (f *AuthForm) Sent() bool { return f.sent }
+
+// Key handles a navigation key on the form, by DOM key code: Tab (Shift+Tab
+// backward), Up/Down move the focus, Left/Right change a select or radio
+// choice, Space toggles a checkbox, Backspace edits, Enter submits (the
+// result is true when the caller should call Submit).
+func (f *AuthForm) Key(code int, shift bool) (submit bool) {
+	switch code {
+	case 9:
+		if shift {
+			f.Prev()
+		} else {
+			f.Next()
+		}
+	case 40:
+		f.Next()
+	case 38:
+		f.Prev()
+	case 37:
+		f.Step(-1)
+	case 39:
+		f.Step(1)
+	case 32:
+		if fd := f.FocusedField(); fd != nil && fd.Control == "checkbox" {
+			f.Step(0)
+		}
+	case 8:
+		f.Backspace()
+	case 13:
+		return true
+	}
+	return false
+}

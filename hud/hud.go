@@ -166,3 +166,28 @@ func (h *HUD) ChatText(r []rune) { h.Chat.Type(r) }
 
 // ChatBackspace implements the text sink of the Ebiten input layer.
 func (h *HUD) ChatBackspace() { h.Chat.Backspace() }
+
+// AuthKey handles a navigation key on the auth form (see AuthForm.Key);
+// Enter submits.
+func (h *HUD) AuthKey(code int, shift bool) {
+	if h.Auth != nil && h.Auth.Key(code, shift) {
+		h.SubmitAuth()
+	}
+}
+
+// AuthType types into the focused auth field.
+func (h *HUD) AuthType(r []rune) {
+	if h.Auth != nil {
+		h.Auth.Type(r)
+	}
+}
+
+// AuthClick handles a mouse press at (x, y) in a w×h window (logical px).
+func (h *HUD) AuthClick(w, ht, x, y float64) {
+	if h.Auth != nil && h.Auth.Click(w, ht, x, y) {
+		h.SubmitAuth()
+	}
+}
+
+// AuthOpen reports whether the auth form is on screen.
+func (h *HUD) AuthOpen() bool { return h.Auth != nil }

@@ -149,3 +149,46 @@ var ebitenCodes = map[ebiten.Key]int{
 	ebiten.KeyBracketLeft: 219, ebiten.KeyBackslash: 220, ebiten.KeyBracketRight: 221,
 	ebiten.KeyQuote: 222,
 }
+
+// Form is the auth form's input surface (hud.HUD implements it).
+type Form interface {
+	AuthOpen() bool
+	AuthKey(code int, shift bool)
+	AuthType(r []rune)
+	AuthClick(w, h, x, y float64)
+}
+
+// UpdateForm reads this frame's keys, text and clicks for the auth form
+// shown before the game starts; w and h are the window's logical size, the
+// unit ebiten.CursorPosition reports in.
+func (r *Reader) UpdateForm(f Form, w, h float64) {
+	if !f.AuthOpen() {
+		return
+	}
+	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
+	r.keys = inpututil.AppendJustPressedKeys(r.keys[:0])
+	for _, k := range r.keys {
+		if k == ebiten.KeyBackspace {
+			continue // handled with repeat below
+		}
+		if code, ok := DOMKeyCode(k); ok {
+			f.AuthKey(code, shift)
+		}
+	}
+	if repeatPress(inpututil.KeyPressDuration(ebiten.KeyBackspace)) {
+		f.AuthKey(8, shift)
+	}
+	r.chars = ebiten.AppendInputChars(r.chars[:0])
+	if len(r.chars) > 0 {
+		f.AuthType(r.chars)
+	}
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+		x, y := ebiten.CursorPosition()
+		f.AuthClick(w, h, float64(x), float64(y))
+	}
+	r.touches = inpututil.AppendJustPressedTouchIDs(r.touches[:0])
+	for _, id := range r.touches {
+		x, y := ebiten.TouchPosition(id)
+		f.AuthClick(w, h, float64(x), float64(y))
+	}
+}

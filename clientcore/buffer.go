@@ -24,9 +24,10 @@ type slot struct {
 	inBuffer bool
 	inQueue  bool
 	pooled   bool
-	// dedup is the frame's blocks with repeated keys merged, built once
-	// when the frame is handed out as an event frame.
+	// dedup is the frame's blocks with repeated keys merged, built when
+	// the frame is emitted; event is the event frame handed out.
 	dedup []Block
+	event EventFrame
 }
 
 // emittedMemory remembers emitted seqs in a direct-mapped table: a seq is

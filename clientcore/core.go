@@ -133,6 +133,10 @@ type Core struct {
 	idSeen  [256]uint32
 	idPos   [256]int32
 
+	game          Game
+	lastReconSeq  uint32
+	hasReconSeq   bool
+	lastSampleAt  float64
 	myGameID      uint8
 	hasMyGameID   bool
 	lastPlayer    PlayerBlock
@@ -156,6 +160,7 @@ func New(s *Schema, opts Options) *Core {
 		c.maxFrameAge = DefaultMaxFrameAge
 	}
 	c.scratch = &slot{}
+	c.game = NopGame{}
 	return c
 }
 
@@ -239,6 +244,14 @@ func (c *Core) PushFrame(b []byte, localNow float64) bool {
 		return false
 	}
 	c.stats.Decoded++
+	// A player block is reconciled unless its frame is a duplicate or older
+	// than the last one reconciled: an out-of-order block would rewind the
+	// prediction to an older state.
+	reconcile := s.frame.HasPlayer && !c.buf.isIssued(s.frame.Seq) && !c.buf.emitted.has(s.frame.Seq) &&
+		(!c.hasReconSeq || seqLess(c.lastReconSeq, s.frame.Seq))
+	if reconcile {
+		c.game.BeginReconcile(&s.frame)
+	}
 	res, freed := c.buf.push(s, localNow, c.maxFrameAge, c.freed[:0])
 	switch res {
 	case pushDuplicate:
@@ -257,9 +270,15 @@ func (c *Core) PushFrame(b []byte, localNow float64) bool {
 	c.release(freed)
 	clear(freed)
 	c.freed = freed[:0]
-	if s.frame.HasPlayer && res != pushDuplicate {
+	if reconcile && res != pushDuplicate {
 		c.myGameID, c.hasMyGameID = s.frame.Player.GameID, true
 		c.lastPlayer, c.hasLastPlayer = s.frame.Player, true
+		c.lastReconSeq, c.hasReconSeq = s.frame.Seq, true
+		offset, _ := c.Offset()
+		c.game.OnServerState(&s.frame.Player, s.frame.ServerTime, offset, localNow)
+		c.game.FinishReconcile()
+	} else if reconcile {
+		c.game.FinishReconcile()
 	}
 	return true
 }
@@ -276,6 +295,10 @@ func (c *Core) enqueue(s *slot) {
 	s.inQueue = true
 	c.queue = append(c.queue, s)
 	c.stats.Emitted++
+	f := &s.frame
+	s.event = EventFrame{Seq: f.Seq, ServerTime: f.ServerTime, Blocks: c.mergedBlocks(s), HasCamera: f.HasCamera, Camera: f.Camera}
+	c.game.TrackFrame(c.myGameID, c.hasMyGameID, &s.event)
+	c.game.FilterFrame(&s.event, c.myGameID, c.hasMyGameID, c.lastSampleAt)
 }
 
 // Sample advances render time to localNow + offset - delay, queues the frames
@@ -284,7 +307,19 @@ func (c *Core) enqueue(s *slot) {
 // the core.
 func (c *Core) Sample(localNow float64) *Hot {
 	c.settle()
+	c.lastSampleAt = localNow
 	h := c.sampleWorld(localNow)
+	c.game.Update(localNow)
+	var cam [2]float32
+	var hasCam bool
+	h.Tail, cam, hasCam = c.game.Overlay(c.myGameID, c.hasMyGameID, h.Tail[:0])
+	if len(h.Tail) > 0 {
+		h.Flags |= HotPredicted
+	}
+	if hasCam {
+		h.Camera = cam
+		h.Flags |= HotCamera
+	}
 	if len(c.queue) > 0 {
 		h.Flags |= HotFrames
 	}
@@ -499,12 +534,7 @@ func (c *Core) TakeFrames() []EventFrame {
 	c.settle()
 	c.events = c.events[:0]
 	for _, s := range c.queue {
-		f := &s.frame
-		c.events = append(c.events, EventFrame{
-			Seq: f.Seq, ServerTime: f.ServerTime,
-			Blocks:    c.mergedBlocks(s),
-			HasCamera: f.HasCamera, Camera: f.Camera,
-		})
+		c.events = append(c.events, s.event)
 	}
 	c.taken = append(c.taken, c.queue...)
 	clear(c.queue)
@@ -512,22 +542,11 @@ func (c *Core) TakeFrames() []EventFrame {
 	return c.events
 }
 
-// mergedBlocks returns the frame's blocks with each key once.
+// mergedBlocks returns the frame's blocks with each key once, in storage
+// the slot owns, so that a game filtering the event frame never edits the
+// buffered frame.
 func (c *Core) mergedBlocks(s *slot) []Block {
 	blocks := s.frame.Blocks
-	c.keyGen++
-	dup := false
-	for i := range blocks {
-		id := blocks[i].Schema.ID
-		if c.keySeen[id] == c.keyGen {
-			dup = true
-			break
-		}
-		c.keySeen[id] = c.keyGen
-	}
-	if !dup {
-		return blocks
-	}
 	s.dedup = s.dedup[:0]
 	c.keyGen++
 	for i := range blocks {
@@ -562,13 +581,21 @@ func (c *Core) drop() {
 func (c *Core) Reset() {
 	c.drop()
 	c.hasMyGameID, c.myGameID = false, 0
-	c.hasLastPlayer = false
+	c.hasLastPlayer, c.hasReconSeq = false, false
+	c.game.Reset()
 }
 
 // SetMap is MAP_DATA (port 3): the buffer and event queue are emptied; the
 // local player's id is kept.
-func (c *Core) SetMap() { c.drop() }
+func (c *Core) SetMap() {
+	c.drop()
+	c.hasReconSeq = false
+	c.game.SetMap()
+}
 
 // Resync follows a pause of the render loop of 3 s or more: the buffer and
-// event queue are emptied, the player's id kept.
-func (c *Core) Resync() { c.drop() }
+// event queue are emptied, the player's id and the prediction kept.
+func (c *Core) Resync() {
+	c.drop()
+	c.hasReconSeq = false
+}

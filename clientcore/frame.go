@@ -60,8 +60,12 @@ func (c *FrameCamera) ShakeText() string { return lossyUTF8(c.Shake) }
 type Row struct {
 	// ID is the entity id (indexed8, indexed32), the slot index
 	// (indexedNoNull8) or the position in the list (list16).
-	ID     uint32
-	Null   bool // the entity is gone (indexed kinds only)
+	ID   uint32
+	Null bool // the entity is gone (indexed kinds only)
+	// Local, when non-zero, names a locally spawned entity "L<Local>"
+	// instead of ID: a game's own-shot suppression renames the host's row
+	// of a shot the client already drew.
+	Local  uint32
 	Fields []float64
 	off    int
 }

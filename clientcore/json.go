@@ -123,7 +123,7 @@ func appendBlockJSON(dst []byte, b *Block) []byte {
 	}
 	entries := make([]entry, len(b.Rows))
 	for i := range b.Rows {
-		entries[i] = entry{RowIDString(k.Kind, b.Rows[i].ID), &b.Rows[i]}
+		entries[i] = entry{b.Rows[i].Name(k.Kind), &b.Rows[i]}
 	}
 	slices.SortFunc(entries, func(a, b entry) int { return strings.Compare(a.id, b.id) })
 	dst = append(dst, '{')
@@ -154,6 +154,15 @@ func appendRowJSON(dst []byte, k *KeySchema, r *Row) []byte {
 		}
 	}
 	return append(dst, ']')
+}
+
+// Name is the row's entity name as the renderer keys it: "L<n>" for a local
+// spawn, else RowIDString of its id.
+func (r *Row) Name(kind Kind) string {
+	if r.Local != 0 {
+		return "L" + strconv.FormatUint(uint64(r.Local), 10)
+	}
+	return RowIDString(kind, r.ID)
 }
 
 // RowIDString renders an entity id the way the engine names it: decimal for

@@ -19,6 +19,9 @@ type AuthValues struct {
 	Nick  string
 	Set   map[string]string
 	Store *AuthStore // nil: nothing remembered, nothing saved
+	// GuestNick fills a required identity field that nothing else filled
+	// (headless runs have no form to ask with); "" leaves it to a player.
+	GuestNick string
 }
 
 // ErrAuthIncomplete reports a required field with no value to send.
@@ -46,6 +49,9 @@ func (a AuthValues) Answer(form *protocol.AuthForm, host, gameID string) (map[st
 		}
 		if s, ok := a.Set[p.Name]; ok {
 			v = s
+		}
+		if v == "" && p.Name == NickField && a.GuestNick != "" {
+			v = a.GuestNick
 		}
 		if v == "" && p.Options.Required {
 			hint := "-set " + p.Name + "=VALUE"

@@ -41,6 +41,9 @@ type Event struct {
 	Data  []byte // frame bytes for EventFrame, owned by the receiver
 	State State
 	Close *CloseInfo
+	// Err is set on the AUTH_DATA message when the session could not answer
+	// the form itself (a required value is missing): a player must fill it.
+	Err error
 }
 
 // CloseInfo is how and why a connection ended, and what the policy does next.

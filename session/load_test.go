@@ -130,7 +130,7 @@ func TestInputFloodAndSizeCap(t *testing.T) {
 	})
 	client, _ := HTTPClient("")
 	s := New(Options{Auth: AuthValues{Nick: "Alice"}})
-	if err := s.Key(protocol.KeyDown, "forward"); !errors.Is(err, ErrNotInGame) {
+	if _, err := s.Key(protocol.KeyDown, "forward"); !errors.Is(err, ErrNotInGame) {
 		t.Errorf("key before the game: %v", err)
 	}
 	r := &Runner{Session: s, Addr: fh.srv.URL, Client: client, Sleep: func(context.Context, time.Duration) error { return errors.New("stop") }}
@@ -142,7 +142,7 @@ func TestInputFloodAndSizeCap(t *testing.T) {
 	}
 	sent := 0
 	for i := 0; i < keys; i++ {
-		if err := s.Key(protocol.KeyDown, "forward"); err != nil {
+		if _, err := s.Key(protocol.KeyDown, "forward"); err != nil {
 			t.Fatalf("key %d refused: %v", i, err)
 		}
 		sent++
@@ -152,7 +152,7 @@ func TestInputFloodAndSizeCap(t *testing.T) {
 	}
 	var full error
 	for i := 0; i < 2*OutboxLimit && full == nil; i++ {
-		full = s.Key(protocol.KeyUp, "forward")
+		_, full = s.Key(protocol.KeyUp, "forward")
 	}
 	if !errors.Is(full, ErrOutboxFull) {
 		t.Errorf("flood never refused: %v", full)

@@ -20,7 +20,13 @@ type Target struct {
 	Host        string // host:port, the key remembered auth values are stored under
 	GameID      string // from /config; "" when dialled by ws:// URL
 	GameVersion string
+	// Warning is set when the game manifest announces a plugin contract
+	// other than EngineAPI: the client may not understand this game.
+	Warning string
 }
+
+// EngineAPI is the game plugin contract version this client follows.
+const EngineAPI = 3
 
 // ErrNotDedicated reports a host whose /config does not announce the
 // dedicated contour (a lobby master, or no /config at all).
@@ -47,6 +53,7 @@ func Resolve(ctx context.Context, client *http.Client, addr, origin string) (Tar
 			return Target{}, err
 		}
 		t.Origin = originOf(u.Scheme, u)
+		t.Warning = checkManifest(ctx, client, u, t.GameID)
 	default:
 		return Target{}, fmt.Errorf("address %q: scheme must be http, https, ws or wss", addr)
 	}
@@ -136,4 +143,41 @@ func hostKey(hostport string) string {
 		return strings.ToLower(hostport)
 	}
 	return strings.ToLower(net.JoinHostPort(h, p))
+}
+
+// checkManifest reads /games/manifest.json and returns a warning when the
+// game's engineApi differs from EngineAPI. A missing or unreadable catalog is
+// not an error: nothing on the wire needs it.
+func checkManifest(ctx context.Context, client *http.Client, base *url.URL, gameID string) string {
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	mu := *base
+	mu.Path = strings.TrimSuffix(mu.Path, "/") + "/games/manifest.json"
+	mu.RawQuery = ""
+	req, err := http.NewRequestWithContext(pctx, http.MethodGet, mu.String(), nil)
+	if err != nil {
+		return ""
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return ""
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+	if err != nil || resp.StatusCode != http.StatusOK {
+		return ""
+	}
+	var list []struct {
+		ID        string `json:"id"`
+		EngineAPI *int   `json:"engineApi"`
+	}
+	if json.Unmarshal(body, &list) != nil {
+		return ""
+	}
+	for _, m := range list {
+		if m.ID == gameID && m.EngineAPI != nil && *m.EngineAPI != EngineAPI {
+			return fmt.Sprintf("game %q uses plugin contract %d; this client follows %d", gameID, *m.EngineAPI, EngineAPI)
+		}
+	}
+	return ""
 }

@@ -30,8 +30,10 @@ type Runner struct {
 	Resolve func(ctx context.Context) (Target, error)
 	// Sleep waits between attempts; a timer honouring ctx when nil.
 	Sleep func(ctx context.Context, d time.Duration) error
-	// OnTarget is told each resolved target (e.g. to notice a new gameVersion).
+	// OnTarget is told each resolved target.
 	OnTarget func(Target)
+
+	lastVersion string // gameVersion of the previous attempt, to notice a changed game
 }
 
 // Run connects until the policy says stay or ctx ends, and returns the last
@@ -83,6 +85,15 @@ func (r *Runner) attempt(ctx context.Context, n int, resolve func(context.Contex
 	t, err := resolve(ctx)
 	if err != nil {
 		return nil, err
+	}
+	if r.lastVersion != "" && t.GameVersion != "" && t.GameVersion != r.lastVersion {
+		r.Session.noteError("the host now runs game version %s (was %s)", t.GameVersion, r.lastVersion)
+	}
+	if t.GameVersion != "" {
+		r.lastVersion = t.GameVersion
+	}
+	if t.Warning != "" && n == 1 {
+		r.Session.noteError("%s", t.Warning)
 	}
 	if r.OnTarget != nil {
 		r.OnTarget(t)

@@ -80,6 +80,8 @@ type Session struct {
 	seq         uint32
 	inGame      bool
 	pendingList string // vote waiting for its "teams"/"maps" list
+	authForm    bool   // AUTH_DATA arrived and no accepted AUTH_RESULT yet
+	submitted   map[string]string
 }
 
 // New makes a session; Run connects it.
@@ -152,6 +154,7 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 	ob := newOutbox(func(b []byte) { rec.Message("c2s", Message{Data: b}) })
 	s.mu.Lock()
 	s.ob, s.seq, s.inGame, s.pendingList, s.lastPlaying = ob, 0, false, "", false
+	s.authForm, s.submitted = false, nil
 	s.stats.Connections++
 	s.mu.Unlock()
 
@@ -170,9 +173,26 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 	lockstep := ok && ls.Lockstep()
 	c := &conn{target: target}
 	s.queue.Push(Event{At: s.now(), Kind: EventOpen})
+
+	// Leaving (ctx ends) closes with a clean 1000 close frame first; only
+	// then is the read cancelled, so the host sees a normal close.
+	rctx, rcancel := context.WithCancel(context.WithoutCancel(ctx))
+	defer rcancel()
+	stopWatch := make(chan struct{})
+	watchDone := make(chan struct{})
+	go func() {
+		defer close(watchDone)
+		select {
+		case <-ctx.Done():
+			rec.Event("client-close", map[string]any{"code": 1000})
+			_ = t.Close(1000, "")
+			rcancel()
+		case <-stopWatch:
+		}
+	}()
 	var info *CloseInfo
 	for {
-		m, err := t.Recv(ctx)
+		m, err := t.Recv(rctx)
 		if err != nil {
 			info = s.closeInfo(ctx, c, closeErrorOf(err))
 			break
@@ -183,6 +203,8 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 		}
 	}
 
+	close(stopWatch)
+	<-watchDone
 	ob.close()
 	close(drain)
 	select {
@@ -193,10 +215,6 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 	<-wdone
 	_, pongs := ob.counts()
 	s.count(func(st *Stats) { st.Pongs += pongs })
-	if info.Local {
-		rec.Event("client-close", map[string]any{"code": 1000})
-		_ = t.Close(1000, "")
-	}
 	rec.Event("close", map[string]any{"code": info.Code, "reason": info.Reason})
 	s.mu.Lock()
 	s.ob, s.inGame = nil, false
@@ -315,10 +333,19 @@ func (s *Session) handle(c *conn, ob *outbox, m Message) {
 		s.reply(ob, protocol.Null(protocol.ConfigReady), true)
 	case *protocol.AuthForm:
 		c.form = v
+		s.mu.Lock()
+		s.authForm = true
+		s.mu.Unlock()
 		s.setState(c, StateAuth)
-		s.answerAuth(c, ob, nil)
+		ev.Err = s.answerAuth(c, ob, nil)
 	case protocol.AuthVerdict:
 		if v.OK {
+			s.mu.Lock()
+			if s.submitted != nil {
+				c.answer = s.submitted
+			}
+			s.authForm, s.submitted = false, nil
+			s.mu.Unlock()
 			if c.form != nil && c.answer != nil {
 				if err := s.opts.Auth.Remember(c.form, c.answer, c.target.Host, c.target.GameID); err != nil {
 					s.noteError("remember auth values: %v", err)
@@ -359,23 +386,24 @@ func (s *Session) handle(c *conn, ob *outbox, m Message) {
 	s.queue.Push(ev)
 }
 
-func (s *Session) answerAuth(c *conn, ob *outbox, explicit map[string]string) {
+func (s *Session) answerAuth(c *conn, ob *outbox, explicit map[string]string) error {
 	values := explicit
 	if values == nil {
 		var err error
 		values, err = s.opts.Auth.Answer(c.form, c.target.Host, c.target.GameID)
 		if err != nil {
 			s.noteError("%v", err)
-			return
+			return err
 		}
 	}
 	msg, err := protocol.AuthResponseMsg(values)
 	if err != nil {
 		s.noteError("%v", err)
-		return
+		return err
 	}
 	c.answer = values
 	s.reply(ob, msg, true)
+	return nil
 }
 
 // vote asks for the value list a vote names (as the browser does on
@@ -450,6 +478,29 @@ func (s *Session) miscName(c *conn, m protocol.MiscEntry) {
 	}
 }
 
+// SubmitAuth answers the auth form with values a player entered (after the
+// session could not answer it, or after AUTH_RESULT rejected the answer).
+// Every field of the form must be present; values are remembered on success.
+func (s *Session) SubmitAuth(values map[string]string) error {
+	msg, err := protocol.AuthResponseMsg(values)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	ob, open := s.ob, s.authForm
+	if ob != nil && open {
+		s.submitted = values
+	}
+	s.mu.Unlock()
+	if ob == nil || !open {
+		return errors.New("submit auth: no auth form is waiting for an answer")
+	}
+	if err := ob.push(outMsg{data: msg, reliable: true}, true); err != nil {
+		return fmt.Errorf("submit auth: %w", err)
+	}
+	return nil
+}
+
 // send queues game input in the input lane.
 func (s *Session) send(msg []byte) error {
 	s.mu.Lock()
@@ -471,14 +522,18 @@ func (s *Session) nextSeq() uint32 {
 	return s.seq
 }
 
-// Key sends one KEYS_DATA key transition for a command of the current key set.
-func (s *Session) Key(action protocol.KeyAction, command string) error {
-	return s.send(protocol.KeyMsg(s.nextSeq(), action, command))
+// Key sends one KEYS_DATA key transition for a command of the current key
+// set and returns its input seq, which the client core's prediction takes
+// with the same input.
+func (s *Session) Key(action protocol.KeyAction, command string) (uint32, error) {
+	seq := s.nextSeq()
+	return seq, s.send(protocol.KeyMsg(seq, action, command))
 }
 
-// Aim sends one pointer message in world coordinates.
-func (s *Session) Aim(x, y float64, flags uint8) error {
-	return s.send(protocol.AimMsg(s.nextSeq(), x, y, flags))
+// Aim sends one pointer message in world coordinates and returns its seq.
+func (s *Session) Aim(x, y float64, flags uint8) (uint32, error) {
+	seq := s.nextSeq()
+	return seq, s.send(protocol.AimMsg(seq, x, y, flags))
 }
 
 // Chat sends a chat line; an empty line (after control characters) is refused.

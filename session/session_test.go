@@ -172,3 +172,70 @@ func TestLargeMapAccepted(t *testing.T) {
 		t.Errorf("map not received: %+v", s.Stats())
 	}
 }
+
+// A rejected answer is surfaced; the player's corrected values go through
+// SubmitAuth and are remembered for this host and game.
+func TestAuthRejectedThenSubmitted(t *testing.T) {
+	fh := newFakeHost(t, func(ctx context.Context, h *hostConn) {
+		h.send(0, testConfig)
+		h.expect(0, "null")
+		h.send(1, testAuth)
+		h.expect(1, `{"model":"m1","name":"x"}`)
+		h.send(2, `[{"name":"name","error":"not valid"}]`)
+		h.expect(1, `{"model":"m1","name":"Alice"}`)
+		h.send(2, "null")
+		h.expect(2, "null")
+		_ = h.c.Close(protocol.CloseRoomFull, "")
+	})
+	store := NewAuthStore(t.TempDir() + "/auth.json")
+	s := New(Options{Auth: AuthValues{Nick: "x", Store: store}})
+	client, _ := HTTPClient("")
+	r := &Runner{Session: s, Addr: fh.srv.URL, Client: client, Sleep: func(context.Context, time.Duration) error { return context.Canceled }}
+	done := make(chan struct{})
+	go func() { defer close(done); _, _ = r.Run(context.Background()) }()
+	var evs []Event
+	rejected := false
+	for !rejected {
+		<-s.Queue().Ready()
+		evs = s.Queue().Drain(evs)
+		for _, e := range evs {
+			if v, ok := e.Value.(protocol.AuthVerdict); ok && !v.OK && v.Errors[0].Name == "name" {
+				rejected = true
+			}
+		}
+	}
+	if err := s.SubmitAuth(map[string]string{"name": "Alice", "model": "m1"}); err != nil {
+		t.Fatal(err)
+	}
+	<-done
+	host := strings.TrimPrefix(fh.srv.URL, "http://")
+	if got := store.Load(host, "miniGame"); got["playerName"] != "Alice" {
+		t.Errorf("remembered %v", got)
+	}
+	if err := s.SubmitAuth(map[string]string{"name": "B"}); err == nil {
+		t.Error("submit accepted with no form waiting")
+	}
+}
+
+// Leaving (the context ends) sends a clean 1000 close frame; the runner does
+// not reconnect.
+func TestLeavingClosesCleanly(t *testing.T) {
+	got := make(chan websocket.StatusCode, 1)
+	ctx, cancel := context.WithCancel(context.Background())
+	fh := newFakeHost(t, func(hctx context.Context, h *hostConn) {
+		h.handshake("Alice")
+		cancel()
+		_, _, err := h.c.Read(hctx)
+		got <- websocket.CloseStatus(err)
+	})
+	client, _ := HTTPClient("")
+	s := New(Options{Auth: AuthValues{Nick: "Alice"}})
+	r := &Runner{Session: s, Addr: fh.srv.URL, Client: client}
+	info, err := r.Run(ctx)
+	if err != nil || info == nil || !info.Local || info.Reconnect {
+		t.Errorf("close %+v %v", info, err)
+	}
+	if code := <-got; code != websocket.StatusNormalClosure {
+		t.Errorf("host saw close %d, want 1000", code)
+	}
+}

@@ -93,12 +93,16 @@ func TestRunnerBacksOffWhenUnreachable(t *testing.T) {
 
 func TestResolve(t *testing.T) {
 	var body string
+	manifest := `[{"id":"tanks","engineApi":3}]`
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/config" {
+		switch r.URL.Path {
+		case "/config":
+			_, _ = w.Write([]byte(body))
+		case "/games/manifest.json":
+			_, _ = w.Write([]byte(manifest))
+		default:
 			http.NotFound(w, r)
-			return
 		}
-		_, _ = w.Write([]byte(body))
 	}))
 	defer srv.Close()
 	client, _ := HTTPClient("")
@@ -131,6 +135,10 @@ func TestResolve(t *testing.T) {
 		if err != nil || got != tc.want {
 			t.Errorf("%s %s: got %+v %v, want %+v", tc.addr, tc.body, got, err, tc.want)
 		}
+	}
+	body, manifest = `{"mode":"dedicated","gameId":"tanks"}`, `[{"id":"tanks","engineApi":4}]`
+	if got, err := Resolve(context.Background(), client, srv.URL, ""); err != nil || got.Warning == "" {
+		t.Errorf("engineApi 4 not flagged: %+v %v", got, err)
 	}
 }
 
@@ -189,6 +197,9 @@ func TestAuthValuesAndStore(t *testing.T) {
 	}
 	if _, err := later.Answer(form, "127.0.0.1:3002", "snakes"); err == nil {
 		t.Error("values leaked to another game")
+	}
+	if v, err := (AuthValues{GuestNick: "Guest0042"}).Answer(form, "h:1", "g"); err != nil || v["name"] != "Guest0042" {
+		t.Errorf("guest nick: %v %v", v, err)
 	}
 	if got := store.Load("127.0.0.1:3002", "tanks"); got["playerName"] != "Alice" || got["model"] != "m2" {
 		t.Errorf("stored %v", got)

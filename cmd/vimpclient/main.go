@@ -1,10 +1,11 @@
 // Command vimpclient is a native desktop client for vimp game hosts.
 //
+//	vimpclient [flags] ADDRESS                      join a host (http://host:port or ws://host:port/path)
+//	vimpclient replay [flags] FILE                  play a recording back
 //	vimpclient frames -schema SCHEMA.json FILE...   decode raw snapshot frames
 package main
 
 import (
-	"fmt"
 	"io"
 	"os"
 )
@@ -18,8 +19,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		switch args[0] {
 		case "frames":
 			return runFrames(args[1:], stdout, stderr)
+		case "replay":
+			return runReplay(args[1:], stdout, stderr)
 		}
 	}
-	fmt.Fprintln(stderr, "usage: vimpclient frames -schema SCHEMA.json FILE...")
-	return 2
+	return runPlay(args, stdout, stderr)
 }

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"strings"
+	"time"
+
+	"vimpclient/session"
+)
+
+// setFlag collects repeated -set field=value flags.
+type setFlag map[string]string
+
+func (s setFlag) String() string { return fmt.Sprint(map[string]string(s)) }
+
+func (s setFlag) Set(v string) error {
+	k, val, ok := strings.Cut(v, "=")
+	if !ok || k == "" {
+		return fmt.Errorf("-set wants field=value, got %q", v)
+	}
+	s[k] = val
+	return nil
+}
+
+// playFlags are the flags of the default command (connect to a host).
+type playFlags struct {
+	headless bool
+	dur      time.Duration
+	summary  bool
+	team     string
+	script   string
+	nick     string
+	set      setFlag
+	origin   string
+	ca       string
+	record   string
+	verbose  bool
+}
+
+func (p *playFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&p.headless, "headless", false, "run without a window or sound device")
+	fs.DurationVar(&p.dur, "for", 0, "headless: leave after this long (0: until the host closes for good or Ctrl-C)")
+	fs.BoolVar(&p.summary, "summary", false, "headless: print a JSON summary on stdout when leaving")
+	fs.StringVar(&p.team, "team", "", "headless: team to join when the host asks (default: the first team offered)")
+	fs.StringVar(&p.script, "script", "", "headless: key script, lines of `<offset> <down|up> <command>` counted from reaching play")
+	fs.StringVar(&p.nick, "nick", "", "nick for the host's name field")
+	fs.Var(p.set, "set", "auth form value `field=value` (repeatable)")
+	fs.StringVar(&p.origin, "origin", "", "Origin header to send (default: derived from the address)")
+	fs.StringVar(&p.ca, "ca", "", "PEM file with an extra CA to trust for https/wss hosts")
+	fs.StringVar(&p.record, "record", "", "write every message both ways to this JSON-lines file")
+	fs.BoolVar(&p.verbose, "v", false, "log connection details to stderr")
+}
+
+func usagePlay(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintln(w, "usage: vimpclient [flags] ADDRESS      (http://host:port, or ws://host:port/path)")
+	fmt.Fprintln(w, "       vimpclient replay [flags] FILE  (play a recording back)")
+	fmt.Fprintln(w, "       vimpclient frames -schema SCHEMA.json FILE...")
+	fs.PrintDefaults()
+}
+
+// runPlay is the default command: connect to the host at the address argument.
+func runPlay(args []string, stdout, stderr io.Writer) int {
+	p := &playFlags{set: setFlag{}}
+	fs := flag.NewFlagSet("vimpclient", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	p.register(fs)
+	fs.Usage = func() { usagePlay(stderr, fs) }
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
+		fmt.Fprintln(stderr, "vimpclient: no host address given (e.g. vimpclient -nick Alice http://127.0.0.1:3002); the built-in host is not available in this build")
+		return 2
+	}
+	if fs.NArg() > 1 {
+		fmt.Fprintf(stderr, "vimpclient: one address expected, got %q\n", fs.Args())
+		return 2
+	}
+	if !p.headless {
+		fmt.Fprintln(stderr, "vimpclient: the window is not available in this build; run with -headless")
+		return 2
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	return headlessConnect(ctx, p, fs.Arg(0), stdout, stderr)
+}
+
+func newLogger(w io.Writer, verbose bool) *slog.Logger {
+	lvl := slog.LevelWarn
+	if verbose {
+		lvl = slog.LevelDebug
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lvl}))
+}
+
+func loadScript(path string) ([]scriptStep, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("script: %w", err)
+	}
+	defer f.Close()
+	return parseScript(f)
+}
+
+func openRecorder(path, scenario string, now func() time.Time) (*session.Recorder, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	return session.NewRecorder(f, scenario, now), nil
+}
+
+// headlessConnect joins a live host with no window and no sound.
+func headlessConnect(ctx context.Context, p *playFlags, addr string, stdout, stderr io.Writer) int {
+	log := newLogger(stderr, p.verbose)
+	script, err := loadScript(p.script)
+	if err != nil {
+		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
+		return 2
+	}
+	client, err := session.HTTPClient(p.ca)
+	if err != nil {
+		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
+		return 2
+	}
+	store, err := session.DefaultAuthStore()
+	if err != nil {
+		log.Warn("auth values will not be remembered", "err", err)
+	}
+	rec, err := openRecorder(p.record, "headless "+addr, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
+		return 2
+	}
+	sess := session.New(session.Options{
+		Auth:     session.AuthValues{Nick: p.nick, Set: p.set, Store: store, GuestNick: guestNick(time.Now())},
+		AutoTeam: true, Team: p.team, Recorder: rec, Logger: log,
+	})
+	runner := &session.Runner{Session: sess, Addr: addr, Origin: p.origin, Client: client,
+		OnTarget: func(t session.Target) {
+			log.Info("connecting", "ws", t.WSURL, "origin", t.Origin, "game", t.GameID, "version", t.GameVersion)
+		}}
+	if p.dur > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, p.dur)
+		defer cancel()
+	}
+	start := time.Now()
+	g := newGameLoop(sess, newClientCore, time.Now, script, log)
+	info, runErr := driveHeadless(ctx, g, runner.Run, 60)
+	if err := rec.Close(); err != nil {
+		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
+	}
+	return finishHeadless(g, info, runErr, time.Since(start), p.summary, stdout, stderr)
+}
+
+// finishHeadless prints the closing note and the summary and picks the exit status.
+func finishHeadless(g *gameLoop, info *session.CloseInfo, runErr error, d time.Duration, wantSummary bool, stdout, stderr io.Writer) int {
+	s := g.summary(d)
+	switch {
+	case info != nil && !info.Local:
+		fmt.Fprintf(stderr, "vimpclient: closed (%d): %s\n", info.Code, info.Reason)
+	case runErr != nil && !errors.Is(runErr, context.Canceled) && !errors.Is(runErr, context.DeadlineExceeded):
+		fmt.Fprintf(stderr, "vimpclient: %v\n", runErr)
+	}
+	if g.fatal != nil {
+		fmt.Fprintf(stderr, "vimpclient: %v\n", g.fatal)
+	}
+	fmt.Fprintf(stderr, "vimpclient: reached %q, %d frames (%d decoded, %d dropped), %d pongs\n",
+		s.State, s.Frames.Received, s.Frames.Decoded, s.Frames.Dropped, s.Pings)
+	if wantSummary {
+		if err := writeSummary(stdout, s); err != nil {
+			fmt.Fprintf(stderr, "vimpclient: %v\n", err)
+			return 1
+		}
+	}
+	if s.State != session.StatePlaying.String() {
+		return 1
+	}
+	return 0
+}
+
+// guestNick is the nick a headless run uses when neither -nick nor a
+// remembered value gives one: "Guest" and four digits (the host's name rule
+// allows it; a clash is renamed by the host).
+func guestNick(now time.Time) string {
+	return fmt.Sprintf("Guest%04d", now.UnixNano()/1e6%10000)
+}

@@ -1,0 +1,292 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"vimpclient/protocol"
+)
+
+func sharedPath(parts ...string) string {
+	base := os.Getenv("VIMP_SHARED")
+	if base == "" {
+		base = filepath.Join("..", "..", "..", "shared")
+	}
+	return filepath.Join(append([]string{base}, parts...)...)
+}
+
+func TestParseScript(t *testing.T) {
+	steps, err := parseScript(strings.NewReader("# comment\n\n2s up forward  # trailing\n1.5s down forward\n1.5s down fire\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []scriptStep{{1500 * time.Millisecond, protocol.KeyDown, "forward"}, {1500 * time.Millisecond, protocol.KeyDown, "fire"}, {2 * time.Second, protocol.KeyUp, "forward"}}
+	if fmt.Sprint(steps) != fmt.Sprint(want) {
+		t.Errorf("steps %v, want %v", steps, want)
+	}
+	for _, bad := range []string{"1s down", "x down forward", "-1s down forward", "1s press forward", "1s down a:b", "1s down forward extra"} {
+		if _, err := parseScript(strings.NewReader(bad)); err == nil {
+			t.Errorf("%q accepted", bad)
+		}
+	}
+}
+
+func FuzzParseScript(f *testing.F) {
+	f.Add("1.5s down forward\n# c\n2s up forward\n")
+	f.Add("0 down x")
+	f.Add("1h2m3s up y # z")
+	f.Fuzz(func(t *testing.T, s string) {
+		steps, err := parseScript(strings.NewReader(s))
+		if err != nil {
+			return
+		}
+		for i, st := range steps {
+			if st.Offset < 0 || (st.Action != protocol.KeyDown && st.Action != protocol.KeyUp) || st.Command == "" {
+				t.Fatalf("bad step %+v", st)
+			}
+			if i > 0 && steps[i-1].Offset > st.Offset {
+				t.Fatal("steps not sorted")
+			}
+		}
+	})
+}
+
+func decodeSummary(t *testing.T, out []byte) summary {
+	t.Helper()
+	var s summary
+	dec := json.NewDecoder(bytes.NewReader(out))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		t.Fatalf("summary %q: %v", out, err)
+	}
+	return s
+}
+
+// Replaying each capture through the CLI reaches play, answers every PING,
+// and counts the fixture's JSON frames as dropped.
+func TestReplayCommandOnCaptures(t *testing.T) {
+	for _, tc := range []struct {
+		file, conn, nick string
+		pings            int
+	}{
+		{"minigame-dedicated.jsonl", "A", "Recorder", 8},
+		{"minigame-two-clients.jsonl", "B", "Bob", 7},
+	} {
+		path := sharedPath("captures", tc.file)
+		if _, err := os.Stat(path); err != nil {
+			t.Skipf("no captures: %v", err)
+		}
+		var out, errb bytes.Buffer
+		code := run([]string{"replay", "-summary", "-conn", tc.conn, "-nick", tc.nick, "-team", "team1", path}, &out, &errb)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.file, code, errb.String())
+		}
+		s := decodeSummary(t, out.Bytes())
+		if s.State != "playing" || !s.Player || s.Pings != tc.pings || s.Ports["10"] != tc.pings {
+			t.Errorf("%s: %+v", tc.file, s)
+		}
+		if s.Frames.Received == 0 || s.Frames.Decoded != 0 || s.Frames.Dropped != uint64(s.Frames.Received) || s.Ports["5"] != s.Frames.Received {
+			t.Errorf("%s frames: %+v", tc.file, s.Frames)
+		}
+		if s.CloseCode == nil || *s.CloseCode != 1000 || len(s.Errors) != 0 {
+			t.Errorf("%s close %v errors %v", tc.file, s.CloseCode, s.Errors)
+		}
+	}
+}
+
+func TestUsageErrors(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run(nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "no host address") {
+		t.Errorf("no address: %d %q", code, errb.String())
+	}
+	errb.Reset()
+	if code := run([]string{"-set", "novalue", "http://x"}, &out, &errb); code != 2 {
+		t.Errorf("bad -set: %d", code)
+	}
+}
+
+// goldenEntities counts, per snapshot key, the distinct non-null ids of the
+// conformance frames, from the decoder JSON the upstream engine produced.
+func goldenEntities(t *testing.T, cases []struct {
+	Bin  string `json:"bin"`
+	Text string `json:"decodedJsonText"`
+}) map[string]int {
+	sets := map[string]map[string]bool{}
+	for _, c := range cases {
+		var d struct {
+			Snapshot map[string]json.RawMessage `json:"snapshot"`
+		}
+		if err := json.Unmarshal([]byte(c.Text), &d); err != nil {
+			t.Fatal(err)
+		}
+		for key, raw := range d.Snapshot {
+			var rows map[string]json.RawMessage
+			if json.Unmarshal(raw, &rows) != nil {
+				continue // a list: rows without ids
+			}
+			for id, row := range rows {
+				if string(row) == "null" {
+					continue
+				}
+				if sets[key] == nil {
+					sets[key] = map[string]bool{}
+				}
+				sets[key][id] = true
+			}
+		}
+	}
+	out := map[string]int{}
+	for k, s := range sets {
+		out[k] = len(s)
+	}
+	return out
+}
+
+// A headless run against an in-process host that sends real v5 frames (the
+// conformance set) and one JSON frame: the summary counts decoded and
+// dropped frames and the distinct entity ids per key.
+func TestHeadlessSummaryWithRealFrames(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	schemaRaw, err := os.ReadFile(sharedPath("conformance", "schemas", "tanks.json"))
+	if err != nil {
+		t.Skipf("no conformance data: %v", err)
+	}
+	var schema struct {
+		Keys json.RawMessage `json:"keys"`
+	}
+	if err := json.Unmarshal(schemaRaw, &schema); err != nil {
+		t.Fatal(err)
+	}
+	idx, err := os.ReadFile(sharedPath("conformance", "frames", "tanks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var set struct {
+		Cases []struct {
+			Bin  string `json:"bin"`
+			Text string `json:"decodedJsonText"`
+		} `json:"cases"`
+	}
+	if err := json.Unmarshal(idx, &set); err != nil {
+		t.Fatal(err)
+	}
+	var frames [][]byte
+	for _, c := range set.Cases {
+		b, err := os.ReadFile(sharedPath("conformance", c.Bin))
+		if err != nil {
+			t.Fatal(err)
+		}
+		frames = append(frames, b)
+	}
+	want := goldenEntities(t, set.Cases)
+
+	mux := http.NewServeMux()
+	mux.HandleFunc("/config", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"mode":"dedicated","gameId":"tanks","wsPath":"/game"}`))
+	})
+	mux.HandleFunc("/game", func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		if r.Header.Get("Origin") != "http://"+r.Host {
+			_ = c.Close(protocol.CloseInvalidOrigin, "invalidOrigin")
+			return
+		}
+		ctx := r.Context()
+		send := func(port int, payload string) {
+			_ = c.Write(ctx, websocket.MessageText, []byte(fmt.Sprintf("[%d,%s]", port, payload)))
+		}
+		read := func() string { _, b, _ := c.Read(ctx); return string(b) }
+		send(0, `{"interpolation":{"delay":100,"maxFrameAge":1000},"snapshot":`+string(schema.Keys)+`}`)
+		read()
+		send(1, `{"params":[{"name":"name","value":"","options":{"storage":"playerName","required":true}}]}`)
+		read()
+		send(2, "null")
+		read()
+		send(3, `{"setId":"c1"}`)
+		read()
+		send(4, `[{},0,1,0]`)
+		read()
+		send(8, "null")
+		send(17, "1")
+		send(10, "1")
+		for _, f := range frames {
+			_ = c.Write(ctx, websocket.MessageBinary, f)
+		}
+		_ = c.Write(ctx, websocket.MessageBinary, []byte(`{"serverTime":1,"seq":1,"body":[]}`))
+		if got := read(); got != "[8,1]" {
+			t.Errorf("pong %q", got)
+		}
+		_ = c.Close(protocol.CloseRoomFull, "")
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+
+	var out, errb bytes.Buffer
+	code := run([]string{"-headless", "-for", "20s", "-summary", "-nick", "Tester", srv.URL}, &out, &errb)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	s := decodeSummary(t, out.Bytes())
+	if s.State != "playing" || !s.Player || s.Pings != 1 || s.CloseCode == nil || *s.CloseCode != protocol.CloseRoomFull {
+		t.Errorf("summary %+v", s)
+	}
+	if s.Frames.Received != len(frames)+1 || s.Frames.Decoded != uint64(len(frames)) || s.Frames.Dropped != 1 {
+		t.Errorf("frames %+v, want %d decoded and 1 dropped", s.Frames, len(frames))
+	}
+	if fmt.Sprint(s.Entities) != fmt.Sprint(want) {
+		t.Errorf("entities %v, want %v", s.Entities, want)
+	}
+	if !strings.Contains(errb.String(), "Room full") && !strings.Contains(errb.String(), "room is full") {
+		t.Errorf("closing note %q", errb.String())
+	}
+}
+
+// The headless run exits non-zero when play is never reached; without -nick
+// it answers with a guest nick.
+func TestHeadlessFailsWhenAuthRejected(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	mux := http.NewServeMux()
+	mux.HandleFunc("/config", func(w http.ResponseWriter, r *http.Request) {
+		_, _ = w.Write([]byte(`{"mode":"dedicated","gameId":"g"}`))
+	})
+	mux.HandleFunc("/game", func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		ctx, cancel := context.WithTimeout(r.Context(), 10*time.Second)
+		defer cancel()
+		_ = c.Write(ctx, websocket.MessageText, []byte(`[0,{}]`))
+		_, _, _ = c.Read(ctx)
+		_ = c.Write(ctx, websocket.MessageText, []byte(`[1,{"params":[{"name":"name","value":"","options":{"required":true}}]}]`))
+		_, b, _ := c.Read(ctx)
+		if !strings.HasPrefix(string(b), `[1,{"name":"Guest`) {
+			t.Errorf("auth answer %s", b)
+		}
+		_ = c.Write(ctx, websocket.MessageText, []byte(`[2,[{"name":"name","error":"not valid"}]]`))
+		_, _, _ = c.Read(ctx) // the client gives up and closes
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	var out, errb bytes.Buffer
+	code := run([]string{"-headless", "-for", "20s", "-summary", srv.URL}, &out, &errb)
+	s := decodeSummary(t, out.Bytes())
+	if code == 0 || s.State != "auth" || len(s.Errors) == 0 || !strings.Contains(errb.String(), "auth rejected") {
+		t.Errorf("exit %d, summary %+v, stderr %q", code, s, errb.String())
+	}
+}

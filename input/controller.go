@@ -19,10 +19,11 @@ type UI interface {
 }
 
 // Predictor receives every emitted input with the seq that goes on the wire,
-// before the message is sent (clientcore.md §6.6). It may be nil.
+// before the message is sent (clientcore.md §6.6); *clientcore.Core
+// satisfies it. It may be nil.
 type Predictor interface {
-	ApplyInput(seq uint32, action string, name string, nowMs float64)
-	ApplyAim(seq uint32, x, y float64, flags uint8, nowMs float64)
+	ApplyInput(seq uint32, down bool, name string, nowMs float64)
+	ApplyAim(seq uint32, x, y float32, flags uint32, nowMs float64)
 }
 
 // ToWorld converts a window point (logical px) to world units through the
@@ -122,7 +123,7 @@ func (c *Controller) nextSeq() uint32 {
 func (c *Controller) emitKey(action protocol.KeyAction, name string, now float64) {
 	seq := c.nextSeq()
 	if c.pred != nil {
-		c.pred.ApplyInput(seq, string(action), name, now)
+		c.pred.ApplyInput(seq, action == protocol.KeyDown, name, now)
 	}
 	c.out = append(c.out, Sent{Seq: seq, Msg: protocol.KeyMsg(seq, action, name)})
 }
@@ -316,7 +317,7 @@ func (c *Controller) emitAim(x, y float64, flags uint8, now float64) {
 	seq := c.nextSeq()
 	c.lastAimTime = now
 	if c.pred != nil {
-		c.pred.ApplyAim(seq, wx, wy, flags, now)
+		c.pred.ApplyAim(seq, float32(wx), float32(wy), uint32(flags), now)
 	}
 	c.out = append(c.out, Sent{Seq: seq, Msg: protocol.AimMsg(seq, wx, wy, flags)})
 }

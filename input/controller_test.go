@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"vimpclient/clientcore"
 	"vimpclient/internal/capturetest"
 	"vimpclient/protocol"
 )
@@ -37,10 +38,14 @@ func (u *fakeUI) VoteKey(code int, _ float64) { u.calls = append(u.calls, "vote:
 
 type fakePred struct{ got []string }
 
-func (p *fakePred) ApplyInput(seq uint32, action, name string, _ float64) {
+func (p *fakePred) ApplyInput(seq uint32, down bool, name string, _ float64) {
+	action := "up"
+	if down {
+		action = "down"
+	}
 	p.got = append(p.got, fmt.Sprintf("%d:%s:%s", seq, action, name))
 }
-func (p *fakePred) ApplyAim(seq uint32, x, y float64, flags uint8, _ float64) {
+func (p *fakePred) ApplyAim(seq uint32, x, y float32, flags uint32, _ float64) {
 	p.got = append(p.got, fmt.Sprintf("%d:aim:%v:%v:%d", seq, x, y, flags))
 }
 
@@ -395,6 +400,9 @@ func TestNoPointerChannelNoTraffic(t *testing.T) {
 	c.Pointer(PointerRelease, 1, 1, 2)
 	eq(t, c.Drain())
 }
+
+// The core is the predictor the wiring passes.
+var _ Predictor = (*clientcore.Core)(nil)
 
 func TestRoundJS2(t *testing.T) {
 	for _, tc := range []struct{ in, want float64 }{

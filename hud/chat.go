@@ -44,6 +44,7 @@ var defaultChatMessages = map[string][]string{
 // ChatLine is one shown line.
 type ChatLine struct {
 	Name    string // "System" for system lines
+	Prefix  string // Name + ": ", drawn bold before the text
 	Text    string
 	Team    int  // colour of the name; 0 with System for system lines
 	System  bool // no team: the name is drawn red
@@ -169,6 +170,7 @@ func (c *Chat) template(group string, index int) (string, bool) {
 }
 
 func (c *Chat) add(line ChatLine, now float64) {
+	line.Prefix = line.Name + ": "
 	if len(c.history) >= c.params.CacheMax {
 		n := copy(c.history, c.history[len(c.history)-c.params.CacheMin:])
 		c.history = c.history[:n]

@@ -561,3 +561,16 @@ func TestHUDModesForInput(t *testing.T) {
 		t.Fatal("modes not closed")
 	}
 }
+
+// BenchmarkModelsSteady runs a frame's model work with nothing arriving:
+// the overlay timers only.
+func BenchmarkModelsSteady(b *testing.B) {
+	h := New("h", "g", nil)
+	for i := 0; i < 5; i++ {
+		h.Chat.Receive(protocol.Chat{Kind: protocol.ChatPlayer, Text: "hello", Author: "A", Team: 1}, 0)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		h.Update(1000)
+	}
+}

@@ -20,6 +20,7 @@ type PanelCell struct {
 	Field  PanelField
 	Shown  bool
 	Text   string // value and time cells; weapon cells show their number
+	Label  string // what a non-bar cell shows: "NAME: TEXT", upper case
 	Active bool   // weapon cell with the active look
 	Value  float64
 	// bar refill state
@@ -114,6 +115,7 @@ func (p *Panel) Apply(entries []protocol.PanelCell, now float64) {
 			c.Value = v
 			c.Text = formatNumber(v)
 		}
+		c.Label = strings.ToUpper(c.Field.Name + ": " + c.Text)
 		c.Shown = true
 	}
 }

@@ -3,6 +3,8 @@ package hud
 import (
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"vimpclient/protocol"
 )
@@ -21,16 +23,18 @@ type StatRow struct {
 
 // StatTable is one team's table.
 type StatTable struct {
-	Team int
-	Name string
-	Head []string // header row 0 (head data)
-	Rows []StatRow
-	sort []SortKey
+	Team  int
+	Name  string
+	Title string   // the header's first cell: "name (head[0])", or the name
+	Head  []string // header row 0 (head data)
+	Rows  []StatRow
+	sort  []SortKey
 }
 
 // Stat is the scoreboard: tables in team-number order, shown while Tab is held.
 type Stat struct {
 	Columns []string
+	Labels  []string // the columns capitalised, for the label line
 	Tables  []StatTable
 	Visible bool
 	heads   map[int]string
@@ -40,8 +44,12 @@ type Stat struct {
 // NewStat makes the scoreboard for schema.
 func NewStat(s StatSchema) *Stat {
 	st := &Stat{Columns: s.Columns, heads: s.Heads}
+	for _, c := range s.Columns {
+		r, n := utf8.DecodeRuneInString(c)
+		st.Labels = append(st.Labels, string(unicode.ToUpper(r))+c[n:])
+	}
 	for _, b := range s.Bodies {
-		st.Tables = append(st.Tables, StatTable{Team: b.Team, Name: b.Name, Head: make([]string, len(s.Columns)), sort: s.Sort[b.Name]})
+		st.Tables = append(st.Tables, StatTable{Team: b.Team, Name: b.Name, Title: cleanText(b.Name), Head: make([]string, len(s.Columns)), sort: s.Sort[b.Name]})
 	}
 	return st
 }
@@ -104,6 +112,10 @@ func (s *Stat) Apply(m *protocol.Stat) {
 			continue
 		}
 		t.Head = setCells(t.Head, h.Cells)
+		t.Title = cleanText(t.Name)
+		if len(t.Head) > 0 && t.Head[0] != "" {
+			t.Title += " (" + t.Head[0] + ")"
+		}
 	}
 }
 

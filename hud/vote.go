@@ -2,6 +2,7 @@ package hud
 
 import (
 	"encoding/json"
+	"strconv"
 
 	"vimpclient/protocol"
 )
@@ -17,11 +18,22 @@ type VoteWindow struct {
 	Name     string // vote name sent back with the answer; "" for the menu
 	Title    string
 	Options  []string
+	Labels   []string // "n. option", numbered within its page
 	TimeOff  bool
 	Menu     bool
 	Engine   bool // an '@' platform vote: answered to the platform, never on port 7
 	Page     int
 	Deadline float64 // ms, meaningless with TimeOff
+	Duration float64 // the lifetime the deadline was set from, ms
+}
+
+// PageLabels are the numbered lines of the current page.
+func (w *VoteWindow) PageLabels() []string {
+	lo := w.Page * VotePageSize
+	if lo >= len(w.Labels) {
+		return nil
+	}
+	return w.Labels[lo:min(lo+VotePageSize, len(w.Labels))]
 }
 
 // PageOptions are the options of the current page.
@@ -139,6 +151,13 @@ func (v *Vote) show(w *VoteWindow, now float64) {
 	}
 	w.Page = 0
 	w.Deadline = now + v.schema.Time
+	w.Duration = v.schema.Time
+	if len(w.Labels) != len(w.Options) {
+		w.Labels = make([]string, len(w.Options))
+		for i, o := range w.Options {
+			w.Labels[i] = strconv.Itoa(i%VotePageSize+1) + ". " + o
+		}
+	}
 	v.Cur = w
 }
 

@@ -1,10 +1,10 @@
 package view
 
 import (
+	"image"
 	"image/color"
 	"math"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -17,10 +17,24 @@ import (
 // View draws the overlays of a hud.HUD, in the seed's z-order, above the
 // world layers (main canvas z 1, radar z 2) the renderer draws first.
 type View struct {
-	fonts *Fonts
-	s     float64 // device pixels per logical pixel
-	op    text.DrawOptions
-	lines []string
+	fonts  *Fonts
+	s      float64 // device pixels per logical pixel
+	op     text.DrawOptions
+	dop    ebiten.DrawImageOptions
+	lay    text.LayoutOptions
+	glyphs []text.Glyph
+	lines  []string
+	order  []int
+	verts  [4]ebiten.Vertex
+	top    ebiten.DrawTrianglesOptions
+	white  *ebiten.Image
+	wraps  map[wrapKey][]string
+}
+
+type wrapKey struct {
+	s           string
+	bold        bool
+	size, w, f0 float64
 }
 
 // New loads the fonts.
@@ -29,7 +43,9 @@ func New() (*View, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &View{fonts: f}, nil
+	white := ebiten.NewImage(3, 3)
+	white.Fill(color.White)
+	return &View{fonts: f, white: white.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image), wraps: map[wrapKey][]string{}}, nil
 }
 
 // Draw draws every overlay onto screen. scale is the device scale factor
@@ -102,15 +118,40 @@ func TeamColor(team int) (color.RGBA, bool) {
 	return colChatText, false
 }
 
-func (v *View) fill(dst *ebiten.Image, r hud.Rect, c color.Color) {
+// fill draws a solid rectangle through reused vertices: no allocation, and no
+// colour boxed into an interface.
+func (v *View) fill(dst *ebiten.Image, r hud.Rect, c color.RGBA) {
+	if r.W <= 0 || r.H <= 0 {
+		return
+	}
 	s := v.s
-	vector.DrawFilledRect(dst, float32(r.X*s), float32(r.Y*s), float32(r.W*s), float32(r.H*s), c, false)
+	x0, y0 := float32(math.Round(r.X*s)), float32(math.Round(r.Y*s))
+	x1, y1 := float32(math.Round((r.X+r.W)*s)), float32(math.Round((r.Y+r.H)*s))
+	if x1 == x0 {
+		x1++
+	}
+	if y1 == y0 {
+		y1++
+	}
+	cr, cg, cb, ca := float32(c.R)/255, float32(c.G)/255, float32(c.B)/255, float32(c.A)/255
+	v.verts = [4]ebiten.Vertex{
+		{DstX: x0, DstY: y0, SrcX: 1, SrcY: 1, ColorR: cr, ColorG: cg, ColorB: cb, ColorA: ca},
+		{DstX: x1, DstY: y0, SrcX: 2, SrcY: 1, ColorR: cr, ColorG: cg, ColorB: cb, ColorA: ca},
+		{DstX: x0, DstY: y1, SrcX: 1, SrcY: 2, ColorR: cr, ColorG: cg, ColorB: cb, ColorA: ca},
+		{DstX: x1, DstY: y1, SrcX: 2, SrcY: 2, ColorR: cr, ColorG: cg, ColorB: cb, ColorA: ca},
+	}
+	v.top = ebiten.DrawTrianglesOptions{ColorScaleMode: ebiten.ColorScaleModePremultipliedAlpha} // colours here are premultiplied
+	dst.DrawTriangles(v.verts[:], quadIndices[:], v.white, &v.top)
 }
 
-func (v *View) stroke(dst *ebiten.Image, r hud.Rect, width float64, c color.Color) {
-	s := v.s
-	hw := width / 2
-	vector.StrokeRect(dst, float32((r.X+hw)*s), float32((r.Y+hw)*s), float32((r.W-width)*s), float32((r.H-width)*s), float32(width*s), c, false)
+var quadIndices = [6]uint16{0, 1, 2, 1, 2, 3}
+
+// stroke draws a rectangle outline of width logical px inside r.
+func (v *View) stroke(dst *ebiten.Image, r hud.Rect, width float64, c color.RGBA) {
+	v.fill(dst, hud.Rect{X: r.X, Y: r.Y, W: r.W, H: width}, c)
+	v.fill(dst, hud.Rect{X: r.X, Y: r.Y + r.H - width, W: r.W, H: width}, c)
+	v.fill(dst, hud.Rect{X: r.X, Y: r.Y + width, W: width, H: r.H - 2*width}, c)
+	v.fill(dst, hud.Rect{X: r.X + r.W - width, Y: r.Y + width, W: width, H: r.H - 2*width}, c)
 }
 
 func (v *View) face(bold bool, size float64) *text.GoXFace { return v.fonts.Face(bold, size*v.s) }
@@ -121,15 +162,24 @@ func (v *View) textW(str string, bold bool, size float64) float64 {
 }
 
 // text draws one line with its top-left at (x, y) in logical px.
-func (v *View) text(dst *ebiten.Image, str string, bold bool, size, x, y float64, c color.Color) {
+func (v *View) text(dst *ebiten.Image, str string, bold bool, size, x, y float64, c color.RGBA) {
 	str = v.fonts.Printable(str)
 	if str == "" {
 		return
 	}
-	v.op = text.DrawOptions{}
-	v.op.GeoM.Translate(math.Round(x*v.s), math.Round(y*v.s))
-	v.op.ColorScale.ScaleWithColor(c)
-	text.Draw(dst, str, v.face(bold, size), &v.op)
+	// Glyphs into a reused slice, drawn one by one: no allocation per call.
+	v.glyphs = text.AppendGlyphs(v.glyphs[:0], str, v.face(bold, size), &v.lay)
+	ox, oy := math.Round(x*v.s), math.Round(y*v.s)
+	for i := range v.glyphs {
+		g := &v.glyphs[i]
+		if g.Image == nil {
+			continue
+		}
+		v.dop = ebiten.DrawImageOptions{}
+		v.dop.GeoM.Translate(ox+g.X, oy+g.Y)
+		v.dop.ColorScale.Scale(float32(c.R)/255, float32(c.G)/255, float32(c.B)/255, float32(c.A)/255)
+		dst.DrawImage(g.Image, &v.dop)
+	}
 }
 
 // shadowText draws text with a 1 px dark shadow.
@@ -152,8 +202,22 @@ func (v *View) ellipsis(str string, bold bool, size, maxW float64) string {
 }
 
 // wrap splits str into lines no wider than maxW (words, then runes); the
-// first line may have first px less room. The result is reused by the next call.
+// first line may have first px less room. Results are cached per input and
+// must not be modified.
 func (v *View) wrap(str string, bold bool, size, maxW, first float64) []string {
+	k := wrapKey{str, bold, size * v.s, maxW, first}
+	if ls, ok := v.wraps[k]; ok {
+		return ls
+	}
+	ls := append([]string(nil), v.wrapNow(str, bold, size, maxW, first)...)
+	if len(v.wraps) >= 256 {
+		clear(v.wraps)
+	}
+	v.wraps[k] = ls
+	return ls
+}
+
+func (v *View) wrapNow(str string, bold bool, size, maxW, first float64) []string {
 	v.lines = v.lines[:0]
 	str = v.fonts.Printable(str)
 	cur := ""
@@ -205,13 +269,8 @@ func (v *View) drawChat(dst *ebiten.Image, c *hud.Chat, w, h, now float64) {
 	// Lines bottom-up, newest last; fading lines are listed after the others
 	// in the model but were older, so draw them above.
 	ls := c.Lines()
-	type row struct {
-		l     *hud.ChatLine
-		lines []string
-		first float64
-	}
 	y := h - chatBottom
-	order := make([]int, 0, len(ls))
+	order := v.order[:0]
 	for i := range ls {
 		if ls[i].Fading {
 			order = append(order, i)
@@ -222,10 +281,11 @@ func (v *View) drawChat(dst *ebiten.Image, c *hud.Chat, w, h, now float64) {
 			order = append(order, i)
 		}
 	}
+	v.order = order
 	// Measure from the bottom: newest at the bottom.
 	for k := len(order) - 1; k >= 0; k-- {
 		l := &ls[order[k]]
-		prefix := l.Name + ": "
+		prefix := l.Prefix
 		pw := v.textW(prefix, true, chatSize)
 		wrapped := v.wrap(l.Text, false, chatSize, cw, pw)
 		n := len(wrapped)
@@ -270,8 +330,8 @@ const (
 
 func (v *View) drawVote(dst *ebiten.Image, w *hud.VoteWindow, now float64) {
 	inner := voteW - 16.0
-	title := append([]string(nil), v.wrap(w.Title, true, voteSize, inner, 0)...)
-	opts := w.PageOptions()
+	title := v.wrap(w.Title, true, voteSize, inner, 0)
+	opts := w.PageLabels()
 	n := len(title) + len(opts) + 1
 	if w.HasBack() {
 		n++
@@ -288,8 +348,8 @@ func (v *View) drawVote(dst *ebiten.Image, w *hud.VoteWindow, now float64) {
 		y += voteLineH
 	}
 	y += 2
-	for i, o := range opts {
-		v.text(dst, v.ellipsis(itoa(i+1)+". "+o, false, voteSize, inner), false, voteSize, r.X+8, y, colWhite)
+	for _, o := range opts {
+		v.text(dst, v.ellipsis(o, false, voteSize, inner), false, voteSize, r.X+8, y, colWhite)
 		y += voteLineH
 	}
 	if w.HasBack() {
@@ -301,32 +361,10 @@ func (v *View) drawVote(dst *ebiten.Image, w *hud.VoteWindow, now float64) {
 		y += voteLineH
 	}
 	v.text(dst, "0. Exit", false, voteSize, r.X+8, y, colWhite)
-	if !w.TimeOff { // the lifetime as a thin bar under the window
-		left := math.Max(0, math.Min(1, (w.Deadline-now)/10000))
+	if !w.TimeOff && w.Duration > 0 { // the lifetime left as a thin bar at the bottom
+		left := math.Max(0, math.Min(1, (w.Deadline-now)/w.Duration))
 		v.fill(dst, hud.Rect{X: r.X + 3, Y: r.Y + r.H - 6, W: (r.W - 6) * left, H: 3}, colWhite)
 	}
-}
-
-func itoa(n int) string {
-	if n >= 0 && n < 10 {
-		return string(rune('0' + n))
-	}
-	var b [20]byte
-	i := len(b)
-	neg := n < 0
-	if neg {
-		n = -n
-	}
-	for n > 0 || i == len(b) {
-		i--
-		b[i] = byte('0' + n%10)
-		n /= 10
-	}
-	if neg {
-		i--
-		b[i] = '-'
-	}
-	return string(b[i:])
 }
 
 // --- game informer (z 6) ---
@@ -345,19 +383,31 @@ func (v *View) drawGameInform(dst *ebiten.Image, g *hud.GameInform, w, h, now fl
 	face := v.face(true, size)
 	tw := text.Advance(str, face)
 	cx, top := w/2*v.s, 0.3*h*v.s
-	draw := func(dx, dy float64, c color.RGBA) {
-		v.op = text.DrawOptions{}
-		v.op.GeoM.Translate(-tw/2, 0)
-		v.op.GeoM.Scale(k, k)
-		v.op.GeoM.Translate(cx+dx*v.s, top+dy*v.s)
-		v.op.ColorScale.ScaleWithColor(fade(c, k))
-		text.Draw(dst, str, face, &v.op)
+	v.informText(dst, str, face, tw, k, cx+2*v.s, top+3*v.s, color.RGBA{0, 0, 0, 110}) // soft shadow
+	for _, d := range outline {
+		v.informText(dst, str, face, tw, k, cx+d[0]*v.s, top+d[1]*v.s, colBlack)
 	}
-	draw(2, 3, color.RGBA{0, 0, 0, 110}) // soft shadow
-	for _, d := range [][2]float64{{-1, 0}, {1, 0}, {0, -1}, {0, 1}} {
-		draw(d[0], d[1], colBlack)
+	v.informText(dst, str, face, tw, k, cx, top, colWhite)
+}
+
+var outline = [4][2]float64{{-1, 0}, {1, 0}, {0, -1}, {0, 1}}
+
+// informText draws str centred on x, scaled by k about its top centre.
+func (v *View) informText(dst *ebiten.Image, str string, face *text.GoXFace, tw, k, x, y float64, c color.RGBA) {
+	v.glyphs = text.AppendGlyphs(v.glyphs[:0], str, face, &v.lay)
+	fc := fade(c, k)
+	for i := range v.glyphs {
+		g := &v.glyphs[i]
+		if g.Image == nil {
+			continue
+		}
+		v.dop = ebiten.DrawImageOptions{}
+		v.dop.GeoM.Translate(g.X-tw/2, g.Y)
+		v.dop.GeoM.Scale(k, k)
+		v.dop.GeoM.Translate(x, y)
+		v.dop.ColorScale.Scale(float32(fc.R)/255, float32(fc.G)/255, float32(fc.B)/255, float32(fc.A)/255)
+		dst.DrawImage(g.Image, &v.dop)
 	}
-	draw(0, 0, colWhite)
 }
 
 // --- panel (z 7) ---
@@ -447,8 +497,7 @@ func (v *View) drawPanel(dst *ebiten.Image, p *hud.Panel, w, now float64) {
 		if c.Field.Type == "bar" {
 			v.drawBar(dst, c, r, now)
 		} else {
-			label := strings.ToUpper(c.Field.Name + ": " + c.Text)
-			label = v.ellipsis(label, false, panelSize, r.W-2*cellPad)
+			label := v.ellipsis(c.Label, false, panelSize, r.W-2*cellPad)
 			v.text(dst, label, false, panelSize, r.X+(r.W-v.textW(label, false, panelSize))/2, (panelH-panelSize*1.2)/2, colWhite)
 		}
 		x += cw
@@ -487,14 +536,6 @@ const (
 	statLineH = 15
 )
 
-func capitalise(s string) string {
-	r, n := utf8.DecodeRuneInString(s)
-	if n == 0 {
-		return s
-	}
-	return string(unicode.ToUpper(r)) + s[n:]
-}
-
 func tableColor(t *hud.StatTable, index int) color.RGBA {
 	if t.Name == "spectators" {
 		return colTeam3
@@ -511,56 +552,48 @@ func (v *View) drawStat(dst *ebiten.Image, s *hud.Stat, w, h float64) {
 	v.fill(dst, r, rgba(25, 25, 25, 0.9))
 	v.stroke(dst, r, 3, colWhite)
 	inner := r.W - 20
-	colX := func(i int) (float64, float64) {
-		if i == 0 {
-			return r.X + 10, inner * 0.4
-		}
-		return r.X + 10 + inner*0.4 + float64(i-1)*inner*0.15, inner * 0.15
-	}
 	y := r.Y + 10
-	limit := r.Y + r.H - statLineH
-	row := func(cells []string, bold bool, c color.RGBA) {
-		if y > limit {
-			return
-		}
-		for i, cell := range cells {
-			if i > 0 && i >= 1+int((inner*0.6)/(inner*0.15)) {
-				break
-			}
-			x, cw := colX(i)
-			v.text(dst, v.ellipsis(cell, bold, statSize, cw-4), bold, statSize, x, y, c)
-		}
-		y += statLineH
-	}
-	labels := make([]string, len(s.Columns))
-	for i, c := range s.Columns {
-		labels[i] = capitalise(c)
-	}
-	row(labels, true, colWhite)
+	y = v.statRow(dst, r, y, s.Labels, "", true, colWhite)
 	for ti := range s.Tables {
 		t := &s.Tables[ti]
 		col := tableColor(t, ti)
 		y += 4
-		head := make([]string, len(t.Head))
-		copy(head, t.Head)
-		if len(head) == 0 {
-			head = []string{""}
-		}
-		if head[0] != "" {
-			head[0] = t.Name + " (" + head[0] + ")"
-		} else {
-			head[0] = t.Name
-		}
-		row(head, true, col)
+		y = v.statRow(dst, r, y, t.Head, t.Title, true, col)
 		v.fill(dst, hud.Rect{X: r.X + 10, Y: y - 2, W: inner, H: 1}, fade(col, 0.6))
 		for _, rw := range t.Rows {
 			cells := rw.Cells
 			if t.Name == "spectators" && len(cells) > 1 {
-				cells = cells[:1]
+				cells = cells[:1] // the spectators' table shows names only
 			}
-			row(cells, false, col)
+			y = v.statRow(dst, r, y, cells, "", false, col)
 		}
 	}
+}
+
+// statRow draws one scoreboard line (first, when set, replaces cell 0) and
+// returns the next line's y; lines below the box are not drawn.
+func (v *View) statRow(dst *ebiten.Image, box hud.Rect, y float64, cells []string, first string, bold bool, c color.RGBA) float64 {
+	if y > box.Y+box.H-statLineH {
+		return y
+	}
+	inner := box.W - 20
+	if first != "" {
+		v.text(dst, v.ellipsis(first, bold, statSize, inner*0.4-4), bold, statSize, box.X+10, y, c)
+	}
+	for i, cell := range cells {
+		if i == 0 && first != "" {
+			continue
+		}
+		x, cw := box.X+10, inner*0.4
+		if i > 0 {
+			x, cw = box.X+10+inner*0.4+float64(i-1)*inner*0.15, inner*0.15
+		}
+		if x+cw > box.X+box.W-5 {
+			break
+		}
+		v.text(dst, v.ellipsis(cell, bold, statSize, cw-4), bold, statSize, x, y, c)
+	}
+	return y + statLineH
 }
 
 // --- auth form (z 8) ---
@@ -702,7 +735,7 @@ func (v *View) drawTech(dst *ebiten.Image, msg string, w, h float64) {
 	v.fill(dst, hud.Rect{W: w, H: h}, colBlack)
 	y := 10.0
 	for _, para := range strings.Split(msg, "\n") {
-		for _, l := range append([]string(nil), v.wrap(para, false, techSize, w-20, 0)...) {
+		for _, l := range v.wrap(para, false, techSize, w-20, 0) {
 			v.text(dst, l, false, techSize, 10, y, colWhite)
 			y += techLineH
 		}

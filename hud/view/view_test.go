@@ -6,6 +6,7 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -314,4 +315,47 @@ func TestPrintableDropsControlAndMissingGlyphs(t *testing.T) {
 			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
 		}
 	}
+}
+
+// BenchmarkDraw draws the full scene (panel, chat, vote, scoreboard), one
+// draw per game-loop frame so Ebiten flushes its command queue in between as
+// it does in play. The allocation figures include the hand-over to the loop.
+func BenchmarkDraw(b *testing.B) {
+	h := feed(&testing.T{}, "minigame-two-clients.jsonl", "B", 8000)
+	h.Stat.Visible = true
+	var v *View
+	var img *ebiten.Image
+	runOnMain(func() {
+		var err error
+		if v, err = New(); err != nil {
+			b.Error(err)
+			return
+		}
+		img = ebiten.NewImage(winW, winH)
+		v.Draw(img, h, 8000, 1) // warm the face and glyph caches
+	})
+	if v == nil {
+		b.FailNow()
+	}
+	draw := func() { v.Draw(img, h, 8000, 1) }
+	for i := 0; i < 10; i++ {
+		runOnMain(draw)
+	}
+	var ms runtime.MemStats
+	var own uint64
+	measured := func() {
+		runtime.ReadMemStats(&ms)
+		before := ms.Mallocs
+		draw()
+		runtime.ReadMemStats(&ms)
+		own += ms.Mallocs - before
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		runOnMain(measured)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(own)/float64(b.N), "draw-allocs/op")
+	runOnMain(img.Deallocate)
 }

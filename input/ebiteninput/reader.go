@@ -27,10 +27,18 @@ type Reader struct {
 	started bool
 	mouseX  int
 	mouseY  int
+	ptrX    int
+	ptrY    int
 	touchID ebiten.TouchID
 	touchOn bool
 	mouseOn bool
+	// cursor auto-hide (client-ui.md §4.9)
+	cursorAt     float64
+	cursorHidden bool
 }
+
+// CursorHideMs is how long the mouse must rest before the cursor hides.
+const CursorHideMs = 3000
 
 // Update reads this frame's input. Call it from ebiten.Game.Update with the
 // monotonic time in ms; then Drain the controller for the wire messages.
@@ -66,6 +74,29 @@ func (r *Reader) Update(c *input.Controller, text TextSink, now float64) {
 	}
 	r.pointer(c, now)
 	c.Tick(now)
+	r.cursor(now)
+}
+
+// cursor shows the cursor on any mouse press, release or move and hides it
+// after CursorHideMs without one.
+func (r *Reader) cursor(now float64) {
+	x, y := ebiten.CursorPosition()
+	active := x != r.mouseX || y != r.mouseY ||
+		inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) || inpututil.IsMouseButtonJustReleased(ebiten.MouseButtonLeft) ||
+		inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonRight) || inpututil.IsMouseButtonJustReleased(ebiten.MouseButtonRight)
+	r.mouseX, r.mouseY = x, y
+	if active || r.cursorAt == 0 {
+		r.cursorAt = now
+		if r.cursorHidden {
+			ebiten.SetCursorMode(ebiten.CursorModeVisible)
+			r.cursorHidden = false
+		}
+		return
+	}
+	if !r.cursorHidden && now-r.cursorAt >= CursorHideMs {
+		ebiten.SetCursorMode(ebiten.CursorModeHidden)
+		r.cursorHidden = true
+	}
 }
 
 // repeatPress is true on the first frame of a press and then at the OS-like
@@ -89,10 +120,10 @@ func (r *Reader) pointer(c *input.Controller, now float64) {
 	case !anyDown && r.mouseOn:
 		r.mouseOn = false
 		c.Pointer(input.PointerRelease, float64(x), float64(y), now)
-	case anyDown && (x != r.mouseX || y != r.mouseY):
+	case anyDown && (x != r.ptrX || y != r.ptrY):
 		c.Pointer(input.PointerMove, float64(x), float64(y), now)
 	}
-	r.mouseX, r.mouseY = x, y
+	r.ptrX, r.ptrY = x, y
 
 	r.touches = inpututil.AppendJustPressedTouchIDs(r.touches[:0])
 	if !r.touchOn && len(r.touches) > 0 {

@@ -398,6 +398,15 @@ func (f *AuthForm) Result(v protocol.AuthVerdict) error {
 	return nil
 }
 
+// Submitted is a copy of the values of the last Submit.
+func (f *AuthForm) Submitted() map[string]string {
+	out := make(map[string]string, len(f.values))
+	for k, v := range f.values {
+		out[k] = v
+	}
+	return out
+}
+
 // Sent reports whether an answer is outstanding.
 func (f *AuthForm) Sent() bool { return f.sent }
 

@@ -117,19 +117,19 @@ func (c *Chat) Backspace() {
 	}
 }
 
-// Enter closes the command line and returns the CHAT_DATA message to send
-// (nil when nothing remains after removing control characters).
-func (c *Chat) Enter() []byte {
+// Enter closes the command line and returns the text and the CHAT_DATA
+// message to send (nil when nothing remains without control characters).
+func (c *Chat) Enter() (string, []byte) {
 	if !c.open {
-		return nil
+		return "", nil
 	}
 	text := string(c.input)
 	c.Escape()
 	msg, ok := protocol.ChatMsg(text)
 	if !ok {
-		return nil
+		return "", nil
 	}
-	return msg
+	return text, msg
 }
 
 // Escape closes the command line and discards its text.

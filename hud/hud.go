@@ -21,8 +21,29 @@ type HUD struct {
 	host, game string
 	store      Store
 	title      string
-	out        [][]byte
+	out        []Out
 	Problems   []string
+	authHidden *AuthForm // answered by the session on its own; shown again if rejected
+}
+
+// OutKind tells what an Out asks the session to send.
+type OutKind uint8
+
+const (
+	OutAuth        OutKind = iota // AUTH_RESPONSE: Values
+	OutChat                       // CHAT_DATA: Text
+	OutVoteRequest                // VOTE_DATA list request: Text ("teams", "maps") for Vote
+	OutVoteAnswer                 // VOTE_DATA answer: [Vote, Text]
+)
+
+// Out is one message the overlays want sent. Msg is its exact wire text;
+// the other fields let the wiring use the session's typed senders instead.
+type Out struct {
+	Kind   OutKind
+	Vote   string
+	Text   string
+	Values map[string]string
+	Msg    []byte
 }
 
 // New makes the overlays with the engine defaults, for a connection to host
@@ -58,7 +79,14 @@ func (h *HUD) Handle(value any, now float64) {
 		h.title = v.Title
 		h.Panel.SetTitle(v.Title)
 		h.Auth = NewAuthForm(v, h.host, h.game, h.store)
+		h.authHidden = nil
 	case protocol.AuthVerdict:
+		if h.Auth == nil && h.authHidden != nil && !v.OK {
+			h.Auth, h.authHidden = h.authHidden, nil // the automatic answer was rejected
+		}
+		if v.OK {
+			h.authHidden = nil
+		}
 		if h.Auth != nil {
 			if err := h.Auth.Result(v); err != nil {
 				h.Problems = append(h.Problems, err.Error())
@@ -100,9 +128,17 @@ func (h *HUD) Update(now float64) {
 	h.Game.Update(now)
 }
 
+// DismissAuth hides the form the session answered on its own (from -nick,
+// -set or remembered values); a rejection brings it back with the errors.
+func (h *HUD) DismissAuth() {
+	if h.Auth != nil {
+		h.authHidden, h.Auth = h.Auth, nil
+	}
+}
+
 // Outgoing returns the messages the overlays want sent (chat, vote requests
 // and answers, the auth answer) and forgets them.
-func (h *HUD) Outgoing() [][]byte {
+func (h *HUD) Outgoing() []Out {
 	out := append(h.out, h.Vote.Outgoing()...)
 	h.out = nil
 	return out
@@ -114,7 +150,7 @@ func (h *HUD) SubmitAuth() {
 		return
 	}
 	if msg := h.Auth.Submit(); msg != nil {
-		h.out = append(h.out, msg)
+		h.out = append(h.out, Out{Kind: OutAuth, Values: h.Auth.Submitted(), Msg: msg})
 	}
 }
 
@@ -150,8 +186,8 @@ func (h *HUD) CloseStat() { h.Stat.Visible = false }
 func (h *HUD) ChatCommand(c input.Cmd, _ float64) {
 	switch c {
 	case input.CmdEnter:
-		if msg := h.Chat.Enter(); msg != nil {
-			h.out = append(h.out, msg)
+		if text, msg := h.Chat.Enter(); msg != nil {
+			h.out = append(h.out, Out{Kind: OutChat, Text: text, Msg: msg})
 		}
 	case input.CmdEscape:
 		h.Chat.Escape()

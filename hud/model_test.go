@@ -126,18 +126,18 @@ func TestChatCommandLine(t *testing.T) {
 		t.Fatalf("input %q", c.Input())
 	}
 	c.Backspace()
-	msg := c.Enter()
-	if c.Open() || !strings.HasPrefix(string(msg), `[6,"abx`) || len([]rune(string(msg))) != ChatMaxInput-1+6 {
+	text, msg := c.Enter()
+	if c.Open() || !strings.HasPrefix(text, "abx") || !strings.HasPrefix(string(msg), `[6,"abx`) || len([]rune(string(msg))) != ChatMaxInput-1+6 {
 		t.Fatalf("sent %s open %v", msg, c.Open())
 	}
 	c.OpenInput()
-	if c.Input() != "" || c.Enter() != nil {
+	if _, m := c.Enter(); c.Input() != "" || m != nil {
 		t.Fatal("empty line sent")
 	}
 	c.OpenInput()
 	c.Type([]rune("/spawn 2"))
 	c.Escape()
-	if c.Open() || c.Enter() != nil {
+	if _, m := c.Enter(); c.Open() || m != nil {
 		t.Fatal("escape sent")
 	}
 }
@@ -312,7 +312,7 @@ func TestVotePaginationAndAnswer(t *testing.T) {
 	v.Key(56, 400)   // 8: back
 	v.Key(96+2, 450) // numpad 2: not accepted
 	v.Key(50, 500)   // 2 -> "b"
-	if out := v.Outgoing(); len(out) != 1 || string(out[0]) != `[7,["many","b"]]` || v.Open() {
+	if out := v.Outgoing(); len(out) != 1 || string(out[0].Msg) != `[7,["many","b"]]` || v.Open() {
 		t.Fatalf("out %q open %v", out, v.Open())
 	}
 }
@@ -330,7 +330,7 @@ func TestVoteTimerAndTimeOff(t *testing.T) {
 		t.Fatal("vote did not expire silently")
 	}
 	v.Receive(voteMsg(t, `{"name":"teamChange"}`), 20000)
-	if out := v.Outgoing(); len(out) != 1 || string(out[0]) != `[7,"teams"]` || v.Open() || !v.Waiting() {
+	if out := v.Outgoing(); len(out) != 1 || string(out[0].Msg) != `[7,"teams"]` || v.Open() || !v.Waiting() {
 		t.Fatalf("request %q", out)
 	}
 	v.Receive(voteMsg(t, `{"name":"mapChangeByUser","params":["x","y"]}`), 20010) // ignored while waiting
@@ -357,7 +357,7 @@ func TestVoteMenuAndEngineQueue(t *testing.T) {
 		t.Fatal("engine vote replaced the menu")
 	}
 	v.Key(50, 20) // Suggest map: the menu completes, the engine vote shows, the request goes out
-	if out := v.Outgoing(); len(out) != 1 || string(out[0]) != `[7,"maps"]` {
+	if out := v.Outgoing(); len(out) != 1 || string(out[0].Msg) != `[7,"maps"]` {
 		t.Fatalf("out %q", out)
 	}
 	if v.Cur == nil || !v.Cur.Engine {

@@ -4,7 +4,9 @@ import (
 	"encoding/json"
 	"testing"
 
+	"vimpclient/internal/capturetest"
 	"vimpclient/protocol"
+	"vimpclient/session"
 )
 
 func TestAuthKeyboardNavigation(t *testing.T) {
@@ -50,8 +52,8 @@ func TestAuthKeyboardNavigation(t *testing.T) {
 	}
 	var env []json.RawMessage
 	var sent map[string]string
-	if json.Unmarshal(out[0], &env) != nil || json.Unmarshal(env[1], &sent) != nil || sent["name"] != "Ann" || sent["color"] != "blue" || sent["tag"] != "abc" || sent["mode"] != "b" {
-		t.Fatalf("sent %s", out[0])
+	if json.Unmarshal(out[0].Msg, &env) != nil || json.Unmarshal(env[1], &sent) != nil || sent["name"] != "Ann" || sent["color"] != "blue" || sent["tag"] != "abc" || sent["mode"] != "b" {
+		t.Fatalf("sent %s", out[0].Msg)
 	}
 	h.AuthType([]rune("x")) // no editing while the answer is outstanding
 	if f.Fields[0].Value != "Ann" {
@@ -133,4 +135,55 @@ func FuzzHUD(f *testing.F) {
 			t.Fatalf("%d chat lines", len(h.Chat.Lines()))
 		}
 	})
+}
+
+func TestSessionCooperation(t *testing.T) {
+	var _ Store = (*session.AuthStore)(nil)
+	h := New("h:1", "g", nil)
+	lines := capturetest.Load(t, "minigame-dedicated.jsonl")
+	for _, port := range []int{protocol.ConfigData, protocol.AuthData} {
+		v, err := protocol.DecodePayload(port, capturetest.First(t, lines, "A", port))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Handle(v, 0)
+	}
+	// The session answered the form from -nick: no form on screen.
+	h.DismissAuth()
+	if h.AuthOpen() {
+		t.Fatal("form shown")
+	}
+	verdict, _ := protocol.ParseAuthResult(json.RawMessage(`[{"name":"name","error":"not valid"}]`))
+	h.Handle(verdict, 1)
+	if !h.AuthOpen() || h.Auth.Fields[0].Error != "not valid" {
+		t.Fatal("rejected automatic answer did not bring the form back")
+	}
+	h.Handle(protocol.AuthVerdict{OK: true}, 2)
+
+	// The session requests the list of a host vote itself; the menu's own
+	// requests still come from the overlay, as typed actions.
+	h.Vote.HostListsRequested(true)
+	h.Handle(protocol.Vote{Open: &protocol.VoteOpen{Name: "teamChange"}}, 3)
+	if out := h.Outgoing(); len(out) != 0 {
+		t.Fatalf("duplicate request %+v", out)
+	}
+	h.Handle(protocol.Vote{IsList: true, List: []string{"team1", "spectators"}}, 4)
+	h.VoteKey(49, 5)
+	out := h.Outgoing()
+	if len(out) != 1 || out[0].Kind != OutVoteAnswer || out[0].Vote != "teamChange" || out[0].Text != "team1" {
+		t.Fatalf("answer %+v", out)
+	}
+	h.OpenMode(2, 6) // input.ModeVote: the menu
+	h.VoteKey(50, 6)
+	out = h.Outgoing()
+	if len(out) != 1 || out[0].Kind != OutVoteRequest || out[0].Vote != "mapChange" || out[0].Text != "maps" {
+		t.Fatalf("menu request %+v", out)
+	}
+	h.OpenMode(1, 7) // input.ModeChat
+	h.ChatText([]rune("gg"))
+	h.ChatCommand(1, 7) // input.CmdEnter
+	out = h.Outgoing()
+	if len(out) != 1 || out[0].Kind != OutChat || out[0].Text != "gg" || string(out[0].Msg) != `[6,"gg"]` {
+		t.Fatalf("chat %+v", out)
+	}
 }

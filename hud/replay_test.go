@@ -81,7 +81,7 @@ func replay(t *testing.T, file, conn string, stop func(h *HUD, l capturetest.Lin
 				return res
 			}
 		case "c2s":
-			var got [][]byte
+			var got []Out
 			switch l.Port {
 			case protocol.AuthResponse:
 				var want map[string]string
@@ -100,8 +100,11 @@ func replay(t *testing.T, file, conn string, stop func(h *HUD, l capturetest.Lin
 				}
 				var env []json.RawMessage
 				var sent map[string]string
-				if json.Unmarshal(got[0], &env) != nil || json.Unmarshal(env[1], &sent) != nil || !reflect.DeepEqual(sent, want) {
-					t.Fatalf("auth sent %s, recorded %s", got[0], l.Payload)
+				if json.Unmarshal(got[0].Msg, &env) != nil || json.Unmarshal(env[1], &sent) != nil || !reflect.DeepEqual(sent, want) {
+					t.Fatalf("auth sent %s, recorded %s", got[0].Msg, l.Payload)
+				}
+				if !reflect.DeepEqual(got[0].Values, want) {
+					t.Fatalf("auth values %v", got[0].Values)
 				}
 				res.produced++
 				continue
@@ -161,8 +164,8 @@ func replay(t *testing.T, file, conn string, stop func(h *HUD, l capturetest.Lin
 				continue
 			}
 			want := `[` + itoa(l.Port) + `,` + string(l.Payload) + `]`
-			if len(got) != 1 || compact(string(got[0])) != compact(want) {
-				t.Fatalf("%s %s at %.0f: produced %q, recorded %s", file, conn, l.Ms, got, want)
+			if len(got) != 1 || compact(string(got[0].Msg)) != compact(want) {
+				t.Fatalf("%s %s at %.0f: produced %+v, recorded %s", file, conn, l.Ms, got, want)
 			}
 			res.produced++
 		}

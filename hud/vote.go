@@ -63,13 +63,14 @@ type EngineAnswer struct{ Name, Value string }
 // Vote is the vote overlay: at most one window, a host vote waiting for its
 // value list, and one queued vote per origin (client-ui.md §8).
 type Vote struct {
-	schema  VoteSchema
-	Cur     *VoteWindow
-	waiting *voteWaiting
-	queued  [2]*VoteWindow // [host, engine]
-	out     [][]byte
-	Engine  []EngineAnswer
-	Ignored int // votes without a template, lists nobody waited for
+	schema    VoteSchema
+	Cur       *VoteWindow
+	waiting   *voteWaiting
+	queued    [2]*VoteWindow // [host, engine]
+	out       []Out
+	Engine    []EngineAnswer
+	Ignored   int // votes without a template, lists nobody waited for
+	hostLists bool
 }
 
 // NewVote makes the vote overlay for schema.
@@ -81,8 +82,13 @@ func (v *Vote) Open() bool { return v.Cur != nil }
 // Waiting reports whether a vote waits for its value list.
 func (v *Vote) Waiting() bool { return v.waiting != nil }
 
+// HostListsRequested tells the overlay that the session itself requests the
+// value list of a vote the host opens; the overlay then only waits for it
+// (menu votes are still requested here).
+func (v *Vote) HostListsRequested(on bool) { v.hostLists = on }
+
 // Outgoing returns the VOTE_DATA messages to send and forgets them.
-func (v *Vote) Outgoing() [][]byte {
+func (v *Vote) Outgoing() []Out {
 	out := v.out
 	v.out = nil
 	return out
@@ -101,7 +107,7 @@ func (v *Vote) Receive(m protocol.Vote, now float64) {
 		if len(m.Open.Values) > 0 {
 			values = m.Open.Values
 		}
-		v.create(m.Open.Name, fill(t.Title, m.Open.Params), values, t.TimeOff, now)
+		v.create(m.Open.Name, fill(t.Title, m.Open.Params), values, t.TimeOff, now, !v.hostLists)
 	case m.IsList:
 		if v.waiting == nil {
 			v.Ignored++
@@ -118,13 +124,15 @@ func (v *Vote) EngineVote(name, title string, options []string, now float64) {
 	v.show(&VoteWindow{Name: name, Title: cleanText(title), Options: cleanList(options), Engine: true}, now)
 }
 
-func (v *Vote) create(name, title string, values json.RawMessage, timeOff bool, now float64) {
+func (v *Vote) create(name, title string, values json.RawMessage, timeOff bool, now float64, request bool) {
 	if v.waiting != nil {
 		return
 	}
 	if req := protocol.ListRequest(values); req != "" {
 		v.waiting = &voteWaiting{name: name, title: title, timeOff: timeOff, since: now}
-		v.out = append(v.out, protocol.VoteRequestMsg(req))
+		if request {
+			v.out = append(v.out, Out{Kind: OutVoteRequest, Vote: name, Text: req, Msg: protocol.VoteRequestMsg(req)})
+		}
 		return
 	}
 	var raw []json.RawMessage
@@ -210,7 +218,7 @@ func (v *Vote) Key(code int, now float64) {
 		if w.Menu {
 			e := v.schema.Menu[w.Page*VotePageSize+n-1]
 			v.complete(now)
-			v.create(e.Vote, e.Template.Title, e.Template.Values, e.Template.TimeOff, now)
+			v.create(e.Vote, e.Template.Title, e.Template.Values, e.Template.TimeOff, now, true)
 			return
 		}
 		opt := opts[n-1]
@@ -220,7 +228,7 @@ func (v *Vote) Key(code int, now float64) {
 		if w.Engine {
 			v.Engine = append(v.Engine, EngineAnswer{Name: w.Name, Value: opt})
 		} else {
-			v.out = append(v.out, protocol.VoteAnswerMsg(w.Name, opt))
+			v.out = append(v.out, Out{Kind: OutVoteAnswer, Vote: w.Name, Text: opt, Msg: protocol.VoteAnswerMsg(w.Name, opt)})
 		}
 		v.complete(now)
 	}

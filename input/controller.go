@@ -26,6 +26,14 @@ type Predictor interface {
 	ApplyAim(seq uint32, x, y float32, flags uint32, nowMs float64)
 }
 
+// Sender puts key and aim messages on the wire and numbers them; with a
+// Sender the controller uses its seq (one counter per connection, shared by
+// keys, pointer and prediction). *session.Session satisfies it.
+type Sender interface {
+	Key(action protocol.KeyAction, command string) (uint32, error)
+	Aim(x, y float64, flags uint8) (uint32, error)
+}
+
 // ToWorld converts a window point (logical px) to world units through the
 // pointer canvas' last transform; ok=false when there is no such point.
 type ToWorld func(x, y float64) (wx, wy float64, ok bool)
@@ -43,6 +51,8 @@ type Controller struct {
 	ui        UI
 	pred      Predictor
 	toWorld   ToWorld
+	sender    Sender
+	SendErrs  int // messages the sender refused (not in game yet, closed)
 	keySet    int
 	enabled   bool
 	seq       uint32
@@ -72,6 +82,10 @@ func NewController(cfg Config, ui UI, pred Predictor, toWorld ToWorld) *Controll
 		held:    map[int]bool{},
 	}
 }
+
+// SetSender makes the controller send through s (nil: messages are queued
+// for Drain and numbered by the controller).
+func (c *Controller) SetSender(s Sender) { c.sender = s }
 
 // Seq is the last seq put on the wire (0 before the first message).
 func (c *Controller) Seq() uint32 { return c.seq }
@@ -121,6 +135,18 @@ func (c *Controller) nextSeq() uint32 {
 }
 
 func (c *Controller) emitKey(action protocol.KeyAction, name string, now float64) {
+	if c.sender != nil {
+		seq, err := c.sender.Key(action, name)
+		c.seq = seq
+		if err != nil {
+			c.SendErrs++
+			return
+		}
+		if c.pred != nil {
+			c.pred.ApplyInput(seq, action == protocol.KeyDown, name, now)
+		}
+		return
+	}
 	seq := c.nextSeq()
 	if c.pred != nil {
 		c.pred.ApplyInput(seq, action == protocol.KeyDown, name, now)
@@ -314,8 +340,20 @@ func (c *Controller) emitAim(x, y float64, flags uint8, now float64) {
 		return // no world point: dropped, no seq consumed
 	}
 	wx, wy = RoundJS2(wx), RoundJS2(wy)
-	seq := c.nextSeq()
 	c.lastAimTime = now
+	if c.sender != nil {
+		seq, err := c.sender.Aim(wx, wy, flags)
+		c.seq = seq
+		if err != nil {
+			c.SendErrs++
+			return
+		}
+		if c.pred != nil {
+			c.pred.ApplyAim(seq, float32(wx), float32(wy), uint32(flags), now)
+		}
+		return
+	}
+	seq := c.nextSeq()
 	if c.pred != nil {
 		c.pred.ApplyAim(seq, float32(wx), float32(wy), uint32(flags), now)
 	}

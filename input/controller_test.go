@@ -10,6 +10,7 @@ import (
 	"vimpclient/clientcore"
 	"vimpclient/internal/capturetest"
 	"vimpclient/protocol"
+	"vimpclient/session"
 )
 
 // fakeUI records what the controller asks of the overlays and keeps the
@@ -428,5 +429,51 @@ func TestConfigDefaultsAndBadEntries(t *testing.T) {
 	}
 	if p := cfg.Pointer; p == nil || p.DoubleTapMs != 300 || p.DoubleTapPx != 40 || p.SendIntervalMs != 50 || p.KeySets[0] != 1 {
 		t.Fatalf("pointer %+v", cfg.Pointer)
+	}
+}
+
+type fakeSender struct {
+	seq  uint32
+	sent []string
+	fail bool
+}
+
+func (s *fakeSender) Key(a protocol.KeyAction, name string) (uint32, error) {
+	s.seq++
+	if s.fail {
+		return s.seq, fmt.Errorf("not in game")
+	}
+	s.sent = append(s.sent, string(protocol.KeyMsg(s.seq, a, name)))
+	return s.seq, nil
+}
+
+func (s *fakeSender) Aim(x, y float64, flags uint8) (uint32, error) {
+	s.seq++
+	s.sent = append(s.sent, string(protocol.AimMsg(s.seq, x, y, flags)))
+	return s.seq, nil
+}
+
+// With a sender (the session) the sender's seq numbers the messages and the
+// predictor gets that same seq.
+func TestSenderSeqIsTheOneCounter(t *testing.T) {
+	var _ Sender = (*session.Session)(nil)
+	c, _, pred := pointerController(t, nil)
+	snd := &fakeSender{seq: 40}
+	c.SetSender(snd)
+	c.KeyDown(kW, 1)
+	c.Pointer(PointerPress, 200, 200, 2)
+	c.KeyUp(kW, 3)
+	eq(t, c.Drain())
+	want := []string{`[5,"41:down:forward"]`, `[5,"42:aim:0:49.88:1"]`, `[5,"43:up:forward"]`}
+	if strings.Join(snd.sent, " ") != strings.Join(want, " ") || strings.Join(pred.got, " ") != "41:down:forward 42:aim:0:49.88:1 43:up:forward" {
+		t.Fatalf("sent %v predicted %v", snd.sent, pred.got)
+	}
+	if c.Seq() != 43 {
+		t.Fatalf("seq %d", c.Seq())
+	}
+	snd.fail = true
+	c.KeyDown(kS, 4)
+	if c.SendErrs != 1 || len(pred.got) != 3 {
+		t.Fatalf("refused send predicted: %v", pred.got)
 	}
 }

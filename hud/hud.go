@@ -24,6 +24,15 @@ type HUD struct {
 	out        []Out
 	Problems   []string
 	authHidden *AuthForm // answered by the session on its own; shown again if rejected
+	hostLists  bool
+}
+
+// HostListsRequested tells the overlays that the session itself requests
+// the value list of a vote the host opens (see Vote.HostListsRequested); it
+// survives CONFIG_DATA.
+func (h *HUD) HostListsRequested(on bool) {
+	h.hostLists = on
+	h.Vote.HostListsRequested(on)
 }
 
 // OutKind tells what an Out asks the session to send.
@@ -63,6 +72,7 @@ func (h *HUD) configure(c UIConfig) {
 	}
 	h.Stat = NewStat(c.Stat)
 	h.Vote = NewVote(c.Vote)
+	h.Vote.HostListsRequested(h.hostLists)
 	h.Game = NewGameInform(c.Game)
 	h.Tech.SetList(c.Tech)
 }

@@ -140,6 +140,7 @@ func FuzzHUD(f *testing.F) {
 func TestSessionCooperation(t *testing.T) {
 	var _ Store = (*session.AuthStore)(nil)
 	h := New("h:1", "g", nil)
+	h.HostListsRequested(true) // set before CONFIG_DATA, as the wiring does on open
 	lines := capturetest.Load(t, "minigame-dedicated.jsonl")
 	for _, port := range []int{protocol.ConfigData, protocol.AuthData} {
 		v, err := protocol.DecodePayload(port, capturetest.First(t, lines, "A", port))
@@ -162,7 +163,6 @@ func TestSessionCooperation(t *testing.T) {
 
 	// The session requests the list of a host vote itself; the menu's own
 	// requests still come from the overlay, as typed actions.
-	h.Vote.HostListsRequested(true)
 	h.Handle(protocol.Vote{Open: &protocol.VoteOpen{Name: "teamChange"}}, 3)
 	if out := h.Outgoing(); len(out) != 0 {
 		t.Fatalf("duplicate request %+v", out)

@@ -1,8 +1,3 @@
-// Package hud holds the state of every overlay drawn over the game: the auth
-// form, the panel, the scoreboard, the chat, the votes and the two
-// informers. Each model is plain Go, updated from the session's typed
-// messages with explicit times, so it is tested without a display; the Ebiten
-// views in hud/view only read these models.
 package hud
 
 import (

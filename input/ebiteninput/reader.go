@@ -20,6 +20,10 @@ type TextSink interface {
 // focus and pointer transitions and feeds them to a Controller, and typed
 // text to the chat. It holds no game logic.
 type Reader struct {
+	// Scale is how many layout units make one logical pixel: the device
+	// scale factor when the game's Layout returns device pixels, else 1 (0
+	// means 1). Pointer positions are divided by it before use.
+	Scale   float64
 	keys    []ebiten.Key
 	chars   []rune
 	touches []ebiten.TouchID
@@ -105,44 +109,54 @@ func repeatPress(d int) bool {
 	return d == 1 || (d >= 30 && (d-30)%3 == 0)
 }
 
+func (r *Reader) logical(x, y int) (float64, float64) {
+	s := r.Scale
+	if s <= 0 {
+		s = 1
+	}
+	return float64(x) / s, float64(y) / s
+}
+
 func (r *Reader) pointer(c *input.Controller, now float64) {
 	if !c.HasPointer() {
 		return
 	}
 	x, y := ebiten.CursorPosition()
+	lx, ly := r.logical(x, y)
 	anyDown := ebiten.IsMouseButtonPressed(ebiten.MouseButtonLeft) ||
 		ebiten.IsMouseButtonPressed(ebiten.MouseButtonRight) ||
 		ebiten.IsMouseButtonPressed(ebiten.MouseButtonMiddle)
 	switch {
 	case anyDown && !r.mouseOn:
 		r.mouseOn = true
-		c.Pointer(input.PointerPress, float64(x), float64(y), now)
+		c.Pointer(input.PointerPress, lx, ly, now)
 	case !anyDown && r.mouseOn:
 		r.mouseOn = false
-		c.Pointer(input.PointerRelease, float64(x), float64(y), now)
+		c.Pointer(input.PointerRelease, lx, ly, now)
 	case anyDown && (x != r.ptrX || y != r.ptrY):
-		c.Pointer(input.PointerMove, float64(x), float64(y), now)
+		c.Pointer(input.PointerMove, lx, ly, now)
 	}
 	r.ptrX, r.ptrY = x, y
 
 	r.touches = inpututil.AppendJustPressedTouchIDs(r.touches[:0])
 	if !r.touchOn && len(r.touches) > 0 {
 		r.touchID, r.touchOn = r.touches[0], true
-		tx, ty := ebiten.TouchPosition(r.touchID)
-		c.Pointer(input.PointerPress, float64(tx), float64(ty), now)
+		tx, ty := r.logical(ebiten.TouchPosition(r.touchID))
+		c.Pointer(input.PointerPress, tx, ty, now)
 		return
 	}
 	if r.touchOn {
 		if inpututil.IsTouchJustReleased(r.touchID) {
 			r.touchOn = false
-			tx, ty := inpututil.TouchPositionInPreviousTick(r.touchID)
-			c.Pointer(input.PointerRelease, float64(tx), float64(ty), now)
+			tx, ty := r.logical(inpututil.TouchPositionInPreviousTick(r.touchID))
+			c.Pointer(input.PointerRelease, tx, ty, now)
 			return
 		}
 		tx, ty := ebiten.TouchPosition(r.touchID)
 		px, py := inpututil.TouchPositionInPreviousTick(r.touchID)
 		if tx != px || ty != py {
-			c.Pointer(input.PointerMove, float64(tx), float64(ty), now)
+			lx, ly := r.logical(tx, ty)
+			c.Pointer(input.PointerMove, lx, ly, now)
 		}
 	}
 }
@@ -190,8 +204,8 @@ type Form interface {
 }
 
 // UpdateForm reads this frame's keys, text and clicks for the auth form
-// shown before the game starts; w and h are the window's logical size, the
-// unit ebiten.CursorPosition reports in.
+// shown before the game starts; w and h are the window's size in logical
+// pixels (the layout size divided by Scale).
 func (r *Reader) UpdateForm(f Form, w, h float64) {
 	if !f.AuthOpen() {
 		return
@@ -214,12 +228,12 @@ func (r *Reader) UpdateForm(f Form, w, h float64) {
 		f.AuthType(r.chars)
 	}
 	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
-		x, y := ebiten.CursorPosition()
-		f.AuthClick(w, h, float64(x), float64(y))
+		x, y := r.logical(ebiten.CursorPosition())
+		f.AuthClick(w, h, x, y)
 	}
 	r.touches = inpututil.AppendJustPressedTouchIDs(r.touches[:0])
 	for _, id := range r.touches {
-		x, y := ebiten.TouchPosition(id)
-		f.AuthClick(w, h, float64(x), float64(y))
+		x, y := r.logical(ebiten.TouchPosition(id))
+		f.AuthClick(w, h, x, y)
 	}
 }

@@ -4,7 +4,8 @@
 //
 // The logic is plain Go driven by explicit events and times, so every gating
 // rule is testable without a display; the Ebiten key reading lives in
-// ebiten.go and only translates Ebiten keys into DOM key codes.
+// package input/ebiteninput and only translates Ebiten keys into DOM key
+// codes.
 package input
 
 import (

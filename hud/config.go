@@ -87,8 +87,10 @@ const (
 	defaultVoteTime  = 10000
 )
 
-// DefaultTechInform are the black-screen texts used before CONFIG_DATA.
-var DefaultTechInform = []string{
+// DefaultTechInform returns the black-screen texts used before CONFIG_DATA.
+func DefaultTechInform() []string { return append([]string(nil), defaultTechInform[:]...) }
+
+var defaultTechInform = [...]string{
 	"Server is full! Please wait or try again later.\nMax players: {0}\nYou are #{1} in the queue.",
 	"Connection closed due to a new login from another device!",
 	"Loading...",
@@ -103,7 +105,7 @@ func DefaultUIConfig() UIConfig {
 	return UIConfig{
 		Chat: ChatParams{ListLimit: defaultListLimit, LineTime: defaultLineTime, CacheMin: defaultCacheMin, CacheMax: defaultCacheMax},
 		Vote: VoteSchema{Time: defaultVoteTime},
-		Tech: DefaultTechInform,
+		Tech: DefaultTechInform(),
 	}
 }
 

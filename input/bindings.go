@@ -142,7 +142,7 @@ func KeyCodeByName(name string) (int, error) {
 			return int(c), nil
 		}
 	}
-	for code, n := range KeyNames {
+	for code, n := range keyNames {
 		if strings.EqualFold(n, name) {
 			return code, nil
 		}
@@ -150,8 +150,18 @@ func KeyCodeByName(name string) (int, error) {
 	return 0, fmt.Errorf("unknown key %q", name)
 }
 
-// KeyNames names the DOM key codes that are not a single letter or digit.
-var KeyNames = map[int]string{
+// KeyNames returns the names of the DOM key codes that are not a single
+// letter or digit, as the bindings file spells them.
+func KeyNames() map[int]string {
+	out := make(map[int]string, len(keyNames))
+	for k, v := range keyNames {
+		out[k] = v
+	}
+	return out
+}
+
+// keyNames is read-only.
+var keyNames = map[int]string{
 	8: "Backspace", 9: "Tab", 13: "Enter", 16: "Shift", 17: "Ctrl", 18: "Alt",
 	27: "Escape", 32: "Space", 33: "PageUp", 34: "PageDown", 35: "End", 36: "Home",
 	37: "Left", 38: "Up", 39: "Right", 40: "Down", 45: "Insert", 46: "Delete",

@@ -30,6 +30,7 @@ type Fonts struct {
 	regular, bold *opentype.Font
 	faces         map[faceKey]*text.GoXFace
 	has           map[rune]bool
+	printable     map[string]string // strings that needed filtering
 	buf           sfnt.Buffer
 	sb            strings.Builder
 }
@@ -44,7 +45,7 @@ func NewFonts() (*Fonts, error) {
 	if err != nil {
 		return nil, fmt.Errorf("go bold font: %w", err)
 	}
-	return &Fonts{regular: r, bold: b, faces: map[faceKey]*text.GoXFace{}, has: map[rune]bool{}}, nil
+	return &Fonts{regular: r, bold: b, faces: map[faceKey]*text.GoXFace{}, has: map[rune]bool{}, printable: map[string]string{}}, nil
 }
 
 // Face returns the face for a size in device pixels (rounded to 0.5 px).
@@ -83,13 +84,21 @@ func (f *Fonts) Printable(s string) string {
 	if ok {
 		return s
 	}
+	if p, ok := f.printable[s]; ok {
+		return p
+	}
 	f.sb.Reset()
 	for _, r := range s {
 		if f.hasGlyph(r) {
 			f.sb.WriteRune(r)
 		}
 	}
-	return f.sb.String()
+	p := f.sb.String()
+	if len(f.printable) >= 512 {
+		clear(f.printable)
+	}
+	f.printable[s] = p
+	return p
 }
 
 func (f *Fonts) hasGlyph(r rune) bool {

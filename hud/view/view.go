@@ -194,11 +194,20 @@ func (v *View) ellipsis(str string, bold bool, size, maxW float64) string {
 	if v.textW(str, bold, size) <= maxW {
 		return str
 	}
+	k := wrapKey{str, bold, size * v.s, maxW, -1}
+	if ls, ok := v.wraps[k]; ok {
+		return ls[0]
+	}
 	r := []rune(str)
 	for len(r) > 0 && v.textW(string(r)+"…", bold, size) > maxW {
 		r = r[:len(r)-1]
 	}
-	return string(r) + "…"
+	out := string(r) + "…"
+	if len(v.wraps) >= 256 {
+		clear(v.wraps)
+	}
+	v.wraps[k] = []string{out}
+	return out
 }
 
 // wrap splits str into lines no wider than maxW (words, then runes); the

@@ -29,7 +29,7 @@ func TestDOMKeyCode(t *testing.T) {
 			reach[code] = true
 		}
 	}
-	for code, name := range input.KeyNames {
+	for code, name := range input.KeyNames() {
 		if !reach[code] {
 			t.Errorf("%s (%d) has no physical key", name, code)
 		}

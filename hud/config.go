@@ -18,6 +18,7 @@ type UIConfig struct {
 	Vote     VoteSchema
 	Game     []string // gameInform.list
 	Tech     []string // techInformList
+	InitIDs  []string // initIdList: the elements revealed once the form is accepted
 	Problems []string // parts that failed to parse and fell back to defaults
 }
 
@@ -149,12 +150,18 @@ func UIConfigFrom(c *protocol.Config) UIConfig {
 	var mods map[string]json.RawMessage
 	var outer struct {
 		Modules map[string]json.RawMessage `json:"modules"`
+		InitIDs json.RawMessage            `json:"initIdList"`
 	}
 	if err := json.Unmarshal(c.Raw, &outer); err != nil {
 		u.Problems = append(u.Problems, "config: "+err.Error())
 		return u
 	}
 	mods = outer.Modules
+	if len(outer.InitIDs) > 0 && !protocol.IsNull(outer.InitIDs) {
+		if err := json.Unmarshal(outer.InitIDs, &u.InitIDs); err != nil {
+			u.Problems = append(u.Problems, "initIdList: "+err.Error())
+		}
+	}
 	part := func(name string, dst any) {
 		if raw, ok := mods[name]; ok {
 			if err := json.Unmarshal(raw, dst); err != nil {

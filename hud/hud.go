@@ -25,6 +25,27 @@ type HUD struct {
 	Problems   []string
 	authHidden *AuthForm // answered by the session on its own; shown again if rejected
 	hostLists  bool
+	// ModulesReady is set once the host accepted the form: the game UI
+	// exists from then on (client-ui.md §2.2 step 4).
+	ModulesReady bool
+}
+
+// Reveals reports whether the game UI element id ("panel", "chat") is shown:
+// after the form is accepted, when initIdList names it (every element when
+// the game sends no list).
+func (h *HUD) Reveals(id string) bool {
+	if !h.ModulesReady {
+		return false
+	}
+	if h.Config.InitIDs == nil {
+		return true
+	}
+	for _, x := range h.Config.InitIDs {
+		if x == id {
+			return true
+		}
+	}
+	return false
 }
 
 // HostListsRequested tells the overlays that the session itself requests
@@ -96,6 +117,7 @@ func (h *HUD) Handle(value any, now float64) {
 		}
 		if v.OK {
 			h.authHidden = nil
+			h.ModulesReady = true
 		}
 		if h.Auth != nil {
 			if err := h.Auth.Result(v); err != nil {

@@ -187,3 +187,20 @@ func TestSessionCooperation(t *testing.T) {
 		t.Fatalf("chat %+v", out)
 	}
 }
+
+func TestRevealAfterAcceptance(t *testing.T) {
+	h := New("h", "g", nil)
+	lines := capturetest.Load(t, "minigame-dedicated.jsonl")
+	v, err := protocol.DecodePayload(protocol.ConfigData, capturetest.First(t, lines, "A", protocol.ConfigData))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Handle(v, 0)
+	if h.Reveals("panel") || h.Reveals("chat") {
+		t.Fatal("game UI shown before the form was accepted")
+	}
+	h.Handle(protocol.AuthVerdict{OK: true}, 1)
+	if !h.Reveals("panel") || !h.Reveals("chat") || h.Reveals("radar") { // the fixture lists vimp, panel, chat
+		t.Fatalf("reveal %v", h.Config.InitIDs)
+	}
+}

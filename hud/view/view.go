@@ -58,15 +58,19 @@ func (v *View) Draw(screen *ebiten.Image, h *hud.HUD, now, scale float64) {
 	v.s = scale
 	b := screen.Bounds()
 	w, ht := float64(b.Dx())/scale, float64(b.Dy())/scale
-	v.drawChat(screen, h.Chat, w, ht, now) // z 3
-	if h.Vote.Cur != nil {                 // z 5
+	if h.Reveals("chat") { // z 3
+		v.drawChat(screen, h.Chat, w, ht, now)
+	}
+	if h.ModulesReady && h.Vote.Cur != nil { // z 5
 		v.drawVote(screen, h.Vote.Cur, now)
 	}
-	if h.Game.Shown { // z 6
+	if h.ModulesReady && h.Game.Shown { // z 6
 		v.drawGameInform(screen, h.Game, w, ht, now)
 	}
-	v.drawPanel(screen, h.Panel, w, now) // z 7
-	if h.Stat.Visible {
+	if h.Reveals("panel") { // z 7
+		v.drawPanel(screen, h.Panel, w, now)
+	}
+	if h.ModulesReady && h.Stat.Visible {
 		v.drawStat(screen, h.Stat, w, ht)
 	}
 	if h.Auth != nil { // z 8

@@ -309,6 +309,9 @@ func (c *Core) Sample(localNow float64) *Hot {
 	c.settle()
 	c.lastSampleAt = localNow
 	h := c.sampleWorld(localNow)
+	if o, ok := c.game.(HotObserver); ok {
+		o.ObserveHot(h)
+	}
 	c.game.Update(localNow)
 	var cam [2]float32
 	var hasCam bool

@@ -42,6 +42,13 @@ type Game interface {
 	Reset()
 }
 
+// HotObserver is an optional Game hook: ObserveHot sees the interpolated
+// world of a Sample before Update runs, so a game that predicts bodies it
+// touches follows their drawn pose of the same tick.
+type HotObserver interface {
+	ObserveHot(h *Hot)
+}
+
 // NopGame implements every Game hook as doing nothing: no prediction, frames
 // passed through as they are.
 type NopGame struct{}

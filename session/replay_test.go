@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"testing"
+	"time"
 
 	"vimpclient/protocol"
 )
@@ -146,5 +147,79 @@ func TestReplayRefusesUnofferedTeam(t *testing.T) {
 	}
 	if errs := s.Stats().Errors; len(errs) == 0 {
 		t.Error("no error reported for the refused team")
+	}
+}
+
+// Every connection of the error-probe capture, replayed through the session,
+// ends with the recorded close code, the policy's reconnect decision, and
+// for kicks the reason from the TECH_INFORM that preceded the close.
+func TestReplayErrorProbesClosePolicy(t *testing.T) {
+	lines := loadCapture(t, "minigame-error-probes.jsonl")
+	closes := map[string]RecordedLine{}
+	var order []string
+	for _, l := range lines {
+		if l.Dir == "event" && l.Kind == "close" && l.Conn != "" {
+			if _, dup := closes[l.Conn]; !dup {
+				order = append(order, l.Conn)
+			}
+			closes[l.Conn] = l
+		}
+	}
+	reasons := map[int]string{
+		protocol.CloseKickIdle:        "Kicked for inactivity.",
+		protocol.CloseKickMaxLatency:  "Connection terminated due to high network latency.",
+		protocol.CloseKickMissedPings: "Connection terminated due to missed network pings.",
+		protocol.CloseRoomFull:        "Room is full! Max players: 1. Try again later.",
+	}
+	codes := map[int]bool{}
+	for _, conn := range order {
+		want := closes[conn]
+		rp, err := NewReplay(lines, conn)
+		if err != nil {
+			t.Fatalf("%s: %v", conn, err)
+		}
+		s := New(Options{Auth: AuthValues{Nick: "Probe"}, Now: rp.Now, Queue: NewQueue(1 << 16)})
+		info := s.Run(context.Background(), rp, Target{})
+		if info.Code != want.Code || info.Reconnect == protocol.ClosePolicyStays(want.Code) {
+			t.Errorf("%s: close %+v, recorded %d", conn, info, want.Code)
+		}
+		if r, ok := reasons[want.Code]; ok && info.Reason != r {
+			t.Errorf("%s: reason %q, want %q", conn, info.Reason, r)
+		}
+		if st := s.Stats(); st.Unknown != 0 {
+			t.Errorf("%s: %d unknown-port messages", conn, st.Unknown)
+		}
+		codes[want.Code] = true
+	}
+	for _, c := range []int{1006, 1009, 4001, 4003, 4004, 4005, 4006, 4008, 4009} {
+		if !codes[c] {
+			t.Errorf("no probe closed with %d", c)
+		}
+	}
+}
+
+// A realtime replay keeps the recorded spacing; Now follows the recording.
+func TestReplayRealtime(t *testing.T) {
+	lines := []RecordedLine{
+		{T: 1000, Ms: 0, Conn: "A", Dir: "s2c", Kind: "json", Port: 10, Payload: []byte("1")},
+		{T: 1060, Ms: 60, Conn: "A", Dir: "s2c", Kind: "binary", B64: "BQU="},
+		{T: 1061, Ms: 61, Conn: "A", Dir: "event", Kind: "close", Code: 4004},
+	}
+	rp, err := NewReplay(lines, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rp.Realtime = true
+	start := time.Now()
+	s := New(Options{Now: rp.Now})
+	info := s.Run(context.Background(), rp, Target{})
+	if d := time.Since(start); d < 50*time.Millisecond {
+		t.Errorf("replay took %v, recording spans 61 ms", d)
+	}
+	if info.Code != 4004 || !info.Reconnect || rp.Now() != time.UnixMilli(1061) {
+		t.Errorf("close %+v now %v", info, rp.Now())
+	}
+	if sent := rp.Sent(); len(sent) != 1 || string(sent[0]) != "[8,1]" {
+		t.Errorf("sent %q", sent)
 	}
 }

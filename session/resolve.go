@@ -23,6 +23,9 @@ type Target struct {
 	// Warning is set when the game manifest announces a plugin contract
 	// other than EngineAPI: the client may not understand this game.
 	Warning string
+	// AssetsBase is the absolute URL of the game's images and sounds, from
+	// the game manifest ("" when the host has no manifest).
+	AssetsBase string
 }
 
 // EngineAPI is the game plugin contract version this client follows.
@@ -53,7 +56,7 @@ func Resolve(ctx context.Context, client *http.Client, addr, origin string) (Tar
 			return Target{}, err
 		}
 		t.Origin = originOf(u.Scheme, u)
-		t.Warning = checkManifest(ctx, client, u, t.GameID)
+		t.Warning, t.AssetsBase = checkManifest(ctx, client, u, t.GameID)
 	default:
 		return Target{}, fmt.Errorf("address %q: scheme must be http, https, ws or wss", addr)
 	}
@@ -146,9 +149,10 @@ func hostKey(hostport string) string {
 }
 
 // checkManifest reads /games/manifest.json and returns a warning when the
-// game's engineApi differs from EngineAPI. A missing or unreadable catalog is
-// not an error: nothing on the wire needs it.
-func checkManifest(ctx context.Context, client *http.Client, base *url.URL, gameID string) string {
+// game's engineApi differs from EngineAPI, and the game's assetsBase made
+// absolute. A missing or unreadable catalog is not an error: nothing on the
+// wire needs it.
+func checkManifest(ctx context.Context, client *http.Client, base *url.URL, gameID string) (warning, assets string) {
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	mu := *base
@@ -156,28 +160,38 @@ func checkManifest(ctx context.Context, client *http.Client, base *url.URL, game
 	mu.RawQuery = ""
 	req, err := http.NewRequestWithContext(pctx, http.MethodGet, mu.String(), nil)
 	if err != nil {
-		return ""
+		return "", ""
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return ""
+		return "", ""
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil || resp.StatusCode != http.StatusOK {
-		return ""
+		return "", ""
 	}
 	var list []struct {
-		ID        string `json:"id"`
-		EngineAPI *int   `json:"engineApi"`
+		ID         string `json:"id"`
+		EngineAPI  *int   `json:"engineApi"`
+		AssetsBase string `json:"assetsBase"`
 	}
 	if json.Unmarshal(body, &list) != nil {
-		return ""
+		return "", ""
 	}
 	for _, m := range list {
-		if m.ID == gameID && m.EngineAPI != nil && *m.EngineAPI != EngineAPI {
-			return fmt.Sprintf("game %q uses plugin contract %d; this client follows %d", gameID, *m.EngineAPI, EngineAPI)
+		if m.ID != gameID {
+			continue
 		}
+		if ref, err := url.Parse(m.AssetsBase); err == nil && m.AssetsBase != "" {
+			if a := base.ResolveReference(ref); a.Scheme == "http" || a.Scheme == "https" {
+				assets = a.String()
+			}
+		}
+		if m.EngineAPI != nil && *m.EngineAPI != EngineAPI {
+			warning = fmt.Sprintf("game %q uses plugin contract %d; this client follows %d", gameID, *m.EngineAPI, EngineAPI)
+		}
+		return warning, assets
 	}
-	return ""
+	return "", ""
 }

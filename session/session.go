@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"vimpclient/protocol"
@@ -40,12 +41,16 @@ const (
 	TeamAnswerPause = 500 * time.Millisecond
 )
 
-// deferred is a read-loop reply due at a time; it goes out with the first
-// message handled at or after that time (hosts in play send 30 frames/s).
+// deferred is a read-loop reply due at a time. It goes out with the first
+// message handled at or after that time (hosts in play send 30 frames/s), or
+// from a timer when the host is quiet; whichever comes first sends it once.
+// A lockstep (replay) connection uses only the first, so replays stay exact.
 type deferred struct {
 	due     time.Time
 	msg     []byte
 	pending string // vote name whose list this requests
+	sent    *atomic.Bool
+	timer   *time.Timer
 }
 
 // ErrNotInGame refuses game input before the host enabled it (MODULES_READY).
@@ -145,6 +150,7 @@ type conn struct {
 	state    State
 	terminal string // text of a terminal TECH_INFORM, kept for the close reason
 	later    []deferred
+	lockstep bool
 }
 
 // Run drives one connection until it closes or ctx ends, then reports how it
@@ -171,7 +177,8 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 	// keeps the order a live connection would have had.
 	ls, ok := t.(interface{ Lockstep() bool })
 	lockstep := ok && ls.Lockstep()
-	c := &conn{target: target}
+	c := &conn{target: target, lockstep: lockstep}
+	defer c.stopTimers()
 	s.queue.Push(Event{At: s.now(), Kind: EventOpen})
 
 	// Leaving (ctx ends) closes with a clean 1000 close frame first; only
@@ -416,7 +423,7 @@ func (s *Session) vote(c *conn, ob *outbox, v protocol.Vote) {
 		}
 		if req := protocol.ListRequest(values); req != "" {
 			if s.opts.AutoTeam && v.Open.Name == teamVote {
-				c.later = append(c.later, deferred{due: s.now().Add(TeamListPause), msg: protocol.VoteRequestMsg(req), pending: v.Open.Name})
+				s.defer_(c, ob, deferred{due: s.now().Add(TeamListPause), msg: protocol.VoteRequestMsg(req), pending: v.Open.Name})
 				return
 			}
 			s.mu.Lock()
@@ -448,19 +455,48 @@ func (s *Session) vote(c *conn, ob *outbox, v protocol.Vote) {
 		}
 		team = s.opts.Team
 	}
-	c.later = append(c.later, deferred{due: s.now().Add(TeamAnswerPause), msg: protocol.VoteAnswerMsg(teamVote, team)})
+	s.defer_(c, ob, deferred{due: s.now().Add(TeamAnswerPause), msg: protocol.VoteAnswerMsg(teamVote, team)})
+}
+
+// defer_ schedules a reply (see deferred).
+func (s *Session) defer_(c *conn, ob *outbox, d deferred) {
+	d.sent = new(atomic.Bool)
+	if !c.lockstep {
+		wait := d.due.Sub(s.now())
+		sent := d.sent
+		d.timer = time.AfterFunc(wait, func() { s.sendDeferred(ob, d.msg, d.pending, sent) })
+	}
+	c.later = append(c.later, d)
+}
+
+func (s *Session) sendDeferred(ob *outbox, msg []byte, pending string, sent *atomic.Bool) {
+	if !sent.CompareAndSwap(false, true) {
+		return
+	}
+	if pending != "" {
+		s.mu.Lock()
+		s.pendingList = pending
+		s.mu.Unlock()
+	}
+	s.reply(ob, msg, true)
+}
+
+func (c *conn) stopTimers() {
+	for _, d := range c.later {
+		if d.timer != nil {
+			d.timer.Stop()
+		}
+	}
 }
 
 func (s *Session) flushDeferred(c *conn, ob *outbox, now time.Time) {
-	for len(c.later) > 0 && !now.Before(c.later[0].due) {
+	for len(c.later) > 0 && (!now.Before(c.later[0].due) || c.later[0].sent.Load()) {
 		d := c.later[0]
 		c.later = c.later[1:]
-		if d.pending != "" {
-			s.mu.Lock()
-			s.pendingList = d.pending
-			s.mu.Unlock()
+		if d.timer != nil {
+			d.timer.Stop()
 		}
-		s.reply(ob, d.msg, true)
+		s.sendDeferred(ob, d.msg, d.pending, d.sent)
 	}
 }
 

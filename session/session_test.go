@@ -239,3 +239,24 @@ func TestLeavingClosesCleanly(t *testing.T) {
 		t.Errorf("host saw close %d, want 1000", code)
 	}
 }
+
+// With AutoTeam, a quiet host still gets the team-vote answers: the pauses
+// are timers, not only piggy-backed on incoming traffic.
+func TestTeamVoteOnQuietHost(t *testing.T) {
+	fh := newFakeHost(t, func(ctx context.Context, h *hostConn) {
+		h.handshake("Alice")
+		h.send(16, `{"name":"teamChange"}`)
+		start := time.Now()
+		h.expect(7, `"teams"`)
+		if d := time.Since(start); d < TeamListPause/2 {
+			h.t.Errorf("list requested after %v", d)
+		}
+		h.send(16, `["team1","spectators"]`)
+		h.expect(7, `["teamChange","spectators"]`)
+		_ = h.c.Close(protocol.CloseRoomFull, "")
+	})
+	_, _, s := runOnce(t, fh, Options{Auth: AuthValues{Nick: "Alice"}, AutoTeam: true, Team: "spectators"})
+	if errs := s.Stats().Errors; len(errs) != 0 {
+		t.Errorf("errors %v", errs)
+	}
+}

@@ -11,6 +11,9 @@ import (
 	"time"
 
 	"vimpclient/clientcore"
+	"vimpclient/games/snakes"
+	"vimpclient/games/tanks/tankclient"
+	"vimpclient/predict"
 	"vimpclient/protocol"
 	"vimpclient/session"
 )
@@ -26,6 +29,12 @@ type frameCore interface {
 	Reset()
 	SetActive(active bool)
 	ApplyInput(seq uint32, down bool, command string, localNowMs float64)
+	// LoadMap and Panel feed MAP_DATA and PANEL_DATA to the game's
+	// prediction (map geometry for collisions, ammo for the fire gate).
+	LoadMap(raw []byte)
+	Panel(cells []protocol.PanelCell)
+	// Prediction returns the prediction statistics, nil without a game.
+	Prediction() *predict.Summary
 	// Visit runs one render-tick sample; fn is told, by snapshot key name,
 	// every entity id the frames pushed from now on carry.
 	Visit(localNowMs float64, fn func(key string, id uint32))
@@ -43,10 +52,36 @@ func newClientCore(cfg *protocol.Config) (frameCore, error) {
 	if err != nil {
 		return nil, fmt.Errorf("snapshot schema: %w", err)
 	}
-	return &coreAdapter{
+	a := &coreAdapter{
 		c:   clientcore.New(s, clientcore.Options{Delay: cfg.Interpolation.Delay, MaxFrameAge: cfg.Interpolation.MaxFrameAge}),
 		dec: clientcore.NewDecoder(s),
-	}, nil
+	}
+	a.game = newPredictionGame(s, cfg.Prediction)
+	if a.game != nil {
+		a.c.SetGame(a.game)
+	}
+	return a, nil
+}
+
+// predictionGame is a game half the client knows: tanks or snakes.
+type predictionGame interface {
+	clientcore.Game
+	Predictor() *predict.Predictor
+}
+
+// newPredictionGame recognises the game by its schema and prediction
+// config; nil (no prediction) for a game the client does not know.
+func newPredictionGame(s *clientcore.Schema, prediction json.RawMessage) predictionGame {
+	if len(prediction) == 0 {
+		return nil
+	}
+	if g, err := tankclient.FromConfig(s, prediction); err == nil {
+		return g
+	}
+	if g, err := snakes.FromConfig(s, prediction); err == nil {
+		return g
+	}
+	return nil
 }
 
 // coreAdapter feeds the client core as the window would, and decodes each
@@ -54,6 +89,7 @@ func newClientCore(cfg *protocol.Config) (frameCore, error) {
 // summary counts is every id on the wire, whatever render time reached.
 type coreAdapter struct {
 	c     *clientcore.Core
+	game  predictionGame
 	dec   *clientcore.Decoder
 	frame clientcore.Frame
 	seen  func(key string, id uint32)
@@ -85,10 +121,32 @@ func laterBlock(blocks []clientcore.Block, i int) bool {
 	return false
 }
 
-func (a *coreAdapter) SetMap()               { a.c.SetMap() }
+func (a *coreAdapter) SetMap() { a.c.SetMap() }
+func (a *coreAdapter) LoadMap(raw []byte) {
+	if m, ok := a.game.(interface{ LoadMap([]byte) error }); ok {
+		m.LoadMap(raw) // a map the game cannot read predicts without walls
+	}
+}
+func (a *coreAdapter) Panel(cells []protocol.PanelCell) {
+	if p, ok := a.game.(interface{ SyncPanelCells([]protocol.PanelCell) }); ok {
+		p.SyncPanelCells(cells)
+	}
+}
+func (a *coreAdapter) Prediction() *predict.Summary {
+	if a.game == nil {
+		return nil
+	}
+	s := a.game.Predictor().Summary()
+	return &s
+}
 func (a *coreAdapter) SetActive(active bool) { a.c.SetActive(active) }
 func (a *coreAdapter) ApplyInput(seq uint32, down bool, cmd string, now float64) {
 	a.c.ApplyInput(seq, down, cmd, now)
+	if sp, ok := a.game.(interface {
+		TakeSpawns() []clientcore.EventFrame
+	}); ok {
+		sp.TakeSpawns() // nothing draws them headless
+	}
 }
 func (a *coreAdapter) Reset() { a.c.Reset() }
 func (a *coreAdapter) Counts() (uint64, uint64) {
@@ -105,15 +163,16 @@ func (a *coreAdapter) Visit(now float64, fn func(string, uint32)) {
 
 // summary is the -summary JSON object.
 type summary struct {
-	State      string         `json:"state"`
-	Player     bool           `json:"player"`
-	Frames     frameCounts    `json:"frames"`
-	Pings      int            `json:"pings"`
-	Ports      map[string]int `json:"ports"`
-	Entities   map[string]int `json:"entities"`
-	CloseCode  *int           `json:"closeCode"`
-	Errors     []string       `json:"errors"`
-	DurationMs int64          `json:"durationMs"`
+	State      string           `json:"state"`
+	Player     bool             `json:"player"`
+	Frames     frameCounts      `json:"frames"`
+	Pings      int              `json:"pings"`
+	Ports      map[string]int   `json:"ports"`
+	Entities   map[string]int   `json:"entities"`
+	Prediction *predict.Summary `json:"prediction,omitempty"`
+	CloseCode  *int             `json:"closeCode"`
+	Errors     []string         `json:"errors"`
+	DurationMs int64            `json:"durationMs"`
 }
 
 type frameCounts struct {
@@ -135,13 +194,23 @@ type gameLoop struct {
 	playAt   time.Time // first time "playing" was reached
 	core     frameCore
 	decoded  uint64 // of cores already replaced
-	dropped  uint64
 	ids      map[string]map[uint32]struct{}
 	close    *session.CloseInfo
 	fatal    error
 	evs      []session.Event
 	errs     []string
 	keyState map[string]bool
+	// prediction keeps the statistics of the last core retired.
+	prediction *predict.Summary
+	// onTick, if set, runs at the end of every tick (tests watch the
+	// loop's state through it).
+	onTick func(*gameLoop)
+	// sink, if set, sees every event after the core has taken it: the
+	// window's world, overlays and sound.
+	sink func(ev *session.Event)
+	// clock, if set, converts an arrival time to the game loop's ms (the
+	// window samples the core on the renderer's clock).
+	clock func(t time.Time) float64
 }
 
 func newGameLoop(sess *session.Session, nc newCoreFunc, now func() time.Time, script []scriptStep, log *slog.Logger) *gameLoop {
@@ -150,22 +219,45 @@ func newGameLoop(sess *session.Session, nc newCoreFunc, now func() time.Time, sc
 }
 
 func (g *gameLoop) ms(t time.Time) float64 {
+	if g.clock != nil {
+		return g.clock(t)
+	}
 	return float64(t.Sub(g.start)) / float64(time.Millisecond)
+}
+
+// drain hands every queued event to the core (and the sink).
+func (g *gameLoop) drain() {
+	g.evs = g.sess.Queue().Drain(g.evs)
+	for i := range g.evs {
+		g.handle(&g.evs[i])
+		if g.sink != nil {
+			g.sink(&g.evs[i])
+		}
+	}
+	clear(g.evs)
 }
 
 // tick drains every queued event, plays due script steps and samples the core.
 func (g *gameLoop) tick() {
-	g.evs = g.sess.Queue().Drain(g.evs)
-	for i := range g.evs {
-		g.handle(&g.evs[i])
-	}
-	clear(g.evs)
+	g.drain()
 	now := g.now()
 	g.playScript(now)
 	if g.core != nil {
 		g.core.Visit(g.ms(now), g.see)
 	}
+	if g.onTick != nil {
+		g.onTick(g)
+	}
 }
+
+// note keeps an error for the summary, at most maxLoopErrors of them.
+func (g *gameLoop) note(msg string) {
+	if len(g.errs) < maxLoopErrors {
+		g.errs = append(g.errs, msg)
+	}
+}
+
+const maxLoopErrors = 64
 
 func (g *gameLoop) see(key string, id uint32) {
 	set := g.ids[key]
@@ -180,9 +272,11 @@ func (g *gameLoop) see(key string, id uint32) {
 
 func (g *gameLoop) retireCore() {
 	if g.core != nil {
-		d, x := g.core.Counts()
+		d, _ := g.core.Counts()
 		g.decoded += d
-		g.dropped += x
+		if p := g.core.Prediction(); p != nil {
+			g.prediction = p
+		}
 		g.core = nil
 	}
 }
@@ -207,7 +301,7 @@ func (g *gameLoop) handle(ev *session.Event) {
 			g.retireCore()
 			c, err := g.newCore(v)
 			if err != nil {
-				g.errs = append(g.errs, err.Error())
+				g.note(err.Error())
 				return
 			}
 			g.core = c
@@ -222,7 +316,12 @@ func (g *gameLoop) handle(ev *session.Event) {
 			}
 		case *protocol.MapInfo:
 			if g.core != nil {
+				g.core.LoadMap(v.Raw)
 				g.core.SetMap()
+			}
+		case protocol.Panel:
+			if g.core != nil {
+				g.core.Panel(v)
 			}
 		case protocol.ClearScope:
 			if g.core != nil {
@@ -251,7 +350,7 @@ func (g *gameLoop) playScript(now time.Time) {
 		st := g.script[g.next]
 		g.next++
 		if err := g.key(st.Action, st.Command, now); err != nil {
-			g.errs = append(g.errs, fmt.Sprintf("script %s %s %s: %v", st.Offset, st.Action, st.Command, err))
+			g.note(fmt.Sprintf("script %s %s %s: %v", st.Offset, st.Action, st.Command, err))
 			continue
 		}
 		g.keyState[st.Command] = st.Action == protocol.KeyDown
@@ -277,6 +376,7 @@ func (g *gameLoop) summary(d time.Duration) summary {
 	s := summary{State: st.Furthest.String(), Player: st.Player, Pings: st.Pongs,
 		Ports: map[string]int{}, Entities: map[string]int{}, DurationMs: d.Milliseconds()}
 	s.Frames = frameCounts{Received: st.Frames, Decoded: g.decoded}
+	s.Prediction = g.prediction
 	if st.Frames > int(g.decoded) {
 		s.Frames.Dropped = uint64(st.Frames) - g.decoded
 	}

@@ -1,13 +1,18 @@
 // Command vimpclient is a native desktop client for vimp game hosts.
 //
+//	vimpclient [flags]                              play against the embedded host (started in-process)
 //	vimpclient [flags] ADDRESS                      join a host (http://host:port or ws://host:port/path)
+//	vimpclient serve [-addr HOST:PORT] [-bots N]    run the embedded host alone, for LAN play
 //	vimpclient replay [flags] FILE                  play a recording back
 //	vimpclient frames -schema SCHEMA.json FILE...   decode raw snapshot frames
 package main
 
 import (
+	"context"
 	"io"
 	"os"
+	"os/signal"
+	"syscall"
 )
 
 func main() {
@@ -21,6 +26,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return runFrames(args[1:], stdout, stderr)
 		case "replay":
 			return runReplay(args[1:], stdout, stderr)
+		case "serve":
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runServe(ctx, args[1:], stdout, stderr)
 		}
 	}
 	return runPlay(args, stdout, stderr)

@@ -10,8 +10,11 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 	"time"
 
+	"vimpclient/audio/synth"
+	"vimpclient/host"
 	"vimpclient/session"
 )
 
@@ -42,6 +45,13 @@ type playFlags struct {
 	ca       string
 	record   string
 	verbose  bool
+	bots     int
+	// window mode
+	audioOut        string
+	netGraph        bool
+	fullscreen      bool
+	screenshot      string
+	screenshotAfter time.Duration
 }
 
 func (p *playFlags) register(fs *flag.FlagSet) {
@@ -56,6 +66,12 @@ func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&p.ca, "ca", "", "PEM file with an extra CA to trust for https/wss hosts")
 	fs.StringVar(&p.record, "record", "", "write every message both ways to this JSON-lines file")
 	fs.BoolVar(&p.verbose, "v", false, "log connection details to stderr")
+	fs.IntVar(&p.bots, "bots", 5, "bots in the embedded host's match (when no address is given)")
+	fs.StringVar(&p.audioOut, "audio-out", "", "also write the sound mix to this WAV file")
+	fs.BoolVar(&p.netGraph, "netgraph", false, "show the net graph from the start (F3 toggles it)")
+	fs.BoolVar(&p.fullscreen, "fullscreen", false, "start in fullscreen (F11 or Alt+Enter toggles it)")
+	fs.StringVar(&p.screenshot, "screenshot", "", "write a PNG of the window to this file after -screenshot-after, then quit")
+	fs.DurationVar(&p.screenshotAfter, "screenshot-after", 10*time.Second, "when to take the -screenshot")
 }
 
 func usagePlay(w io.Writer, fs *flag.FlagSet) {
@@ -75,21 +91,34 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	if err := fs.Parse(args); err != nil {
 		return 2
 	}
-	if fs.NArg() == 0 {
-		fmt.Fprintln(stderr, "vimpclient: no host address given (e.g. vimpclient -nick Alice http://127.0.0.1:3002); the built-in host is not available in this build")
-		return 2
-	}
 	if fs.NArg() > 1 {
 		fmt.Fprintf(stderr, "vimpclient: one address expected, got %q\n", fs.Args())
 		return 2
 	}
-	if !p.headless {
-		fmt.Fprintln(stderr, "vimpclient: the window is not available in this build; run with -headless")
-		return 2
-	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return headlessConnect(ctx, p, fs.Arg(0), stdout, stderr)
+	addr := fs.Arg(0)
+	if addr == "" {
+		// No address: a match against the embedded host, on a free loopback
+		// port, reached through the same WebSocket path a remote host uses.
+		hostCtx, stopHost := context.WithCancel(ctx)
+		srv, err := host.Start(hostCtx, host.Config{Addr: "127.0.0.1:0", Bots: p.bots,
+			Sound: synth.WAV, Log: newLogger(stderr, p.verbose)})
+		if err != nil {
+			fmt.Fprintf(stderr, "vimpclient: embedded host: %v\n", err)
+			stopHost()
+			return 1
+		}
+		defer func() {
+			stopHost()
+			<-srv.Done()
+		}()
+		addr = srv.URL()
+	}
+	if !p.headless {
+		return windowConnect(ctx, p, addr, stdout, stderr)
+	}
+	return headlessConnect(ctx, p, addr, stdout, stderr)
 }
 
 func newLogger(w io.Writer, verbose bool) *slog.Logger {

@@ -107,8 +107,8 @@ func TestReplayCommandOnCaptures(t *testing.T) {
 
 func TestUsageErrors(t *testing.T) {
 	var out, errb bytes.Buffer
-	if code := run(nil, &out, &errb); code != 2 || !strings.Contains(errb.String(), "no host address") {
-		t.Errorf("no address: %d %q", code, errb.String())
+	if code := run([]string{"-headless", "http://a", "http://b"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "one address") {
+		t.Errorf("two addresses: %d %q", code, errb.String())
 	}
 	errb.Reset()
 	if code := run([]string{"-set", "novalue", "http://x"}, &out, &errb); code != 2 {

@@ -1,0 +1,211 @@
+package audio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"vimpclient/audio/mp3"
+	"vimpclient/audio/pcm"
+	"vimpclient/audio/wav"
+)
+
+// MaxFileBytes bounds one sound file.
+const MaxFileBytes = 16 << 20
+
+// MaxCatalogSamples bounds the decoded samples of one catalog together (256 MiB of float32), so
+// a host cannot make the client hold more than that however many files it lists.
+const MaxCatalogSamples = 64 << 20
+
+// loadWorkers is how many files decode at once (the machine the client runs on may be small).
+const loadWorkers = 2
+
+// Codecs the client decodes, in the order it would like them.
+func supportedCodecs() []string { return []string{"mp3", "wav"} }
+
+// Fetcher reads one file relative to the active game's assetsBase, e.g. "sounds/shot.mp3". The
+// render side's asset cache satisfies it; HTTPFetcher is a plain one.
+type Fetcher interface {
+	Fetch(ctx context.Context, path string) ([]byte, error)
+}
+
+// FetchFunc adapts a function to Fetcher.
+type FetchFunc func(ctx context.Context, path string) ([]byte, error)
+
+// Fetch calls f.
+func (f FetchFunc) Fetch(ctx context.Context, path string) ([]byte, error) { return f(ctx, path) }
+
+// HTTPFetcher fetches files under Base (the assetsBase resolved against the host, ending in /).
+type HTTPFetcher struct {
+	Client *http.Client // default http.DefaultClient
+	Base   *url.URL
+}
+
+// Fetch GETs Base + path, refusing bodies over MaxFileBytes.
+func (h HTTPFetcher) Fetch(ctx context.Context, path string) ([]byte, error) {
+	if h.Base == nil {
+		return nil, errors.New("audio: fetch: no base URL")
+	}
+	ref, err := url.Parse(path)
+	if err != nil || ref.IsAbs() || strings.HasPrefix(path, "/") {
+		return nil, fmt.Errorf("audio: fetch %q: not a relative path", path)
+	}
+	u := h.Base.ResolveReference(ref)
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("audio: fetch %s: %w", u, err)
+	}
+	c := h.Client
+	if c == nil {
+		c = http.DefaultClient
+	}
+	resp, err := c.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("audio: fetch %s: %w", u, err)
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return nil, fmt.Errorf("audio: fetch %s: status %s", u, resp.Status)
+	}
+	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxFileBytes+1))
+	if err != nil {
+		return nil, fmt.Errorf("audio: fetch %s: %w", u, err)
+	}
+	if len(body) > MaxFileBytes {
+		return nil, fmt.Errorf("audio: fetch %s: larger than %d bytes", u, MaxFileBytes)
+	}
+	return body, nil
+}
+
+// DecodeFile decodes a sound file of the given codec to float PCM at its own rate.
+func DecodeFile(codec string, data []byte) (pcm.Buffer, error) {
+	switch codec {
+	case "mp3":
+		b, _, err := mp3.Decode(data)
+		return b, err
+	case "wav":
+		return wav.Decode(data)
+	default:
+		return pcm.Buffer{}, fmt.Errorf("audio: no decoder for %q", codec)
+	}
+}
+
+// Loading tracks the background load started by Init.
+type Loading struct {
+	done           chan struct{}
+	loaded, failed atomic.Int32
+	total          int
+	samples        atomic.Int64 // decoded samples kept so far, against MaxCatalogSamples
+}
+
+// Done is closed when every sound has loaded or failed (or the load was cancelled).
+func (l *Loading) Done() <-chan struct{} { return l.done }
+
+// Counts returns how many sounds loaded, failed, and the total.
+func (l *Loading) Counts() (loaded, failed, total int) {
+	return int(l.loaded.Load()), int(l.failed.Load()), l.total
+}
+
+// Init installs a catalog (replacing any previous one) and starts fetching and decoding every
+// sound in the background. It returns at once: the handshake must not wait for sounds. Until a
+// sound arrives its name is known but silent.
+func (m *Manager) Init(ctx context.Context, cat *Catalog, f Fetcher) *Loading {
+	if m.cancel != nil {
+		m.cancel()
+	}
+	m.cat = cat
+	variant, itd := m.cfg.Variant, m.cfg.ITD // client settings survive a new catalog
+	m.cfg = cat.Spatial
+	m.cfg.Variant, m.cfg.ITD = variant, itd
+	m.entries = make(map[string]*entry, len(cat.Sounds))
+	jobs := make([]*entry, 0, len(cat.Sounds))
+	for _, o := range cat.Sounds {
+		e := &entry{opts: o}
+		m.entries[o.Name] = e
+		jobs = append(jobs, e)
+	}
+	l := &Loading{done: make(chan struct{}), total: len(jobs)}
+	codec, ok := cat.Codec(supportedCodecs()...)
+	if !ok {
+		m.log.Error("audio: no codec in codecList can be decoded; the game will be silent",
+			"codecList", cat.Codecs, "supported", supportedCodecs())
+		for _, e := range jobs {
+			e.state.Store(sampleFailed)
+		}
+		l.failed.Store(int32(len(jobs)))
+		close(l.done)
+		return l
+	}
+	lctx, cancel := context.WithCancel(ctx)
+	m.cancel = cancel
+	rate, log := m.mixer.Rate(), m.log
+	go func() {
+		defer close(l.done)
+		queue := make(chan *entry)
+		var wg sync.WaitGroup
+		for w := 0; w < loadWorkers; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for e := range queue {
+					buf, err := loadOne(lctx, f, e.opts.File, codec, rate)
+					if err == nil && l.samples.Add(int64(len(buf.Data))) > MaxCatalogSamples {
+						l.samples.Add(-int64(len(buf.Data)))
+						err = fmt.Errorf("the catalog's sounds exceed %d samples together", MaxCatalogSamples)
+					}
+					if err != nil {
+						e.state.Store(sampleFailed)
+						l.failed.Add(1)
+						if lctx.Err() == nil {
+							log.Warn("audio: sound not loaded", "name", e.opts.Name, "err", err)
+						}
+						continue
+					}
+					e.buf.Store(buf)
+					e.state.Store(sampleReady)
+					l.loaded.Add(1)
+				}
+			}()
+		}
+	feed:
+		for _, e := range jobs {
+			select {
+			case queue <- e:
+			case <-lctx.Done():
+				break feed
+			}
+		}
+		close(queue)
+		wg.Wait()
+	}()
+	return l
+}
+
+func loadOne(ctx context.Context, f Fetcher, file, codec string, rate int) (*pcm.Buffer, error) {
+	path := "sounds/" + file + "." + codec
+	data, err := f.Fetch(ctx, path)
+	if err != nil {
+		return nil, fmt.Errorf("fetch %s: %w", path, err)
+	}
+	if len(data) > MaxFileBytes {
+		return nil, fmt.Errorf("fetch %s: larger than %d bytes", path, MaxFileBytes)
+	}
+	b, err := DecodeFile(codec, data)
+	if err != nil {
+		return nil, fmt.Errorf("decode %s: %w", path, err)
+	}
+	if b.Frames() == 0 {
+		return nil, fmt.Errorf("decode %s: no samples", path)
+	}
+	b, err = pcm.Resample(b, rate)
+	if err != nil {
+		return nil, fmt.Errorf("resample %s: %w", path, err)
+	}
+	return &b, nil
+}

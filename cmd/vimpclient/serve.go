@@ -1,0 +1,48 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+
+	"vimpclient/audio/synth"
+	"vimpclient/host"
+)
+
+// runServe runs the embedded host alone: `vimpclient serve -addr HOST:PORT
+// -bots N`. It listens on loopback unless the user names another address,
+// prints the URL clients join, and stops when ctx ends.
+func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	addr := fs.String("addr", "127.0.0.1:3002", "listen address HOST:PORT (loopback by default; 0.0.0.0:PORT for a LAN)")
+	bots := fs.Int("bots", 5, "number of bots in the match")
+	maxPlayers := fs.Int("max-players", 30, "maximum number of human players")
+	verbose := fs.Bool("v", false, "log debug messages")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "serve: unexpected argument %q\n", fs.Arg(0))
+		return 2
+	}
+	if *bots < 0 || *bots > 200 {
+		fmt.Fprintln(stderr, "serve: -bots must be between 0 and 200")
+		return 2
+	}
+	level := slog.LevelInfo
+	if *verbose {
+		level = slog.LevelDebug
+	}
+	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	srv, err := host.Start(ctx, host.Config{Addr: *addr, Bots: *bots, MaxPlayers: *maxPlayers, Sound: synth.WAV, Log: log})
+	if err != nil {
+		fmt.Fprintf(stderr, "serve: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "vimpclient host: %s (bots %d)\n", srv.URL(), *bots)
+	<-srv.Done()
+	return 0
+}

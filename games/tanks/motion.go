@@ -1,0 +1,203 @@
+// Package tanks holds the tank game's simulation rules that the host and
+// the client's predictor must run identically: the tank motion model of
+// one fixed step (game-tanks.md §7.4), the glued wall blocks and the
+// contact solver both read (§5.1, §7.6), and the wall ray. Plain Go with
+// float32 state, standard library only.
+package tanks
+
+import "math"
+
+// Key bits of prediction.playerKeys (game-tanks.md §3.3).
+const (
+	KeyForward    = 1
+	KeyBack       = 2
+	KeyLeft       = 4
+	KeyRight      = 8
+	KeyGunCenter  = 16
+	KeyGunLeft    = 32
+	KeyGunRight   = 64
+	KeyFire       = 128
+	KeyNextWeapon = 256
+	KeyPrevWeapon = 512
+)
+
+// OneShotKeys are the bits armed for exactly one step by a down.
+const OneShotKeys = KeyGunCenter | KeyFire | KeyNextWeapon | KeyPrevWeapon
+
+// Step is the fixed simulation step in seconds (120 Hz).
+const Step = float32(1.0 / 120.0)
+
+// Model holds the motion constants of a tank model (m1 in the game data).
+type Model struct {
+	Size               float32
+	Acceleration       float32
+	Braking            float32
+	MaxForward         float32
+	MaxReverse         float32
+	TurnTorque         float32
+	LinearDamping      float32
+	AngularDamping     float32
+	LateralGrip        float32
+	TurnSpeedThreshold float32
+	BaseTurnRatio      float32
+	ReverseTurn        float32
+	ThrottleUp         float32
+	ThrottleDown       float32
+	Strain             float32
+	MaxGunAngle        float32
+	GunSpeed           float32
+	GunCenterSpeed     float32
+	Density            float32
+	Friction           float32
+	Restitution        float32
+}
+
+// M1 returns the tanks model m1 (game-tanks.md §3.8).
+func M1() Model {
+	return Model{
+		Size: 2, Acceleration: 1000, Braking: 0.3, MaxForward: 260, MaxReverse: -130,
+		TurnTorque: 215, LinearDamping: 3, AngularDamping: 100, LateralGrip: 20,
+		TurnSpeedThreshold: 10, BaseTurnRatio: 0.8, ReverseTurn: 0.7,
+		ThrottleUp: 2.0, ThrottleDown: 2.5, Strain: 1.5,
+		MaxGunAngle: 1.4, GunSpeed: 3.0, GunCenterSpeed: 10.0,
+		Density: 200, Friction: 0.5, Restitution: 0.1,
+	}
+}
+
+// HalfSize returns the hull half extents (size·2 × size·1.5).
+func (m *Model) HalfSize() (float32, float32) { return m.Size * 2, m.Size * 1.5 }
+
+// Tank is the simulated state of one tank; it is also the player block
+// state (x, y, angle, vx, vy, angvel, gun, throttle).
+type Tank struct {
+	X, Y, Angle    float32
+	VX, VY, AngVel float32
+	Gun            float32
+	Throttle       float32
+	Centering      bool
+	// EngineLoad is derived by each step (0..2), for sound and tracks.
+	EngineLoad float32
+}
+
+// Normalize wraps an angle into [-π, π].
+func Normalize(a float32) float32 {
+	if a > 64 || a < -64 || a != a {
+		// Far outside one turn (or not a number): reduce in one step; the
+		// loops below would take for ever, or never end on infinities.
+		a = float32(math.Remainder(float64(a), 2*math.Pi))
+	}
+	for a > math.Pi {
+		a -= 2 * math.Pi
+	}
+	for a < -math.Pi {
+		a += 2 * math.Pi
+	}
+	return a
+}
+
+func clamp(v, lo, hi float32) float32 {
+	if v < lo {
+		return lo
+	}
+	if v > hi {
+		return hi
+	}
+	return v
+}
+
+// Move advances t by one step of dt seconds with the key mask keys (held
+// bits plus the one-shots of this step). It does not resolve collisions.
+func (m *Model) Move(t *Tank, keys uint32, dt float32) {
+	// 1. Turret.
+	if keys&KeyGunCenter != 0 {
+		t.Centering = true
+	}
+	if t.Centering {
+		t.Gun += (0 - t.Gun) * min(m.GunCenterSpeed*dt, 1)
+		if abs32(t.Gun) < 0.01 {
+			t.Gun = 0
+			t.Centering = false
+		}
+		if keys&(KeyGunLeft|KeyGunRight) != 0 {
+			t.Centering = false
+		}
+	} else {
+		r := m.GunSpeed * dt
+		if keys&KeyGunLeft != 0 {
+			t.Gun = max(t.Gun-r, -m.MaxGunAngle)
+		} else if keys&KeyGunRight != 0 {
+			t.Gun = min(t.Gun+r, m.MaxGunAngle)
+		}
+	}
+	fwdKey := keys&KeyForward != 0
+	backKey := keys&KeyBack != 0
+	// 2. Throttle.
+	if fwdKey || backKey {
+		t.Throttle = min(t.Throttle+m.ThrottleUp*dt, 1)
+	} else {
+		t.Throttle = max(t.Throttle-m.ThrottleDown*dt, 0)
+	}
+	// 3. Body frame.
+	s64, c64 := math.Sincos(float64(t.Angle))
+	c, s := float32(c64), float32(s64)
+	fwd := t.VX*c + t.VY*s
+	lat := -t.VX*s + t.VY*c
+	// 4. Lateral grip.
+	dLat := -lat * m.LateralGrip * dt
+	// 5. Drive.
+	var a float32
+	if t.Throttle > 0 {
+		if fwdKey && fwd < m.MaxForward {
+			a = m.Acceleration * t.Throttle
+		} else if backKey && fwd > m.MaxReverse {
+			a = -m.Acceleration * t.Throttle
+		}
+	}
+	if a == 0 && !fwdKey && !backKey {
+		a = -m.Braking * fwd
+	}
+	dFwd := a * dt
+	// 6. Velocity.
+	t.VX += c*dFwd - s*dLat
+	t.VY += s*dFwd + c*dLat
+	// 7. Engine load.
+	var ratio float32
+	if fwd > 0 {
+		ratio = clamp(fwd/m.MaxForward, 0, 1)
+	} else if fwd < 0 {
+		ratio = clamp(abs32(fwd/m.MaxReverse), 0, 1)
+	}
+	ratio = float32(math.Round(float64(ratio)*10000) / 10000)
+	t.EngineLoad = clamp(t.Throttle+m.Strain*max(0, t.Throttle-ratio), 0, 2)
+	// 8. Turning.
+	f := float32(1)
+	if abs32(fwd) < m.TurnSpeedThreshold {
+		f = m.BaseTurnRatio
+	}
+	if fwd < 0 {
+		f *= m.ReverseTurn
+	}
+	var dw float32
+	if keys&KeyRight != 0 {
+		dw = m.TurnTorque * f
+	} else if keys&KeyLeft != 0 {
+		dw = -m.TurnTorque * f
+	}
+	t.AngVel += dw * dt
+	// 9. Integrate with the velocity before damping.
+	t.X += t.VX * dt
+	t.Y += t.VY * dt
+	t.Angle = Normalize(t.Angle + t.AngVel*dt)
+	// 10. Damp.
+	ld := 1 / (1 + m.LinearDamping*dt)
+	t.VX *= ld
+	t.VY *= ld
+	t.AngVel *= 1 / (1 + m.AngularDamping*dt)
+}
+
+func abs32(v float32) float32 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}

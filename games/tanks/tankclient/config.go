@@ -1,0 +1,241 @@
+package tankclient
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+
+	"vimpclient/games/tanks"
+	"vimpclient/predict"
+)
+
+// Weapon is one entry of prediction.weapons as the shot predictor uses it.
+type Weapon struct {
+	Name        string
+	Explosive   bool    // type "explosive" (bomb); otherwise hitscan
+	FireRate    float64 // seconds between shots
+	Consumption int
+	Range       float32 // hitscan
+	Size        float32 // explosive: side of the bomb
+	TimeMs      float32 // explosive: fuse
+}
+
+// ModelConfig is one entry of prediction.models.
+type ModelConfig struct {
+	Name          string
+	CurrentWeapon string
+	Motion        tanks.Model
+}
+
+// Config is CONFIG_DATA.prediction for tanks: the generic part, the models
+// and the weapons in their configured order (the order weapon cycling uses).
+type Config struct {
+	Predict predict.Config
+	Models  []ModelConfig
+	Weapons []Weapon
+}
+
+// Limits on the tables: more entries than any real game has are refused.
+const (
+	maxModels  = 16
+	maxWeapons = 32
+)
+
+type rawModel struct {
+	CurrentWeapon       string   `json:"currentWeapon"`
+	Size                *float64 `json:"size"`
+	AccelerationFactor  *float64 `json:"accelerationFactor"`
+	BrakingFactor       *float64 `json:"brakingFactor"`
+	MaxForwardSpeed     *float64 `json:"maxForwardSpeed"`
+	MaxReverseSpeed     *float64 `json:"maxReverseSpeed"`
+	BaseTurnTorque      *float64 `json:"baseTurnTorqueFactor"`
+	LateralGrip         *float64 `json:"lateralGrip"`
+	TurnSpeedThreshold  *float64 `json:"turnSpeedThreshold"`
+	BaseTurnFactorRatio *float64 `json:"baseTurnFactorRatio"`
+	ReverseTurn         *float64 `json:"reverseTurnMultiplier"`
+	ThrottleUp          *float64 `json:"throttleIncreaseRate"`
+	ThrottleDown        *float64 `json:"throttleDecreaseRate"`
+	Strain              *float64 `json:"strainFactor"`
+	MaxGunAngle         *float64 `json:"maxGunAngle"`
+	GunSpeed            *float64 `json:"gunRotationSpeed"`
+	GunCenterSpeed      *float64 `json:"gunCenterSpeed"`
+	Damping             *struct {
+		Linear  *float64 `json:"linear"`
+		Angular *float64 `json:"angular"`
+	} `json:"damping"`
+	Fixture *struct {
+		Density     *float64 `json:"density"`
+		Friction    *float64 `json:"friction"`
+		Restitution *float64 `json:"restitution"`
+	} `json:"fixture"`
+}
+
+type rawWeapon struct {
+	Type        string   `json:"type"`
+	FireRate    *float64 `json:"fireRate"`
+	Consumption *float64 `json:"consumption"`
+	Range       *float64 `json:"range"`
+	Size        *float64 `json:"size"`
+	Time        *float64 `json:"time"`
+}
+
+// ParseConfig reads CONFIG_DATA.prediction. Motion constants a model leaves
+// out take the m1 values; a non-finite number is an error.
+func ParseConfig(raw []byte) (Config, error) {
+	pc, err := predict.ParseConfig(raw)
+	if err != nil {
+		return Config{}, err
+	}
+	cfg := Config{Predict: pc}
+	var top struct {
+		Models  json.RawMessage `json:"models"`
+		Weapons json.RawMessage `json:"weapons"`
+	}
+	if len(bytes.TrimSpace(raw)) == 0 {
+		return cfg, nil
+	}
+	if err := json.Unmarshal(raw, &top); err != nil {
+		return Config{}, fmt.Errorf("tanks prediction config: %w", err)
+	}
+	models, err := orderedObject(top.Models, maxModels)
+	if err != nil {
+		return Config{}, fmt.Errorf("tanks prediction config: models: %w", err)
+	}
+	for _, m := range models {
+		var rm rawModel
+		if err := json.Unmarshal(m.raw, &rm); err != nil {
+			return Config{}, fmt.Errorf("tanks prediction config: model %q: %w", m.name, err)
+		}
+		mc, err := modelFrom(m.name, &rm)
+		if err != nil {
+			return Config{}, err
+		}
+		cfg.Models = append(cfg.Models, mc)
+	}
+	weapons, err := orderedObject(top.Weapons, maxWeapons)
+	if err != nil {
+		return Config{}, fmt.Errorf("tanks prediction config: weapons: %w", err)
+	}
+	for _, w := range weapons {
+		var rw rawWeapon
+		if err := json.Unmarshal(w.raw, &rw); err != nil {
+			return Config{}, fmt.Errorf("tanks prediction config: weapon %q: %w", w.name, err)
+		}
+		wp := Weapon{Name: w.name, Explosive: rw.Type == "explosive", Consumption: 1, Range: 1500, Size: 8, TimeMs: 300}
+		for _, f := range []struct {
+			v   *float64
+			set func(float64)
+		}{
+			{rw.FireRate, func(v float64) { wp.FireRate = v }},
+			{rw.Consumption, func(v float64) { wp.Consumption = int(v) }},
+			{rw.Range, func(v float64) { wp.Range = float32(v) }},
+			{rw.Size, func(v float64) { wp.Size = float32(v) }},
+			{rw.Time, func(v float64) { wp.TimeMs = float32(v) }},
+		} {
+			if f.v == nil {
+				continue
+			}
+			if !finiteIn(*f.v, 0, 1e7) {
+				return Config{}, fmt.Errorf("tanks prediction config: weapon %q: value %v out of range", w.name, *f.v)
+			}
+			f.set(*f.v)
+		}
+		cfg.Weapons = append(cfg.Weapons, wp)
+	}
+	return cfg, nil
+}
+
+func finiteIn(v, lo, hi float64) bool { return !math.IsNaN(v) && v >= lo && v <= hi }
+
+func modelFrom(name string, rm *rawModel) (ModelConfig, error) {
+	m := tanks.M1()
+	var bad error
+	set := func(dst *float32, v *float64) {
+		if v == nil {
+			return
+		}
+		if !finiteIn(*v, -1e7, 1e7) {
+			bad = fmt.Errorf("tanks prediction config: model %q: value %v out of range", name, *v)
+			return
+		}
+		*dst = float32(*v)
+	}
+	set(&m.Size, rm.Size)
+	set(&m.Acceleration, rm.AccelerationFactor)
+	set(&m.Braking, rm.BrakingFactor)
+	set(&m.MaxForward, rm.MaxForwardSpeed)
+	set(&m.MaxReverse, rm.MaxReverseSpeed)
+	set(&m.TurnTorque, rm.BaseTurnTorque)
+	set(&m.LateralGrip, rm.LateralGrip)
+	set(&m.TurnSpeedThreshold, rm.TurnSpeedThreshold)
+	set(&m.BaseTurnRatio, rm.BaseTurnFactorRatio)
+	set(&m.ReverseTurn, rm.ReverseTurn)
+	set(&m.ThrottleUp, rm.ThrottleUp)
+	set(&m.ThrottleDown, rm.ThrottleDown)
+	set(&m.Strain, rm.Strain)
+	set(&m.MaxGunAngle, rm.MaxGunAngle)
+	set(&m.GunSpeed, rm.GunSpeed)
+	set(&m.GunCenterSpeed, rm.GunCenterSpeed)
+	if rm.Damping != nil {
+		set(&m.LinearDamping, rm.Damping.Linear)
+		set(&m.AngularDamping, rm.Damping.Angular)
+	}
+	if rm.Fixture != nil {
+		set(&m.Density, rm.Fixture.Density)
+		set(&m.Friction, rm.Fixture.Friction)
+		set(&m.Restitution, rm.Fixture.Restitution)
+	}
+	if bad != nil {
+		return ModelConfig{}, bad
+	}
+	if m.Size <= 0 || m.Density <= 0 {
+		return ModelConfig{}, fmt.Errorf("tanks prediction config: model %q: size and density must be positive", name)
+	}
+	return ModelConfig{Name: name, CurrentWeapon: rm.CurrentWeapon, Motion: m}, nil
+}
+
+type member struct {
+	name string
+	raw  json.RawMessage
+}
+
+// orderedObject returns the members of a JSON object in document order
+// (weapon order matters; Go maps lose it). Absent or null is empty.
+func orderedObject(raw json.RawMessage, limit int) ([]member, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return nil, nil
+	}
+	dec := json.NewDecoder(bytes.NewReader(raw))
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, errors.New("not an object")
+	}
+	var out []member
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, err
+		}
+		name, _ := tok.(string)
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		for _, m := range out {
+			if m.name == name {
+				return nil, fmt.Errorf("repeated member %q", name)
+			}
+		}
+		if len(out) == limit {
+			return nil, fmt.Errorf("more than %d members", limit)
+		}
+		out = append(out, member{name, v})
+	}
+	return out, nil
+}

@@ -1,0 +1,543 @@
+// Package tankclient is the tanks half of the client core (clientcore.Game):
+// the own tank predicted with the motion and wall contacts the host runs
+// (package tanks), reconciled against the 8-float player block, drawn as an
+// m1 overlay record; and the own shots spawned at once with local ids, the
+// host's duplicates suppressed by author id (game-tanks.md §7); crates and
+// other tanks the own tank touches are predicted with it.
+//
+// Wiring, on the game loop's goroutine: on CONFIG_DATA build the core, then
+// FromConfig(schema, cfg.Prediction) and core.SetGame(g) (on error run
+// without a game). MAP_DATA: g.LoadMap(raw) then core.SetMap(). PANEL_DATA:
+// g.SyncPanelCells(cells). Every key message sent: core.ApplyInput(seq,
+// down, command, now) with the wire seq, then render g.TakeSpawns() as event
+// frames. Each render tick: core.Sample(now) (which hands the game the
+// interpolated world through ObserveHot before stepping the prediction),
+// then core.TakeFrames() and the hot data as usual. The headless summary's
+// "prediction" object is g.Predictor().Summary().
+package tankclient
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+
+	"vimpclient/clientcore"
+	"vimpclient/games/tanks"
+	"vimpclient/predict"
+	"vimpclient/protocol"
+)
+
+// m1 row layout (game-tanks.md §2).
+const (
+	fieldX = iota
+	fieldY
+	fieldAngle
+	fieldGun
+	fieldVX
+	fieldVY
+	fieldEngineLoad
+	fieldCondition
+	fieldSize
+	fieldTeam
+	fieldAngVel
+	rowLen
+)
+
+// muzzleRatio places the muzzle at 0.55 of the hull width from the centre.
+const muzzleRatio = 0.55
+
+// remote is the last frame row of another tank, for the shot ray.
+type remote struct {
+	x, y, angle, size float32
+	present           bool
+}
+
+// Game predicts the own tank and its shots. It implements clientcore.Game
+// and is owned by the game loop's goroutine.
+type Game struct {
+	cfg    Config
+	schema *clientcore.Schema
+	pred   *predict.Predictor
+	div    *predict.Divergence
+
+	model  *ModelConfig
+	key    *clientcore.KeySchema
+	motion tanks.Model
+	st     tanks.Tank
+	body   tanks.Body
+	solver tanks.Solver
+	bodies []*tanks.Body
+	walls  *tanks.Walls
+	// crates are the map's dynamic bodies: followed from the drawn world,
+	// predicted while the own tank pushes them, and the shot ray's boxes.
+	crates  crateSet
+	remotes remoteSet
+	now     float64 // local time of the steps being run
+
+	rejected uint64
+
+	myID             uint8
+	hasID            bool
+	hasMeta          bool
+	cond, size, team float32
+	others           [256]remote
+
+	vals  []float32
+	pstat [8]float32
+
+	shots  shotState
+	spawns []clientcore.EventFrame
+}
+
+var _ clientcore.Game = (*Game)(nil)
+
+// New builds the tanks game for a snapshot schema and the parsed
+// CONFIG_DATA.prediction. It selects the first configured model whose name
+// is a snapshot key; SetModel changes it. The replay runs on the lead clock
+// (predict.Predictor.SetLeadClock); Predictor().SetLeadClock(false) restores
+// the engine's time base.
+func New(schema *clientcore.Schema, cfg Config) *Game {
+	g := &Game{cfg: cfg, schema: schema, pred: predict.New(cfg.Predict)}
+	g.pred.SetLeadClock(true)
+	g.bodies = make([]*tanks.Body, 0, 1+maxPredictedCrates)
+	g.shots.init(schema, cfg.Weapons)
+	for i := range cfg.Models {
+		if schema.Key(cfg.Models[i].Name) != nil {
+			g.SetModel(cfg.Models[i].Name)
+			break
+		}
+	}
+	return g
+}
+
+// SetModel selects the own tank's model by name (the auth model). An
+// unknown name, or one that is not a snapshot key, stops prediction.
+func (g *Game) SetModel(name string) error {
+	g.model, g.key = nil, nil
+	g.pred.SetModel(false)
+	for i := range g.cfg.Models {
+		if g.cfg.Models[i].Name != name {
+			continue
+		}
+		k := g.schema.Key(name)
+		if k == nil {
+			return fmt.Errorf("tanks model %q: no snapshot key", name)
+		}
+		g.model, g.key, g.motion = &g.cfg.Models[i], k, g.cfg.Models[i].Motion
+		hw, hh := g.motion.HalfSize()
+		g.body = tanks.Body{HalfW: hw, HalfH: hh, Friction: g.motion.Friction, Restitution: g.motion.Restitution}
+		g.body.SetMass(g.motion.Density)
+		g.vals = make([]float32, len(k.Fields))
+		g.remotes.init(k, g.motion)
+		g.pred.SetModel(true)
+		g.shots.setDefault(g.model.CurrentWeapon)
+		return nil
+	}
+	return fmt.Errorf("tanks model %q: not configured", name)
+}
+
+// LoadMap reads the wall geometry from a MAP_DATA payload, the same way the
+// host does; call it when MAP_DATA arrives (clientcore's SetMap resets the
+// prediction through the SetMap hook).
+func (g *Game) LoadMap(raw []byte) error {
+	geom, err := tanks.ParseGeometry(raw)
+	if err != nil {
+		return fmt.Errorf("tanks map: %w", err)
+	}
+	g.walls = geom.Walls
+	var set struct {
+		SetID string `json:"setId"`
+	}
+	var key *clientcore.KeySchema
+	if json.Unmarshal(raw, &set) == nil && set.SetID != "" {
+		key = g.schema.Key(set.SetID)
+	}
+	if key != nil && key.Kind != clientcore.KindIndexedNoNull8 {
+		key = nil
+	}
+	g.crates.load(geom, key)
+	return nil
+}
+
+// ObserveHot gives the game the drawn world of the tick (the core calls it
+// inside Sample, before Update): crates that are not predicted follow it, and a crate the own tank
+// starts pushing takes over from its drawn pose without a jump.
+func (g *Game) ObserveHot(h *clientcore.Hot) {
+	g.crates.observe(h)
+	g.remotes.observe(h, g.myID, g.hasID)
+}
+
+// EnableDivergence turns the divergence detector on (level 1: the
+// predicted 8-float state); nil turns it off.
+func (g *Game) EnableDivergence(cfg *predict.DivergenceConfig) { g.div = predict.NewDivergence(cfg) }
+
+// TakeDivergence drains the detector (nil when off).
+func (g *Game) TakeDivergence() *predict.DivergenceReport { return g.div.Take() }
+
+// Predictor exposes the generic predictor (error statistics, visual error).
+func (g *Game) Predictor() *predict.Predictor { return g.pred }
+
+// State returns the simulated own tank (without visual error).
+func (g *Game) State() tanks.Tank { return g.st }
+
+// Step is one fixed step of the own tank, as the host's step runs it: the
+// shared motion, the predicted crates' integration, then the contacts
+// against the glued wall blocks and between the bodies. Crates the tank
+// (inflated by 2 units) touches are captured first.
+func (g *Game) Step(in predict.Input, dt float32) {
+	g.motion.Move(&g.st, in.Keys, dt)
+	if g.walls == nil && len(g.crates.crates) == 0 && g.remotes.key == nil {
+		return
+	}
+	b, s := &g.body, &g.st
+	b.X, b.Y, b.Angle, b.VX, b.VY, b.AngVel = s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel
+	g.remotes.capture(b, g.now)
+	g.crates.capture(b, g.now)
+	g.remotes.integrate(dt)
+	g.crates.integrate(dt)
+	g.bodies = g.crates.appendPredicted(g.remotes.appendPredicted(append(g.bodies[:0], b)))
+	g.solver.Resolve(g.bodies, g.walls)
+	s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel = b.X, b.Y, tanks.Normalize(b.Angle), b.VX, b.VY, b.AngVel
+	g.remotes.touched(g.now)
+	g.crates.touched(g.now)
+}
+
+// BeginReconcile takes the newest authoritative poses of the other tanks
+// (for the shot ray) and of the crates, rewinding the predicted ones.
+func (g *Game) BeginReconcile(f *clientcore.Frame) {
+	for i := range f.Blocks {
+		b := &f.Blocks[i]
+		switch {
+		case g.key != nil && b.Schema == g.key:
+			g.remotes.begin(b, f.Player.GameID)
+			for j := range b.Rows {
+				r := &b.Rows[j]
+				if r.ID > 255 || r.ID == uint32(f.Player.GameID) {
+					continue
+				}
+				o := &g.others[r.ID]
+				if r.Null {
+					o.present = false
+					continue
+				}
+				*o = remote{x: field(r, fieldX), y: field(r, fieldY), angle: field(r, fieldAngle), size: field(r, fieldSize), present: true}
+			}
+		case g.crates.key != nil && b.Schema == g.crates.key:
+			g.crates.begin(b)
+		}
+	}
+}
+
+// FinishReconcile folds the predicted crates' corrections into their
+// visual error.
+func (g *Game) FinishReconcile() {
+	g.crates.finish()
+	g.remotes.finish()
+}
+
+// OnServerState rewinds to the player block and replays (clientcore.md §7.5).
+func (g *Game) OnServerState(p *clientcore.PlayerBlock, serverTime, offset, localNow float64) {
+	if !g.pred.Accepts() {
+		return
+	}
+	if !saneState(&p.State) {
+		g.rejected++
+		return
+	}
+	if g.div != nil && g.pred.HasState() {
+		s := &g.st
+		g.pstat = [8]float32{s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel, s.Gun, s.Throttle}
+		g.div.Observe(predict.SourceState, g.pstat[:], &p.State, serverTime, localNow, offset, p.LastInputSeq, g.pred.LastWindow())
+	}
+	g.now = localNow
+	old := g.st
+	had := g.pred.Rewound()
+	v := &p.State
+	g.st = tanks.Tank{X: v[0], Y: v[1], Angle: v[2], VX: v[3], VY: v[4], AngVel: v[5], Gun: v[6], Throttle: v[7],
+		Centering: p.Centering, EngineLoad: old.EngineLoad}
+	g.pred.Replay(p.LastInputSeq, serverTime, offset, localNow, g)
+	g.pred.Correct(had, old.X-g.st.X, old.Y-g.st.Y, predict.NormalizeAngle(old.Angle-g.st.Angle))
+}
+
+// Limits of a believable state: a block outside them is dropped (the
+// motion's angle wrap would spin on huge or infinite values).
+const (
+	maxCoord    = 1e6
+	maxSpeed    = 1e5
+	maxAngle    = 64
+	maxAngVel   = 1e3
+	maxGunOrThr = 64
+)
+
+func finite32(v, lim float32) bool { return v >= -lim && v <= lim } // false for NaN
+
+func saneState(v *[8]float32) bool {
+	return finite32(v[0], maxCoord) && finite32(v[1], maxCoord) && finite32(v[2], maxAngle) &&
+		finite32(v[3], maxSpeed) && finite32(v[4], maxSpeed) && finite32(v[5], maxAngVel) &&
+		finite32(v[6], maxGunOrThr) && finite32(v[7], maxGunOrThr)
+}
+
+func sanePose(p pose) bool {
+	return finite32(p.x, maxCoord) && finite32(p.y, maxCoord) && finite32(p.angle, maxAngle) &&
+		finite32(p.vx, maxSpeed) && finite32(p.vy, maxSpeed) && finite32(p.w, maxAngVel)
+}
+
+// Rejected counts player blocks dropped as out of range.
+func (g *Game) Rejected() uint64 { return g.rejected }
+
+// TrackFrame follows the own tank through each emitted frame: force-reset,
+// condition/size/team, death; and remembers the other tanks for the ray.
+func (g *Game) TrackFrame(myID uint8, hasID bool, f *clientcore.EventFrame) {
+	g.myID, g.hasID = myID, hasID
+	if f.HasCamera && f.Camera.ForceReset {
+		g.pred.Reset(false)
+		g.crates.reset()
+		g.remotes.reset()
+	}
+	for i := range f.Blocks {
+		b := &f.Blocks[i]
+		if g.key == nil || b.Schema != g.key {
+			continue
+		}
+		for j := range b.Rows {
+			r := &b.Rows[j]
+			if r.ID > 255 || r.Local != 0 {
+				continue
+			}
+			if hasID && r.ID == uint32(myID) {
+				if r.Null {
+					g.hasMeta = false
+					continue
+				}
+				g.hasMeta = true
+				g.cond, g.size, g.team = field(r, fieldCondition), field(r, fieldSize), field(r, fieldTeam)
+				g.pred.SetFrozen(g.cond == 0)
+				g.others[r.ID].present = false
+				continue
+			}
+			o := &g.others[r.ID]
+			if r.Null {
+				o.present = false
+				continue
+			}
+			*o = remote{x: field(r, fieldX), y: field(r, fieldY), angle: field(r, fieldAngle), size: field(r, fieldSize), present: true}
+		}
+	}
+}
+
+func field(r *clientcore.Row, i int) float32 {
+	if i < len(r.Fields) {
+		return float32(r.Fields[i])
+	}
+	return 0
+}
+
+// FilterFrame suppresses the host's copies of the own shots (§7.9).
+func (g *Game) FilterFrame(f *clientcore.EventFrame, myID uint8, hasID bool, localNow float64) {
+	g.myID, g.hasID = myID, hasID
+	g.shots.filter(f, myID, hasID, localNow)
+}
+
+// Update advances the prediction to localNow in fixed steps; predicted
+// crates decay their error and return to following once idle.
+func (g *Game) Update(localNow float64) {
+	g.now = localNow
+	elapsed := g.pred.Update(localNow, g)
+	f := predict.DecayFactor(elapsed)
+	g.crates.settle(localNow, f, g.pred.Steppable())
+	g.remotes.settle(localNow, f, g.pred.Steppable())
+}
+
+// renderPose is the simulated pose plus the visual error.
+func (g *Game) renderPose() (x, y, angle float32) {
+	e := g.pred.Err
+	return g.st.X + e.X, g.st.Y + e.Y, g.st.Angle + e.Angle
+}
+
+// Overlay appends the predicted own tank as an m1 record; its position is
+// the camera.
+func (g *Game) Overlay(myID uint8, hasID bool, tail []clientcore.Record) ([]clientcore.Record, [2]float32, bool) {
+	g.myID, g.hasID = myID, hasID
+	if !hasID || g.key == nil || !g.hasMeta || !g.pred.HasState() {
+		return g.crates.rows(g.remotes.rows(tail)), [2]float32{}, false
+	}
+	x, y, a := g.renderPose()
+	s := &g.st
+	row := [rowLen]float32{x, y, a, s.Gun, s.VX, s.VY, s.EngineLoad, g.cond, g.size, g.team, s.AngVel}
+	n := copy(g.vals, row[:])
+	clear(g.vals[n:])
+	tail = append(tail, clientcore.Record{Schema: g.key, ID: uint32(myID), Fields: g.vals})
+	return g.crates.rows(g.remotes.rows(tail)), [2]float32{x, y}, true
+}
+
+// ApplyInput mirrors a KEYS_DATA message; fire and weapon switching act on
+// the down at once (local shot, local weapon cycle).
+func (g *Game) ApplyInput(seq uint32, down bool, name string, localNow float64) {
+	if _, ok := g.pred.KeyEvent(seq, down, name, localNow); !ok || !down {
+		return
+	}
+	switch name {
+	case "fire":
+		g.tryFire(localNow)
+	case "nextWeapon":
+		g.cycle(1)
+	case "prevWeapon":
+		g.cycle(-1)
+	}
+}
+
+// ApplyAim: tanks has no pointer channel.
+func (g *Game) ApplyAim(uint32, float32, float32, uint32, float64) {}
+
+// SetActive follows KEYSET_DATA.
+func (g *Game) SetActive(active bool) {
+	g.pred.SetActive(active)
+	g.shots.keysetReset()
+}
+
+// SetMap follows MAP_DATA: predictor and shot state reset.
+func (g *Game) SetMap() {
+	g.pred.Reset(false)
+	g.shots.fullReset()
+	g.crates.reset()
+	g.remotes.reset()
+}
+
+// Reset follows CLEAR: predictor, shots and the own tank's meta reset.
+func (g *Game) Reset() {
+	g.pred.Reset(false)
+	g.shots.fullReset()
+	g.crates.reset()
+	g.remotes.reset()
+	g.hasMeta = false
+	g.hasID = false
+	g.pred.SetFrozen(false)
+	g.others = [256]remote{}
+}
+
+// SyncPanel mirrors PANEL_DATA items ("wa:<weapon>", "<weapon>:<ammo>",
+// "<weapon>") into the shot predictor.
+func (g *Game) SyncPanel(items []string) { g.shots.syncPanel(items) }
+
+// SyncPanelCells is SyncPanel for the decoded PANEL_DATA cells.
+func (g *Game) SyncPanelCells(cells []protocol.PanelCell) {
+	for _, c := range cells {
+		g.shots.panelItem(c.Key, c.Value, c.Set)
+	}
+}
+
+// tankFields are the m1 layout's field names (game-tanks.md §2).
+func tankFields() [rowLen]string {
+	return [rowLen]string{"x", "y", "angle", "gunRotation", "vx", "vy", "engineLoad", "condition", "size", "team", "angvel"}
+}
+
+// FromConfig builds the tanks game when CONFIG_DATA is a tanks game's: a
+// prediction model whose snapshot key has the tank row layout. Otherwise it
+// returns an error and the shell runs without prediction (clientcore.NopGame).
+func FromConfig(schema *clientcore.Schema, prediction []byte) (*Game, error) {
+	cfg, err := ParseConfig(prediction)
+	if err != nil {
+		return nil, err
+	}
+	for _, m := range cfg.Models {
+		k := schema.Key(m.Name)
+		if k == nil || k.Kind != clientcore.KindIndexed8 || len(k.Fields) < rowLen {
+			continue
+		}
+		ok := true
+		for i, name := range tankFields() {
+			ok = ok && k.Fields[i].Name == name
+		}
+		if ok {
+			g := New(schema, cfg)
+			if err := g.SetModel(m.Name); err != nil {
+				return nil, err
+			}
+			return g, nil
+		}
+	}
+	return nil, fmt.Errorf("tanks: no prediction model with the tank row layout")
+}
+
+// TakeSpawns returns the locally spawned shots since the last call, as
+// event frames for the renderer (a w1 list row, or a w2 row with Local set).
+// They are valid until the next call into the game.
+func (g *Game) TakeSpawns() []clientcore.EventFrame {
+	out := g.spawns
+	g.spawns = nil
+	return out
+}
+
+func (g *Game) cycle(dir int) {
+	if !g.pred.HasState() || !g.hasMeta || g.cond == 0 {
+		return
+	}
+	g.shots.cycle(dir)
+}
+
+// tryFire runs the fire gate and spawns the local shot (§7.9).
+func (g *Game) tryFire(now float64) {
+	if !g.pred.HasState() || !g.hasMeta || g.cond == 0 || !g.hasID || g.model == nil {
+		return
+	}
+	w, ok := g.shots.gate(now)
+	if !ok {
+		return
+	}
+	x, y, a := g.renderPose()
+	wp := &g.shots.weapons[w]
+	if wp.Explosive {
+		local, ok := g.shots.plantBomb(w, now)
+		if !ok {
+			return
+		}
+		row := []float64{float64(x), float64(y), 0, float64(wp.Size), float64(wp.TimeMs), float64(g.myID)}
+		g.spawn(g.shots.keys[w], clientcore.Row{Local: local, Fields: row})
+		return
+	}
+	total := float64(a + g.st.Gun)
+	s64, c64 := math.Sincos(total)
+	dx, dy := float32(c64), float32(s64)
+	muzzle := g.size * 4 * muzzleRatio
+	mx, my := x+muzzle*dx, y+muzzle*dy
+	dist := wp.Range
+	if g.walls != nil {
+		dist = min(dist, g.walls.Ray(mx, my, dx, dy, wp.Range))
+	}
+	for i := range g.crates.crates {
+		box := g.crates.crates[i].rayBox()
+		if d, hit := tanks.RayBox(&box, mx, my, dx, dy, dist); hit {
+			dist = min(dist, d)
+		}
+	}
+	for id := range g.others {
+		o := &g.others[id]
+		if !o.present || (g.hasID && id == int(g.myID)) {
+			continue
+		}
+		b := tanks.Body{X: o.x, Y: o.y, Angle: o.angle, HalfW: o.size * 2, HalfH: o.size * 1.5}
+		if d, hit := tanks.RayBox(&b, mx, my, dx, dy, dist); hit {
+			dist = min(dist, d)
+		}
+	}
+	hit := 0.0
+	if dist < wp.Range {
+		hit = 1
+	}
+	ex, ey := mx+dx*dist, my+dy*dist
+	g.shots.addTracer(w, now)
+	row := []float64{float64(mx), float64(my), float64(ex), float64(ey), float64(x), float64(y), hit, float64(g.myID)}
+	g.spawn(g.shots.keys[w], clientcore.Row{Fields: row})
+}
+
+func (g *Game) spawn(k *clientcore.KeySchema, r clientcore.Row) {
+	if k == nil {
+		return
+	}
+	g.spawns = append(g.spawns, clientcore.EventFrame{Blocks: []clientcore.Block{{Schema: k, Rows: []clientcore.Row{r}}}})
+}
+
+func predictInput(keys uint32) predict.Input { return predict.Input{Keys: keys} }
+
+// Pos is the simulated own tank position (predict.Model).
+func (g *Game) Pos() (float32, float32) { return g.st.X, g.st.Y }

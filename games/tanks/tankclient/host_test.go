@@ -1,0 +1,209 @@
+package tankclient
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"log/slog"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"vimpclient/clientcore"
+	"vimpclient/games/tanks"
+	"vimpclient/host/match"
+)
+
+// hostOut collects what the embedded host sends to one user.
+type hostOut struct {
+	t       testing.TB
+	dec     *clientcore.Decoder
+	frame   clientcore.Frame
+	player  clientcore.PlayerBlock
+	players int
+	crates  [][3]float64
+	// sink, when set, receives every message (for the delayed session).
+	sink func(msg hostMsg)
+}
+
+type hostMsg struct {
+	port  int
+	bytes []byte // frames
+	json  []byte // text payloads
+}
+
+func (o *hostOut) JSON(uid, port int, payload any) {
+	if o.sink == nil {
+		return
+	}
+	b, err := json.Marshal(payload)
+	if err != nil {
+		o.t.Errorf("marshal port %d: %v", port, err)
+		return
+	}
+	o.sink(hostMsg{port: port, json: b})
+}
+
+func (o *hostOut) Frame(uid int, b []byte, reliable bool) {
+	if o.sink != nil {
+		o.sink(hostMsg{port: clientcore.FramePort, bytes: append([]byte(nil), b...)})
+		return
+	}
+	if err := o.dec.Decode(b, &o.frame); err != nil {
+		o.t.Errorf("decode: %v", err)
+		return
+	}
+	for i := range o.frame.Blocks {
+		if o.frame.Blocks[i].Key() == "c1" {
+			o.crates = o.crates[:0]
+			for _, r := range o.frame.Blocks[i].Rows {
+				o.crates = append(o.crates, [3]float64{r.Fields[0], r.Fields[1], r.Fields[2]})
+			}
+		}
+	}
+	if o.frame.HasPlayer {
+		o.player = o.frame.Player
+		o.players++
+	}
+}
+
+func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
+
+// embedded is a host match with one human player (uid 1) in team 1.
+type embedded struct {
+	m      *match.Match
+	out    *hostOut
+	schema *clientcore.Schema
+	pred   json.RawMessage
+	mapRaw []byte
+	now    float64
+}
+
+func newEmbedded(t testing.TB, sink func(hostMsg)) *embedded {
+	return newEmbeddedBots(t, sink, 0)
+}
+
+func newEmbeddedBots(t testing.TB, sink func(hostMsg), bots int) *embedded {
+	m, err := match.New(match.Config{Log: quiet(), Seed: 1, RoundSeconds: 600, MapSeconds: 6000, Bots: bots})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(m.ConfigData(), &top); err != nil {
+		t.Fatal(err)
+	}
+	s, err := clientcore.ParseSchema(top["snapshot"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := &hostOut{t: t, dec: clientcore.NewDecoder(s), sink: sink}
+	m.SetOut(out)
+	raw, ok := m.MapText(m.MapNames()[0])
+	if !ok {
+		t.Fatal("no map text")
+	}
+	e := &embedded{m: m, out: out, schema: s, pred: top["prediction"], mapRaw: raw, now: 1.7e12}
+	if _, ok := m.Join(1, "Pilot"); !ok {
+		t.Fatal("join refused")
+	}
+	m.ModulesReady(1)
+	m.MapReady(1)
+	m.FirstShotReady(1)
+	m.Vote(1, json.RawMessage(`["teamChange","team1"]`))
+	return e
+}
+
+func (e *embedded) step() {
+	e.now += 1000.0 / 120
+	e.m.Step(e.now)
+}
+
+func newGame(t testing.TB, e *embedded) *Game {
+	cfg, err := ParseConfig(e.pred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := New(e.schema, cfg)
+	if err := g.LoadMap(e.mapRaw); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+var motionKeys = []string{"forward", "back", "left", "right", "gunLeft", "gunRight", "gunCenter"}
+
+// The predictor's step (shared motion, wall contacts, captured crates)
+// reproduces the host's tank bit for bit over long random input sequences,
+// walls and pushed crates included (the crates start from the same MAP_DATA
+// geometry and only the own tank moves them).
+func TestHostParity(t *testing.T) {
+	e := newEmbedded(t, nil)
+	g := newGame(t, e)
+	for i := 0; i < 8; i++ {
+		e.step()
+	}
+	if e.out.players == 0 {
+		t.Fatal("no player block")
+	}
+	seed := func() {
+		p := &e.out.player
+		v := p.State
+		g.st = tanks.Tank{X: v[0], Y: v[1], Angle: v[2], VX: v[3], VY: v[4], AngVel: v[5], Gun: v[6], Throttle: v[7], Centering: p.Centering}
+	}
+	seed()
+	rng := rand.New(rand.NewPCG(7, 8))
+	var held, shots uint32
+	seq := uint32(0)
+	compared, touching, crateSteps := 0, 0, 0
+	dt := g.pred.DT()
+	if dt != tanks.Step {
+		t.Fatalf("config step %v s, host step %v s", dt, tanks.Step)
+	}
+	for tick := 0; tick < 120*100; tick++ {
+		if rng.IntN(20) == 0 {
+			name := motionKeys[rng.IntN(len(motionKeys))]
+			kb, _ := g.pred.Lookup(name)
+			down := rng.IntN(2) == 0
+			seq++
+			e.m.Keys(1, fmt.Sprintf("%d:%s:%s", seq, map[bool]string{true: "down", false: "up"}[down], name))
+			switch {
+			case kb.OneShot:
+				if down {
+					shots |= kb.Bit
+				}
+			case down:
+				held |= kb.Bit
+			default:
+				held &^= kb.Bit
+			}
+		}
+		before := e.out.players
+		e.step()
+		g.Step(predictInput(held|shots), dt)
+		shots = 0
+		if g.body.Touched {
+			touching++
+		}
+		for i := range g.crates.crates {
+			if c := &g.crates.crates[i]; c.predicted && c.sim.Touched {
+				crateSteps++
+				break
+			}
+		}
+		if e.out.players == before {
+			continue
+		}
+		p := &e.out.player
+		got := [8]float32{g.st.X, g.st.Y, g.st.Angle, g.st.VX, g.st.VY, g.st.AngVel, g.st.Gun, g.st.Throttle}
+		for i := range got {
+			if math.Float32bits(got[i]) != math.Float32bits(p.State[i]) || g.st.Centering != p.Centering {
+				t.Fatalf("tick %d: component %d: predicted %v, host %v (full %v vs %v)", tick, i, got[i], p.State[i], got, p.State)
+			}
+		}
+		compared++
+	}
+	t.Logf("%d player blocks compared bit for bit, %d steps with contacts, %d with a predicted crate in a contact", compared, touching, crateSteps)
+	if compared < 2000 || touching < 50 || crateSteps < 20 {
+		t.Fatalf("too little coverage: %d blocks, %d contact steps, %d crate steps", compared, touching, crateSteps)
+	}
+}

@@ -1,0 +1,281 @@
+package tankclient
+
+import (
+	"math"
+
+	"vimpclient/clientcore"
+	"vimpclient/games/tanks"
+	"vimpclient/predict"
+)
+
+// Remote tanks in contact with the own tank (game-tanks.md §7.7 "remote
+// tanks"): simulated without damping (the other player's input is unknown,
+// constant velocity over 100 ms is the better guess) while the own tank
+// touches them.
+const (
+	maxPredictedTanks = 6
+	leadSeconds       = 0.2 // capture tests the box advanced by 0.2 s of velocity
+)
+
+type remoteTank struct {
+	sim         tanks.Body
+	auth        pose
+	hasAuth     bool
+	follow      pose
+	row         [rowLen]float32 // latest interpolated row
+	seen        bool            // in the last sampled model block
+	predicted   bool
+	err         predict.VisualError
+	old         pose
+	lastContact float64
+	vals        []float32
+}
+
+func (r *remoteTank) set(p pose) {
+	b := &r.sim
+	b.X, b.Y, b.Angle, b.VX, b.VY, b.AngVel = p.x, p.y, p.angle, p.vx, p.vy, p.w
+}
+
+func (r *remoteTank) pose() pose {
+	b := &r.sim
+	return pose{b.X, b.Y, b.Angle, b.VX, b.VY, b.AngVel}
+}
+
+// remoteSet is the other tanks the own tank can push and be pushed by.
+type remoteSet struct {
+	key     *clientcore.KeySchema
+	model   tanks.Model
+	tanks   [256]remoteTank
+	n       int
+	storage []float32
+}
+
+func (rs *remoteSet) init(key *clientcore.KeySchema, m tanks.Model) {
+	rs.key, rs.model, rs.n = key, m, 0
+	w := len(key.Fields)
+	rs.storage = make([]float32, 256*w)
+	for i := range rs.tanks {
+		rs.tanks[i] = remoteTank{vals: rs.storage[i*w : (i+1)*w : (i+1)*w]}
+	}
+}
+
+func (rs *remoteSet) body(r *remoteTank, size float32) {
+	m := rs.model
+	m.Size = size
+	hw, hh := m.HalfSize()
+	if hw != r.sim.HalfW || hh != r.sim.HalfH {
+		r.sim.HalfW, r.sim.HalfH = hw, hh
+		r.sim.Friction, r.sim.Restitution = m.Friction, m.Restitution
+		if hw > 0 && hh > 0 {
+			r.sim.SetMass(m.Density)
+		}
+	}
+}
+
+// observe takes the drawn rows of the other tanks from the hot data; a tank
+// missing from a sampled model block is dropped.
+func (rs *remoteSet) observe(h *clientcore.Hot, myID uint8, hasID bool) {
+	if rs.key == nil || h == nil || h.Flags&clientcore.HotGame == 0 {
+		return
+	}
+	var seen [256]bool
+	for i := range h.Actors {
+		rec := &h.Actors[i]
+		if rec.Schema != rs.key || rec.ID > 255 || (hasID && rec.ID == uint32(myID)) {
+			continue
+		}
+		r := &rs.tanks[rec.ID]
+		if len(rec.Fields) <= fieldSize || !sanePose(pose{x: rec.Fields[fieldX], y: rec.Fields[fieldY], angle: rec.Fields[fieldAngle]}) ||
+			!finite32(rec.Fields[fieldSize], 255) {
+			continue
+		}
+		seen[rec.ID] = true
+		n := copy(r.row[:], rec.Fields)
+		clear(r.row[n:])
+		rs.body(r, r.row[fieldSize])
+		r.follow = pose{x: r.row[fieldX], y: r.row[fieldY], angle: r.row[fieldAngle]}
+		if !r.predicted {
+			r.set(r.follow)
+		}
+	}
+	for i := range rs.tanks {
+		r := &rs.tanks[i]
+		r.seen = seen[i]
+		if !r.seen && r.predicted {
+			rs.demote(r)
+		}
+	}
+}
+
+// begin stores a frame's authoritative states and rewinds the predicted
+// tanks to them.
+func (rs *remoteSet) begin(b *clientcore.Block, myID uint8) {
+	for j := range b.Rows {
+		row := &b.Rows[j]
+		if row.ID > 255 || row.ID == uint32(myID) || row.Null {
+			continue
+		}
+		r := &rs.tanks[row.ID]
+		auth := pose{float32(fieldOr(row, fieldX)), float32(fieldOr(row, fieldY)), float32(fieldOr(row, fieldAngle)),
+			float32(fieldOr(row, fieldVX)), float32(fieldOr(row, fieldVY)), float32(fieldOr(row, fieldAngVel))}
+		if !sanePose(auth) {
+			continue
+		}
+		r.auth, r.hasAuth = auth, true
+		if r.predicted {
+			r.old = r.pose()
+			r.set(r.auth)
+		}
+	}
+}
+
+func (rs *remoteSet) finish() {
+	if rs.n == 0 {
+		return
+	}
+	for i := range rs.tanks {
+		r := &rs.tanks[i]
+		if !r.predicted {
+			continue
+		}
+		p := r.pose()
+		r.err.X += r.old.x - p.x
+		r.err.Y += r.old.y - p.y
+		r.err.Angle += predict.NormalizeAngle(r.old.angle - p.angle)
+		r.old = p
+		if math.Hypot(float64(r.err.X), float64(r.err.Y)) > bodySnap {
+			r.err = predict.VisualError{}
+		}
+	}
+}
+
+func (rs *remoteSet) capture(own *tanks.Body, now float64) {
+	for i := range rs.tanks {
+		if rs.n >= maxPredictedTanks {
+			return
+		}
+		r := &rs.tanks[i]
+		if r.predicted || !r.seen || r.sim.HalfW <= 0 {
+			continue
+		}
+		probe := r.sim
+		if r.hasAuth {
+			probe.X = r.auth.x + r.auth.vx*leadSeconds
+			probe.Y = r.auth.y + r.auth.vy*leadSeconds
+			probe.Angle = r.auth.angle
+		}
+		if !overlaps(own, &probe, captureMargin) {
+			continue
+		}
+		drawn := r.follow
+		if r.hasAuth {
+			r.set(r.auth)
+		} else {
+			r.set(pose{x: drawn.x, y: drawn.y, angle: drawn.angle})
+		}
+		r.err = predict.VisualError{X: drawn.x - r.sim.X, Y: drawn.y - r.sim.Y, Angle: predict.NormalizeAngle(drawn.angle - r.sim.Angle)}
+		if math.Hypot(float64(r.err.X), float64(r.err.Y)) > bodySnap {
+			r.err = predict.VisualError{}
+		}
+		r.predicted, r.lastContact = true, now
+		rs.n++
+	}
+}
+
+// integrate moves the predicted tanks one step at constant velocity.
+func (rs *remoteSet) integrate(dt float32) {
+	if rs.n == 0 {
+		return
+	}
+	for i := range rs.tanks {
+		r := &rs.tanks[i]
+		if !r.predicted {
+			continue
+		}
+		b := &r.sim
+		b.X += b.VX * dt
+		b.Y += b.VY * dt
+		b.Angle = tanks.Normalize(b.Angle + b.AngVel*dt)
+	}
+}
+
+func (rs *remoteSet) appendPredicted(bodies []*tanks.Body) []*tanks.Body {
+	if rs.n == 0 {
+		return bodies
+	}
+	for i := range rs.tanks {
+		if rs.tanks[i].predicted {
+			bodies = append(bodies, &rs.tanks[i].sim)
+		}
+	}
+	return bodies
+}
+
+func (rs *remoteSet) touched(now float64) {
+	if rs.n == 0 {
+		return
+	}
+	for i := range rs.tanks {
+		if r := &rs.tanks[i]; r.predicted && r.sim.Touched {
+			r.lastContact = now
+		}
+	}
+}
+
+func (rs *remoteSet) demote(r *remoteTank) {
+	r.predicted, r.err = false, predict.VisualError{}
+	r.set(r.follow)
+	r.sim.VX, r.sim.VY, r.sim.AngVel = 0, 0, 0
+	rs.n--
+}
+
+func (rs *remoteSet) settle(now float64, factor float32, stepping bool) {
+	if rs.n == 0 {
+		return
+	}
+	for i := range rs.tanks {
+		r := &rs.tanks[i]
+		if !r.predicted {
+			continue
+		}
+		r.err.X *= factor
+		r.err.Y *= factor
+		r.err.Angle *= factor
+		converged := math.Hypot(float64(r.sim.X-r.follow.x), float64(r.sim.Y-r.follow.y)) < returnDistance &&
+			abs(predict.NormalizeAngle(r.sim.Angle-r.follow.angle)) < returnAngle
+		if !stepping || (now-r.lastContact > holdMs && converged) {
+			rs.demote(r)
+		}
+	}
+}
+
+func (rs *remoteSet) reset() {
+	for i := range rs.tanks {
+		r := &rs.tanks[i]
+		r.predicted, r.err, r.seen, r.hasAuth = false, predict.VisualError{}, false, false
+	}
+	rs.n = 0
+}
+
+// rows appends the full model row of each predicted tank: pose from the
+// simulation plus its error, velocities from the simulation, the rest from
+// the latest interpolated row.
+func (rs *remoteSet) rows(tail []clientcore.Record) []clientcore.Record {
+	if rs.key == nil || rs.n == 0 {
+		return tail
+	}
+	for i := range rs.tanks {
+		r := &rs.tanks[i]
+		if !r.predicted {
+			continue
+		}
+		row := r.row
+		b := &r.sim
+		row[fieldX], row[fieldY], row[fieldAngle] = b.X+r.err.X, b.Y+r.err.Y, b.Angle+r.err.Angle
+		row[fieldVX], row[fieldVY], row[fieldAngVel] = b.VX, b.VY, b.AngVel
+		n := copy(r.vals, row[:])
+		clear(r.vals[n:])
+		tail = append(tail, clientcore.Record{Schema: rs.key, ID: uint32(i), Fields: r.vals})
+	}
+	return tail
+}

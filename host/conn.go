@@ -1,0 +1,173 @@
+package host
+
+import (
+	"context"
+	"errors"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/coder/websocket"
+
+	"vimpclient/protocol"
+)
+
+// outMsg is one queued message for a client's writer: text, binary, or a
+// close with a code.
+type outMsg struct {
+	text      []byte
+	binary    *[]byte // pooled frame copy, returned after writing
+	closeCode websocket.StatusCode
+	reason    string
+}
+
+// outQueue is the per-client send queue length. A reliable message that
+// does not fit ends the connection (the client reads too slowly); an
+// unreliable one is dropped.
+const outQueue = 512
+
+// client is a connection as the room sees it. Fields below the line are
+// owned by the room goroutine.
+type client struct {
+	id     int
+	out    chan outMsg
+	cancel context.CancelFunc
+
+	state      int // 0 H0, 1 H1 await auth, 2 H2 authenticated, 3 H3 in game
+	admitted   time.Time
+	closing    bool
+	tracking   bool
+	pingID     int
+	pingOpen   bool
+	pingSent   time.Time
+	nextPing   time.Time
+	missed     int
+	rtt        float64
+	lastActive time.Time
+	joined     bool // participant exists in the match
+}
+
+type event struct {
+	c       *client
+	port    int
+	payload []byte
+}
+
+func (s *Server) serveGame(w http.ResponseWriter, r *http.Request) {
+	// Counted before the upgrade: until then http.Server.Shutdown waits
+	// for this request, so the count is taken before Done's Wait starts.
+	s.wg.Add(1)
+	defer s.wg.Done()
+	origin := r.Header.Get("Origin")
+	ws, err := websocket.Accept(w, r, &websocket.AcceptOptions{InsecureSkipVerify: true})
+	if err != nil {
+		s.cfg.Log.Debug("host: upgrade", "err", err)
+		return
+	}
+	if origin == "" {
+		_ = ws.CloseNow() // no close frame: the client sees 1006
+		return
+	}
+	addr, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		_ = ws.CloseNow()
+		return
+	}
+	if !s.allowConn(addr, time.Now()) {
+		_ = ws.Close(protocol.CloseTooManyConnections, "tooManyConnections")
+		return
+	}
+	if !s.originAllowed(origin) {
+		_ = ws.Close(protocol.CloseInvalidOrigin, "invalidOrigin")
+		return
+	}
+	ws.SetReadLimit(protocol.MaxClientMessage)
+	ctx, cancel := context.WithCancel(r.Context())
+	defer cancel()
+	c := &client{id: int(s.nextID.Add(1)), out: make(chan outMsg, outQueue), cancel: cancel}
+	select {
+	case s.room.joins <- c:
+	case <-ctx.Done():
+		_ = ws.CloseNow()
+		return
+	case <-s.room.stopped:
+		_ = ws.Close(websocket.StatusGoingAway, "")
+		return
+	}
+	writerDone := make(chan struct{})
+	go func() {
+		defer close(writerDone)
+		s.writeLoop(ctx, ws, c)
+	}()
+	s.readLoop(ctx, ws, c)
+	select {
+	case s.room.leaves <- c:
+	case <-s.room.stopped:
+	}
+	cancel()
+	<-writerDone
+	_ = ws.CloseNow()
+}
+
+// readLoop forwards every parsable message to the room, dropping what
+// exceeds the per-second message budget before parsing it.
+func (s *Server) readLoop(ctx context.Context, ws *websocket.Conn, c *client) {
+	var windowStart time.Time
+	count := 0
+	for {
+		_, data, err := ws.Read(ctx)
+		if err != nil {
+			var ce websocket.CloseError
+			if !errors.As(err, &ce) && !errors.Is(err, context.Canceled) {
+				s.cfg.Log.Debug("host: read", "client", c.id, "err", err)
+			}
+			return
+		}
+		now := time.Now()
+		if now.Sub(windowStart) >= time.Second {
+			windowStart, count = now, 0
+		}
+		count++
+		if count > s.cfg.MessageRate {
+			continue
+		}
+		port, payload, ok := ParseClientMessage(data)
+		if !ok {
+			continue
+		}
+		select {
+		case s.room.events <- event{c: c, port: port, payload: payload}:
+		case <-ctx.Done():
+			return
+		case <-s.room.stopped:
+			return
+		}
+	}
+}
+
+func (s *Server) writeLoop(ctx context.Context, ws *websocket.Conn, c *client) {
+	for {
+		var m outMsg
+		select {
+		case m = <-c.out:
+		case <-ctx.Done():
+			return
+		}
+		var err error
+		switch {
+		case m.closeCode != 0:
+			_ = ws.Close(m.closeCode, m.reason)
+			c.cancel()
+			return
+		case m.binary != nil:
+			err = ws.Write(ctx, websocket.MessageBinary, *m.binary)
+			s.room.putBuf(m.binary)
+		default:
+			err = ws.Write(ctx, websocket.MessageText, m.text)
+		}
+		if err != nil {
+			c.cancel()
+			return
+		}
+	}
+}

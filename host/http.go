@@ -1,0 +1,81 @@
+package host
+
+import (
+	"encoding/json"
+	"net/http"
+	"strings"
+)
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v)
+}
+
+func (s *Server) manifest() map[string]any {
+	return map[string]any{
+		"id": "tanks", "engineApi": 3, "version": s.version, "title": "Tanks",
+		"entries":    map[string]string{},
+		"assetsBase": "/games/tanks/",
+		"maps":       map[string]any{"version": s.version, "list": s.room.match.MapNames()},
+	}
+}
+
+func (s *Server) routes() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /config", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, map[string]any{"mode": "dedicated", "gameId": "tanks", "gameVersion": s.version, "wsPath": "/game"})
+	})
+	mux.HandleFunc("GET /games/manifest.json", func(w http.ResponseWriter, r *http.Request) {
+		writeJSON(w, http.StatusOK, []any{s.manifest()})
+	})
+	mux.HandleFunc("GET /games/{id}/manifest.json", func(w http.ResponseWriter, r *http.Request) {
+		if r.PathValue("id") != "tanks" {
+			writeJSON(w, http.StatusNotFound, map[string]string{"error": "unknownGame"})
+			return
+		}
+		writeJSON(w, http.StatusOK, s.manifest())
+	})
+	mux.HandleFunc("GET /games/{id}/maps/manifest.json", func(w http.ResponseWriter, r *http.Request) {
+		if r.PathValue("id") != "tanks" {
+			writeJSON(w, http.StatusNotFound, map[string]string{"error": "unknownGame"})
+			return
+		}
+		writeJSON(w, http.StatusOK, map[string]any{"version": s.version, "maps": s.room.match.MapNames()})
+	})
+	mux.HandleFunc("GET /games/{id}/maps/{name}", func(w http.ResponseWriter, r *http.Request) {
+		name := strings.TrimSuffix(r.PathValue("name"), ".json")
+		b, ok := s.room.match.MapText(name)
+		if r.PathValue("id") != "tanks" || !ok {
+			writeJSON(w, http.StatusNotFound, map[string]string{"error": "unknownMap"})
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(b)
+	})
+	mux.HandleFunc("GET /games/tanks/img/{file}", func(w http.ResponseWriter, r *http.Request) {
+		b, ok := s.images[r.PathValue("file")]
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "image/png")
+		_, _ = w.Write(b)
+	})
+	mux.HandleFunc("GET /games/tanks/sounds/{file}", func(w http.ResponseWriter, r *http.Request) {
+		name, ok := strings.CutSuffix(r.PathValue("file"), ".wav")
+		if !ok || s.cfg.Sound == nil {
+			http.NotFound(w, r)
+			return
+		}
+		b, ok := s.cfg.Sound(name)
+		if !ok {
+			http.NotFound(w, r)
+			return
+		}
+		w.Header().Set("Content-Type", "audio/wav")
+		_, _ = w.Write(b)
+	})
+	mux.HandleFunc("/game", s.serveGame)
+	return mux
+}

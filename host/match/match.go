@@ -1,0 +1,448 @@
+// Package match is the tanks-compatible match the embedded host runs: the
+// game's CONFIG_DATA and auth fields, generated maps, the authoritative
+// world (tanks, crates, hitscan shots, bombs), rounds, teams, votes, chat,
+// the scoreboard and the HUD panel, bots, and the 30 Hz snapshot frames.
+// A Match is owned by one goroutine (the host's room loop) and has no
+// locks; everything it sends goes through the Out it was given.
+package match
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"strconv"
+
+	"vimpclient/games/tanks"
+	"vimpclient/host/packer"
+)
+
+//go:embed config.json
+var configJSON []byte
+
+// Out receives everything the match sends to one connected user.
+type Out interface {
+	// JSON sends [port, payload] as a text message.
+	JSON(uid int, port int, payload any)
+	// Frame sends a binary snapshot frame; b is only valid during the
+	// call. Unreliable frames may be dropped under backpressure.
+	Frame(uid int, b []byte, reliable bool)
+}
+
+// Config tunes a match.
+type Config struct {
+	Bots int
+	Seed uint64
+	// RoundSeconds, MapSeconds, VoteSeconds default to 120, 600 and 10.
+	RoundSeconds, MapSeconds, VoteSeconds int
+	Log                                   *slog.Logger
+}
+
+// Team ids and keys (tanks: team1, team2, spectators).
+const (
+	Team1      = 1
+	Team2      = 2
+	Spectators = 3
+)
+
+// teamKey is the key of a team id in votes and informs.
+func teamKey(team int) string {
+	switch team {
+	case Team1:
+		return "team1"
+	case Team2:
+		return "team2"
+	case Spectators:
+		return "spectators"
+	}
+	return ""
+}
+
+// Timing in simulation ticks (120 Hz) and send ticks (every 4th).
+const (
+	TicksPerSecond = 120
+	sendEvery      = 4
+	graceTicks     = 10 * TicksPerSecond
+	restartTicks   = 5 * TicksPerSecond
+	mapDelayTicks  = 2 * TicksPerSecond
+	maxHealth      = 100
+)
+
+// Match is one room's game.
+type Match struct {
+	cfg                                Config
+	out                                Out
+	log                                *slog.Logger
+	rng                                *rand.Rand
+	config                             json.RawMessage
+	schema                             *packer.Schema
+	keyM1, keyW1, keyW2, keyW2E, keyC1 *packer.Key
+
+	maps     map[string]*Map
+	mapTexts map[string][]byte
+	current  *Map
+
+	tick    int64
+	nowMs   float64
+	seq     uint32
+	players [256]*player // by game id; 0 unused
+	byUID   map[int]*player
+	crates  []crateObj
+	solver  tanks.Solver
+	bodies  []*tanks.Body
+
+	roundStart  int64
+	restartAt   int64 // 0: none pending
+	mapChangeAt int64
+	nextMap     string
+	mapStart    int64
+	roundsWon   [3]int
+	roundsLost  [3]int
+	nextBombID  uint32
+	bombs       []bomb
+
+	// Events of the current send period.
+	shots      [][8]packer.Value
+	planted    []bomb
+	detonated  []uint32
+	explosions [][3]packer.Value
+	removed    []uint8
+
+	// Meta queues.
+	chatAll  []any
+	voteAll  []any
+	statRows []any
+	statHead bool
+	vote     *vote
+
+	model tanks.Model
+
+	frame packer.Frame
+	body  []byte
+	vals  []packer.Value
+}
+
+type player struct {
+	gid    uint8
+	name   string
+	team   int
+	bot    *botBrain
+	human  *human
+	score  int
+	deaths int
+	dead   bool // in a playing team but without a live tank this round
+	tank   *tankObj
+}
+
+type human struct {
+	uid        int
+	inGame     bool // MODULES_READY received
+	ready      bool // FIRST_SHOT_READY after the current map
+	currentMap string
+	inputSeq   uint32
+	watch      uint8
+	forceReset bool
+	shake      string
+	latency    any
+	panel      panelState
+	sentPanel  panelState
+	chat       []any
+	votes      []any
+}
+
+type panelState struct {
+	active    bool
+	t         int
+	h, w1, w2 int
+	wa        string
+}
+
+// New builds a match with its maps and starts the first round.
+func New(cfg Config) (*Match, error) {
+	if cfg.RoundSeconds <= 0 {
+		cfg.RoundSeconds = 120
+	}
+	if cfg.MapSeconds <= 0 {
+		cfg.MapSeconds = 600
+	}
+	if cfg.VoteSeconds <= 0 {
+		cfg.VoteSeconds = 10
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(configJSON, &top); err != nil {
+		return nil, fmt.Errorf("match config: %w", err)
+	}
+	schema, err := packer.ParseSchema(top["snapshot"])
+	if err != nil {
+		return nil, fmt.Errorf("match config: %w", err)
+	}
+	// The vote window the client shows is the host's vote time; the
+	// object is patched as text so every key keeps its declared order.
+	text := bytes.Replace(configJSON, []byte(`"time": 10000`), []byte(`"time": `+strconv.Itoa(cfg.VoteSeconds*1000)), 1)
+	compact, err := json.Marshal(json.RawMessage(text))
+	if err != nil {
+		return nil, fmt.Errorf("match config: %w", err)
+	}
+	maps, texts, err := generateMaps()
+	if err != nil {
+		return nil, err
+	}
+	m := &Match{
+		cfg: cfg, log: cfg.Log, rng: rand.New(rand.NewPCG(cfg.Seed, 0x74616e6b73)),
+		config: compact, schema: schema,
+		keyM1: schema.Key("m1"), keyW1: schema.Key("w1"), keyW2: schema.Key("w2"),
+		keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"),
+		maps: maps, mapTexts: texts, byUID: map[int]*player{},
+		out: discard{}, model: tanks.M1(),
+	}
+	m.loadMap(MapNames()[0])
+	for i := 0; i < cfg.Bots; i++ {
+		m.addBot()
+	}
+	m.startRound()
+	return m, nil
+}
+
+type discard struct{}
+
+func (discard) JSON(int, int, any)      {}
+func (discard) Frame(int, []byte, bool) {}
+
+// SetOut connects the match to its transport.
+func (m *Match) SetOut(o Out) { m.out = o }
+
+// ConfigData is the CONFIG_DATA payload.
+func (m *Match) ConfigData() json.RawMessage { return m.config }
+
+// MapNames returns the catalog.
+func (m *Match) MapNames() []string { return MapNames() }
+
+// MapText returns the catalog JSON of a map (for the HTTP map endpoints).
+func (m *Match) MapText(name string) ([]byte, bool) {
+	b, ok := m.mapTexts[name]
+	return b, ok
+}
+
+// AuthParam is one auth form field descriptor.
+type AuthParam struct {
+	Name    string         `json:"name"`
+	Value   string         `json:"value"`
+	Options map[string]any `json:"options"`
+}
+
+// AuthParams are the game's own auth fields (the host puts its guest
+// name field first).
+func (m *Match) AuthParams() []AuthParam {
+	return []AuthParam{{Name: "model", Value: "m1", Options: map[string]any{
+		"control": "select", "label": "Model", "options": []string{"m1"},
+		"validator": "isValidModel", "storage": "model",
+	}}}
+}
+
+// AuthTexts is the auth screen text block.
+func (m *Match) AuthTexts() any {
+	line := func(k, t string) map[string]string { return map[string]string{"keys": k, "text": t} }
+	return map[string]any{"title": "Tank Battle", "sections": []any{
+		map[string]any{"heading": "Controls", "lines": []any{
+			line("w, a, s, d", "move the tank"), line("k, l", "turn the gun"), line("u", "centre the gun"),
+			line("j", "fire"), line("n, p", "switch weapon / player"), line("c", "chat / command line"),
+			line("m", "menu"), line("<Tab>", "stats"),
+		}},
+		map[string]any{"heading": "Command line", "lines": []any{
+			line("/name <name>", "change your name"), line("/mapname", "current map"), line("/timeleft", "time left on this map"),
+			line("/bot <count> [team]", "add bots"), line("/bot 0 [team]", "remove bots"),
+		}},
+	}}
+}
+
+// ValidateAuth checks the game's fields; it returns the names of the
+// fields whose validator failed.
+func (m *Match) ValidateAuth(fields map[string]string) []string {
+	if fields["model"] != "m1" {
+		return []string{"model"}
+	}
+	return nil
+}
+
+func (m *Match) freeGID() uint8 {
+	for i := 1; i < 256; i++ {
+		if m.players[i] == nil {
+			return uint8(i)
+		}
+	}
+	return 0
+}
+
+// uniqueName renames a taken nick: Alice → Alice#1 → Alice#2.
+func (m *Match) uniqueName(name string) string {
+	taken := func(n string) bool {
+		for _, p := range m.players {
+			if p != nil && p.name == n {
+				return true
+			}
+		}
+		return false
+	}
+	if !taken(name) {
+		return name
+	}
+	for i := 1; ; i++ {
+		n := name + "#" + strconv.Itoa(i)
+		if !taken(n) {
+			return n
+		}
+	}
+}
+
+// Full reports whether no game id is left for another participant.
+func (m *Match) Full() bool { return m.freeGID() == 0 }
+
+// Join creates the participant of an authenticated user as a spectator and
+// returns its final name, or false when no game id is free.
+func (m *Match) Join(uid int, name string) (string, bool) {
+	gid := m.freeGID()
+	if gid == 0 {
+		return "", false
+	}
+	p := &player{gid: gid, name: m.uniqueName(name), team: Spectators, human: &human{uid: uid, latency: nil}}
+	m.players[gid] = p
+	m.byUID[uid] = p
+	m.statRow(p)
+	return p.name, true
+}
+
+// Leave removes a user's participant at once.
+func (m *Match) Leave(uid int) {
+	p := m.byUID[uid]
+	if p == nil {
+		return
+	}
+	delete(m.byUID, uid)
+	m.removePlayer(p)
+	if p.human.ready {
+		m.chatAll = enqueue(m.chatAll, "s:6:"+p.name)
+	}
+}
+
+func (m *Match) removePlayer(p *player) {
+	if p.tank != nil {
+		m.removed = append(m.removed, p.gid)
+	}
+	m.players[p.gid] = nil
+	m.statRows = append(m.statRows, []any{strconv.Itoa(int(p.gid)), p.team, nil})
+	m.statHead = true
+	for _, q := range m.players {
+		if q != nil && q.human != nil && q.human.watch == p.gid {
+			q.human.watch = 0
+		}
+	}
+	if m.vote != nil {
+		delete(m.vote.ballots, p.gid)
+	}
+	m.checkWipe()
+}
+
+// SetLatency records a user's smoothed round-trip time for the scoreboard.
+func (m *Match) SetLatency(uid int, ms int) {
+	p := m.byUID[uid]
+	if p == nil || p.human.latency == ms {
+		return
+	}
+	p.human.latency = ms
+	m.statRow(p)
+}
+
+// Playing reports whether the user is in a playing team (idle kick scope).
+func (m *Match) Playing(uid int) bool {
+	p := m.byUID[uid]
+	return p != nil && p.team != Spectators
+}
+
+// ModulesReady starts loading the current map for the user.
+func (m *Match) ModulesReady(uid int) {
+	p := m.byUID[uid]
+	if p == nil || p.human.inGame {
+		return
+	}
+	p.human.inGame = true
+	m.sendMap(p)
+}
+
+func (m *Match) sendMap(p *player) {
+	p.human.ready = false
+	p.human.currentMap = m.current.Name
+	m.out.JSON(p.human.uid, 8, []int{2})
+	m.out.JSON(p.human.uid, 3, json.RawMessage(m.mapTexts[m.current.Name]))
+}
+
+// MapReady answers a MAP_READY (protocol.md §6.1).
+func (m *Match) MapReady(uid int) {
+	p := m.byUID[uid]
+	if p == nil || !p.human.inGame {
+		return
+	}
+	h := p.human
+	switch {
+	case h.currentMap != m.current.Name:
+		m.sendMap(p)
+	case !h.ready:
+		m.out.JSON(h.uid, 4, []any{m.firstShot(), 0, m.nowMs, 0})
+		m.out.JSON(h.uid, 14, []any{m.fullStatRows(), m.headRows(), true})
+		m.sendEmptyPanel(p)
+		m.out.JSON(h.uid, 17, 0)
+	}
+}
+
+// FirstShotReady makes the user ready: frames and meta start flowing.
+func (m *Match) FirstShotReady(uid int) {
+	p := m.byUID[uid]
+	if p == nil || !p.human.inGame {
+		return
+	}
+	p.human.ready = true
+	m.out.JSON(uid, 8, nil)
+	m.out.JSON(uid, 16, map[string]string{"name": "teamChange"})
+	m.chatAll = enqueue(m.chatAll, "s:5:"+p.name)
+}
+
+func (m *Match) firstShot() any {
+	rows := map[string][]float64{}
+	for _, p := range m.players {
+		if p == nil || p.tank == nil {
+			continue
+		}
+		r := p.tank.row(p, m.model.Size)
+		row := make([]float64, 10)
+		for i := range row {
+			if i < 7 {
+				row[i] = float64(packer.Round2(r[i]))
+			} else {
+				row[i] = float64(r[i])
+			}
+		}
+		rows[strconv.Itoa(int(p.gid))] = row
+	}
+	if len(rows) == 0 {
+		return map[string]any{}
+	}
+	return map[string]any{"m1": rows}
+}
+
+// maxQueue bounds every chat and vote queue: a queue drains one item per
+// send tick, so a flood beyond this is dropped rather than buffered.
+const maxQueue = 64
+
+func enqueue(q []any, items ...any) []any {
+	for _, it := range items {
+		if len(q) >= maxQueue {
+			break
+		}
+		q = append(q, it)
+	}
+	return q
+}

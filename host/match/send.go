@@ -1,0 +1,306 @@
+package match
+
+import (
+	"strconv"
+
+	"vimpclient/host/packer"
+)
+
+// Step runs one 120 Hz simulation step at host wall time nowMs (epoch ms)
+// and, every fourth step, sends the frames and per-tick meta to every
+// ready user.
+func (m *Match) Step(nowMs float64) {
+	m.nowMs = nowMs
+	m.tick++
+	m.thinkBots()
+	m.step()
+	switch {
+	case m.mapChangeAt != 0 && m.tick >= m.mapChangeAt:
+		m.changeMap(m.nextMap)
+	case m.restartAt != 0 && m.tick >= m.restartAt:
+		m.startRound()
+	case m.tick-m.roundStart >= int64(m.cfg.RoundSeconds)*TicksPerSecond:
+		m.startRound()
+	}
+	if m.vote != nil && m.tick >= m.vote.ends {
+		m.finishVote()
+	}
+	if m.vote == nil && m.mapChangeAt == 0 && m.tick-m.mapStart >= int64(m.cfg.MapSeconds)*TicksPerSecond {
+		if len(m.humansReady()) > 0 {
+			m.systemVote()
+		} else {
+			m.mapStart = m.tick
+		}
+	}
+	if m.tick%sendEvery == 0 {
+		m.send()
+	}
+}
+
+func (m *Match) statRow(p *player) {
+	m.statRows = append(m.statRows, m.statCells(p))
+	m.statHead = true
+}
+
+func (m *Match) statCells(p *player) []any {
+	status := ""
+	if p.team != Spectators && (p.dead || p.tank != nil && !p.tank.alive()) {
+		status = "dead"
+	}
+	var lat any = "BOT"
+	if p.human != nil {
+		lat = p.human.latency
+	}
+	return []any{strconv.Itoa(int(p.gid)), p.team, []any{p.name, status, p.score, p.deaths, lat}}
+}
+
+func (m *Match) fullStatRows() []any {
+	rows := []any{}
+	for _, p := range m.players {
+		if p != nil {
+			rows = append(rows, m.statCells(p))
+		}
+	}
+	return rows
+}
+
+func (m *Match) headRows() []any {
+	var count [4]int
+	for _, p := range m.players {
+		if p != nil {
+			count[p.team]++
+		}
+	}
+	heads := make([]any, 0, 3)
+	for t := Team1; t <= Spectators; t++ {
+		won, lost := 0, 0
+		if t != Spectators {
+			won, lost = m.roundsWon[t], m.roundsLost[t]
+		}
+		heads = append(heads, []any{t, []any{count[t], "", won, lost}})
+	}
+	return heads
+}
+
+// send packs the shared frame body once, then sends every ready user its
+// header (camera, player block) with that body, and the tick's meta.
+func (m *Match) send() {
+	m.seq++
+	m.packBody()
+	reliable := len(m.shots) > 0 || len(m.planted) > 0 || len(m.detonated) > 0 || len(m.explosions) > 0 || len(m.removed) > 0
+	var chatAll, voteAll any
+	if len(m.chatAll) > 0 {
+		chatAll = m.chatAll[0]
+		m.chatAll = m.chatAll[1:]
+	}
+	if len(m.voteAll) > 0 {
+		voteAll = m.voteAll[0]
+		m.voteAll = m.voteAll[1:]
+	}
+	var stat any
+	if len(m.statRows) > 0 || m.statHead {
+		heads := []any{}
+		if m.statHead {
+			heads = m.headRows()
+		}
+		stat = []any{m.statRows, heads}
+		m.statRows = nil
+		m.statHead = false
+	}
+	secs := m.roundSecondsLeft()
+	for _, p := range m.players {
+		if p == nil || p.human == nil || !p.human.ready {
+			continue
+		}
+		h := p.human
+		m.sendFrame(p, reliable)
+		h.panel.t = secs
+		if items := panelDiff(&h.panel, &h.sentPanel); items != nil {
+			m.out.JSON(h.uid, 13, items)
+		}
+		if stat != nil {
+			m.out.JSON(h.uid, 14, stat)
+		}
+		if chatAll != nil {
+			m.out.JSON(h.uid, 15, chatAll)
+		} else if len(h.chat) > 0 {
+			m.out.JSON(h.uid, 15, h.chat[0])
+			h.chat = h.chat[1:]
+		}
+		if voteAll != nil {
+			m.out.JSON(h.uid, 16, voteAll)
+		} else if len(h.votes) > 0 {
+			m.out.JSON(h.uid, 16, h.votes[0])
+			h.votes = h.votes[1:]
+		}
+	}
+	m.shots = m.shots[:0]
+	m.planted = m.planted[:0]
+	m.detonated = m.detonated[:0]
+	m.explosions = m.explosions[:0]
+	m.removed = m.removed[:0]
+}
+
+func panelDiff(cur, sent *panelState) []string {
+	var items []string
+	if cur.t != sent.t {
+		items = append(items, "t:"+strconv.Itoa(cur.t))
+	}
+	if cur.active {
+		if cur.h != sent.h {
+			items = append(items, "h:"+strconv.Itoa(cur.h))
+		}
+		if cur.w1 != sent.w1 {
+			items = append(items, "w1:"+strconv.Itoa(cur.w1))
+		}
+		if cur.w2 != sent.w2 {
+			items = append(items, "w2:"+strconv.Itoa(cur.w2))
+		}
+		if cur.wa != sent.wa && cur.wa != "" {
+			items = append(items, "wa:"+cur.wa)
+		}
+	}
+	*sent = *cur
+	return items
+}
+
+func (m *Match) row(n int) []packer.Value {
+	if cap(m.vals) < n {
+		m.vals = make([]packer.Value, n)
+	}
+	return m.vals[:n]
+}
+
+// packBody packs the blocks every user shares: m1, w1, w2, w2e, c1.
+func (m *Match) packBody() {
+	f := &m.frame
+	f.Start(0, 0, nil, nil)
+	f.Block(m.keyM1)
+	for _, id := range m.removed {
+		if m.players[id] == nil || m.players[id].tank == nil {
+			f.NullRow(uint32(id))
+		}
+	}
+	for _, p := range m.players {
+		if p == nil || p.tank == nil {
+			continue
+		}
+		r := p.tank.row(p, m.model.Size)
+		v := m.row(11)
+		for i := range 7 {
+			v[i] = packer.F(packer.Round2(r[i]))
+		}
+		v[7], v[8], v[9] = packer.I(uint32(r[7])), packer.I(uint32(r[8])), packer.I(uint32(r[9]))
+		v[10] = packer.F(packer.Round2(r[10]))
+		f.Row(uint32(p.gid), v)
+	}
+	if len(m.shots) > 0 {
+		f.Block(m.keyW1)
+		for i := range m.shots {
+			f.ListRow(m.shots[i][:])
+		}
+	}
+	if len(m.planted) > 0 || len(m.detonated) > 0 {
+		f.Block(m.keyW2)
+		for _, b := range m.planted {
+			v := m.row(6)
+			v[0], v[1], v[2] = packer.F(packer.Round2(b.x)), packer.F(packer.Round2(b.y)), packer.F(0)
+			v[3], v[4], v[5] = packer.I(w2Size), packer.I(w2FuseMs), packer.I(uint32(b.owner))
+			f.Row(b.id, v)
+		}
+		for _, id := range m.detonated {
+			f.NullRow(id)
+		}
+	}
+	if len(m.explosions) > 0 {
+		f.Block(m.keyW2E)
+		for i := range m.explosions {
+			f.ListRow(m.explosions[i][:])
+		}
+	}
+	f.Block(m.keyC1)
+	for i := range m.crates {
+		b := &m.crates[i].body
+		ox, oy := b.Corner()
+		moving := abs(b.VX) >= 0.01 || abs(b.VY) >= 0.01 || abs(b.AngVel) >= 0.01
+		n := 3
+		if moving {
+			n = 6
+		}
+		v := m.row(n)
+		v[0], v[1], v[2] = packer.F(packer.Round2(ox)), packer.F(packer.Round2(oy)), packer.F(packer.Round2(b.Angle))
+		if moving {
+			v[3], v[4], v[5] = packer.F(packer.Round2(b.VX)), packer.F(packer.Round2(b.VY)), packer.F(packer.Round2(b.AngVel))
+		}
+		f.Row(uint32(i), v)
+	}
+	body, err := f.Bytes()
+	if err != nil {
+		m.log.Error("pack frame body", "err", err)
+		m.body = m.body[:0]
+		return
+	}
+	m.body = append(m.body[:0], body[headerLen:]...)
+}
+
+// headerLen is the size of a frame header without camera or player block.
+const headerLen = 15
+
+func abs(v float32) float32 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+func (m *Match) sendFrame(p *player, reliable bool) {
+	h := p.human
+	cam := packer.Camera{ForceReset: h.forceReset}
+	var pl *packer.Player
+	var block packer.Player
+	if t := p.tank; t != nil && t.alive() && p.team != Spectators {
+		cam.X, cam.Y = packer.Round2(t.st.X), packer.Round2(t.st.Y)
+		s := &t.st
+		block = packer.Player{GameID: p.gid, InputSeq: h.inputSeq,
+			State: [8]float32{s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel, s.Gun, s.Throttle}, Centering: s.Centering}
+		pl = &block
+	} else {
+		w := m.watched(p)
+		if w != nil {
+			cam.X, cam.Y = packer.Round2(w.tank.st.X), packer.Round2(w.tank.st.Y)
+		}
+	}
+	if h.shake != "" {
+		cam.Shake = h.shake
+		reliable = true
+	}
+	if h.forceReset {
+		reliable = true
+	}
+	h.forceReset, h.shake = false, ""
+	m.frame.Start(m.seq, m.nowMs, &cam, pl)
+	m.frame.Append(m.body)
+	b, err := m.frame.Bytes()
+	if err != nil {
+		m.log.Error("pack frame", "err", err)
+		return
+	}
+	m.out.Frame(h.uid, b, reliable)
+}
+
+// watched returns the player a spectator or dead player looks at: the
+// chosen one if still alive, else the first alive tank.
+func (m *Match) watched(p *player) *player {
+	if id := p.human.watch; id != 0 {
+		if w := m.players[id]; w != nil && w.tank != nil && w.tank.alive() {
+			return w
+		}
+	}
+	for _, q := range m.players {
+		if q != nil && q.tank != nil && q.tank.alive() {
+			p.human.watch = q.gid
+			return q
+		}
+	}
+	return nil
+}

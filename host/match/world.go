@@ -1,0 +1,376 @@
+package match
+
+import (
+	"math"
+
+	"vimpclient/games/tanks"
+	"vimpclient/host/packer"
+)
+
+// Weapons (game-tanks.md §3.8).
+const (
+	weaponW1     = 0
+	weaponW2     = 1
+	w1Damage     = 40
+	w1Range      = 1500
+	w1FireTicks  = 2  // 0.01 s rounded up to whole ticks
+	w2FireTicks  = 12 // 0.1 s
+	w2Damage     = 70
+	w2Radius     = 50
+	w2FuseMs     = 300
+	w2FuseTicks  = w2FuseMs * TicksPerSecond / 1000
+	w2Size       = 8
+	muzzleOffset = 4.4
+	startW1      = 200
+	startW2      = 100
+	// Impulses are scaled to velocity changes of the simulated bodies.
+	w1Push = 7500000.0 / 100
+	w2Push = 2000000.0 / 20
+)
+
+// weaponKey is the panel and snapshot key of weapon index i.
+func weaponKey(i int) string {
+	if i == weaponW2 {
+		return "w2"
+	}
+	return "w1"
+}
+
+type tankObj struct {
+	st       tanks.Tank
+	body     tanks.Body
+	health   int
+	keys     uint32
+	oneShot  uint32
+	weapon   int
+	ammo     [2]int
+	nextFire [2]int64
+	bomb     bool // a planted bomb has not gone off yet
+}
+
+func (t *tankObj) alive() bool { return t.health > 0 }
+
+func (t *tankObj) condition() uint32 {
+	switch {
+	case t.health <= 0:
+		return 0
+	case t.health < 35:
+		return 1
+	case t.health < 70:
+		return 2
+	}
+	return 3
+}
+
+// row is the m1 row: x, y, angle, gun, vx, vy, engineLoad, condition,
+// size, team, angvel (integers as float32 here).
+func (t *tankObj) row(p *player, size float32) [11]float32 {
+	s := &t.st
+	return [11]float32{s.X, s.Y, s.Angle, s.Gun, s.VX, s.VY, s.EngineLoad,
+		float32(t.condition()), size, float32(p.team), s.AngVel}
+}
+
+type crateObj struct {
+	body    tanks.Body
+	linDamp float32
+	angDamp float32
+}
+
+type bomb struct {
+	id       uint32
+	owner    uint8
+	x, y     float32
+	explodes int64
+}
+
+func (m *Match) spawnTank(p *player, x, y, angleDeg float32) {
+	t := &tankObj{health: maxHealth, ammo: [2]int{startW1, startW2}}
+	t.st = tanks.Tank{X: x, Y: y, Angle: tanks.Normalize(angleDeg * math.Pi / 180)}
+	t.body = tanks.NewTankBody(&m.model)
+	p.tank = t
+	p.dead = false
+}
+
+func (m *Match) resetCrates() {
+	m.crates = m.crates[:0]
+	for _, c := range m.current.geom.Crates {
+		m.crates = append(m.crates, crateObj{body: c.Body, linDamp: c.LinearDamping, angDamp: c.AngularDamping})
+	}
+}
+
+func sincos(a float32) (float32, float32) {
+	s, c := math.Sincos(float64(a))
+	return float32(s), float32(c)
+}
+
+// step advances the world one fixed step.
+func (m *Match) step() {
+	dt := tanks.Step
+	m.bodies = m.bodies[:0]
+	for _, p := range m.players {
+		if p == nil || p.tank == nil {
+			continue
+		}
+		t := p.tank
+		keys := t.keys | t.oneShot
+		t.oneShot = 0
+		if !t.alive() {
+			keys = 0
+		} else {
+			m.weaponInput(p, keys)
+		}
+		m.model.Move(&t.st, keys, dt)
+		t.st.ToBody(&t.body)
+		m.bodies = append(m.bodies, &t.body)
+	}
+	for i := range m.crates {
+		c := &m.crates[i]
+		b := &c.body
+		b.X += b.VX * dt
+		b.Y += b.VY * dt
+		b.Angle = tanks.Normalize(b.Angle + b.AngVel*dt)
+		ld := 1 / (1 + dt*c.linDamp)
+		b.VX *= ld
+		b.VY *= ld
+		b.AngVel *= 1 / (1 + dt*c.angDamp)
+		m.bodies = append(m.bodies, b)
+	}
+	m.solver.Resolve(m.bodies, m.current.geom.Walls)
+	for _, p := range m.players {
+		if p == nil || p.tank == nil {
+			continue
+		}
+		p.tank.st.FromBody(&p.tank.body)
+	}
+	for i := 0; i < len(m.bombs); {
+		if m.bombs[i].explodes <= m.tick {
+			m.detonate(m.bombs[i])
+			m.bombs[i] = m.bombs[len(m.bombs)-1]
+			m.bombs = m.bombs[:len(m.bombs)-1]
+			continue
+		}
+		i++
+	}
+}
+
+func (m *Match) weaponInput(p *player, keys uint32) {
+	t := p.tank
+	if keys&tanks.KeyNextWeapon != 0 || keys&tanks.KeyPrevWeapon != 0 {
+		t.weapon = 1 - t.weapon // two weapons: next and previous coincide
+		if p.human != nil {
+			p.human.panel.wa = weaponKey(t.weapon)
+		}
+	}
+	if keys&tanks.KeyFire == 0 || m.tick < t.nextFire[t.weapon] || t.ammo[t.weapon] < 1 {
+		return
+	}
+	if t.weapon == weaponW1 {
+		t.ammo[0]--
+		t.nextFire[0] = m.tick + w1FireTicks
+		m.fireHitscan(p)
+	} else {
+		if t.bomb {
+			return
+		}
+		t.ammo[1]--
+		t.nextFire[1] = m.tick + w2FireTicks
+		t.bomb = true
+		m.nextBombID++
+		b := bomb{id: m.nextBombID, owner: p.gid, x: t.st.X, y: t.st.Y, explodes: m.tick + w2FuseTicks}
+		m.bombs = append(m.bombs, b)
+		m.planted = append(m.planted, b)
+	}
+	if p.human != nil {
+		p.human.panel.w1, p.human.panel.w2 = t.ammo[0], t.ammo[1]
+	}
+}
+
+func (m *Match) fireHitscan(p *player) {
+	t := p.tank
+	dirA := t.st.Angle + t.st.Gun
+	dy, dx := sincos(dirA)
+	mx, my := t.st.X+muzzleOffset*dx, t.st.Y+muzzleOffset*dy
+	dist := m.current.geom.Walls.Ray(mx, my, dx, dy, w1Range)
+	hit := dist < w1Range
+	var victim *player
+	var crate *crateObj
+	for _, q := range m.players {
+		if q == nil || q == p || q.tank == nil {
+			continue
+		}
+		if d, ok := tanks.RayBox(&q.tank.body, mx, my, dx, dy, dist); ok && d < dist {
+			dist, hit, victim, crate = d, true, q, nil
+		}
+	}
+	for i := range m.crates {
+		if d, ok := tanks.RayBox(&m.crates[i].body, mx, my, dx, dy, dist); ok && d < dist {
+			dist, hit, victim, crate = d, true, nil, &m.crates[i]
+		}
+	}
+	ex, ey := mx+dx*dist, my+dy*dist
+	wasHit := uint32(0)
+	if hit {
+		wasHit = 1
+	}
+	m.shots = append(m.shots, [8]packer.Value{
+		packer.F(packer.Round2(mx)), packer.F(packer.Round2(my)), packer.F(packer.Round1(ex)), packer.F(packer.Round1(ey)),
+		packer.F(packer.Round2(t.st.X)), packer.F(packer.Round2(t.st.Y)), packer.I(wasHit), packer.I(uint32(p.gid)),
+	})
+	switch {
+	case crate != nil:
+		push(&crate.body, ex, ey, dx, dy, w1Push*crate.body.InvMass)
+	case victim != nil:
+		vt := victim.tank
+		if vt.alive() {
+			vt.st.VX += dx * w1Push * vt.body.InvMass
+			vt.st.VY += dy * w1Push * vt.body.InvMass
+			m.damage(victim, p, w1Damage, "20:200")
+		}
+	}
+}
+
+// push adds a velocity change dv along (dx,dy) applied at (px,py).
+func push(b *tanks.Body, px, py, dx, dy, dv float32) {
+	b.VX += dx * dv
+	b.VY += dy * dv
+	rx, ry := px-b.X, py-b.Y
+	b.AngVel += (rx*dy - ry*dx) * dv * b.InvInertia / b.InvMass / 50
+}
+
+func (m *Match) detonate(b bomb) {
+	m.detonated = append(m.detonated, b.id)
+	m.explosions = append(m.explosions, [3]packer.Value{packer.F(packer.Round1(b.x)), packer.F(packer.Round1(b.y)), packer.F(w2Radius)})
+	owner := m.players[b.owner]
+	if owner != nil && owner.tank != nil {
+		owner.tank.bomb = false
+	}
+	for _, q := range m.players {
+		if q == nil || q.tank == nil || !q.tank.alive() {
+			continue
+		}
+		dx, dy := q.tank.st.X-b.x, q.tank.st.Y-b.y
+		d := float32(math.Hypot(float64(dx), float64(dy)))
+		if d >= w2Radius {
+			continue
+		}
+		f := 1 - d/w2Radius
+		if d > 0.01 {
+			q.tank.st.VX += dx / d * f * w2Push * q.tank.body.InvMass
+			q.tank.st.VY += dy / d * f * w2Push * q.tank.body.InvMass
+		}
+		m.damage(q, owner, int(math.Ceil(float64(w2Damage*f))), "30:400")
+	}
+	for i := range m.crates {
+		c := &m.crates[i].body
+		dx, dy := c.X-b.x, c.Y-b.y
+		d := float32(math.Hypot(float64(dx), float64(dy)))
+		if d < w2Radius && d > 0.01 {
+			f := 1 - d/w2Radius
+			c.VX += dx / d * f * w2Push * c.InvMass
+			c.VY += dy / d * f * w2Push * c.InvMass
+		}
+	}
+}
+
+// damage hurts victim; killer may be nil (its owner left).
+func (m *Match) damage(victim, killer *player, amount int, shake string) {
+	t := victim.tank
+	t.health -= amount
+	if victim.human != nil {
+		victim.human.shake = shake
+		victim.human.panel.h = max(t.health, 0)
+	}
+	if t.health > 0 {
+		return
+	}
+	t.health = 0
+	t.keys, t.oneShot = 0, 0
+	victim.dead = true
+	victim.deaths++
+	m.statRow(victim)
+	if killer != nil && killer != victim {
+		if killer.team == victim.team {
+			killer.score--
+		} else {
+			killer.score++
+		}
+		m.statRow(killer)
+		if killer.human != nil {
+			m.out.JSON(killer.human.uid, 6, "frag")
+		}
+		m.chatAll = enqueue(m.chatAll, "s:4:"+killer.name+","+victim.name)
+	}
+	if h := victim.human; h != nil {
+		m.sendEmptyPanel(victim)
+		m.out.JSON(h.uid, 17, 0)
+		m.out.JSON(h.uid, 6, "gameOver")
+		if killer != nil {
+			h.watch = killer.gid
+		}
+		h.forceReset = true
+	}
+	for _, q := range m.players {
+		if q != nil && q.human != nil && q.human.watch == victim.gid && killer != nil && q != victim {
+			q.human.watch = killer.gid
+			q.human.forceReset = true
+		}
+	}
+	m.checkWipe()
+}
+
+// checkWipe ends the round when a playing team has members but none
+// alive: the other team wins if it still has a live tank, else nobody
+// (game over).
+func (m *Match) checkWipe() {
+	if m.restartAt != 0 {
+		return
+	}
+	var members, alive [3]int
+	for _, p := range m.players {
+		if p == nil || p.team == Spectators {
+			continue
+		}
+		members[p.team]++
+		if p.tank != nil && p.tank.alive() {
+			alive[p.team]++
+		}
+	}
+	for team := Team1; team <= Team2; team++ {
+		if members[team] == 0 || alive[team] > 0 {
+			continue
+		}
+		other := 3 - team
+		winner := 0
+		if alive[other] > 0 {
+			winner = other
+		}
+		m.endRound(winner)
+		return
+	}
+}
+
+func (m *Match) endRound(winner int) {
+	m.restartAt = m.tick + restartTicks
+	if winner != 0 {
+		m.roundsWon[winner]++
+		m.roundsLost[3-winner]++
+		m.statHead = true
+	}
+	for _, p := range m.players {
+		if p == nil || p.human == nil || !p.human.inGame {
+			continue
+		}
+		uid := p.human.uid
+		if winner == 0 {
+			m.out.JSON(uid, 6, "defeat")
+			m.out.JSON(uid, 7, []any{2})
+			continue
+		}
+		if p.team == winner {
+			m.out.JSON(uid, 6, "victory")
+		} else {
+			m.out.JSON(uid, 6, "defeat")
+		}
+		m.out.JSON(uid, 7, []any{0, []string{teamKey(winner)}})
+	}
+}

@@ -1,0 +1,102 @@
+package netgraph
+
+import (
+	"math"
+	"testing"
+
+	"vimpclient/clientcore"
+	"vimpclient/predict"
+)
+
+func TestRatesAndCounters(t *testing.T) {
+	g := New()
+	var c Counters
+	now := 0.0
+	for i := 0; i < 300; i++ { // 5 s at 60 fps, a frame every other tick
+		now += 1000.0 / 60
+		if i%2 == 0 {
+			c.Received++
+		}
+		if i%30 == 0 {
+			c.Late++
+		}
+		if i == 290 {
+			c.Dropped += 2
+		}
+		c.Buffered = 3 + i%2
+		g.Observe(now, c, Prediction{Active: true, Error: float64(i%10) / 10})
+	}
+	s := g.Summary()
+	if math.Abs(s.FramesPerSec-30) > 1 || math.Abs(s.LatePerSec-2) > 0.5 || s.DroppedTotal != 2 || s.LateTotal != 10 {
+		t.Fatalf("%+v", s)
+	}
+	if math.Abs(s.DroppedPerSec-2) > 0.1 || s.Buffered != 4 || !s.Predicting || s.ErrorMax != 0.9 {
+		t.Fatalf("%+v", s)
+	}
+	if g.Len() != History {
+		t.Fatalf("window %d", g.Len())
+	}
+	// A rebuilt core restarts its counters: no negative or huge deltas.
+	g.Observe(now+16, Counters{Received: 1}, Prediction{Error: -1})
+	if f := g.At(g.Len() - 1).Frames; f != 1 {
+		t.Fatalf("frames after a counter reset: %d", f)
+	}
+	if g.Summary().ErrorNow != 0 {
+		t.Fatal("no error sample must read 0")
+	}
+}
+
+func TestPingJitter(t *testing.T) {
+	g := New()
+	g.Pong(100)
+	g.Pong(120)
+	g.Pong(100)
+	want := 20.0 / 16
+	want += (20 - want) / 16
+	if s := g.Summary(); s.PingMs != 100 || math.Abs(s.JitterMs-want) > 1e-9 {
+		t.Fatalf("%+v want jitter %v", s, want)
+	}
+	g.Pong(math.NaN())
+	g.Pong(-5)
+	if g.Summary().PingMs != 100 {
+		t.Fatal("bad pong accepted")
+	}
+}
+
+func TestObserveAllocatesNothing(t *testing.T) {
+	g := New()
+	now := 0.0
+	var c Counters
+	allocs := testing.AllocsPerRun(500, func() {
+		now += 16
+		c.Received++
+		g.Observe(now, c, Prediction{})
+		_ = g.Summary()
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per tick", allocs)
+	}
+}
+
+func TestFeeds(t *testing.T) {
+	if p := PredictorState(nil); p.Active || p.Error != -1 {
+		t.Fatalf("%+v", p)
+	}
+	p := predict.New(predict.Config{})
+	p.SetModel(true)
+	p.SetActive(true)
+	p.Rewound()
+	p.Err.X, p.Err.Y = 3, 4
+	if s := PredictorState(p); !s.Active || s.Visual != 5 {
+		t.Fatalf("%+v", s)
+	}
+	s, err := clientcore.ParseSchema([]byte(`{"version":5,"port":5,"keys":{}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := clientcore.New(s, clientcore.Options{})
+	c.PushFrame([]byte{1, 2, 3}, 0)
+	if k := CoreCounters(c); k.Received != 1 || k.Dropped != 1 {
+		t.Fatalf("%+v", k)
+	}
+}

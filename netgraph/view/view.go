@@ -1,0 +1,144 @@
+// Package view draws the net graph (package netgraph) with Ebiten: a strip
+// of per-tick columns — frames received, interpolation buffer depth,
+// prediction error, late and dropped frames — under a text line with ping,
+// jitter, frames/s and the counts. A key toggles it.
+package view
+
+import (
+	"strconv"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+
+	"vimpclient/netgraph"
+)
+
+// DefaultKey toggles the net graph.
+const DefaultKey = ebiten.KeyF3
+
+// Layout of the strip, in screen pixels.
+const (
+	stripHeight = 64
+	textHeight  = 32 // two debug-font lines
+	textEvery   = 250.0
+	// Scales: a frame in a tick is 8 px, a buffered frame 6 px, a world
+	// unit of prediction error 16 px; bars are capped at the strip.
+	frameScale  = 8
+	bufferScale = 6
+	errorScale  = 16
+)
+
+// View draws a netgraph.Graph. It is used on the game loop's goroutine.
+type View struct {
+	g       *netgraph.Graph
+	Visible bool
+	Key     ebiten.Key
+
+	pix      *ebiten.Image
+	text     string
+	buf      []byte
+	textAt   float64
+	hasText  bool
+	drawOpts ebiten.DrawImageOptions
+}
+
+// New returns a view of g, shown when visible is set (the command-line
+// flag); the key toggles it.
+func New(g *netgraph.Graph, visible bool) *View {
+	pix := ebiten.NewImage(1, 1)
+	pix.Fill(whiteColor{})
+	return &View{g: g, Visible: visible, Key: DefaultKey, pix: pix, buf: make([]byte, 0, 160)}
+}
+
+type whiteColor struct{}
+
+func (whiteColor) RGBA() (r, g, b, a uint32) { return 0xffff, 0xffff, 0xffff, 0xffff }
+
+// Update toggles the view when its key was pressed this tick.
+func (v *View) Update() {
+	if inpututil.IsKeyJustPressed(v.Key) {
+		v.Visible = !v.Visible
+	}
+}
+
+// Format appends the two text lines for s.
+func Format(dst []byte, s netgraph.Summary) []byte {
+	dst = append(dst, "ping "...)
+	dst = strconv.AppendFloat(dst, s.PingMs, 'f', 0, 64)
+	dst = append(dst, " ms  jitter "...)
+	dst = strconv.AppendFloat(dst, s.JitterMs, 'f', 1, 64)
+	dst = append(dst, " ms  frames "...)
+	dst = strconv.AppendFloat(dst, s.FramesPerSec, 'f', 1, 64)
+	dst = append(dst, "/s  buffer "...)
+	dst = strconv.AppendInt(dst, int64(s.Buffered), 10)
+	dst = append(dst, "\nlate "...)
+	dst = strconv.AppendUint(dst, s.LateTotal, 10)
+	dst = append(dst, " ("...)
+	dst = strconv.AppendFloat(dst, s.LatePerSec, 'f', 1, 64)
+	dst = append(dst, "/s)  dropped "...)
+	dst = strconv.AppendUint(dst, s.DroppedTotal, 10)
+	dst = append(dst, " ("...)
+	dst = strconv.AppendFloat(dst, s.DroppedPerSec, 'f', 1, 64)
+	dst = append(dst, "/s)  "...)
+	if s.Predicting {
+		dst = append(dst, "pred err "...)
+		dst = strconv.AppendFloat(dst, s.ErrorNow, 'f', 2, 64)
+		dst = append(dst, " max "...)
+		dst = strconv.AppendFloat(dst, s.ErrorMax, 'f', 2, 64)
+	} else {
+		dst = append(dst, "no prediction"...)
+	}
+	return dst
+}
+
+// rect fills a rectangle with a colour through the 1×1 white image.
+func (v *View) rect(dst *ebiten.Image, x, y, w, h float64, r, g, b, a float32) {
+	if w <= 0 || h <= 0 {
+		return
+	}
+	o := &v.drawOpts
+	o.GeoM.Reset()
+	o.GeoM.Scale(w, h)
+	o.GeoM.Translate(x, y)
+	o.ColorScale.Reset()
+	o.ColorScale.Scale(r*a, g*a, b*a, a)
+	dst.DrawImage(v.pix, o)
+}
+
+// Draw draws the graph with its top-left corner at (x, y). The text is
+// rebuilt at most four times a second.
+func (v *View) Draw(dst *ebiten.Image, x, y float64) {
+	if !v.Visible {
+		return
+	}
+	n := v.g.Len()
+	if n > 0 {
+		if now := v.g.At(n - 1).At; !v.hasText || now-v.textAt >= textEvery || now < v.textAt {
+			v.buf = Format(v.buf[:0], v.g.Summary())
+			v.text, v.textAt, v.hasText = string(v.buf), now, true
+		}
+	}
+	w := float64(netgraph.History)
+	v.rect(dst, x, y, w, textHeight+stripHeight, 0, 0, 0, 0.55)
+	ebitenutil.DebugPrintAt(dst, v.text, int(x)+2, int(y))
+	base := y + textHeight + stripHeight
+	for i := 0; i < n; i++ {
+		t := v.g.At(i)
+		cx := x + w - float64(n-i)
+		fh := min(float64(t.Frames)*frameScale, stripHeight)
+		v.rect(dst, cx, base-fh, 1, fh, 0.3, 0.9, 0.3, 0.8)
+		by := min(float64(t.Buffered)*bufferScale, stripHeight)
+		v.rect(dst, cx, base-by, 1, 1, 0.4, 0.6, 1, 1)
+		if t.Error > 0 {
+			eh := min(t.Error*errorScale, stripHeight)
+			v.rect(dst, cx, base-eh, 1, eh, 1, 0.3, 0.3, 0.7)
+		}
+		if t.Late > 0 {
+			v.rect(dst, cx, base-stripHeight, 1, 6, 1, 0.9, 0.2, 1)
+		}
+		if t.Dropped > 0 {
+			v.rect(dst, cx, base-stripHeight+6, 1, 6, 1, 0.2, 1, 1)
+		}
+	}
+}

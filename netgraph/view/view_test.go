@@ -1,0 +1,78 @@
+package view
+
+import (
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"vimpclient/netgraph"
+)
+
+func TestFormat(t *testing.T) {
+	s := netgraph.Summary{PingMs: 83.4, JitterMs: 4.25, FramesPerSec: 30, Buffered: 3, LateTotal: 2, LatePerSec: 0.5,
+		DroppedTotal: 1, DroppedPerSec: 0, ErrorNow: 0.031, ErrorMax: 0.4, Predicting: true}
+	got := string(Format(nil, s))
+	want := "ping 83 ms  jitter 4.2 ms  frames 30.0/s  buffer 3\nlate 2 (0.5/s)  dropped 1 (0.0/s)  pred err 0.03 max 0.40"
+	if got != want {
+		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+	if !strings.HasSuffix(string(Format(nil, netgraph.Summary{})), "no prediction") {
+		t.Fatal("spectator line")
+	}
+	buf := make([]byte, 0, 160)
+	if a := testing.AllocsPerRun(100, func() { buf = Format(buf[:0], s) }); a != 0 {
+		t.Fatalf("%v allocations", a)
+	}
+}
+
+// drawGame draws the view for a few frames, then reads a pixel of the
+// strip and stops.
+type drawGame struct {
+	v      *View
+	g      *netgraph.Graph
+	frames int
+	pixel  [4]byte
+	now    float64
+	c      netgraph.Counters
+}
+
+func (d *drawGame) Update() error {
+	d.now += 1000.0 / 60
+	d.c.Received++
+	d.c.Buffered = 4
+	d.g.Observe(d.now, d.c, netgraph.Prediction{Active: true})
+	d.frames++
+	if d.frames > 5 {
+		return ebiten.Termination
+	}
+	return nil
+}
+
+func (d *drawGame) Draw(screen *ebiten.Image) {
+	screen.Clear()
+	d.v.Draw(screen, 0, 0)
+	// Bottom row of the strip, rightmost column: a frame bar is there.
+	c := screen.At(netgraph.History-1, textHeight+stripHeight-1)
+	r, g, b, a := c.RGBA()
+	d.pixel = [4]byte{byte(r >> 8), byte(g >> 8), byte(b >> 8), byte(a >> 8)}
+}
+
+func (d *drawGame) Layout(int, int) (int, int) { return 320, 240 }
+
+func TestDrawShowsTheStrip(t *testing.T) {
+	if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+		t.Skip("no display (make test runs under xvfb-run)")
+	}
+	g := netgraph.New()
+	d := &drawGame{v: New(g, true), g: g}
+	ebiten.SetWindowSize(320, 240)
+	if err := ebiten.RunGame(d); err != nil && !errors.Is(err, ebiten.Termination) {
+		t.Fatal(err)
+	}
+	if d.pixel[1] < 100 || d.pixel[1] <= d.pixel[0] {
+		t.Fatalf("no frame bar drawn at the strip's edge: %v", d.pixel)
+	}
+}

@@ -1,0 +1,107 @@
+// Package parts holds the entity renderers ("parts") and the dispatcher that
+// creates, updates and removes them from the client core's output. Parts draw
+// through the Gfx interface, so their logic is tested without a display; the
+// Ebiten backend lives in package render.
+package parts
+
+import (
+	"image"
+	"math"
+)
+
+// Color is a non-premultiplied colour with channels in [0, 1].
+type Color struct{ R, G, B, A float32 }
+
+// RGB returns an opaque colour from 0xRRGGBB.
+func RGB(hex uint32) Color {
+	return Color{float32(hex>>16&0xff) / 255, float32(hex>>8&0xff) / 255, float32(hex&0xff) / 255, 1}
+}
+
+// WithAlpha returns c with alpha a.
+func (c Color) WithAlpha(a float64) Color { c.A = float32(a); return c }
+
+// White is opaque white (no tint).
+var white = Color{1, 1, 1, 1}
+
+// White returns opaque white, the neutral tint.
+func White() Color { return white }
+
+// Vec is a 2D point or vector in world units.
+type Vec struct{ X, Y float64 }
+
+// Affine maps (x, y) to (A·x + C·y + TX, B·x + D·y + TY).
+type Affine struct{ A, B, C, D, TX, TY float64 }
+
+// Identity is the identity transform.
+func Identity() Affine { return Affine{A: 1, D: 1} }
+
+// Then returns the transform applying m first, then n.
+func (m Affine) Then(n Affine) Affine {
+	return Affine{
+		A: n.A*m.A + n.C*m.B, B: n.B*m.A + n.D*m.B,
+		C: n.A*m.C + n.C*m.D, D: n.B*m.C + n.D*m.D,
+		TX: n.A*m.TX + n.C*m.TY + n.TX, TY: n.B*m.TX + n.D*m.TY + n.TY,
+	}
+}
+
+// Scale appends a scale.
+func (m Affine) Scale(sx, sy float64) Affine { return m.Then(Affine{A: sx, D: sy}) }
+
+// Rotate appends a rotation by a radians (clockwise on screen, y down).
+func (m Affine) Rotate(a float64) Affine {
+	s, c := math.Sincos(a)
+	return m.Then(Affine{A: c, B: s, C: -s, D: c})
+}
+
+// Translate appends a translation.
+func (m Affine) Translate(x, y float64) Affine { m.TX += x; m.TY += y; return m }
+
+// Apply maps a point.
+func (m Affine) Apply(x, y float64) (float64, float64) {
+	return m.A*x + m.C*y + m.TX, m.B*x + m.D*y + m.TY
+}
+
+// Tex is a texture handle resolved by the backend.
+type Tex uint16
+
+// NoTex is the zero handle: nothing to draw.
+const NoTex Tex = 0
+
+// Rect is an axis-aligned rectangle.
+type Rect struct{ X, Y, W, H float64 }
+
+// Gfx is the drawing surface of one canvas for one frame. Coordinates are
+// world units; the backend applies the canvas's stage transform. Calls must
+// not retain their slice arguments.
+type Gfx interface {
+	// Image draws the source rectangle src of tex, with its top-left corner
+	// mapped by m from texture pixels to world units, tinted (multiplied) by c.
+	Image(tex Tex, src Rect, m Affine, c Color)
+	// Quad fills the unit square [0,1]² mapped by m.
+	Quad(m Affine, c Color)
+	// Disc fills a circle.
+	Disc(x, y, r float64, c Color)
+	// Ring strokes a circle of radius r with width w centred on the line.
+	Ring(x, y, r, w float64, c Color)
+	// Polyline strokes pts with round caps and joins.
+	Polyline(pts []Vec, width float64, c Color)
+	// Label draws a short text centred at (x, y), h world units tall.
+	Label(s string, x, y, h float64, c Color)
+	// View is the visible world rectangle (for culling).
+	View() Rect
+}
+
+// Textures gives parts their images.
+type Textures interface {
+	// Baked returns a texture produced by the game's bakers.
+	Baked(name string) (Tex, bool)
+	// Asset returns the handle of an image file under the host's assets
+	// (assetsBase + "img/" + file), requesting it if needed.
+	Asset(file string) Tex
+	// Register adds an image built at run time (e.g. from MAP_DATA); a
+	// second call with the same name replaces it.
+	Register(name string, img *image.RGBA) Tex
+	// Size reports a texture's size; ok is false while it is not loaded
+	// (or was refused), in which case the part draws its procedural fallback.
+	Size(t Tex) (w, h int, ok bool)
+}

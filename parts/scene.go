@@ -1,0 +1,436 @@
+package parts
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"log/slog"
+	"math/rand/v2"
+	"slices"
+
+	"vimpclient/clientcore"
+	"vimpclient/render/mapdata"
+)
+
+// Part is one live entity renderer (or a self-ending effect).
+type Part interface {
+	// Update applies a row of this entity (hot or event data).
+	Update(row []float64)
+	// Step advances animations by dtMs once per render tick; false means
+	// the part has finished (effects) and is destroyed by the scene.
+	Step(dtMs float64) bool
+	// Destroy removes the part's drawables.
+	Destroy()
+}
+
+// Ctx is what a part gets at creation.
+type Ctx struct {
+	Stage    *Stage
+	Tex      Textures
+	IsLocal  func(id uint32) bool // the local player's game id test, read lazily
+	Rand     func() float64       // uniform [0, 1)
+	Sound    Sounds               // nil: silent
+	Key      string               // snapshot key the part was built from
+	Canvases map[string]*Stage    // every canvas, for parts that draw on two
+}
+
+// Binding is a part class bound to one snapshot key.
+type Binding interface {
+	New(c *Ctx, id uint32, row []float64) Part
+}
+
+// MapBuilder is implemented by bindings that build parts from MAP_DATA.
+// Dynamic parts are keyed by their row index in the map's set key.
+type MapBuilder interface {
+	BuildMap(c *Ctx, m *mapdata.Map) (static []Part, dynamic map[uint32]Part)
+}
+
+// Factory is a part class; Bind checks the key's fields against what the
+// part reads and returns an error on any mismatch.
+type Factory interface {
+	Bind(key *clientcore.KeySchema) (Binding, error)
+}
+
+// CanvasStyle is a game's look for one canvas (the game CSS upstream).
+type CanvasStyle struct {
+	Background Color // canvas background (transparent when A = 0)
+	// Placement of a fixed canvas: distance from the window's right edge as
+	// a fraction of the window width, and from the top in logical px.
+	RightFrac, Top float64
+	Circle         bool  // clip to a circle
+	Ring           Color // outer ring colour (Circle only)
+	RingWidth      float64
+	Glow           Color // inner glow colour (Circle only)
+	GlowWidth      float64
+}
+
+// Game is a game's set of part classes and presentation.
+type Game struct {
+	ID     string
+	Parts  map[string]Factory
+	Styles map[string]CanvasStyle
+	// Bake returns the game's procedural textures by name.
+	Bake func() map[string]*image.RGBA
+	// Recognise reports whether CONFIG_DATA's parts section is this game's.
+	Recognise func(entitiesOnCanvas map[string]string) bool
+}
+
+// PartsConfig is CONFIG_DATA "parts".
+type PartsConfig struct {
+	GameSets         map[string][]string `json:"gameSets"`
+	EntitiesOnCanvas map[string]string   `json:"entitiesOnCanvas"`
+}
+
+type route struct {
+	part  string
+	bind  Binding
+	ctx   *Ctx
+	index int
+}
+
+type instKey struct {
+	route int
+	id    uint32
+}
+
+type effect struct {
+	keyID uint8
+	p     Part
+}
+
+// Scene dispatches the core's output to parts: per key the part classes of
+// gameSets, per class the canvas of entitiesOnCanvas.
+type Scene struct {
+	log       *slog.Logger
+	game      *Game
+	schema    *clientcore.Schema
+	stages    map[string]*Stage
+	routes    [256][]route
+	routeName []string
+	inst      map[instKey]Part
+	keyOf     map[int]uint8 // route index -> key id
+	effects   []effect
+	mapParts  []Part
+	scratch   []float64
+	fallback  MapBuilder
+	first     *Ctx
+	// Fallbacks lists "key/part: reason" for every route drawn by the
+	// generic renderer because the game's part did not match the schema.
+	Fallbacks []string
+}
+
+// SceneOptions configures NewScene.
+type SceneOptions struct {
+	Log      *slog.Logger
+	Game     *Game   // nil: generic only
+	Generic  Factory // the renderer for unknown parts
+	Tex      Textures
+	IsLocal  func(id uint32) bool
+	Rand     func() float64
+	Sound    Sounds
+	Canvases []string // canvas ids in declaration order
+	// MapFallback draws MAP_DATA when no part of the map's set key builds
+	// it (unknown games); nil draws no map then.
+	MapFallback MapBuilder
+}
+
+// NewScene binds every key of the schema to its parts. A part class that
+// is unknown or does not match the schema is replaced by the generic
+// renderer and reported in Fallbacks (and the log), never drawn wrongly.
+func NewScene(o SceneOptions, schema *clientcore.Schema, pc PartsConfig) (*Scene, error) {
+	if len(o.Canvases) == 0 {
+		return nil, errors.New("scene: no canvases")
+	}
+	if o.Generic == nil {
+		return nil, errors.New("scene: no generic renderer")
+	}
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	if o.IsLocal == nil {
+		o.IsLocal = func(uint32) bool { return false }
+	}
+	if o.Rand == nil {
+		o.Rand = rand.Float64
+	}
+	s := &Scene{log: o.Log, game: o.Game, schema: schema, stages: map[string]*Stage{},
+		inst: map[instKey]Part{}, keyOf: map[int]uint8{}, fallback: o.MapFallback}
+	for _, id := range o.Canvases {
+		s.stages[id] = NewStage(id)
+	}
+	s.first = &Ctx{Stage: s.stages[o.Canvases[0]], Tex: o.Tex, IsLocal: o.IsLocal, Rand: o.Rand, Canvases: s.stages}
+	for _, k := range schema.Keys {
+		if k == nil {
+			continue
+		}
+		names := pc.GameSets[k.Name]
+		if len(names) == 0 {
+			names = []string{"generic"}
+		}
+		for _, name := range names {
+			canvasID := pc.EntitiesOnCanvas[name]
+			st := s.stages[canvasID]
+			if st == nil {
+				st = s.stages[o.Canvases[0]]
+			}
+			var b Binding
+			var err error
+			if o.Game != nil {
+				if f := o.Game.Parts[name]; f != nil {
+					if b, err = f.Bind(k); err != nil {
+						b = nil
+					}
+				} else if name != "generic" {
+					err = fmt.Errorf("part %s unknown to game %s", name, o.Game.ID)
+				}
+			} else if name != "generic" {
+				err = fmt.Errorf("no game renderer for part %s", name)
+			}
+			if b == nil {
+				if err != nil {
+					s.Fallbacks = append(s.Fallbacks, k.Name+"/"+name+": "+err.Error())
+					s.log.Error("part falls back to the generic renderer", "key", k.Name, "part", name, "err", err)
+				}
+				if slices.ContainsFunc(s.routes[k.ID], func(r route) bool { _, g := r.bind.(genericMarker); return g }) {
+					continue // one generic view per key is enough
+				}
+				if b, err = o.Generic.Bind(k); err != nil {
+					return nil, fmt.Errorf("scene: generic renderer for %s: %w", k.Name, err)
+				}
+				name = "generic"
+			}
+			ctx := &Ctx{Stage: st, Tex: o.Tex, IsLocal: o.IsLocal, Rand: o.Rand, Sound: o.Sound, Key: k.Name, Canvases: s.stages}
+			r := route{part: name, bind: b, ctx: ctx, index: len(s.routeName)}
+			s.routes[k.ID] = append(s.routes[k.ID], r)
+			s.routeName = append(s.routeName, name)
+			s.keyOf[r.index] = k.ID
+		}
+	}
+	return s, nil
+}
+
+// genericMarker tags the generic renderer's bindings.
+type genericMarker interface{ Generic() bool }
+
+// Stage returns the draw list of a canvas.
+func (s *Scene) Stage(id string) *Stage { return s.stages[id] }
+
+// Game returns the game in use (nil for generic only).
+func (s *Scene) Game() *Game { return s.game }
+
+// Schema returns the schema the scene was bound to.
+func (s *Scene) Schema() *clientcore.Schema { return s.schema }
+
+// ApplyFrame applies one event frame's blocks (not its camera).
+func (s *Scene) ApplyFrame(f *clientcore.EventFrame) {
+	for bi := range f.Blocks {
+		blk := &f.Blocks[bi]
+		if blk.Schema == nil {
+			continue
+		}
+		keyID := blk.Schema.ID
+		routes := s.routes[keyID]
+		for ri := range routes {
+			r := &routes[ri]
+			for i := range blk.Rows {
+				row := &blk.Rows[i]
+				if blk.Schema.Kind == clientcore.KindList16 {
+					if row.Null {
+						continue
+					}
+					if p := r.bind.New(r.ctx, row.ID, row.Fields); p != nil {
+						s.effects = append(s.effects, effect{keyID: keyID, p: p})
+					}
+					continue
+				}
+				s.applyRow(r, row.ID, row.Null, row.Fields)
+			}
+		}
+	}
+}
+
+func (s *Scene) applyRow(r *route, id uint32, null bool, row []float64) {
+	k := instKey{route: r.index, id: id}
+	if p, ok := s.inst[k]; ok {
+		if null {
+			if kp, ok := p.(Killer); ok {
+				kp.Killed()
+			}
+			p.Destroy()
+			delete(s.inst, k)
+			return
+		}
+		p.Update(row)
+		return
+	}
+	if null {
+		return
+	}
+	if p := r.bind.New(r.ctx, id, row); p != nil {
+		s.inst[k] = p
+	}
+}
+
+// ApplyHot applies one tick's hot records in order (later records win).
+func (s *Scene) ApplyHot(h *clientcore.Hot) {
+	s.applyRecords(h.Actors)
+	s.applyRecords(h.Dynamics)
+	s.applyRecords(h.Tail)
+}
+
+func (s *Scene) applyRecords(recs []clientcore.Record) {
+	for i := range recs {
+		rec := &recs[i]
+		if rec.Schema == nil {
+			continue
+		}
+		routes := s.routes[rec.Schema.ID]
+		if len(routes) == 0 {
+			continue
+		}
+		s.scratch = s.scratch[:0]
+		for _, v := range rec.Fields {
+			s.scratch = append(s.scratch, float64(v))
+		}
+		for ri := range routes {
+			s.applyRow(&routes[ri], rec.ID, false, s.scratch)
+		}
+	}
+}
+
+// Step advances every part and drops finished effects.
+func (s *Scene) Step(dtMs float64) {
+	for _, p := range s.inst {
+		p.Step(dtMs)
+	}
+	for _, p := range s.mapParts {
+		p.Step(dtMs)
+	}
+	n := 0
+	for _, e := range s.effects {
+		if e.p.Step(dtMs) {
+			s.effects[n] = e
+			n++
+		} else {
+			e.p.Destroy()
+		}
+	}
+	clear(s.effects[n:])
+	s.effects = s.effects[:n]
+}
+
+// SetMap rebuilds the map parts from MAP_DATA.
+func (s *Scene) SetMap(m *mapdata.Map) {
+	for _, p := range s.mapParts {
+		p.Destroy()
+	}
+	s.mapParts = s.mapParts[:0]
+	built := false
+	defer func() {
+		if !built && s.fallback != nil {
+			static, _ := s.fallback.BuildMap(s.first, m)
+			s.mapParts = append(s.mapParts, static...)
+		}
+	}()
+	k := s.schema.Key(m.SetID)
+	if k == nil {
+		s.log.Warn("map set id not in the schema; drawing the tiles generically", "setId", m.SetID)
+		return
+	}
+	for ri := range s.routes[k.ID] {
+		r := &s.routes[k.ID][ri]
+		mb, ok := r.bind.(MapBuilder)
+		if !ok {
+			continue
+		}
+		for key, p := range s.inst {
+			if key.route == r.index {
+				p.Destroy()
+				delete(s.inst, key)
+			}
+		}
+		built = true
+		static, dyn := mb.BuildMap(r.ctx, m)
+		s.mapParts = append(s.mapParts, static...)
+		for id, p := range dyn {
+			s.inst[instKey{route: r.index, id: id}] = p
+		}
+	}
+}
+
+// Clear removes the parts built from the listed keys; all = true removes
+// every part on every canvas (CLEAR without a list), the map included.
+func (s *Scene) Clear(keys []string, all bool) {
+	ids := map[uint8]bool{}
+	for _, name := range keys {
+		if k := s.schema.Key(name); k != nil {
+			ids[k.ID] = true
+		}
+	}
+	for key, p := range s.inst {
+		if all || ids[s.keyOf[key.route]] {
+			p.Destroy()
+			delete(s.inst, key)
+		}
+	}
+	n := 0
+	for _, e := range s.effects {
+		if all || ids[e.keyID] {
+			e.p.Destroy()
+			continue
+		}
+		s.effects[n] = e
+		n++
+	}
+	clear(s.effects[n:])
+	s.effects = s.effects[:n]
+	if all {
+		for _, p := range s.mapParts {
+			p.Destroy()
+		}
+		s.mapParts = s.mapParts[:0]
+	}
+}
+
+// Counts reports live instances per part class name and the effect count.
+func (s *Scene) Counts() (perPart map[string]int, effects int) {
+	perPart = map[string]int{}
+	for k := range s.inst {
+		perPart[s.routeName[k.route]]++
+	}
+	return perPart, len(s.effects)
+}
+
+// ParsePartsConfig reads CONFIG_DATA "parts".
+func ParsePartsConfig(raw json.RawMessage) (PartsConfig, error) {
+	var pc PartsConfig
+	if len(raw) == 0 {
+		return pc, nil
+	}
+	if err := json.Unmarshal(raw, &pc); err != nil {
+		return pc, fmt.Errorf("parts config: %w", err)
+	}
+	return pc, nil
+}
+
+// Teamer is implemented by parts that know their entity's team.
+type Teamer interface {
+	Team() int
+}
+
+// Team returns the team of the first live part with entity id that knows
+// one (0 when none does).
+func (s *Scene) Team(id uint32) int {
+	for k, p := range s.inst {
+		if k.id != id {
+			continue
+		}
+		if tp, ok := p.(Teamer); ok {
+			if t := tp.Team(); t != 0 {
+				return t
+			}
+		}
+	}
+	return 0
+}

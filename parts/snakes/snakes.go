@@ -1,0 +1,317 @@
+// Package snakes draws the reference game "snakes" (game-snakes.md §4): the
+// Arena built from MAP_DATA, the Snake bodies and the Crystals.
+package snakes
+
+import (
+	"fmt"
+	"image"
+	"maps"
+	"math"
+	"slices"
+
+	"vimpclient/clientcore"
+	"vimpclient/parts"
+	"vimpclient/parts/bake"
+	"vimpclient/render/mapdata"
+)
+
+// Palettes (append-only upstream).
+var (
+	snakeColours   = [12]uint32{0xff4d4d, 0xff9f1c, 0xffd23f, 0x9bde3c, 0x2ec4b6, 0x3ab7ff, 0x5468ff, 0xb15cff, 0xff5cc8, 0xf7f7f7, 0x7de2d1, 0xffa4a4}
+	crystalColours = [6]uint32{0x7ef9ff, 0x9ad0ff, 0xc8b6ff, 0xbcffdb, 0xffe98a, 0xffb3c6}
+	tierRadii      = [3]float64{8, 13, 20}
+)
+
+const (
+	spinePoints = 16
+	subdiv      = 4
+	smoothLen   = 1 + (spinePoints-1)*subdiv // 61
+	gemSide     = 64
+)
+
+// Game returns the snakes part set.
+func Game() *parts.Game {
+	return &parts.Game{
+		ID:     "snakes",
+		Parts:  map[string]parts.Factory{"Arena": ArenaFactory{}, "Snake": SnakeFactory{}, "Crystal": CrystalFactory{}},
+		Styles: map[string]parts.CanvasStyle{"vimp": {}},
+		Bake:   func() map[string]*image.RGBA { return map[string]*image.RGBA{"crystalGem": bakeGem()} },
+		Recognise: func(eoc map[string]string) bool {
+			return slices.Equal(slices.Sorted(maps.Keys(eoc)), []string{"Arena", "Crystal", "Snake"})
+		},
+	}
+}
+
+func bakeGem() *image.RGBA {
+	c := bake.New(gemSide, gemSide)
+	hex := func(r, phase float64) []bake.P {
+		var xy []float64
+		for i := range 6 {
+			a := 2*math.Pi*(float64(i)+phase)/6 - math.Pi/2
+			xy = append(xy, 32+r*math.Cos(a), 32+r*math.Sin(a))
+		}
+		return bake.Pts(xy...)
+	}
+	c.Polygon(hex(0.94*32, 0), 0xffffff, 0.85)
+	c.Polygon(hex(16, 0.5), 0xffffff, 1)
+	return c.Img
+}
+
+// SnakeFactory is the Snake part class.
+type SnakeFactory struct{}
+
+type snakeBinding struct {
+	p                                     [spinePoints][2]parts.Field
+	angle, radius, crystals, color, boost parts.Field
+}
+
+// Bind implements parts.Factory.
+func (SnakeFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
+	b := parts.NewBinder(k)
+	sb := &snakeBinding{}
+	for i := range spinePoints {
+		sb.p[i][0] = b.Read(fmt.Sprintf("p%dx", i))
+		sb.p[i][1] = b.Read(fmt.Sprintf("p%dy", i))
+	}
+	sb.angle, sb.radius, sb.crystals = b.Read("angle"), b.Read("radius"), b.Read("crystals")
+	sb.color, sb.boost = b.Read("color"), b.Read("boost")
+	return sb, b.Done("Snake")
+}
+
+// Snake is one snake (zIndex 3), drawn in world coordinates.
+type Snake struct {
+	b        *snakeBinding
+	c        *parts.Ctx
+	ID       uint32
+	P        [spinePoints]parts.Vec
+	Smooth   [smoothLen]parts.Vec
+	Radius   float64
+	Angle    float64
+	Crystals float64
+	Colour   parts.Color
+	inner    parts.Color
+	Boosting bool
+	h        parts.Handle
+	known    bool // a previous crystals value exists
+}
+
+// New implements parts.Binding.
+func (b *snakeBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
+	s := &Snake{b: b, c: c, ID: id}
+	s.Update(row)
+	s.h = c.Stage.Add(3, s)
+	return s
+}
+
+// Update implements parts.Part.
+func (s *Snake) Update(row []float64) {
+	b := s.b
+	for i := range spinePoints {
+		s.P[i] = parts.Vec{X: b.p[i][0].Of(row), Y: b.p[i][1].Of(row)}
+	}
+	s.Radius = b.radius.Of(row)
+	if !(s.Radius > 0) || s.Radius > 1e5 {
+		s.Radius = 1
+	}
+	prev := s.Crystals
+	s.Angle, s.Crystals = b.angle.Of(row), b.crystals.Of(row)
+	if s.known && s.Crystals > prev && s.c.Sound != nil && s.c.IsLocal(s.ID) {
+		s.c.Sound.Register("pickup", parts.SoundData{X: b.p[0][0].Of(row), Y: b.p[0][1].Of(row)})
+	}
+	s.known = true
+	ci := 0
+	if c := b.color.Of(row); c >= 0 && c < 1e9 {
+		ci = int(c) % len(snakeColours)
+	}
+	hex := snakeColours[ci]
+	s.Colour = parts.RGB(hex)
+	s.inner = parts.RGB(uint32(math.Round(float64(hex>>16&0xff)*0.55))<<16 |
+		uint32(math.Round(float64(hex>>8&0xff)*0.55))<<8 | uint32(math.Round(float64(hex&0xff)*0.55)))
+	s.Boosting = b.boost.Of(row) != 0
+	catmullRom(&s.P, &s.Smooth)
+}
+
+// catmullRom resamples the spine: P0, then 4 points per segment with the
+// end control points clamped.
+func catmullRom(p *[spinePoints]parts.Vec, out *[smoothLen]parts.Vec) {
+	out[0] = p[0]
+	n := 1
+	for i := range spinePoints - 1 {
+		p0, p1, p2, p3 := p[max(i-1, 0)], p[i], p[i+1], p[min(i+2, spinePoints-1)]
+		for k := 1; k <= subdiv; k++ {
+			t := float64(k) / subdiv
+			t2, t3 := t*t, t*t*t
+			out[n] = parts.Vec{
+				X: 0.5 * (2*p1.X + (p2.X-p0.X)*t + (2*p0.X-5*p1.X+4*p2.X-p3.X)*t2 + (-p0.X+3*p1.X-3*p2.X+p3.X)*t3),
+				Y: 0.5 * (2*p1.Y + (p2.Y-p0.Y)*t + (2*p0.Y-5*p1.Y+4*p2.Y-p3.Y)*t2 + (-p0.Y+3*p1.Y-3*p2.Y+p3.Y)*t3),
+			}
+			n++
+		}
+	}
+}
+
+// Step implements parts.Part.
+func (s *Snake) Step(float64) bool { return true }
+
+// Destroy implements parts.Part.
+func (s *Snake) Destroy() { s.c.Stage.Remove(s.h) }
+
+// Killed implements parts.Killer: the local snake's death cue at its last
+// head (never on a CLEAR or map change, which destroy without Killed).
+func (s *Snake) Killed() {
+	if s.c.Sound != nil && s.c.IsLocal(s.ID) {
+		s.c.Sound.Register("death", parts.SoundData{X: s.P[0].X, Y: s.P[0].Y})
+	}
+}
+
+var (
+	boostHalo = parts.RGB(0xffe98a).WithAlpha(0.22)
+	eyeWhite  = parts.RGB(0xf7fbff)
+	pupil     = parts.RGB(0x101828)
+)
+
+// Draw implements parts.Drawable.
+func (s *Snake) Draw(g parts.Gfx) {
+	r := s.Radius
+	if s.Boosting {
+		g.Polyline(s.Smooth[:], 2.6*r, boostHalo)
+	}
+	g.Polyline(s.Smooth[:], 2*r, s.Colour)
+	g.Polyline(s.Smooth[:], 2*r*0.62, s.inner.WithAlpha(0.45))
+	h := s.P[0]
+	g.Disc(h.X, h.Y, r, s.Colour)
+	nx, ny := math.Cos(s.Angle), math.Sin(s.Angle)
+	for _, side := range [2]float64{-1, 1} {
+		ex := h.X + nx*0.42*r + side*0.5*r*(-ny)
+		ey := h.Y + ny*0.42*r + side*0.5*r*nx
+		g.Disc(ex, ey, 0.32*r, eyeWhite)
+		g.Disc(ex+nx*0.32*r*0.35, ey+ny*0.32*r*0.35, 0.16*r, pupil)
+	}
+}
+
+// CrystalFactory is the Crystal part class.
+type CrystalFactory struct{}
+
+type crystalBinding struct{ x, y, tier, color parts.Field }
+
+// Bind implements parts.Factory.
+func (CrystalFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
+	b := parts.NewBinder(k)
+	cb := &crystalBinding{x: b.Read("x"), y: b.Read("y"), tier: b.Read("tier"), color: b.Read("color")}
+	return cb, b.Done("Crystal")
+}
+
+// Crystal is one crystal (zIndex 2).
+type Crystal struct {
+	b          *crystalBinding
+	c          *parts.Ctx
+	X, Y       float64
+	Rot, Scale float64
+	Tint       parts.Color
+	tex        parts.Tex
+	h          parts.Handle
+}
+
+// New implements parts.Binding.
+func (b *crystalBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
+	cr := &Crystal{b: b, c: c}
+	cr.tex, _ = c.Tex.Baked("crystalGem")
+	cr.Update(row)
+	cr.h = c.Stage.Add(2, cr)
+	return cr
+}
+
+// Update implements parts.Part.
+func (cr *Crystal) Update(row []float64) {
+	b := cr.b
+	cr.X, cr.Y = b.x.Of(row), b.y.Of(row)
+	tier := 0
+	if t := b.tier.Of(row); t >= 0 && t < float64(len(tierRadii)) {
+		tier = int(t)
+	}
+	cr.Scale = tierRadii[tier] / 32
+	ci := 0
+	if c := b.color.Of(row); c >= 0 && c < 1e9 {
+		ci = int(c) % len(crystalColours)
+	}
+	cr.Tint = parts.RGB(crystalColours[ci])
+	deg := math.Mod(cr.X+cr.Y, 360) // JavaScript %: sign of the dividend
+	if math.IsNaN(deg) {
+		deg = 0
+	}
+	cr.Rot = deg * math.Pi / 180
+}
+
+// Step implements parts.Part.
+func (cr *Crystal) Step(float64) bool { return true }
+
+// Destroy implements parts.Part.
+func (cr *Crystal) Destroy() { cr.c.Stage.Remove(cr.h) }
+
+// Draw implements parts.Drawable.
+func (cr *Crystal) Draw(g parts.Gfx) {
+	m := parts.Identity().Translate(-gemSide/2, -gemSide/2).Scale(cr.Scale, cr.Scale).Rotate(cr.Rot).Translate(cr.X, cr.Y)
+	g.Image(cr.tex, parts.Rect{W: gemSide, H: gemSide}, m, cr.Tint)
+}
+
+// ArenaFactory is the Arena part class (one per layers entry of MAP_DATA).
+type ArenaFactory struct{}
+
+type arenaBinding struct{}
+
+// Bind implements parts.Factory; the arena reads no row fields.
+func (ArenaFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
+	b := parts.NewBinder(k)
+	b.Ignore("x", "y", "angle") // the arena has no dynamic bodies
+	return arenaBinding{}, b.Done("Arena")
+}
+
+// New implements parts.Binding.
+func (arenaBinding) New(*parts.Ctx, uint32, []float64) parts.Part { return nil }
+
+// BuildMap implements parts.MapBuilder.
+func (arenaBinding) BuildMap(c *parts.Ctx, m *mapdata.Map) ([]parts.Part, map[uint32]parts.Part) {
+	var out []parts.Part
+	lv := &m.Levels[0]
+	for range lv.Layers {
+		w, h := float64(lv.Cols)*m.Step, float64(lv.Rows)*m.Step
+		a := &Arena{c: c, W: w, H: h, R: math.Min(w, h) / 2}
+		a.h = c.Stage.Add(0, a)
+		out = append(out, a)
+	}
+	return out, nil
+}
+
+// Arena paints the void, the floor disc, its rings and the kill boundary.
+type Arena struct {
+	c       *parts.Ctx
+	W, H, R float64
+	h       parts.Handle
+}
+
+// Update implements parts.Part.
+func (a *Arena) Update([]float64) {}
+
+// Step implements parts.Part.
+func (a *Arena) Step(float64) bool { return true }
+
+// Destroy implements parts.Part.
+func (a *Arena) Destroy() { a.c.Stage.Remove(a.h) }
+
+var (
+	voidColour  = parts.RGB(0x0d1220)
+	floorColour = parts.RGB(0x141c30)
+	ringColour  = parts.RGB(0x1d2947).WithAlpha(0.5)
+	edgeColour  = parts.RGB(0x39507f)
+)
+
+// Draw implements parts.Drawable.
+func (a *Arena) Draw(g parts.Gfx) {
+	g.Quad(parts.Identity().Scale(3*a.W, 3*a.H).Translate(-a.W, -a.H), voidColour)
+	cx, cy := a.W/2, a.H/2
+	g.Disc(cx, cy, a.R, floorColour)
+	for i := 1; i <= 3; i++ {
+		g.Ring(cx, cy, a.R*float64(i)/4, 2, ringColour)
+	}
+	g.Ring(cx, cy, a.R-5, 10, edgeColour) // the band from R−10 to R
+}

@@ -1,0 +1,174 @@
+package snakes
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"testing"
+
+	"vimpclient/clientcore"
+	"vimpclient/parts"
+	"vimpclient/parts/generic"
+	"vimpclient/parts/partstest"
+	"vimpclient/render/mapdata"
+)
+
+const partsConfig = `{"gameSets":{"s1":["Snake"],"cr":["Crystal"],"c1":["Arena"]},
+ "entitiesOnCanvas":{"Arena":"vimp","Snake":"vimp","Crystal":"vimp"}}`
+
+func setup(t *testing.T) (*parts.Scene, *clientcore.Schema) {
+	sc, s, _ := setupSound(t)
+	return sc, s
+}
+
+func setupSound(t *testing.T) (*parts.Scene, *clientcore.Schema, *partstest.Sounds) {
+	b, err := os.ReadFile(partstest.Shared(t, "conformance/schemas/snakes.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := clientcore.ParseSchema(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := Game()
+	pc, _ := parts.ParsePartsConfig(json.RawMessage(partsConfig))
+	snd := &partstest.Sounds{}
+	sc, err := parts.NewScene(parts.SceneOptions{Game: g, Generic: generic.Factory{}, Tex: partstest.NewTextures(g.Bake()),
+		Rand: partstest.Seq(3), Sound: snd, IsLocal: func(id uint32) bool { return id == 2 }, Canvases: []string{"vimp"}}, s, pc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sc.Fallbacks) != 0 {
+		t.Fatalf("snakes schema fell back: %v", sc.Fallbacks)
+	}
+	return sc, s, snd
+}
+
+func TestSnakeCues(t *testing.T) {
+	sc, s, snd := setupSound(t)
+	s1 := s.Key("s1")
+	apply := func(id uint32, row []float64) {
+		sc.ApplyFrame(&clientcore.EventFrame{Blocks: []clientcore.Block{{Schema: s1, Rows: []clientcore.Row{{ID: id, Null: row == nil, Fields: row}}}}})
+	}
+	mine, other := snakeRow(100, 50, 0, 0), snakeRow(300, 50, 1, 0)
+	apply(2, mine)
+	apply(5, other)
+	other[34] = 9
+	apply(5, other) // a remote snake's pickup is silent
+	mine[34] = 5
+	apply(2, mine) // 4 -> 5: the local pickup
+	if len(snd.Calls) != 1 || snd.Calls[0].Name != "pickup" || snd.Calls[0].D.X != 100 {
+		t.Fatalf("pickup cue %+v", snd.Calls)
+	}
+	sc.Clear([]string{"s1"}, false) // a CLEAR is silent
+	if len(snd.Calls) != 1 {
+		t.Fatalf("clear played %+v", snd.Calls)
+	}
+	apply(2, mine)
+	apply(2, nil) // the local snake dies
+	if c := snd.Calls[len(snd.Calls)-1]; c.Name != "death" || c.D.X != 100 {
+		t.Fatalf("death cue %+v", snd.Calls)
+	}
+}
+
+func snakeRow(x0, y0 float64, colour, boost int) []float64 {
+	row := make([]float64, 37)
+	for i := range 16 {
+		row[2*i] = x0 - float64(i)*10
+		row[2*i+1] = y0
+	}
+	row[32], row[33], row[34], row[35], row[36] = 0, 20, 4, float64(colour), float64(boost)
+	return row
+}
+
+func TestSnakeCrystalArena(t *testing.T) {
+	sc, s := setup(t)
+	m, err := mapdata.Parse([]byte(`{"setId":"c1","scale":1,"step":128,"physicsStatic":[],"physicsDynamic":[],"layers":{"1":[1]},"map":[[1,1],[1,1]]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc.SetMap(m)
+	s1, cr := s.Key("s1"), s.Key("cr")
+	sc.ApplyFrame(&clientcore.EventFrame{Blocks: []clientcore.Block{
+		{Schema: s1, Rows: []clientcore.Row{{ID: 2, Fields: snakeRow(200, 100, 13, 1)}}},
+		{Schema: cr, Rows: []clientcore.Row{{ID: 77, Fields: []float64{30, 40, 2, 7}}}},
+	}})
+	var g partstest.Gfx
+	g.Rect = parts.Rect{W: 256, H: 256}
+	sc.Stage("vimp").Draw(&g)
+	// Arena: void quad, floor disc, 3 rings, edge ring; crystal image; snake: halo, body, inner, head, 2×(eye, pupil).
+	kinds := ""
+	for _, op := range g.Ops {
+		kinds += op.Kind[:1]
+	}
+	if kinds != "qdrrrr"+"i"+"ppp"+"ddddd" {
+		t.Fatalf("draw order %q", kinds)
+	}
+	arena := g.Ops[1]
+	if arena.X != 128 || arena.Y != 128 || arena.R != 128 {
+		t.Fatalf("arena disc %+v", arena)
+	}
+	if edge := g.Ops[5]; edge.R != 123 {
+		t.Fatalf("edge band centre radius %v", edge.R)
+	}
+	gem := g.Ops[6]
+	if c := parts.RGB(0x9ad0ff); gem.C != c { // colour 7 mod 6 = 1
+		t.Fatalf("crystal tint %+v", gem.C)
+	}
+	if sx := math.Hypot(gem.M.A, gem.M.B); math.Abs(sx-20.0/32) > 1e-9 {
+		t.Fatalf("crystal scale %v", sx)
+	}
+	if rot := math.Atan2(gem.M.B, gem.M.A); math.Abs(rot-70*math.Pi/180) > 1e-9 {
+		t.Fatalf("crystal rotation %v", rot)
+	}
+	halo, body, inner := g.Ops[7], g.Ops[8], g.Ops[9]
+	if halo.R != 52 || body.R != 40 || math.Abs(inner.R-24.8) > 1e-9 || body.C != parts.RGB(0xff9f1c) { // colour 13 mod 12 = 1
+		t.Fatalf("snake strokes %+v %+v %+v", halo, body, inner)
+	}
+	if math.Abs(float64(inner.C.R)-math.Round(0xff*0.55)/255) > 1e-6 || inner.C.A != 0.45 {
+		t.Fatalf("inner stroke colour %+v", inner.C)
+	}
+	if head := g.Ops[10]; head.X != 200 || head.Y != 100 || head.R != 20 {
+		t.Fatalf("head %+v", head)
+	}
+	if eye := g.Ops[11]; math.Abs(eye.X-(200+0.42*20)) > 1e-9 || math.Abs(eye.Y-(100-10)) > 1e-9 {
+		t.Fatalf("first eye %+v", eye)
+	}
+	// Null rows remove; the arena stays on a partial CLEAR.
+	sc.ApplyFrame(&clientcore.EventFrame{Blocks: []clientcore.Block{
+		{Schema: s1, Rows: []clientcore.Row{{ID: 2, Null: true}}},
+	}})
+	sc.Clear([]string{"s1", "cr"}, false)
+	if sc.Stage("vimp").Len() != 1 {
+		t.Fatalf("left %d entries, want the arena only", sc.Stage("vimp").Len())
+	}
+}
+
+func TestCatmullRomEndpoints(t *testing.T) {
+	var p [spinePoints]parts.Vec
+	for i := range p {
+		p[i] = parts.Vec{X: float64(i) * 3, Y: float64(i * i)}
+	}
+	var out [smoothLen]parts.Vec
+	catmullRom(&p, &out)
+	if out[0] != p[0] || out[smoothLen-1] != p[15] || out[4] != p[1] || out[8] != p[2] {
+		t.Fatalf("curve misses its control points: %v %v %v", out[0], out[4], out[60])
+	}
+	// Straight evenly spaced x: the curve interpolates linearly in x.
+	if math.Abs(out[6].X-4.5) > 1e-9 {
+		t.Fatalf("midpoint x %v", out[6].X)
+	}
+}
+
+func TestGemBaker(t *testing.T) {
+	img := bakeGem()
+	if c := img.RGBAAt(32, 32); c.A != 255 {
+		t.Fatalf("inner hexagon %v", c)
+	}
+	if c := img.RGBAAt(32, 10); c.A < 200 || c.A > 225 { // outer hexagon at alpha 0.85
+		t.Fatalf("outer hexagon %v", c)
+	}
+	if c := img.RGBAAt(1, 1); c.A != 0 {
+		t.Fatalf("corner %v", c)
+	}
+}

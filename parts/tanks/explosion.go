@@ -1,0 +1,190 @@
+package tanks
+
+import (
+	"math"
+	"strconv"
+
+	"vimpclient/clientcore"
+	"vimpclient/parts"
+)
+
+// ExplosionEffectFactory is the ExplosionEffect part class (w2e rows).
+type ExplosionEffectFactory struct{}
+
+type explosionBinding struct{ x, y, radius parts.Field }
+
+// Bind implements parts.Factory.
+func (ExplosionEffectFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
+	b := parts.NewBinder(k)
+	eb := &explosionBinding{x: b.Read("x"), y: b.Read("y"), radius: b.Read("radius")}
+	return eb, b.Done("ExplosionEffect")
+}
+
+const (
+	flashMs       = 1500
+	craterMs      = 20000
+	smokeSpawnMs  = 4000
+	maxBlastSmoke = 30 + smokeSpawnMs/50 + 1
+)
+
+type blastSmoke struct {
+	x, y, vx, vy           float64
+	g                      float64
+	start, target, size    float64
+	ax, ay                 float64
+	rot, spin              float64
+	life, maxLife          float64
+	swaySpeed, swayAmp, ph float64
+	alpha                  float64
+}
+
+// ExplosionEffect is one detonation: a flash above the tanks and a crater
+// with rising smoke below them.
+type ExplosionEffect struct {
+	c         *parts.Ctx
+	X, Y, R   float64
+	t         float64
+	spawnAcc  float64
+	Smoke     []blastSmoke
+	flashTex  parts.Tex
+	funnel    parts.Tex
+	craterRot float64
+	craterD   float64
+	hFlash    parts.Handle
+	hCrater   parts.Handle
+	flash     flashLayer
+	crater    craterLayer
+}
+
+type flashLayer struct{ e *ExplosionEffect }
+type craterLayer struct{ e *ExplosionEffect }
+
+// New implements parts.Binding.
+func (b *explosionBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
+	e := &ExplosionEffect{c: c, X: b.x.Of(row), Y: b.y.Of(row), R: b.radius.Of(row), Smoke: make([]blastSmoke, 0, maxBlastSmoke)}
+	if !(e.R > 0) || e.R > 1e4 {
+		e.R = 50
+	}
+	e.flashTex, _ = c.Tex.Baked("explosion")
+	e.funnel, _ = c.Tex.Baked("funnel." + strconv.Itoa(int(c.Rand()*funnelVariants)%funnelVariants))
+	e.craterRot = c.Rand() * 2 * math.Pi
+	e.craterD = e.R * 0.168 * uniform(c.Rand, 0.85, 1.15)
+	e.flash.e, e.crater.e = e, e
+	for range 30 {
+		e.spawnSmoke()
+	}
+	e.hCrater = c.Stage.Add(2, &e.crater)
+	e.hFlash = c.Stage.Add(4, &e.flash)
+	if c.Sound != nil { // a one-shot: it ends by itself
+		c.Sound.Register("explosion", parts.SoundData{X: e.X, Y: e.Y})
+	}
+	return e
+}
+
+func (e *ExplosionEffect) spawnSmoke() {
+	if len(e.Smoke) >= maxBlastSmoke {
+		return
+	}
+	r := e.c.Rand
+	s := e.R / 50
+	life := 2000 * uniform(r, 0.7, 1.3)
+	e.Smoke = append(e.Smoke, blastSmoke{
+		x: e.X + uniform(r, -0.5, 0.5)*15*s, y: e.Y + uniform(r, -0.5, 0.5)*15*s,
+		vx: uniform(r, -0.1, 0.1) * s, vy: (-0.3 - uniform(r, 0, 0.4)) * s,
+		g: uniform(r, 0.2, 0.6), start: uniform(r, 2.1, 5.2) * s, target: uniform(r, 8.3, 16.6) * s,
+		ax: uniform(r, 0.6, 1.4), ay: uniform(r, 0.6, 1.4), rot: r() * 2 * math.Pi,
+		spin: uniform(r, -0.025, 0.025), maxLife: life,
+		swaySpeed: uniform(r, 0.002, 0.005), swayAmp: uniform(r, 0.025, 0.075) * s, ph: uniform(r, 0, 100),
+	})
+}
+
+// Update implements parts.Part.
+func (e *ExplosionEffect) Update([]float64) {}
+
+// Step implements parts.Part; the effect ends with the crater (20 s).
+func (e *ExplosionEffect) Step(dt float64) bool {
+	dt = math.Min(dt, 100)
+	e.t += dt
+	if e.t < smokeSpawnMs {
+		e.spawnAcc += dt
+		for e.spawnAcc >= 50 {
+			e.spawnSmoke()
+			e.spawnAcc -= 50
+		}
+	}
+	n := 0
+	for i := range e.Smoke {
+		p := e.Smoke[i]
+		p.life += dt
+		if p.life >= p.maxLife {
+			continue
+		}
+		p.vy *= 0.98
+		p.vx *= 0.95
+		sway := math.Sin(p.life*p.swaySpeed+p.ph) * p.swayAmp
+		p.x += (p.vx + sway) * dt / 16
+		p.y += p.vy * dt / 16
+		p.rot += p.spin * dt / 16
+		q := p.life / p.maxLife
+		p.size = p.start + (p.target-p.start)*(1-math.Pow(1-q, 3))
+		switch {
+		case q < 0.1:
+			p.alpha = q
+		case q < 0.4:
+			p.alpha = 0.1
+		default:
+			p.alpha = 0.1 * (1 - (q-0.4)/0.6)
+		}
+		e.Smoke[n] = p
+		n++
+	}
+	e.Smoke = e.Smoke[:n]
+	return e.t < craterMs
+}
+
+// Destroy implements parts.Part.
+func (e *ExplosionEffect) Destroy() {
+	e.c.Stage.Remove(e.hFlash)
+	e.c.Stage.Remove(e.hCrater)
+}
+
+var (
+	flashBody = parts.RGB(0xadd8e6)
+	flashCore = parts.RGB(0xd3d3d3)
+)
+
+const explosionSide = 116 // texture side; content diameter 100
+
+// Draw implements parts.Drawable for the flash (zIndex 4).
+func (f *flashLayer) Draw(g parts.Gfx) {
+	e := f.e
+	if e.t >= flashMs {
+		return
+	}
+	p := e.t / flashMs
+	k := 2 * e.R / explosionContent
+	m := parts.Identity().Translate(-explosionSide/2, -explosionSide/2).Scale(k, k).Translate(e.X, e.Y)
+	g.Image(e.flashTex, parts.Rect{W: explosionSide, H: explosionSide}, m, flashBody.WithAlpha(0.6*(1-p*p)))
+	c := math.Min(1, 1.5*p)
+	if a := 0.7 - c; a > 0 {
+		kc := k * (1 - c)
+		mc := parts.Identity().Translate(-explosionSide/2, -explosionSide/2).Scale(kc, kc).Translate(e.X, e.Y)
+		g.Image(e.flashTex, parts.Rect{W: explosionSide, H: explosionSide}, mc, flashCore.WithAlpha(a))
+	}
+}
+
+// Draw implements parts.Drawable for the crater and its smoke (zIndex 2).
+func (c *craterLayer) Draw(g parts.Gfx) {
+	e := c.e
+	a := 0.225 * math.Max(0, math.Min(1, math.Min(e.t/50, (craterMs-e.t)/4000)))
+	k := e.craterD / funnelContent
+	m := parts.Identity().Translate(-funnelSide/2, -funnelSide/2).Scale(k, k).Rotate(e.craterRot).Translate(e.X, e.Y)
+	g.Image(e.funnel, parts.Rect{W: funnelSide, H: funnelSide}, m, parts.White().WithAlpha(a))
+	for i := range e.Smoke {
+		p := &e.Smoke[i]
+		ks := p.size / explosionContent
+		ms := parts.Identity().Translate(-explosionSide/2, -explosionSide/2).Scale(ks*p.ax, ks*p.ay).Rotate(p.rot).Translate(p.x, p.y)
+		g.Image(e.flashTex, parts.Rect{W: explosionSide, H: explosionSide}, ms,
+			parts.Color{R: float32(p.g), G: float32(p.g), B: float32(p.g), A: float32(p.alpha)})
+	}
+}

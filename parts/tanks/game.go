@@ -1,0 +1,37 @@
+package tanks
+
+import (
+	"image"
+	"maps"
+	"slices"
+
+	"vimpclient/parts"
+)
+
+// partNames are the classes of CONFIG_DATA parts.entitiesOnCanvas.
+var partNames = []string{"Map", "MapRadar", "TankRadar", "Tank", "ShotEffect", "Bomb", "ExplosionEffect", "Smoke", "Tracks"}
+
+// Game returns the tanks part set; rnd seeds the bakers' irregularity.
+func Game(rnd func() float64) *parts.Game {
+	return &parts.Game{
+		ID: "tanks",
+		Parts: map[string]parts.Factory{
+			"Tank": TankFactory{}, "TankRadar": TankRadarFactory{}, "Smoke": SmokeFactory{},
+			"Tracks": TracksFactory{}, "Bomb": BombFactory{}, "ShotEffect": ShotEffectFactory{},
+			"ExplosionEffect": ExplosionEffectFactory{}, "Map": MapFactory{}, "MapRadar": MapRadarFactory{},
+		},
+		Styles: map[string]parts.CanvasStyle{
+			"vimp": {Background: parts.RGB(0x222222)},
+			"radar": {
+				Background: parts.Color{R: 0, G: 190.0 / 255, B: 90.0 / 255, A: 0.8},
+				RightFrac:  0.01, Top: 35, Circle: true,
+				Ring: parts.RGB(0x005544), RingWidth: 3,
+				Glow: parts.RGB(0xeeee66), GlowWidth: 47,
+			},
+		},
+		Bake: func() map[string]*image.RGBA { return Bake(rnd) },
+		Recognise: func(eoc map[string]string) bool {
+			return slices.Equal(slices.Sorted(maps.Keys(eoc)), slices.Sorted(slices.Values(partNames)))
+		},
+	}
+}

@@ -1,0 +1,177 @@
+package tanks
+
+import (
+	"math"
+
+	"vimpclient/clientcore"
+	"vimpclient/parts"
+)
+
+// SmokeFactory is the Smoke part class (damage smoke, one emitter per tank).
+type SmokeFactory struct{}
+
+type smokeBinding struct{ f tankFields }
+
+// Bind implements parts.Factory.
+func (SmokeFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
+	f, err := bindTank(k, "Smoke", "gunRotation", "team", "angvel")
+	return &smokeBinding{f}, err
+}
+
+// maxSmokeParticles bounds one emitter (2 streams × 60/s × 1.8 s ≈ 216).
+const maxSmokeParticles = 400
+
+type smokeParticle struct {
+	x, y, vx, vy     float64
+	age, life        float64
+	start, end, size float64
+	alpha, alpha0    float64
+	rot, spin        float64
+}
+
+// Smoke emits damage smoke behind a tank (zIndex 4).
+type Smoke struct {
+	b         *smokeBinding
+	c         *parts.Ctx
+	Pose      tankPose
+	lastCond  int
+	acc       float64
+	Particles []smokeParticle
+	h         parts.Handle
+	tex       parts.Tex
+}
+
+type smokeMode struct {
+	streams    int
+	rate       float64
+	start, end float64
+}
+
+func smokeFor(cond int) smokeMode {
+	switch cond {
+	case 2:
+		return smokeMode{1, 50, 1, 2}
+	case 1:
+		return smokeMode{2, 60, 2, 3}
+	case 0:
+		return smokeMode{1, 30, 0.25, 1}
+	}
+	return smokeMode{}
+}
+
+// New implements parts.Binding.
+func (b *smokeBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
+	s := &Smoke{b: b, c: c, lastCond: 3, Particles: make([]smokeParticle, 0, 64)}
+	s.tex, _ = c.Tex.Baked("smoke")
+	s.Update(row)
+	s.h = c.Stage.Add(4, s)
+	return s
+}
+
+// Update implements parts.Part; a change to a damaged condition bursts.
+func (s *Smoke) Update(row []float64) {
+	s.Pose = s.b.f.read(row)
+	if s.Pose.cond != s.lastCond {
+		s.lastCond = s.Pose.cond
+		if m := smokeFor(s.Pose.cond); m.streams > 0 {
+			per := int(math.Ceil(3 / float64(m.streams)))
+			for st := range m.streams {
+				for range per {
+					s.spawn(m, st, true)
+				}
+			}
+		}
+	}
+}
+
+func (s *Smoke) spawn(m smokeMode, stream int, burst bool) {
+	if len(s.Particles) >= maxSmokeParticles {
+		return
+	}
+	p := &s.Pose
+	w, h := float64(p.size)*4, float64(p.size)*3
+	back := p.angle + math.Pi
+	right := p.angle + math.Pi/2
+	bx, by := math.Cos(back), math.Sin(back)
+	rx, ry := math.Cos(right), math.Sin(right)
+	side := 0.0
+	if m.streams == 2 {
+		side = 0.05 * w
+		if stream == 0 {
+			side = -side
+		}
+	}
+	rnd := s.c.Rand
+	away, lat := uniform(rnd, -10, 100), uniform(rnd, -30, 30)
+	start, end, a0 := m.start, m.end, 0.08
+	if burst {
+		start, end, a0 = start*2, end*2.5, 0.8
+		away, lat = away*2, lat*2
+	}
+	s.Particles = append(s.Particles, smokeParticle{
+		x:    p.x + bx*0.22*h + rx*side,
+		y:    p.y + by*0.22*h + ry*side,
+		vx:   bx*away + rx*lat + uniform(rnd, -10, 10) + p.vx,
+		vy:   by*away + ry*lat + uniform(rnd, -10, 10) + p.vy,
+		life: uniform(rnd, 800, 1800), start: start, end: end, size: start,
+		alpha: a0, alpha0: a0, rot: rnd() * 2 * math.Pi, spin: uniform(rnd, -1, 1),
+	})
+}
+
+// Step implements parts.Part.
+func (s *Smoke) Step(dt float64) bool {
+	m := smokeFor(s.Pose.cond)
+	if m.streams == 0 {
+		s.acc = 0
+	} else {
+		s.acc += dt
+		iv := 1000 / m.rate
+		for s.acc >= iv {
+			for st := range m.streams {
+				s.spawn(m, st, false)
+			}
+			s.acc -= iv
+		}
+	}
+	k := 1 - math.Pow(0.92, dt/16)
+	n := 0
+	for i := range s.Particles {
+		q := s.Particles[i]
+		q.age += dt
+		if q.age >= q.life {
+			continue
+		}
+		q.vx -= q.vx * k
+		q.vy -= q.vy * k
+		q.x += q.vx * dt / 1000
+		q.y += q.vy * dt / 1000
+		pr := q.age / q.life
+		q.size = lerp(q.start, q.end, 1-(1-pr)*(1-pr))
+		q.alpha = lerp(q.alpha0, 0, pr)
+		q.rot += q.spin * dt / 1000
+		s.Particles[n] = q
+		n++
+	}
+	s.Particles = s.Particles[:n]
+	return true
+}
+
+// Destroy implements parts.Part.
+func (s *Smoke) Destroy() { s.c.Stage.Remove(s.h) }
+
+var smokeTint = parts.RGB(0x333333)
+
+// Draw implements parts.Drawable; visible diameter = size·m·8 with m = 0.5
+// for the standard hull.
+func (s *Smoke) Draw(g parts.Gfx) {
+	w, h := float64(s.Pose.size)*4, float64(s.Pose.size)*3
+	mm := math.Max(0.5, math.Sqrt(w*h*0.001))
+	const side = 14 // texture side; content diameter 6
+	for i := range s.Particles {
+		q := &s.Particles[i]
+		d := q.size * mm * 8
+		k := d / smokeContent
+		m := parts.Identity().Translate(-side/2, -side/2).Scale(k, k).Rotate(q.rot).Translate(q.x, q.y)
+		g.Image(s.tex, parts.Rect{W: side, H: side}, m, smokeTint.WithAlpha(q.alpha))
+	}
+}

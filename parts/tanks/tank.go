@@ -1,0 +1,217 @@
+// Package tanks draws the reference game "tanks" (game-tanks.md §4): the
+// Tank, TankRadar, Smoke, Tracks, Bomb, ShotEffect, ExplosionEffect, Map and
+// MapRadar parts, with their textures baked natively.
+package tanks
+
+import (
+	"math"
+	"strconv"
+
+	"vimpclient/clientcore"
+	"vimpclient/parts"
+)
+
+// tankFields are the m1 fields bound once per CONFIG_DATA.
+type tankFields struct {
+	x, y, angle, gun, vx, vy, load, cond, size, team parts.Field
+}
+
+func bindTank(k *clientcore.KeySchema, part string, ignore ...string) (tankFields, error) {
+	b := parts.NewBinder(k)
+	f := tankFields{
+		x: b.Read("x"), y: b.Read("y"), angle: b.Read("angle"), gun: b.Read("gunRotation"),
+		vx: b.Read("vx"), vy: b.Read("vy"), load: b.Read("engineLoad"),
+		cond: b.Read("condition"), size: b.Read("size"), team: b.Read("team"),
+	}
+	b.Ignore(ignore...)
+	return f, b.Done(part)
+}
+
+// tankPose is a decoded m1 row.
+type tankPose struct {
+	x, y, angle, gun, vx, vy, load float64
+	cond, size, team               int
+}
+
+func (f *tankFields) read(row []float64) tankPose {
+	return tankPose{
+		x: f.x.Of(row), y: f.y.Of(row), angle: f.angle.Of(row), gun: f.gun.Of(row),
+		vx: f.vx.Of(row), vy: f.vy.Of(row), load: f.load.Of(row),
+		cond: int(f.cond.Of(row)), size: int(f.size.Of(row)), team: int(f.team.Of(row)),
+	}
+}
+
+// TankFactory is the Tank part class.
+type TankFactory struct{}
+
+type tankBinding struct{ f tankFields }
+
+// Bind implements parts.Factory.
+func (TankFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
+	f, err := bindTank(k, "Tank", "angvel")
+	return &tankBinding{f}, err
+}
+
+// Tank is one tank on the main canvas (zIndex 3).
+type Tank struct {
+	b      *tankBinding
+	c      *parts.Ctx
+	ID     uint32
+	Pose   tankPose
+	h      parts.Handle
+	body   [3]parts.Tex // per team 1, 2
+	gun    [3]parts.Tex
+	wreck  parts.Tex
+	engine parts.SoundID
+	hasEng bool
+}
+
+// New implements parts.Binding.
+func (b *tankBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
+	t := &Tank{b: b, c: c, ID: id}
+	for team := 1; team <= 2; team++ {
+		t.body[team], _ = c.Tex.Baked("tank.body." + strconv.Itoa(team))
+		t.gun[team], _ = c.Tex.Baked("tank.gun." + strconv.Itoa(team))
+	}
+	t.wreck, _ = c.Tex.Baked("tank.destroyed")
+	t.Update(row)
+	t.h = c.Stage.Add(3, t)
+	return t
+}
+
+// Update implements parts.Part.
+func (t *Tank) Update(row []float64) {
+	t.Pose = t.b.f.read(row)
+	t.syncEngine()
+}
+
+// syncEngine keeps the spatial engine loop of a live tank: registered when
+// it is alive and has none, refreshed every update (rate and volume follow
+// the engine load), stopped when it becomes a wreck (game-tanks.md §4.4).
+func (t *Tank) syncEngine() {
+	snd := t.c.Sound
+	if snd == nil {
+		return
+	}
+	p := &t.Pose
+	if p.cond == 0 {
+		if t.hasEng {
+			snd.Unregister(t.engine)
+			t.hasEng = false
+		}
+		return
+	}
+	base := math.Max(0, math.Min(1, p.load))
+	strain := math.Max(0, p.load-1)
+	d := parts.SoundData{X: p.x, Y: p.y, Rate: lerp(1, 1.1, base) + 0.08*strain, VolumeScale: lerp(0.9, 1, base)}
+	if t.hasEng && snd.Update(t.engine, d) {
+		return
+	}
+	t.engine, t.hasEng = snd.Register("tankEngine", d)
+}
+
+// Step implements parts.Part.
+func (t *Tank) Step(float64) bool { return true }
+
+// Destroy implements parts.Part.
+func (t *Tank) Destroy() {
+	t.c.Stage.Remove(t.h)
+	if t.hasEng {
+		t.c.Sound.Unregister(t.engine)
+		t.hasEng = false
+	}
+}
+
+func teamIndex(team int) int {
+	if team == 2 {
+		return 2
+	}
+	return 1
+}
+
+// Draw implements parts.Drawable.
+func (t *Tank) Draw(g parts.Gfx) {
+	p := &t.Pose
+	k := float64(p.size) / 10
+	if p.cond == 0 {
+		m := parts.Identity().Translate(-wreckW/2, -wreckH/2).Scale(k, k).Rotate(p.angle).Translate(p.x, p.y)
+		g.Image(t.wreck, parts.Rect{W: wreckW, H: wreckH}, m, parts.White())
+		return
+	}
+	ti := teamIndex(p.team)
+	m := parts.Identity().Translate(-hullW/2, -hullH/2).Scale(k, k).Rotate(p.angle).Translate(p.x, p.y)
+	g.Image(t.body[ti], parts.Rect{W: hullW, H: hullH}, m, parts.White())
+	gm := parts.Identity().Translate(-gunOX, -gunOY).Scale(k, k).Rotate(p.gun+p.angle).Translate(p.x, p.y)
+	g.Image(t.gun[ti], parts.Rect{W: gunW, H: gunH}, gm, parts.White())
+}
+
+// TankRadarFactory is the TankRadar part class.
+type TankRadarFactory struct{}
+
+type tankRadarBinding struct{ f tankFields }
+
+// Bind implements parts.Factory.
+func (TankRadarFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
+	f, err := bindTank(k, "TankRadar", "angvel")
+	return &tankRadarBinding{f}, err
+}
+
+// TankRadar is a tank's dot on the radar (zIndex 2).
+type TankRadar struct {
+	b    *tankRadarBinding
+	c    *parts.Ctx
+	Pose tankPose
+	h    parts.Handle
+	dot  [3]parts.Tex
+	dead parts.Tex
+}
+
+// New implements parts.Binding.
+func (b *tankRadarBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
+	r := &TankRadar{b: b, c: c}
+	r.dot[1], _ = c.Tex.Baked("radar.1")
+	r.dot[2], _ = c.Tex.Baked("radar.2")
+	r.dead, _ = c.Tex.Baked("radar.destroyed")
+	r.Update(row)
+	r.h = c.Stage.Add(2, r)
+	return r
+}
+
+// Update implements parts.Part.
+func (r *TankRadar) Update(row []float64) { r.Pose = r.b.f.read(row) }
+
+// Step implements parts.Part.
+func (r *TankRadar) Step(float64) bool { return true }
+
+// Destroy implements parts.Part.
+func (r *TankRadar) Destroy() { r.c.Stage.Remove(r.h) }
+
+// Draw implements parts.Drawable: a 16 px texture at container scale 5.
+func (r *TankRadar) Draw(g parts.Gfx) {
+	tex := r.dot[teamIndex(r.Pose.team)]
+	if r.Pose.cond == 0 {
+		tex = r.dead
+	}
+	m := parts.Identity().Translate(-radarDotSide/2, -radarDotSide/2).Scale(5, 5).Translate(r.Pose.x, r.Pose.y)
+	g.Image(tex, parts.Rect{W: radarDotSide, H: radarDotSide}, m, parts.White())
+}
+
+// normalize wraps an angle into [-π, π].
+func normalize(a float64) float64 {
+	if math.IsNaN(a) || math.IsInf(a, 0) {
+		return 0
+	}
+	return math.Remainder(a, 2*math.Pi)
+}
+
+func lerp(a, b, t float64) float64 { return a + (b-a)*t }
+
+func uniform(rnd func() float64, a, b float64) float64 { return a + (b-a)*rnd() }
+
+// Team implements parts.Teamer (0 for a wreck: it shows no team colour).
+func (t *Tank) Team() int {
+	if t.Pose.cond == 0 {
+		return 0
+	}
+	return t.Pose.team
+}

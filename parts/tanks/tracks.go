@@ -1,0 +1,118 @@
+package tanks
+
+import (
+	"math"
+
+	"vimpclient/clientcore"
+	"vimpclient/parts"
+)
+
+// TracksFactory is the Tracks part class (track marks, one per tank).
+type TracksFactory struct{}
+
+type tracksBinding struct{ f tankFields }
+
+// Bind implements parts.Factory.
+func (TracksFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
+	f, err := bindTank(k, "Tracks", "gunRotation", "team", "angvel")
+	return &tracksBinding{f}, err
+}
+
+// maxMarks bounds one tank's marks.
+const maxMarks = 1200
+
+type mark struct {
+	m         parts.Affine // texture pixels to world, fixed at creation
+	age, fade float64
+	alpha     float64
+}
+
+// Tracks leaves track marks behind a tank (zIndex 1).
+type Tracks struct {
+	b                   *tracksBinding
+	c                   *parts.Ctx
+	Pose                tankPose
+	prev                tankPose
+	havePrev            bool
+	prevSpeed, prevTurn float64
+	sinceMark           float64
+	Marks               []mark
+	h                   parts.Handle
+	tex                 parts.Tex
+}
+
+// New implements parts.Binding.
+func (b *tracksBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
+	t := &Tracks{b: b, c: c, Marks: make([]mark, 0, 64)}
+	t.tex, _ = c.Tex.Baked("trackMark")
+	t.Update(row)
+	t.h = c.Stage.Add(1, t)
+	return t
+}
+
+// Update implements parts.Part.
+func (t *Tracks) Update(row []float64) { t.Pose = t.b.f.read(row) }
+
+// Step implements parts.Part (game-tanks.md §4.7).
+func (t *Tracks) Step(dt float64) bool {
+	if dt <= 0 {
+		return true
+	}
+	n := 0
+	for i := range t.Marks {
+		m := t.Marks[i]
+		m.age += dt
+		if m.age >= m.fade {
+			continue
+		}
+		m.alpha = 0.4 * (1 - math.Min(1, m.age/m.fade))
+		t.Marks[n] = m
+		n++
+	}
+	t.Marks = t.Marks[:n]
+	t.sinceMark += dt
+	p := t.Pose
+	if !t.havePrev {
+		t.prev, t.havePrev = p, true
+		return true
+	}
+	speed := math.Hypot(p.x-t.prev.x, p.y-t.prev.y)
+	turn := math.Abs(normalize(p.angle - t.prev.angle))
+	accel := math.Abs(speed - t.prevSpeed)
+	turnAccel := math.Abs(turn - t.prevTurn)
+	leave := p.cond != 0 && t.sinceMark > 2 && (accel > 4 || (speed > 1.4 && (turn > 0.02 || turnAccel > 0.4)))
+	if leave || p.load > 1 {
+		t.leave()
+		t.sinceMark = 0
+	}
+	t.prev, t.prevSpeed, t.prevTurn = p, speed, turn
+	return true
+}
+
+func (t *Tracks) leave() {
+	size := float64(t.prev.size)
+	lat := size * 3 / 2 * 0.7
+	back := size * 3 * 0.4
+	a := t.prev.angle
+	for _, s := range [2]float64{-1, 1} {
+		if len(t.Marks) >= maxMarks {
+			return
+		}
+		x := t.prev.x + s*lat*math.Cos(a+math.Pi/2) - back*math.Cos(a)
+		y := t.prev.y + s*lat*math.Sin(a+math.Pi/2) - back*math.Sin(a)
+		l, w := 0.5*size, 0.4*size
+		m := parts.Identity().Scale(l/trackMarkW, w/trackH).Translate(-l/2, -w/2).Rotate(a).Translate(x, y)
+		t.Marks = append(t.Marks, mark{m: m, fade: uniform(t.c.Rand, 1800, 2500), alpha: 0.4})
+	}
+}
+
+// Destroy implements parts.Part: every mark goes with the tank.
+func (t *Tracks) Destroy() { t.c.Stage.Remove(t.h) }
+
+// Draw implements parts.Drawable: marks 0.5·size long, 0.4·size wide.
+func (t *Tracks) Draw(g parts.Gfx) {
+	for i := range t.Marks {
+		m := &t.Marks[i]
+		g.Image(t.tex, parts.Rect{W: trackMarkW, H: trackH}, m.m, parts.White().WithAlpha(m.alpha))
+	}
+}

@@ -1,0 +1,638 @@
+package render
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"image"
+	"image/color"
+	"image/png"
+	"math"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"vimpclient/clientcore"
+)
+
+// The window tests share one Ebiten loop (RunGame runs once per process,
+// on the main thread): each test hands a job to the driver and waits.
+
+const winW, winH = 960, 540
+
+type job struct {
+	g      *Game
+	frames int
+	each   func(screen *ebiten.Image, frame int)
+	until  func() bool // optional: ends the job early once true
+	done   chan struct{}
+	err    error // what the game's Update returned when it ended the job
+}
+
+type driver struct {
+	jobs  chan *job
+	stop  chan struct{}
+	cur   *job
+	frame int
+}
+
+func (d *driver) Update() error {
+	if d.cur == nil {
+		select {
+		case d.cur = <-d.jobs:
+			d.frame = 0
+		case <-d.stop:
+			return ebiten.Termination
+		default:
+			return nil
+		}
+	}
+	d.cur.g.LayoutF(winW, winH)
+	if err := d.cur.g.Update(); err != nil {
+		// The game under test ended (e.g. after its screenshot): finish its job.
+		d.cur.err = err
+		close(d.cur.done)
+		d.cur = nil
+	}
+	return nil
+}
+
+func (d *driver) Draw(screen *ebiten.Image) {
+	if d.cur == nil {
+		return
+	}
+	d.cur.g.Draw(screen)
+	if d.cur.each != nil {
+		d.cur.each(screen, d.frame)
+	}
+	d.frame++
+	if d.frame >= d.cur.frames || (d.cur.until != nil && d.cur.until()) {
+		close(d.cur.done)
+		d.cur = nil
+	}
+}
+
+func (d *driver) Layout(int, int) (int, int) { return winW, winH }
+
+var theDriver = &driver{jobs: make(chan *job), stop: make(chan struct{})}
+
+func TestMain(m *testing.M) {
+	ebiten.SetWindowSize(winW, winH)
+	ebiten.SetVsyncEnabled(false)
+	ebiten.SetTPS(ebiten.SyncWithFPS)
+	code := make(chan int, 1)
+	go func() {
+		c := m.Run()
+		close(theDriver.stop)
+		code <- c
+	}()
+	if err := ebiten.RunGame(theDriver); err != nil {
+		fmt.Fprintln(os.Stderr, "ebiten:", err)
+		os.Exit(1)
+	}
+	os.Exit(<-code)
+}
+
+// run plays g for frames frames, calling each after every Draw.
+func run(t testing.TB, g *Game, frames int, each func(*ebiten.Image, int)) error {
+	return runUntil(t, g, frames, each, nil)
+}
+
+// runUntil is run that also ends once until reports true.
+func runUntil(t testing.TB, g *Game, frames int, each func(*ebiten.Image, int), until func() bool) error {
+	t.Helper()
+	j := &job{g: g, frames: frames, each: each, until: until, done: make(chan struct{})}
+	select {
+	case theDriver.jobs <- j:
+	case <-time.After(time.Minute):
+		t.Fatal("window loop not running")
+	}
+	select {
+	case <-j.done:
+	case <-time.After(5 * time.Minute):
+		t.Fatal("window job did not finish")
+	}
+	return j.err
+}
+
+func sharedPath(t testing.TB, rel string) string {
+	root := os.Getenv("VIMP_SHARED")
+	if root == "" {
+		root = filepath.Join("..", "..", "shared")
+	}
+	p := filepath.Join(root, rel)
+	if _, err := os.Stat(p); err != nil {
+		t.Skipf("shared %s: %v", rel, err)
+	}
+	return p
+}
+
+// tanksConfig builds a CONFIG_DATA like the tanks host sends (the canvas
+// and parts sections of game-tanks.md §3, the schema from conformance).
+func tanksConfig(t testing.TB) []byte {
+	b, err := os.ReadFile(sharedPath(t, "conformance/schemas/tanks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema struct {
+		Keys json.RawMessage `json:"keys"`
+	}
+	if err := json.Unmarshal(b, &schema); err != nil {
+		t.Fatal(err)
+	}
+	return []byte(`{"modules":{"canvasManager":{
+	  "dynamicCamera":{"lookAheadFactor":30,"zoomOutFactor":0.5,"maxZoomOut":0.6,"smoothnessPosition":0.008,"smoothnessZoom":0.005,"smoothnessVelocity":0.15},
+	  "canvases":{"vimp":{"width":960,"height":600,"aspectRatio":"16:9","baseScale":"5:1","dynamicCamera":true,"shakeCamera":true},
+	              "radar":{"width":150,"height":150,"fixSize":"150","baseScale":"1:8"}}}},
+	 "parts":{"gameSets":{"c1":["Map","MapRadar"],"c2":["Map"],"m1":["Tank","TankRadar","Smoke","Tracks"],"w1":["ShotEffect"],"w2":["Bomb"],"w2e":["ExplosionEffect"]},
+	   "entitiesOnCanvas":{"Map":"vimp","MapRadar":"radar","TankRadar":"radar","Tank":"vimp","ShotEffect":"vimp","Bomb":"vimp","ExplosionEffect":"vimp","Smoke":"vimp","Tracks":"vimp"}},
+	 "snapshot":` + string(schema.Keys) + `}`)
+}
+
+var (
+	floorRGB = color.RGBA{0x3a, 0x6e, 0x2a, 255}
+	wallRGB  = color.RGBA{0x70, 0x70, 0x78, 255}
+)
+
+// tileSheet is a 5-frame 32 px sheet: 0 floor, 1 wall, 2..4 variants.
+func tileSheet() []byte {
+	img := image.NewRGBA(image.Rect(0, 0, 160, 32))
+	cols := []color.RGBA{floorRGB, wallRGB, floorRGB, {0x20, 0x50, 0x90, 255}, floorRGB}
+	for i, c := range cols {
+		for y := range 32 {
+			for x := range 32 {
+				img.SetRGBA(i*32+x, y, c)
+			}
+		}
+	}
+	var buf writerBuf
+	_ = png.Encode(&buf, img)
+	return buf
+}
+
+type writerBuf []byte
+
+func (w *writerBuf) Write(p []byte) (int, error) { *w = append(*w, p...); return len(p), nil }
+
+// testMap is a 60×40 grid of floor with a wall border and a few crates.
+func testMap(crates int) []byte {
+	var grid [40][60]int
+	for y := range 40 {
+		for x := range 60 {
+			if x == 0 || y == 0 || x == 59 || y == 39 {
+				grid[y][x] = 1
+			}
+		}
+	}
+	g, _ := json.Marshal(grid)
+	dyn := "["
+	for i := range crates {
+		if i > 0 {
+			dyn += ","
+		}
+		dyn += fmt.Sprintf(`{"position":[%d,%d],"angle":0,"width":32,"height":32,"img":"b1.png","layer":3}`, 200+(i%8)*90, 200+(i/8)*90)
+	}
+	dyn += "]"
+	return []byte(`{"setId":"c1","scale":0.6,"step":32,"map":` + string(g) + `,"layers":{"1":[0,2,4],"2":[1],"4":[3]},
+	 "spriteSheet":{"img":"tiles.png","frames":[[0,0,32,32],[32,0,32,32],[64,0,32,32],[96,0,32,32],[128,0,32,32]]},
+	 "physicsStatic":[1],"physicsDynamic":` + dyn + `}`)
+}
+
+// fakeCore is a hand-built core output: one event frame (with a camera
+// reset) on the first sample, then the same hot data every tick.
+type fakeCore struct {
+	frames []clientcore.EventFrame
+	hot    clientcore.Hot
+	my     uint8
+}
+
+func (c *fakeCore) Sample(float64) *clientcore.Hot {
+	if len(c.frames) > 0 {
+		c.hot.Flags |= clientcore.HotFrames
+	} else {
+		c.hot.Flags &^= clientcore.HotFrames
+	}
+	return &c.hot
+}
+
+func (c *fakeCore) TakeFrames() []clientcore.EventFrame {
+	f := c.frames
+	c.frames = nil
+	return f
+}
+
+func (c *fakeCore) MyGameID() (uint8, bool) { return c.my, true }
+
+type fakeSource struct {
+	config, mapJSON []byte
+	core            Core
+	done            bool
+	err             error
+}
+
+func (s *fakeSource) Pump(_ float64, w *World) {
+	if s.done {
+		return
+	}
+	s.done = true
+	if err := w.SetConfig(s.config); err != nil {
+		s.err = err
+		return
+	}
+	if err := w.SetMap(s.mapJSON); err != nil {
+		s.err = err
+		return
+	}
+	w.SetCore(s.core)
+}
+
+func tankFields(x, y, angle float32, team float32) []float32 {
+	return []float32{x, y, angle, 0, 0, 0, 0, 3, 2, team, 0}
+}
+
+func assetServer(t testing.TB) string {
+	sheet := tileSheet()
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/games/tanks/img/tiles.png" {
+			w.Write(sheet)
+			return
+		}
+		http.NotFound(w, r) // b1.png missing: crates use their fallback
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL + "/games/tanks/"
+}
+
+func near(c color.RGBA, r, g, b uint8, tol int) bool {
+	d := func(a, b uint8) int { return int(math.Abs(float64(int(a) - int(b)))) }
+	return d(c.R, r) <= tol && d(c.G, g) <= tol && d(c.B, b) <= tol
+}
+
+// around reports whether a pixel within r of (x, y) satisfies ok.
+func around(px []byte, x, y, r int, ok func(color.RGBA) bool) bool {
+	for dy := -r; dy <= r; dy++ {
+		for dx := -r; dx <= r; dx++ {
+			if ok(pixel(px, x+dx, y+dy)) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func pixel(px []byte, x, y int) color.RGBA {
+	i := (y*winW + x) * 4
+	return color.RGBA{px[i], px[i+1], px[i+2], px[i+3]}
+}
+
+func TestWindowTanksScene(t *testing.T) {
+	cfg := tanksConfig(t)
+	schema, err := clientcore.ParseSchema(mustSnapshot(t, cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m1 := schema.Key("m1")
+	core := &fakeCore{my: 3}
+	core.frames = []clientcore.EventFrame{{
+		Blocks:    []clientcore.Block{{Schema: m1, Rows: []clientcore.Row{{ID: 3, Fields: []float64{300, 200, 0.3, 0, 0, 0, 0, 3, 2, 1, 0}}}}},
+		HasCamera: true, Camera: clientcore.FrameCamera{X: 300, Y: 200, ForceReset: true},
+	}}
+	core.hot = clientcore.Hot{Flags: clientcore.HotGame | clientcore.HotCamera | clientcore.HotPredicted, Camera: [2]float32{300, 200},
+		Actors: []clientcore.Record{{Schema: m1, ID: 7, Fields: tankFields(340, 200, 0, 2)}},
+		Tail:   []clientcore.Record{{Schema: m1, ID: 3, Fields: tankFields(300, 200, 0.3, 1)}}}
+	src := &fakeSource{config: cfg, mapJSON: testMap(4), core: core}
+	shot := filepath.Join(t.TempDir(), "shot.png")
+	if d := os.Getenv("RENDER_SHOT_DIR"); d != "" {
+		shot = filepath.Join(d, "tanks-window.png")
+	}
+	g, err := NewGame(context.Background(), Options{GameID: "tanks", AssetsBase: assetServer(t), CacheDir: "-",
+		Rand: func() float64 { return 0.5 }, Screenshot: shot, ScreenshotAfter: time.Hour}, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	px := make([]byte, winW*winH*4)
+	var loadingSeen bool
+	loaded := 0
+	ended := run(t, g, 600, func(screen *ebiten.Image, frame int) {
+		if _, loading := g.world.tex.progress(); loading {
+			loadingSeen = true
+			return
+		}
+		if loaded++; loaded == 30 {
+			screen.ReadPixels(px)
+			// Ask for the -screenshot file now: it is written at the end of
+			// the next Draw and the game then ends its loop.
+			g.opts.ScreenshotAfter = 0
+		}
+	})
+	if !errors.Is(ended, ebiten.Termination) {
+		t.Fatalf("game did not end after its screenshot: %v", ended)
+	}
+	if src.err != nil {
+		t.Fatal(src.err)
+	}
+	if loaded < 30 {
+		t.Fatalf("assets never finished loading (%d frames after)", loaded)
+	}
+	if g.world.GameID() != "tanks" || len(g.world.Fallbacks()) != 0 {
+		t.Fatalf("game %q fallbacks %v", g.world.GameID(), g.world.Fallbacks())
+	}
+	_ = loadingSeen // the loading bar shows only while the sheet downloads; its timing is not asserted
+	// The local tank is at the camera point: the canvas centre shows its turret in the team 1 colour.
+	if !around(px, winW/2, winH/2, 2, func(c color.RGBA) bool { return near(c, 0x55, 0x22, 0x22, 10) }) {
+		t.Errorf("centre pixel %v, want team 1 turret 552222 within 2 px", pixel(px, winW/2, winH/2))
+	}
+	// The other tank (team 2) is 40 u to the right: 100 px at scale 2.5.
+	if !around(px, winW/2+100, winH/2, 2, func(c color.RGBA) bool { return near(c, 0x22, 0x55, 0x22, 10) }) {
+		t.Errorf("second tank pixel %v, want team 2 turret 225522", pixel(px, winW/2+100, winH/2))
+	}
+	// Its hull (light grey, 8×6 u = 20×15 px) surrounds the turret.
+	if c := pixel(px, winW/2+100-8, winH/2+5); !(c.R > 0x90 && c.R == c.G) {
+		t.Errorf("team 2 hull pixel %v, want light grey", c)
+	}
+	// Map tiles fill the view: every corner shows the floor tile, never the #222 canvas or black.
+	for _, p := range [][2]int{{20, 20}, {winW - 20, 20}, {20, winH - 20}, {winW - 20, winH - 20}, {200, 300}} {
+		if c := pixel(px, p[0], p[1]); !near(c, floorRGB.R, floorRGB.G, floorRGB.B, 6) {
+			t.Errorf("pixel %v = %v, want floor tile %v", p, c, floorRGB)
+		}
+	}
+	// The radar sits top-right (right 1 %, top 35 px), 150 px, clipped to a circle.
+	rx, ry := int(math.Floor(float64(winW)-float64(winW)*0.01-75)), 35+75
+	if c := pixel(px, rx, ry); !near(c, 0x55, 0x22, 0x22, 30) {
+		t.Errorf("radar centre %v, want the local tank's dot", c)
+	}
+	if c := pixel(px, rx+40, ry+10); !(c.G > 110 && c.G > c.R+60 && c.G > c.B+30) {
+		t.Errorf("radar background %v, want translucent green", c)
+	}
+	if c := pixel(px, rx-73, ry-73); !near(c, floorRGB.R, floorRGB.G, floorRGB.B, 8) {
+		t.Errorf("radar corner %v, want clipped (the map shows through)", c)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatalf("screenshot not written: %v", err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil || img.Bounds().Dx() != winW || img.Bounds().Dy() != winH {
+		t.Fatalf("screenshot %v %v", img.Bounds(), err)
+	}
+	// Screen -> world at the centre is the camera point (the camera is at rest).
+	if x, y, ok := g.world.ScreenToWorld(winW/2, winH/2); !ok || math.Abs(x-300) > 1e-6 || math.Abs(y-200) > 1e-6 {
+		t.Errorf("centre maps to %v,%v,%v", x, y, ok)
+	}
+}
+
+func mustSnapshot(t testing.TB, cfg []byte) []byte {
+	var doc struct {
+		Snapshot json.RawMessage `json:"snapshot"`
+	}
+	if err := json.Unmarshal(cfg, &doc); err != nil {
+		t.Fatal(err)
+	}
+	return doc.Snapshot
+}
+
+// heavyScene is the benchmark scene: 32 tanks, 40 bombs, 20 tracers,
+// 10 explosions, 64 crates, with smoke and tracks.
+func heavyScene(t testing.TB) (*Game, *fakeCore) {
+	cfg := tanksConfig(t)
+	schema, err := clientcore.ParseSchema(mustSnapshot(t, cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m1, w1, w2, w2e, c1 := schema.Key("m1"), schema.Key("w1"), schema.Key("w2"), schema.Key("w2e"), schema.Key("c1")
+	core := &fakeCore{my: 0}
+	var tanksRows, bombs, tracers, blasts []clientcore.Row
+	for i := range 32 {
+		x, y := 250+float64(i%8)*20, 160+float64(i/8)*20
+		cond := float64(i % 4) // all four conditions: smoke of every kind, wrecks
+		tanksRows = append(tanksRows, clientcore.Row{ID: uint32(i), Fields: []float64{x, y, 0.1 * float64(i), 0.2, 30, 10, 1.5, cond, 2, float64(1 + i%2), 0}})
+	}
+	for i := range 40 {
+		bombs = append(bombs, clientcore.Row{ID: uint32(1000 + i), Fields: []float64{240 + float64(i%10)*18, 150 + float64(i/10)*25, 0, 8, 300, 1}})
+	}
+	for i := range 20 {
+		tracers = append(tracers, clientcore.Row{ID: uint32(i), Fields: []float64{260, 170 + float64(i), 420, 250 + float64(i), 260, 170, 1, 2}})
+	}
+	for i := range 10 {
+		blasts = append(blasts, clientcore.Row{ID: uint32(i), Fields: []float64{260 + float64(i)*15, 230, 50}})
+	}
+	core.frames = []clientcore.EventFrame{{
+		Blocks:    []clientcore.Block{{Schema: m1, Rows: tanksRows}, {Schema: w1, Rows: tracers}, {Schema: w2, Rows: bombs}, {Schema: w2e, Rows: blasts}},
+		HasCamera: true, Camera: clientcore.FrameCamera{X: 320, Y: 200, ForceReset: true},
+	}}
+	core.hot.Flags = clientcore.HotGame | clientcore.HotCamera
+	core.hot.Camera = [2]float32{320, 200}
+	for i, r := range tanksRows {
+		f := make([]float32, len(r.Fields))
+		for k, v := range r.Fields {
+			f[k] = float32(v)
+		}
+		f[0] += float32(i % 3) // moving tanks leave tracks
+		core.hot.Actors = append(core.hot.Actors, clientcore.Record{Schema: m1, ID: r.ID, Fields: f})
+	}
+	for i := range 64 {
+		core.hot.Dynamics = append(core.hot.Dynamics, clientcore.Record{Schema: c1, ID: uint32(i),
+			Fields: []float32{float32(120 + (i%8)*54), float32(120 + (i/8)*54), 0.1, 0, 0, 0}})
+	}
+	src := &fakeSource{config: cfg, mapJSON: testMap(64), core: core}
+	g, err := NewGame(context.Background(), Options{GameID: "tanks", Rand: func() float64 { return 0.37 }}, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.world.tex.SetAsset("tiles.png", mustPNG(tileSheet()))
+	return g, core
+}
+
+func mustPNG(b []byte) image.Image {
+	img, err := png.Decode(bytes.NewReader(b))
+	if err != nil {
+		panic(err)
+	}
+	return img
+}
+
+// BenchmarkDrawHeavyScene measures one render tick plus the draw of the
+// heavy scene into an offscreen image (CPU side: building Ebiten's
+// command list), and the allocations of that code per frame.
+func BenchmarkDrawHeavyScene(b *testing.B) {
+	g, core := heavyScene(b)
+	off := ebiten.NewImage(1920, 1080)
+	warm := 40
+	var spent time.Duration
+	var mallocs uint64
+	var ms runtime.MemStats
+	frames := 0
+	n := b.N
+	run(b, g, warm+n, func(screen *ebiten.Image, frame int) {
+		if frame == 0 {
+			// Swap the window for the offscreen target at the design size.
+			g.world.resize(1920, 1080)
+		}
+		core.hot.Flags |= clientcore.HotGame
+		if frame < warm {
+			return
+		}
+		if frame == warm {
+			b.ResetTimer()
+		}
+		runtime.ReadMemStats(&ms)
+		before := ms.Mallocs
+		t0 := time.Now()
+		g.world.Tick(g.world.nowMs+16.7, 16.7)
+		g.world.Draw(off, 1)
+		spent += time.Since(t0)
+		runtime.ReadMemStats(&ms)
+		mallocs += ms.Mallocs - before
+		frames++
+	})
+	b.StopTimer()
+	if frames > 0 {
+		b.ReportMetric(float64(spent.Microseconds())/1000/float64(frames), "cpu-ms/frame")
+		b.ReportMetric(float64(mallocs)/float64(frames), "allocs/frame")
+	}
+	stages := g.world.scene.Stage("vimp").Len()
+	if stages < 200 {
+		b.Fatalf("heavy scene has only %d drawables", stages)
+	}
+}
+
+func snakesConfig(t testing.TB) []byte {
+	b, err := os.ReadFile(sharedPath(t, "conformance/schemas/snakes.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var schema struct {
+		Keys json.RawMessage `json:"keys"`
+	}
+	if err := json.Unmarshal(b, &schema); err != nil {
+		t.Fatal(err)
+	}
+	return []byte(`{"modules":{"canvasManager":{
+	  "dynamicCamera":{"lookAheadFactor":30,"zoomOutFactor":0.5,"maxZoomOut":0.6,"smoothnessPosition":0.008,"smoothnessZoom":0.005,"smoothnessVelocity":0.15},
+	  "canvases":{"vimp":{"width":960,"height":600,"aspectRatio":"16:10","baseScale":"1:1","dynamicCamera":true}}}},
+	 "parts":{"gameSets":{"s1":["Snake"],"cr":["Crystal"],"c1":["Arena"]},"entitiesOnCanvas":{"Arena":"vimp","Snake":"vimp","Crystal":"vimp"}},
+	 "snapshot":` + string(schema.Keys) + `}`)
+}
+
+func TestWindowSnakesScene(t *testing.T) {
+	cfg := snakesConfig(t)
+	schema, err := clientcore.ParseSchema(mustSnapshot(t, cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1 := schema.Key("s1")
+	row := make([]float32, 37)
+	for i := range 16 {
+		row[2*i], row[2*i+1] = 1280-float32(i)*12, 1280
+	}
+	row[33], row[35] = 20, 0 // radius 20, colour 0 (ff4d4d)
+	core := &fakeCore{my: 1, hot: clientcore.Hot{Flags: clientcore.HotGame | clientcore.HotCamera, Camera: [2]float32{1280, 1280},
+		Actors: []clientcore.Record{{Schema: s1, ID: 1, Fields: row}}},
+		frames: []clientcore.EventFrame{{HasCamera: true, Camera: clientcore.FrameCamera{X: 1280, Y: 1280, ForceReset: true}}}}
+	var grid [20][20]int
+	for y := range grid {
+		for x := range grid[y] {
+			grid[y][x] = 1
+		}
+	}
+	gj, _ := json.Marshal(grid)
+	src := &fakeSource{config: cfg, core: core,
+		mapJSON: []byte(`{"setId":"c1","scale":1,"step":128,"physicsStatic":[],"physicsDynamic":[],"layers":{"1":[1]},"map":` + string(gj) + `}`)}
+	g, err := NewGame(context.Background(), Options{Rand: func() float64 { return 0.5 }}, src) // recognised from CONFIG_DATA
+	if err != nil {
+		t.Fatal(err)
+	}
+	px := make([]byte, winW*winH*4)
+	run(t, g, 20, func(screen *ebiten.Image, frame int) {
+		if frame == 19 {
+			screen.ReadPixels(px)
+		}
+	})
+	if src.err != nil || g.world.GameID() != "snakes" {
+		t.Fatalf("game %q err %v", g.world.GameID(), src.err)
+	}
+	// 16:10 in 960×540: 864×540 centred, letterbox bars 48 px wide.
+	if c := pixel(px, 10, winH/2); !near(c, 0, 0, 0, 2) {
+		t.Errorf("letterbox %v, want black", c)
+	}
+	if !around(px, winW/2, winH/2, 1, func(c color.RGBA) bool { return near(c, 0xff, 0x4d, 0x4d, 10) }) {
+		t.Errorf("head %v, want ff4d4d", pixel(px, winW/2, winH/2))
+	}
+	if c := pixel(px, winW/2+150, winH/2+100); !near(c, 0x14, 0x1c, 0x30, 4) {
+		t.Errorf("arena floor %v, want 141c30", c)
+	}
+}
+
+// An unknown game (the engine's mini-game fixture, from a real capture) is
+// drawn by the generic renderer: entities as discs in their team colour,
+// its map tiles procedurally.
+func TestWindowGenericGame(t *testing.T) {
+	f, err := os.Open(sharedPath(t, "captures/minigame-dedicated.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var cfg, mp []byte
+	dec := json.NewDecoder(f)
+	for dec.More() && (cfg == nil || mp == nil) {
+		var line struct {
+			Dir     string          `json:"dir"`
+			Port    *int            `json:"port"`
+			Payload json.RawMessage `json:"payload"`
+		}
+		if err := dec.Decode(&line); err != nil {
+			t.Fatal(err)
+		}
+		if line.Dir == "s2c" && line.Port != nil {
+			switch *line.Port {
+			case 0:
+				cfg = line.Payload
+			case 3:
+				mp = line.Payload
+			}
+		}
+	}
+	schema, err := clientcore.ParseSchema(mustSnapshot(t, cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a1 := schema.Key("a1")
+	core := &fakeCore{my: 1, hot: clientcore.Hot{Flags: clientcore.HotGame | clientcore.HotCamera, Camera: [2]float32{64, 64},
+		Actors: []clientcore.Record{{Schema: a1, ID: 1, Fields: []float32{64, 64, 0, 1}}}},
+		frames: []clientcore.EventFrame{{HasCamera: true, Camera: clientcore.FrameCamera{X: 64, Y: 64, ForceReset: true}}}}
+	src := &fakeSource{config: cfg, mapJSON: mp, core: core}
+	g, err := NewGame(context.Background(), Options{GameID: "miniGame", Rand: func() float64 { return 0.5 }}, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	px := make([]byte, winW*winH*4)
+	run(t, g, 20, func(screen *ebiten.Image, frame int) {
+		if frame == 19 {
+			screen.ReadPixels(px)
+		}
+	})
+	if src.err != nil || g.world.GameID() != "generic" {
+		t.Fatalf("game %q err %v", g.world.GameID(), src.err)
+	}
+	if !around(px, winW/2, winH/2, 4, func(c color.RGBA) bool { return near(c, 0x77, 0xee, 0xdd, 12) }) {
+		t.Errorf("actor %v, want team colour 77eedd", pixel(px, winW/2, winH/2))
+	}
+	// The 4×4 map of 32 u cells (72 px at scale 2.25) is drawn with procedural
+	// tiles where its one layer draws (tile 0, the floor); the wall ring is in
+	// no layer, so the transparent canvas shows black there.
+	if c := pixel(px, winW/2-108, winH/2-108); !near(c, 0, 0, 0, 2) {
+		t.Errorf("wall cell %v, want undrawn", c)
+	}
+	if c := pixel(px, winW/2-30, winH/2-30); !near(c, 0x3d, 0x4a, 0x32, 6) {
+		t.Errorf("floor tile %v, want procedural green", c)
+	}
+}

@@ -21,4 +21,9 @@
 //	                           OutVoteRequest -> sess.VoteRequest, OutVoteAnswer -> sess.VoteAnswer */ }
 //	                        h.Update(now)
 //	every Draw, after the world: hudView.Draw(screen, h, now, deviceScale)
+//
+// With the renderer's Layout in device pixels, set reader.Scale and pass
+// deviceScale to Draw so clicks, aims and text use logical pixels. With the
+// HUD on screen the session's AutoTeam should be off (the player answers the
+// team vote in the vote window), or the window stays open after the answer.
 package hud

@@ -25,9 +25,17 @@ type HUD struct {
 	Problems   []string
 	authHidden *AuthForm // answered by the session on its own; shown again if rejected
 	hostLists  bool
+	reduced    bool
 	// ModulesReady is set once the host accepted the form: the game UI
 	// exists from then on (client-ui.md §2.2 step 4).
 	ModulesReady bool
+}
+
+// SetReducedMotion turns off the title wave and the bar refill (a user
+// setting); it survives CONFIG_DATA.
+func (h *HUD) SetReducedMotion(on bool) {
+	h.reduced = on
+	h.Panel.ReducedMotion = on
 }
 
 // Reveals reports whether the game UI element id ("panel", "chat") is shown:
@@ -88,6 +96,7 @@ func (h *HUD) configure(c UIConfig) {
 	h.Config = c
 	h.Chat = NewChat(c.Chat)
 	h.Panel = NewPanel(c.Panel)
+	h.Panel.ReducedMotion = h.reduced
 	if h.title != "" {
 		h.Panel.SetTitle(h.title)
 	}

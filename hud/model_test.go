@@ -226,6 +226,16 @@ func TestPanelRoundStartFill(t *testing.T) {
 	}
 }
 
+func TestPanelReducedMotion(t *testing.T) {
+	p := panelFor(t)
+	p.ReducedMotion = true
+	p.RoundStart(1000)
+	p.Apply(pcells(t, `["h:50"]`), 1100)
+	if n, _ := p.Cells[0].Bar(1100); n != 15 || p.WaveStart == p.WaveStart {
+		t.Fatalf("bar %d wave %v", n, p.WaveStart)
+	}
+}
+
 func stat(t *testing.T, raw string) *protocol.Stat {
 	t.Helper()
 	s, err := protocol.ParseStat(json.RawMessage(raw))

@@ -37,6 +37,9 @@ type Panel struct {
 	Title     string
 	WaveStart float64 // round start of the title wave; NaN when none ran
 	Unknown   int     // entries with an unknown wire key, ignored
+	// ReducedMotion skips the title wave and the bar refill: updates paint
+	// directly, as the browser does for users who prefer reduced motion.
+	ReducedMotion bool
 }
 
 // NewPanel makes the panel for schema with every cell hidden.
@@ -122,6 +125,9 @@ func (p *Panel) Apply(entries []protocol.PanelCell, now float64) {
 
 // RoundStart starts the title wave and the bar refill (GAME_INFORM code 1).
 func (p *Panel) RoundStart(now float64) {
+	if p.ReducedMotion {
+		return
+	}
 	p.WaveStart = now
 	for i := range p.Cells {
 		c := &p.Cells[i]

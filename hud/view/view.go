@@ -137,6 +137,14 @@ func (v *View) fill(dst *ebiten.Image, r hud.Rect, c color.RGBA) {
 	if y1 == y0 {
 		y1++
 	}
+	v.fillDev(dst, x0, y0, x1, y1, c)
+}
+
+// fillDev fills the device-pixel rectangle [x0,x1)×[y0,y1).
+func (v *View) fillDev(dst *ebiten.Image, x0, y0, x1, y1 float32, c color.RGBA) {
+	if x1 <= x0 || y1 <= y0 || c.A == 0 {
+		return
+	}
 	cr, cg, cb, ca := float32(c.R)/255, float32(c.G)/255, float32(c.B)/255, float32(c.A)/255
 	v.verts = [4]ebiten.Vertex{
 		{DstX: x0, DstY: y0, SrcX: 1, SrcY: 1, ColorR: cr, ColorG: cg, ColorB: cb, ColorA: ca},
@@ -149,6 +157,60 @@ func (v *View) fill(dst *ebiten.Image, r hud.Rect, c color.RGBA) {
 }
 
 var quadIndices = [6]uint16{0, 1, 2, 1, 2, 3}
+
+// box draws a rounded rectangle: a border ring of width border and a fill
+// inside it, row by row in device pixels so the corners stay crisp and the
+// translucent fill never overlaps the border.
+func (v *View) box(dst *ebiten.Image, r hud.Rect, radius, border float64, fillC, borderC color.RGBA) {
+	s := v.s
+	x0, y0 := math.Round(r.X*s), math.Round(r.Y*s)
+	x1, y1 := math.Round((r.X+r.W)*s), math.Round((r.Y+r.H)*s)
+	R := math.Min(radius*s, math.Min(x1-x0, y1-y0)/2)
+	B := math.Round(border * s)
+	Ri := math.Max(0, R-B)
+	inset := func(y, top, bottom, rad float64) float64 {
+		var t float64
+		switch {
+		case y+0.5 < top+rad:
+			t = top + rad - (y + 0.5)
+		case y+0.5 > bottom-rad:
+			t = (y + 0.5) - (bottom - rad)
+		default:
+			return 0
+		}
+		return rad - math.Sqrt(math.Max(0, rad*rad-t*t))
+	}
+	// Rows in runs of equal insets: only the corner rows differ.
+	runStart := y0
+	var pio, pii float64 = -1, -1
+	flush := func(yEnd float64) {
+		if pio < 0 || yEnd <= runStart {
+			return
+		}
+		ya, yb := float32(runStart), float32(yEnd)
+		xo0, xo1 := float32(math.Round(x0+pio)), float32(math.Round(x1-pio))
+		if pii < 0 { // a whole row of border
+			v.fillDev(dst, xo0, ya, xo1, yb, borderC)
+			return
+		}
+		xi0, xi1 := float32(math.Round(x0+pii)), float32(math.Round(x1-pii))
+		v.fillDev(dst, xo0, ya, xi0, yb, borderC)
+		v.fillDev(dst, xi1, ya, xo1, yb, borderC)
+		v.fillDev(dst, xi0, ya, xi1, yb, fillC)
+	}
+	for y := y0; y < y1; y++ {
+		io := math.Round(inset(y, y0, y1, R)*2) / 2
+		ii := -1.0
+		if y >= y0+B && y < y1-B {
+			ii = B + math.Round(inset(y, y0+B, y1-B, Ri)*2)/2
+		}
+		if io != pio || ii != pii {
+			flush(y)
+			runStart, pio, pii = y, io, ii
+		}
+	}
+	flush(y1)
+}
 
 // stroke draws a rectangle outline of width logical px inside r.
 func (v *View) stroke(dst *ebiten.Image, r hud.Rect, width float64, c color.RGBA) {
@@ -322,8 +384,7 @@ func (v *View) drawChat(dst *ebiten.Image, c *hud.Chat, w, h, now float64) {
 	}
 	if c.Open() {
 		r := hud.Rect{X: x, Y: h - 5 - cmdH, W: cw, H: cmdH}
-		v.fill(dst, r, rgba(0, 0, 0, 0.9))
-		v.stroke(dst, r, 3, fade(colCmdBorder, 0.9))
+		v.box(dst, r, 5, 3, rgba(0, 0, 0, 0.9), fade(colCmdBorder, 0.9))
 		in := c.Input() + "_"
 		for v.textW(in, false, cmdSize) > cw-12 && len(in) > 1 {
 			_, n := utf8.DecodeRuneInString(in)
@@ -353,8 +414,7 @@ func (v *View) drawVote(dst *ebiten.Image, w *hud.VoteWindow, now float64) {
 		n++
 	}
 	r := hud.Rect{X: voteX, Y: voteY, W: voteW, H: float64(n)*voteLineH + 20}
-	v.fill(dst, r, rgba(3, 100, 155, 0.5))
-	v.stroke(dst, r, 3, colWhite)
+	v.box(dst, r, 5, 3, rgba(3, 100, 155, 0.5), colWhite)
 	y := r.Y + 8
 	for _, l := range title {
 		v.text(dst, l, true, voteSize, r.X+8, y, colWhite)
@@ -562,8 +622,7 @@ func tableColor(t *hud.StatTable, index int) color.RGBA {
 func (v *View) drawStat(dst *ebiten.Image, s *hud.Stat, w, h float64) {
 	bw := math.Min(0.9*w, 550)
 	r := hud.Rect{X: (w - bw) / 2, Y: 30, W: bw, H: math.Max(60, h-70)}
-	v.fill(dst, r, rgba(25, 25, 25, 0.9))
-	v.stroke(dst, r, 3, colWhite)
+	v.box(dst, r, 5, 3, rgba(25, 25, 25, 0.9), colWhite)
 	inner := r.W - 20
 	y := r.Y + 10
 	y = v.statRow(dst, r, y, s.Labels, "", true, colWhite)
@@ -706,8 +765,7 @@ func (v *View) drawAuth(dst *ebiten.Image, f *hud.AuthForm, w, h, now float64) {
 	v.text(dst, "Start", true, authSize, g.Start.X+(g.Start.W-v.textW("Start", true, authSize))/2, g.Start.Y+(g.Start.H-authSize*1.2)/2, colWhite)
 	for i, sec := range f.Sections {
 		r := g.Sections[i]
-		v.fill(dst, r, rgb(0x44, 0x44, 0x44))
-		v.stroke(dst, r, 1, rgb(0x99, 0x99, 0x99))
+		v.box(dst, r, 4, 1, rgb(0x44, 0x44, 0x44), rgb(0x99, 0x99, 0x99))
 		y := r.Y + 6
 		if sec.Heading != "" {
 			hd := v.ellipsis(sec.Heading, true, authHelpSize+1, r.W-12)

@@ -252,6 +252,27 @@ func (h *HUD) AuthKey(code int, shift bool) {
 	}
 }
 
+// AuthInput applies one frame of keyboard input to the auth form: typed
+// text first (a slow frame may hold the last characters and the Enter after
+// them), then Backspace, then the navigation keys (DOM codes; Backspace's own
+// press is carried by backspace, with repeat).
+func (h *HUD) AuthInput(pressed []int, shift bool, chars []rune, backspace bool) {
+	if h.Auth == nil {
+		return
+	}
+	if len(chars) > 0 {
+		h.Auth.Type(chars)
+	}
+	if backspace {
+		h.Auth.Backspace()
+	}
+	for _, code := range pressed {
+		if code != 8 {
+			h.AuthKey(code, shift)
+		}
+	}
+}
+
 // AuthType types into the focused auth field.
 func (h *HUD) AuthType(r []rune) {
 	if h.Auth != nil {

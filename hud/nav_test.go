@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"vimpclient/input"
 	"vimpclient/internal/capturetest"
 	"vimpclient/protocol"
 	"vimpclient/session"
@@ -202,5 +203,43 @@ func TestRevealAfterAcceptance(t *testing.T) {
 	h.Handle(protocol.AuthVerdict{OK: true}, 1)
 	if !h.Reveals("panel") || !h.Reveals("chat") || h.Reveals("radar") { // the fixture lists vimp, panel, chat
 		t.Fatalf("reveal %v", h.Config.InitIDs)
+	}
+}
+
+// A slow frame can carry the chat key, text and Enter together: the line
+// gets the text without the opening 'c', and the Enter sends all of it.
+func TestSlowFramesKeepTypedText(t *testing.T) {
+	h := New("h", "g", nil)
+	lines := capturetest.Load(t, "minigame-dedicated.jsonl")
+	for _, port := range []int{protocol.ConfigData, protocol.AuthData} {
+		v, err := protocol.DecodePayload(port, capturetest.First(t, lines, "A", port))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Handle(v, 0)
+	}
+	h.AuthInput([]int{13}, false, []rune("Ann"), false) // the nick's last letters and Enter in one frame
+	out := h.Outgoing()
+	if len(out) != 1 || out[0].Values["name"] != "Ann" {
+		t.Fatalf("auth %+v errors %v", out, h.Auth.Errors)
+	}
+	h.Handle(protocol.AuthVerdict{OK: true}, 1)
+
+	pc, _ := protocol.ParseConfig(capturetest.First(t, lines, "A", protocol.ConfigData))
+	cfg, _ := input.ConfigFrom(pc)
+	c := input.NewController(cfg, h, nil, nil)
+	c.SetEnabled(true, 0)
+	c.Frame(&input.Frame{Pressed: []int{67}, Chars: []rune("chel")}, h, 10)
+	c.Frame(&input.Frame{Chars: []rune("lx"), Backspace: true}, h, 20)
+	c.Frame(&input.Frame{Pressed: []int{13}, Chars: []rune("o!")}, h, 30)
+	out = h.Outgoing()
+	if len(out) != 1 || out[0].Text != "hello!" {
+		t.Fatalf("chat %+v", out)
+	}
+	// With the chat closed, typed text goes nowhere and game keys act.
+	c.SetKeySet(1, 40)
+	c.Frame(&input.Frame{Pressed: []int{87}, Chars: []rune("w")}, h, 50)
+	if h.Chat.Open() || len(h.Outgoing()) != 0 || len(c.Drain()) != 1 {
+		t.Fatal("closed chat took text or the key was lost")
 	}
 }

@@ -10,16 +10,11 @@ import (
 	"vimpclient/input"
 )
 
-// TextSink receives command-line editing while the chat is open.
-type TextSink interface {
-	ChatText(r []rune)
-	ChatBackspace()
-}
-
 // Reader is the thin Ebiten layer: once per Update it reads the physical key,
 // focus and pointer transitions and feeds them to a Controller, and typed
 // text to the chat. It holds no game logic.
 type Reader struct {
+	frame input.Frame
 	// Scale is how many layout units make one logical pixel: the device
 	// scale factor when the game's Layout returns device pixels, else 1 (0
 	// means 1). Pointer positions are divided by it before use.
@@ -46,7 +41,7 @@ const CursorHideMs = 3000
 
 // Update reads this frame's input. Call it from ebiten.Game.Update with the
 // monotonic time in ms; then Drain the controller for the wire messages.
-func (r *Reader) Update(c *input.Controller, text TextSink, now float64) {
+func (r *Reader) Update(c *input.Controller, text input.TextSink, now float64) {
 	focused := ebiten.IsFocused()
 	if r.started && r.focused && !focused {
 		c.FocusLost(now)
@@ -54,31 +49,25 @@ func (r *Reader) Update(c *input.Controller, text TextSink, now float64) {
 	}
 	r.focused, r.started = focused, true
 
-	chatWasOpen := c.ModeOpen(input.ModeChat)
-	r.keys = inpututil.AppendJustReleasedKeys(r.keys[:0])
-	for _, k := range r.keys {
-		if code, ok := DOMKeyCode(k); ok {
-			c.KeyUp(code, now)
-		}
-	}
-	r.keys = inpututil.AppendJustPressedKeys(r.keys[:0])
-	for _, k := range r.keys {
-		if code, ok := DOMKeyCode(k); ok {
-			c.KeyDown(code, now)
-		}
-	}
-	r.chars = ebiten.AppendInputChars(r.chars[:0])
-	if text != nil && chatWasOpen && c.ModeOpen(input.ModeChat) {
-		if len(r.chars) > 0 {
-			text.ChatText(r.chars)
-		}
-		if repeatPress(inpututil.KeyPressDuration(ebiten.KeyBackspace)) {
-			text.ChatBackspace()
-		}
-	}
+	r.frame.Released = r.codes(inpututil.AppendJustReleasedKeys(r.keys[:0]), r.frame.Released[:0])
+	r.frame.Pressed = r.codes(inpututil.AppendJustPressedKeys(r.keys[:0]), r.frame.Pressed[:0])
+	r.frame.Chars = ebiten.AppendInputChars(r.frame.Chars[:0])
+	r.frame.Backspace = repeatPress(inpututil.KeyPressDuration(ebiten.KeyBackspace))
+	c.Frame(&r.frame, text, now)
 	r.pointer(c, now)
 	c.Tick(now)
 	r.cursor(now)
+}
+
+// codes appends the DOM codes of keys to dst.
+func (r *Reader) codes(keys []ebiten.Key, dst []int) []int {
+	r.keys = keys
+	for _, k := range keys {
+		if code, ok := DOMKeyCode(k); ok {
+			dst = append(dst, code)
+		}
+	}
+	return dst
 }
 
 // cursor shows the cursor on any mouse press, release or move and hides it
@@ -198,8 +187,7 @@ var ebitenCodes = map[ebiten.Key]int{
 // Form is the auth form's input surface (hud.HUD implements it).
 type Form interface {
 	AuthOpen() bool
-	AuthKey(code int, shift bool)
-	AuthType(r []rune)
+	AuthInput(pressed []int, shift bool, chars []rune, backspace bool)
 	AuthClick(w, h, x, y float64)
 }
 
@@ -210,23 +198,10 @@ func (r *Reader) UpdateForm(f Form, w, h float64) {
 	if !f.AuthOpen() {
 		return
 	}
-	shift := ebiten.IsKeyPressed(ebiten.KeyShift)
-	r.keys = inpututil.AppendJustPressedKeys(r.keys[:0])
-	for _, k := range r.keys {
-		if k == ebiten.KeyBackspace {
-			continue // handled with repeat below
-		}
-		if code, ok := DOMKeyCode(k); ok {
-			f.AuthKey(code, shift)
-		}
-	}
-	if repeatPress(inpututil.KeyPressDuration(ebiten.KeyBackspace)) {
-		f.AuthKey(8, shift)
-	}
-	r.chars = ebiten.AppendInputChars(r.chars[:0])
-	if len(r.chars) > 0 {
-		f.AuthType(r.chars)
-	}
+	r.frame.Pressed = r.codes(inpututil.AppendJustPressedKeys(r.keys[:0]), r.frame.Pressed[:0])
+	r.frame.Chars = ebiten.AppendInputChars(r.frame.Chars[:0])
+	f.AuthInput(r.frame.Pressed, ebiten.IsKeyPressed(ebiten.KeyShift), r.frame.Chars,
+		repeatPress(inpututil.KeyPressDuration(ebiten.KeyBackspace)))
 	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
 		x, y := r.logical(ebiten.CursorPosition())
 		f.AuthClick(w, h, x, y)

@@ -1,0 +1,265 @@
+package hud
+
+import (
+	"unicode"
+
+	"vimpclient/protocol"
+)
+
+// ChatFadeMs is how long a removed line takes to fade out (client-ui.md §5.1).
+const ChatFadeMs = 2000
+
+// ChatMaxInput is the command line's length limit in runes.
+const ChatMaxInput = 60
+
+// maxChatText bounds one displayed line; the host cuts player lines to 60
+// characters, templates can be longer but not without limit.
+const maxChatText = 512
+
+// defaultChatMessages are the engine's English texts for the groups the
+// seeds give defaults (client-ui.md §5.4), used entry by entry when the game
+// has no text of its own.
+var defaultChatMessages = map[string][]string{
+	"s": {
+		"Team {0} is full. Your current team: {1}",
+		"Your team: {0}",
+		"Your new team: {0}",
+		"Your new status: spectator",
+		"⚔️  {0} killed {1}",
+		"⚡ {0} joined the game",
+		"👋  {0} left the game",
+	},
+	"v": {
+		"A vote has been created",
+		"Voting has started",
+		"Your vote has been accepted",
+		"Voting is temporarily unavailable",
+		"Vote passed",
+		"Vote failed",
+	},
+	"m": {"Current map: {0}", "Next map: {0}"},
+	"c": {"Command not found", "Your rank: {0}"},
+}
+
+// ChatLine is one shown line.
+type ChatLine struct {
+	Name    string // "System" for system lines
+	Prefix  string // Name + ": ", drawn bold before the text
+	Text    string
+	Team    int  // colour of the name; 0 with System for system lines
+	System  bool // no team: the name is drawn red
+	expires float64
+	Fading  bool
+	FadeAt  float64 // when fading started
+}
+
+// Alpha is the line's opacity at now (1 until it starts fading).
+func (l *ChatLine) Alpha(now float64) float64 {
+	if !l.Fading {
+		return 1
+	}
+	a := 1 - (now-l.FadeAt)/ChatFadeMs
+	if a < 0 {
+		return 0
+	}
+	return a
+}
+
+// Chat is the chat overlay: the listed lines with their lifetimes, a bounded
+// history and the command line.
+type Chat struct {
+	params  ChatParams
+	lines   []ChatLine // listed lines then fading ones, oldest first
+	history []ChatLine
+	input   []rune
+	open    bool
+	Dropped int // template messages without a text
+}
+
+// NewChat makes the chat for params.
+func NewChat(p ChatParams) *Chat { return &Chat{params: p} }
+
+// Lines are the lines to draw, oldest first (fading ones included).
+func (c *Chat) Lines() []ChatLine { return c.lines }
+
+// Open reports whether the command line is open.
+func (c *Chat) Open() bool { return c.open }
+
+// Input is the command line's text.
+func (c *Chat) Input() string { return string(c.input) }
+
+// OpenInput opens an empty command line.
+func (c *Chat) OpenInput() {
+	c.open = true
+	c.input = c.input[:0]
+}
+
+// Type appends typed characters, dropping control characters, up to the limit.
+func (c *Chat) Type(rs []rune) {
+	if !c.open {
+		return
+	}
+	for _, r := range rs {
+		if len(c.input) >= ChatMaxInput {
+			return
+		}
+		if isControl(r) {
+			continue
+		}
+		c.input = append(c.input, r)
+	}
+}
+
+// Backspace deletes the last character.
+func (c *Chat) Backspace() {
+	if c.open && len(c.input) > 0 {
+		c.input = c.input[:len(c.input)-1]
+	}
+}
+
+// Enter closes the command line and returns the text and the CHAT_DATA
+// message to send (nil when nothing remains without control characters).
+func (c *Chat) Enter() (string, []byte) {
+	if !c.open {
+		return "", nil
+	}
+	text := string(c.input)
+	c.Escape()
+	msg, ok := protocol.ChatMsg(text)
+	if !ok {
+		return "", nil
+	}
+	return text, msg
+}
+
+// Escape closes the command line and discards its text.
+func (c *Chat) Escape() {
+	c.open = false
+	c.input = c.input[:0]
+}
+
+// Receive adds one CHAT_DATA message at now. A template without a text is
+// dropped and counted.
+func (c *Chat) Receive(m protocol.Chat, now float64) {
+	line := ChatLine{Name: "System", System: true}
+	switch m.Kind {
+	case protocol.ChatPlayer:
+		line = ChatLine{Name: cleanText(m.Author), Team: m.Team}
+		line.Text = cleanText(m.Text)
+	case protocol.ChatSystem:
+		line.Text = cleanText(m.Text)
+	case protocol.ChatTemplate:
+		t, ok := c.template(m.Group, m.Index)
+		if !ok {
+			c.Dropped++
+			return
+		}
+		line.Text = cleanText(fill(t, m.Params))
+	}
+	c.add(line, now)
+}
+
+func (c *Chat) template(group string, index int) (string, bool) {
+	if g, ok := c.params.Messages[group]; ok && index < len(g) {
+		return g[index], true
+	}
+	if g, ok := defaultChatMessages[group]; ok && index < len(g) {
+		return g[index], true
+	}
+	return "", false
+}
+
+func (c *Chat) add(line ChatLine, now float64) {
+	line.Prefix = line.Name + ": "
+	if len(c.history) >= c.params.CacheMax {
+		n := copy(c.history, c.history[len(c.history)-c.params.CacheMin:])
+		c.history = c.history[:n]
+	}
+	c.history = append(c.history, line)
+	if c.listed() >= c.params.ListLimit {
+		c.fadeOldest(now)
+	}
+	line.expires = now + c.params.LineTime
+	// Listed lines stay before fading ones, so insert at the end of the listed run.
+	i := c.listed()
+	c.lines = append(c.lines, ChatLine{})
+	copy(c.lines[i+1:], c.lines[i:])
+	c.lines[i] = line
+}
+
+func (c *Chat) listed() int {
+	n := 0
+	for _, l := range c.lines {
+		if !l.Fading {
+			n++
+		}
+	}
+	return n
+}
+
+// fadeOldest starts the fade of the oldest listed line.
+func (c *Chat) fadeOldest(now float64) {
+	for i := range c.lines {
+		if !c.lines[i].Fading {
+			l := c.lines[i]
+			l.Fading, l.FadeAt = true, now
+			copy(c.lines[i:], c.lines[i+1:])
+			c.lines[len(c.lines)-1] = l
+			return
+		}
+	}
+}
+
+// Update runs the line timers at now: every expired timer fades the oldest
+// listed line; faded lines are deleted.
+func (c *Chat) Update(now float64) {
+	expired := 0
+	for _, l := range c.lines {
+		if !l.Fading && l.expires <= now {
+			expired++
+		}
+	}
+	for ; expired > 0; expired-- {
+		c.fadeOldest(now)
+	}
+	kept := c.lines[:0]
+	for _, l := range c.lines {
+		if !l.Fading || now-l.FadeAt < ChatFadeMs {
+			kept = append(kept, l)
+		}
+	}
+	c.lines = kept
+}
+
+// History is the bounded cache of received lines (never drawn).
+func (c *Chat) History() []ChatLine { return c.history }
+
+func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
+
+// cleanText removes control characters (so none is ever drawn) and bounds
+// the length.
+func cleanText(s string) string {
+	clean := true
+	n := 0
+	for _, r := range s {
+		if isControl(r) || r == unicode.ReplacementChar {
+			clean = false
+			break
+		}
+		n++
+	}
+	if clean && n <= maxChatText {
+		return s
+	}
+	out := make([]rune, 0, min(n, maxChatText))
+	for _, r := range s {
+		if len(out) >= maxChatText {
+			break
+		}
+		if isControl(r) || r == unicode.ReplacementChar {
+			continue
+		}
+		out = append(out, r)
+	}
+	return string(out)
+}

@@ -1,0 +1,275 @@
+package hud
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"vimpclient/protocol"
+)
+
+// UIConfig is the part of CONFIG_DATA the overlays use, typed, with the
+// engine defaults applied (client-ui.md §1).
+type UIConfig struct {
+	Chat     ChatParams
+	Panel    PanelSchema
+	Stat     StatSchema
+	Vote     VoteSchema
+	Game     []string // gameInform.list
+	Tech     []string // techInformList
+	InitIDs  []string // initIdList: the elements revealed once the form is accepted
+	Problems []string // parts that failed to parse and fell back to defaults
+}
+
+// ChatParams is modules.chat.params.
+type ChatParams struct {
+	ListLimit int
+	LineTime  float64 // ms
+	CacheMin  int
+	CacheMax  int
+	Messages  map[string][]string
+}
+
+// PanelSchema is modules.panel: wire keys and the ordered cells.
+type PanelSchema struct {
+	Keys   map[string]string
+	Fields []PanelField
+}
+
+// PanelField is one panel cell's definition.
+type PanelField struct {
+	Name   string  `json:"name"`
+	Elem   string  `json:"elem"`
+	Type   string  `json:"type"` // bar, value, time, weapon
+	Max    float64 `json:"max"`
+	Blocks int     `json:"blocks"`
+}
+
+// StatSchema is modules.stat.params.
+type StatSchema struct {
+	Columns []string
+	Heads   map[int]string
+	Bodies  []StatBodyDef // ordered by team number
+	Sort    map[string][]SortKey
+}
+
+// StatBodyDef is one scoreboard table: a team number and its table name.
+type StatBodyDef struct {
+	Team int
+	Name string
+}
+
+// SortKey is one sortList pair: a cell index and its direction.
+type SortKey struct {
+	Cell int
+	Desc bool
+}
+
+// VoteSchema is modules.vote.params.
+type VoteSchema struct {
+	Templates map[string]protocol.VoteTemplate
+	Menu      []MenuEntry
+	Time      float64 // ms
+}
+
+// MenuEntry is one entry of the M-key menu.
+type MenuEntry struct {
+	Vote     string
+	Template protocol.VoteTemplate
+}
+
+// Engine defaults (client-ui.md §5.1, §8.1, §11.1).
+const (
+	defaultListLimit = 5
+	defaultLineTime  = 15000
+	defaultCacheMin  = 200
+	defaultCacheMax  = 300
+	defaultVoteTime  = 10000
+)
+
+// DefaultTechInform returns the black-screen texts used before CONFIG_DATA.
+func DefaultTechInform() []string { return append([]string(nil), defaultTechInform[:]...) }
+
+var defaultTechInform = [...]string{
+	"Server is full! Please wait or try again later.\nMax players: {0}\nYou are #{1} in the queue.",
+	"Connection closed due to a new login from another device!",
+	"Loading...",
+	"Kicked for inactivity.",
+	"Connection terminated due to high network latency.",
+	"Connection terminated due to missed network pings.",
+	"Room is full! Max players: {0}. Try again later.",
+}
+
+// DefaultUIConfig is what the overlays use before CONFIG_DATA arrives.
+func DefaultUIConfig() UIConfig {
+	return UIConfig{
+		Chat: ChatParams{ListLimit: defaultListLimit, LineTime: defaultLineTime, CacheMin: defaultCacheMin, CacheMax: defaultCacheMax},
+		Vote: VoteSchema{Time: defaultVoteTime},
+		Tech: DefaultTechInform(),
+	}
+}
+
+// UIConfigFrom extracts the overlay configuration from CONFIG_DATA. Parts
+// that do not parse keep their defaults and are listed in Problems.
+func UIConfigFrom(c *protocol.Config) UIConfig {
+	u := DefaultUIConfig()
+	if len(c.TechInformList) > 0 {
+		u.Tech = c.TechInformList
+	}
+	u.Game = c.GameInformList
+	u.Chat.Messages = c.ChatMessages
+	u.Vote.Templates = c.VoteTemplates
+	var top struct {
+		Modules struct {
+			Chat struct {
+				Params struct {
+					ListLimit, LineTime, CacheMin, CacheMax float64
+				} `json:"params"`
+			} `json:"chat"`
+			Panel struct {
+				Keys   map[string]string `json:"keys"`
+				Fields []PanelField      `json:"fields"`
+			} `json:"panel"`
+			Stat struct {
+				Params struct {
+					Columns  []string                        `json:"columns"`
+					Heads    map[string]string               `json:"heads"`
+					Bodies   map[string]string               `json:"bodies"`
+					SortList map[string][][2]json.RawMessage `json:"sortList"`
+				} `json:"params"`
+			} `json:"stat"`
+			Vote struct {
+				Params struct {
+					Menu []json.RawMessage `json:"menu"`
+					Time float64           `json:"time"`
+				} `json:"params"`
+			} `json:"vote"`
+		} `json:"modules"`
+	}
+	var mods map[string]json.RawMessage
+	var outer struct {
+		Modules map[string]json.RawMessage `json:"modules"`
+		InitIDs json.RawMessage            `json:"initIdList"`
+	}
+	if err := json.Unmarshal(c.Raw, &outer); err != nil {
+		u.Problems = append(u.Problems, "config: "+err.Error())
+		return u
+	}
+	mods = outer.Modules
+	if len(outer.InitIDs) > 0 && !protocol.IsNull(outer.InitIDs) {
+		if err := json.Unmarshal(outer.InitIDs, &u.InitIDs); err != nil {
+			u.Problems = append(u.Problems, "initIdList: "+err.Error())
+		}
+	}
+	part := func(name string, dst any) {
+		if raw, ok := mods[name]; ok {
+			if err := json.Unmarshal(raw, dst); err != nil {
+				u.Problems = append(u.Problems, fmt.Sprintf("modules.%s: %v", name, err))
+			}
+		}
+	}
+	part("chat", &top.Modules.Chat)
+	part("panel", &top.Modules.Panel)
+	part("stat", &top.Modules.Stat)
+	part("vote", &top.Modules.Vote)
+
+	cp := top.Modules.Chat.Params
+	if cp.ListLimit >= 1 && cp.ListLimit <= 100 {
+		u.Chat.ListLimit = int(cp.ListLimit)
+	}
+	if cp.LineTime > 0 {
+		u.Chat.LineTime = cp.LineTime
+	}
+	if cp.CacheMin >= 1 && cp.CacheMax > cp.CacheMin && cp.CacheMax <= 10000 {
+		u.Chat.CacheMin, u.Chat.CacheMax = int(cp.CacheMin), int(cp.CacheMax)
+	}
+
+	u.Panel.Keys = top.Modules.Panel.Keys
+	for _, f := range top.Modules.Panel.Fields {
+		if f.Max <= 0 {
+			f.Max = 100
+		}
+		if f.Blocks <= 0 {
+			f.Blocks = 30
+		}
+		if f.Blocks > 200 {
+			f.Blocks = 200
+		}
+		u.Panel.Fields = append(u.Panel.Fields, f)
+	}
+
+	sp := top.Modules.Stat.Params
+	u.Stat.Columns = sp.Columns
+	u.Stat.Heads = map[int]string{}
+	for k, v := range sp.Heads {
+		if n, err := strconv.Atoi(k); err == nil {
+			u.Stat.Heads[n] = v
+		}
+	}
+	for k, v := range sp.Bodies {
+		if n, err := strconv.Atoi(k); err == nil {
+			u.Stat.Bodies = append(u.Stat.Bodies, StatBodyDef{Team: n, Name: v})
+		}
+	}
+	sort.Slice(u.Stat.Bodies, func(i, j int) bool { return u.Stat.Bodies[i].Team < u.Stat.Bodies[j].Team })
+	u.Stat.Sort = map[string][]SortKey{}
+	for table, pairs := range sp.SortList {
+		for _, p := range pairs {
+			idx, err := strconv.Atoi(protocol.ParseScalarText(p[0]))
+			if err != nil || idx < 0 {
+				continue
+			}
+			u.Stat.Sort[table] = append(u.Stat.Sort[table], SortKey{Cell: idx, Desc: string(p[1]) == "true"})
+		}
+	}
+
+	vp := top.Modules.Vote.Params
+	if vp.Time > 0 {
+		u.Vote.Time = vp.Time
+	}
+	for _, entry := range vp.Menu {
+		var pair []json.RawMessage
+		if json.Unmarshal(entry, &pair) != nil || len(pair) < 2 {
+			continue
+		}
+		var tpl []json.RawMessage
+		if json.Unmarshal(pair[1], &tpl) != nil || len(tpl) == 0 {
+			continue
+		}
+		m := MenuEntry{Vote: protocol.ParseScalarText(pair[0])}
+		m.Template.Title = protocol.ParseScalarText(tpl[0])
+		if len(tpl) > 1 && !protocol.IsNull(tpl[1]) {
+			m.Template.Values = tpl[1]
+		}
+		u.Vote.Menu = append(u.Vote.Menu, m)
+	}
+	return u
+}
+
+// fill replaces {N} with the N-th parameter; a placeholder without a
+// parameter stays as written.
+func fill(t string, params []string) string {
+	if len(params) == 0 {
+		return t
+	}
+	out := make([]byte, 0, len(t))
+	for i := 0; i < len(t); i++ {
+		if t[i] == '{' {
+			j := i + 1
+			for j < len(t) && j-i <= 4 && t[j] >= '0' && t[j] <= '9' {
+				j++
+			}
+			if j > i+1 && j < len(t) && t[j] == '}' {
+				n, _ := strconv.Atoi(t[i+1 : j])
+				if n < len(params) {
+					out = append(out, params[n]...)
+					i = j
+					continue
+				}
+			}
+		}
+		out = append(out, t[i])
+	}
+	return string(out)
+}

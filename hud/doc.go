@@ -1,0 +1,29 @@
+// Package hud holds the state of every overlay drawn over the game: the auth
+// form, the panel, the scoreboard, the chat, the votes and the two
+// informers. Each model is plain Go, updated from the session's typed
+// messages with explicit times, so it is tested without a display; the Ebiten
+// views in hud/view only read these models.
+//
+// Wiring, once per connection and once per frame (now = monotonic ms):
+//
+//	on session.EventOpen:   h := hud.New(target.Host, target.GameID, authStore)
+//	                        h.HostListsRequested(true) // the session asks for vote lists itself
+//	on EventMessage:        h.Handle(ev.Value, now)
+//	    *protocol.Config:   cfg, _ := input.ConfigFrom(v); cfg, _ = cfg.WithBindings(userBindings)
+//	                        ctrl := input.NewController(cfg, h, core, renderer.ScreenToWorld)
+//	                        ctrl.SetSender(sess)
+//	    *protocol.AuthForm: if ev.Err == nil { h.DismissAuth() } // answered from -nick/-set/store
+//	    TechInform:         ctrl.SetEnabled(v.Hide, now)
+//	    protocol.Keyset:    ctrl.SetKeySet(int(v), now); core.SetActive(v == 1)
+//	on EventClosed:         h.Disconnected(ev.Close.Reason); ctrl.SetEnabled(false, now)
+//	every Update:           if h.AuthOpen() { reader.UpdateForm(h, w, ht) } else { reader.Update(ctrl, h, now) }
+//	                        for _, o := range h.Outgoing() { /* OutAuth -> sess.SubmitAuth, OutChat -> sess.Chat,
+//	                           OutVoteRequest -> sess.VoteRequest, OutVoteAnswer -> sess.VoteAnswer */ }
+//	                        h.Update(now)
+//	every Draw, after the world: hudView.Draw(screen, h, now, deviceScale)
+//
+// With the renderer's Layout in device pixels, set reader.Scale and pass
+// deviceScale to Draw so clicks, aims and text use logical pixels. With the
+// HUD on screen the session's AutoTeam should be off (the player answers the
+// team vote in the vote window), or the window stays open after the answer.
+package hud

@@ -1,0 +1,291 @@
+package hud
+
+import (
+	"vimpclient/input"
+	"vimpclient/protocol"
+)
+
+// HUD gathers the overlays, routes the session's typed messages to them and
+// answers the input controller's questions about open modes. It is owned by
+// the game loop.
+type HUD struct {
+	Config UIConfig
+	Chat   *Chat
+	Panel  *Panel
+	Stat   *Stat
+	Vote   *Vote
+	Game   *GameInform
+	Tech   *TechInform
+	Auth   *AuthForm // nil until AUTH_DATA, and after the host accepted it
+
+	host, game string
+	store      Store
+	title      string
+	out        []Out
+	Problems   []string
+	authHidden *AuthForm // answered by the session on its own; shown again if rejected
+	hostLists  bool
+	reduced    bool
+	// ModulesReady is set once the host accepted the form: the game UI
+	// exists from then on (client-ui.md §2.2 step 4).
+	ModulesReady bool
+}
+
+// SetReducedMotion turns off the title wave and the bar refill (a user
+// setting); it survives CONFIG_DATA.
+func (h *HUD) SetReducedMotion(on bool) {
+	h.reduced = on
+	h.Panel.ReducedMotion = on
+}
+
+// Reveals reports whether the game UI element id ("panel", "chat") is shown:
+// after the form is accepted, when initIdList names it (every element when
+// the game sends no list).
+func (h *HUD) Reveals(id string) bool {
+	if !h.ModulesReady {
+		return false
+	}
+	if h.Config.InitIDs == nil {
+		return true
+	}
+	for _, x := range h.Config.InitIDs {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// HostListsRequested tells the overlays that the session itself requests
+// the value list of a vote the host opens (see Vote.HostListsRequested); it
+// survives CONFIG_DATA.
+func (h *HUD) HostListsRequested(on bool) {
+	h.hostLists = on
+	h.Vote.HostListsRequested(on)
+}
+
+// OutKind tells what an Out asks the session to send.
+type OutKind uint8
+
+const (
+	OutAuth        OutKind = iota // AUTH_RESPONSE: Values
+	OutChat                       // CHAT_DATA: Text
+	OutVoteRequest                // VOTE_DATA list request: Text ("teams", "maps") for Vote
+	OutVoteAnswer                 // VOTE_DATA answer: [Vote, Text]
+)
+
+// Out is one message the overlays want sent. Msg is its exact wire text;
+// the other fields let the wiring use the session's typed senders instead.
+type Out struct {
+	Kind   OutKind
+	Vote   string
+	Text   string
+	Values map[string]string
+	Msg    []byte
+}
+
+// New makes the overlays with the engine defaults, for a connection to host
+// running game id game; store remembers auth values (nil: nothing kept).
+func New(host, game string, store Store) *HUD {
+	h := &HUD{host: host, game: game, store: store, Tech: NewTechInform()}
+	h.configure(DefaultUIConfig())
+	return h
+}
+
+func (h *HUD) configure(c UIConfig) {
+	h.Config = c
+	h.Chat = NewChat(c.Chat)
+	h.Panel = NewPanel(c.Panel)
+	h.Panel.ReducedMotion = h.reduced
+	if h.title != "" {
+		h.Panel.SetTitle(h.title)
+	}
+	h.Stat = NewStat(c.Stat)
+	h.Vote = NewVote(c.Vote)
+	h.Vote.HostListsRequested(h.hostLists)
+	h.Game = NewGameInform(c.Game)
+	h.Tech.SetList(c.Tech)
+}
+
+// Handle applies one typed server message (a session EventMessage value).
+// Messages for other layers are ignored.
+func (h *HUD) Handle(value any, now float64) {
+	switch v := value.(type) {
+	case *protocol.Config:
+		u := UIConfigFrom(v)
+		h.Problems = append(h.Problems[:0], u.Problems...)
+		h.configure(u)
+	case *protocol.AuthForm:
+		h.title = v.Title
+		h.Panel.SetTitle(v.Title)
+		h.Auth = NewAuthForm(v, h.host, h.game, h.store)
+		h.authHidden = nil
+	case protocol.AuthVerdict:
+		if h.Auth == nil && h.authHidden != nil && !v.OK {
+			h.Auth, h.authHidden = h.authHidden, nil // the automatic answer was rejected
+		}
+		if v.OK {
+			h.authHidden = nil
+			h.ModulesReady = true
+		}
+		if h.Auth != nil {
+			if err := h.Auth.Result(v); err != nil {
+				h.Problems = append(h.Problems, err.Error())
+			}
+			if h.Auth.Done {
+				h.Auth = nil
+			}
+		}
+	case protocol.Inform:
+		h.Game.Receive(v, now)
+		if v.Code == 1 {
+			h.Panel.RoundStart(now)
+		}
+	case protocol.TechInform:
+		h.Tech.Receive(v)
+	case protocol.Panel:
+		h.Panel.Apply(v, now)
+	case *protocol.Stat:
+		h.Stat.Apply(v)
+	case protocol.Chat:
+		h.Chat.Receive(v, now)
+	case protocol.Vote:
+		h.Vote.Receive(v, now)
+	}
+}
+
+// Disconnected shows the close reason on the black screen (unless a
+// terminal text is already shown) and closes the command line.
+func (h *HUD) Disconnected(reason string) {
+	h.Tech.Disconnected(reason)
+	h.Chat.Escape()
+}
+
+// Update runs every overlay timer at now (monotonic ms). Call once a frame.
+func (h *HUD) Update(now float64) {
+	h.Chat.Update(now)
+	h.Panel.Update(now)
+	h.Vote.Update(now)
+	h.Game.Update(now)
+}
+
+// DismissAuth hides the form the session answered on its own (from -nick,
+// -set or remembered values); a rejection brings it back with the errors.
+func (h *HUD) DismissAuth() {
+	if h.Auth != nil {
+		h.authHidden, h.Auth = h.Auth, nil
+	}
+}
+
+// Outgoing returns the messages the overlays want sent (chat, vote requests
+// and answers, the auth answer) and forgets them.
+func (h *HUD) Outgoing() []Out {
+	out := append(h.out, h.Vote.Outgoing()...)
+	h.out = nil
+	return out
+}
+
+// SubmitAuth submits the auth form (Enter or a click on Start).
+func (h *HUD) SubmitAuth() {
+	if h.Auth == nil {
+		return
+	}
+	if msg := h.Auth.Submit(); msg != nil {
+		h.out = append(h.out, Out{Kind: OutAuth, Values: h.Auth.Submitted(), Msg: msg})
+	}
+}
+
+// ModeOpen implements input.UI.
+func (h *HUD) ModeOpen(m input.Mode) bool {
+	switch m {
+	case input.ModeChat:
+		return h.Chat.Open()
+	case input.ModeVote:
+		return h.Vote.Open()
+	case input.ModeStat:
+		return h.Stat.Visible
+	}
+	return false
+}
+
+// OpenMode implements input.UI.
+func (h *HUD) OpenMode(m input.Mode, now float64) {
+	switch m {
+	case input.ModeChat:
+		h.Chat.OpenInput()
+	case input.ModeVote:
+		h.Vote.OpenMenu(now)
+	case input.ModeStat:
+		h.Stat.Visible = true
+	}
+}
+
+// CloseStat implements input.UI.
+func (h *HUD) CloseStat() { h.Stat.Visible = false }
+
+// ChatCommand implements input.UI: Enter sends the command line, Escape drops it.
+func (h *HUD) ChatCommand(c input.Cmd, _ float64) {
+	switch c {
+	case input.CmdEnter:
+		if text, msg := h.Chat.Enter(); msg != nil {
+			h.out = append(h.out, Out{Kind: OutChat, Text: text, Msg: msg})
+		}
+	case input.CmdEscape:
+		h.Chat.Escape()
+	}
+}
+
+// VoteKey implements input.UI.
+func (h *HUD) VoteKey(code int, now float64) { h.Vote.Key(code, now) }
+
+// ChatText implements the text sink of the Ebiten input layer.
+func (h *HUD) ChatText(r []rune) { h.Chat.Type(r) }
+
+// ChatBackspace implements the text sink of the Ebiten input layer.
+func (h *HUD) ChatBackspace() { h.Chat.Backspace() }
+
+// AuthKey handles a navigation key on the auth form (see AuthForm.Key);
+// Enter submits.
+func (h *HUD) AuthKey(code int, shift bool) {
+	if h.Auth != nil && h.Auth.Key(code, shift) {
+		h.SubmitAuth()
+	}
+}
+
+// AuthInput applies one frame of keyboard input to the auth form: typed
+// text first (a slow frame may hold the last characters and the Enter after
+// them), then Backspace, then the navigation keys (DOM codes; Backspace's own
+// press is carried by backspace, with repeat).
+func (h *HUD) AuthInput(pressed []int, shift bool, chars []rune, backspace bool) {
+	if h.Auth == nil {
+		return
+	}
+	if len(chars) > 0 {
+		h.Auth.Type(chars)
+	}
+	if backspace {
+		h.Auth.Backspace()
+	}
+	for _, code := range pressed {
+		if code != 8 {
+			h.AuthKey(code, shift)
+		}
+	}
+}
+
+// AuthType types into the focused auth field.
+func (h *HUD) AuthType(r []rune) {
+	if h.Auth != nil {
+		h.Auth.Type(r)
+	}
+}
+
+// AuthClick handles a mouse press at (x, y) in a w×h window (logical px).
+func (h *HUD) AuthClick(w, ht, x, y float64) {
+	if h.Auth != nil && h.Auth.Click(w, ht, x, y) {
+		h.SubmitAuth()
+	}
+}
+
+// AuthOpen reports whether the auth form is on screen.
+func (h *HUD) AuthOpen() bool { return h.Auth != nil }

@@ -1,0 +1,145 @@
+package hud
+
+import "math"
+
+// Rect is a rectangle in logical pixels.
+type Rect struct{ X, Y, W, H float64 }
+
+// Contains reports whether (x, y) is inside r.
+func (r Rect) Contains(x, y float64) bool {
+	return x >= r.X && x < r.X+r.W && y >= r.Y && y < r.Y+r.H
+}
+
+// Auth form metrics in logical pixels.
+const (
+	AuthCardMaxW  = 480
+	AuthTitleH    = 44
+	AuthErrorH    = 20
+	AuthRowH      = 40
+	AuthStartH    = 40
+	AuthHeadingH  = 24
+	AuthLineH     = 20
+	AuthLastGap   = 10
+	AuthSepH      = 11
+	AuthPad       = 16
+	AuthSectionGp = 10
+)
+
+// AuthRow is the geometry of one visible field.
+type AuthRow struct {
+	Field   int // index in AuthForm.Fields
+	Row     Rect
+	Label   Rect
+	Control Rect
+	Choices []Rect // radio options, side by side
+}
+
+// AuthGeom is the auth form's layout for one window size; views draw it and
+// clicks are resolved against it, so both agree by construction.
+type AuthGeom struct {
+	Card     Rect
+	Title    Rect
+	Errors   Rect
+	Rows     []AuthRow
+	Start    Rect
+	Sections []Rect
+}
+
+// Layout computes the form's geometry for a w×h window.
+func (f *AuthForm) Layout(w, h float64) AuthGeom {
+	var g AuthGeom
+	cw := math.Min(AuthCardMaxW, w-20)
+	x := (w - cw) / 2
+	inner := cw - 2*AuthPad
+	ch := AuthPad + AuthTitleH + float64(len(f.Errors))*AuthErrorH
+	vis := f.Focusables()
+	ch += float64(len(vis))*AuthRowH + 8 + AuthStartH + 8
+	secH := make([]float64, len(f.Sections))
+	for i, s := range f.Sections {
+		hgt := 12.0
+		if s.Heading != "" {
+			hgt += AuthHeadingH
+		}
+		for _, l := range s.Lines {
+			switch {
+			case l.Separator:
+				hgt += AuthSepH
+			default:
+				hgt += AuthLineH
+			}
+			if l.Last {
+				hgt += AuthLastGap
+			}
+		}
+		secH[i] = hgt
+		ch += hgt + AuthSectionGp
+	}
+	ch += AuthPad
+	y := math.Max(10, (h-ch)/2)
+	g.Card = Rect{x, y, cw, ch}
+	cy := y + AuthPad
+	g.Title = Rect{x + AuthPad, cy, inner, AuthTitleH}
+	cy += AuthTitleH
+	g.Errors = Rect{x + AuthPad, cy, inner, float64(len(f.Errors)) * AuthErrorH}
+	cy += g.Errors.H
+	for _, i := range vis {
+		r := AuthRow{Field: i, Row: Rect{x + AuthPad, cy, inner, AuthRowH}}
+		r.Label = Rect{x + AuthPad, cy + 4, inner * 0.4, AuthRowH - 8}
+		r.Control = Rect{x + AuthPad + inner*0.4, cy + 4, inner * 0.6, AuthRowH - 8}
+		if fd := &f.Fields[i]; fd.Control == "radio" && len(fd.Choices) > 0 {
+			n := float64(len(fd.Choices))
+			for k := range fd.Choices {
+				r.Choices = append(r.Choices, Rect{r.Control.X + float64(k)*r.Control.W/n, r.Control.Y, r.Control.W / n, r.Control.H})
+			}
+		}
+		g.Rows = append(g.Rows, r)
+		cy += AuthRowH
+	}
+	cy += 8
+	g.Start = Rect{x + (cw-160)/2, cy, 160, AuthStartH}
+	cy += AuthStartH + 8
+	for _, hgt := range secH {
+		g.Sections = append(g.Sections, Rect{x + AuthPad, cy, inner, hgt})
+		cy += hgt + AuthSectionGp
+	}
+	return g
+}
+
+// Click handles a mouse press at (x, y) in a w×h window: it focuses the row
+// hit and acts on its control; a click on Start reports submit.
+func (f *AuthForm) Click(w, h, x, y float64) (submit bool) {
+	g := f.Layout(w, h)
+	if g.Start.Contains(x, y) {
+		f.Focus = len(f.Focusables())
+		return true
+	}
+	for _, r := range g.Rows {
+		if !r.Row.Contains(x, y) {
+			continue
+		}
+		f.FocusField(r.Field)
+		fd := &f.Fields[r.Field]
+		switch fd.Control {
+		case "radio":
+			for k, c := range r.Choices {
+				if c.Contains(x, y) {
+					f.Choose(r.Field, k)
+				}
+			}
+		case "select":
+			if r.Control.Contains(x, y) {
+				if x < r.Control.X+r.Control.W/3 {
+					f.Step(-1)
+				} else {
+					f.Step(1)
+				}
+			}
+		case "checkbox":
+			if r.Control.Contains(x, y) {
+				f.Step(0)
+			}
+		}
+		return false
+	}
+	return false
+}

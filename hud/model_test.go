@@ -1,0 +1,586 @@
+package hud
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+
+	"vimpclient/input"
+	"vimpclient/internal/capturetest"
+	"vimpclient/protocol"
+)
+
+func captureUIConfig(t *testing.T) UIConfig {
+	t.Helper()
+	lines := capturetest.Load(t, "minigame-dedicated.jsonl")
+	pc, err := protocol.ParseConfig(capturetest.First(t, lines, "A", protocol.ConfigData))
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := UIConfigFrom(pc)
+	if len(u.Problems) > 0 {
+		t.Fatalf("problems %v", u.Problems)
+	}
+	return u
+}
+
+func TestUIConfigFromCapture(t *testing.T) {
+	u := captureUIConfig(t)
+	if u.Chat.ListLimit != 5 || u.Chat.LineTime != 15000 || u.Chat.CacheMin != 200 || u.Chat.CacheMax != 300 {
+		t.Fatalf("chat %+v", u.Chat)
+	}
+	if len(u.Panel.Fields) != 2 || u.Panel.Fields[0].Blocks != 10 || u.Panel.Keys["h"] != "energy" {
+		t.Fatalf("panel %+v", u.Panel)
+	}
+	if !reflect.DeepEqual(u.Stat.Bodies, []StatBodyDef{{1, "team1"}, {2, "spectators"}}) || u.Stat.Heads[1] != "team1" ||
+		!reflect.DeepEqual(u.Stat.Sort["team1"], []SortKey{{2, true}, {3, false}}) {
+		t.Fatalf("stat %+v", u.Stat)
+	}
+	if u.Vote.Time != 10000 || len(u.Vote.Menu) != 2 || u.Vote.Menu[1].Vote != "mapChange" || protocol.ListRequest(u.Vote.Menu[1].Template.Values) != "maps" {
+		t.Fatalf("vote %+v", u.Vote)
+	}
+	if u.Game[1] != "ROUND START!" || u.Tech[2] != "Loading..." {
+		t.Fatalf("informs %v %v", u.Game, u.Tech)
+	}
+}
+
+func chatParams() ChatParams {
+	return ChatParams{ListLimit: 3, LineTime: 1000, CacheMin: 4, CacheMax: 6, Messages: map[string][]string{"s": {"game s0 {0}"}, "g": {"{0} spawned {1}"}}}
+}
+
+func TestChatLimitsLifetimeAndFade(t *testing.T) {
+	p := chatParams()
+	p.LineTime = 5000
+	c := NewChat(p)
+	for i := 0; i < 4; i++ {
+		c.Receive(protocol.Chat{Kind: protocol.ChatPlayer, Text: fmt.Sprint("m", i), Author: "A", Team: 1}, float64(i*100))
+	}
+	// Four lines with a limit of three: the oldest fades, still drawn.
+	ls := c.Lines()
+	if len(ls) != 4 || !ls[3].Fading || ls[3].Text != "m0" || ls[0].Text != "m1" {
+		t.Fatalf("lines %+v", ls)
+	}
+	c.Update(300 + ChatFadeMs)
+	if len(c.Lines()) != 3 {
+		t.Fatalf("faded line kept: %+v", c.Lines())
+	}
+	c.Update(5100) // m1's timer (added at 100) fired
+	if ls := c.Lines(); ls[0].Text != "m2" || !ls[2].Fading || ls[2].Text != "m1" {
+		t.Fatalf("after expiry %+v", ls)
+	}
+	if a := c.Lines()[2].Alpha(5100 + ChatFadeMs/2); a < 0.49 || a > 0.51 {
+		t.Fatalf("alpha %v", a)
+	}
+	c.Update(20000)
+	c.Update(20000 + ChatFadeMs)
+	if len(c.Lines()) != 0 {
+		t.Fatalf("lines left %+v", c.Lines())
+	}
+	for i := 0; i < 10; i++ {
+		c.Receive(protocol.Chat{Kind: protocol.ChatSystem, Text: "x"}, 30000)
+	}
+	if n := len(c.History()); n > 6 || n < 4 {
+		t.Fatalf("history %d", n)
+	}
+}
+
+func TestChatTemplates(t *testing.T) {
+	p := chatParams()
+	p.CacheMin, p.CacheMax = 200, 300
+	c := NewChat(p)
+	for _, raw := range []string{`"s:0:x"`, `"s:2:team1"`, `"g:0:Bob,2"`, `"c:0"`, `"v:4"`, `"n:0"`, `"g:5"`, `"m:0"`, `["plain\u0007 sys"]`, `["hi\nthere","Bo\tb",2]`} {
+		m, err := protocol.ParseChat(json.RawMessage(raw))
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Receive(m, 0)
+	}
+	want := []string{
+		"System: game s0 x",
+		"System: Your new team: team1", // engine default per entry: the game lists only s:0
+		"System: Bob spawned 2",
+		"System: Command not found",
+		"System: Vote passed",
+		// n:0 and g:5 have no text: dropped
+		"System: Current map: {0}", // a placeholder without a parameter stays
+		"System: plain sys",
+		"Bob: hithere",
+	}
+	if got := chatTexts(c); !reflect.DeepEqual(got, want) {
+		t.Fatalf("got\n%q\nwant\n%q", got, want)
+	}
+	if c.Dropped != 2 {
+		t.Fatalf("dropped %d", c.Dropped)
+	}
+}
+
+func TestChatCommandLine(t *testing.T) {
+	c := NewChat(chatParams())
+	c.Type([]rune("ignored while closed"))
+	c.OpenInput()
+	c.Type([]rune("a\x01b"))
+	c.Type([]rune(strings.Repeat("x", 100)))
+	if n := len([]rune(c.Input())); n != ChatMaxInput || !strings.HasPrefix(c.Input(), "abx") {
+		t.Fatalf("input %q", c.Input())
+	}
+	c.Backspace()
+	text, msg := c.Enter()
+	if c.Open() || !strings.HasPrefix(text, "abx") || !strings.HasPrefix(string(msg), `[6,"abx`) || len([]rune(string(msg))) != ChatMaxInput-1+6 {
+		t.Fatalf("sent %s open %v", msg, c.Open())
+	}
+	c.OpenInput()
+	if _, m := c.Enter(); c.Input() != "" || m != nil {
+		t.Fatal("empty line sent")
+	}
+	c.OpenInput()
+	c.Type([]rune("/spawn 2"))
+	c.Escape()
+	if _, m := c.Enter(); c.Open() || m != nil {
+		t.Fatal("escape sent")
+	}
+}
+
+func panelFor(t *testing.T) *Panel {
+	return NewPanel(PanelSchema{
+		Keys: map[string]string{"t": "time", "h": "health", "wa": "activeWeapon", "w1": "bullet", "w2": "bomb", "s": "score"},
+		Fields: []PanelField{
+			{Name: "health", Type: "bar", Max: 100, Blocks: 30},
+			{Name: "bullet", Type: "weapon"}, {Name: "bomb", Type: "weapon"},
+			{Name: "score", Type: "value"}, {Name: "time", Type: "time"},
+		},
+	})
+}
+
+func pcells(t *testing.T, raw string) []protocol.PanelCell {
+	t.Helper()
+	p, err := protocol.ParsePanel(json.RawMessage(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func TestPanelCells(t *testing.T) {
+	p := panelFor(t)
+	for _, c := range p.Cells {
+		if c.Shown {
+			t.Fatal("cell shown before any value")
+		}
+	}
+	p.Apply(pcells(t, `["t:97","h:47","w1:200","w2:100","wa:w2","s:abc","zz:1"]`), 0)
+	if p.Cells[4].Text != "1:37" || !p.Cells[0].Shown || p.Cells[1].Text != "200" || !p.Cells[2].Active || p.Cells[1].Active || p.Cells[3].Text != "NaN" {
+		t.Fatalf("cells %+v", p.Cells)
+	}
+	if p.Unknown != 1 {
+		t.Fatalf("unknown %d", p.Unknown)
+	}
+	if n, blink := p.Cells[0].Bar(0); n != 15 || !blink {
+		t.Fatalf("bar %d %v", n, blink)
+	}
+	p.Apply(pcells(t, `["t:-1","h","w1"]`), 0)
+	if p.Cells[4].Text != "0:00" || p.Cells[0].Shown || p.Cells[1].Shown {
+		t.Fatalf("cells %+v", p.Cells)
+	}
+	for v, want := range map[float64]string{5: "0:05", 60: "1:00", 600: "10:00", 119: "1:59"} {
+		if FormatTime(v) != want {
+			t.Errorf("FormatTime(%v) = %s", v, FormatTime(v))
+		}
+	}
+	if BarColor(0, 30) != [3]uint8{255, 50, 50} || BarColor(29, 30) != [3]uint8{0, 220, 220} || BarColor(0, 1) != [3]uint8{255, 50, 50} {
+		t.Fatal("bar colours")
+	}
+	if c := BarColor(5, 11); c != [3]uint8{255, 255, 0} {
+		t.Fatalf("middle %v", c)
+	}
+}
+
+func TestPanelRoundStartFill(t *testing.T) {
+	p := panelFor(t)
+	p.Apply(pcells(t, `["h:100"]`), 0)
+	p.RoundStart(1000)
+	p.Apply(pcells(t, `["h:50"]`), 1100) // remembered, not painted
+	if n, _ := p.Cells[0].Bar(1200); n != 0 {
+		t.Fatalf("painted during the wait: %d", n)
+	}
+	// 15 blocks over 500 ms from 1500: block j at j*33.3 ms.
+	if n, _ := p.Cells[0].Bar(1500); n != 1 {
+		t.Fatalf("at fill start %d", n)
+	}
+	if n, _ := p.Cells[0].Bar(1750); n != 8 {
+		t.Fatalf("mid fill %d", n)
+	}
+	p.Update(2000)
+	if n, _ := p.Cells[0].Bar(2000); n != 15 {
+		t.Fatalf("after fill %d", n)
+	}
+	p.RoundStart(3000) // nothing arrives: the bar stops at 0, next update paints
+	p.Update(3500)
+	p.Apply(pcells(t, `["h:100"]`), 3600)
+	if n, _ := p.Cells[0].Bar(3600); n != 30 {
+		t.Fatalf("direct paint %d", n)
+	}
+	if !(p.WaveStart == 3000) {
+		t.Fatalf("wave %v", p.WaveStart)
+	}
+}
+
+func TestPanelReducedMotion(t *testing.T) {
+	p := panelFor(t)
+	p.ReducedMotion = true
+	p.RoundStart(1000)
+	p.Apply(pcells(t, `["h:50"]`), 1100)
+	if n, _ := p.Cells[0].Bar(1100); n != 15 || p.WaveStart == p.WaveStart {
+		t.Fatalf("bar %d wave %v", n, p.WaveStart)
+	}
+}
+
+func stat(t *testing.T, raw string) *protocol.Stat {
+	t.Helper()
+	s, err := protocol.ParseStat(json.RawMessage(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+func rowNames(tb StatTable) string {
+	var out []string
+	for _, r := range tb.Rows {
+		out = append(out, r.Cells[0])
+	}
+	return strings.Join(out, ",")
+}
+
+func TestStatDeltasAndSorting(t *testing.T) {
+	s := NewStat(captureUIConfig(t).Stat)
+	s.Apply(stat(t, `[[["0",1,["A","",5,1]],["1",1,["B","",3,0]],["2",2,["S","",0,0]],["9",7,["X"]]],[[1,["2","",8,1]],[2,["x"]]],true]`))
+	if rowNames(s.Tables[0]) != "A,B" || rowNames(s.Tables[1]) != "S" || s.Dropped != 2 {
+		t.Fatalf("tables %+v dropped %d", s.Tables, s.Dropped)
+	}
+	if s.Tables[0].Head[0] != "2" {
+		t.Fatalf("head %v", s.Tables[0].Head)
+	}
+	// B's score becomes 5 with deaths 0: equal score, fewer deaths -> above A.
+	s.Apply(stat(t, `[[["1",1,["B","",5,0]]],[]]`))
+	if rowNames(s.Tables[0]) != "B,A" {
+		t.Fatalf("order %s", rowNames(s.Tables[0]))
+	}
+	// A scores 9: moves up. A null cell keeps the shown value, "" clears.
+	s.Apply(stat(t, `[[["0",1,[null,"dead",9,null,12]]],[]]`))
+	if rowNames(s.Tables[0]) != "A,B" || !reflect.DeepEqual(s.Tables[0].Rows[0].Cells, []string{"A", "dead", "9", "1", "12"}) {
+		t.Fatalf("rows %+v", s.Tables[0].Rows)
+	}
+	s.Apply(stat(t, `[[["0",1,["A",""]]],[]]`))
+	if s.Tables[0].Rows[0].Cells[1] != "" {
+		t.Fatal("empty string did not clear")
+	}
+	// Moving team: removal plus insertion; a new low row sorts down.
+	s.Apply(stat(t, `[[["0",1,null],["0",2,["A","",0,0]],["3",1,["C","",1,9]]],[]]`))
+	if rowNames(s.Tables[0]) != "B,C" || rowNames(s.Tables[1]) != "S,A" {
+		t.Fatalf("tables %s / %s", rowNames(s.Tables[0]), rowNames(s.Tables[1]))
+	}
+	// Spectators are not sorted: arrival order. Full resets the bodies.
+	s.Apply(stat(t, `[[["5",2,["Z"]]],[],true]`))
+	if rowNames(s.Tables[0]) != "" || rowNames(s.Tables[1]) != "Z" || s.Tables[0].Head[0] != "2" {
+		t.Fatalf("after full %+v", s.Tables)
+	}
+}
+
+func voteSchema(t *testing.T) VoteSchema {
+	v := captureUIConfig(t).Vote
+	v.Templates["many"] = protocol.VoteTemplate{Title: "Pick {0}", Values: json.RawMessage(`["a","b","c","d","e","f","g","h","i","j"]`)}
+	return v
+}
+
+func voteMsg(t *testing.T, raw string) protocol.Vote {
+	t.Helper()
+	v, err := protocol.ParseVote(json.RawMessage(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
+}
+
+func TestVotePaginationAndAnswer(t *testing.T) {
+	v := NewVote(voteSchema(t))
+	v.Receive(voteMsg(t, `{"name":"many","params":["one"]}`), 0)
+	w := v.Cur
+	if w == nil || w.Title != "Pick one" || len(w.PageOptions()) != 7 || w.HasBack() || !w.HasMore() {
+		t.Fatalf("window %+v", w)
+	}
+	v.Key(57, 100) // 9: more
+	if w.Page != 1 || !reflect.DeepEqual(w.PageOptions(), []string{"h", "i", "j"}) || !w.HasBack() || w.HasMore() {
+		t.Fatalf("page 1 %+v", w)
+	}
+	v.Key(57, 200) // no more pages: nothing
+	v.Key(53, 300) // 5: no such option on this page
+	if v.Cur == nil || len(v.Outgoing()) != 0 {
+		t.Fatal("acted on a missing option")
+	}
+	v.Key(56, 400)   // 8: back
+	v.Key(96+2, 450) // numpad 2: not accepted
+	v.Key(50, 500)   // 2 -> "b"
+	if out := v.Outgoing(); len(out) != 1 || string(out[0].Msg) != `[7,["many","b"]]` || v.Open() {
+		t.Fatalf("out %q open %v", out, v.Open())
+	}
+}
+
+func TestVoteTimerAndTimeOff(t *testing.T) {
+	v := NewVote(voteSchema(t))
+	v.Receive(voteMsg(t, `{"name":"mapChangeByUser","params":["Alice","arena"]}`), 0)
+	if v.Cur.Title != "Alice suggested the map: arena" {
+		t.Fatalf("title %q", v.Cur.Title)
+	}
+	v.Update(9999)
+	v.Key(57, 5000) // no more pages: timer not restarted
+	v.Update(10000)
+	if v.Open() || len(v.Outgoing()) != 0 {
+		t.Fatal("vote did not expire silently")
+	}
+	v.Receive(voteMsg(t, `{"name":"teamChange"}`), 20000)
+	if out := v.Outgoing(); len(out) != 1 || string(out[0].Msg) != `[7,"teams"]` || v.Open() || !v.Waiting() {
+		t.Fatalf("request %q", out)
+	}
+	v.Receive(voteMsg(t, `{"name":"mapChangeByUser","params":["x","y"]}`), 20010) // ignored while waiting
+	v.Receive(voteMsg(t, `["team1","spectators"]`), 20020)
+	v.Update(1e9) // timeOff: never expires
+	if !v.Open() || v.Cur.Name != "teamChange" || !reflect.DeepEqual(v.Cur.Options, []string{"team1", "spectators"}) {
+		t.Fatalf("team vote %+v", v.Cur)
+	}
+	v.Receive(voteMsg(t, `["late"]`), 1e9) // nobody waits
+	v.Receive(voteMsg(t, `{"name":"nosuch"}`), 1e9)
+	if v.Ignored != 2 {
+		t.Fatalf("ignored %d", v.Ignored)
+	}
+}
+
+func TestVoteMenuAndEngineQueue(t *testing.T) {
+	v := NewVote(voteSchema(t))
+	v.OpenMenu(0)
+	if v.Cur.Title != "Menu" || !reflect.DeepEqual(v.Cur.Options, []string{"Switch team", "Suggest map"}) {
+		t.Fatalf("menu %+v", v.Cur)
+	}
+	v.EngineVote("@changeHost", "Host left. Become the host?", []string{"Yes", "No"}, 10) // queued behind the menu
+	if v.Cur.Menu != true {
+		t.Fatal("engine vote replaced the menu")
+	}
+	v.Key(50, 20) // Suggest map: the menu completes, the engine vote shows, the request goes out
+	if out := v.Outgoing(); len(out) != 1 || string(out[0].Msg) != `[7,"maps"]` {
+		t.Fatalf("out %q", out)
+	}
+	if v.Cur == nil || !v.Cur.Engine {
+		t.Fatalf("engine vote not shown: %+v", v.Cur)
+	}
+	v.Receive(voteMsg(t, `["garden","dunes"]`), 30) // host list: queued behind the engine vote
+	v.Key(49, 40)                                   // Yes: to the platform, not port 7
+	if len(v.Outgoing()) != 0 || len(v.Engine) != 1 || v.Engine[0] != (EngineAnswer{"@changeHost", "Yes"}) {
+		t.Fatalf("engine answer %+v", v.Engine)
+	}
+	if v.Cur == nil || v.Cur.Name != "mapChange" || len(v.Cur.Options) != 2 {
+		t.Fatalf("queued host vote %+v", v.Cur)
+	}
+	v.Key(48, 50) // 0: exit
+	if v.Open() {
+		t.Fatal("still open")
+	}
+}
+
+func authForm(t *testing.T) *protocol.AuthForm {
+	t.Helper()
+	lines := capturetest.Load(t, "minigame-dedicated.jsonl")
+	raw := capturetest.First(t, lines, "A", protocol.AuthData)
+	var obj map[string]any
+	if err := json.Unmarshal(raw, &obj); err != nil {
+		t.Fatal(err)
+	}
+	// The fixture's two fields plus one of each other control.
+	params := obj["params"].([]any)
+	params = append(params,
+		map[string]any{"name": "color", "value": "red", "options": map[string]any{"control": "radio", "options": []any{"red", "blue"}, "storage": "color"}},
+		map[string]any{"name": "tag", "value": "", "options": map[string]any{"control": "text", "regExp": "[a-z]{3}", "maxlength": 5}},
+		map[string]any{"name": "secret", "value": "k", "options": map[string]any{"control": "text", "hidden": true}},
+		map[string]any{"name": "mode", "value": "zz", "options": map[string]any{"control": "select", "options": []any{"a", "b"}, "label": "Mode"}},
+	)
+	obj["params"] = params
+	b, _ := json.Marshal(obj)
+	f, err := protocol.ParseAuthData(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+func TestAuthFormBuildValidateSubmit(t *testing.T) {
+	store := &memStore{}
+	_ = store.Save("h:1", "g", map[string]string{"playerName": "Remembered", "color": "blue"})
+	_ = store.Save("h:1", "other", map[string]string{"playerName": "Wrong"})
+	f := NewAuthForm(authForm(t), "h:1", "g", store)
+	if f.Title != "Mini Game Fixture" || len(f.Sections) != 1 || f.Sections[0].Heading != "Controls" || f.Sections[0].Lines[0].Keys != "W, S" {
+		t.Fatalf("texts %+v", f)
+	}
+	if got := f.Focusables(); !reflect.DeepEqual(got, []int{0, 2, 3, 5}) { // model has no control, secret is hidden
+		t.Fatalf("focusables %v", got)
+	}
+	if f.Fields[0].Value != "Remembered" || f.Fields[2].Value != "blue" || f.Fields[5].Value != "" {
+		t.Fatalf("values %+v", f.Fields)
+	}
+	f.Fields[0].Value = ""
+	f.FocusField(0)
+	if f.Submit() != nil || !strings.Contains(f.Errors[0], "Name") {
+		t.Fatalf("required: %v", f.Errors)
+	}
+	f.Type([]rune("9bad\x02 name that is far too long"))
+	if f.Fields[0].Value != "9bad name that " { // maxlength 15, control removed
+		t.Fatalf("typed %q", f.Fields[0].Value)
+	}
+	f.Next() // radio
+	f.Step(1)
+	f.Next() // tag
+	f.Type([]rune("AB"))
+	if f.Submit() != nil || f.Fields[3].Error == "" {
+		t.Fatalf("pattern: %v", f.Errors)
+	}
+	f.Backspace()
+	f.Backspace()
+	f.Type([]rune("abc"))
+	f.Next() // select
+	f.Step(-1)
+	if f.Submit() != nil || f.Errors[0] != "NAME: not valid" {
+		t.Fatalf("validator: %v", f.Errors)
+	}
+	f.Fields[0].Value = "Ann #2"
+	msg := f.Submit()
+	var env []json.RawMessage
+	var sent map[string]string
+	if msg == nil || json.Unmarshal(msg, &env) != nil || json.Unmarshal(env[1], &sent) != nil {
+		t.Fatalf("submit %s %v", msg, f.Errors)
+	}
+	want := map[string]string{"name": "Ann #2", "model": "m1", "color": "red", "tag": "abc", "secret": "k", "mode": "b"}
+	if !reflect.DeepEqual(sent, want) {
+		t.Fatalf("sent %v", sent)
+	}
+	if f.Submit() != nil {
+		t.Fatal("second submit before AUTH_RESULT")
+	}
+	verdict, _ := protocol.ParseAuthResult(json.RawMessage(`[{"name":"name","error":"not valid"},{"name":"model","error":""}]`))
+	if err := f.Result(verdict); err != nil {
+		t.Fatal(err)
+	}
+	if f.Fields[0].Error != "not valid" || !reflect.DeepEqual(f.Errors, []string{"NAME: not valid", "MODEL is not correctly!"}) {
+		t.Fatalf("errors %v / %q", f.Errors, f.Fields[0].Error)
+	}
+	f.Step(1) // any change clears the error area
+	f.Step(1)
+	if f.Errors != nil {
+		t.Fatal("errors kept after a change")
+	}
+	if f.Submit() == nil {
+		t.Fatal("resubmit refused")
+	}
+	if err := f.Result(protocol.AuthVerdict{OK: true}); err != nil || !f.Done {
+		t.Fatal(err)
+	}
+	if got := store.Load("h:1", "g"); got["playerName"] != "Ann #2" || got["model"] != "m1" || got["color"] != "red" {
+		t.Fatalf("stored %v", got)
+	}
+	if got := store.Load("h:1", "other"); got["playerName"] != "Wrong" {
+		t.Fatal("other game's values touched")
+	}
+}
+
+func TestAuthCheckboxIsNotAString(t *testing.T) {
+	f := NewAuthForm(&protocol.AuthForm{Params: []protocol.AuthParam{{Name: "agree", Options: protocol.AuthOptions{Control: "checkbox"}}}}, "h", "g", nil)
+	f.Step(0)
+	if !f.Fields[0].Checked || f.Submit() != nil || f.Errors[0] != "AGREE: Property must be a string" {
+		t.Fatalf("%+v %v", f.Fields[0], f.Errors)
+	}
+}
+
+func TestInformers(t *testing.T) {
+	u := captureUIConfig(t)
+	g := NewGameInform(u.Game)
+	g.Receive(protocol.Inform{Code: 0, Params: []string{"team1"}}, 0)
+	if g.Text != "TEAM1 WINS!" || !g.Shown {
+		t.Fatalf("%+v", g)
+	}
+	g.Receive(protocol.Inform{Code: 1}, 2000)
+	g.Update(4000) // the second message restarted the timer
+	if !g.Shown || g.Text != "ROUND START!" {
+		t.Fatalf("%+v", g)
+	}
+	g.Update(5000)
+	if g.Shown {
+		t.Fatal("not hidden")
+	}
+	g.Receive(protocol.Inform{Code: 9}, 0)
+	if g.Text != "" || !g.Shown {
+		t.Fatal("missing text")
+	}
+
+	tech := NewTechInform()
+	tech.Receive(protocol.TechInform{Inform: protocol.Inform{Code: 6, Params: []string{"1"}}}) // before CONFIG_DATA
+	if tech.Text != "Room is full! Max players: 1. Try again later." {
+		t.Fatalf("%q", tech.Text)
+	}
+	tech.Disconnected("The room is full. Try again later.") // terminal text stays
+	if !strings.HasPrefix(tech.Text, "Room is full!") {
+		t.Fatal("terminal text replaced")
+	}
+	tech.Reset()
+	tech.SetList(u.Tech)
+	tech.Receive(protocol.TechInform{Inform: protocol.Inform{Code: 0, Params: []string{"30", "2"}}})
+	if tech.Text != "Server is full! Please wait or try again later.\nMax players: 30\nYou are #2 in the queue." {
+		t.Fatalf("%q", tech.Text)
+	}
+	tech.Receive(protocol.TechInform{Inform: protocol.Inform{Code: 2}})
+	tech.Disconnected("closed") // loading is not terminal
+	if tech.Text != "closed" {
+		t.Fatalf("%q", tech.Text)
+	}
+	tech.Receive(protocol.TechInform{Hide: true})
+	tech.Receive(protocol.TechInform{Inform: protocol.Inform{Code: 42}})
+	if tech.Text != "Unknown error" {
+		t.Fatalf("%q", tech.Text)
+	}
+}
+
+func TestHUDModesForInput(t *testing.T) {
+	var _ input.UI = (*HUD)(nil)
+	h := New("h", "g", nil)
+	lines := capturetest.Load(t, "minigame-dedicated.jsonl")
+	for _, port := range []int{protocol.ConfigData, protocol.AuthData} {
+		v, err := protocol.DecodePayload(port, capturetest.First(t, lines, "A", port))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Handle(v, 0)
+	}
+	if h.Panel.Title != "Mini Game Fixture" || h.Auth == nil {
+		t.Fatal("auth data not applied")
+	}
+	h.OpenMode(input.ModeVote, 0)
+	h.OpenMode(input.ModeStat, 0)
+	if !h.ModeOpen(input.ModeVote) || !h.ModeOpen(input.ModeStat) || h.ModeOpen(input.ModeChat) {
+		t.Fatal("modes")
+	}
+	h.CloseStat()
+	h.VoteKey(48, 1)
+	if h.ModeOpen(input.ModeVote) || h.ModeOpen(input.ModeStat) {
+		t.Fatal("modes not closed")
+	}
+}
+
+// BenchmarkModelsSteady runs a frame's model work with nothing arriving:
+// the overlay timers only.
+func BenchmarkModelsSteady(b *testing.B) {
+	h := New("h", "g", nil)
+	for i := 0; i < 5; i++ {
+		h.Chat.Receive(protocol.Chat{Kind: protocol.ChatPlayer, Text: "hello", Author: "A", Team: 1}, 0)
+	}
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		h.Update(1000)
+	}
+}

@@ -1,0 +1,199 @@
+package hud
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"vimpclient/protocol"
+)
+
+// maxStatRows bounds one table; a host never lists more players than its cap.
+const maxStatRows = 512
+
+// maxStatCells bounds one row.
+const maxStatCells = 32
+
+// StatRow is one scoreboard row.
+type StatRow struct {
+	ID    string
+	Cells []string
+}
+
+// StatTable is one team's table.
+type StatTable struct {
+	Team  int
+	Name  string
+	Title string   // the header's first cell: "name (head[0])", or the name
+	Head  []string // header row 0 (head data)
+	Rows  []StatRow
+	sort  []SortKey
+}
+
+// Stat is the scoreboard: tables in team-number order, shown while Tab is held.
+type Stat struct {
+	Columns []string
+	Labels  []string // the columns capitalised, for the label line
+	Tables  []StatTable
+	Visible bool
+	heads   map[int]string
+	Dropped int // rows for unknown teams or beyond the bound
+}
+
+// NewStat makes the scoreboard for schema.
+func NewStat(s StatSchema) *Stat {
+	st := &Stat{Columns: s.Columns, heads: s.Heads}
+	for _, c := range s.Columns {
+		r, n := utf8.DecodeRuneInString(c)
+		st.Labels = append(st.Labels, string(unicode.ToUpper(r))+c[n:])
+	}
+	for _, b := range s.Bodies {
+		st.Tables = append(st.Tables, StatTable{Team: b.Team, Name: b.Name, Title: cleanText(b.Name), Head: make([]string, len(s.Columns)), sort: s.Sort[b.Name]})
+	}
+	return st
+}
+
+func (s *Stat) tableByTeam(team int) *StatTable {
+	for i := range s.Tables {
+		if s.Tables[i].Team == team {
+			return &s.Tables[i]
+		}
+	}
+	return nil
+}
+
+func (s *Stat) tableByName(name string) *StatTable {
+	for i := range s.Tables {
+		if s.Tables[i].Name == name {
+			return &s.Tables[i]
+		}
+	}
+	return nil
+}
+
+// Apply applies one STAT_DATA message (client-ui.md §7.3).
+func (s *Stat) Apply(m *protocol.Stat) {
+	if m.Full {
+		for i := range s.Tables {
+			s.Tables[i].Rows = s.Tables[i].Rows[:0]
+		}
+	}
+	for _, b := range m.Bodies {
+		t := s.tableByTeam(b.Team)
+		if t == nil || b.Body != 0 {
+			s.Dropped++
+			continue
+		}
+		idx := t.find(b.ID)
+		switch {
+		case idx < 0 && b.Remove:
+		case idx < 0:
+			if len(t.Rows) >= maxStatRows {
+				s.Dropped++
+				continue
+			}
+			row := StatRow{ID: b.ID}
+			row.Cells = setCells(nil, b.Cells)
+			t.Rows = append(t.Rows, row)
+			t.resort(len(t.Rows) - 1)
+		case b.Remove:
+			t.Rows = append(t.Rows[:idx], t.Rows[idx+1:]...)
+		default:
+			t.Rows[idx].Cells = setCells(t.Rows[idx].Cells, b.Cells)
+			t.resort(idx)
+		}
+	}
+	for _, h := range m.Heads {
+		name, ok := s.heads[h.Team]
+		t := s.tableByName(name)
+		if !ok || t == nil || h.Row != 0 {
+			s.Dropped++
+			continue
+		}
+		t.Head = setCells(t.Head, h.Cells)
+		t.Title = cleanText(t.Name)
+		if len(t.Head) > 0 && t.Head[0] != "" {
+			t.Title += " (" + t.Head[0] + ")"
+		}
+	}
+}
+
+// setCells writes cells over dst: Keep leaves a cell, text replaces it.
+func setCells(dst []string, cells []protocol.StatCell) []string {
+	for i, c := range cells {
+		if i >= maxStatCells {
+			break
+		}
+		for len(dst) <= i {
+			dst = append(dst, "")
+		}
+		if !c.Keep {
+			dst[i] = cleanText(c.Text)
+		}
+	}
+	return dst
+}
+
+func (t *StatTable) find(id string) int {
+	for i := range t.Rows {
+		if t.Rows[i].ID == id {
+			return i
+		}
+	}
+	return -1
+}
+
+// sortValue is a cell as an integer: the number truncated toward zero,
+// non-numeric as 0.
+func sortValue(r *StatRow, cell int) int64 {
+	if cell >= len(r.Cells) {
+		return 0
+	}
+	f, err := strconv.ParseFloat(strings.TrimSpace(r.Cells[cell]), 64)
+	if err != nil || f != f {
+		return 0
+	}
+	if f > 1e18 {
+		return 1e18
+	}
+	if f < -1e18 {
+		return -1e18
+	}
+	return int64(f)
+}
+
+// cmp tells where r belongs relative to o: -1 above, 1 below, 0 equal.
+func (t *StatTable) cmp(r, o *StatRow) int {
+	for _, k := range t.sort {
+		a, b := sortValue(r, k.Cell), sortValue(o, k.Cell)
+		if a == b {
+			continue
+		}
+		if (a > b) == k.Desc {
+			return -1
+		}
+		return 1
+	}
+	return 0
+}
+
+// resort moves the changed row i up, or else down, into place (§7.4).
+func (t *StatTable) resort(i int) {
+	if len(t.sort) == 0 {
+		return
+	}
+	moved := false
+	for i > 0 && t.cmp(&t.Rows[i], &t.Rows[i-1]) < 0 {
+		t.Rows[i], t.Rows[i-1] = t.Rows[i-1], t.Rows[i]
+		i--
+		moved = true
+	}
+	if moved {
+		return
+	}
+	for i < len(t.Rows)-1 && t.cmp(&t.Rows[i], &t.Rows[i+1]) > 0 {
+		t.Rows[i], t.Rows[i+1] = t.Rows[i+1], t.Rows[i]
+		i++
+	}
+}

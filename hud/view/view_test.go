@@ -1,0 +1,361 @@
+package view
+
+import (
+	"image"
+	"image/color"
+	"image/png"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"vimpclient/hud"
+	"vimpclient/internal/capturetest"
+	"vimpclient/protocol"
+)
+
+// The window tests need a display (run them under xvfb-run). Ebiten must own
+// the main thread, so TestMain runs the game loop and the tests hand it
+// closures to run inside Update, where reading pixels is allowed.
+
+var onMain = make(chan func())
+
+type testGame struct {
+	m       *testing.M
+	code    int
+	started bool
+	done    chan struct{}
+}
+
+func (g *testGame) Update() error {
+	if !g.started {
+		g.started = true
+		go func() {
+			g.code = g.m.Run()
+			close(g.done)
+		}()
+	}
+	for {
+		select {
+		case f := <-onMain:
+			f()
+		case <-g.done:
+			return ebiten.Termination
+		default:
+			return nil
+		}
+	}
+}
+
+func (g *testGame) Draw(*ebiten.Image)         {}
+func (g *testGame) Layout(int, int) (int, int) { return 64, 64 }
+
+func TestMain(m *testing.M) {
+	g := &testGame{m: m, done: make(chan struct{})}
+	ebiten.SetWindowSize(64, 64)
+	ebiten.SetRunnableOnUnfocused(true)
+	if err := ebiten.RunGame(g); err != nil {
+		panic(err)
+	}
+	os.Exit(g.code)
+}
+
+func runOnMain(f func()) {
+	done := make(chan struct{})
+	onMain <- func() {
+		defer close(done)
+		f()
+	}
+	<-done
+}
+
+const winW, winH = 1280, 800
+
+// render draws h at now onto a fresh w×h image at scale and returns its pixels.
+func render(t *testing.T, name string, h *hud.HUD, now, scale float64) *image.RGBA {
+	t.Helper()
+	var out *image.RGBA
+	runOnMain(func() {
+		v, err := New()
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		w, ht := int(winW*scale), int(winH*scale)
+		img := ebiten.NewImage(w, ht)
+		img.Fill(color.RGBA{0x22, 0x22, 0x22, 255}) // stands in for the world
+		v.Draw(img, h, now, scale)
+		out = image.NewRGBA(image.Rect(0, 0, w, ht))
+		img.ReadPixels(out.Pix)
+		img.Deallocate()
+	})
+	if out == nil {
+		t.FailNow()
+	}
+	if dir := os.Getenv("VIMP_SCREENSHOTS"); dir != "" {
+		f, err := os.Create(filepath.Join(dir, name+".png"))
+		if err == nil {
+			_ = png.Encode(f, out)
+			_ = f.Close()
+		}
+	}
+	return out
+}
+
+// feed replays conn's server messages up to untilMs into a new HUD.
+func feed(t *testing.T, file, conn string, untilMs float64) *hud.HUD {
+	t.Helper()
+	h := hud.New("127.0.0.1:8090", "minigame", nil)
+	for _, l := range capturetest.Load(t, file) {
+		if l.Conn != conn || l.Dir != "s2c" || l.Ms > untilMs || l.Port == protocol.Ping || l.Port == protocol.ShotData {
+			continue
+		}
+		v, err := protocol.DecodePayload(l.Port, l.Payload)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Update(l.Ms)
+		h.Handle(v, l.Ms)
+	}
+	h.Update(untilMs)
+	return h
+}
+
+func px(img *image.RGBA, x, y int) color.RGBA {
+	o := img.PixOffset(x, y)
+	return color.RGBA{img.Pix[o], img.Pix[o+1], img.Pix[o+2], img.Pix[o+3]}
+}
+
+func near(a, b color.RGBA, tol int) bool {
+	d := func(x, y uint8) int {
+		if x > y {
+			return int(x - y)
+		}
+		return int(y - x)
+	}
+	return d(a.R, b.R) <= tol && d(a.G, b.G) <= tol && d(a.B, b.B) <= tol
+}
+
+// count counts pixels in r within tol of c.
+func count(img *image.RGBA, r hud.Rect, c color.RGBA, tol int) int {
+	n := 0
+	for y := int(r.Y); y < int(r.Y+r.H); y++ {
+		for x := int(r.X); x < int(r.X+r.W); x++ {
+			if near(px(img, x, y), c, tol) {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+func TestAuthFormScreenshot(t *testing.T) {
+	h := feed(t, "minigame-dedicated.jsonl", "A", 31) // AUTH_DATA shown, not yet answered
+	h.Tech.Receive(protocol.TechInform{Hide: true})
+	if h.Auth == nil {
+		t.Fatal("no form")
+	}
+	img := render(t, "auth", h, 100, 1)
+	g := h.Auth.Layout(winW, winH)
+	if c := px(img, 2, 2); c != (color.RGBA{0x22, 0x22, 0x22, 255}) {
+		t.Fatalf("page %v", c)
+	}
+	if n := count(img, g.Title, colWhite, 40); n < 100 {
+		t.Fatalf("title text: %d white pixels", n)
+	}
+	if len(g.Rows) != 1 {
+		t.Fatalf("rows %d", len(g.Rows))
+	}
+	// The name field is focused: a #099 border; Start is not.
+	c := g.Rows[0].Control
+	if p := px(img, int(c.X+c.W/2), int(c.Y)); !near(p, colCmdBorder, 10) {
+		t.Fatalf("focused border %v", p)
+	}
+	if p := px(img, int(g.Start.X+10), int(g.Start.Y+g.Start.H/2)); !near(p, rgb(0, 0x66, 0x66), 10) {
+		t.Fatalf("start %v", p)
+	}
+	if n := count(img, g.Sections[0], rgb(0x44, 0x44, 0x44), 4); n < 1000 {
+		t.Fatalf("help section: %d", n)
+	}
+	// A rejected nick shows on the field, in red.
+	h.Auth.Type([]rune("Bob"))
+	h.SubmitAuth()
+	verdict, _ := protocol.ParseAuthResult([]byte(`[{"name":"name","error":"not valid"}]`))
+	h.Handle(verdict, 200)
+	img = render(t, "auth-error", h, 200, 1)
+	g = h.Auth.Layout(winW, winH)
+	if n := count(img, g.Errors, colError, 30); n < 30 {
+		t.Fatalf("error area: %d red pixels", n)
+	}
+	if n := count(img, g.Rows[0].Label, colError, 30); n < 20 {
+		t.Fatalf("field error: %d red pixels", n)
+	}
+}
+
+// scene is two-clients B at 8 s: panel, chat lines both ways, the
+// mapChangeByUser vote open.
+func scene(t *testing.T) *hud.HUD {
+	h := feed(t, "minigame-two-clients.jsonl", "B", 8000)
+	if h.Vote.Cur == nil || h.Vote.Cur.Name != "mapChangeByUser" {
+		t.Fatalf("vote %+v", h.Vote.Cur)
+	}
+	return h
+}
+
+func TestPanelChatVoteScreenshot(t *testing.T) {
+	h := scene(t)
+	img := render(t, "panel-chat-vote", h, 8000, 1)
+	// Panel: white strip, the energy bar (10 blocks, full) in its colours.
+	if p := px(img, winW-2, 12); p != colWhite {
+		t.Fatalf("strip %v", p)
+	}
+	first := hud.BarColor(0, 10)
+	last := hud.BarColor(9, 10)
+	if n := count(img, hud.Rect{W: winW, H: 24}, color.RGBA{first[0], first[1], first[2], 255}, 3); n < 50 {
+		t.Fatalf("first bar block: %d", n)
+	}
+	if n := count(img, hud.Rect{W: winW, H: 24}, color.RGBA{last[0], last[1], last[2], 255}, 3); n < 50 {
+		t.Fatalf("last bar block: %d", n)
+	}
+	// Chat: red System names and team-1 player names near the bottom.
+	chat := hud.Rect{X: 0, Y: winH - 200, W: winW, H: 160}
+	if n := count(img, chat, colSystem, 40); n < 30 {
+		t.Fatalf("system names: %d", n)
+	}
+	if n := count(img, chat, colTeam1, 30); n < 30 {
+		t.Fatalf("player names: %d", n)
+	}
+	// Vote: white border, translucent blue over the world, white text inside.
+	if p := px(img, voteX+1, voteY+20); p != colWhite {
+		t.Fatalf("vote border %v", p)
+	}
+	want := color.RGBA{uint8(0x22/2 + 3/2), uint8(0x22/2 + 100/2), uint8(0x22/2 + 155/2), 255}
+	if p := px(img, voteX+voteW-10, voteY+10); !near(p, want, 3) {
+		t.Fatalf("vote fill %v, want %v", p, want)
+	}
+	if n := count(img, hud.Rect{X: voteX + 5, Y: voteY + 5, W: voteW - 10, H: 100}, colWhite, 30); n < 150 {
+		t.Fatalf("vote text %d", n)
+	}
+	// The command line opens with a #099 border.
+	h.OpenMode(1, 8000) // input.ModeChat
+	h.ChatText([]rune("typed"))
+	img = render(t, "chat-open", h, 8000, 1)
+	if n := count(img, hud.Rect{Y: winH - 40, W: winW, H: 40}, colCmdBorder, 30); n < 500 {
+		t.Fatalf("command line border %d", n)
+	}
+}
+
+func TestScoreboardScreenshot(t *testing.T) {
+	h := scene(t)
+	h.Stat.Visible = true
+	img := render(t, "scoreboard", h, 8000, 1)
+	bx := (winW - 550) / 2
+	if p := px(img, bx+1, 200); p != colWhite {
+		t.Fatalf("border %v", p)
+	}
+	box := hud.Rect{X: float64(bx + 5), Y: 35, W: 540, H: 200}
+	if n := count(img, box, colTeam1, 30); n < 40 {
+		t.Fatalf("team1 rows: %d", n)
+	}
+	bg := color.RGBA{26, 26, 26, 255} // rgba(25,25,25,0.9) over #222
+	if p := px(img, bx+540, 700); !near(p, bg, 3) {
+		t.Fatalf("background %v want %v", p, bg)
+	}
+}
+
+func TestTechAndGameInformScreenshot(t *testing.T) {
+	h := scene(t)
+	h.Handle(protocol.Inform{Code: 1}, 8000)
+	img := render(t, "game-inform", h, 8000+hud.GameInformAnimMs, 1)
+	if n := count(img, hud.Rect{X: 300, Y: 230, W: 680, H: 60}, colWhite, 10); n < 300 {
+		t.Fatalf("informer text %d", n)
+	}
+	h.Handle(protocol.TechInform{Inform: protocol.Inform{Code: 2}}, 8000)
+	img = render(t, "tech", h, 8000, 1)
+	if p := px(img, winW/2, winH/2); p != colBlack {
+		t.Fatalf("black screen %v", p)
+	}
+	if n := count(img, hud.Rect{X: 5, Y: 5, W: 200, H: 30}, colWhite, 40); n < 50 {
+		t.Fatalf("loading text %d", n)
+	}
+}
+
+// TestSharpAtScale draws the same scene at device scale 2: geometry doubles
+// and text keeps fully opaque cores (made at the device size, not scaled up).
+func TestSharpAtScale(t *testing.T) {
+	h := scene(t)
+	h.Stat.Visible = true
+	one := render(t, "scale1", h, 8000, 1)
+	two := render(t, "scale2", h, 8000, 2)
+	if p := px(two, 2*(voteX+1), 2*(voteY+20)); p != colWhite {
+		t.Fatalf("vote border at 2x %v", p)
+	}
+	r1 := hud.Rect{X: voteX + 5, Y: voteY + 5, W: voteW - 10, H: 100}
+	r2 := hud.Rect{X: r1.X * 2, Y: r1.Y * 2, W: r1.W * 2, H: r1.H * 2}
+	n1, n2 := count(one, r1, colWhite, 0), count(two, r2, colWhite, 0)
+	if n2 < 3*n1 {
+		t.Fatalf("opaque text pixels at 1x %d, at 2x %d: not drawn at device size", n1, n2)
+	}
+}
+
+func TestPrintableDropsControlAndMissingGlyphs(t *testing.T) {
+	f, err := NewFonts()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[string]string{
+		"a\x00b\x1fc\x7fd": "abcd",
+		"⚡ Bob joined":     " Bob joined",
+		"Zoë Ünicode Жук":  "Zoë Ünicode Жук",
+		"\u200e\u0085x":    "x",
+	} {
+		if got := f.Printable(in); got != want {
+			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// BenchmarkDraw draws the full scene (panel, chat, vote, scoreboard), one
+// draw per game-loop frame so Ebiten flushes its command queue in between as
+// it does in play. The allocation figures include the hand-over to the loop.
+func BenchmarkDraw(b *testing.B) {
+	h := feed(&testing.T{}, "minigame-two-clients.jsonl", "B", 8000)
+	h.Stat.Visible = true
+	var v *View
+	var img *ebiten.Image
+	runOnMain(func() {
+		var err error
+		if v, err = New(); err != nil {
+			b.Error(err)
+			return
+		}
+		img = ebiten.NewImage(winW, winH)
+		v.Draw(img, h, 8000, 1) // warm the face and glyph caches
+	})
+	if v == nil {
+		b.FailNow()
+	}
+	draw := func() { v.Draw(img, h, 8000, 1) }
+	for i := 0; i < 10; i++ {
+		runOnMain(draw)
+	}
+	var ms runtime.MemStats
+	var own uint64
+	measured := func() {
+		runtime.ReadMemStats(&ms)
+		before := ms.Mallocs
+		draw()
+		runtime.ReadMemStats(&ms)
+		own += ms.Mallocs - before
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		runOnMain(measured)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(own)/float64(b.N), "draw-allocs/op")
+	runOnMain(img.Deallocate)
+}

@@ -1,0 +1,177 @@
+package input
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Binding maps a host command name to the DOM key codes the user wants for it.
+type Binding map[string][]int
+
+// Limits that keep a hostile or broken bindings file from growing without bound.
+const (
+	maxBindingsFile   = 64 << 10
+	maxBindingGames   = 64
+	maxBindingsPerSet = 256
+	maxKeysPerCommand = 8
+)
+
+// ErrBindings wraps every syntax error of a bindings file.
+var ErrBindings = errors.New("key bindings")
+
+// BindingsPath is where the user's key bindings live.
+func BindingsPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("key bindings: %w", err)
+	}
+	return filepath.Join(dir, "vimpclient", "keys.conf"), nil
+}
+
+// LoadBindings reads the bindings for gameID from the file at path. A missing
+// file means no bindings and no error.
+func LoadBindings(path, gameID string) (Binding, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("key bindings: %w", err)
+	}
+	all, err := ParseBindings(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return all[gameID], nil
+}
+
+// ParseBindings parses a bindings file:
+//
+//	# comment
+//	[tanks]
+//	fire = Space J
+//	forward = W, Up
+//
+// A section names a game id; each line binds a host command to one or more
+// keys (names from KeyNames, or a DOM key code written as #87). Lines outside
+// any section are an error, so a forgotten header never binds the wrong game.
+func ParseBindings(data []byte) (map[string]Binding, error) {
+	if len(data) > maxBindingsFile {
+		return nil, fmt.Errorf("%w: file larger than %d bytes", ErrBindings, maxBindingsFile)
+	}
+	if !utf8.Valid(data) {
+		return nil, fmt.Errorf("%w: not UTF-8", ErrBindings)
+	}
+	out := map[string]Binding{}
+	var cur Binding
+	for n, line := range strings.Split(string(data), "\n") {
+		ln := n + 1
+		line = strings.TrimSpace(line)
+		if line == "" || line[0] == '#' || line[0] == ';' {
+			continue
+		}
+		if line[0] == '[' {
+			if !strings.HasSuffix(line, "]") {
+				return nil, fmt.Errorf("%w: line %d: unclosed section", ErrBindings, ln)
+			}
+			game := strings.TrimSpace(line[1 : len(line)-1])
+			if game == "" || strings.ContainsAny(game, "[]= \t") {
+				return nil, fmt.Errorf("%w: line %d: bad game id %q", ErrBindings, ln, game)
+			}
+			if out[game] == nil {
+				if len(out) >= maxBindingGames {
+					return nil, fmt.Errorf("%w: line %d: more than %d games", ErrBindings, ln, maxBindingGames)
+				}
+				out[game] = Binding{}
+			}
+			cur = out[game]
+			continue
+		}
+		if cur == nil {
+			return nil, fmt.Errorf("%w: line %d: binding before any [game] section", ErrBindings, ln)
+		}
+		cmd, keys, ok := strings.Cut(line, "=")
+		cmd = strings.TrimSpace(cmd)
+		if !ok || cmd == "" || strings.ContainsAny(cmd, " \t:") {
+			return nil, fmt.Errorf("%w: line %d: want 'command = key ...'", ErrBindings, ln)
+		}
+		fields := strings.FieldsFunc(keys, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
+		if len(fields) == 0 {
+			return nil, fmt.Errorf("%w: line %d: %s has no key", ErrBindings, ln, cmd)
+		}
+		if len(fields) > maxKeysPerCommand {
+			return nil, fmt.Errorf("%w: line %d: more than %d keys", ErrBindings, ln, maxKeysPerCommand)
+		}
+		if _, dup := cur[cmd]; !dup && len(cur) >= maxBindingsPerSet {
+			return nil, fmt.Errorf("%w: line %d: more than %d commands", ErrBindings, ln, maxBindingsPerSet)
+		}
+		codes := make([]int, 0, len(fields))
+		for _, f := range fields {
+			code, err := KeyCodeByName(f)
+			if err != nil {
+				return nil, fmt.Errorf("%w: line %d: %v", ErrBindings, ln, err)
+			}
+			codes = append(codes, code)
+		}
+		cur[cmd] = codes
+	}
+	return out, nil
+}
+
+// KeyCodeByName resolves a key name ("J", "Space", "Up", "F5", "Numpad4",
+// "#87") to its DOM key code.
+func KeyCodeByName(name string) (int, error) {
+	if strings.HasPrefix(name, "#") {
+		n, err := strconv.Atoi(name[1:])
+		if err != nil || n <= 0 || n > 255 {
+			return 0, fmt.Errorf("bad key code %q", name)
+		}
+		return n, nil
+	}
+	if len(name) == 1 {
+		c := name[0]
+		switch {
+		case c >= 'a' && c <= 'z':
+			return int(c - 'a' + 'A'), nil
+		case c >= 'A' && c <= 'Z', c >= '0' && c <= '9':
+			return int(c), nil
+		}
+	}
+	for code, n := range keyNames {
+		if strings.EqualFold(n, name) {
+			return code, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown key %q", name)
+}
+
+// KeyNames returns the names of the DOM key codes that are not a single
+// letter or digit, as the bindings file spells them.
+func KeyNames() map[int]string {
+	out := make(map[int]string, len(keyNames))
+	for k, v := range keyNames {
+		out[k] = v
+	}
+	return out
+}
+
+// keyNames is read-only.
+var keyNames = map[int]string{
+	8: "Backspace", 9: "Tab", 13: "Enter", 16: "Shift", 17: "Ctrl", 18: "Alt",
+	27: "Escape", 32: "Space", 33: "PageUp", 34: "PageDown", 35: "End", 36: "Home",
+	37: "Left", 38: "Up", 39: "Right", 40: "Down", 45: "Insert", 46: "Delete",
+	96: "Numpad0", 97: "Numpad1", 98: "Numpad2", 99: "Numpad3", 100: "Numpad4",
+	101: "Numpad5", 102: "Numpad6", 103: "Numpad7", 104: "Numpad8", 105: "Numpad9",
+	106: "NumpadMultiply", 107: "NumpadAdd", 109: "NumpadSubtract", 110: "NumpadDecimal",
+	111: "NumpadDivide",
+	112: "F1", 113: "F2", 114: "F3", 115: "F4", 116: "F5", 117: "F6", 118: "F7",
+	119: "F8", 120: "F9", 121: "F10", 122: "F11", 123: "F12",
+	186: "Semicolon", 187: "Equal", 188: "Comma", 189: "Minus", 190: "Period",
+	191: "Slash", 192: "Backquote", 219: "BracketLeft", 220: "Backslash",
+	221: "BracketRight", 222: "Quote",
+}

@@ -1,0 +1,377 @@
+package input
+
+import (
+	"math"
+	"sort"
+
+	"vimpclient/protocol"
+)
+
+// UI is what the controller drives besides the wire: the overlays own the
+// open/closed state of each mode and are asked for it on every decision, so
+// the two never disagree within a frame.
+type UI interface {
+	ModeOpen(m Mode) bool
+	OpenMode(m Mode, nowMs float64) // chat: command line; vote: the M menu; stat: scoreboard
+	CloseStat()
+	ChatCommand(c Cmd, nowMs float64) // Enter sends the command line, Escape discards it
+	VoteKey(code int, nowMs float64)  // a key pressed while the vote window is open
+}
+
+// Predictor receives every emitted input with the seq that goes on the wire,
+// before the message is sent (clientcore.md §6.6); *clientcore.Core
+// satisfies it. It may be nil.
+type Predictor interface {
+	ApplyInput(seq uint32, down bool, name string, nowMs float64)
+	ApplyAim(seq uint32, x, y float32, flags uint32, nowMs float64)
+}
+
+// Sender puts key and aim messages on the wire and numbers them; with a
+// Sender the controller uses its seq (one counter per connection, shared by
+// keys, pointer and prediction). *session.Session satisfies it.
+type Sender interface {
+	Key(action protocol.KeyAction, command string) (uint32, error)
+	Aim(x, y float64, flags uint8) (uint32, error)
+}
+
+// ToWorld converts a window point (logical px) to world units through the
+// pointer canvas' last transform; ok=false when there is no such point.
+type ToWorld func(x, y float64) (wx, wy float64, ok bool)
+
+// Sent is one emitted KEYS_DATA message.
+type Sent struct {
+	Seq uint32
+	Msg []byte // the wire text [5,"seq:..."]
+}
+
+// Controller is the keyboard and pointer state machine of client-ui.md §4.
+// It is owned by the game loop and not safe for concurrent use.
+type Controller struct {
+	cfg       Config
+	ui        UI
+	pred      Predictor
+	toWorld   ToWorld
+	sender    Sender
+	SendErrs  int // messages the sender refused (not in game yet, closed)
+	keySet    int
+	enabled   bool
+	seq       uint32
+	pressed   map[int]string // marked pressed: key code -> command it sent down
+	held      map[int]bool   // physically held, whatever was sent
+	heldOrder []int          // scratch for deterministic re-sends
+	out       []Sent
+
+	ptrPressed  bool
+	ptrDoubled  bool
+	lastTapTime float64
+	lastTapX    float64
+	lastTapY    float64
+	lastAimTime float64
+	hasTapped   bool
+}
+
+// NewController makes a controller for cfg. Input starts disabled (it is
+// enabled by the TECH_INFORM that hides the loading screen) on key set 0.
+func NewController(cfg Config, ui UI, pred Predictor, toWorld ToWorld) *Controller {
+	return &Controller{
+		cfg:     cfg,
+		ui:      ui,
+		pred:    pred,
+		toWorld: toWorld,
+		pressed: map[int]string{},
+		held:    map[int]bool{},
+	}
+}
+
+// SetSender makes the controller send through s (nil: messages are queued
+// for Drain and numbered by the controller).
+func (c *Controller) SetSender(s Sender) { c.sender = s }
+
+// Seq is the last seq put on the wire (0 before the first message).
+func (c *Controller) Seq() uint32 { return c.seq }
+
+// KeySet is the active key set index.
+func (c *Controller) KeySet() int { return c.keySet }
+
+// Enabled reports whether game input is enabled.
+func (c *Controller) Enabled() bool { return c.enabled }
+
+// Drain returns the messages emitted since the last call; the slice is
+// reused by the next call into the controller.
+func (c *Controller) Drain() []Sent {
+	out := c.out
+	c.out = c.out[:0]
+	return out
+}
+
+// ResetConnection starts a new connection: seq restarts at 0 (first message
+// 1), key set 0, input disabled, nothing pressed.
+func (c *Controller) ResetConnection() {
+	c.seq = 0
+	c.keySet = 0
+	c.enabled = false
+	clear(c.pressed)
+	c.ptrPressed, c.ptrDoubled, c.hasTapped = false, false, false
+	c.lastAimTime = 0
+}
+
+func (c *Controller) binding(code int) (string, bool) {
+	if c.keySet < 0 || c.keySet >= len(c.cfg.KeySets) {
+		return "", false
+	}
+	if _, ok := c.cfg.Modes[code]; ok {
+		return "", false // modes and cmds take priority: never looked up in the game set
+	}
+	if _, ok := c.cfg.Cmds[code]; ok {
+		return "", false
+	}
+	name, ok := c.cfg.KeySets[c.keySet][code]
+	return name, ok
+}
+
+func (c *Controller) nextSeq() uint32 {
+	c.seq++ // wraps modulo 2^32
+	return c.seq
+}
+
+func (c *Controller) emitKey(action protocol.KeyAction, name string, now float64) {
+	if c.sender != nil {
+		seq, err := c.sender.Key(action, name)
+		c.seq = seq
+		if err != nil {
+			c.SendErrs++
+			return
+		}
+		if c.pred != nil {
+			c.pred.ApplyInput(seq, action == protocol.KeyDown, name, now)
+		}
+		return
+	}
+	seq := c.nextSeq()
+	if c.pred != nil {
+		c.pred.ApplyInput(seq, action == protocol.KeyDown, name, now)
+	}
+	c.out = append(c.out, Sent{Seq: seq, Msg: protocol.KeyMsg(seq, action, name)})
+}
+
+// KeyDown handles a physical press of DOM key code code (no auto-repeat).
+func (c *Controller) KeyDown(code int, now float64) {
+	c.held[code] = true
+	mode := c.cfg.Modes[code]
+	cmd := c.cfg.Cmds[code]
+	chatOpen := c.ui.ModeOpen(ModeChat)
+	if !c.enabled && mode != ModeStat && mode != ModeChat && !chatOpen {
+		return
+	}
+	if chatOpen {
+		switch {
+		case cmd != CmdNone:
+			c.ui.ChatCommand(cmd, now)
+		case mode == ModeStat:
+			c.ui.OpenMode(ModeStat, now)
+		}
+		return // everything else is text for the command line
+	}
+	if _, marked := c.pressed[code]; !marked && c.enabled {
+		if name, ok := c.binding(code); ok {
+			c.pressed[code] = name
+			c.emitKey(protocol.KeyDown, name, now)
+		}
+	}
+	if c.enabled && c.ui.ModeOpen(ModeVote) {
+		c.ui.VoteKey(code, now)
+	}
+	if mode != ModeNone {
+		c.ui.OpenMode(mode, now)
+		c.checkPointer(now)
+	}
+}
+
+// KeyUp handles a physical release. The up of a key marked pressed is sent
+// whatever the modes and the enabled flag.
+func (c *Controller) KeyUp(code int, now float64) {
+	delete(c.held, code)
+	if name, ok := c.pressed[code]; ok {
+		delete(c.pressed, code)
+		c.emitKey(protocol.KeyUp, name, now)
+	}
+	if c.cfg.Modes[code] == ModeStat && c.ui.ModeOpen(ModeStat) {
+		c.ui.CloseStat()
+	}
+}
+
+// FocusLost releases every held key (the window will not see their release)
+// and a held pointer.
+func (c *Controller) FocusLost(now float64) {
+	for _, code := range c.sortedHeld() {
+		c.KeyUp(code, now)
+	}
+	clear(c.held)
+	c.releasePointer(c.lastTapX, c.lastTapY, now)
+}
+
+func (c *Controller) sortedHeld() []int {
+	c.heldOrder = c.heldOrder[:0]
+	for code := range c.held {
+		c.heldOrder = append(c.heldOrder, code)
+	}
+	sort.Ints(c.heldOrder)
+	return c.heldOrder
+}
+
+// SetKeySet applies KEYSET_DATA: pressed marks are forgotten without any up,
+// a held pointer is released, then every key still physically held that the
+// new set binds sends a fresh down (client-ui.md §4.2).
+func (c *Controller) SetKeySet(index int, now float64) {
+	c.keySet = index
+	clear(c.pressed)
+	c.releasePointer(c.lastTapX, c.lastTapY, now)
+	if !c.enabled || c.ui.ModeOpen(ModeChat) {
+		return
+	}
+	for _, code := range c.sortedHeld() {
+		if name, ok := c.binding(code); ok {
+			c.pressed[code] = name
+			c.emitKey(protocol.KeyDown, name, now)
+		}
+	}
+}
+
+// SetEnabled follows TECH_INFORM: a shown screen (or a disconnect) disables
+// game input, hiding it enables. Disabling releases a held pointer.
+func (c *Controller) SetEnabled(on bool, now float64) {
+	c.enabled = on
+	if !on {
+		c.releasePointer(c.lastTapX, c.lastTapY, now)
+	}
+}
+
+// Tick releases a held pointer that stopped being live through a change the
+// controller did not see (a vote opened by the host). Call it once a frame.
+func (c *Controller) Tick(now float64) { c.checkPointer(now) }
+
+func (c *Controller) checkPointer(now float64) {
+	if c.ptrPressed && !c.pointerLive() {
+		c.releasePointer(c.lastTapX, c.lastTapY, now)
+	}
+}
+
+func (c *Controller) pointerLive() bool {
+	p := c.cfg.Pointer
+	if p == nil || !c.enabled {
+		return false
+	}
+	if c.ui.ModeOpen(ModeChat) || c.ui.ModeOpen(ModeStat) || c.ui.ModeOpen(ModeVote) {
+		return false
+	}
+	if p.KeySets == nil {
+		return true
+	}
+	for _, k := range p.KeySets {
+		if k == c.keySet {
+			return true
+		}
+	}
+	return false
+}
+
+// PointerKind is a pointer event type.
+type PointerKind uint8
+
+const (
+	PointerPress PointerKind = iota
+	PointerMove
+	PointerRelease // release and cancel
+)
+
+// Pointer handles a pointer event at window point (x, y) in logical px.
+func (c *Controller) Pointer(kind PointerKind, x, y, now float64) {
+	p := c.cfg.Pointer
+	if p == nil {
+		return
+	}
+	if !c.pointerLive() {
+		c.releasePointer(x, y, now)
+		return
+	}
+	switch kind {
+	case PointerPress:
+		c.ptrDoubled = c.hasTapped && now-c.lastTapTime <= p.DoubleTapMs &&
+			math.Hypot(x-c.lastTapX, y-c.lastTapY) <= p.DoubleTapPx
+		c.ptrPressed = true
+		c.hasTapped = true
+		c.lastTapTime, c.lastTapX, c.lastTapY = now, x, y
+		c.emitAim(x, y, c.flags(), now)
+	case PointerRelease:
+		c.releasePointer(x, y, now)
+	case PointerMove:
+		if !c.ptrPressed {
+			return
+		}
+		if c.lastAimTime != 0 && now-c.lastAimTime < p.SendIntervalMs {
+			return // dropped, not deferred
+		}
+		c.emitAim(x, y, c.flags(), now)
+	}
+}
+
+func (c *Controller) flags() uint8 {
+	if c.ptrDoubled {
+		return 3
+	}
+	return 1
+}
+
+func (c *Controller) releasePointer(x, y, now float64) {
+	if !c.ptrPressed {
+		return
+	}
+	c.ptrPressed, c.ptrDoubled = false, false
+	c.lastAimTime = 0
+	c.emitAim(x, y, 0, now)
+}
+
+func (c *Controller) emitAim(x, y float64, flags uint8, now float64) {
+	if c.toWorld == nil {
+		return
+	}
+	wx, wy, ok := c.toWorld(x, y)
+	if !ok || math.IsNaN(wx) || math.IsNaN(wy) || math.IsInf(wx, 0) || math.IsInf(wy, 0) {
+		return // no world point: dropped, no seq consumed
+	}
+	wx, wy = RoundJS2(wx), RoundJS2(wy)
+	c.lastAimTime = now
+	if c.sender != nil {
+		seq, err := c.sender.Aim(wx, wy, flags)
+		c.seq = seq
+		if err != nil {
+			c.SendErrs++
+			return
+		}
+		if c.pred != nil {
+			c.pred.ApplyAim(seq, float32(wx), float32(wy), uint32(flags), now)
+		}
+		return
+	}
+	seq := c.nextSeq()
+	if c.pred != nil {
+		c.pred.ApplyAim(seq, float32(wx), float32(wy), uint32(flags), now)
+	}
+	c.out = append(c.out, Sent{Seq: seq, Msg: protocol.AimMsg(seq, wx, wy, flags)})
+}
+
+// RoundJS2 rounds to 2 decimals with halves towards +Inf (JavaScript
+// Math.round semantics), and never returns a negative zero.
+func RoundJS2(v float64) float64 {
+	r := math.Floor(v*100+0.5) / 100
+	if r == 0 {
+		return 0
+	}
+	return r
+}
+
+// ModeOpen reports whether the overlays have mode m open.
+func (c *Controller) ModeOpen(m Mode) bool { return c.ui.ModeOpen(m) }
+
+// HasPointer reports whether the game declared the pointer channel.
+func (c *Controller) HasPointer() bool { return c.cfg.Pointer != nil }

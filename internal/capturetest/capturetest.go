@@ -1,0 +1,95 @@
+// Package capturetest loads the recorded host sessions in ../shared/captures
+// for tests of the overlays and the input layer.
+package capturetest
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// Line is one transcript line; only the fields tests use are typed.
+type Line struct {
+	Ms      float64         `json:"ms"`
+	Conn    string          `json:"conn"`
+	Dir     string          `json:"dir"`
+	Kind    string          `json:"kind"`
+	Port    int             `json:"port"`
+	Payload json.RawMessage `json:"payload"`
+}
+
+// SharedDir is $VIMP_SHARED, else ../shared beside the module root.
+func SharedDir(t testing.TB) string {
+	t.Helper()
+	if d := os.Getenv("VIMP_SHARED"); d != "" {
+		return d
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return filepath.Join(dir, "..", "shared")
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			t.Fatal("module root not found")
+		}
+		dir = parent
+	}
+}
+
+// Load reads captures/<name> and returns its JSON text-frame lines.
+func Load(t testing.TB, name string) []Line {
+	t.Helper()
+	path := filepath.Join(SharedDir(t), "captures", name)
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatalf("capture %s (set VIMP_SHARED): %v", name, err)
+	}
+	defer f.Close()
+	var out []Line
+	sc := bufio.NewScanner(f)
+	sc.Buffer(make([]byte, 1<<20), 8<<20)
+	for sc.Scan() {
+		var l Line
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
+			t.Fatalf("capture %s: %v", name, fmt.Errorf("line %q: %w", sc.Text()[:min(40, len(sc.Text()))], err))
+		}
+		if l.Kind == "json" {
+			out = append(out, l)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		t.Fatalf("capture %s: %v", name, err)
+	}
+	return out
+}
+
+// First returns the payload of the first server message on port for conn
+// ("" matches any connection).
+func First(t testing.TB, lines []Line, conn string, port int) json.RawMessage {
+	t.Helper()
+	for _, l := range lines {
+		if l.Dir == "s2c" && l.Port == port && (conn == "" || l.Conn == conn) {
+			return l.Payload
+		}
+	}
+	t.Fatalf("no server message on port %d for %q", port, conn)
+	return nil
+}
+
+// Filter returns the lines of conn in direction dir on port.
+func Filter(lines []Line, conn, dir string, port int) []Line {
+	var out []Line
+	for _, l := range lines {
+		if l.Dir == dir && l.Port == port && (conn == "" || l.Conn == conn) {
+			out = append(out, l)
+		}
+	}
+	return out
+}

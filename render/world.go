@@ -332,6 +332,14 @@ func (w *World) Tick(nowMs, dtMs float64) {
 	w.scene.Step(dtMs)
 }
 
+// ApplyEventFrame applies one event frame the game spawned locally (an own
+// shot drawn at once, before the host confirms it); call it from Pump.
+func (w *World) ApplyEventFrame(f *clientcore.EventFrame) {
+	if w.scene != nil {
+		w.scene.ApplyFrame(f)
+	}
+}
+
 // ApplyCamera applies one camera (tests and spectator tools call it too).
 func (w *World) applyCamera(x, y float64, reset bool, shake string) {
 	if w.cam == nil || math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) {

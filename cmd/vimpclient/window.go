@@ -15,6 +15,10 @@ import (
 	"vimpclient/audio"
 	"vimpclient/audio/mix"
 	"vimpclient/clientcore"
+	"vimpclient/hud"
+	hudview "vimpclient/hud/view"
+	"vimpclient/input"
+	"vimpclient/input/ebiteninput"
 	"vimpclient/netgraph"
 	netview "vimpclient/netgraph/view"
 	"vimpclient/protocol"
@@ -42,17 +46,74 @@ type windowSource struct {
 	catalog   *audio.Catalog
 	graph     *netgraph.Graph
 	graphView *netview.View
+
+	// Overlays and input: the HUD models, their view, the keyboard and
+	// pointer controller (built per CONFIG_DATA) and the Ebiten reader.
+	sess     *session.Session
+	store    hud.Store
+	hud      *hud.HUD
+	hudView  *hudview.View
+	ctrl     *input.Controller
+	reader   ebiteninput.Reader
+	bindings input.Binding
 }
 
 func (s *windowSource) arrival(t time.Time) float64 {
 	return s.nowMs - float64(s.nowAt.Sub(t))/float64(time.Millisecond)
 }
 
-// Pump implements render.Source.
+// Pump implements render.Source: the session's events, then this frame's
+// keyboard, pointer and form input, then what the overlays want sent.
 func (s *windowSource) Pump(nowMs float64, w *render.World) {
 	s.nowMs, s.nowAt, s.world = nowMs, time.Now(), w
 	s.loop.drain()
 	s.graphView.Update()
+	dpr := 1.0
+	if m := ebiten.Monitor(); m != nil && m.DeviceScaleFactor() > 0 {
+		dpr = m.DeviceScaleFactor()
+	}
+	s.reader.Scale = dpr
+	if s.hud.AuthOpen() {
+		ww, wh := ebiten.WindowSize()
+		s.reader.UpdateForm(s.hud, float64(ww), float64(wh))
+	} else if s.ctrl != nil {
+		s.reader.Update(s.ctrl, s.hud, nowMs)
+		s.takeSpawns(w)
+	}
+	for _, o := range s.hud.Outgoing() {
+		var err error
+		switch o.Kind {
+		case hud.OutAuth:
+			err = s.sess.SubmitAuth(o.Values)
+		case hud.OutChat:
+			err = s.sess.Chat(o.Text)
+		case hud.OutVoteRequest:
+			err = s.sess.VoteRequest(o.Vote, o.Text)
+		case hud.OutVoteAnswer:
+			err = s.sess.VoteAnswer(o.Vote, o.Text)
+		}
+		if err != nil {
+			s.log.Warn("not sent", "kind", o.Kind, "err", err)
+		}
+	}
+	s.hud.Update(nowMs)
+}
+
+// takeSpawns draws the shots the game spawned locally for this frame's
+// inputs at once, as event frames.
+func (s *windowSource) takeSpawns(w *render.World) {
+	a, ok := s.loop.core.(*coreAdapter)
+	if !ok {
+		return
+	}
+	if sp, ok := a.game.(interface {
+		TakeSpawns() []clientcore.EventFrame
+	}); ok {
+		spawns := sp.TakeSpawns()
+		for i := range spawns {
+			w.ApplyEventFrame(&spawns[i])
+		}
+	}
 }
 
 // Resync implements render.Resyncer: after a pause of 3 s or more the
@@ -76,13 +137,38 @@ func (s *windowSource) event(ev *session.Event) {
 	switch ev.Kind {
 	case session.EventOpen:
 		s.graph.Reset()
+		s.hud = hud.New(s.target.Host, s.target.GameID, s.store)
+		s.hud.HostListsRequested(true)
+		if s.ctrl != nil {
+			s.ctrl.ResetConnection()
+		}
+		s.ctrl = nil
 	case session.EventClosed:
 		if ev.Close != nil && !ev.Close.Local {
 			s.log.Warn("connection closed", "code", ev.Close.Code, "reason", ev.Close.Reason, "reconnect", ev.Close.Reconnect)
+			s.hud.Disconnected(ev.Close.Reason)
+		}
+		if s.ctrl != nil {
+			s.ctrl.SetEnabled(false, s.nowMs)
 		}
 	}
 	if ev.Kind != session.EventMessage {
 		return
+	}
+	s.hud.Handle(ev.Value, s.nowMs)
+	switch v := ev.Value.(type) {
+	case *protocol.AuthForm:
+		if ev.Err == nil {
+			s.hud.DismissAuth() // the session answered it from -nick, -set or memory
+		}
+	case protocol.TechInform:
+		if s.ctrl != nil {
+			s.ctrl.SetEnabled(v.Hide, s.nowMs)
+		}
+	case protocol.Keyset:
+		if s.ctrl != nil {
+			s.ctrl.SetKeySet(int(v), s.nowMs)
+		}
 	}
 	switch v := ev.Value.(type) {
 	case *protocol.Config:
@@ -91,6 +177,19 @@ func (s *windowSource) event(ev *session.Event) {
 		}
 		if c := s.core(); c != nil {
 			w.SetCore(c)
+			cfg, problems := input.ConfigFrom(v)
+			for _, p := range problems {
+				s.log.Warn("key config", "problem", p)
+			}
+			if s.bindings != nil {
+				var more []string
+				cfg, more = cfg.WithBindings(s.bindings)
+				for _, p := range more {
+					s.log.Warn("key bindings", "problem", p)
+				}
+			}
+			s.ctrl = input.NewController(cfg, s.hud, c, w.ScreenToWorld)
+			s.ctrl.SetSender(s.sess)
 		}
 		cat, warns, err := audio.CatalogFromConfig(v.Raw)
 		for _, m := range warns {
@@ -139,6 +238,11 @@ func (s *windowSource) afterTick(nowMs float64) {
 }
 
 func (s *windowSource) overlay(screen *ebiten.Image) {
+	dpr := 1.0
+	if m := ebiten.Monitor(); m != nil && m.DeviceScaleFactor() > 0 {
+		dpr = m.DeviceScaleFactor()
+	}
+	s.hudView.Draw(screen, s.hud, s.nowMs, dpr)
 	s.graphView.Draw(screen, 8, 8)
 }
 
@@ -161,9 +265,11 @@ func windowConnect(ctx context.Context, p *playFlags, addr string, stdout, stder
 		return 2
 	}
 	defer rec.Close()
+	// The player fills the auth form and answers the team vote in the
+	// window, unless flags already say what to answer.
 	sess := session.New(session.Options{
-		Auth:     session.AuthValues{Nick: p.nick, Set: p.set, Store: store, GuestNick: guestNick(time.Now())},
-		AutoTeam: true, Team: p.team, Recorder: rec, Logger: log,
+		Auth:     session.AuthValues{Nick: p.nick, Set: p.set, Store: store},
+		AutoTeam: p.team != "", Team: p.team, Recorder: rec, Logger: log,
 	})
 	targets := make(chan session.Target, 1)
 	runner := &session.Runner{Session: sess, Addr: addr, Origin: p.origin, Client: client,
@@ -205,8 +311,26 @@ func windowConnect(ctx context.Context, p *playFlags, addr string, stdout, stder
 	sounds := audio.NewManager(mx, audio.Options{Logger: log})
 	defer sounds.Destroy()
 	graph := netgraph.New()
+	hv, err := hudview.New()
+	if err != nil {
+		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
+		return 1
+	}
+	var hudStore hud.Store // nil when values cannot be remembered
+	if store != nil {
+		hudStore = store
+	}
 	src := &windowSource{ctx: ctx, log: log, target: target, sounds: sounds, partSnd: newPartSounds(sounds),
-		graph: graph, graphView: netview.New(graph, p.netGraph)}
+		graph: graph, graphView: netview.New(graph, p.netGraph),
+		sess: sess, store: hudStore, hud: hud.New(target.Host, target.GameID, hudStore), hudView: hv}
+	if path, err := input.BindingsPath(); err == nil {
+		if b, err := input.LoadBindings(path, target.GameID); err != nil {
+			log.Warn("key bindings", "file", path, "err", err)
+		} else {
+			src.bindings = b
+		}
+	}
+	ebiten.SetRunnableOnUnfocused(true)
 	src.loop = newGameLoop(sess, newClientCore, time.Now, nil, log)
 	src.loop.clock = src.arrival
 	src.loop.sink = src.event

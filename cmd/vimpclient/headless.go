@@ -90,6 +90,7 @@ func newPredictionGame(s *clientcore.Schema, prediction json.RawMessage) predict
 type coreAdapter struct {
 	c     *clientcore.Core
 	game  predictionGame
+	scene *soundScene // headless sound: the parts without drawing (nil: none)
 	dec   *clientcore.Decoder
 	frame clientcore.Frame
 	seen  func(key string, id uint32)
@@ -157,8 +158,11 @@ func (a *coreAdapter) Counts() (uint64, uint64) {
 // Visit samples the core and takes its event frames, as a render tick would.
 func (a *coreAdapter) Visit(now float64, fn func(string, uint32)) {
 	a.seen = fn
-	a.c.Sample(now)
-	a.c.TakeFrames()
+	h := a.c.Sample(now)
+	frames := a.c.TakeFrames()
+	if a.scene != nil {
+		a.scene.tick(now, h, frames)
+	}
 }
 
 // summary is the -summary JSON object.

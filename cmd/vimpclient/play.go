@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"time"
 
+	"vimpclient/audio"
+	"vimpclient/audio/mix"
 	"vimpclient/audio/synth"
 	"vimpclient/host"
 	"vimpclient/session"
@@ -181,9 +183,13 @@ func headlessConnect(ctx context.Context, p *playFlags, addr string, stdout, std
 		Auth:     session.AuthValues{Nick: p.nick, Set: p.set, Store: store, GuestNick: guestNick(time.Now())},
 		AutoTeam: true, Team: p.team, Recorder: rec, Logger: log,
 	})
+	var snd *headlessSound
 	runner := &session.Runner{Session: sess, Addr: addr, Origin: p.origin, Client: client,
 		OnTarget: func(t session.Target) {
 			log.Info("connecting", "ws", t.WSURL, "origin", t.Origin, "game", t.GameID, "version", t.GameVersion)
+			if snd != nil {
+				snd.target.Store(&t)
+			}
 		}}
 	if p.dur > 0 {
 		var cancel context.CancelFunc
@@ -192,6 +198,24 @@ func headlessConnect(ctx context.Context, p *playFlags, addr string, stdout, std
 	}
 	start := time.Now()
 	g := newGameLoop(sess, newClientCore, time.Now, script, log)
+	if p.audioOut != "" {
+		// Sound without a device: the mix runs in real time into the WAV.
+		mx := mix.New(mix.Options{})
+		out, err := audio.OpenOutput(ctx, mx, audio.OutputOptions{WAVPath: p.audioOut, Silent: true, Logger: log})
+		if err != nil {
+			fmt.Fprintf(stderr, "vimpclient: %v\n", err)
+			return 1
+		}
+		defer func() {
+			if err := out.Close(); err != nil {
+				fmt.Fprintf(stderr, "vimpclient: %v\n", err)
+			}
+		}()
+		sounds := audio.NewManager(mx, audio.Options{Logger: log})
+		defer sounds.Destroy()
+		snd = &headlessSound{ctx: ctx, log: log, loop: g, sounds: sounds, snd: newPartSounds(sounds)}
+		g.sink = snd.event
+	}
 	info, runErr := driveHeadless(ctx, g, runner.Run, 60)
 	if err := rec.Close(); err != nil {
 		fmt.Fprintf(stderr, "vimpclient: %v\n", err)

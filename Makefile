@@ -46,14 +46,16 @@ test: deps vet
 	xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -race -count=1 $(PKGS)
 	xvfb-run -a -s "-screen 0 1280x800x24" $(GO) test -race -count=1 -tags window ./cmd/vimpclient
 
+XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
+
 bench: deps
-	$(GO) test -run='^$$' -bench=. -benchmem $(PKGS)
+	$(XVFB) $(GO) test -run='^$$' -bench=. -benchmem $(PKGS)
 
 # fuzz runs every fuzz target for FUZZTIME each.
 fuzz: deps
 	@set -e; for pkg in $$($(GO) list $(PKGS)); do \
-	  for t in $$($(GO) test -list='^Fuzz' $$pkg | grep '^Fuzz' || true); do \
-	    echo "== $$pkg $$t"; $(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$(FUZZTIME) $$pkg; \
+	  for t in $$($(XVFB) $(GO) test -list='^Fuzz' $$pkg | grep '^Fuzz' || true); do \
+	    echo "== $$pkg $$t"; $(XVFB) $(GO) test -run='^$$' -fuzz="^$$t$$" -fuzztime=$(FUZZTIME) $$pkg; \
 	  done; done
 
 clean:

@@ -56,7 +56,11 @@ type windowSource struct {
 	ctrl     *input.Controller
 	reader   ebiteninput.Reader
 	bindings input.Binding
+	autoTeam bool // -team: the session answers the team vote itself
 }
+
+// teamVoteName is the engine's team vote.
+const teamVoteName = "teamChange"
 
 func (s *windowSource) arrival(t time.Time) float64 {
 	return s.nowMs - float64(s.nowAt.Sub(t))/float64(time.Millisecond)
@@ -154,6 +158,9 @@ func (s *windowSource) event(ev *session.Event) {
 	}
 	if ev.Kind != session.EventMessage {
 		return
+	}
+	if v, ok := ev.Value.(protocol.Vote); ok && s.autoTeam && v.Open != nil && v.Open.Name == teamVoteName {
+		return // -team answered it: the window does not ask again
 	}
 	s.hud.Handle(ev.Value, s.nowMs)
 	switch v := ev.Value.(type) {
@@ -322,7 +329,8 @@ func windowConnect(ctx context.Context, p *playFlags, addr string, stdout, stder
 	}
 	src := &windowSource{ctx: ctx, log: log, target: target, sounds: sounds, partSnd: newPartSounds(sounds),
 		graph: graph, graphView: netview.New(graph, p.netGraph),
-		sess: sess, store: hudStore, hud: hud.New(target.Host, target.GameID, hudStore), hudView: hv}
+		sess: sess, store: hudStore, hud: hud.New(target.Host, target.GameID, hudStore), hudView: hv,
+		autoTeam: p.team != ""}
 	if path, err := input.BindingsPath(); err == nil {
 		if b, err := input.LoadBindings(path, target.GameID); err != nil {
 			log.Warn("key bindings", "file", path, "err", err)

@@ -3,9 +3,10 @@ package clientcore
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
+
+	"vimpclient/internal/jsonobj"
 )
 
 // Kind is a block's wire layout: how rows are counted and identified.
@@ -178,13 +179,16 @@ func ParseSchema(raw []byte) (*Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries, err := orderedObject(keys)
+	entries, err := jsonobj.Members(keys, 0)
+	if err == nil && len(entries) == 0 && !isJSONObject(keys) {
+		err = jsonobj.ErrNotObject
+	}
 	if err != nil {
 		return nil, schemaErr("", -1, "V3", "the schema is not an object of objects: %v", err)
 	}
 	s := &Schema{byName: make(map[string]*KeySchema, len(entries))}
 	for _, e := range entries {
-		k, err := parseKey(e.name, e.value)
+		k, err := parseKey(e.Name, e.Value)
 		if err != nil {
 			return nil, err
 		}
@@ -224,50 +228,6 @@ func isJSONNumber(b json.RawMessage) bool {
 func isJSONObject(b json.RawMessage) bool {
 	b = bytes.TrimSpace(b)
 	return len(b) > 0 && b[0] == '{'
-}
-
-type member struct {
-	name  string
-	value json.RawMessage
-}
-
-// orderedObject splits a JSON object into its members, keeping their order.
-// A repeated name keeps its first position and its last value, as JSON
-// parsers that keep insertion order do.
-func orderedObject(raw json.RawMessage) ([]member, error) {
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, errors.New("not an object")
-	}
-	var out []member
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		name, _ := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		replaced := false
-		for i := range out {
-			if out[i].name == name {
-				out[i].value, replaced = v, true
-			}
-		}
-		if !replaced {
-			out = append(out, member{name, v})
-		}
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 type rawKey struct {

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"sync/atomic"
 	"testing"
+
+	"vimpclient/internal/capturetest"
 )
 
 // conformanceCounts tallies the shared cases the tests ran, printed at the end.
@@ -25,28 +27,9 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// sharedDir finds the shared test data: $VIMP_SHARED, else ../shared beside
-// the module root.
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	if d := os.Getenv("VIMP_SHARED"); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("module root not found")
-		}
-		dir = parent
-	}
-}
+// sharedDir finds the shared test data ($VIMP_SHARED, else ../shared
+// beside the module root).
+func sharedDir(t testing.TB) string { return capturetest.SharedDir(t) }
 
 func conformanceDir(t testing.TB) string {
 	d := filepath.Join(sharedDir(t), "conformance")

@@ -7,28 +7,13 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"vimpclient/internal/capturetest"
 )
 
-func sharedDir(t testing.TB) string {
-	t.Helper()
-	if d := os.Getenv("VIMP_SHARED"); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("module root not found")
-		}
-		dir = parent
-	}
-}
+// sharedDir finds the shared test data ($VIMP_SHARED, else ../shared
+// beside the module root).
+func sharedDir(t testing.TB) string { return capturetest.SharedDir(t) }
 
 // captureConfig returns the CONFIG_DATA payload of a recorded session.
 func captureConfig(t *testing.T) map[string]json.RawMessage {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/http"
 	"os"
 	"os/signal"
 	"strings"
@@ -157,28 +158,44 @@ func openRecorder(path, scenario string, now func() time.Time) (*session.Recorde
 	return session.NewRecorder(f, scenario, now), nil
 }
 
+// connection is what both play modes set up before connecting: the logger,
+// the HTTP client (with -ca), the remembered auth values and the recorder.
+type connection struct {
+	log    *slog.Logger
+	client *http.Client
+	store  *session.AuthStore // nil when values cannot be remembered
+	rec    *session.Recorder  // nil without -record
+}
+
+func newConnection(p *playFlags, mode, addr string, stderr io.Writer) (*connection, error) {
+	c := &connection{log: newLogger(stderr, p.verbose)}
+	var err error
+	if c.client, err = session.HTTPClient(p.ca); err != nil {
+		return nil, err
+	}
+	if c.store, err = session.DefaultAuthStore(); err != nil {
+		c.log.Warn("auth values will not be remembered", "err", err)
+		c.store = nil
+	}
+	if c.rec, err = openRecorder(p.record, mode+" "+addr, nil); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
 // headlessConnect joins a live host with no window and no sound.
 func headlessConnect(ctx context.Context, p *playFlags, addr string, stdout, stderr io.Writer) int {
-	log := newLogger(stderr, p.verbose)
 	script, err := loadScript(p.script)
 	if err != nil {
 		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
 		return 2
 	}
-	client, err := session.HTTPClient(p.ca)
+	conn, err := newConnection(p, "headless", addr, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
 		return 2
 	}
-	store, err := session.DefaultAuthStore()
-	if err != nil {
-		log.Warn("auth values will not be remembered", "err", err)
-	}
-	rec, err := openRecorder(p.record, "headless "+addr, nil)
-	if err != nil {
-		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
-		return 2
-	}
+	log, client, store, rec := conn.log, conn.client, conn.store, conn.rec
 	sess := session.New(session.Options{
 		Auth:     session.AuthValues{Nick: p.nick, Set: p.set, Store: store, GuestNick: guestNick(time.Now())},
 		AutoTeam: true, Team: p.team, Recorder: rec, Logger: log,

@@ -256,21 +256,12 @@ func (s *windowSource) overlay(screen *ebiten.Image) {
 // windowConnect plays in a window: the session runs on its own goroutine,
 // everything else on Ebiten's game loop.
 func windowConnect(ctx context.Context, p *playFlags, addr string, stdout, stderr io.Writer) int {
-	log := newLogger(stderr, p.verbose)
-	client, err := session.HTTPClient(p.ca)
+	conn, err := newConnection(p, "window", addr, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
 		return 2
 	}
-	store, err := session.DefaultAuthStore()
-	if err != nil {
-		log.Warn("auth values will not be remembered", "err", err)
-	}
-	rec, err := openRecorder(p.record, "window "+addr, nil)
-	if err != nil {
-		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
-		return 2
-	}
+	log, client, store, rec := conn.log, conn.client, conn.store, conn.rec
 	defer rec.Close()
 	// The player fills the auth form and answers the team vote in the
 	// window, unless flags already say what to answer.

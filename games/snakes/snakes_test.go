@@ -7,28 +7,13 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
+	"vimpclient/internal/capturetest"
 	"vimpclient/predict"
 )
 
-func sharedDir(t testing.TB) string {
-	if d := os.Getenv("VIMP_SHARED"); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("module root not found")
-		}
-		dir = parent
-	}
-}
+// sharedDir finds the shared test data ($VIMP_SHARED, else ../shared
+// beside the module root).
+func sharedDir(t testing.TB) string { return capturetest.SharedDir(t) }
 
 const configJSON = `{"timeStep":8.333333333333334,"playerKeys":{"left":{"key":1},"right":{"key":2},"boost":{"key":4},"respawn":{"key":8,"type":1}},
 "models":{"s1":{"baseSpeed":260,"boostFactor":1.9,"turnSpeed":3.4,"baseRadius":14,"radiusGain":1.6,"baseLength":150,"lengthPerCrystal":9,"pointSpacing":6,"boostDrainPerSecond":6,"boostMinCrystals":2}},"weapons":{}}`

@@ -8,29 +8,13 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"vimpclient/internal/capturetest"
 )
 
-// sharedDir finds the shared test data: $VIMP_SHARED, or ../shared next to
-// the module root.
-func sharedDir(t testing.TB) string {
-	if d := os.Getenv("VIMP_SHARED"); d != "" {
-		return d
-	}
-	dir, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared")
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			t.Fatal("module root not found")
-		}
-		dir = parent
-	}
-}
+// sharedDir finds the shared test data ($VIMP_SHARED, else ../shared
+// beside the module root).
+func sharedDir(t testing.TB) string { return capturetest.SharedDir(t) }
 
 type confFile struct {
 	Cases []confCase `json:"cases"`

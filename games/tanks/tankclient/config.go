@@ -3,11 +3,11 @@ package tankclient
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
 
 	"vimpclient/games/tanks"
+	"vimpclient/internal/jsonobj"
 	"vimpclient/predict"
 )
 
@@ -99,31 +99,31 @@ func ParseConfig(raw []byte) (Config, error) {
 	if err := json.Unmarshal(raw, &top); err != nil {
 		return Config{}, fmt.Errorf("tanks prediction config: %w", err)
 	}
-	models, err := orderedObject(top.Models, maxModels)
+	models, err := jsonobj.Unique(top.Models, maxModels)
 	if err != nil {
 		return Config{}, fmt.Errorf("tanks prediction config: models: %w", err)
 	}
 	for _, m := range models {
 		var rm rawModel
-		if err := json.Unmarshal(m.raw, &rm); err != nil {
-			return Config{}, fmt.Errorf("tanks prediction config: model %q: %w", m.name, err)
+		if err := json.Unmarshal(m.Value, &rm); err != nil {
+			return Config{}, fmt.Errorf("tanks prediction config: model %q: %w", m.Name, err)
 		}
-		mc, err := modelFrom(m.name, &rm)
+		mc, err := modelFrom(m.Name, &rm)
 		if err != nil {
 			return Config{}, err
 		}
 		cfg.Models = append(cfg.Models, mc)
 	}
-	weapons, err := orderedObject(top.Weapons, maxWeapons)
+	weapons, err := jsonobj.Unique(top.Weapons, maxWeapons)
 	if err != nil {
 		return Config{}, fmt.Errorf("tanks prediction config: weapons: %w", err)
 	}
 	for _, w := range weapons {
 		var rw rawWeapon
-		if err := json.Unmarshal(w.raw, &rw); err != nil {
-			return Config{}, fmt.Errorf("tanks prediction config: weapon %q: %w", w.name, err)
+		if err := json.Unmarshal(w.Value, &rw); err != nil {
+			return Config{}, fmt.Errorf("tanks prediction config: weapon %q: %w", w.Name, err)
 		}
-		wp := Weapon{Name: w.name, Explosive: rw.Type == "explosive", Consumption: 1, Range: 1500, Size: 8, TimeMs: 300}
+		wp := Weapon{Name: w.Name, Explosive: rw.Type == "explosive", Consumption: 1, Range: 1500, Size: 8, TimeMs: 300}
 		for _, f := range []struct {
 			v   *float64
 			set func(float64)
@@ -138,7 +138,7 @@ func ParseConfig(raw []byte) (Config, error) {
 				continue
 			}
 			if !finiteIn(*f.v, 0, 1e7) {
-				return Config{}, fmt.Errorf("tanks prediction config: weapon %q: value %v out of range", w.name, *f.v)
+				return Config{}, fmt.Errorf("tanks prediction config: weapon %q: value %v out of range", w.Name, *f.v)
 			}
 			f.set(*f.v)
 		}
@@ -194,48 +194,4 @@ func modelFrom(name string, rm *rawModel) (ModelConfig, error) {
 		return ModelConfig{}, fmt.Errorf("tanks prediction config: model %q: size and density must be positive", name)
 	}
 	return ModelConfig{Name: name, CurrentWeapon: rm.CurrentWeapon, Motion: m}, nil
-}
-
-type member struct {
-	name string
-	raw  json.RawMessage
-}
-
-// orderedObject returns the members of a JSON object in document order
-// (weapon order matters; Go maps lose it). Absent or null is empty.
-func orderedObject(raw json.RawMessage, limit int) ([]member, error) {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
-		return nil, nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	tok, err := dec.Token()
-	if err != nil {
-		return nil, err
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, errors.New("not an object")
-	}
-	var out []member
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, err
-		}
-		name, _ := tok.(string)
-		var v json.RawMessage
-		if err := dec.Decode(&v); err != nil {
-			return nil, err
-		}
-		for _, m := range out {
-			if m.name == name {
-				return nil, fmt.Errorf("repeated member %q", name)
-			}
-		}
-		if len(out) == limit {
-			return nil, fmt.Errorf("more than %d members", limit)
-		}
-		out = append(out, member{name, v})
-	}
-	return out, nil
 }

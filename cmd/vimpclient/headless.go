@@ -91,6 +91,8 @@ type coreAdapter struct {
 	c     *clientcore.Core
 	game  predictionGame
 	scene *soundScene // headless sound: the parts without drawing (nil: none)
+	// hot is the last sample, valid until the next call into the core.
+	hot   *clientcore.Hot
 	dec   *clientcore.Decoder
 	frame clientcore.Frame
 	seen  func(key string, id uint32)
@@ -159,6 +161,7 @@ func (a *coreAdapter) Counts() (uint64, uint64) {
 func (a *coreAdapter) Visit(now float64, fn func(string, uint32)) {
 	a.seen = fn
 	h := a.c.Sample(now)
+	a.hot = h
 	frames := a.c.TakeFrames()
 	if a.scene != nil {
 		a.scene.tick(now, h, frames)

@@ -31,10 +31,22 @@ type AuthField struct {
 	Value   string // text, select and radio
 	Checked bool   // checkbox
 	Choices []string
-	Hidden  bool
-	Error   string // AUTH_RESULT or validation error shown on the field
-	opts    protocol.AuthOptions
-	pattern *regexp.Regexp
+	// ChoiceLabels is what each choice shows (a {value, label} option's
+	// label, else the value).
+	ChoiceLabels []string
+	Hidden       bool
+	Error        string // AUTH_RESULT or validation error shown on the field
+	opts         protocol.AuthOptions
+	pattern      *regexp.Regexp
+}
+
+// ValueLabel is what a select or radio shows for its value: the chosen
+// option's label (the value itself for a text field or an unknown value).
+func (fd *AuthField) ValueLabel() string {
+	if i := indexOf(fd.Choices, fd.Value); i >= 0 && i < len(fd.ChoiceLabels) {
+		return fd.ChoiceLabels[i]
+	}
+	return fd.Value
 }
 
 // Visible reports whether the field has a row in the form.
@@ -92,11 +104,19 @@ func NewAuthForm(a *protocol.AuthForm, host, game string, store Store) *AuthForm
 		if fd.Label == "" {
 			fd.Label = p.Name
 		}
+		if p.Options.Unit == "s" {
+			fd.Label += " (s)"
+		}
 		for j, c := range p.Options.Choices {
 			if j >= maxAuthChoices {
 				break
 			}
+			label := c
+			if j < len(p.Options.ChoiceLabels) {
+				label = p.Options.ChoiceLabels[j]
+			}
 			fd.Choices = append(fd.Choices, cleanText(c))
+			fd.ChoiceLabels = append(fd.ChoiceLabels, cleanText(label))
 		}
 		if fd.Control == "select" && !contains(fd.Choices, fd.Value) {
 			fd.Value = ""

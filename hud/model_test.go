@@ -584,3 +584,32 @@ func BenchmarkModelsSteady(b *testing.B) {
 		h.Update(1000)
 	}
 }
+
+// TestAuthLabelledChoices: {value, label} options show their labels and
+// submit their values; unit "s" marks the label.
+func TestAuthLabelledChoices(t *testing.T) {
+	form, err := protocol.ParseAuthData([]byte(`{"params":[
+		{"name":"model","value":"m2","options":{"control":"select","label":"Model","options":[{"value":"m1","label":"Light tank"},{"value":"m2","label":"Heavy tank"},"m3"]}},
+		{"name":"side","value":"","options":{"control":"radio","options":[{"value":"n","label":"North"},{"value":"s"}]}},
+		{"name":"delay","value":"500","options":{"control":"text","unit":"s","label":"Respawn"}}]}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := NewAuthForm(form, "h:1", "g", nil)
+	model, side, delay := &f.Fields[0], &f.Fields[1], &f.Fields[2]
+	if model.ValueLabel() != "Heavy tank" || !reflect.DeepEqual(model.ChoiceLabels, []string{"Light tank", "Heavy tank", "m3"}) {
+		t.Fatalf("select: %q %v", model.ValueLabel(), model.ChoiceLabels)
+	}
+	if !reflect.DeepEqual(side.Choices, []string{"n", "s"}) || !reflect.DeepEqual(side.ChoiceLabels, []string{"North", "s"}) {
+		t.Fatalf("radio: %v %v", side.Choices, side.ChoiceLabels)
+	}
+	if delay.Label != "Respawn (s)" {
+		t.Errorf("unit label %q", delay.Label)
+	}
+	if f.Submit() == nil {
+		t.Fatalf("submit refused: %v", f.Errors)
+	}
+	if got := f.Submitted()["model"]; got != "m2" {
+		t.Errorf("submitted %q, want the value m2", got)
+	}
+}

@@ -161,15 +161,20 @@ type AuthParam struct {
 
 // AuthOptions are the field options the client uses; the rest stay on the host.
 type AuthOptions struct {
-	Control   string   `json:"control"`
-	Label     string   `json:"label"`
-	Storage   string   `json:"storage"`
-	Validator string   `json:"validator"`
-	RegExp    string   `json:"regExp"`
-	Required  bool     `json:"required"`
-	Hidden    bool     `json:"hidden"`
-	MaxLength int      `json:"maxlength"`
-	Choices   []string `json:"-"`
+	Control   string `json:"control"`
+	Label     string `json:"label"`
+	Storage   string `json:"storage"`
+	Validator string `json:"validator"`
+	RegExp    string `json:"regExp"`
+	Required  bool   `json:"required"`
+	Hidden    bool   `json:"hidden"`
+	MaxLength int    `json:"maxlength"`
+	Unit      string `json:"unit"`
+	// Choices are the values of a select's or radio's options, and
+	// ChoiceLabels what to show for each (the label of a {value, label}
+	// option, else the value itself).
+	Choices      []string `json:"-"`
+	ChoiceLabels []string `json:"-"`
 }
 
 // ParseAuthData decodes AUTH_DATA. A param without a string name is an error:
@@ -209,6 +214,7 @@ func ParseAuthData(raw json.RawMessage) (*AuthForm, error) {
 		o.Storage = scalarText(p.Options["storage"])
 		o.Validator = scalarText(p.Options["validator"])
 		o.RegExp = scalarText(p.Options["regExp"])
+		o.Unit = scalarText(p.Options["unit"])
 		o.Required = truthy(p.Options["required"])
 		o.Hidden = truthy(p.Options["hidden"])
 		if n, err := strconv.Atoi(scalarText(p.Options["maxlength"])); err == nil {
@@ -217,12 +223,33 @@ func ParseAuthData(raw json.RawMessage) (*AuthForm, error) {
 		var choices []json.RawMessage
 		if json.Unmarshal(p.Options["options"], &choices) == nil {
 			for _, ch := range choices {
-				o.Choices = append(o.Choices, scalarText(ch))
+				value, label := choiceOf(ch)
+				o.Choices = append(o.Choices, value)
+				o.ChoiceLabels = append(o.ChoiceLabels, label)
 			}
 		}
 		a.Params = append(a.Params, ap)
 	}
 	return a, nil
+}
+
+// choiceOf reads one select/radio option: an object {value, label} or a
+// scalar, whose text is both value and label.
+func choiceOf(raw json.RawMessage) (value, label string) {
+	var obj struct {
+		Value json.RawMessage `json:"value"`
+		Label json.RawMessage `json:"label"`
+	}
+	if t := bytes.TrimSpace(raw); len(t) > 0 && t[0] == '{' && json.Unmarshal(raw, &obj) == nil {
+		value = scalarText(obj.Value)
+		label = scalarText(obj.Label)
+		if label == "" {
+			label = value
+		}
+		return value, label
+	}
+	value = scalarText(raw)
+	return value, value
 }
 
 // AuthVerdict is AUTH_RESULT (port 2): OK, or the field errors.

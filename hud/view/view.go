@@ -730,7 +730,7 @@ func (v *View) drawAuth(dst *ebiten.Image, f *hud.AuthForm, w, h, now float64) {
 			v.stroke(dst, c, 2, border)
 			v.text(dst, "<", true, authSize, c.X+6, ty, colChatText)
 			v.text(dst, ">", true, authSize, c.X+c.W-16, ty, colChatText)
-			val := v.ellipsis(fd.Value, false, authSize, c.W-40)
+			val := v.ellipsis(fd.ValueLabel(), false, authSize, c.W-40)
 			v.text(dst, val, false, authSize, c.X+(c.W-v.textW(val, false, authSize))/2, ty, colWhite)
 		case "checkbox":
 			box := hud.Rect{X: c.X, Y: c.Y + (c.H-20)/2, W: 20, H: 20}
@@ -749,7 +749,11 @@ func (v *View) drawAuth(dst *ebiten.Image, f *hud.AuthForm, w, h, now float64) {
 				if fd.Choices[k] == fd.Value {
 					vector.DrawFilledCircle(dst, float32(cx), float32(cy), float32(4*v.s), colWhite, true)
 				}
-				v.text(dst, v.ellipsis(fd.Choices[k], false, authSize-2, cr.W-26), false, authSize-2, cr.X+24, cr.Y+(cr.H-(authSize-2)*1.2)/2, colWhite)
+				label := fd.Choices[k]
+				if k < len(fd.ChoiceLabels) {
+					label = fd.ChoiceLabels[k]
+				}
+				v.text(dst, v.ellipsis(label, false, authSize-2, cr.W-26), false, authSize-2, cr.X+24, cr.Y+(cr.H-(authSize-2)*1.2)/2, colWhite)
 			}
 		}
 	}

@@ -21,9 +21,9 @@ const (
 // /config again, as a reloaded browser page would.
 type Runner struct {
 	Session *Session
-	Addr    string // what the player typed
-	Origin  string // -origin override, "" to derive it
-	Client  *http.Client
+	Addr    string       // what the player typed
+	Origin  string       // -origin override, "" to derive it
+	Client  *http.Client // nil: http.DefaultClient
 	// Dial opens a transport; DialWebSocket when nil.
 	Dial func(ctx context.Context, t Target) (Transport, error)
 	// Resolve finds the target; the /config probe of Addr when nil.
@@ -39,14 +39,18 @@ type Runner struct {
 // Run connects until the policy says stay or ctx ends, and returns the last
 // close. err is set only when no connection could be made before ctx ended.
 func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
+	client := r.Client
+	if client == nil {
+		client = http.DefaultClient
+	}
 	resolve := r.Resolve
 	if resolve == nil {
-		resolve = func(ctx context.Context) (Target, error) { return Resolve(ctx, r.Client, r.Addr, r.Origin) }
+		resolve = func(ctx context.Context) (Target, error) { return Resolve(ctx, client, r.Addr, r.Origin) }
 	}
 	dial := r.Dial
 	if dial == nil {
 		dial = func(ctx context.Context, t Target) (Transport, error) {
-			return DialWebSocket(ctx, r.Client, t.WSURL, t.Origin)
+			return DialWebSocket(ctx, client, t.WSURL, t.Origin)
 		}
 	}
 	sleep := r.Sleep

@@ -210,8 +210,9 @@ type gameLoop struct {
 	// prediction keeps the statistics of the last core retired.
 	prediction *predict.Summary
 	// onTick, if set, runs at the end of every tick (tests watch the
-	// loop's state through it).
+	// loop's state through it); tickAt is the time that tick sampled at.
 	onTick func(*gameLoop)
+	tickAt time.Time
 	// sink, if set, sees every event after the core has taken it: the
 	// window's world, overlays and sound.
 	sink func(ev *session.Event)
@@ -248,6 +249,7 @@ func (g *gameLoop) drain() {
 func (g *gameLoop) tick() {
 	g.drain()
 	now := g.now()
+	g.tickAt = now
 	g.playScript(now)
 	if g.core != nil {
 		g.core.Visit(g.ms(now), g.see)

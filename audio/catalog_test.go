@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"vimpclient/audio/spatial"
+	"vimpclient/internal/capturetest"
 )
 
 func TestParseCatalogTanks(t *testing.T) {
@@ -81,13 +82,9 @@ func TestParseCatalogDefaultsAndFallbacks(t *testing.T) {
 
 // The upstream mini-game's CONFIG_DATA (port 0) carries "sounds": {} under parts.
 func TestCatalogFromCapturedConfig(t *testing.T) {
-	root := os.Getenv("VIMP_SHARED")
-	if root == "" {
-		root = filepath.Join("..", "..", "shared")
-	}
-	f, err := os.Open(filepath.Join(root, "captures", "minigame-dedicated.jsonl"))
+	f, err := os.Open(filepath.Join(capturetest.SharedDir(t), "captures", "minigame-dedicated.jsonl"))
 	if err != nil {
-		t.Skipf("shared captures not available: %v", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	dec := json.NewDecoder(f)

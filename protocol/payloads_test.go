@@ -7,14 +7,10 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"vimpclient/internal/capturetest"
 )
 
-func sharedDir(t testing.TB) string {
-	if d := os.Getenv("VIMP_SHARED"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "shared")
-}
+func sharedDir(t testing.TB) string { return capturetest.SharedDir(t) }
 
 type captureLine struct {
 	Dir     string          `json:"dir"`
@@ -27,7 +23,7 @@ type captureLine struct {
 func TestCapturedPayloadsDecode(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(sharedDir(t), "captures", "*.jsonl"))
 	if len(files) == 0 {
-		t.Skip("no captures found under ../shared (set VIMP_SHARED)")
+		t.Fatal("no captures found under the test data")
 	}
 	perPort := map[int]int{}
 	for _, f := range files {

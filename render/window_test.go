@@ -21,6 +21,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"vimpclient/clientcore"
+	"vimpclient/internal/capturetest"
 )
 
 // The window tests share one Ebiten loop (RunGame runs once per process,
@@ -134,13 +135,9 @@ func runUntil(t testing.TB, g *Game, frames int, each func(*ebiten.Image, int), 
 }
 
 func sharedPath(t testing.TB, rel string) string {
-	root := os.Getenv("VIMP_SHARED")
-	if root == "" {
-		root = filepath.Join("..", "..", "shared")
-	}
-	p := filepath.Join(root, rel)
+	p := filepath.Join(capturetest.SharedDir(t), rel)
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared %s: %v", rel, err)
+		t.Fatalf("test data %s: %v", rel, err)
 	}
 	return p
 }

@@ -9,21 +9,15 @@ import (
 	"testing"
 	"time"
 
+	"vimpclient/internal/capturetest"
 	"vimpclient/protocol"
 )
 
-func sharedDir() string {
-	if d := os.Getenv("VIMP_SHARED"); d != "" {
-		return d
-	}
-	return filepath.Join("..", "..", "shared")
-}
-
 func loadCapture(t *testing.T, name string) []RecordedLine {
 	t.Helper()
-	f, err := os.Open(filepath.Join(sharedDir(), "captures", name))
+	f, err := os.Open(filepath.Join(capturetest.SharedDir(t), "captures", name))
 	if err != nil {
-		t.Skipf("capture not available (set VIMP_SHARED): %v", err)
+		t.Fatal(err)
 	}
 	defer f.Close()
 	lines, err := ReadRecording(f, 1<<20)

@@ -8,17 +8,14 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"vimpclient/internal/capturetest"
 )
 
 func conformanceDir(t *testing.T) string {
 	t.Helper()
-	shared := os.Getenv("VIMP_SHARED")
-	if shared == "" {
-		shared = filepath.Join("..", "..", "..", "shared")
-	}
-	d := filepath.Join(shared, "conformance")
+	d := filepath.Join(capturetest.SharedDir(t), "conformance")
 	if _, err := os.Stat(filepath.Join(d, "manifest.json")); err != nil {
-		t.Fatalf("conformance vectors not found (set VIMP_SHARED): %v", err)
+		t.Fatalf("conformance vectors not found: %v", err)
 	}
 	return d
 }

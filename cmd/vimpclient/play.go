@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -100,8 +101,9 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if !p.headless && !windowBuild {
-		return launchWindow(ctx, stdout, stderr)
+	if !p.headless && !haveDisplay() {
+		fmt.Fprintln(stderr, "vimpclient: no display (DISPLAY is not set); use -headless, or run under a desktop session or xvfb-run")
+		return 2
 	}
 	addr := fs.Arg(0)
 	if addr == "" {
@@ -125,6 +127,17 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		return windowConnect(ctx, p, addr, stdout, stderr)
 	}
 	return headlessConnect(ctx, p, addr, stdout, stderr)
+}
+
+// haveDisplay reports whether a window can be opened: on Linux and the BSDs
+// a display server must be named in the environment; elsewhere the system
+// always has one.
+func haveDisplay() bool {
+	switch runtime.GOOS {
+	case "linux", "freebsd", "openbsd", "netbsd", "dragonfly":
+		return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != ""
+	}
+	return true
 }
 
 func newLogger(w io.Writer, verbose bool) *slog.Logger {

@@ -15,15 +15,12 @@ import (
 
 	"github.com/coder/websocket"
 
+	"vimpclient/internal/capturetest"
 	"vimpclient/protocol"
 )
 
-func sharedPath(parts ...string) string {
-	base := os.Getenv("VIMP_SHARED")
-	if base == "" {
-		base = filepath.Join("..", "..", "..", "shared")
-	}
-	return filepath.Join(append([]string{base}, parts...)...)
+func sharedPath(t testing.TB, parts ...string) string {
+	return filepath.Join(append([]string{capturetest.SharedDir(t)}, parts...)...)
 }
 
 func TestParseScript(t *testing.T) {
@@ -83,7 +80,7 @@ func TestReplayCommandOnCaptures(t *testing.T) {
 		{"minigame-dedicated.jsonl", "A", "Recorder", 8},
 		{"minigame-two-clients.jsonl", "B", "Bob", 7},
 	} {
-		path := sharedPath("captures", tc.file)
+		path := sharedPath(t, "captures", tc.file)
 		if _, err := os.Stat(path); err != nil {
 			t.Skipf("no captures: %v", err)
 		}
@@ -159,7 +156,7 @@ func goldenEntities(t *testing.T, cases []struct {
 func TestHeadlessSummaryWithRealFrames(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("HOME", t.TempDir())
-	schemaRaw, err := os.ReadFile(sharedPath("conformance", "schemas", "tanks.json"))
+	schemaRaw, err := os.ReadFile(sharedPath(t, "conformance", "schemas", "tanks.json"))
 	if err != nil {
 		t.Skipf("no conformance data: %v", err)
 	}
@@ -169,7 +166,7 @@ func TestHeadlessSummaryWithRealFrames(t *testing.T) {
 	if err := json.Unmarshal(schemaRaw, &schema); err != nil {
 		t.Fatal(err)
 	}
-	idx, err := os.ReadFile(sharedPath("conformance", "frames", "tanks.json"))
+	idx, err := os.ReadFile(sharedPath(t, "conformance", "frames", "tanks.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -184,7 +181,7 @@ func TestHeadlessSummaryWithRealFrames(t *testing.T) {
 	}
 	var frames [][]byte
 	for _, c := range set.Cases {
-		b, err := os.ReadFile(sharedPath("conformance", c.Bin))
+		b, err := os.ReadFile(sharedPath(t, "conformance", c.Bin))
 		if err != nil {
 			t.Fatal(err)
 		}

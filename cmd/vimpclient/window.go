@@ -1,5 +1,3 @@
-//go:build window
-
 package main
 
 import (

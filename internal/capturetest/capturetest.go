@@ -1,5 +1,6 @@
-// Package capturetest loads the recorded host sessions in ../shared/captures
-// for tests of the overlays and the input layer.
+// Package capturetest finds the repository's test data (the engine's
+// conformance vectors and the recorded host sessions under testdata/ at the
+// module root) and loads the recorded sessions for tests.
 package capturetest
 
 import (
@@ -21,7 +22,9 @@ type Line struct {
 	Payload json.RawMessage `json:"payload"`
 }
 
-// SharedDir is $VIMP_SHARED, else ../shared beside the module root.
+// SharedDir is the directory holding conformance/ and captures/: $VIMP_SHARED
+// when set (another copy of the same material), else testdata/ at the module
+// root.
 func SharedDir(t testing.TB) string {
 	t.Helper()
 	if d := os.Getenv("VIMP_SHARED"); d != "" {
@@ -33,7 +36,7 @@ func SharedDir(t testing.TB) string {
 	}
 	for {
 		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return filepath.Join(dir, "..", "shared")
+			return filepath.Join(dir, "testdata")
 		}
 		parent := filepath.Dir(dir)
 		if parent == dir {
@@ -49,7 +52,7 @@ func Load(t testing.TB, name string) []Line {
 	path := filepath.Join(SharedDir(t), "captures", name)
 	f, err := os.Open(path)
 	if err != nil {
-		t.Fatalf("capture %s (set VIMP_SHARED): %v", name, err)
+		t.Fatalf("capture %s: %v", name, err)
 	}
 	defer f.Close()
 	var out []Line

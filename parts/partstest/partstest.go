@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"vimpclient/internal/capturetest"
 	"vimpclient/parts"
 )
 
@@ -132,29 +133,14 @@ func (g *Gfx) Label(s string, x, y, h float64, c parts.Color) {
 // View implements parts.Gfx.
 func (g *Gfx) View() parts.Rect { return g.Rect }
 
-// Shared returns the path of a file under the shared material
-// ($VIMP_SHARED or ../shared from the module root), skipping the test
-// when it is absent.
+// Shared returns the path of a file under the repository's test data
+// (testdata/ at the module root, or $VIMP_SHARED), failing the test when it
+// is absent.
 func Shared(t testing.TB, rel string) string {
 	t.Helper()
-	root := os.Getenv("VIMP_SHARED")
-	if root == "" {
-		dir, _ := os.Getwd()
-		for {
-			if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-				root = filepath.Join(dir, "..", "shared")
-				break
-			}
-			parent := filepath.Dir(dir)
-			if parent == dir {
-				break
-			}
-			dir = parent
-		}
-	}
-	p := filepath.Join(root, rel)
+	p := filepath.Join(capturetest.SharedDir(t), rel)
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared file %s not available: %v", rel, err)
+		t.Fatalf("test data %s: %v", rel, err)
 	}
 	return p
 }

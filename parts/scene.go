@@ -10,7 +10,7 @@ import (
 	"slices"
 
 	"vimpclient/clientcore"
-	"vimpclient/render/mapdata"
+	"vimpclient/gamemap"
 )
 
 // Part is one live entity renderer (or a self-ending effect).
@@ -43,7 +43,7 @@ type Binding interface {
 // MapBuilder is implemented by bindings that build parts from MAP_DATA.
 // Dynamic parts are keyed by their row index in the map's set key.
 type MapBuilder interface {
-	BuildMap(c *Ctx, m *mapdata.Map) (static []Part, dynamic map[uint32]Part)
+	BuildMap(c *Ctx, m *gamemap.Map) (static []Part, dynamic map[uint32]Part)
 }
 
 // Factory is a part class; Bind checks the key's fields against what the
@@ -321,7 +321,7 @@ func (s *Scene) Step(dtMs float64) {
 }
 
 // SetMap rebuilds the map parts from MAP_DATA.
-func (s *Scene) SetMap(m *mapdata.Map) {
+func (s *Scene) SetMap(m *gamemap.Map) {
 	for _, p := range s.mapParts {
 		p.Destroy()
 	}

@@ -11,12 +11,12 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"vimpclient/clientcore"
+	"vimpclient/gamemap"
 	"vimpclient/parts"
 	"vimpclient/parts/generic"
 	"vimpclient/parts/tiles"
 	"vimpclient/render/camera"
 	"vimpclient/render/canvas"
-	"vimpclient/render/mapdata"
 )
 
 // Core is what the render loop needs from the client core each tick;
@@ -57,7 +57,7 @@ type World struct {
 	scene    *parts.Scene
 	game     *parts.Game
 	core     Core
-	lastMap  *mapdata.Map
+	lastMap  *gamemap.Map
 	onCamera func(x, y, zoom float64)
 	sounds   parts.Sounds
 	winW     float64
@@ -202,7 +202,7 @@ func (w *World) GameID() string {
 
 // SetMap applies MAP_DATA (the core's SetMap is the wiring's job).
 func (w *World) SetMap(raw []byte) error {
-	m, err := mapdata.Parse(raw)
+	m, err := gamemap.Parse(raw)
 	if err != nil {
 		return err
 	}

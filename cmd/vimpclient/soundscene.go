@@ -9,12 +9,12 @@ import (
 
 	"vimpclient/audio"
 	"vimpclient/clientcore"
+	"vimpclient/gamemap"
 	"vimpclient/parts"
 	"vimpclient/parts/generic"
 	"vimpclient/parts/snakes"
 	"vimpclient/parts/tanks"
 	"vimpclient/render/canvas"
-	"vimpclient/render/mapdata"
 )
 
 // soundScene runs the game's parts with nothing to draw, so a headless
@@ -91,7 +91,7 @@ func newSoundScene(raw json.RawMessage, gameID string, sounds *audio.Manager, sn
 
 // setMap hands MAP_DATA to the map parts.
 func (s *soundScene) setMap(raw []byte) {
-	m, err := mapdata.Parse(raw)
+	m, err := gamemap.Parse(raw)
 	if err != nil {
 		s.log.Debug("sound scene: map", "err", err)
 		return

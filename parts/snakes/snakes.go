@@ -10,9 +10,9 @@ import (
 	"slices"
 
 	"vimpclient/clientcore"
+	"vimpclient/gamemap"
 	"vimpclient/parts"
 	"vimpclient/parts/bake"
-	"vimpclient/render/mapdata"
 )
 
 // Palettes (append-only upstream).
@@ -270,7 +270,7 @@ func (ArenaFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 func (arenaBinding) New(*parts.Ctx, uint32, []float64) parts.Part { return nil }
 
 // BuildMap implements parts.MapBuilder.
-func (arenaBinding) BuildMap(c *parts.Ctx, m *mapdata.Map) ([]parts.Part, map[uint32]parts.Part) {
+func (arenaBinding) BuildMap(c *parts.Ctx, m *gamemap.Map) ([]parts.Part, map[uint32]parts.Part) {
 	var out []parts.Part
 	lv := &m.Levels[0]
 	for range lv.Layers {

@@ -7,10 +7,10 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
+	"vimpclient/gamemap"
 	"vimpclient/parts"
 	"vimpclient/parts/generic"
 	"vimpclient/parts/partstest"
-	"vimpclient/render/mapdata"
 )
 
 const partsConfig = `{"gameSets":{"s1":["Snake"],"cr":["Crystal"],"c1":["Arena"]},
@@ -83,7 +83,7 @@ func snakeRow(x0, y0 float64, colour, boost int) []float64 {
 
 func TestSnakeCrystalArena(t *testing.T) {
 	sc, s := setup(t)
-	m, err := mapdata.Parse([]byte(`{"setId":"c1","scale":1,"step":128,"physicsStatic":[],"physicsDynamic":[],"layers":{"1":[1]},"map":[[1,1],[1,1]]}`))
+	m, err := gamemap.Parse([]byte(`{"setId":"c1","scale":1,"step":128,"physicsStatic":[],"physicsDynamic":[],"layers":{"1":[1]},"map":[[1,1],[1,1]]}`))
 	if err != nil {
 		t.Fatal(err)
 	}

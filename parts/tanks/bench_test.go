@@ -4,8 +4,8 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
+	"vimpclient/gamemap"
 	"vimpclient/parts"
-	"vimpclient/render/mapdata"
 )
 
 // countGfx counts drawing calls without keeping them.
@@ -31,7 +31,7 @@ func BenchmarkHeavySceneParts(b *testing.B) {
 	f := newFixture(b, s)
 	f.snd.Quiet = true
 	sc := f.scene
-	m, err := mapdata.Parse([]byte(heavyMap()))
+	m, err := gamemap.Parse([]byte(heavyMap()))
 	if err != nil {
 		b.Fatal(err)
 	}

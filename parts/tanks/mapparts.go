@@ -6,9 +6,9 @@ import (
 	"math"
 
 	"vimpclient/clientcore"
+	"vimpclient/gamemap"
 	"vimpclient/parts"
 	"vimpclient/parts/tiles"
-	"vimpclient/render/mapdata"
 )
 
 // MapFactory is the Map part class: static tile layers from MAP_DATA and
@@ -30,7 +30,7 @@ func (MapFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 func (b *mapBinding) New(*parts.Ctx, uint32, []float64) parts.Part { return nil }
 
 // BuildMap implements parts.MapBuilder.
-func (b *mapBinding) BuildMap(c *parts.Ctx, m *mapdata.Map) ([]parts.Part, map[uint32]parts.Part) {
+func (b *mapBinding) BuildMap(c *parts.Ctx, m *gamemap.Map) ([]parts.Part, map[uint32]parts.Part) {
 	static := tiles.Build(c, m)
 	dyn := map[uint32]parts.Part{}
 	for i, body := range m.Dynamic {
@@ -49,7 +49,7 @@ type Crate struct {
 	b           *mapBinding
 	c           *parts.Ctx
 	scale       float64
-	body        mapdata.Body
+	body        gamemap.Body
 	X, Y, Angle float64
 	tex         parts.Tex
 	h           parts.Handle
@@ -96,7 +96,7 @@ func (mapRadarBinding) New(*parts.Ctx, uint32, []float64) parts.Part { return ni
 
 // BuildMap implements parts.MapBuilder: one image, 2 px per cell, with the
 // top-left pixel white for every wall tile (a white square of side step/2).
-func (mapRadarBinding) BuildMap(c *parts.Ctx, m *mapdata.Map) ([]parts.Part, map[uint32]parts.Part) {
+func (mapRadarBinding) BuildMap(c *parts.Ctx, m *gamemap.Map) ([]parts.Part, map[uint32]parts.Part) {
 	lv := &m.Levels[0]
 	if lv.Cols == 0 || lv.Rows == 0 {
 		return nil, nil

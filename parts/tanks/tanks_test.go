@@ -11,10 +11,10 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
+	"vimpclient/gamemap"
 	"vimpclient/parts"
 	"vimpclient/parts/generic"
 	"vimpclient/parts/partstest"
-	"vimpclient/render/mapdata"
 )
 
 // partsConfig is tanks' CONFIG_DATA parts section (game-tanks.md §3.1).
@@ -241,7 +241,7 @@ func TestMapLayersCratesRadarAndClear(t *testing.T) {
 	s := loadSchema(t)
 	f := newFixture(t, s)
 	sc := f.scene
-	m, err := mapdata.Parse([]byte(testMap))
+	m, err := gamemap.Parse([]byte(testMap))
 	if err != nil {
 		t.Fatal(err)
 	}

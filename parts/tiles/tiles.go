@@ -6,12 +6,12 @@ package tiles
 import (
 	"math"
 
+	"vimpclient/gamemap"
 	"vimpclient/parts"
-	"vimpclient/render/mapdata"
 )
 
 // Build creates the static layer parts of every level.
-func Build(c *parts.Ctx, m *mapdata.Map) []parts.Part {
+func Build(c *parts.Ctx, m *gamemap.Map) []parts.Part {
 	var static []parts.Part
 	sheet := parts.NoTex
 	if m.Sheet != "" {
@@ -32,7 +32,7 @@ func Build(c *parts.Ctx, m *mapdata.Map) []parts.Part {
 type MapBuilder struct{}
 
 // BuildMap implements parts.MapBuilder.
-func (MapBuilder) BuildMap(c *parts.Ctx, m *mapdata.Map) ([]parts.Part, map[uint32]parts.Part) {
+func (MapBuilder) BuildMap(c *parts.Ctx, m *gamemap.Map) ([]parts.Part, map[uint32]parts.Part) {
 	return Build(c, m), nil
 }
 
@@ -58,8 +58,8 @@ func In(tab []bool, v int) bool { return v >= 0 && v < len(tab) && tab[v] }
 // TileLayer draws one render layer of one level, culled to the view.
 type TileLayer struct {
 	c     *parts.Ctx
-	m     *mapdata.Map
-	lv    *mapdata.Level
+	m     *gamemap.Map
+	lv    *gamemap.Level
 	sheet parts.Tex
 	draw  []bool
 	solid []bool

@@ -1,8 +1,8 @@
-// Package mapdata parses MAP_DATA (port 3) into the static render data the
+// Package gamemap parses MAP_DATA (port 3) into the static render data the
 // map parts draw: tile layers per level, the sprite sheet, wall tiles and the
 // dynamic bodies. Every size is bounded so a hostile map cannot make the
 // client allocate without limit.
-package mapdata
+package gamemap
 
 import (
 	"bytes"

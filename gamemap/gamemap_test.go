@@ -1,4 +1,4 @@
-package mapdata
+package gamemap
 
 import (
 	"math"

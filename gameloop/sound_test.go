@@ -14,19 +14,51 @@ import (
 	"vimpclient/audio/synth"
 	"vimpclient/clientcore"
 	"vimpclient/host/match"
+	"vimpclient/parts"
+	"vimpclient/registry"
+	"vimpclient/world"
 )
 
-// TestSoundSceneExplosionPans drives the headless sound scene with the
-// embedded host's own CONFIG_DATA and an explosion event to the left, then
-// to the right of the listener, renders the mix offline and checks that the
-// explosion is loud and on the side where it happened.
-func TestSoundSceneExplosionPans(t *testing.T) {
+// scriptedCore hands the world fixed hot data and, once, the frames set.
+type scriptedCore struct {
+	hot    clientcore.Hot
+	frames []clientcore.EventFrame
+}
+
+func (c *scriptedCore) Sample(float64) *clientcore.Hot {
+	c.hot.Flags &^= clientcore.HotFrames
+	if len(c.frames) > 0 {
+		c.hot.Flags |= clientcore.HotFrames
+	}
+	return &c.hot
+}
+
+func (c *scriptedCore) TakeFrames() []clientcore.EventFrame {
+	f := c.frames
+	c.frames = nil
+	return f
+}
+
+func (c *scriptedCore) MyGameID() (uint8, bool) { return 0, false }
+
+// TestExplosionPans drives a world with the embedded host's own CONFIG_DATA
+// and the loop's sound adapter, with an explosion event to the left, then to
+// the right of the listener, renders the mix offline and checks that the
+// explosion is loud and on the side where it happened: the parts' sound
+// path a headless session and the window share.
+func TestExplosionPans(t *testing.T) {
 	m, err := match.New(match.Config{Bots: 0, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
 	cfg := m.ConfigData()
-	var doc struct{ Snapshot json.RawMessage }
+	var doc struct {
+		Snapshot json.RawMessage
+		Parts    json.RawMessage
+		Modules  struct {
+			CanvasManager json.RawMessage `json:"canvasManager"`
+		}
+	}
 	if err := json.Unmarshal(cfg, &doc); err != nil {
 		t.Fatal(err)
 	}
@@ -51,13 +83,27 @@ func TestSoundSceneExplosionPans(t *testing.T) {
 			return nil, fmt.Errorf("%s: not found", path)
 		}))
 		<-loading.Done()
-		core := clientcore.New(schema, clientcore.Options{})
-		sc, err := newSoundScene(cfg, "tanks", sounds, newPartSounds(sounds), core.MyGameID, quiet)
+		snd := newPartSounds(sounds)
+		w := world.New(world.Options{Log: quiet, Sounds: snd, Rand: func() float64 { return 0.5 },
+			OnCamera: func(x, y, zoom float64) { sounds.SetListener(x, y); sounds.SetZoom(zoom) }})
+		var pc parts.PartsConfig
+		if err := json.Unmarshal(doc.Parts, &pc); err != nil {
+			t.Fatal(err)
+		}
+		specs, tune, pointer, err := world.ParseCanvasManager(doc.Modules.CanvasManager)
 		if err != nil {
 			t.Fatal(err)
 		}
+		_, pg, ok := registry.Default().Pick("tanks", pc, w.Rand())
+		if !ok {
+			t.Fatal("the embedded host's config is not recognised as tanks")
+		}
+		if err := w.Configure(&world.Config{Schema: schema, Canvases: specs, Camera: tune, PointerCanvas: pointer, Parts: pc}, pg); err != nil {
+			t.Fatal(err)
+		}
 		const lx, ly = 1000.0, 1000.0
-		hot := clientcore.Hot{Flags: clientcore.HotCamera, Camera: [2]float32{lx, ly}}
+		core := &scriptedCore{hot: clientcore.Hot{Flags: clientcore.HotCamera, Camera: [2]float32{lx, ly}}}
+		w.SetCore(core)
 		k := schema.Key("w2e")
 		row := make([]float64, len(k.Fields))
 		for i, f := range k.Fields {
@@ -70,13 +116,15 @@ func TestSoundSceneExplosionPans(t *testing.T) {
 				row[i] = 40
 			}
 		}
-		ev := []clientcore.EventFrame{{Blocks: []clientcore.Block{{Schema: k, Rows: []clientcore.Row{{Fields: row}}}}}}
-		sc.tick(1000, &hot, nil) // listener placed
-		sc.tick(1016, &hot, ev)  // the explosion
+		w.Tick(1000, 0) // listener placed
+		core.frames = []clientcore.EventFrame{{Blocks: []clientcore.Block{{Schema: k, Rows: []clientcore.Row{{Fields: row}}}}}}
+		w.Tick(1016, 16) // the explosion
+		sounds.Tick()
 		var l, r float64
 		buf := make([]float32, 2*480)
 		for i := 0; i < 40; i++ { // 400 ms
-			sc.tick(1032+float64(i)*10, &hot, nil)
+			w.Tick(1032+float64(i)*10, 10)
+			sounds.Tick()
 			clear(buf)
 			mx.Mix(buf)
 			for j := 0; j < len(buf); j += 2 {

@@ -324,6 +324,10 @@ func (w *World) Tick(nowMs, dtMs float64) {
 	w.scene.Step(dtMs)
 }
 
+// Hot is the hot data the last Tick applied (the world's own copy, valid
+// until the next Tick).
+func (w *World) Hot() *clientcore.Hot { return &w.hot.hot }
+
 func (w *World) applyFrame(f *clientcore.EventFrame) {
 	w.scene.ApplyFrame(f)
 	if f.HasCamera {

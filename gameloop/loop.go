@@ -93,13 +93,14 @@ type Loop struct {
 	games  registry.Registry
 	target atomic.Pointer[session.Target]
 
-	core  *clientcore.Core // nil before CONFIG_DATA
-	world *world.World
-	hud   *hud.HUD
-	ctrl  *input.Controller
-	input Input
-	graph *netgraph.Graph
-	snd   *partSounds
+	core   *clientcore.Core // nil before CONFIG_DATA
+	world  *world.World
+	hud    *hud.HUD
+	ctrl   *input.Controller
+	input  Input
+	inTick InputTick
+	graph  *netgraph.Graph
+	snd    *partSounds
 	// catalog is the sound catalog of the current CONFIG_DATA.
 	catalog *audio.Catalog
 
@@ -215,11 +216,12 @@ func (l *Loop) Tick(now time.Time) {
 	}
 	l.lastMs, l.nowMs = nowMs, nowMs
 	l.drain()
-	t := InputTick{NowMs: nowMs, Controller: l.ctrl, HUD: l.hud}
+	t := &l.inTick // reused: handing it to an interface would move a fresh one to the heap each tick
+	*t = InputTick{NowMs: nowMs, Controller: l.ctrl, HUD: l.hud}
 	if !l.playAt.IsZero() {
 		t.Playing, t.PlayingFor = true, now.Sub(l.playAt)
 	}
-	l.input.Feed(&t)
+	l.input.Feed(t)
 	l.sendHUD()
 	l.hud.Update(nowMs)
 	l.world.Tick(nowMs, min(dt, 100))

@@ -220,6 +220,9 @@ func (w *World) SetMap(m *gamemap.Map) {
 	}
 }
 
+// Map is the last MAP_DATA's map (nil: none since the last full CLEAR).
+func (w *World) Map() *gamemap.Map { return w.lastMap }
+
 // ApplyFirstShot applies FIRST_SHOT_DATA like an event frame (it bypasses
 // the core). A snapshot shape the parts do not draw is not an error the
 // handshake cares about: the session answers FIRST_SHOT_READY regardless.

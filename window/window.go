@@ -18,9 +18,9 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"vimpclient/gameloop"
+	hudview "vimpclient/hud/view"
 	"vimpclient/input"
 	"vimpclient/input/ebiteninput"
-	hudview "vimpclient/hud/view"
 	netview "vimpclient/netgraph/view"
 	"vimpclient/render"
 )

@@ -141,7 +141,7 @@ func New(o Options) *Loop {
 		snd = l.snd
 	}
 	l.world = world.New(world.Options{Log: o.Log, Rand: o.Rand, Textures: o.Textures, Sounds: snd,
-		OnCamera: l.onCamera, Width: o.Width, Height: o.Height})
+		Width: o.Width, Height: o.Height})
 	l.hud = hud.New("", "", o.Store)
 	if !o.Start.IsZero() {
 		l.started = true
@@ -225,8 +225,12 @@ func (l *Loop) Tick(now time.Time) {
 	l.sendHUD()
 	l.hud.Update(nowMs)
 	l.world.Tick(nowMs, min(dt, 100))
-	if l.opts.Sounds != nil {
-		l.opts.Sounds.Tick()
+	if s := l.opts.Sounds; s != nil {
+		if x, y, ok := l.world.Camera(); ok {
+			s.SetListener(x, y)
+			s.SetZoom(l.world.AudioZoom())
+		}
+		s.Tick()
 	}
 	if l.core != nil {
 		l.graph.Observe(nowMs, netgraph.CoreCounters(l.core), netgraph.CorePrediction(l.core))
@@ -267,13 +271,6 @@ func (l *Loop) sendHUD() {
 		if err != nil {
 			l.log.Warn("not sent", "kind", o.Kind, "err", err)
 		}
-	}
-}
-
-func (l *Loop) onCamera(x, y, zoom float64) {
-	if l.opts.Sounds != nil {
-		l.opts.Sounds.SetListener(x, y)
-		l.opts.Sounds.SetZoom(zoom)
 	}
 }
 

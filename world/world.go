@@ -89,8 +89,9 @@ type Options struct {
 	Textures parts.Textures
 	// Sounds is what the parts play through (nil: silent).
 	Sounds parts.Sounds
-	// OnCamera receives every camera application: the raw point (the audio
-	// listener) and the scene zoom for audio.
+	// OnCamera, if set, sees every camera application in order: the raw
+	// point and the scene zoom for audio (diagnostics and tests; the game
+	// loop reads Camera after each tick instead).
 	OnCamera func(x, y, zoom float64)
 	// Width and Height are the initial window size in logical px (default
 	// 1280×720, the window's default).
@@ -353,6 +354,10 @@ func (w *World) applyCamera(x, y float64, reset bool, shake string) {
 		w.onCamera(x, y, w.AudioZoom())
 	}
 }
+
+// Camera is the raw camera point last applied (the audio listener's place);
+// ok is false before any camera.
+func (w *World) Camera() (x, y float64, ok bool) { return w.camX, w.camY, w.haveCam }
 
 // AudioZoom is the scene zoom handed to audio: the pointer canvas's current
 // scale times the camera zoom, over its base scale, so sound distances stay

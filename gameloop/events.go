@@ -21,8 +21,15 @@ func (l *Loop) handle(ev *session.Event) {
 	case session.EventOpen:
 		l.connectionOpened()
 	case session.EventFrame:
-		if l.core != nil {
-			l.core.PushFrame(ev.Data, l.Ms(ev.At))
+		switch {
+		case l.core == nil:
+			l.undecodable("no usable snapshot schema in CONFIG_DATA")
+		case !l.core.PushFrame(ev.Data, l.Ms(ev.At)):
+			if len(ev.Data) > 0 && (ev.Data[0] == '{' || ev.Data[0] == '[') {
+				l.undecodable("they are JSON text, not binary snapshot frames (format 5)")
+			} else {
+				l.undecodable(l.core.LastError().Error())
+			}
 		}
 	case session.EventState:
 		if ev.State == session.StatePlaying && l.playAt.IsZero() {
@@ -45,6 +52,9 @@ func (l *Loop) handle(ev *session.Event) {
 // connectionOpened starts a new connection: nothing of the old one carries
 // over but the loop's totals.
 func (l *Loop) connectionOpened() {
+	if l.opts.LogOnce != nil {
+		l.opts.LogOnce.Reset()
+	}
 	l.retireCore()
 	l.graph.Reset()
 	t := l.currentTarget()
@@ -52,6 +62,7 @@ func (l *Loop) connectionOpened() {
 	l.hud.HostListsRequested(true)
 	l.ctrl = nil
 	l.close = nil
+	l.badFramesSaid = false
 	l.world.Clear(nil, true)
 	if l.opts.Sounds != nil {
 		l.opts.Sounds.Reset()
@@ -211,4 +222,18 @@ func (l *Loop) loadSounds() {
 		return
 	}
 	l.opts.Sounds.Init(l.opts.Context, l.catalog, f)
+}
+
+// undecodable counts a snapshot frame this client cannot read, and says why
+// once per connection: in the log and the summary's errors.
+func (l *Loop) undecodable(reason string) {
+	l.badFrames++
+	l.badFrameReason = reason
+	if l.badFramesSaid {
+		return
+	}
+	l.badFramesSaid = true
+	msg := "frames from this host cannot be decoded: " + reason
+	l.log.Warn(msg)
+	l.note(msg)
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"vimpclient/gameloop"
+	"vimpclient/logs"
 	"vimpclient/session"
 )
 
@@ -75,7 +76,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	// The whole recording may be queued before the loop catches up: size the
 	// queue to it so a fast replay loses nothing.
-	log := newLogger(stderr, false)
+	log, once := logs.New(stderr, false)
 	sess := session.New(session.Options{
 		Auth:     session.AuthValues{Nick: *nick},
 		AutoTeam: true, Team: *team, Recorder: rec, Now: rp.Now,
@@ -83,7 +84,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		Logger: log,
 	})
 	ents := gameloop.NewEntities()
-	loop := gameloop.New(gameloop.Options{Session: sess, Log: log, Start: rp.Now(), Context: ctx, AutoTeam: true, Observer: ents})
+	loop := gameloop.New(gameloop.Options{Session: sess, Log: log, Start: rp.Now(), Context: ctx, AutoTeam: true, Observer: ents, LogOnce: once})
 	if steps != nil {
 		loop.SetInput(gameloop.NewScript(steps))
 	}

@@ -436,24 +436,6 @@ func (p *Predictor) Correct(hadState bool, dx, dy, dAngle float32) bool {
 	return snap
 }
 
-// NormalizeAngle wraps a into [−π, π] by repeated ±2π (§7.5 step 8); values
-// that are not finite pass through.
-func NormalizeAngle(a float32) float32 {
-	if math.IsNaN(float64(a)) || math.IsInf(float64(a), 0) {
-		return a
-	}
-	if a > 64 || a < -64 {
-		a = float32(math.Remainder(float64(a), 2*math.Pi))
-	}
-	for a > math.Pi {
-		a -= 2 * math.Pi
-	}
-	for a < -math.Pi {
-		a += 2 * math.Pi
-	}
-	return a
-}
-
 // Summary is the "prediction" object of the headless summary: the
 // time-aligned error figures, the snaps, and the correction figures.
 func (p *Predictor) Summary() Summary {

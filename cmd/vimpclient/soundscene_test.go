@@ -59,11 +59,11 @@ func TestSoundSceneExplosionPans(t *testing.T) {
 		const lx, ly = 1000.0, 1000.0
 		hot := clientcore.Hot{Flags: clientcore.HotCamera, Camera: [2]float32{lx, ly}}
 		k := schema.Key("w2e")
-		row := make([]float64, len(k.Fields))
+		row := make([]float32, len(k.Fields))
 		for i, f := range k.Fields {
 			switch f.Name {
 			case "x":
-				row[i] = lx + side*400
+				row[i] = float32(lx + side*400)
 			case "y":
 				row[i] = ly
 			case "radius":

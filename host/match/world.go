@@ -125,15 +125,8 @@ func (m *Match) step() {
 	}
 	for i := range m.crates {
 		c := &m.crates[i]
-		b := &c.body
-		b.X += b.VX * dt
-		b.Y += b.VY * dt
-		b.Angle = tanks.Normalize(b.Angle + b.AngVel*dt)
-		ld := 1 / (1 + dt*c.linDamp)
-		b.VX *= ld
-		b.VY *= ld
-		b.AngVel *= 1 / (1 + dt*c.angDamp)
-		m.bodies = append(m.bodies, b)
+		c.body.Integrate(dt, c.linDamp, c.angDamp)
+		m.bodies = append(m.bodies, &c.body)
 	}
 	m.solver.Resolve(m.bodies, m.current.geom.Walls)
 	for _, p := range m.players {

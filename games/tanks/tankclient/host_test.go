@@ -21,7 +21,6 @@ type hostOut struct {
 	frame   clientcore.Frame
 	player  clientcore.PlayerBlock
 	players int
-	crates  [][3]float64
 	// sink, when set, receives every message (for the delayed session).
 	sink func(msg hostMsg)
 }
@@ -52,14 +51,6 @@ func (o *hostOut) Frame(uid int, b []byte, reliable bool) {
 	if err := o.dec.Decode(b, &o.frame); err != nil {
 		o.t.Errorf("decode: %v", err)
 		return
-	}
-	for i := range o.frame.Blocks {
-		if o.frame.Blocks[i].Key() == "c1" {
-			o.crates = o.crates[:0]
-			for _, r := range o.frame.Blocks[i].Rows {
-				o.crates = append(o.crates, [3]float64{r.Fields[0], r.Fields[1], r.Fields[2]})
-			}
-		}
 	}
 	if o.frame.HasPlayer {
 		o.player = o.frame.Player

@@ -172,6 +172,9 @@ func (b *Binder) Err() error {
 	return &BindError{Key: b.key.Name, Missing: b.missing}
 }
 
+// Missing lists the required names the key lacks.
+func (b *Binder) Missing() []string { return b.missing }
+
 // Unaccounted lists the key's fields the reader neither bound nor ignored,
 // in row order: a layout newer than the reader. Role fields are named by
 // their role.

@@ -14,7 +14,7 @@ type smokeBinding struct{ f tankFields }
 
 // Bind implements parts.Factory.
 func (SmokeFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	f, err := bindTank(k, "Smoke", "gunRotation", "team", "angvel")
+	f, err := bindTank(k, "gunRotation", "team", "angvel")
 	return &smokeBinding{f}, err
 }
 

@@ -16,7 +16,7 @@ type tankFields struct {
 	x, y, angle, gun, vx, vy, load, cond, size, team clientcore.BoundField
 }
 
-func bindTank(k *clientcore.KeySchema, part string, ignore ...string) (tankFields, error) {
+func bindTank(k *clientcore.KeySchema, ignore ...string) (tankFields, error) {
 	b := clientcore.NewBinder(k)
 	f := tankFields{
 		x: b.Require("x"), y: b.Require("y"), angle: b.Require("angle"), gun: b.Require("gunRotation"),
@@ -48,7 +48,7 @@ type tankBinding struct{ f tankFields }
 
 // Bind implements parts.Factory.
 func (TankFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	f, err := bindTank(k, "Tank", "angvel")
+	f, err := bindTank(k, "angvel")
 	return &tankBinding{f}, err
 }
 
@@ -152,7 +152,7 @@ type tankRadarBinding struct{ f tankFields }
 
 // Bind implements parts.Factory.
 func (TankRadarFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	f, err := bindTank(k, "TankRadar", "angvel")
+	f, err := bindTank(k, "angvel")
 	return &tankRadarBinding{f}, err
 }
 

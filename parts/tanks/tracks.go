@@ -14,7 +14,7 @@ type tracksBinding struct{ f tankFields }
 
 // Bind implements parts.Factory.
 func (TracksFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	f, err := bindTank(k, "Tracks", "gunRotation", "team", "angvel")
+	f, err := bindTank(k, "gunRotation", "team", "angvel")
 	return &tracksBinding{f}, err
 }
 

@@ -76,6 +76,17 @@ type crateObj struct {
 	angDamp float32
 }
 
+// CrateBodies appends the simulated state of the map bodies, in MAP_DATA
+// order, to dst: what each step integrates and packs into the map set's
+// rows. It is for diagnostics and for holding a predictor to the host bit
+// for bit; call it on the goroutine that steps the match.
+func (m *Match) CrateBodies(dst []tanks.Body) []tanks.Body {
+	for i := range m.crates {
+		dst = append(dst, m.crates[i].body)
+	}
+	return dst
+}
+
 type bomb struct {
 	id       uint32
 	owner    uint8

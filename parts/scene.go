@@ -80,6 +80,8 @@ type Game struct {
 type PartsConfig struct {
 	GameSets         map[string][]string `json:"gameSets"`
 	EntitiesOnCanvas map[string]string   `json:"entitiesOnCanvas"`
+	// Sounds is the sound catalog block, handed to the sound manager as is.
+	Sounds json.RawMessage `json:"sounds"`
 }
 
 type route struct {

@@ -131,9 +131,17 @@ func (w *Window) Run() error {
 	return w.err
 }
 
-// keyboard is the window's game loop input: Ebiten's keys, text, pointer and
-// touches, through the same controller a key script feeds.
-type keyboard struct{ w *Window }
+// keyboard is the window's game loop input: Ebiten's keys, text, pointer,
+// touches and the first standard gamepad, through the same controller a key
+// script feeds.
+type keyboard struct {
+	w      *Window
+	pads   ebiteninput.PadReader
+	pad    input.Pad
+	padCtl *input.Controller // the controller pad's map was derived for
+	state  input.PadState
+	hadPad bool
+}
 
 func (k *keyboard) Configure(input.Config) error { return nil }
 
@@ -145,9 +153,22 @@ func (k *keyboard) Feed(t *gameloop.InputTick) {
 		r.UpdateForm(t.HUD, ww, wh)
 		return
 	}
-	if t.Controller != nil {
-		r.Update(t.Controller, t.HUD, t.NowMs)
+	c := t.Controller
+	if c == nil {
+		return
 	}
+	r.Update(c, t.HUD, t.NowMs)
+	if c != k.padCtl {
+		k.padCtl, k.pad = c, input.Pad{Map: input.DefaultPadMap(c.Config())}
+	}
+	ww, wh := k.w.play.Loop().World().Size()
+	switch has := k.pads.Read(&k.state); {
+	case has:
+		k.pad.Update(c, &k.state, ww, wh, t.NowMs)
+	case k.hadPad:
+		k.pad.Release(c, ww, wh, t.NowMs) // unplugged: let go of what it held
+	}
+	k.hadPad = k.pads.Connected()
 }
 
 // Update implements ebiten.Game: the window's own keys, then one tick.

@@ -73,6 +73,9 @@ type Chat struct {
 	history []ChatLine
 	input   []rune
 	open    bool
+	// inputText caches string(input) until the next edit.
+	inputText  string
+	inputDirty bool
 	Dropped int // template messages without a text
 }
 
@@ -85,13 +88,20 @@ func (c *Chat) Lines() []ChatLine { return c.lines }
 // Open reports whether the command line is open.
 func (c *Chat) Open() bool { return c.open }
 
-// Input is the command line's text.
-func (c *Chat) Input() string { return string(c.input) }
+// Input is the command line's text; it is built once per change, so a
+// view reads it every frame without allocating.
+func (c *Chat) Input() string {
+	if c.inputDirty {
+		c.inputText, c.inputDirty = string(c.input), false
+	}
+	return c.inputText
+}
 
 // OpenInput opens an empty command line.
 func (c *Chat) OpenInput() {
 	c.open = true
 	c.input = c.input[:0]
+	c.inputDirty = true
 }
 
 // Type appends typed characters, dropping control characters, up to the limit.
@@ -107,6 +117,7 @@ func (c *Chat) Type(rs []rune) {
 			continue
 		}
 		c.input = append(c.input, r)
+		c.inputDirty = true
 	}
 }
 
@@ -114,6 +125,7 @@ func (c *Chat) Type(rs []rune) {
 func (c *Chat) Backspace() {
 	if c.open && len(c.input) > 0 {
 		c.input = c.input[:len(c.input)-1]
+		c.inputDirty = true
 	}
 }
 
@@ -136,6 +148,7 @@ func (c *Chat) Enter() (string, []byte) {
 func (c *Chat) Escape() {
 	c.open = false
 	c.input = c.input[:0]
+	c.inputDirty = true
 }
 
 // Receive adds one CHAT_DATA message at now. A template without a text is

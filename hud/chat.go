@@ -76,7 +76,7 @@ type Chat struct {
 	// inputText caches string(input) until the next edit.
 	inputText  string
 	inputDirty bool
-	Dropped int // template messages without a text
+	Dropped    int // template messages without a text
 }
 
 // NewChat makes the chat for params.

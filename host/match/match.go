@@ -116,6 +116,7 @@ type Match struct {
 	statRows []any
 	statHead bool
 	vote     *vote
+	board    board // the host's own leaderboard (ACCOLADES_DATA)
 
 	model tanks.Model
 
@@ -313,6 +314,7 @@ func (m *Match) Join(uid int, name string) (string, bool) {
 	m.players[gid] = p
 	m.byUID[uid] = p
 	m.statRow(p)
+	m.board.dirty = true // a new participant's place
 	return p.name, true
 }
 
@@ -330,6 +332,8 @@ func (m *Match) Leave(uid int) {
 }
 
 func (m *Match) removePlayer(p *player) {
+	m.recordScore(p)
+	m.board.dirty = true
 	if p.tank != nil {
 		m.removed = append(m.removed, p.gid)
 	}
@@ -406,6 +410,7 @@ func (m *Match) FirstShotReady(uid int) {
 	}
 	p.human.ready = true
 	m.out.JSON(uid, 8, nil)
+	m.sendAccoladesTo(p)
 	m.out.JSON(uid, 16, map[string]string{"name": "teamChange"})
 	m.chatAll = enqueue(m.chatAll, "s:5:"+p.name)
 }

@@ -59,6 +59,7 @@ func (m *Match) addBotTo(team int) bool {
 // startRound respawns every team member and tells every ready human
 // (protocol.md §10.2).
 func (m *Match) startRound() {
+	m.recordScores() // the round that ends is a result
 	m.roundStart = m.tick
 	m.restartAt = 0
 	for _, id := range m.activeIDs() {
@@ -453,6 +454,7 @@ func (m *Match) teamChange(p *player, key string) {
 	}
 	switch {
 	case others < 2 && team != Spectators:
+		m.recordScores()
 		for _, q := range m.players {
 			if q != nil {
 				q.score, q.deaths = 0, 0
@@ -632,6 +634,7 @@ func (m *Match) finishVote() {
 func (m *Match) changeMap(name string) {
 	m.mapChangeAt = 0
 	m.vote = nil
+	m.recordScores()
 	m.loadMap(name)
 	m.removed = append(m.removed, m.activeIDs()...)
 	for _, p := range m.players {

@@ -103,7 +103,7 @@ type Out struct {
 // running game id game; store remembers auth values (nil: nothing kept).
 func New(host, game string, store Store) *HUD {
 	h := &HUD{host: host, game: game, store: store, Tech: NewTechInform(), Accolades: &Accolades{},
-		netGraphW: NetGraphW, netGraphH: NetGraphH}
+		netGraph: true, netGraphW: NetGraphW, netGraphH: NetGraphH}
 	h.configure(DefaultUIConfig())
 	return h
 }

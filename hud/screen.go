@@ -45,21 +45,28 @@ type ScreenLayout struct {
 	Panel    Rect
 	Vote     Rect // the vote window's column at its tallest
 	Fixed    Rect // the corner the game's fixed canvases (the radar) take; zero when none
-	NetGraph Rect // where the net graph goes: top right, under the fixed canvases; zero when hidden
+	NetGraph Rect // where the net graph goes: top right, under the fixed canvases
 	Notices  Rect // notices, one NoticeH line each, centred under the panel
 	Banner   Rect // the accolades banner, under the notices
 	Inform   Rect // the game informer's line, at 30 % of the height or below the banner
 	Chat     Rect // chat lines, newest at the bottom
 	Command  Rect // the command line
 	Stat     Rect // the scoreboard
+	// NetGraphShown is whether the centre keeps clear of the net graph.
+	NetGraphShown bool
 }
 
 // Boxes lists the boxes that share the screen, for checks that none
-// overlaps another (zero-sized ones are left out).
+// overlaps another (zero-sized ones are left out, and the net graph when
+// hidden).
 func (l ScreenLayout) Boxes() map[string]Rect {
 	m := map[string]Rect{}
+	graph := l.NetGraph
+	if !l.NetGraphShown {
+		graph = Rect{}
+	}
 	for name, r := range map[string]Rect{
-		"panel": l.Panel, "vote": l.Vote, "fixed": l.Fixed, "netgraph": l.NetGraph,
+		"panel": l.Panel, "vote": l.Vote, "fixed": l.Fixed, "netgraph": graph,
 		"notices": l.Notices, "banner": l.Banner, "inform": l.Inform, "chat": l.Chat, "command": l.Command,
 	} {
 		if r.W > 0 && r.H > 0 {
@@ -75,7 +82,9 @@ func (r Rect) Intersects(o Rect) bool {
 }
 
 // SetNetGraph tells the layout whether the net graph is shown and its size
-// in logical px (0 takes NetGraphW×NetGraphH).
+// in logical px (0 takes NetGraphW×NetGraphH). Until it is called the
+// layout keeps the net graph's corner clear; a hidden graph gives the
+// notices and the informer that room back.
 func (h *HUD) SetNetGraph(visible bool, w, ht float64) {
 	if w <= 0 || ht <= 0 {
 		w, ht = NetGraphW, NetGraphH
@@ -90,7 +99,7 @@ func (h *HUD) SetFixed(rects []Rect) { h.fixedRects = append(h.fixedRects[:0], r
 
 // Layout places the overlays in a w×h window (logical px).
 func (h *HUD) Layout(w, ht float64) ScreenLayout {
-	l := ScreenLayout{W: w, H: ht}
+	l := ScreenLayout{W: w, H: ht, NetGraphShown: h.netGraph}
 	l.Panel = Rect{W: w, H: PanelH}
 	l.Vote = Rect{X: VoteX, Y: VoteY, W: VoteW, H: VoteMaxH}
 	l.Fixed = h.fixedCorner(w)
@@ -98,12 +107,12 @@ func (h *HUD) Layout(w, ht float64) ScreenLayout {
 	if l.Fixed.W > 0 {
 		right = l.Fixed.X - bandGap
 	}
+	top := float64(PanelH + 8)
+	if l.Fixed.H > 0 {
+		top = l.Fixed.Y + l.Fixed.H + 8
+	}
+	l.NetGraph = Rect{X: w - rightMargin - h.netGraphW, Y: top, W: h.netGraphW, H: h.netGraphH}
 	if h.netGraph {
-		top := float64(PanelH + 8)
-		if l.Fixed.H > 0 {
-			top = l.Fixed.Y + l.Fixed.H + 8
-		}
-		l.NetGraph = Rect{X: w - rightMargin - h.netGraphW, Y: top, W: h.netGraphW, H: h.netGraphH}
 		right = math.Min(right, l.NetGraph.X-bandGap)
 	}
 	left := l.Vote.X + l.Vote.W + bandGap

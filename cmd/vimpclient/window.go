@@ -248,7 +248,7 @@ func (s *windowSource) overlay(screen *ebiten.Image) {
 		dpr = m.DeviceScaleFactor()
 	}
 	s.hudView.Draw(screen, s.hud, s.nowMs, dpr)
-	s.graphView.Draw(screen, 8, 8)
+	s.graphView.DrawAt(screen, s.hudView.Layout().NetGraph.X, s.hudView.Layout().NetGraph.Y, dpr)
 }
 
 // windowConnect plays in a window: the session runs on its own goroutine,

@@ -74,7 +74,7 @@ type AuthSection struct {
 	Lines   []AuthLine
 }
 
-// AuthForm is the per-room login form of client-ui.md §9.
+// AuthForm is the per-room login form the host asks for on AUTH_DATA.
 type AuthForm struct {
 	Title    string
 	Sections []AuthSection

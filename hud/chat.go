@@ -6,7 +6,7 @@ import (
 	"vimpclient/protocol"
 )
 
-// ChatFadeMs is how long a removed line takes to fade out (client-ui.md §5.1).
+// ChatFadeMs is how long a removed line takes to fade out.
 const ChatFadeMs = 2000
 
 // ChatMaxInput is the command line's length limit in runes.
@@ -17,7 +17,7 @@ const ChatMaxInput = 60
 const maxChatText = 512
 
 // defaultChatMessages are the engine's English texts for the groups the
-// seeds give defaults (client-ui.md §5.4), used entry by entry when the game
+// engine gives defaults, used entry by entry when the game
 // has no text of its own.
 var defaultChatMessages = map[string][]string{
 	"s": {

@@ -11,7 +11,7 @@ import (
 )
 
 // UIConfig is the part of CONFIG_DATA the overlays use, typed, with the
-// engine defaults applied (client-ui.md §1).
+// engine defaults applied.
 type UIConfig struct {
 	Chat    ChatParams
 	Panel   PanelSchema
@@ -102,7 +102,7 @@ type MenuEntry struct {
 	Template protocol.VoteTemplate
 }
 
-// Engine defaults (client-ui.md §5.1, §8.1, §11.1).
+// Engine defaults.
 const (
 	defaultListLimit = 5
 	defaultLineTime  = 15000

@@ -89,7 +89,7 @@ func (s *Stat) tableByName(name string) *StatTable {
 	return nil
 }
 
-// Apply applies one STAT_DATA message (client-ui.md §7.3).
+// Apply applies one STAT_DATA message.
 func (s *Stat) Apply(m *protocol.Stat) {
 	if m.Full {
 		for i := range s.Tables {
@@ -195,7 +195,7 @@ func (t *StatTable) cmp(r, o *StatRow) int {
 	return 0
 }
 
-// resort moves the changed row i up, or else down, into place (§7.4).
+// resort moves the changed row i up, or else down, into place.
 func (t *StatTable) resort(i int) {
 	if len(t.sort) == 0 {
 		return

@@ -384,7 +384,7 @@ func (m *Match) sendMap(p *player) {
 	m.out.JSON(p.human.uid, 3, json.RawMessage(m.mapTexts[m.current.Name]))
 }
 
-// MapReady answers a MAP_READY (protocol.md §6.1).
+// MapReady answers a MAP_READY.
 func (m *Match) MapReady(uid int) {
 	p := m.byUID[uid]
 	if p == nil || !p.human.inGame {

@@ -57,7 +57,7 @@ func (m *Match) addBotTo(team int) bool {
 }
 
 // startRound respawns every team member and tells every ready human
-// (protocol.md §10.2).
+//.
 func (m *Match) startRound() {
 	m.recordScores() // the round that ends is a result
 	m.roundStart = m.tick
@@ -418,7 +418,9 @@ func (m *Match) Vote(uid int, raw json.RawMessage) {
 	}
 }
 
-// teamChange follows protocol.md §10.4.
+// teamChange moves p to the team key names: the same team is only
+// confirmed, a team without room is refused, and while fewer than two
+// other humans play the scores reset and a new round starts.
 func (m *Match) teamChange(p *player, key string) {
 	team := 0
 	for i := Team1; i <= Spectators; i++ {
@@ -630,7 +632,7 @@ func (m *Match) finishVote() {
 }
 
 // changeMap moves every human to the spectators and sends the new map
-// (protocol.md §10.1).
+//.
 func (m *Match) changeMap(name string) {
 	m.mapChangeAt = 0
 	m.vote = nil

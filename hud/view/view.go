@@ -22,8 +22,9 @@ type Options struct {
 	PanelBackground color.RGBA
 }
 
-// View draws the overlays of a hud.HUD, in the seed's z-order, above the
-// world layers (main canvas z 1, radar z 2) the renderer draws first.
+// View draws the overlays of a hud.HUD in the engine's z-order (the panel
+// and scoreboard above the game informer), above the world layers (main
+// canvas z 1, radar z 2) the renderer draws first.
 type View struct {
 	fonts   *Fonts
 	s       float64 // device pixels per logical pixel

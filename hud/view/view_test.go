@@ -407,6 +407,9 @@ func drawAllocs(v *View, h *hud.HUD, now float64, frames int, warm func()) (allo
 // The text caches keep steady drawing allocation-free: a scene with every
 // overlay and text in three scripts draws without allocating.
 func TestSteadyDrawAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not kept under the race detector")
+	}
 	v := systemView(t)
 	h := richScene(t)
 	if a, _ := drawAllocs(v, h, 8000+hud.GameInformAnimMs, 30, nil); a >= 0.5 {

@@ -57,7 +57,7 @@ func (m *Match) addBotTo(team int) bool {
 }
 
 // startRound respawns every team member and tells every ready human
-//.
+// .
 func (m *Match) startRound() {
 	m.recordScores() // the round that ends is a result
 	m.roundStart = m.tick
@@ -632,7 +632,7 @@ func (m *Match) finishVote() {
 }
 
 // changeMap moves every human to the spectators and sends the new map
-//.
+// .
 func (m *Match) changeMap(name string) {
 	m.mapChangeAt = 0
 	m.vote = nil

@@ -56,8 +56,7 @@ func (m *Match) addBotTo(team int) bool {
 	return true
 }
 
-// startRound respawns every team member and tells every ready human
-// .
+// startRound respawns every team member and tells every ready human.
 func (m *Match) startRound() {
 	m.recordScores() // the round that ends is a result
 	m.roundStart = m.tick
@@ -631,8 +630,7 @@ func (m *Match) finishVote() {
 	m.mapChangeAt = m.tick + mapDelayTicks
 }
 
-// changeMap moves every human to the spectators and sends the new map
-// .
+// changeMap moves every human to the spectators and sends the new map.
 func (m *Match) changeMap(name string) {
 	m.mapChangeAt = 0
 	m.vote = nil

@@ -80,10 +80,13 @@ type Fonts struct {
 	sb      strings.Builder
 }
 
-// NewFonts parses the bundled Go fonts and, with opts.System, starts
+// NewFonts parses the bundled Go fonts, without the system's behind them.
+func NewFonts() (*Fonts, error) { return NewFontsWith(FontOptions{}) }
+
+// NewFontsWith parses the bundled Go fonts and, with opts.System, starts
 // indexing the system's fonts in the background (SystemReady tells when
 // they are in use).
-func NewFonts(opts FontOptions) (*Fonts, error) {
+func NewFontsWith(opts FontOptions) (*Fonts, error) {
 	r, err := text.NewGoTextFaceSource(bytes.NewReader(goregular.TTF))
 	if err != nil {
 		return nil, fmt.Errorf("go regular font: %w", err)

@@ -57,7 +57,7 @@ func NewWithOptions(opts Options) (*View, error) {
 	if opts.Fonts.Log == nil {
 		opts.Fonts.Log = slog.Default()
 	}
-	f, err := NewFonts(opts.Fonts)
+	f, err := NewFontsWith(opts.Fonts)
 	if err != nil {
 		return nil, err
 	}

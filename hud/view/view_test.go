@@ -341,7 +341,7 @@ func TestSharpAtScale(t *testing.T) {
 // Control and invisible formatting characters are dropped; every other
 // rune stays, to be drawn by some font or as a box.
 func TestPrintableDropsControlAndInvisible(t *testing.T) {
-	f, err := NewFonts(FontOptions{})
+	f, err := NewFonts()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -22,9 +22,9 @@ import (
 	"math"
 
 	"vimpclient/clientcore"
+	"vimpclient/gamemap"
 	"vimpclient/games/tanks"
 	"vimpclient/predict"
-	"vimpclient/protocol"
 )
 
 // m1 row layout (game-tanks.md §2).
@@ -395,13 +395,22 @@ func (g *Game) SetActive(active bool) {
 	g.shots.keysetReset()
 }
 
-// SetMap follows MAP_DATA: predictor and shot state reset.
-func (g *Game) SetMap() {
+// SetMap follows MAP_DATA: predictor and shot state reset, then the wall
+// geometry and crates of the new map (none when m is nil or unreadable: the
+// tank is predicted without walls).
+func (g *Game) SetMap(m *gamemap.Map) {
 	g.pred.Reset(false)
 	g.shots.fullReset()
 	g.crates.reset()
 	g.remotes.reset()
+	g.walls = nil
+	if m != nil {
+		g.LoadMap(m.Raw) // an error leaves no walls, as for no map
+	}
 }
+
+// Prediction reports the own tank's prediction figures.
+func (g *Game) Prediction() (clientcore.PredictionReport, bool) { return g.pred.Report(), true }
 
 // Reset follows CLEAR: predictor, shots and the own tank's meta reset.
 func (g *Game) Reset() {
@@ -415,16 +424,12 @@ func (g *Game) Reset() {
 	g.others = [256]remote{}
 }
 
-// SyncPanel mirrors PANEL_DATA items ("wa:<weapon>", "<weapon>:<ammo>",
-// "<weapon>") into the shot predictor.
-func (g *Game) SyncPanel(items []string) { g.shots.syncPanel(items) }
+// SyncPanel mirrors one PANEL_DATA cell ("wa:<weapon>", "<weapon>:<ammo>",
+// a bare "<weapon>") into the shot predictor: the fire gate reads the ammo.
+func (g *Game) SyncPanel(key, value string, set bool) { g.shots.panelItem(key, value, set) }
 
-// SyncPanelCells is SyncPanel for the decoded PANEL_DATA cells.
-func (g *Game) SyncPanelCells(cells []protocol.PanelCell) {
-	for _, c := range cells {
-		g.shots.panelItem(c.Key, c.Value, c.Set)
-	}
-}
+// SyncPanelItems is SyncPanel for raw "key:value" items.
+func (g *Game) SyncPanelItems(items []string) { g.shots.syncPanel(items) }
 
 // tankFields are the m1 layout's field names (game-tanks.md §2).
 func tankFields() [rowLen]string {
@@ -460,8 +465,8 @@ func FromConfig(schema *clientcore.Schema, prediction []byte) (*Game, error) {
 }
 
 // TakeSpawns returns the locally spawned shots since the last call, as
-// event frames for the renderer (a w1 list row, or a w2 row with Local set).
-// They are valid until the next call into the game.
+// event frames (a w1 list row, or a w2 row with Local set); the core hands
+// them to the renderer through TakeFrames.
 func (g *Game) TakeSpawns() []clientcore.EventFrame {
 	out := g.spawns
 	g.spawns = nil

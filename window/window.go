@@ -208,6 +208,7 @@ func (w *Window) Draw(screen *ebiten.Image) {
 	screen.Fill(color.Black)
 	loop := w.play.Loop()
 	w.renderer.Draw(screen, loop.World(), w.dpr)
+	loop.HUD().SetNetGraph(w.graph.Visible, netview.Width, netview.Height)
 	w.hud.Draw(screen, loop.HUD(), loop.NowMs(), w.dpr)
 	w.graph.DrawAt(screen, w.hud.Layout().NetGraph.X, w.hud.Layout().NetGraph.Y, w.dpr)
 	w.play.Overlay(w, screen)

@@ -30,6 +30,12 @@ const (
 	EventFrame                    // a binary snapshot frame: Data
 	EventState                    // the handshake reached State
 	EventClosed                   // the connection ended: Close
+	// EventRefused: what the run asked for cannot be had on this
+	// connection (the -team is not offered); Err says why, for the player.
+	EventRefused
+	// EventRetry: the runner waits before its next attempt; Retry says
+	// when and why.
+	EventRetry
 )
 
 // Event is one item for the game loop, stamped with its arrival time.
@@ -41,6 +47,8 @@ type Event struct {
 	Data  []byte // frame bytes for EventFrame, owned by the receiver
 	State State
 	Close *CloseInfo
+	// Retry is set for EventRetry.
+	Retry *RetryInfo
 	// Err is set on the AUTH_DATA message when the session could not answer
 	// the form itself (a required value is missing): a player must fill it.
 	Err error
@@ -52,6 +60,15 @@ type CloseInfo struct {
 	Reason    string // player-facing: the terminal TECH_INFORM text, else the close code's text
 	Reconnect bool   // false for the policy codes 4001/4006/4008/4009 and for a local stop
 	Local     bool   // the client ended it (context cancelled)
+}
+
+// RetryInfo is the runner's next attempt after a connection ended or could
+// not be made.
+type RetryInfo struct {
+	At      time.Time     // when the attempt starts
+	Wait    time.Duration // the back-off before it
+	Attempt int           // the attempt's number since the run last played, from 1
+	Reason  string        // why there is no connection: the close reason or the dial error
 }
 
 // techText fills a TECH_INFORM template from CONFIG_DATA's list, or the

@@ -59,7 +59,7 @@ func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
 	}
 	var last *CloseInfo
 	var lastErr error
-	failures := 0
+	failures, retries := 0, 0
 	for attempt := 1; ; attempt++ {
 		if ctx.Err() != nil {
 			return last, lastErr
@@ -75,11 +75,14 @@ func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
 			}
 		}
 		if err == nil && r.Session.lastReachedPlaying() {
-			failures = 0
+			failures, retries = 0, 0
 		} else {
 			failures++
 		}
-		if sleep(ctx, Backoff(failures)) != nil {
+		retries++
+		wait := Backoff(failures)
+		r.Session.retrying(wait, retries, info, err)
+		if sleep(ctx, wait) != nil {
 			return last, lastErr
 		}
 	}
@@ -122,6 +125,20 @@ func Backoff(failures int) time.Duration {
 		d *= 2
 	}
 	return min(d, MaxReconnectDelay)
+}
+
+// retrying tells the game loop when the next attempt starts and why there
+// is no connection, for the reconnecting screen.
+func (s *Session) retrying(wait time.Duration, attempt int, info *CloseInfo, err error) {
+	now := s.now()
+	ri := &RetryInfo{At: now.Add(wait), Wait: wait, Attempt: attempt}
+	switch {
+	case err != nil:
+		ri.Reason = err.Error()
+	case info != nil:
+		ri.Reason = info.Reason
+	}
+	s.queue.Push(Event{At: now, Kind: EventRetry, Retry: ri})
 }
 
 func connLabel(n int) string {

@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"vimpclient/clientcore"
-	"vimpclient/hud"
 	"vimpclient/host/match"
 	"vimpclient/host/packer"
+	"vimpclient/hud"
 	"vimpclient/protocol"
 	"vimpclient/session"
 )

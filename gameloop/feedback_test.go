@@ -104,3 +104,39 @@ func TestRoomFullIsShownAndListed(t *testing.T) {
 		t.Fatalf("close code %v", s.CloseCode)
 	}
 }
+
+// The reconnecting screen comes from the runner's retry event; its give-up
+// key reaches the wiring through OnGiveUp, and a new connection hides it.
+func TestReconnectingScreenAndGiveUp(t *testing.T) {
+	h := newHeavyMatch(t, nil)
+	gaveUp := 0
+	h.loop.opts.OnGiveUp = func() { gaveUp++ }
+	h.step(0)
+	h.sess.Queue().Push(session.Event{At: h.now, Kind: session.EventClosed, Close: &session.CloseInfo{Code: 1001, Reason: "Server restarting", Reconnect: true}})
+	h.sess.Queue().Push(session.Event{At: h.now, Kind: session.EventRetry,
+		Retry: &session.RetryInfo{At: h.now.Add(6 * time.Second), Wait: 6 * time.Second, Attempt: 2, Reason: "Server restarting"}})
+	h.step(16)
+	r := &h.loop.HUD().Reconnect
+	if !r.Shown || r.Attempt != 2 {
+		t.Fatalf("reconnect screen %+v", r)
+	}
+	if got := r.Text(h.loop.NowMs()); got != "Connection lost (Server restarting) — reconnecting in 6 s (attempt 2)" {
+		t.Fatalf("text %q", got)
+	}
+	h.step(2500)
+	if got := r.Text(h.loop.NowMs()); !strings.Contains(got, "reconnecting in 4 s") {
+		t.Fatalf("countdown %q", got)
+	}
+	if !h.loop.HUD().ReconnectKey(hud.GiveUpKey) {
+		t.Fatal("the screen did not take the key")
+	}
+	h.step(16)
+	if gaveUp != 1 || !h.loop.GaveUp() {
+		t.Fatalf("gave up %d times, GaveUp %v", gaveUp, h.loop.GaveUp())
+	}
+	h.sess.Queue().Push(session.Event{At: h.now, Kind: session.EventOpen})
+	h.step(16)
+	if h.loop.HUD().Reconnect.Shown {
+		t.Fatal("the screen stayed after a new connection opened")
+	}
+}

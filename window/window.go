@@ -141,6 +141,7 @@ type keyboard struct {
 	padCtl *input.Controller // the controller pad's map was derived for
 	state  input.PadState
 	hadPad bool
+	codes  []int
 }
 
 func (k *keyboard) Configure(input.Config) error { return nil }
@@ -148,6 +149,14 @@ func (k *keyboard) Configure(input.Config) error { return nil }
 func (k *keyboard) Feed(t *gameloop.InputTick) {
 	r := &k.w.reader
 	r.Scale = k.w.dpr
+	if t.HUD.Reconnect.Shown {
+		// The connection is down: only the give-up key means anything.
+		k.codes = r.JustPressed(k.codes[:0])
+		for _, code := range k.codes {
+			t.HUD.ReconnectKey(code)
+		}
+		return
+	}
 	if t.HUD.AuthOpen() {
 		ww, wh := k.w.play.Loop().World().Size()
 		r.UpdateForm(t.HUD, ww, wh)
@@ -173,7 +182,7 @@ func (k *keyboard) Feed(t *gameloop.InputTick) {
 
 // Update implements ebiten.Game: the window's own keys, then one tick.
 func (w *Window) Update() error {
-	if w.quit || w.ctx.Err() != nil {
+	if w.quit || w.ctx.Err() != nil || w.play.Loop().GaveUp() {
 		return ebiten.Termination
 	}
 	alt := ebiten.IsKeyPressed(ebiten.KeyAlt)

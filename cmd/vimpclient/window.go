@@ -89,7 +89,8 @@ func windowConnect(ctx context.Context, p *playFlags, addr string, stdout, stder
 	}
 	opts := gameloop.Options{Session: sess, Log: log, LogOnce: conn.once, Start: time.Now(), Context: ctx,
 		Textures: renderer.Textures(), Sounds: sounds, SoundFetcher: conn.soundFetcher,
-		Store: hudStore, Interactive: true, AutoTeam: p.team != ""}
+		Store: hudStore, Interactive: true, AutoTeam: p.team != "", Team: p.team,
+		OnGiveUp: cancel} // giving up reconnecting ends the runner, then the window
 	if path, err := input.BindingsPath(); err == nil {
 		if b, err := input.LoadBindings(path, target.GameID); err != nil {
 			log.Warn("key bindings", "file", path, "err", err)

@@ -105,19 +105,21 @@ func (v *View) Draw(screen *ebiten.Image, h *hud.HUD, now, scale float64) {
 	if h.ModulesReady && h.Accolades.BannerShown {
 		v.drawBanner(screen, h.Accolades, &l, now)
 	}
-	v.drawNotices(screen, h.Notices(), &l, now)
 	if h.ModulesReady && h.Stat.Visible {
 		v.drawStat(screen, h.Stat, &l)
 	}
 	if h.Auth != nil { // z 8
 		v.drawAuth(screen, h.Auth, w, ht, now)
 	}
+	below := 0.0 // the black screen's text ends here
 	switch { // z 9
 	case h.Reconnect.Shown:
 		v.drawReconnect(screen, &h.Reconnect, w, ht, now)
 	case h.Tech.Shown:
-		v.drawTech(screen, h.Tech.Text, w, ht)
+		below = v.drawTech(screen, h.Tech.Text, w, ht)
 	}
+	// Notices say what went wrong: above everything, the black screens too.
+	v.drawNotices(screen, h.Notices(), &l, now, below)
 }
 
 // Colours of the reference styles.

@@ -111,8 +111,9 @@ func (v *View) Draw(screen *ebiten.Image, h *hud.HUD, now, scale float64) {
 	if h.Auth != nil { // z 8
 		v.drawAuth(screen, h.Auth, w, ht, now)
 	}
-	below := 0.0 // the black screen's text ends here
-	switch { // z 9
+	// z 9; below is where the black screen's text ends.
+	below := 0.0
+	switch {
 	case h.Reconnect.Shown:
 		v.drawReconnect(screen, &h.Reconnect, w, ht, now)
 	case h.Tech.Shown:

@@ -65,6 +65,7 @@ func (l *Loop) connectionOpened() {
 	t := l.currentTarget()
 	l.hud = hud.New(t.Host, t.GameID, l.opts.Store)
 	l.hud.HostListsRequested(true)
+	l.applyDisplay(l.hud)
 	l.ctrl = nil
 	l.close = nil
 	l.badFramesSaid = false
@@ -160,6 +161,7 @@ func (l *Loop) message(ev *session.Event) {
 func (l *Loop) configure(cfg *protocol.Config) {
 	l.retireCore()
 	l.ctrl = nil
+	l.haveKeys = false
 	if len(cfg.Snapshot) == 0 {
 		l.note("CONFIG_DATA has no snapshot schema")
 		return
@@ -202,6 +204,7 @@ func (l *Loop) configure(cfg *protocol.Config) {
 	for _, p := range problems {
 		l.log.Warn("key config", "problem", p)
 	}
+	l.keys, l.haveKeys = keys, true
 	if err := l.input.Configure(keys); err != nil {
 		l.fatal = err
 	}

@@ -135,6 +135,8 @@ func (l *Loop) sentHUD(o hud.Out) {
 		}
 	case hud.OutAuth:
 		l.authSent = o.Values
+	case hud.OutSettings:
+		l.settingsAsked = true
 	case hud.OutGiveUp:
 		l.gaveUp = true
 		if l.opts.OnGiveUp != nil {

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"vimpclient/hud"
+	"vimpclient/input"
 	"vimpclient/protocol"
 	"vimpclient/session"
 )
@@ -138,5 +139,34 @@ func TestReconnectingScreenAndGiveUp(t *testing.T) {
 	h.step(16)
 	if h.loop.HUD().Reconnect.Shown {
 		t.Fatal("the screen stayed after a new connection opened")
+	}
+}
+
+// The player's settings reach the controller at once and every new HUD.
+func TestDisplaySettingsSurviveReconnects(t *testing.T) {
+	h := newHeavyMatch(t, nil)
+	h.step(0)
+	keys, ok := h.loop.GameKeys()
+	if !ok || !keys.Offers("fire") {
+		t.Fatalf("game keys %v %v", ok, keys.KeySets)
+	}
+	h.loop.SetBindings(input.Binding{"fire": {32}})
+	if got := h.loop.Controller().Config().KeySets[1][32]; got != "fire" {
+		t.Fatalf("Space is %q after the binding", got)
+	}
+	h.loop.SetPalette(hud.PaletteColorBlind)
+	h.loop.SetReducedMotion(true)
+	h.loop.SetSettingsEntry(true)
+	h.sess.Queue().Push(session.Event{At: h.now, Kind: session.EventOpen})
+	h.step(16)
+	nh := h.loop.HUD()
+	if nh.Palette() != hud.PaletteColorBlind || !nh.Panel.ReducedMotion {
+		t.Fatalf("new HUD: palette %q, reduced motion %v", nh.Palette(), nh.Panel.ReducedMotion)
+	}
+	nh.Vote.OpenMenu(h.loop.NowMs())
+	nh.Vote.Key(48+len(nh.Vote.Cur.Options), h.loop.NowMs())
+	h.step(16)
+	if !h.loop.SettingsAsked() || h.loop.SettingsAsked() {
+		t.Fatal("the menu's Settings entry was not reported once")
 	}
 }

@@ -144,6 +144,14 @@ type Loop struct {
 	authSent map[string]string
 	authKept map[string]string // the player's answer the host accepted
 	gaveUp   bool
+	// The player's settings kept across connections (display.go), and the
+	// game's keys before the bindings.
+	reduced       bool
+	palette       string
+	settingsEntry bool
+	settingsAsked bool
+	keys          input.Config
+	haveKeys      bool
 }
 
 // maxLoopErrors bounds the errors kept for the summary.

@@ -189,6 +189,12 @@ func New(o Options) *Loop {
 // it from its own goroutine before each connection.
 func (l *Loop) SetTarget(t session.Target) { l.target.Store(&t) }
 
+// Target is the host the current connection is to.
+func (l *Loop) Target() session.Target { return l.currentTarget() }
+
+// Bindings are the player's key bindings for the game in use (nil: none).
+func (l *Loop) Bindings() input.Binding { return l.opts.Bindings }
+
 func (l *Loop) currentTarget() session.Target {
 	if t := l.target.Load(); t != nil {
 		return *t

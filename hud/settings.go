@@ -71,12 +71,12 @@ type SettingsRow struct {
 	command  string
 }
 
-// Slider ranges and steps.
+// Slider ranges and steps (steps per unit: 5 % and 0.25×).
 const (
-	volumeStep   = 0.05
-	hudScaleMin  = 0.75
-	hudScaleMax  = 2
-	hudScaleStep = 0.25
+	volumeSteps   = 20
+	hudScaleMin   = 0.75
+	hudScaleMax   = 2
+	hudScaleSteps = 4
 )
 
 // SettingsMenu is the settings overlay (F10, or Settings in the M menu):
@@ -294,8 +294,10 @@ func (m *SettingsMenu) Pad(ctl input.PadControl) {
 func (m *SettingsMenu) adjust(dir int) {
 	r := &m.Rows[m.Focus]
 	s := &m.S
-	step := func(v *float64, lo, hi, by float64) bool {
-		nv := math.Round((*v+float64(dir)*by)/by) * by
+	// Values are counted in whole steps (perUnit of them in 1), so 95 %
+	// is 19/20 exactly and not 1 − 0.05.
+	step := func(v *float64, lo, hi, perUnit float64) bool {
+		nv := (math.Round(*v*perUnit) + float64(dir)) / perUnit
 		nv = math.Max(lo, math.Min(hi, nv))
 		if nv == *v {
 			return false
@@ -305,15 +307,15 @@ func (m *SettingsMenu) adjust(dir int) {
 	}
 	switch r.id {
 	case setMaster:
-		if step(&s.MasterVolume, 0, 1, volumeStep) {
+		if step(&s.MasterVolume, 0, 1, volumeSteps) {
 			m.changed |= ChangeVolume
 		}
 	case setEffects:
-		if step(&s.EffectsVolume, 0, 1, volumeStep) {
+		if step(&s.EffectsVolume, 0, 1, volumeSteps) {
 			m.changed |= ChangeVolume
 		}
 	case setHUDScale:
-		if step(&s.HUDScale, hudScaleMin, hudScaleMax, hudScaleStep) {
+		if step(&s.HUDScale, hudScaleMin, hudScaleMax, hudScaleSteps) {
 			m.changed |= ChangeHUDScale
 		}
 	case setFullscreen, setVsync, setNetGraph, setMotion, setPalette:
@@ -520,7 +522,7 @@ func (m *SettingsMenu) setSlider(id settingID, f float64) {
 	s := &m.S
 	switch id {
 	case setMaster, setEffects:
-		v := math.Round(f/volumeStep) * volumeStep
+		v := math.Round(f*volumeSteps) / volumeSteps
 		if id == setMaster {
 			s.MasterVolume = v
 		} else {
@@ -528,7 +530,7 @@ func (m *SettingsMenu) setSlider(id settingID, f float64) {
 		}
 		m.changed |= ChangeVolume
 	case setHUDScale:
-		s.HUDScale = hudScaleMin + math.Round(f*(hudScaleMax-hudScaleMin)/hudScaleStep)*hudScaleStep
+		s.HUDScale = hudScaleMin + math.Round(f*(hudScaleMax-hudScaleMin)*hudScaleSteps)/hudScaleSteps
 		m.changed |= ChangeHUDScale
 	}
 	m.rebuild()

@@ -69,7 +69,7 @@ func (l *Loop) connectionOpened() {
 	l.ctrl = nil
 	l.close = nil
 	l.badFramesSaid = false
-	l.rejoin, l.heldVote, l.authSent = !l.opts.AutoTeam && l.team != "", nil, nil
+	l.rejoin, l.heldVote, l.autoVote, l.authSent = !l.opts.AutoTeam && l.team != "", nil, nil, nil
 	l.world.Clear(nil, true)
 	if l.opts.Sounds != nil {
 		l.opts.Sounds.Reset()
@@ -80,7 +80,9 @@ func (l *Loop) connectionOpened() {
 func (l *Loop) message(ev *session.Event) {
 	if v, ok := ev.Value.(protocol.Vote); ok {
 		if l.opts.AutoTeam && v.Open != nil && v.Open.Name == teamVoteName {
-			return // the session answered it: nobody is asked again
+			// The session answers it: nobody is asked, unless it refuses.
+			l.autoVote = &v
+			return
 		}
 		if !l.opts.AutoTeam && !l.teamVote(v) {
 			return // answered with the team chosen earlier in the run

@@ -26,12 +26,19 @@ const (
 )
 
 // refused handles a session's EventRefused: what the run asked for is not
-// offered on this connection.
+// offered on this connection. On screen the player then chooses: the team
+// vote the session was to answer is shown (the host's list follows).
 func (l *Loop) refused(err error) {
 	if err == nil {
 		return
 	}
-	l.hud.Notice(err.Error(), hud.NoticeWarning)
+	msg := err.Error()
+	if l.opts.Interactive && l.autoVote != nil {
+		l.hud.Handle(*l.autoVote, l.nowMs)
+		msg += ": choose a team"
+	}
+	l.autoVote = nil
+	l.hud.Notice(msg, hud.NoticeWarning)
 	l.unmet = err // the session keeps it among the summary's errors
 }
 

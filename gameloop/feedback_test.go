@@ -170,3 +170,27 @@ func TestDisplaySettingsSurviveReconnects(t *testing.T) {
 		t.Fatal("the menu's Settings entry was not reported once")
 	}
 }
+
+// On screen a refused -team leaves the choice to the player: the team vote
+// the session was to answer is shown with the host's list.
+func TestRefusedTeamShowsTheVote(t *testing.T) {
+	h := newHeavyMatch(t, nil)
+	h.loop.opts.Interactive = true
+	h.step(0)
+	h.push(protocol.VoteData, protocol.Vote{Open: &protocol.VoteOpen{Name: "teamChange"}})
+	h.step(16)
+	if h.loop.HUD().Vote.Cur != nil || h.loop.HUD().Vote.Waiting() {
+		t.Fatal("the team vote the session answers was shown")
+	}
+	h.sess.Queue().Push(session.Event{At: h.now, Kind: session.EventRefused,
+		Err: errors.New("team red is not offered (offered: team1, team2, spectators)")})
+	h.push(protocol.VoteData, protocol.Vote{IsList: true, List: []string{"team1", "team2", "spectators"}})
+	h.step(16)
+	w := h.loop.HUD().Vote.Cur
+	if w == nil || w.Name != "teamChange" || strings.Join(w.Options, " ") != "team1 team2 spectators" {
+		t.Fatalf("vote window %+v", w)
+	}
+	if ns := h.loop.HUD().Notices(); len(ns) != 1 || !strings.HasSuffix(ns[0].Text, "spectators): choose a team") {
+		t.Fatalf("notices %+v", ns)
+	}
+}

@@ -141,6 +141,7 @@ type Loop struct {
 	unmet    error          // the team refused or full, not joined since
 	rejoin   bool           // the connection's first team vote is answered with team
 	heldVote *protocol.Vote // that vote, held from the HUD until the host lists the teams
+	autoVote *protocol.Vote // the team vote the session answers, shown if it refuses
 	authSent map[string]string
 	authKept map[string]string // the player's answer the host accepted
 	gaveUp   bool

@@ -452,7 +452,7 @@ func (s *Session) vote(c *conn, ob *outbox, v protocol.Vote) {
 	team := v.List[0]
 	if s.opts.Team != "" {
 		if !slices.Contains(v.List, s.opts.Team) {
-			s.refuse(fmt.Sprintf("team %s is not offered (offered: %s); not answered", s.opts.Team, strings.Join(v.List, ", ")))
+			s.refuse(fmt.Sprintf("team %s is not offered (offered: %s)", s.opts.Team, strings.Join(v.List, ", ")))
 			return
 		}
 		team = s.opts.Team

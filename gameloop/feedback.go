@@ -95,6 +95,9 @@ func (l *Loop) retry(r *session.RetryInfo) {
 		return
 	}
 	l.hud.Reconnecting(r.Reason, l.Ms(r.At), r.Attempt)
+	if r.Failed != r.Reason {
+		l.hud.ReconnectFailed(r.Failed)
+	}
 }
 
 // teamVote decides what the loop does with a team vote the host opens when

@@ -128,6 +128,18 @@ func TestReconnectingScreenAndGiveUp(t *testing.T) {
 	if got := r.Text(h.loop.NowMs()); !strings.Contains(got, "reconnecting in 4 s") {
 		t.Fatalf("countdown %q", got)
 	}
+	if r.Detail() != "" {
+		t.Fatalf("detail %q before an attempt failed", r.Detail())
+	}
+	// The next attempt cannot connect: the loss's reason stays, the
+	// failure is said under it.
+	h.sess.Queue().Push(session.Event{At: h.now, Kind: session.EventRetry, Retry: &session.RetryInfo{At: h.now.Add(12 * time.Second),
+		Wait: 12 * time.Second, Attempt: 3, Reason: "Server restarting", Failed: "the host is not accepting connections"}})
+	h.step(16)
+	r = &h.loop.HUD().Reconnect
+	if got := r.Text(h.loop.NowMs()); got != "Connection lost (Server restarting) — reconnecting in 12 s (attempt 3)" || r.Detail() != "last attempt: the host is not accepting connections" {
+		t.Fatalf("text %q, detail %q", got, r.Detail())
+	}
 	if !h.loop.HUD().ReconnectKey(hud.GiveUpKey) {
 		t.Fatal("the screen did not take the key")
 	}

@@ -68,7 +68,12 @@ type RetryInfo struct {
 	At      time.Time     // when the attempt starts
 	Wait    time.Duration // the back-off before it
 	Attempt int           // the attempt's number since the run last played, from 1
-	Reason  string        // why there is no connection: the close reason or the dial error
+	// Reason is why the connection was lost: the last close's reason, or
+	// when no connection was made yet why the last attempt failed.
+	Reason string
+	// Failed is why the last attempt failed to connect, in words ("" when
+	// it connected).
+	Failed string
 }
 
 // techText fills a TECH_INFORM template from CONFIG_DATA's list, or the

@@ -2,9 +2,12 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
+	"syscall"
 	"time"
 )
 
@@ -60,6 +63,7 @@ func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
 	var last *CloseInfo
 	var lastErr error
 	failures, retries := 0, 0
+	lost := "" // the reason of the last close, kept while attempts fail
 	for attempt := 1; ; attempt++ {
 		if ctx.Err() != nil {
 			return last, lastErr
@@ -80,8 +84,11 @@ func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
 			failures++
 		}
 		retries++
+		if info != nil {
+			lost = info.Reason
+		}
 		wait := Backoff(failures)
-		r.Session.retrying(wait, retries, info, err)
+		r.Session.retrying(wait, retries, lost, err)
 		if sleep(ctx, wait) != nil {
 			return last, lastErr
 		}
@@ -129,16 +136,32 @@ func Backoff(failures int) time.Duration {
 
 // retrying tells the game loop when the next attempt starts and why there
 // is no connection, for the reconnecting screen.
-func (s *Session) retrying(wait time.Duration, attempt int, info *CloseInfo, err error) {
+func (s *Session) retrying(wait time.Duration, attempt int, lost string, err error) {
 	now := s.now()
-	ri := &RetryInfo{At: now.Add(wait), Wait: wait, Attempt: attempt}
-	switch {
-	case err != nil:
-		ri.Reason = err.Error()
-	case info != nil:
-		ri.Reason = info.Reason
+	ri := &RetryInfo{At: now.Add(wait), Wait: wait, Attempt: attempt, Reason: lost}
+	if err != nil {
+		ri.Failed = attemptFailure(err)
+		if ri.Reason == "" {
+			ri.Reason = ri.Failed
+		}
 	}
 	s.queue.Push(Event{At: now, Kind: EventRetry, Retry: ri})
+}
+
+// attemptFailure says in words why an attempt could not connect: the
+// usual network failures by name, anything else as it is.
+func attemptFailure(err error) string {
+	var ne net.Error
+	var dns *net.DNSError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "the host is not accepting connections"
+	case errors.As(err, &dns):
+		return "the host's name is not known (" + dns.Name + ")"
+	case errors.As(err, &ne) && ne.Timeout():
+		return "the host did not answer in time"
+	}
+	return err.Error()
 }
 
 func connLabel(n int) string {

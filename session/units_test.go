@@ -5,10 +5,13 @@ import (
 	"context"
 	"encoding/pem"
 	"errors"
+	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -104,8 +107,17 @@ func TestRunnerBacksOffWhenUnreachable(t *testing.T) {
 		t.Fatalf("%d retry events for %d waits", len(retries), len(waits))
 	}
 	for i, ri := range retries {
-		if ri.Attempt != i+1 || ri.Wait != waits[i] || ri.Reason != "connection refused" {
+		if ri.Attempt != i+1 || ri.Wait != waits[i] || ri.Reason != "connection refused" || ri.Failed != ri.Reason {
 			t.Errorf("retry %d: %+v", i, ri)
+		}
+	}
+	for err, want := range map[error]string{
+		fmt.Errorf("probe: %w", syscall.ECONNREFUSED):   "the host is not accepting connections",
+		&net.DNSError{Name: "nohost.invalid", Err: "x"}: "the host's name is not known (nohost.invalid)",
+		errors.New("odd"): "odd",
+	} {
+		if got := attemptFailure(err); got != want {
+			t.Errorf("attemptFailure(%v) = %q", err, got)
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -118,7 +117,7 @@ func TestReconnectAfterHostRestartRejoins(t *testing.T) {
 	if forms[2] != 0 || teamVotes[2] != 0 {
 		t.Errorf("after the reconnect the form (%d ticks) or the team vote (%d ticks) came back", forms[2], teamVotes[2])
 	}
-	if attempt != 1 || !strings.HasPrefix(screen, "Connection lost (") || !strings.Contains(screen, "reconnecting in 3 s (attempt 1)") {
+	if attempt != 1 || screen != "Connection lost (The server is shutting down.) — reconnecting in 3 s (attempt 1)" {
 		t.Errorf("reconnecting screen %q, attempt %d", screen, attempt)
 	}
 	if st := sess.Stats(); st.Connections != 2 {

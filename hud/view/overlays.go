@@ -133,5 +133,10 @@ func (v *View) drawReconnect(dst *ebiten.Image, r *hud.Reconnect, w, h, now floa
 	if hint := r.Hint(); hint != "" {
 		y += 10
 		v.text(dst, hint, false, hintSize, (w-v.textW(hint, false, hintSize))/2, y, colChatText)
+		y += techLineH
+	}
+	if d := r.Detail(); d != "" {
+		d = v.ellipsis(d, false, hintSize, w-40)
+		v.text(dst, d, false, hintSize, (w-v.textW(d, false, hintSize))/2, y+6, colEmpty)
 	}
 }

@@ -102,6 +102,7 @@ type SettingsMenu struct {
 	pads     input.PadMap // the layout derived from cfg
 	changed  SettingsChange
 	top      int // first row shown when the rows do not fit
+	geom     []SettingsRowGeom
 }
 
 // NewSettingsMenu makes the overlay for s. reserved are the keys the
@@ -447,9 +448,11 @@ type SettingsRowGeom struct {
 }
 
 // Layout places the overlay in a w×h window (logical px). It keeps the
-// scroll position between calls, moving it only to show the focus.
+// scroll position between calls, moving it only to show the focus. The
+// rows slice is the overlay's own, valid until the next Layout.
 func (m *SettingsMenu) Layout(w, h float64) SettingsGeom {
-	var g SettingsGeom
+	g := SettingsGeom{Rows: m.geom[:0]}
+	defer func() { m.geom = g.Rows[:0] }()
 	cw := math.Min(SettingsCardW, w-20)
 	fit := max(3, int((h-40-SettingsTitleH-SettingsFooterH-2*SettingsPad)/SettingsRowH))
 	n := min(fit, len(m.Rows))

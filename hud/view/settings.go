@@ -96,7 +96,12 @@ func (v *View) drawSettingsRow(dst *ebiten.Image, m *hud.SettingsMenu, rg hud.Se
 		if r.Value == "On" || r.Kind == hud.SettingChoice {
 			c = colOn
 		}
-		v.text(dst, "‹ "+r.Value+" ›", false, settingsRowSize, valueX, ty, c)
+		// "‹ value ›" in three pieces: no string built per frame.
+		x := valueX
+		for _, part := range [3]string{"‹ ", r.Value, " ›"} {
+			v.text(dst, part, false, settingsRowSize, x, ty, c)
+			x += v.textW(part, false, settingsRowSize)
+		}
 	case hud.SettingKey, hud.SettingPad:
 		value, c := r.Value, colWhite
 		if focused && m.Capture != hud.CaptureNone {

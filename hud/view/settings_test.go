@@ -83,3 +83,26 @@ func TestSettingsOverlayScreenshot(t *testing.T) {
 		t.Fatalf("fire's clash with forward: %d px in the error colour", n)
 	}
 }
+
+// The open overlay draws without allocating, as the HUD does.
+func TestSteadySettingsDrawAllocatesNothing(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are not kept under the race detector")
+	}
+	v := systemView(t)
+	h := scene(t)
+	m := hud.NewSettingsMenu(settings.Default(), nil)
+	m.SetGame("tanks", tanksKeys(), input.Binding{"fire": {87}})
+	m.Toggle()
+	for range 12 { // a binding row, waiting for a key: the pulsing value
+		m.Key(40)
+	}
+	m.Key(13)
+	a, _ := drawAllocsWith(func(img *ebiten.Image) {
+		v.Draw(img, h, 8000, 1)
+		v.DrawSettings(img, m, 8000, 1)
+	}, 30, nil)
+	if a >= 0.5 {
+		t.Fatalf("%.2f allocations per draw", a)
+	}
+}

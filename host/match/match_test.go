@@ -343,14 +343,14 @@ func TestCrateRowsMatchMap(t *testing.T) {
 			rows = b.Rows
 		}
 	}
-	crates := m.current.PhysicsDynamic
+	crates := m.current.Data.Dynamic
 	if len(crates) == 0 || len(rows) != len(crates) {
 		t.Fatalf("%d c1 rows for %d crates", len(rows), len(crates))
 	}
 	for i, c := range crates {
 		row := rows[i]
-		wantX, wantY := c.Position[0]*m.current.Scale, c.Position[1]*m.current.Scale
-		wantA := c.Angle * 3.141592653589793 / 180
+		wantX, wantY := c.X*m.current.Data.Scale, c.Y*m.current.Data.Scale
+		wantA := c.AngleDeg * 3.141592653589793 / 180
 		if row.ID != uint32(i) || abs(float32(row.Fields[0]-wantX)) > 0.011 || abs(float32(row.Fields[1]-wantY)) > 0.011 || abs(float32(row.Fields[2]-wantA)) > 0.011 {
 			t.Errorf("crate %d row %v, want corner (%v,%v) angle %v", i, row.Fields, wantX, wantY, wantA)
 		}

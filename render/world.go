@@ -200,17 +200,23 @@ func (w *World) GameID() string {
 	return w.game.ID
 }
 
-// SetMap applies MAP_DATA (the core's SetMap is the wiring's job).
+// SetMap parses MAP_DATA and applies it with UseMap (the core's SetMap is
+// the wiring's job).
 func (w *World) SetMap(raw []byte) error {
 	m, err := gamemap.Parse(raw)
 	if err != nil {
 		return err
 	}
+	w.UseMap(m)
+	return nil
+}
+
+// UseMap applies a map parsed once for everyone who reads it.
+func (w *World) UseMap(m *gamemap.Map) {
 	w.lastMap = m
 	if w.scene != nil {
 		w.scene.SetMap(m)
 	}
-	return nil
 }
 
 // ApplyFirstShot applies FIRST_SHOT_DATA like an event frame (it bypasses

@@ -174,6 +174,49 @@ func elements(v []byte, field, what string, max int, fn func(i int, val []byte) 
 // intArray reads an array of integers: it counts them (stopping past max)
 // and, when dst is long enough, stores them there. It allocates nothing.
 func intArray(v []byte, field, what string, max int, dst []int32) (int, error) {
+	n, _, err := intArrayAt(v, 0, field, what, max, dst)
+	return n, err
+}
+
+// intArrayAt is intArray on the array starting at v[i]; it also returns
+// the index just past the array.
+func intArrayAt(v []byte, i int, field, what string, max int, dst []int32) (n, end int, err error) {
+	i = skipSpace(v, i)
+	if i >= len(v) || v[i] != '[' {
+		return 0, i, fmt.Errorf("map data: %s: not an array", field)
+	}
+	i = skipSpace(v, i+1)
+	if i < len(v) && v[i] == ']' {
+		return 0, i + 1, nil
+	}
+	for {
+		if n >= max {
+			return n, i, countOver(field, what, n+1, max)
+		}
+		val, e, ok := scanInt(v, i)
+		if !ok {
+			return n, i, fmt.Errorf("map data: %s: element %d is not an integer tile value", field, n)
+		}
+		if n < len(dst) {
+			dst[n] = val
+		}
+		n++
+		i = skipSpace(v, e)
+		if i < len(v) && v[i] == ',' {
+			i = skipSpace(v, i+1)
+			continue
+		}
+		if i < len(v) && v[i] == ']' {
+			return n, i + 1, nil
+		}
+		return n, i, fmt.Errorf("map data: %s: malformed array", field)
+	}
+}
+
+// gridRows walks a grid, an array of integer arrays, without skipping any
+// row twice: fn reads the row starting at v[start] (with intArrayAt) and
+// returns the index past it. It returns the number of rows.
+func gridRows(v []byte, field string, max int, fn func(y, start int) (int, error)) (int, error) {
 	i := skipSpace(v, 0)
 	if i >= len(v) || v[i] != '[' {
 		return 0, fmt.Errorf("map data: %s: not an array", field)
@@ -182,28 +225,23 @@ func intArray(v []byte, field, what string, max int, dst []int32) (int, error) {
 	if i < len(v) && v[i] == ']' {
 		return 0, nil
 	}
-	n := 0
-	for {
-		if err := countOver(field, what, n+1, max); err != nil {
-			return n, err
+	for y := 0; ; y++ {
+		if y >= max {
+			return y, countOver(field, "rows", y+1, max)
 		}
-		val, end, ok := scanInt(v, i)
-		if !ok {
-			return n, fmt.Errorf("map data: %s: element %d is not an integer tile value", field, n)
+		end, err := fn(y, i)
+		if err != nil {
+			return y, err
 		}
-		if n < len(dst) {
-			dst[n] = val
-		}
-		n++
 		i = skipSpace(v, end)
 		if i < len(v) && v[i] == ',' {
 			i = skipSpace(v, i+1)
 			continue
 		}
 		if i < len(v) && v[i] == ']' {
-			return n, nil
+			return y + 1, nil
 		}
-		return n, fmt.Errorf("map data: %s: malformed array", field)
+		return y, fmt.Errorf("map data: %s: malformed grid", field)
 	}
 }
 

@@ -199,9 +199,9 @@ func (p *parser) grid(v []byte, field string, level, cols, rows int) (Level, err
 	}
 	p.cells += cells
 	lv.Grid = make([]int32, cells)
-	err = elements(v, field, "rows", lv.Rows, func(y int, row []byte) error {
-		_, err := intArray(row, field, "columns", lv.Cols, lv.Grid[y*lv.Cols:(y+1)*lv.Cols])
-		return err
+	_, err = gridRows(v, field, lv.Rows, func(y, start int) (int, error) {
+		_, end, err := intArrayAt(v, start, field, "columns", lv.Cols, lv.Grid[y*lv.Cols:(y+1)*lv.Cols])
+		return end, err
 	})
 	return lv, err
 }
@@ -209,16 +209,13 @@ func (p *parser) grid(v []byte, field string, level, cols, rows int) (Level, err
 // countRows walks a grid's rows, counting the cells of each without storing
 // them, and stops at the first row check fails.
 func (p *parser) countRows(v []byte, field string, maxRows, maxCols int, check func(y, cells int) error) (int, error) {
-	n := 0
-	err := elements(v, field, "rows", maxRows, func(y int, row []byte) error {
-		cells, err := intArray(row, field, "columns", maxCols, nil)
+	return gridRows(v, field, maxRows, func(y, start int) (int, error) {
+		cells, end, err := intArrayAt(v, start, field, "columns", maxCols, nil)
 		if err != nil {
-			return err
+			return end, err
 		}
-		n++
-		return check(y, cells)
+		return end, check(y, cells)
 	})
-	return n, err
 }
 
 // layers reads a layers object keeping its key order; a repeated key keeps

@@ -80,6 +80,8 @@ type Game struct {
 type PartsConfig struct {
 	GameSets         map[string][]string `json:"gameSets"`
 	EntitiesOnCanvas map[string]string   `json:"entitiesOnCanvas"`
+	// Sounds is the sound catalog block, handed to the sound manager as is.
+	Sounds json.RawMessage `json:"sounds"`
 }
 
 type route struct {
@@ -190,7 +192,7 @@ func NewScene(o SceneOptions, schema *clientcore.Schema, pc PartsConfig) (*Scene
 			if b == nil {
 				if err != nil {
 					s.Fallbacks = append(s.Fallbacks, k.Name+"/"+name+": "+err.Error())
-					s.log.Error("part falls back to the generic renderer", "key", k.Name, "part", name, "err", err)
+					s.log.Debug("part falls back to the generic renderer", "key", k.Name, "part", name, "err", err)
 				}
 				if slices.ContainsFunc(s.routes[k.ID], func(r route) bool { _, g := r.bind.(genericMarker); return g }) {
 					continue // one generic view per key is enough
@@ -335,7 +337,7 @@ func (s *Scene) SetMap(m *gamemap.Map) {
 	}()
 	k := s.schema.Key(m.SetID)
 	if k == nil {
-		s.log.Warn("map set id not in the schema; drawing the tiles generically", "setId", m.SetID)
+		s.log.Debug("map set id not in the schema; drawing the tiles generically", "setId", m.SetID)
 		return
 	}
 	for ri := range s.routes[k.ID] {

@@ -1,6 +1,10 @@
 package predict
 
-import "math"
+import (
+	"math"
+
+	"vimpclient/clientcore"
+)
 
 // Input is the whole input state a step sees: the held key bits and, for
 // games with a pointer channel, the aim. One-shot bits of a step are ORed
@@ -452,6 +456,17 @@ func NormalizeAngle(a float32) float32 {
 		a += 2 * math.Pi
 	}
 	return a
+}
+
+// Report is the predictor's live figures and statistics, as a game's
+// clientcore.Game.Prediction returns them.
+func (p *Predictor) Report() clientcore.PredictionReport {
+	corr, _ := p.LastCorrection()
+	return clientcore.PredictionReport{
+		Live: clientcore.PredictionLive{Active: p.Steppable(), Error: p.LastError(), Correction: corr,
+			Visual: math.Hypot(float64(p.Err.X), float64(p.Err.Y))},
+		Summary: p.Summary(),
+	}
 }
 
 // Summary is the "prediction" object of the headless summary: the

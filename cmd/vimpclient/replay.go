@@ -9,6 +9,8 @@ import (
 	"os/signal"
 	"time"
 
+	"vimpclient/gameloop"
+	"vimpclient/logs"
 	"vimpclient/session"
 )
 
@@ -74,20 +76,26 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	// The whole recording may be queued before the loop catches up: size the
 	// queue to it so a fast replay loses nothing.
+	log, once := logs.New(stderr, false)
 	sess := session.New(session.Options{
 		Auth:     session.AuthValues{Nick: *nick},
 		AutoTeam: true, Team: *team, Recorder: rec, Now: rp.Now,
 		Queue:  session.NewQueue(len(lines) + 64),
-		Logger: newLogger(stderr, false),
+		Logger: log,
 	})
-	g := newGameLoop(sess, newClientCore, rp.Now, steps, newLogger(stderr, false))
-	g.start = time.Time{}
+	ents := gameloop.NewEntities()
+	loop := gameloop.New(gameloop.Options{Session: sess, Log: log, Start: rp.Now(), Context: ctx, AutoTeam: true, Observer: ents, LogOnce: once})
+	if steps != nil {
+		loop.SetInput(gameloop.NewScript(steps))
+	}
+	target := session.Target{Host: "replay"}
+	loop.SetTarget(target)
 	start := time.Now()
-	info, runErr := driveHeadless(ctx, g, func(ctx context.Context) (*session.CloseInfo, error) {
-		return sess.Run(ctx, rp, session.Target{Host: "replay", GameID: ""}), nil
-	}, 60)
+	info, runErr := gameloop.RunHeadless(ctx, loop, func(ctx context.Context) (*session.CloseInfo, error) {
+		return sess.Run(ctx, rp, target), nil
+	}, 60, rp.Now)
 	if err := rec.Close(); err != nil {
 		fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
 	}
-	return finishHeadless(g, info, runErr, time.Since(start), *sum, stdout, stderr)
+	return finishHeadless(loop, ents, info, runErr, time.Since(start), *sum, stdout, stderr)
 }

@@ -7,6 +7,7 @@ import (
 	"math"
 
 	"vimpclient/clientcore"
+	"vimpclient/gamemap"
 	"vimpclient/predict"
 )
 
@@ -366,8 +367,20 @@ func (g *Game) reset() {
 	g.s.Path.Clear()
 }
 
-// SetMap follows MAP_DATA.
-func (g *Game) SetMap() { g.reset() }
+// SetMap follows MAP_DATA; snakes predict without map geometry.
+func (g *Game) SetMap(*gamemap.Map) { g.reset() }
+
+// SyncPanel follows PANEL_DATA; the snake's prediction reads nothing from it.
+func (g *Game) SyncPanel(string, string, bool) {}
+
+// TakeSpawns returns nothing: snakes spawn nothing locally.
+func (g *Game) TakeSpawns() []clientcore.EventFrame { return nil }
+
+// ObserveHot is not needed: snakes predict only the own snake.
+func (g *Game) ObserveHot(*clientcore.Hot) {}
+
+// Prediction reports the own snake's prediction figures.
+func (g *Game) Prediction() (clientcore.PredictionReport, bool) { return g.pred.Report(), true }
 
 // Reset follows CLEAR: also the own row is forgotten.
 func (g *Game) Reset() {

@@ -7,8 +7,8 @@
 //
 // Wiring, on the game loop's goroutine: on CONFIG_DATA build the core, then
 // FromConfig(schema, cfg.Prediction) and core.SetGame(g) (on error run
-// without a game). MAP_DATA: g.LoadMap(raw) (or g.UseMap(m) with the map parsed once
-// for everyone) then core.SetMap(). PANEL_DATA:
+// without a game). MAP_DATA: core.SetMap(m) with the map parsed once for the
+// whole client (the core hands it to SetMap here). PANEL_DATA:
 // g.SyncPanelCells(cells). Every key message sent: core.ApplyInput(seq,
 // down, command, now) with the wire seq, then render g.TakeSpawns() as event
 // frames. Each render tick: core.Sample(now) (which hands the game the
@@ -25,7 +25,6 @@ import (
 	"vimpclient/gamemap"
 	"vimpclient/games/tanks"
 	"vimpclient/predict"
-	"vimpclient/protocol"
 )
 
 // m1 row layout (game-tanks.md §2).
@@ -137,7 +136,8 @@ func (g *Game) SetModel(name string) error {
 	return fmt.Errorf("tanks model %q: not configured", name)
 }
 
-// LoadMap parses a MAP_DATA payload and reads it with UseMap.
+// LoadMap parses a MAP_DATA payload and reads it with UseMap (for callers
+// that hold the payload only; the client hands SetMap the map it parsed).
 func (g *Game) LoadMap(raw []byte) error {
 	m, err := gamemap.Parse(raw)
 	if err != nil {
@@ -147,8 +147,7 @@ func (g *Game) LoadMap(raw []byte) error {
 }
 
 // UseMap reads the simulation geometry (glued wall blocks, crates) from the
-// parsed map, the same way the host does; call it when MAP_DATA arrives
-// (clientcore's SetMap resets the prediction through the SetMap hook). A map
+// parsed map, the same way the host does (SetMap calls it). A map
 // whose map-dynamics row (the schema's key named by setId) declares its
 // roles wrongly is refused and leaves the previous geometry in place.
 func (g *Game) UseMap(m *gamemap.Map) error {
@@ -423,13 +422,22 @@ func (g *Game) SetActive(active bool) {
 	g.shots.keysetReset()
 }
 
-// SetMap follows MAP_DATA: predictor and shot state reset.
-func (g *Game) SetMap() {
+// SetMap follows MAP_DATA: predictor and shot state reset, then the wall
+// geometry and crates of the new map (none when m is nil or unreadable: the
+// tank is predicted without walls).
+func (g *Game) SetMap(m *gamemap.Map) {
 	g.pred.Reset(false)
 	g.shots.fullReset()
 	g.crates.reset()
 	g.remotes.reset()
+	g.walls = nil
+	if m == nil || g.UseMap(m) != nil {
+		g.crates.load(&tanks.Geometry{}, nil) // no map, or one refused: no walls, no crates
+	}
 }
+
+// Prediction reports the own tank's prediction figures.
+func (g *Game) Prediction() (clientcore.PredictionReport, bool) { return g.pred.Report(), true }
 
 // Reset follows CLEAR: predictor, shots and the own tank's meta reset.
 func (g *Game) Reset() {
@@ -443,16 +451,12 @@ func (g *Game) Reset() {
 	g.others = [256]remote{}
 }
 
-// SyncPanel mirrors PANEL_DATA items ("wa:<weapon>", "<weapon>:<ammo>",
-// "<weapon>") into the shot predictor.
-func (g *Game) SyncPanel(items []string) { g.shots.syncPanel(items) }
+// SyncPanel mirrors one PANEL_DATA cell ("wa:<weapon>", "<weapon>:<ammo>",
+// a bare "<weapon>") into the shot predictor: the fire gate reads the ammo.
+func (g *Game) SyncPanel(key, value string, set bool) { g.shots.panelItem(key, value, set) }
 
-// SyncPanelCells is SyncPanel for the decoded PANEL_DATA cells.
-func (g *Game) SyncPanelCells(cells []protocol.PanelCell) {
-	for _, c := range cells {
-		g.shots.panelItem(c.Key, c.Value, c.Set)
-	}
-}
+// SyncPanelItems is SyncPanel for raw "key:value" items.
+func (g *Game) SyncPanelItems(items []string) { g.shots.syncPanel(items) }
 
 // tankFields are the m1 layout's field names (game-tanks.md §2).
 func tankFields() [rowLen]string {
@@ -488,8 +492,8 @@ func FromConfig(schema *clientcore.Schema, prediction []byte) (*Game, error) {
 }
 
 // TakeSpawns returns the locally spawned shots since the last call, as
-// event frames for the renderer (a w1 list row, or a w2 row with Local set).
-// They are valid until the next call into the game.
+// event frames (a w1 list row, or a w2 row with Local set); the core hands
+// them to the renderer through TakeFrames.
 func (g *Game) TakeSpawns() []clientcore.EventFrame {
 	out := g.spawns
 	g.spawns = nil

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
+	"vimpclient/gamemap"
 )
 
 // link is one direction of a WebSocket under a delaying proxy: every
@@ -83,16 +84,20 @@ func (s *session) deliver(q queued) {
 	case clientcore.FramePort:
 		s.core.PushFrame(m.bytes, s.local)
 	case 3:
+		gm, err := gamemap.Parse(m.json)
+		if err != nil {
+			s.t.Fatal(err)
+		}
 		if err := s.g.LoadMap(m.json); err != nil {
 			s.t.Fatal(err)
 		}
-		s.core.SetMap()
+		s.core.SetMap(gm)
 	case 11:
 		s.core.Reset()
 	case 13:
 		var items []string
 		if json.Unmarshal(m.json, &items) == nil {
-			s.g.SyncPanel(items)
+			s.g.SyncPanelItems(items)
 		}
 	case 17:
 		var set int
@@ -140,7 +145,8 @@ func (s *session) key(down bool, name string) {
 		action = "down"
 	}
 	s.core.ApplyInput(s.seq, down, name, s.local)
-	if sp := s.g.TakeSpawns(); s.onFrames != nil && len(sp) > 0 {
+	// The core delivers the game's local spawns through TakeFrames at once.
+	if sp := s.core.TakeFrames(); s.onFrames != nil && len(sp) > 0 {
 		s.onFrames(sp)
 	}
 	s.up.send(s.local, hostMsg{}, fmt.Sprintf("%d:%s:%s", s.seq, action, name))

@@ -6,7 +6,6 @@ import (
 
 	"vimpclient/clientcore"
 	"vimpclient/predict"
-	"vimpclient/protocol"
 )
 
 // hostSchemaGame builds the game from the embedded host's CONFIG_DATA,
@@ -70,7 +69,7 @@ func TestOwnTracerSuppressed(t *testing.T) {
 
 func TestOwnBombAliasAndExpiry(t *testing.T) {
 	g, s := hostSchemaGame(t)
-	g.SyncPanel([]string{"wa:w2", "w2:1"})
+	g.SyncPanelItems([]string{"wa:w2", "w2:1"})
 	g.ApplyInput(1, true, "fire", 1000)
 	sp := g.TakeSpawns()
 	if len(sp) != 1 || sp[0].Blocks[0].Key() != "w2" || sp[0].Blocks[0].Rows[0].Local != 1 {
@@ -106,7 +105,7 @@ func TestOwnBombAliasAndExpiry(t *testing.T) {
 	}
 	// A bomb the host never confirms is removed after 2 s by an injected
 	// null in the next frame, even one without a w2 block.
-	g.SyncPanel([]string{"w2"})
+	g.SyncPanelItems([]string{"w2"})
 	g.ApplyInput(3, true, "fire", 2000)
 	if sp := g.TakeSpawns(); len(sp) != 1 || sp[0].Blocks[0].Rows[0].Local != 2 {
 		t.Fatalf("second bomb %+v", sp)
@@ -275,7 +274,8 @@ func TestFromConfig(t *testing.T) {
 		t.Fatal("a one-field m1 taken for a tank")
 	}
 	g, _ = hostSchemaGame(t)
-	g.SyncPanelCells([]protocol.PanelCell{{Key: "wa", Value: "w2", Set: true}, {Key: "w2", Value: "0", Set: true}})
+	g.SyncPanel("wa", "w2", true)
+	g.SyncPanel("w2", "0", true)
 	if g.shots.current != 1 || !g.shots.ammoKnown[1] || g.shots.ammo[1] != 0 {
 		t.Fatalf("panel cells: %+v", g.shots)
 	}

@@ -164,14 +164,16 @@ func (l *Loop) configure(cfg *protocol.Config) {
 	}
 	t := l.currentTarget()
 	known, pg, ok := l.games.Pick(t.GameID, pc, l.world.Rand())
-	if ok {
+	switch {
+	case !ok:
+		l.log.Debug("game not known: drawn generically", "game", t.GameID)
+	case l.opts.NoPrediction:
+	default:
 		if g, err := known.Client(schema, cfg.Prediction); err == nil {
 			l.core.SetGame(g)
 		} else {
 			l.log.Debug("no prediction", "game", known.ID, "err", err)
 		}
-	} else {
-		l.log.Debug("game not known: drawn generically", "game", t.GameID)
 	}
 	l.world.SetCore(l.core)
 	specs, tune, pointer, err := world.ParseCanvasManager(cfg.CanvasManager)
@@ -213,13 +215,16 @@ func (l *Loop) configure(cfg *protocol.Config) {
 // player is in: the handshake never waits for them.
 func (l *Loop) loadSounds() {
 	t := l.currentTarget()
-	if l.opts.Sounds == nil || l.catalog == nil || l.opts.SoundFetcher == nil || t.AssetsBase == "" {
+	if l.opts.Sounds == nil || l.catalog == nil || l.opts.SoundFetcher == nil {
 		return
 	}
 	f, err := l.opts.SoundFetcher(t.AssetsBase)
 	if err != nil {
 		l.log.Warn("sounds not loaded", "err", err)
 		return
+	}
+	if f == nil {
+		return // nowhere to fetch them from (a host with no game manifest)
 	}
 	l.opts.Sounds.Init(l.opts.Context, l.catalog, f)
 }

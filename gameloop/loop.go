@@ -46,8 +46,8 @@ type Options struct {
 	// game's catalog into it and moves its listener with the camera.
 	Sounds *audio.Manager
 	// SoundFetcher returns where the game's sound files are fetched from,
-	// for the assets base of the game's manifest (nil: sounds are not
-	// loaded).
+	// for the assets base of the game's manifest; a nil Fetcher (or a nil
+	// SoundFetcher) means the sounds are not loaded.
 	SoundFetcher func(assetsBase string) (audio.Fetcher, error)
 	// Context bounds background work (sound downloads).
 	Context context.Context
@@ -63,6 +63,9 @@ type Options struct {
 	// AutoTeam: the session answers the team vote itself, so the HUD never
 	// shows it.
 	AutoTeam bool
+	// NoPrediction runs the core without the game's prediction: a demo,
+	// whose player's inputs are not replayed, draws the host's own state.
+	NoPrediction bool
 	// Observer watches events, decoded frames and ticks (nil: none).
 	Observer Observer
 	// Width and Height are the initial window size in logical px.

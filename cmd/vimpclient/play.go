@@ -196,6 +196,9 @@ func newConnection(p *playFlags, mode, addr string, stderr io.Writer) (*connecti
 // soundFetcher fetches a game's sound files from its assets base with the
 // connection's HTTP client (which trusts -ca).
 func (c *connection) soundFetcher(base string) (audio.Fetcher, error) {
+	if base == "" {
+		return nil, nil // a host without a game manifest: no sounds to fetch
+	}
 	u, err := url.Parse(base)
 	if err != nil {
 		return nil, fmt.Errorf("assets base %q: %w", base, err)

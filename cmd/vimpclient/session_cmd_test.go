@@ -50,7 +50,7 @@ func TestReplayCommandOnCaptures(t *testing.T) {
 			t.Skipf("no captures: %v", err)
 		}
 		var out, errb bytes.Buffer
-		code := run([]string{"replay", "-summary", "-conn", tc.conn, "-nick", tc.nick, "-team", "team1", path}, &out, &errb)
+		code := run([]string{"replay", "-headless", "-summary", "-conn", tc.conn, "-nick", tc.nick, "-team", "team1", path}, &out, &errb)
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", tc.file, code, errb.String())
 		}

@@ -209,7 +209,7 @@ func (w *Window) Draw(screen *ebiten.Image) {
 	loop := w.play.Loop()
 	w.renderer.Draw(screen, loop.World(), w.dpr)
 	w.hud.Draw(screen, loop.HUD(), loop.NowMs(), w.dpr)
-	w.graph.Draw(screen, 8, 8)
+	w.graph.DrawAt(screen, w.hud.Layout().NetGraph.X, w.hud.Layout().NetGraph.Y, w.dpr)
 	w.play.Overlay(w, screen)
 	if p, loading := w.renderer.Loading(); loading {
 		w.drawLoading(screen, p)

@@ -116,6 +116,7 @@ type Match struct {
 	statRows []any
 	statHead bool
 	vote     *vote
+	board    board // the host's own leaderboard (ACCOLADES_DATA)
 
 	model tanks.Model
 
@@ -320,6 +321,7 @@ func (m *Match) Join(uid int, name string) (string, bool) {
 	m.players[gid] = p
 	m.byUID[uid] = p
 	m.statRow(p)
+	m.board.dirty = true // a new participant's place
 	return p.name, true
 }
 
@@ -337,6 +339,8 @@ func (m *Match) Leave(uid int) {
 }
 
 func (m *Match) removePlayer(p *player) {
+	m.recordScore(p)
+	m.board.dirty = true
 	if p.tank != nil {
 		m.removed = append(m.removed, p.gid)
 	}
@@ -387,7 +391,7 @@ func (m *Match) sendMap(p *player) {
 	m.out.JSON(p.human.uid, 3, json.RawMessage(m.current.Text))
 }
 
-// MapReady answers a MAP_READY (protocol.md §6.1).
+// MapReady answers a MAP_READY.
 func (m *Match) MapReady(uid int) {
 	p := m.byUID[uid]
 	if p == nil || !p.human.inGame {
@@ -413,6 +417,7 @@ func (m *Match) FirstShotReady(uid int) {
 	}
 	p.human.ready = true
 	m.out.JSON(uid, 8, nil)
+	m.sendAccoladesTo(p)
 	m.out.JSON(uid, 16, map[string]string{"name": "teamChange"})
 	m.chatAll = enqueue(m.chatAll, "s:5:"+p.name)
 }

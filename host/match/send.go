@@ -134,6 +134,7 @@ func (m *Match) send() {
 			h.votes = h.votes[1:]
 		}
 	}
+	m.sendAccolades()
 	m.shots = m.shots[:0]
 	m.planted = m.planted[:0]
 	m.detonated = m.detonated[:0]

@@ -7,7 +7,7 @@ import (
 	"vimpclient/host/packer"
 )
 
-// Weapons (game-tanks.md §3.8).
+// Weapons.
 const (
 	weaponW1     = 0
 	weaponW2     = 1

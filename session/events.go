@@ -39,6 +39,9 @@ type Event struct {
 	Port  int
 	Value any    // protocol.DecodePayload result for EventMessage
 	Data  []byte // frame bytes for EventFrame, owned by the receiver
+	// Size is the wire size of a message event: what its parsed value
+	// costs the queue, which bounds bytes as well as events.
+	Size int
 	State State
 	Close *CloseInfo
 	// Err is set on the AUTH_DATA message when the session could not answer

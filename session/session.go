@@ -390,6 +390,7 @@ func (s *Session) handle(c *conn, ob *outbox, m Message) {
 	case protocol.MiscEntry:
 		s.miscName(c, v)
 	}
+	ev.Size = len(m.Data)
 	s.queue.Push(ev)
 }
 

@@ -101,10 +101,12 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	}
 	// The whole recording may be queued before the loop catches up: size the
 	// queue to it so a fast replay loses nothing.
+	queue := session.NewQueue(len(lines) + 64)
+	queue.SetByteLimit(session.RecordingBytes(lines))
 	sess := session.New(session.Options{
 		Auth:     session.AuthValues{Nick: *nick},
 		AutoTeam: true, Team: *team, Recorder: rec, Now: rp.Now,
-		Queue:  session.NewQueue(len(lines) + 64),
+		Queue:  queue,
 		Logger: log,
 	})
 	ents := gameloop.NewEntities()

@@ -524,12 +524,12 @@ func (c *Core) interpolateBlock(ab *Block, fb *Frame, alpha float32, dst []Recor
 		out := c.vals[off : off+w : off+w]
 		av, bv := ra.Fields[:w], rb.Fields[:w]
 		for i, mode := range lerped {
-			a := float32(av[i])
+			a := av[i]
 			switch mode {
 			case InterpLerp:
-				a = lerp(a, float32(bv[i]), alpha)
+				a = lerp(a, bv[i], alpha)
 			case InterpLerpAngle:
-				a = lerpAngle(a, float32(bv[i]), alpha)
+				a = lerpAngle(a, bv[i], alpha)
 			}
 			out[i] = a
 		}

@@ -106,7 +106,7 @@ type spawningGame struct {
 
 func (g *spawningGame) ApplyInput(seq uint32, down bool, name string, _ float64) {
 	if down && name == "fire" {
-		g.spawns = append(g.spawns, EventFrame{Blocks: []Block{{Schema: g.w1, Rows: []Row{{Local: seq, Fields: make([]float64, len(g.w1.Fields))}}}}})
+		g.spawns = append(g.spawns, EventFrame{Blocks: []Block{{Schema: g.w1, Rows: []Row{{Local: seq, Fields: make([]float32, len(g.w1.Fields))}}}}})
 	}
 }
 func (g *spawningGame) TakeSpawns() []EventFrame {

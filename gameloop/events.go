@@ -21,8 +21,15 @@ func (l *Loop) handle(ev *session.Event) {
 	case session.EventOpen:
 		l.connectionOpened()
 	case session.EventFrame:
-		if l.core != nil {
-			l.core.PushFrame(ev.Data, l.Ms(ev.At))
+		switch {
+		case l.core == nil:
+			l.undecodable("no usable snapshot schema in CONFIG_DATA")
+		case !l.core.PushFrame(ev.Data, l.Ms(ev.At)):
+			if len(ev.Data) > 0 && (ev.Data[0] == '{' || ev.Data[0] == '[') {
+				l.undecodable("they are JSON text, not binary snapshot frames (format 5)")
+			} else {
+				l.undecodable(l.core.LastError().Error())
+			}
 		}
 	case session.EventState:
 		if ev.State == session.StatePlaying && l.playAt.IsZero() {
@@ -45,6 +52,9 @@ func (l *Loop) handle(ev *session.Event) {
 // connectionOpened starts a new connection: nothing of the old one carries
 // over but the loop's totals.
 func (l *Loop) connectionOpened() {
+	if l.opts.LogOnce != nil {
+		l.opts.LogOnce.Reset()
+	}
 	l.retireCore()
 	l.graph.Reset()
 	t := l.currentTarget()
@@ -52,6 +62,7 @@ func (l *Loop) connectionOpened() {
 	l.hud.HostListsRequested(true)
 	l.ctrl = nil
 	l.close = nil
+	l.badFramesSaid = false
 	l.world.Clear(nil, true)
 	if l.opts.Sounds != nil {
 		l.opts.Sounds.Reset()
@@ -153,14 +164,16 @@ func (l *Loop) configure(cfg *protocol.Config) {
 	}
 	t := l.currentTarget()
 	known, pg, ok := l.games.Pick(t.GameID, pc, l.world.Rand())
-	if ok {
+	switch {
+	case !ok:
+		l.log.Debug("game not known: drawn generically", "game", t.GameID)
+	case l.opts.NoPrediction:
+	default:
 		if g, err := known.Client(schema, cfg.Prediction); err == nil {
 			l.core.SetGame(g)
 		} else {
 			l.log.Debug("no prediction", "game", known.ID, "err", err)
 		}
-	} else {
-		l.log.Debug("game not known: drawn generically", "game", t.GameID)
 	}
 	l.world.SetCore(l.core)
 	specs, tune, pointer, err := world.ParseCanvasManager(cfg.CanvasManager)
@@ -202,7 +215,7 @@ func (l *Loop) configure(cfg *protocol.Config) {
 // player is in: the handshake never waits for them.
 func (l *Loop) loadSounds() {
 	t := l.currentTarget()
-	if l.opts.Sounds == nil || l.catalog == nil || l.opts.SoundFetcher == nil || t.AssetsBase == "" {
+	if l.opts.Sounds == nil || l.catalog == nil || l.opts.SoundFetcher == nil {
 		return
 	}
 	f, err := l.opts.SoundFetcher(t.AssetsBase)
@@ -210,5 +223,22 @@ func (l *Loop) loadSounds() {
 		l.log.Warn("sounds not loaded", "err", err)
 		return
 	}
+	if f == nil {
+		return // nowhere to fetch them from (a host with no game manifest)
+	}
 	l.opts.Sounds.Init(l.opts.Context, l.catalog, f)
+}
+
+// undecodable counts a snapshot frame this client cannot read, and says why
+// once per connection: in the log and the summary's errors.
+func (l *Loop) undecodable(reason string) {
+	l.badFrames++
+	l.badFrameReason = reason
+	if l.badFramesSaid {
+		return
+	}
+	l.badFramesSaid = true
+	msg := "frames from this host cannot be decoded: " + reason
+	l.log.Warn(msg)
+	l.note(msg)
 }

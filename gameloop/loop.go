@@ -30,6 +30,9 @@ import (
 type Options struct {
 	Session *session.Session
 	Log     *slog.Logger
+	// LogOnce, if set, is reset at every new connection: the log says each
+	// warning once per connection.
+	LogOnce interface{ Reset() }
 	// Start is the origin of the loop's clock: local milliseconds, for the
 	// core and the world, are measured from it (zero: the first Tick).
 	Start time.Time
@@ -43,8 +46,8 @@ type Options struct {
 	// game's catalog into it and moves its listener with the camera.
 	Sounds *audio.Manager
 	// SoundFetcher returns where the game's sound files are fetched from,
-	// for the assets base of the game's manifest (nil: sounds are not
-	// loaded).
+	// for the assets base of the game's manifest; a nil Fetcher (or a nil
+	// SoundFetcher) means the sounds are not loaded.
 	SoundFetcher func(assetsBase string) (audio.Fetcher, error)
 	// Context bounds background work (sound downloads).
 	Context context.Context
@@ -60,6 +63,9 @@ type Options struct {
 	// AutoTeam: the session answers the team vote itself, so the HUD never
 	// shows it.
 	AutoTeam bool
+	// NoPrediction runs the core without the game's prediction: a demo,
+	// whose player's inputs are not replayed, draws the host's own state.
+	NoPrediction bool
 	// Observer watches events, decoded frames and ticks (nil: none).
 	Observer Observer
 	// Width and Height are the initial window size in logical px.
@@ -115,7 +121,12 @@ type Loop struct {
 	prediction *clientcore.PredictionSummary
 	fatal      error
 	errs       []string
-	close      *session.CloseInfo
+	// Snapshot frames dropped for their format, the last reason, and
+	// whether this connection already said so.
+	badFrames      uint64
+	badFrameReason string
+	badFramesSaid  bool
+	close          *session.CloseInfo
 }
 
 // maxLoopErrors bounds the errors kept for the summary.
@@ -288,13 +299,18 @@ type Stats struct {
 	// Prediction is the last prediction statistics (nil: no game predicted).
 	Prediction *clientcore.PredictionSummary
 	Errors     []string
-	Close      *session.CloseInfo // how the last connection ended (nil: open)
-	PlayAt     time.Time          // when the last connection reached play
+	// Undecodable counts the snapshot frames dropped for their format (a
+	// wrong version, not a frame, a schema mismatch); Reason is the last why.
+	Undecodable       uint64
+	UndecodableReason string
+	Close             *session.CloseInfo // how the last connection ended (nil: open)
+	PlayAt            time.Time          // when the last connection reached play
 }
 
 // Stats returns the loop's totals.
 func (l *Loop) Stats() Stats {
-	s := Stats{Decoded: l.retired, Prediction: l.prediction, Errors: l.errs, Close: l.close, PlayAt: l.playAt}
+	s := Stats{Decoded: l.retired, Prediction: l.prediction, Errors: l.errs, Close: l.close, PlayAt: l.playAt,
+		Undecodable: l.badFrames, UndecodableReason: l.badFrameReason}
 	if l.core != nil {
 		st := l.core.Stats()
 		s.Decoded += st.Decoded

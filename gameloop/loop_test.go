@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"strings"
 	"testing"
 	"time"
 
@@ -213,5 +214,36 @@ func BenchmarkLoopTickHeavy(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		h.tick(i)
+	}
+}
+
+// Frames the client cannot read are counted and said once per connection,
+// with the reason, in the errors of the summary.
+func TestUndecodableFramesSaidOnce(t *testing.T) {
+	h := newHeavyMatch(t, nil)
+	h.loop.Tick(h.now)
+	q := h.sess.Queue()
+	for range 5 {
+		q.Push(session.Event{At: h.now, Kind: session.EventFrame, Data: []byte(`{"serverTime":1,"seq":1,"body":[]}`)})
+	}
+	q.Push(session.Event{At: h.now, Kind: session.EventFrame, Data: []byte{5, 4, 0, 0}})
+	h.loop.Tick(h.now.Add(time.Millisecond))
+	st := h.loop.Stats()
+	if st.Undecodable != 6 || st.UndecodableReason == "" {
+		t.Fatalf("undecodable %d (%q), want 6", st.Undecodable, st.UndecodableReason)
+	}
+	if len(st.Errors) != 1 || !strings.Contains(st.Errors[0], "JSON text") {
+		t.Fatalf("errors %q, want one naming the JSON frames", st.Errors)
+	}
+	s := Summarize(h.loop, nil, 0)
+	if s.Undecodable == nil || s.Undecodable.Frames != 6 {
+		t.Fatalf("summary %+v", s.Undecodable)
+	}
+	// A new connection says it again.
+	q.Push(session.Event{At: h.now, Kind: session.EventOpen})
+	q.Push(session.Event{At: h.now, Kind: session.EventFrame, Data: []byte(`{}`)})
+	h.loop.Tick(h.now.Add(2 * time.Millisecond))
+	if st := h.loop.Stats(); len(st.Errors) != 2 || !strings.Contains(st.Errors[1], "no usable snapshot schema") {
+		t.Fatalf("after a reconnect: %q", st.Errors)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"vimpclient/audio/synth"
 	"vimpclient/clientcore"
 	"vimpclient/host/match"
+	"vimpclient/internal/rowtest"
 	"vimpclient/parts"
 	"vimpclient/registry"
 	"vimpclient/world"
@@ -105,17 +106,7 @@ func TestExplosionPans(t *testing.T) {
 		core := &scriptedCore{hot: clientcore.Hot{Flags: clientcore.HotCamera, Camera: [2]float32{lx, ly}}}
 		w.SetCore(core)
 		k := schema.Key("w2e")
-		row := make([]float64, len(k.Fields))
-		for i, f := range k.Fields {
-			switch f.Name {
-			case "x":
-				row[i] = lx + side*400
-			case "y":
-				row[i] = ly
-			case "radius":
-				row[i] = 40
-			}
-		}
+		row := rowtest.Row(t, k, map[string]float64{"x": lx + side*400, "y": ly, "radius": 40})
 		w.Tick(1000, 0) // listener placed
 		core.frames = []clientcore.EventFrame{{Blocks: []clientcore.Block{{Schema: k, Rows: []clientcore.Row{{Fields: row}}}}}}
 		w.Tick(1016, 16) // the explosion

@@ -24,9 +24,17 @@ type Summary struct {
 	Ports      map[string]int                `json:"ports"`
 	Entities   map[string]int                `json:"entities"`
 	Prediction *clientcore.PredictionSummary `json:"prediction,omitempty"`
-	CloseCode  *int                          `json:"closeCode"`
-	Errors     []string                      `json:"errors"`
-	DurationMs int64                         `json:"durationMs"`
+	// Undecodable is set when snapshot frames were dropped for their format.
+	Undecodable *Undecodable `json:"undecodable,omitempty"`
+	CloseCode   *int         `json:"closeCode"`
+	Errors      []string     `json:"errors"`
+	DurationMs  int64        `json:"durationMs"`
+}
+
+// Undecodable is how many snapshot frames could not be read, and why.
+type Undecodable struct {
+	Frames uint64 `json:"frames"`
+	Reason string `json:"reason"`
 }
 
 // FrameCounts are the snapshot frames of the summary.
@@ -115,6 +123,9 @@ func Summarize(l *Loop, e *Entities, d time.Duration) Summary {
 		for k, set := range e.ids {
 			s.Entities[k] = len(set)
 		}
+	}
+	if ls.Undecodable > 0 {
+		s.Undecodable = &Undecodable{Frames: ls.Undecodable, Reason: ls.UndecodableReason}
 	}
 	if ls.Close != nil && !ls.Close.Local {
 		code := ls.Close.Code

@@ -90,6 +90,9 @@ func NewController(cfg Config, ui UI, pred Predictor, toWorld ToWorld) *Controll
 	}
 }
 
+// Config is the controls configuration the controller runs on.
+func (c *Controller) Config() Config { return c.cfg }
+
 // SetSender makes the controller send through s (nil: messages are queued
 // for Drain and numbered by the controller).
 func (c *Controller) SetSender(s Sender) { c.sender = s }

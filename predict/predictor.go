@@ -440,24 +440,6 @@ func (p *Predictor) Correct(hadState bool, dx, dy, dAngle float32) bool {
 	return snap
 }
 
-// NormalizeAngle wraps a into [−π, π] by repeated ±2π (§7.5 step 8); values
-// that are not finite pass through.
-func NormalizeAngle(a float32) float32 {
-	if math.IsNaN(float64(a)) || math.IsInf(float64(a), 0) {
-		return a
-	}
-	if a > 64 || a < -64 {
-		a = float32(math.Remainder(float64(a), 2*math.Pi))
-	}
-	for a > math.Pi {
-		a -= 2 * math.Pi
-	}
-	for a < -math.Pi {
-		a += 2 * math.Pi
-	}
-	return a
-}
-
 // Report is the predictor's live figures and statistics, as a game's
 // clientcore.Game.Prediction returns them.
 func (p *Predictor) Report() clientcore.PredictionReport {

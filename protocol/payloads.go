@@ -174,6 +174,13 @@ type AuthOptions struct {
 	Hidden    bool   `json:"hidden"`
 	MaxLength int    `json:"maxlength"`
 	Unit      string `json:"unit"`
+	// Numeric marks a text field holding a number: "numeric": true, or any
+	// "unit" (with "s" the value is stored in ms and edited in seconds).
+	// Min and Max bound the number as edited, when HasMin and HasMax say
+	// they were given.
+	Numeric        bool    `json:"-"`
+	Min, Max       float64 `json:"-"`
+	HasMin, HasMax bool    `json:"-"`
 	// Choices are the values of a select's or radio's options, and
 	// ChoiceLabels what to show for each (the label of a {value, label}
 	// option, else the value itself).
@@ -224,6 +231,10 @@ func ParseAuthData(raw json.RawMessage) (*AuthForm, error) {
 		if n, err := strconv.Atoi(scalarText(p.Options["maxlength"])); err == nil {
 			o.MaxLength = n
 		}
+		unit, hasUnit := p.Options["unit"]
+		o.Numeric = string(bytes.TrimSpace(p.Options["numeric"])) == "true" || hasUnit && !IsNull(unit)
+		o.Min, o.HasMin = number(p.Options["min"])
+		o.Max, o.HasMax = number(p.Options["max"])
 		var choices []json.RawMessage
 		if json.Unmarshal(p.Options["options"], &choices) == nil {
 			for _, ch := range choices {

@@ -394,7 +394,7 @@ func TestWindowTanksScene(t *testing.T) {
 	m1 := schema.Key("m1")
 	core := &fakeCore{my: 3}
 	core.frames = []clientcore.EventFrame{{
-		Blocks:    []clientcore.Block{{Schema: m1, Rows: []clientcore.Row{{ID: 3, Fields: []float64{300, 200, 0.3, 0, 0, 0, 0, 3, 2, 1, 0}}}}},
+		Blocks:    []clientcore.Block{{Schema: m1, Rows: []clientcore.Row{{ID: 3, Fields: []float32{300, 200, 0.3, 0, 0, 0, 0, 3, 2, 1, 0}}}}},
 		HasCamera: true, Camera: clientcore.FrameCamera{X: 300, Y: 200, ForceReset: true},
 	}}
 	core.hot = clientcore.Hot{Flags: clientcore.HotGame | clientcore.HotCamera | clientcore.HotPredicted, Camera: [2]float32{300, 200},
@@ -480,18 +480,18 @@ func heavyScene(t testing.TB) (*scene, *fakeCore) {
 	core := &fakeCore{my: 0}
 	var tanksRows, bombs, tracers, blasts []clientcore.Row
 	for i := range 32 {
-		x, y := 250+float64(i%8)*20, 160+float64(i/8)*20
-		cond := float64(i % 4) // all four conditions: smoke of every kind, wrecks
-		tanksRows = append(tanksRows, clientcore.Row{ID: uint32(i), Fields: []float64{x, y, 0.1 * float64(i), 0.2, 30, 10, 1.5, cond, 2, float64(1 + i%2), 0}})
+		x, y := 250+float32(i%8)*20, 160+float32(i/8)*20
+		cond := float32(i % 4) // all four conditions: smoke of every kind, wrecks
+		tanksRows = append(tanksRows, clientcore.Row{ID: uint32(i), Fields: []float32{x, y, 0.1 * float32(i), 0.2, 30, 10, 1.5, cond, 2, float32(1 + i%2), 0}})
 	}
 	for i := range 40 {
-		bombs = append(bombs, clientcore.Row{ID: uint32(1000 + i), Fields: []float64{240 + float64(i%10)*18, 150 + float64(i/10)*25, 0, 8, 300, 1}})
+		bombs = append(bombs, clientcore.Row{ID: uint32(1000 + i), Fields: []float32{240 + float32(i%10)*18, 150 + float32(i/10)*25, 0, 8, 300, 1}})
 	}
 	for i := range 20 {
-		tracers = append(tracers, clientcore.Row{ID: uint32(i), Fields: []float64{260, 170 + float64(i), 420, 250 + float64(i), 260, 170, 1, 2}})
+		tracers = append(tracers, clientcore.Row{ID: uint32(i), Fields: []float32{260, 170 + float32(i), 420, 250 + float32(i), 260, 170, 1, 2}})
 	}
 	for i := range 10 {
-		blasts = append(blasts, clientcore.Row{ID: uint32(i), Fields: []float64{260 + float64(i)*15, 230, 50}})
+		blasts = append(blasts, clientcore.Row{ID: uint32(i), Fields: []float32{260 + float32(i)*15, 230, 50}})
 	}
 	core.frames = []clientcore.EventFrame{{
 		Blocks:    []clientcore.Block{{Schema: m1, Rows: tanksRows}, {Schema: w1, Rows: tracers}, {Schema: w2, Rows: bombs}, {Schema: w2e, Rows: blasts}},
@@ -709,8 +709,8 @@ func TestWindowPartImages(t *testing.T) {
 	core := &fakeCore{my: 9}
 	core.frames = []clientcore.EventFrame{{
 		Blocks: []clientcore.Block{
-			{Schema: w2, Rows: []clientcore.Row{{ID: 1, Fields: []float64{40, 0, 0, 8, 300, 1}}}}, // label "0"
-			{Schema: m1, Rows: []clientcore.Row{{ID: 2, Fields: []float64{-40, 0, 0, 0, 0, 0, 0, 0, 2, 1, 0}}}},
+			{Schema: w2, Rows: []clientcore.Row{{ID: 1, Fields: []float32{40, 0, 0, 8, 300, 1}}}}, // label "0"
+			{Schema: m1, Rows: []clientcore.Row{{ID: 2, Fields: []float32{-40, 0, 0, 0, 0, 0, 0, 0, 2, 1, 0}}}},
 		},
 		HasCamera: true, Camera: clientcore.FrameCamera{ForceReset: true},
 	}}

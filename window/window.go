@@ -46,10 +46,11 @@ type Options struct {
 type Window struct {
 	ctx      context.Context
 	opts     Options
-	loop     *gameloop.Loop
+	play     play
 	renderer *render.Renderer
 	hud      *hudview.View
 	graph    *netview.View
+	graphOf  *gameloop.Loop // the loop graph shows
 	reader   ebiteninput.Reader
 	start    time.Time
 	dpr      float64
@@ -60,9 +61,38 @@ type Window struct {
 	loadBar  *ebiten.Image
 }
 
+// play is what a window plays: a live game loop, or a demo whose loop is
+// rebuilt when it seeks back.
+type play interface {
+	Loop() *gameloop.Loop
+	Tick(now time.Time)
+	// Controls reads the play's own keys (a demo's pause and seek) before
+	// the tick.
+	Controls(w *Window)
+	// Overlay draws above the HUD (a demo's timeline).
+	Overlay(w *Window, screen *ebiten.Image)
+}
+
+// live plays a game loop, with the keyboard and pointer as its input.
+type live struct{ loop *gameloop.Loop }
+
+func (l live) Loop() *gameloop.Loop           { return l.loop }
+func (l live) Tick(now time.Time)             { l.loop.Tick(now) }
+func (l live) Controls(*Window)               {}
+func (l live) Overlay(*Window, *ebiten.Image) {}
+
 // New builds the window for loop, drawing with renderer (whose textures the
 // loop's world must use).
 func New(ctx context.Context, loop *gameloop.Loop, renderer *render.Renderer, o Options) (*Window, error) {
+	w, err := newWindow(ctx, live{loop}, renderer, o)
+	if err != nil {
+		return nil, err
+	}
+	loop.SetInput(&keyboard{w: w})
+	return w, nil
+}
+
+func newWindow(ctx context.Context, p play, renderer *render.Renderer, o Options) (*Window, error) {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
@@ -73,9 +103,8 @@ func New(ctx context.Context, loop *gameloop.Loop, renderer *render.Renderer, o 
 	if err != nil {
 		return nil, fmt.Errorf("window: %w", err)
 	}
-	w := &Window{ctx: ctx, opts: o, loop: loop, renderer: renderer, hud: hv,
-		graph: netview.New(loop.NetGraph(), o.NetGraph), start: o.Clock(), dpr: 1}
-	loop.SetInput(&keyboard{w: w})
+	w := &Window{ctx: ctx, opts: o, play: p, renderer: renderer, hud: hv,
+		graph: netview.New(p.Loop().NetGraph(), o.NetGraph), graphOf: p.Loop(), start: o.Clock(), dpr: 1}
 	return w, nil
 }
 
@@ -102,9 +131,17 @@ func (w *Window) Run() error {
 	return w.err
 }
 
-// keyboard is the window's game loop input: Ebiten's keys, text, pointer and
-// touches, through the same controller a key script feeds.
-type keyboard struct{ w *Window }
+// keyboard is the window's game loop input: Ebiten's keys, text, pointer,
+// touches and the first standard gamepad, through the same controller a key
+// script feeds.
+type keyboard struct {
+	w      *Window
+	pads   ebiteninput.PadReader
+	pad    input.Pad
+	padCtl *input.Controller // the controller pad's map was derived for
+	state  input.PadState
+	hadPad bool
+}
 
 func (k *keyboard) Configure(input.Config) error { return nil }
 
@@ -112,13 +149,26 @@ func (k *keyboard) Feed(t *gameloop.InputTick) {
 	r := &k.w.reader
 	r.Scale = k.w.dpr
 	if t.HUD.AuthOpen() {
-		ww, wh := k.w.loop.World().Size()
+		ww, wh := k.w.play.Loop().World().Size()
 		r.UpdateForm(t.HUD, ww, wh)
 		return
 	}
-	if t.Controller != nil {
-		r.Update(t.Controller, t.HUD, t.NowMs)
+	c := t.Controller
+	if c == nil {
+		return
 	}
+	r.Update(c, t.HUD, t.NowMs)
+	if c != k.padCtl {
+		k.padCtl, k.pad = c, input.Pad{Map: input.DefaultPadMap(c.Config())}
+	}
+	ww, wh := k.w.play.Loop().World().Size()
+	switch has := k.pads.Read(&k.state); {
+	case has:
+		k.pad.Update(c, &k.state, ww, wh, t.NowMs)
+	case k.hadPad:
+		k.pad.Release(c, ww, wh, t.NowMs) // unplugged: let go of what it held
+	}
+	k.hadPad = k.pads.Connected()
 }
 
 // Update implements ebiten.Game: the window's own keys, then one tick.
@@ -138,7 +188,12 @@ func (w *Window) Update() error {
 		}
 	}
 	now := w.opts.Clock()
-	w.loop.Tick(now)
+	w.play.Controls(w)
+	w.play.Tick(now)
+	if l := w.play.Loop(); l != w.graphOf {
+		// A demo that seeked back plays on a new loop: graph its network.
+		w.graph, w.graphOf = netview.New(l.NetGraph(), w.graph.Visible), l
+	}
 	w.graph.Update()
 	w.renderer.Poll()
 	if w.opts.Screenshot != "" && !w.shotDone && now.Sub(w.start) >= w.opts.ScreenshotAfter {
@@ -151,9 +206,11 @@ func (w *Window) Update() error {
 // Draw implements ebiten.Game.
 func (w *Window) Draw(screen *ebiten.Image) {
 	screen.Fill(color.Black)
-	w.renderer.Draw(screen, w.loop.World(), w.dpr)
-	w.hud.Draw(screen, w.loop.HUD(), w.loop.NowMs(), w.dpr)
-	w.graph.Draw(screen, 8, 8)
+	loop := w.play.Loop()
+	w.renderer.Draw(screen, loop.World(), w.dpr)
+	w.hud.Draw(screen, loop.HUD(), loop.NowMs(), w.dpr)
+	w.graph.DrawAt(screen, w.hud.Layout().NetGraph.X, w.hud.Layout().NetGraph.Y, w.dpr)
+	w.play.Overlay(w, screen)
 	if p, loading := w.renderer.Loading(); loading {
 		w.drawLoading(screen, p)
 	}
@@ -213,7 +270,7 @@ func (w *Window) LayoutF(outsideWidth, outsideHeight float64) (float64, float64)
 		dpr = 1
 	}
 	w.dpr = dpr
-	wd := w.loop.World()
+	wd := w.play.Loop().World()
 	wd.SetDeviceScale(dpr)
 	if ww, wh := wd.Size(); outsideWidth != ww || outsideHeight != wh {
 		wd.Resize(outsideWidth, outsideHeight)

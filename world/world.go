@@ -122,6 +122,11 @@ type World struct {
 	haveCam  bool
 	nowMs    float64
 	hot      hotCopy
+	// follow, when set, is the hot actor the camera follows instead of the
+	// core's camera (a demo watching another player).
+	follow    bool
+	followKey string
+	followID  uint32
 }
 
 // New returns an empty world; Configure gives it a game.
@@ -322,10 +327,70 @@ func (w *World) Tick(nowMs, dtMs float64) {
 	if h.Flags&(clientcore.HotGame|clientcore.HotPredicted) != 0 {
 		w.scene.ApplyHot(h)
 	}
-	if h.Flags&clientcore.HotCamera != 0 {
+	switch {
+	case w.follow:
+		if x, y, ok := w.actorAt(w.followKey, w.followID); ok {
+			w.applyCamera(x, y, false, "")
+		}
+	case h.Flags&clientcore.HotCamera != 0:
 		w.applyCamera(float64(h.Camera[0]), float64(h.Camera[1]), false, "")
 	}
 	w.scene.Step(dtMs)
+}
+
+// Actor is a hot actor the camera can follow.
+type Actor struct {
+	Key string
+	ID  uint32
+}
+
+// Actors appends the hot actors of the last tick that have a position (an
+// x and a y field), in the hot data's order.
+func (w *World) Actors(dst []Actor) []Actor {
+	for i := range w.hot.hot.Actors {
+		r := &w.hot.hot.Actors[i]
+		if _, _, ok := position(r); ok {
+			dst = append(dst, Actor{Key: r.Key(), ID: r.ID})
+		}
+	}
+	return dst
+}
+
+// Follow makes the camera follow a hot actor instead of the core's camera;
+// Unfollow returns to the core's camera.
+func (w *World) Follow(a Actor) { w.follow, w.followKey, w.followID = true, a.Key, a.ID }
+
+// Unfollow returns the camera to the core's.
+func (w *World) Unfollow() { w.follow = false }
+
+// Following reports the followed actor.
+func (w *World) Following() (Actor, bool) { return Actor{Key: w.followKey, ID: w.followID}, w.follow }
+
+func (w *World) actorAt(key string, id uint32) (float64, float64, bool) {
+	for i := range w.hot.hot.Actors {
+		r := &w.hot.hot.Actors[i]
+		if r.ID == id && r.Key() == key {
+			return position(r)
+		}
+	}
+	return 0, 0, false
+}
+
+// position reads a record's x and y fields, found by name.
+func position(r *clientcore.Record) (float64, float64, bool) {
+	xi, yi := -1, -1
+	for i, f := range r.Schema.Fields {
+		switch f.Name {
+		case "x":
+			xi = i
+		case "y":
+			yi = i
+		}
+	}
+	if xi < 0 || yi < 0 || xi >= len(r.Fields) || yi >= len(r.Fields) {
+		return 0, 0, false
+	}
+	return float64(r.Fields[xi]), float64(r.Fields[yi]), true
 }
 
 // Hot is the hot data the last Tick applied (the world's own copy, valid

@@ -36,7 +36,7 @@ func headlessConnect(ctx context.Context, p *playFlags, addr string, stdout, std
 		ctx, cancel = context.WithTimeout(ctx, p.dur)
 		defer cancel()
 	}
-	opts := gameloop.Options{Session: sess, Log: log, Start: time.Now(), Context: ctx, AutoTeam: true,
+	opts := gameloop.Options{Session: sess, Log: log, LogOnce: conn.once, Start: time.Now(), Context: ctx, AutoTeam: true,
 		SoundFetcher: conn.soundFetcher}
 	if p.audioOut != "" {
 		// Sound without a device: the mix runs in real time into the WAV.

@@ -18,6 +18,7 @@ import (
 	"vimpclient/audio/synth"
 	"vimpclient/host"
 	"vimpclient/input"
+	"vimpclient/logs"
 	"vimpclient/session"
 	"vimpclient/window"
 )
@@ -114,7 +115,7 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		// port, reached through the same WebSocket path a remote host uses.
 		hostCtx, stopHost := context.WithCancel(ctx)
 		srv, err := host.Start(hostCtx, host.Config{Addr: "127.0.0.1:0", Bots: p.bots,
-			Sound: synth.WAV, Log: newLogger(stderr, p.verbose)})
+			Sound: synth.WAV, Log: hostLogger(stderr, p.verbose)})
 		if err != nil {
 			fmt.Fprintf(stderr, "vimpclient: embedded host: %v\n", err)
 			stopHost()
@@ -132,7 +133,9 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	return headlessConnect(ctx, p, addr, stdout, stderr)
 }
 
-func newLogger(w io.Writer, verbose bool) *slog.Logger {
+// hostLogger is the embedded host's logger: its problems only, unless -v
+// asks for everything.
+func hostLogger(w io.Writer, verbose bool) *slog.Logger {
 	lvl := slog.LevelWarn
 	if verbose {
 		lvl = slog.LevelDebug
@@ -167,13 +170,15 @@ func openRecorder(path, scenario string, now func() time.Time) (*session.Recorde
 // the HTTP client (with -ca), the remembered auth values and the recorder.
 type connection struct {
 	log    *slog.Logger
+	once   *logs.Once // says each warning once per connection
 	client *http.Client
 	store  *session.AuthStore // nil when values cannot be remembered
 	rec    *session.Recorder  // nil without -record
 }
 
 func newConnection(p *playFlags, mode, addr string, stderr io.Writer) (*connection, error) {
-	c := &connection{log: newLogger(stderr, p.verbose)}
+	c := &connection{}
+	c.log, c.once = logs.New(stderr, p.verbose)
 	var err error
 	if c.client, err = session.HTTPClient(p.ca); err != nil {
 		return nil, err
@@ -191,6 +196,9 @@ func newConnection(p *playFlags, mode, addr string, stderr io.Writer) (*connecti
 // soundFetcher fetches a game's sound files from its assets base with the
 // connection's HTTP client (which trusts -ca).
 func (c *connection) soundFetcher(base string) (audio.Fetcher, error) {
+	if base == "" {
+		return nil, nil // a host without a game manifest: no sounds to fetch
+	}
 	u, err := url.Parse(base)
 	if err != nil {
 		return nil, fmt.Errorf("assets base %q: %w", base, err)

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"vimpclient/clientcore"
 	"vimpclient/gameloop"
 	"vimpclient/host"
 	"vimpclient/protocol"
@@ -122,7 +123,9 @@ func TestPredictionThroughDelayingProxy(t *testing.T) {
 		}
 		for _, r := range g.World().Hot().Tail {
 			if r.Key() == "m1" && r.ID == uint32(id) {
-				return r.Fields[0] + r.Fields[1], true // any movement changes x+y
+				b := clientcore.NewBinder(r.Schema)
+				x, y := b.Require("x"), b.Require("y")
+				return x.Get(r.Fields) + y.Get(r.Fields), true // any movement changes x+y
 			}
 		}
 		return 0, false

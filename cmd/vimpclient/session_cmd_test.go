@@ -36,7 +36,7 @@ func decodeSummary(t *testing.T, out []byte) gameloop.Summary {
 }
 
 // Replaying each capture through the CLI reaches play, answers every PING,
-// and counts the fixture's JSON frames as dropped.
+// and counts the fixture's JSON frames as dropped, saying why once.
 func TestReplayCommandOnCaptures(t *testing.T) {
 	for _, tc := range []struct {
 		file, conn, nick string
@@ -50,7 +50,7 @@ func TestReplayCommandOnCaptures(t *testing.T) {
 			t.Skipf("no captures: %v", err)
 		}
 		var out, errb bytes.Buffer
-		code := run([]string{"replay", "-summary", "-conn", tc.conn, "-nick", tc.nick, "-team", "team1", path}, &out, &errb)
+		code := run([]string{"replay", "-headless", "-summary", "-conn", tc.conn, "-nick", tc.nick, "-team", "team1", path}, &out, &errb)
 		if code != 0 {
 			t.Fatalf("%s: exit %d: %s", tc.file, code, errb.String())
 		}
@@ -61,8 +61,12 @@ func TestReplayCommandOnCaptures(t *testing.T) {
 		if s.Frames.Received == 0 || s.Frames.Decoded != 0 || s.Frames.Dropped != uint64(s.Frames.Received) || s.Ports["5"] != s.Frames.Received {
 			t.Errorf("%s frames: %+v", tc.file, s.Frames)
 		}
-		if s.CloseCode == nil || *s.CloseCode != 1000 || len(s.Errors) != 0 {
+		// The fixture's frames are JSON text: said once, and counted.
+		if s.CloseCode == nil || *s.CloseCode != 1000 || len(s.Errors) != 1 || !strings.Contains(s.Errors[0], "cannot be decoded") {
 			t.Errorf("%s close %v errors %v", tc.file, s.CloseCode, s.Errors)
+		}
+		if s.Undecodable == nil || s.Undecodable.Frames != uint64(s.Frames.Received) || !strings.Contains(s.Undecodable.Reason, "JSON text") {
+			t.Errorf("%s undecodable %+v", tc.file, s.Undecodable)
 		}
 	}
 }

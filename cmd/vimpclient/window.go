@@ -87,7 +87,7 @@ func windowConnect(ctx context.Context, p *playFlags, addr string, stdout, stder
 	if conn.store != nil {
 		hudStore = conn.store
 	}
-	opts := gameloop.Options{Session: sess, Log: log, Start: time.Now(), Context: ctx,
+	opts := gameloop.Options{Session: sess, Log: log, LogOnce: conn.once, Start: time.Now(), Context: ctx,
 		Textures: renderer.Textures(), Sounds: sounds, SoundFetcher: conn.soundFetcher,
 		Store: hudStore, Interactive: true, AutoTeam: p.team != ""}
 	if path, err := input.BindingsPath(); err == nil {

@@ -189,8 +189,8 @@ func (d *Downloader) Map(ctx context.Context, name string) ([]byte, error) {
 
 // Expect counts files before they are fetched, so that Progress shows the
 // whole of a load from its start (a sound catalog, the images of a map).
-// They stay counted until fetched or until ctx ends, whichever comes first.
-// Paths that Fetch would refuse are not counted.
+// A file still not fetched when ctx ends stops counting: the load it was
+// expected for gave up. Paths that Fetch would refuse are not counted.
 func (d *Downloader) Expect(ctx context.Context, k Kind, paths ...string) {
 	type want struct {
 		key fileKey

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // testHost is an https host serving files under /games/tanks/ and counting
@@ -312,7 +313,7 @@ func TestSlowHost(t *testing.T) {
 	}
 
 	fast.Store(false)
-	d2, _ := newDownloader(t, h, Options{Limits: Limits{Timeout: 50e6}})
+	d2, _ := newDownloader(t, h, Options{Limits: Limits{Timeout: 50 * time.Millisecond}})
 	if _, err := d2.Fetch(context.Background(), Sound, "sounds/slow.mp3"); !errors.Is(err, context.DeadlineExceeded) ||
 		!strings.Contains(err.Error(), "sounds/slow.mp3") {
 		t.Fatalf("timed out fetch: %v", err)

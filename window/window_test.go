@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
@@ -21,6 +22,9 @@ import (
 	"vimpclient/render"
 	"vimpclient/session"
 )
+
+// childEnv marks a test process started to run one window test alone.
+const childEnv = "VIMP_WINDOW_TEST_CHILD"
 
 // The graphics library runs its loop on the main thread, once per process:
 // TestMain serves the tests' window runs there.
@@ -142,6 +146,16 @@ func TestLoadingText(t *testing.T) {
 func TestLoadingScreen(t *testing.T) {
 	if err := Available(); err != nil {
 		t.Skip(err)
+	}
+	if os.Getenv(childEnv) != "loading" {
+		// The graphics library runs one game per process, and another test
+		// runs its window here: this one runs in a process of its own.
+		cmd := exec.Command(os.Args[0], "-test.run=^TestLoadingScreen$")
+		cmd.Env = append(os.Environ(), childEnv+"=loading")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("loading screen: %v\n%s", err, out)
+		}
+		return
 	}
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)

@@ -37,7 +37,7 @@ func headlessConnect(ctx context.Context, p *playFlags, addr string, stdout, std
 		defer cancel()
 	}
 	opts := gameloop.Options{Session: sess, Log: log, LogOnce: conn.once, Start: time.Now(), Context: ctx, AutoTeam: true,
-		SoundFetcher: conn.soundFetcher}
+		SoundFetcher: conn.assets.SoundFetcher}
 	if p.audioOut != "" {
 		// Sound without a device: the mix runs in real time into the WAV.
 		mx := mix.New(mix.Options{})

@@ -342,6 +342,7 @@ func (m *Master) originOK(o string) bool {
 func (m *Master) record(session, dir, typ string) {
 	if len(m.log) < 10000 {
 		m.log = append(m.log, Logged{Session: session, Dir: dir, Type: typ, At: time.Now()})
+		m.bump()
 	}
 }
 

@@ -43,6 +43,18 @@ func (m *Master) WaitRooms(ctx context.Context, n int) error {
 	return m.waitFor(ctx, func() bool { return len(m.rooms) >= n })
 }
 
+// WaitSeen blocks until the master received a message of type typ.
+func (m *Master) WaitSeen(ctx context.Context, typ string) error {
+	return m.waitFor(ctx, func() bool {
+		for _, l := range m.log {
+			if l.Dir == "in" && l.Type == typ {
+				return true
+			}
+		}
+		return false
+	})
+}
+
 // WaitMembers blocks until the room has n members (newer dialect).
 func (m *Master) WaitMembers(ctx context.Context, room string, n int) error {
 	return m.waitFor(ctx, func() bool { r := m.rooms[room]; return r != nil && len(r.members) >= n })

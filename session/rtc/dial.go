@@ -214,7 +214,11 @@ func (d *Dialer) Dial(ctx context.Context, t session.Target) (session.Transport,
 	d.mu.Lock()
 	d.peer = o
 	d.mu.Unlock()
-	if err := o.wait(ctx); err != nil {
+	err = o.send(ctx)
+	if err == nil {
+		err = o.wait(ctx)
+	}
+	if err != nil {
 		o.close()
 		if errors.Is(err, lobby.ErrRoomGone) {
 			return nil, session.Stay(fmt.Errorf("room %q: %w", t.RoomName, err))

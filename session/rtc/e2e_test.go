@@ -67,6 +67,7 @@ type player struct {
 	done   chan struct{}
 	info   *session.CloseInfo
 	err    error
+	queued []session.Event // drained and not yet looked at
 }
 
 func join(t *testing.T, ctx context.Context, fm *fakemaster.Master, room, token string) *player {
@@ -85,27 +86,41 @@ func join(t *testing.T, ctx context.Context, fm *fakemaster.Master, room, token 
 	return p
 }
 
-// until drains the player's events until pred holds (fatal after a while).
+// next returns the first queued event that satisfies pred, keeping the
+// events after it for the next call.
+func (p *player) next(pred func(session.Event) bool) (session.Event, bool) {
+	for len(p.queued) > 0 {
+		e := p.queued[0]
+		p.queued = p.queued[1:]
+		if pred(e) {
+			return e, true
+		}
+	}
+	p.queued = p.sess.Queue().Drain(nil)
+	for len(p.queued) > 0 {
+		e := p.queued[0]
+		p.queued = p.queued[1:]
+		if pred(e) {
+			return e, true
+		}
+	}
+	return session.Event{}, false
+}
+
+// until takes the player's events until pred holds (fatal after a while).
 func (p *player) until(t *testing.T, what string, pred func(session.Event) bool) session.Event {
 	t.Helper()
 	deadline := time.NewTimer(30 * time.Second)
 	defer deadline.Stop()
-	var evs []session.Event
 	for {
-		evs = p.sess.Queue().Drain(evs)
-		for _, e := range evs {
-			if pred(e) {
-				return e
-			}
+		if e, ok := p.next(pred); ok {
+			return e
 		}
 		select {
 		case <-p.sess.Queue().Ready():
 		case <-p.done:
-			evs = p.sess.Queue().Drain(evs)
-			for _, e := range evs {
-				if pred(e) {
-					return e
-				}
+			if e, ok := p.next(pred); ok {
+				return e
 			}
 			t.Fatalf("%s: the session ended first (%+v, %v)", what, p.info, p.err)
 		case <-deadline.C:

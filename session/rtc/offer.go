@@ -60,7 +60,7 @@ type offerer struct {
 
 func ptr[T any](v T) *T { return &v }
 
-// newOfferer makes the peer connection and both channels and sends the offer.
+// newOfferer makes the peer connection, both channels and the offer.
 func newOfferer(ctx context.Context, api *webrtc.API, sig sender, ice []lobby.ICEServer, room, memberID string, minEpoch int) (*offerer, error) {
 	pc, err := api.NewPeerConnection(Configuration(ice))
 	if err != nil {
@@ -109,11 +109,13 @@ func newOfferer(ctx context.Context, api *webrtc.API, sig sender, ice []lobby.IC
 		return nil, fmt.Errorf("webrtc: offer: %w", err)
 	}
 	o.offer = lobby.SDP{Type: "offer", SDP: desc.SDP}
-	if err := sig.Send(ctx, lobby.OfferMsg(room, o.offer, memberID, false)); err != nil {
-		_ = pc.Close()
-		return nil, err
-	}
 	return o, nil
+}
+
+// send sends the offer; the answer may come back at once, so the offerer
+// must be where the signaling handler finds it first.
+func (o *offerer) send(ctx context.Context) error {
+	return o.sig.Send(ctx, lobby.OfferMsg(o.room, o.offer, o.memberID, false))
 }
 
 // addLocal sends a local candidate once the answer is in, else queues it.

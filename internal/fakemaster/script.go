@@ -44,14 +44,19 @@ func (m *Master) WaitRooms(ctx context.Context, n int) error {
 }
 
 // WaitSeen blocks until the master received a message of type typ.
-func (m *Master) WaitSeen(ctx context.Context, typ string) error {
+func (m *Master) WaitSeen(ctx context.Context, typ string) error { return m.WaitCount(ctx, typ, 1) }
+
+// WaitCount blocks until the master received n messages of type typ
+// ("ws-pong" counts answered WebSocket pings).
+func (m *Master) WaitCount(ctx context.Context, typ string, n int) error {
 	return m.waitFor(ctx, func() bool {
+		c := 0
 		for _, l := range m.log {
 			if l.Dir == "in" && l.Type == typ {
-				return true
+				c++
 			}
 		}
-		return false
+		return c >= n
 	})
 }
 

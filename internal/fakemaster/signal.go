@@ -97,7 +97,7 @@ func (m *Master) signal(w http.ResponseWriter, r *http.Request) {
 		}
 	}()
 	if m.cfg.Dialect == Newer {
-		go m.pingLoop(ctx, cancel, ws)
+		go m.pingLoop(ctx, cancel, s)
 	}
 	for {
 		_, b, err := ws.Read(ctx)
@@ -126,7 +126,7 @@ func (m *Master) signal(w http.ResponseWriter, r *http.Request) {
 
 // pingLoop is the newer master's liveness check: a ping every WSPing, the
 // session dropped when none is answered for WSDeadAfter.
-func (m *Master) pingLoop(ctx context.Context, cancel context.CancelFunc, ws *websocket.Conn) {
+func (m *Master) pingLoop(ctx context.Context, cancel context.CancelFunc, s *sess) {
 	t := time.NewTicker(m.cfg.WSPing)
 	defer t.Stop()
 	for {
@@ -135,12 +135,15 @@ func (m *Master) pingLoop(ctx context.Context, cancel context.CancelFunc, ws *we
 			return
 		case <-t.C:
 			pctx, c := context.WithTimeout(ctx, m.cfg.WSDeadAfter)
-			err := ws.Ping(pctx)
+			err := s.ws.Ping(pctx)
 			c()
 			if err != nil {
 				cancel()
 				return
 			}
+			m.mu.Lock()
+			m.record(s.id, "in", "ws-pong")
+			m.mu.Unlock()
 		}
 	}
 }

@@ -404,3 +404,48 @@ func TestShuffledStateFrames(t *testing.T) {
 		t.Errorf("shuffler sent %d duplicates, dropped %d; core saw %d duplicates", dups, dropped, st.Duplicates)
 	}
 }
+
+// A token that expired or is missing stops the join before any connection,
+// with a sign-in hint; one signed by a stranger's key is refused by the host.
+func TestTokenProblems(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	fm := fakemaster.Start(fakemaster.Config{Dialect: fakemaster.Older, Keys: testKeys(t)})
+	defer fm.Close()
+	srv, _ := hostRoom(t, ctx, fm, "Token Room", host.Config{Bots: 0}, nil)
+
+	expired := testKeys(t).Sign(fakemaster.TokenClaims{Sub: "2", Nick: "Alice", Expiry: time.Now().Add(-time.Hour)})
+	for name, tc := range map[string]struct{ token, want string }{
+		"expired": {expired, "sign in again"},
+		"missing": {"", "needs a sign-in"},
+	} {
+		p := join(t, ctx, fm, "Token Room", tc.token)
+		select {
+		case <-p.done:
+		case <-time.After(20 * time.Second):
+			t.Fatalf("%s: the runner did not stop", name)
+		}
+		if p.err == nil || !strings.Contains(p.err.Error(), tc.want) || !strings.Contains(p.err.Error(), "vimpclient login") {
+			t.Errorf("%s: ended with %v", name, p.err)
+		}
+		if st := p.sess.Stats(); st.Connections != 0 {
+			t.Errorf("%s: %d connections made", name, st.Connections)
+		}
+	}
+
+	stranger, err := fakemaster.NewKeys("test-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := join(t, ctx, fm, "Token Room", stranger.Token("2", "Mallory"))
+	ev := p.until(t, "auth result", func(e session.Event) bool {
+		return e.Kind == session.EventMessage && e.Port == protocol.AuthResult
+	})
+	v := ev.Value.(protocol.AuthVerdict)
+	if v.OK || len(v.Errors) != 1 || v.Errors[0].Name != "token" || v.Errors[0].Error != "invalid" {
+		t.Errorf("mis-signed token verdict %+v", v)
+	}
+	if srv.Players() != 0 {
+		t.Errorf("%d players admitted", srv.Players())
+	}
+}

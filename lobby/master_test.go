@@ -159,7 +159,7 @@ func TestMasterFailures(t *testing.T) {
 	}
 
 	for body, want := range map[string]string{
-		`<html>oops</html>`:                "not a vimp room list",
+		`<html>oops</html>`:                 "not a vimp room list",
 		`{"error":"tooManyRequests"}`:       "wait a moment",
 		`{"total":1,"servers":[12,"x",{}]}`: "",
 	} {
@@ -188,9 +188,9 @@ func TestMasterFailures(t *testing.T) {
 
 func TestMasterAddresses(t *testing.T) {
 	for addr, want := range map[string][3]string{
-		"http://127.0.0.1:3002":   {"ws://127.0.0.1:3002/", "https://127.0.0.1:3002", "127.0.0.1:3002"},
-		"https://vimp.example":    {"wss://vimp.example/", "https://vimp.example", "vimp.example:443"},
-		"localhost:8080":          {"ws://localhost:8080/", "https://localhost:8080", "localhost:8080"},
+		"http://127.0.0.1:3002":    {"ws://127.0.0.1:3002/", "https://127.0.0.1:3002", "127.0.0.1:3002"},
+		"https://vimp.example":     {"wss://vimp.example/", "https://vimp.example", "vimp.example:443"},
+		"localhost:8080":           {"ws://localhost:8080/", "https://localhost:8080", "localhost:8080"},
 		"https://Vimp.Example:443": {"wss://Vimp.Example:443/", "https://Vimp.Example", "vimp.example:443"},
 	} {
 		m, err := lobby.NewMaster(addr, nil)

@@ -56,6 +56,7 @@ type playFlags struct {
 	fullscreen      bool
 	screenshot      string
 	screenshotAfter time.Duration
+	lobby           lobbyFlags
 }
 
 func (p *playFlags) register(fs *flag.FlagSet) {
@@ -76,6 +77,7 @@ func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&p.fullscreen, "fullscreen", false, "start in fullscreen (F11 or Alt+Enter toggles it)")
 	fs.StringVar(&p.screenshot, "screenshot", "", "write a PNG of the window to this file after -screenshot-after, then quit")
 	fs.DurationVar(&p.screenshotAfter, "screenshot-after", 10*time.Second, "when to take the -screenshot")
+	p.lobby.register(fs)
 }
 
 func usagePlay(w io.Writer, fs *flag.FlagSet) {
@@ -99,6 +101,8 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vimpclient: one address expected, got %q\n", fs.Args())
 		return 2
 	}
+	p.lobby.out = newRedactor(stderr) // identity tokens never reach the logs
+	stderr = p.lobby.out
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	if !p.headless && !haveDisplay() {
@@ -221,6 +225,11 @@ func headlessConnect(ctx context.Context, p *playFlags, addr string, stdout, std
 				snd.target.Store(&t)
 			}
 		}}
+	closeLobby, code := joinLobby(ctx, p, runner, log, stderr)
+	if code != 0 {
+		return code
+	}
+	defer closeLobby()
 	if p.dur > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, p.dur)

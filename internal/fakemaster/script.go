@@ -60,6 +60,11 @@ func (m *Master) WaitCount(ctx context.Context, typ string, n int) error {
 	})
 }
 
+// WaitGone blocks until the room is no longer registered or ctx ends.
+func (m *Master) WaitGone(ctx context.Context, room string) error {
+	return m.waitFor(ctx, func() bool { return m.rooms[room] == nil })
+}
+
 // WaitMembers blocks until the room has n members (newer dialect).
 func (m *Master) WaitMembers(ctx context.Context, room string, n int) error {
 	return m.waitFor(ctx, func() bool { r := m.rooms[room]; return r != nil && len(r.members) >= n })

@@ -159,3 +159,7 @@ func TestJoinRoomOverWebRTC(t *testing.T) {
 		})
 	}
 }
+
+func lobbyroomOpen(ctx context.Context, srv *host.Server, master, name, token string) (*lobbyroom.Room, error) {
+	return lobbyroom.Open(ctx, srv, lobbyroom.Config{Master: master, Name: name, Token: token, Log: testLog()})
+}

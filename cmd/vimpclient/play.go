@@ -84,6 +84,7 @@ func usagePlay(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "usage: vimpclient [flags] ADDRESS      (http://host:port, or ws://host:port/path)")
 	fmt.Fprintln(w, "       vimpclient replay [flags] FILE  (play a recording back)")
 	fmt.Fprintln(w, "       vimpclient frames -schema SCHEMA.json FILE...")
+	fmt.Fprintln(w, "       vimpclient -room NAME|ID MASTER  (a lobby room; see also: servers, login, serve -master)")
 	fs.PrintDefaults()
 }
 

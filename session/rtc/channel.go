@@ -168,7 +168,9 @@ func (p *pair) end(ce *session.CloseError) {
 	p.endOnce.Do(func() {
 		p.endErr = ce
 		close(p.done)
-		go func() { _ = p.pc.Close() }()
+		if p.pc != nil {
+			go func() { _ = p.pc.Close() }()
+		}
 	})
 }
 

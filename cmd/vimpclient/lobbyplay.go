@@ -84,6 +84,9 @@ func joinLobby(ctx context.Context, p *playFlags, r *session.Runner, log *slog.L
 	t, err := session.Resolve(pctx, r.Client, r.Addr, r.Origin)
 	cancel()
 	if err != nil || !t.Lobby {
+		if err == nil && (p.lobby.room != "" || p.lobby.token != "" || p.lobby.tokenFile != "") {
+			log.Warn("-room, -token and -token-file are for lobby masters: ignored for this dedicated host")
+		}
 		return func() {}, 0 // the runner reports an unreachable host itself
 	}
 	master, err := lobby.NewMaster(t.Master, r.Client)

@@ -143,6 +143,14 @@ func TestJoinRoomOverWebRTC(t *testing.T) {
 			hostRoom(t, ctx, fm, "Native Room", host.Config{Bots: 2, PingInterval: 50 * time.Millisecond}, nil)
 			p := join(t, ctx, fm, "native room", testKeys(t).Token("2", "Alice"))
 			p.until(t, "playing", isState(session.StatePlaying))
+			if dialect == fakemaster.Older {
+				// The host reports its player count to the master.
+				wctx, wcancel := context.WithTimeout(ctx, 10*time.Second)
+				defer wcancel()
+				if err := fm.WaitPlayers(wctx, fm.RoomIDs()[0], 1); err != nil {
+					t.Errorf("update_host with one player: %v", err)
+				}
+			}
 			frames := 0
 			p.until(t, "frames", func(e session.Event) bool {
 				if e.Kind == session.EventFrame {

@@ -212,6 +212,14 @@ func TestChangeHostVote(t *testing.T) {
 	if err := bob.sess.VoteAnswer("@other", "yes"); err == nil {
 		t.Error("an unknown engine vote was answered")
 	}
+	// Leaving says so to the master at once.
+	cancel()
+	<-alice.done
+	lctx, lcancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer lcancel()
+	if err := fm.WaitSeen(lctx, "leave_room"); err != nil {
+		t.Errorf("no leave_room: %v", err)
+	}
 }
 
 // /like and /unlike go to the older master with the token, never to the host.

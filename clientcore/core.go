@@ -1,6 +1,10 @@
 package clientcore
 
-import "errors"
+import (
+	"errors"
+
+	"vimpclient/gamemap"
+)
 
 // Options are the interpolation settings from CONFIG_DATA.interpolation.
 type Options struct {
@@ -117,8 +121,9 @@ type Core struct {
 	buf     buffer
 	scratch *slot
 	pool    []*slot
-	queue   []*slot // emitted, waiting for TakeFrames
-	taken   []*slot // handed out by the last TakeFrames
+	queue   []*slot      // emitted, waiting for TakeFrames
+	spawns  []EventFrame // the game's local spawns, waiting for TakeFrames
+	taken   []*slot      // handed out by the last TakeFrames
 	events  []EventFrame
 	freed   []*slot
 
@@ -143,6 +148,7 @@ type Core struct {
 	hasLastPlayer bool
 	lastErr       error
 	stats         Stats
+	observe       func(f *Frame)
 }
 
 type segment struct {
@@ -244,6 +250,9 @@ func (c *Core) PushFrame(b []byte, localNow float64) bool {
 		return false
 	}
 	c.stats.Decoded++
+	if c.observe != nil {
+		c.observe(&s.frame)
+	}
 	// A player block is reconciled unless its frame is a duplicate or older
 	// than the last one reconciled: an out-of-order block would rewind the
 	// prediction to an older state.
@@ -309,9 +318,7 @@ func (c *Core) Sample(localNow float64) *Hot {
 	c.settle()
 	c.lastSampleAt = localNow
 	h := c.sampleWorld(localNow)
-	if o, ok := c.game.(HotObserver); ok {
-		o.ObserveHot(h)
-	}
+	c.game.ObserveHot(h)
 	c.game.Update(localNow)
 	var cam [2]float32
 	var hasCam bool
@@ -323,7 +330,7 @@ func (c *Core) Sample(localNow float64) *Hot {
 		h.Camera = cam
 		h.Flags |= HotCamera
 	}
-	if len(c.queue) > 0 {
+	if len(c.queue) > 0 || len(c.spawns) > 0 {
 		h.Flags |= HotFrames
 	}
 	return h
@@ -517,12 +524,12 @@ func (c *Core) interpolateBlock(ab *Block, fb *Frame, alpha float32, dst []Recor
 		out := c.vals[off : off+w : off+w]
 		av, bv := ra.Fields[:w], rb.Fields[:w]
 		for i, mode := range lerped {
-			a := float32(av[i])
+			a := av[i]
 			switch mode {
 			case InterpLerp:
-				a = lerp(a, float32(bv[i]), alpha)
+				a = lerp(a, bv[i], alpha)
 			case InterpLerpAngle:
-				a = lerpAngle(a, float32(bv[i]), alpha)
+				a = lerpAngle(a, bv[i], alpha)
 			}
 			out[i] = a
 		}
@@ -531,14 +538,18 @@ func (c *Core) interpolateBlock(ab *Block, fb *Frame, alpha float32, dst []Recor
 	return dst
 }
 
-// TakeFrames returns the queued event frames in emission order and empties
-// the queue. The frames are valid until the next call into the core.
+// TakeFrames returns the queued event frames in emission order, then the
+// game's local spawns, and empties the queue. The frames are valid until the
+// next call into the core.
 func (c *Core) TakeFrames() []EventFrame {
 	c.settle()
 	c.events = c.events[:0]
 	for _, s := range c.queue {
 		c.events = append(c.events, s.event)
 	}
+	c.events = append(c.events, c.spawns...)
+	clear(c.spawns)
+	c.spawns = c.spawns[:0]
 	c.taken = append(c.taken, c.queue...)
 	clear(c.queue)
 	c.queue = c.queue[:0]
@@ -574,6 +585,8 @@ func (c *Core) drop() {
 	}
 	clear(c.queue)
 	c.queue = c.queue[:0]
+	clear(c.spawns)
+	c.spawns = c.spawns[:0]
 	c.release(freed)
 	clear(freed)
 	c.freed = freed[:0]
@@ -589,12 +602,18 @@ func (c *Core) Reset() {
 }
 
 // SetMap is MAP_DATA (port 3): the buffer and event queue are emptied; the
-// local player's id is kept.
-func (c *Core) SetMap() {
+// local player's id is kept; the game gets the map (nil when it could not be
+// read) for its prediction.
+func (c *Core) SetMap(m *gamemap.Map) {
 	c.drop()
 	c.hasReconSeq = false
-	c.game.SetMap()
+	c.game.SetMap(m)
 }
+
+// ObserveFrames makes fn see every frame that decodes, as PushFrame decodes
+// it (a summary counting entity ids, a recorder): the frame is decoded once
+// for everyone. fn must not keep f; nil stops it.
+func (c *Core) ObserveFrames(fn func(f *Frame)) { c.observe = fn }
 
 // Resync follows a pause of the render loop of 3 s or more: the buffer and
 // event queue are emptied, the player's id and the prediction kept.

@@ -119,7 +119,7 @@ func checkDecoded(t *testing.T, where string, s *Schema, f *Frame, want *vecDeco
 				if err := json.Unmarshal(raw, &fields); err != nil {
 					t.Fatal(err)
 				}
-				checkFields(t, at, k, row.Fields, fields)
+				checkFields(t, at, k, row, fields)
 				continue
 			}
 			var pair []json.RawMessage
@@ -147,7 +147,7 @@ func checkDecoded(t *testing.T, where string, s *Schema, f *Frame, want *vecDeco
 			if err := json.Unmarshal(pair[1], &fields); err != nil {
 				t.Fatal(err)
 			}
-			checkFields(t, at, k, row.Fields, fields)
+			checkFields(t, at, k, row, fields)
 		}
 	}
 }

@@ -9,6 +9,12 @@
 // it; the storage is reused, so steady-state decoding and sampling allocate
 // nothing.
 //
+// Rows (Row.Fields, Record.Fields) are float32 in schema order, always full
+// width. Nothing outside this package reads them by position: a Binder binds
+// the fields a reader uses by name (the engine's z, level and state by their
+// role, the author id of a weapon row as its last field) once per schema,
+// and a BoundField reads or writes a row with one index load.
+//
 // The decoder and the sampler reproduce the engine's own Rust core bit for
 // bit: f32 arithmetic without fused multiply-add, round2 half away from zero,
 // render time = localNow + offset - delay, no extrapolation, the maxFrameAge

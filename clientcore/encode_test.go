@@ -223,8 +223,8 @@ func checkRoundTrip(t *testing.T, s *Schema, tf *testFrame, f *Frame) {
 						want = float64(round2(float32(want)))
 					}
 				}
-				if r.Fields[i] != want {
-					t.Fatalf("%s row %d field %d: %v, want %v", k.Name, ri, i, r.Fields[i], want)
+				if r.exact(k, i) != want || r.Fields[i] != float32(want) {
+					t.Fatalf("%s row %d field %d: %v (exact %v), want %v", k.Name, ri, i, r.Fields[i], r.exact(k, i), want)
 				}
 			}
 		}

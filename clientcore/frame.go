@@ -54,9 +54,13 @@ type FrameCamera struct {
 // subsequence replaced by one U+FFFD.
 func (c *FrameCamera) ShakeText() string { return lossyUTF8(c.Shake) }
 
-// Row is one entity's fields in schema order, always full width. Values are
-// float64 so that u32 fields stay exact; f32 fields hold the rounded float32
-// widened exactly.
+// Row is one entity's fields in schema order, always full width, in the
+// element type of Record.Fields: f32 fields hold the rounded value, u8 and
+// u16 fields their exact value. A u32 field above 2^24 is rounded to the
+// nearest float32 in Fields, as the engine's hot data does; the decoder keeps
+// its exact wire value beside it for the JSON form.
+//
+// Read fields through a BoundField, bound by name once per schema.
 type Row struct {
 	// ID is the entity id (indexed8, indexed32), the slot index
 	// (indexedNoNull8) or the position in the list (list16).
@@ -66,8 +70,24 @@ type Row struct {
 	// instead of ID: a game's own-shot suppression renames the host's row
 	// of a shot the client already drew.
 	Local  uint32
-	Fields []float64
-	off    int
+	Fields []float32
+	// wide holds the exact values of the row's u32 fields, in field order
+	// (nil for keys without u32 fields and for rows built outside the
+	// decoder).
+	wide []uint32
+	off  int
+	woff int
+}
+
+// exact returns field i as the wire carried it: u32 fields from wide,
+// every other field from Fields.
+func (r *Row) exact(k *KeySchema, i int) float64 {
+	if i < len(k.wideAt) {
+		if w := k.wideAt[i]; w >= 0 && w < len(r.wide) {
+			return float64(r.wide[w])
+		}
+	}
+	return float64(r.Fields[i])
 }
 
 // Block is the rows of one key in one frame.
@@ -94,7 +114,8 @@ type Frame struct {
 	Blocks []Block
 
 	rows []Row
-	vals []float64
+	vals []float32
+	wide []uint32 // exact u32 values, see Row
 }
 
 // Decoder decodes v5 frames against one schema. Its scratch state makes it
@@ -131,6 +152,7 @@ func (d *Decoder) Decode(b []byte, f *Frame) error {
 	f.Blocks = f.Blocks[:0]
 	f.rows = f.rows[:0]
 	f.vals = f.vals[:0]
+	f.wide = f.wide[:0]
 	f.HasCamera, f.HasPlayer = false, false
 	f.Camera = FrameCamera{Shake: f.Camera.Shake[:0]}
 	if len(b) < 2 {
@@ -198,12 +220,15 @@ func (d *Decoder) Decode(b []byte, f *Frame) error {
 	for bi := range f.Blocks {
 		blk := &f.Blocks[bi]
 		blk.Rows = f.rows[blk.start:blk.end]
-		w := len(blk.Schema.Fields)
+		w, ww := len(blk.Schema.Fields), blk.Schema.wideN
 		for i := range blk.Rows {
 			row := &blk.Rows[i]
-			row.Fields = nil
+			row.Fields, row.wide = nil, nil
 			if !row.Null {
 				row.Fields = f.vals[row.off : row.off+w : row.off+w]
+				if ww > 0 {
+					row.wide = f.wide[row.woff : row.woff+ww : row.woff+ww]
+				}
 			}
 		}
 	}
@@ -260,7 +285,7 @@ func (d *Decoder) decodeBlock(r *reader, k *KeySchema, f *Frame) error {
 		case KindList16:
 			id = uint32(i)
 		}
-		row := Row{ID: id, Null: null, off: len(f.vals)}
+		row := Row{ID: id, Null: null, off: len(f.vals), woff: len(f.wide)}
 		if !null {
 			if err := decodeRow(r, k, f); err != nil {
 				return err
@@ -315,30 +340,35 @@ func decodeRow(r *reader, k *KeySchema, f *Frame) error {
 			if len(p) < 4 {
 				return ErrTruncated
 			}
-			vals = append(vals, float64(round2(math.Float32frombits(binary.BigEndian.Uint32(p)))))
+			vals = append(vals, round2(math.Float32frombits(binary.BigEndian.Uint32(p))))
 			p = p[4:]
 		case TypeU8:
 			if len(p) < 1 {
 				return ErrTruncated
 			}
-			vals = append(vals, float64(p[0]))
+			vals = append(vals, float32(p[0]))
 			p = p[1:]
 		case TypeU16:
 			if len(p) < 2 {
 				return ErrTruncated
 			}
-			vals = append(vals, float64(binary.BigEndian.Uint16(p)))
+			vals = append(vals, float32(binary.BigEndian.Uint16(p)))
 			p = p[2:]
 		case TypeU32:
 			if len(p) < 4 {
 				return ErrTruncated
 			}
-			vals = append(vals, float64(binary.BigEndian.Uint32(p)))
+			u := binary.BigEndian.Uint32(p)
+			vals = append(vals, float32(u))
+			f.wide = append(f.wide, u)
 			p = p[4:]
 		}
 	}
 	for i := n; i < len(k.Fields); i++ {
 		vals = append(vals, 0)
+		if k.types[i] == TypeU32 {
+			f.wide = append(f.wide, 0)
+		}
 	}
 	f.vals = vals
 	return nil

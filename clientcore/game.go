@@ -1,9 +1,16 @@
 package clientcore
 
+import "vimpclient/gamemap"
+
 // Game is the game half of the client core: local prediction of the own
-// actor (and any bodies the game predicts) and the filtering of event frames.
-// The physics belong to the game; the core owns the call points, which match
-// the engine's: a game written for the browser client behaves the same here.
+// actor (and any bodies the game predicts), the filtering of event frames,
+// and the shots it spawns at once for the player's own input. The physics
+// belong to the game; the core owns the call points, which match the
+// engine's: a game written for the browser client behaves the same here.
+//
+// This is the whole contract between the client and a game it knows: the
+// game loop talks to the core only, and the core forwards MAP_DATA, PANEL_DATA,
+// KEYSET_DATA, CLEAR, input and sampling to the game in a fixed order.
 //
 // Every method is called on the game loop's goroutine. Embed NopGame for the
 // hooks a game does not need.
@@ -23,6 +30,10 @@ type Game interface {
 	// FilterFrame may edit an emitted event frame: own-shot duplicate
 	// suppression. It may replace a block's Rows with storage it owns.
 	FilterFrame(f *EventFrame, myID uint8, hasID bool, localNow float64)
+	// ObserveHot sees the interpolated world of a Sample before Update runs,
+	// so a game that predicts bodies it touches follows their drawn pose of
+	// the same tick.
+	ObserveHot(h *Hot)
 	// Update advances the prediction in fixed steps to localNow.
 	Update(localNow float64)
 	// Overlay appends the predicted own actor and other predicted bodies
@@ -35,18 +46,24 @@ type Game interface {
 	ApplyInput(seq uint32, down bool, name string, localNow float64)
 	// ApplyAim mirrors a pointer message.
 	ApplyAim(seq uint32, x, y float32, flags uint32, localNow float64)
+	// TakeSpawns returns the entities the game spawned locally since the
+	// last call (an own shot drawn before the host confirms it), as event
+	// frames; the core delivers them through TakeFrames. They stay valid
+	// until the next call into the game.
+	TakeSpawns() []EventFrame
 	// SetActive follows KEYSET_DATA: active when the player key set (1) is on.
 	SetActive(active bool)
-	// SetMap follows MAP_DATA; Reset follows CLEAR.
-	SetMap()
+	// SetMap follows MAP_DATA with the map parsed once for the whole client;
+	// m is nil when the map could not be read (predict without walls).
+	SetMap(m *gamemap.Map)
+	// SyncPanel follows one PANEL_DATA cell: "key:value" sets (set true),
+	// a bare "key" hides. Games mirror ammo and the active weapon from it.
+	SyncPanel(key, value string, set bool)
+	// Reset follows CLEAR.
 	Reset()
-}
-
-// HotObserver is an optional Game hook: ObserveHot sees the interpolated
-// world of a Sample before Update runs, so a game that predicts bodies it
-// touches follows their drawn pose of the same tick.
-type HotObserver interface {
-	ObserveHot(h *Hot)
+	// Prediction reports the prediction figures; ok is false for a game
+	// that predicts nothing.
+	Prediction() (r PredictionReport, ok bool)
 }
 
 // NopGame implements every Game hook as doing nothing: no prediction, frames
@@ -58,15 +75,48 @@ func (NopGame) OnServerState(*PlayerBlock, float64, float64, float64) {}
 func (NopGame) FinishReconcile()                                      {}
 func (NopGame) TrackFrame(uint8, bool, *EventFrame)                   {}
 func (NopGame) FilterFrame(*EventFrame, uint8, bool, float64)         {}
+func (NopGame) ObserveHot(*Hot)                                       {}
 func (NopGame) Update(float64)                                        {}
 func (NopGame) Overlay(_ uint8, _ bool, tail []Record) ([]Record, [2]float32, bool) {
 	return tail, [2]float32{}, false
 }
 func (NopGame) ApplyInput(uint32, bool, string, float64)           {}
 func (NopGame) ApplyAim(uint32, float32, float32, uint32, float64) {}
+func (NopGame) TakeSpawns() []EventFrame                           { return nil }
 func (NopGame) SetActive(bool)                                     {}
-func (NopGame) SetMap()                                            {}
+func (NopGame) SetMap(*gamemap.Map)                                {}
+func (NopGame) SyncPanel(string, string, bool)                     {}
 func (NopGame) Reset()                                             {}
+func (NopGame) Prediction() (PredictionReport, bool)               { return PredictionReport{}, false }
+
+// PredictionLive is the prediction at this moment, for the net graph.
+type PredictionLive struct {
+	Active     bool    // the own actor is being predicted
+	Error      float64 // latest time-aligned prediction error, world units (<0: none)
+	Correction float64 // latest correction size, world units
+	Visual     float64 // size of the visual error now, world units
+}
+
+// PredictionSummary is the prediction over a session, in world units. The
+// error figures compare the prediction with the host's state at the same
+// server time; the correction figures are the jumps old − new at each
+// reconciliation, which the visual error smooths away.
+type PredictionSummary struct {
+	Samples       uint64  `json:"samples"`
+	ErrorP50      float64 `json:"errorP50"`
+	ErrorP95      float64 `json:"errorP95"`
+	ErrorMax      float64 `json:"errorMax"`
+	Snaps         uint64  `json:"snaps"`
+	CorrectionP50 float64 `json:"correctionP50"`
+	CorrectionP95 float64 `json:"correctionP95"`
+	CorrectionMax float64 `json:"correctionMax"`
+}
+
+// PredictionReport is what Game.Prediction returns.
+type PredictionReport struct {
+	Live    PredictionLive
+	Summary PredictionSummary
+}
 
 // SetGame installs the game half; nil restores NopGame.
 func (c *Core) SetGame(g Game) {
@@ -76,17 +126,41 @@ func (c *Core) SetGame(g Game) {
 	c.game = g
 }
 
-// ApplyInput forwards a key message the shell sent with wire seq.
+// ApplyInput forwards a key message the shell sent with wire seq. What the
+// game spawns for it (an own shot) comes out of the next TakeFrames.
 func (c *Core) ApplyInput(seq uint32, down bool, name string, localNow float64) {
 	c.settle()
 	c.game.ApplyInput(seq, down, name, localNow)
+	c.takeSpawns()
 }
 
 // ApplyAim forwards a pointer message the shell sent with wire seq.
 func (c *Core) ApplyAim(seq uint32, x, y float32, flags uint32, localNow float64) {
 	c.settle()
 	c.game.ApplyAim(seq, x, y, flags, localNow)
+	c.takeSpawns()
 }
+
+// takeSpawns moves the game's local spawns into the core's delivery, bounded
+// like the event queue.
+func (c *Core) takeSpawns() {
+	for _, f := range c.game.TakeSpawns() {
+		if len(c.spawns) >= maxQueued {
+			c.stats.QueueDropped++
+			continue
+		}
+		c.spawns = append(c.spawns, f)
+	}
+}
+
+// SyncPanel forwards PANEL_DATA cells to the game, one by one.
+func (c *Core) SyncPanel(key, value string, set bool) {
+	c.settle()
+	c.game.SyncPanel(key, value, set)
+}
+
+// Prediction returns the game's prediction figures (ok false without one).
+func (c *Core) Prediction() (PredictionReport, bool) { return c.game.Prediction() }
 
 // SetActive follows KEYSET_DATA (port 17).
 func (c *Core) SetActive(active bool) {

@@ -1,8 +1,10 @@
 package clientcore
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"vimpclient/gamemap"
 )
 
 // recordingGame logs the hook calls and predicts a fixed overlay.
@@ -89,5 +91,88 @@ func TestGameHooks(t *testing.T) {
 	c.Reset()
 	if _, ok := c.MyGameID(); ok {
 		t.Errorf("id kept after Reset")
+	}
+}
+
+// spawningGame spawns one event frame for every "fire" input and records
+// what the core forwards to it.
+type spawningGame struct {
+	NopGame
+	w1     *KeySchema
+	spawns []EventFrame
+	panel  []string
+	maps   int
+}
+
+func (g *spawningGame) ApplyInput(seq uint32, down bool, name string, _ float64) {
+	if down && name == "fire" {
+		g.spawns = append(g.spawns, EventFrame{Blocks: []Block{{Schema: g.w1, Rows: []Row{{Local: seq, Fields: make([]float32, len(g.w1.Fields))}}}}})
+	}
+}
+func (g *spawningGame) TakeSpawns() []EventFrame {
+	out := g.spawns
+	g.spawns = nil
+	return out
+}
+func (g *spawningGame) SyncPanel(key, value string, set bool) {
+	g.panel = append(g.panel, key+"="+value)
+}
+func (g *spawningGame) SetMap(*gamemap.Map) { g.maps++ }
+
+// What a game spawns for the player's own input comes out of TakeFrames
+// after the frames the host sent, once; a map change drops spawns not yet
+// taken. Panel cells and maps reach the game through the core.
+func TestSpawnsThroughTakeFrames(t *testing.T) {
+	s := loadSchema(t, conformanceDir(t), "schemas/tanks.json")
+	g := &spawningGame{w1: s.Key("w1")}
+	c := New(s, Options{})
+	c.SetGame(g)
+	c.ApplyInput(1, true, "fire", 10)
+	c.ApplyInput(2, true, "forward", 10)
+	h := c.Sample(11)
+	if h.Flags&HotFrames == 0 {
+		t.Fatal("a spawn waiting, but no HotFrames flag")
+	}
+	fr := c.TakeFrames()
+	if len(fr) != 1 || fr[0].Blocks[0].Rows[0].Local != 1 {
+		t.Fatalf("frames %+v, want the one spawn", fr)
+	}
+	if len(c.TakeFrames()) != 0 {
+		t.Fatal("a spawn delivered twice")
+	}
+	c.ApplyInput(3, true, "fire", 12)
+	c.SetMap(nil)
+	if len(c.TakeFrames()) != 0 || g.maps != 1 {
+		t.Fatalf("spawns kept across a map change, or the map not forwarded (%d)", g.maps)
+	}
+	c.SyncPanel("w1", "10", true)
+	if strings.Join(g.panel, ",") != "w1=10" {
+		t.Fatalf("panel %v", g.panel)
+	}
+	if _, ok := c.Prediction(); ok {
+		t.Fatal("a game without prediction reports some")
+	}
+}
+
+// ObserveFrames sees every frame that decodes, once, and none that does not.
+func TestObserveFrames(t *testing.T) {
+	s := loadSchema(t, conformanceDir(t), "schemas/tanks.json")
+	c := New(s, Options{})
+	var seqs []uint32
+	c.ObserveFrames(func(f *Frame) { seqs = append(seqs, f.Seq) })
+	mk := func(seq uint32) []byte {
+		return encodeFrame(s, &testFrame{port: 5, version: 5, seq: seq, serverTime: float64(seq) * 33})
+	}
+	c.PushFrame(mk(1), 0)
+	c.PushFrame(mk(1), 1) // a duplicate still decodes once more: it arrived twice
+	c.PushFrame([]byte{5, 4, 0}, 2)
+	c.PushFrame(mk(2), 3)
+	if fmt.Sprint(seqs) != "[1 1 2]" {
+		t.Fatalf("observed %v", seqs)
+	}
+	c.ObserveFrames(nil)
+	c.PushFrame(mk(3), 4)
+	if len(seqs) != 3 {
+		t.Fatal("observed after ObserveFrames(nil)")
 	}
 }

@@ -241,17 +241,13 @@ func checkRecords(t *testing.T, where string, s *Schema, got []Record, want []st
 				t.Errorf("%s: record %s/%d, want %s/%d", where, r.Key(), r.ID, g.Key, id)
 				continue
 			}
-			f64 := make([]float64, len(r.Fields))
-			for j, v := range r.Fields {
-				f64[j] = float64(v)
-			}
 			for j := range fields {
 				if k.Fields[j].Type != TypeF32 {
 					// integer fields reach the hot data as f32
 					fields[j] = float64(float32(fields[j].(float64)))
 				}
 			}
-			checkFields(t, where+" "+g.Key+"/"+itoa(int(id)), k, f64, fields)
+			checkFields(t, where+" "+g.Key+"/"+itoa(int(id)), k, &Row{Fields: r.Fields}, fields)
 		}
 	}
 	if i != len(got) {

@@ -148,9 +148,9 @@ func appendRowJSON(dst []byte, k *KeySchema, r *Row) []byte {
 			dst = append(dst, ',')
 		}
 		if k.Fields[i].Type == TypeF32 {
-			dst = appendTwoDecimals(dst, v)
+			dst = appendTwoDecimals(dst, float64(v))
 		} else {
-			dst = strconv.AppendUint(dst, uint64(v), 10)
+			dst = strconv.AppendUint(dst, uint64(r.exact(k, i)), 10)
 		}
 	}
 	return append(dst, ']')

@@ -125,6 +125,11 @@ type KeySchema struct {
 	types     []FieldType
 	headBytes int
 	fullBytes int
+	// wideAt maps a field index to its position among the key's u32
+	// fields (-1 for other types); wideN counts them. Rows keep those
+	// fields' exact values beside Fields.
+	wideAt []int
+	wideN  int
 }
 
 // Interpolated reports whether rows of this key appear in the hot data.
@@ -342,7 +347,13 @@ func parseKey(name string, raw json.RawMessage) (*KeySchema, error) {
 	k.interpolated = k.Class == ClassHot && (k.Kind == KindIndexed8 || k.Kind == KindIndexedNoNull8)
 	k.lerped = make([]Interp, len(k.Fields))
 	k.types = make([]FieldType, len(k.Fields))
+	k.wideAt = make([]int, len(k.Fields))
 	for i, f := range k.Fields {
+		k.wideAt[i] = -1
+		if f.Type == TypeU32 {
+			k.wideAt[i] = k.wideN
+			k.wideN++
+		}
 		if k.interpolated && f.Type == TypeF32 {
 			k.lerped[i] = f.Interp
 		}
@@ -468,26 +479,6 @@ func checkRoles(k *KeySchema) error {
 		}
 		if k.OptionalFrom != 0 && k.OptionalFrom <= stateAt {
 			return schemaErr(k.Name, stateAt, "V6e", "optionalFrom %d must lie after the state field", k.OptionalFrom)
-		}
-	}
-	return nil
-}
-
-// RequireLayout checks that key exists with exactly the given field types, in
-// order. A game adapter that reads rows by position calls it for every key it
-// reads, so that a host sending a different layout fails at configuration
-// instead of being misread.
-func (s *Schema) RequireLayout(key string, types ...FieldType) error {
-	k := s.Key(key)
-	if k == nil {
-		return schemaErr(key, -1, "V7", "the game needs this key and the schema lacks it")
-	}
-	if len(k.Fields) != len(types) {
-		return schemaErr(key, -1, "V7", "the game reads %d fields, the schema has %d", len(types), len(k.Fields))
-	}
-	for i, t := range types {
-		if k.Fields[i].Type != t {
-			return schemaErr(key, i, "V7", "the game reads %s, the schema has %s", t, k.Fields[i].Type)
 		}
 	}
 	return nil

@@ -110,8 +110,12 @@ func sameF64(got float64, want uint64) bool {
 
 // checkFields compares a row against the vector form: f32 as bit strings,
 // integers as numbers.
-func checkFields(t testing.TB, where string, k *KeySchema, got []float64, want []any) {
+// checkFields compares a decoded row with the vector's fields: f32 values
+// by bits, integers by their exact wire value (and Fields by that value
+// rounded to float32).
+func checkFields(t testing.TB, where string, k *KeySchema, row *Row, want []any) {
 	t.Helper()
+	got := row.Fields
 	if len(got) != len(want) {
 		t.Errorf("%s: %d fields, want %d", where, len(got), len(want))
 		return
@@ -119,14 +123,14 @@ func checkFields(t testing.TB, where string, k *KeySchema, got []float64, want [
 	for i, w := range want {
 		if k.Fields[i].Type == TypeF32 {
 			ws, _ := w.(string)
-			if !sameF32(float32(got[i]), bits32(t, ws)) {
-				t.Errorf("%s field %d: got %v (%08x), want %s", where, i, float32(got[i]), math.Float32bits(float32(got[i])), ws)
+			if !sameF32(got[i], bits32(t, ws)) {
+				t.Errorf("%s field %d: got %v (%08x), want %s", where, i, got[i], math.Float32bits(got[i]), ws)
 			}
 			continue
 		}
 		wn, _ := w.(float64)
-		if got[i] != wn {
-			t.Errorf("%s field %d: got %v, want %v", where, i, got[i], wn)
+		if row.exact(k, i) != wn || got[i] != float32(wn) {
+			t.Errorf("%s field %d: got %v (exact %v), want %v", where, i, got[i], row.exact(k, i), wn)
 		}
 	}
 }

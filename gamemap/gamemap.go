@@ -64,6 +64,9 @@ type Map struct {
 	Frames  [][4]float64
 	Static  []int // physicsStatic
 	Dynamic []Body
+	// Raw is the MAP_DATA payload as received, for readers of fields this
+	// model does not hold.
+	Raw []byte
 }
 
 // CellWorld is the world size of one grid cell.
@@ -114,7 +117,7 @@ func Parse(b []byte) (*Map, error) {
 	if err := json.Unmarshal(b, &r); err != nil {
 		return nil, fmt.Errorf("map data: %w", err)
 	}
-	m := &Map{SetID: r.SetID, Scale: 0.3, Step: r.Step}
+	m := &Map{SetID: r.SetID, Scale: 0.3, Step: r.Step, Raw: b}
 	if r.Scale != nil {
 		m.Scale = *r.Scale
 	}

@@ -36,8 +36,17 @@ type AuthField struct {
 	ChoiceLabels []string
 	Hidden       bool
 	Error        string // AUTH_RESULT or validation error shown on the field
-	opts         protocol.AuthOptions
-	pattern      *regexp.Regexp
+	// Numeric is a text field holding a number (Value is the number as the
+	// player edits it, in seconds when Unit is "s"), within Min and Max
+	// when HasMin and HasMax.
+	Numeric        bool
+	Unit           string
+	Min, Max       float64
+	HasMin, HasMax bool
+	def            float64 // the host's value, in the unit edited
+	hostValue      string
+	opts           protocol.AuthOptions
+	pattern        *regexp.Regexp
 }
 
 // ValueLabel is what a select or radio shows for its value: the chosen
@@ -65,7 +74,7 @@ type AuthSection struct {
 	Lines   []AuthLine
 }
 
-// AuthForm is the per-room login form of client-ui.md §9.
+// AuthForm is the per-room login form the host asks for on AUTH_DATA.
 type AuthForm struct {
 	Title    string
 	Sections []AuthSection
@@ -92,7 +101,7 @@ func NewAuthForm(a *protocol.AuthForm, host, game string, store Store) *AuthForm
 		if i >= maxAuthFields {
 			break
 		}
-		fd := AuthField{Name: p.Name, Value: p.Value, Hidden: p.Options.Hidden, opts: p.Options}
+		fd := AuthField{Name: p.Name, Value: p.Value, Hidden: p.Options.Hidden, opts: p.Options, hostValue: p.Value}
 		if s := p.Options.Storage; s != "" && remembered[s] != "" {
 			fd.Value = remembered[s]
 		}
@@ -104,7 +113,9 @@ func NewAuthForm(a *protocol.AuthForm, host, game string, store Store) *AuthForm
 		if fd.Label == "" {
 			fd.Label = p.Name
 		}
-		if p.Options.Unit == "s" {
+		if fd.Control == "text" && p.Options.Numeric {
+			fd.setupNumeric()
+		} else if p.Options.Unit == "s" {
 			fd.Label += " (s)"
 		}
 		for j, c := range p.Options.Choices {
@@ -233,7 +244,7 @@ func (f *AuthForm) Type(rs []rune) {
 		if len(cur) >= limit {
 			break
 		}
-		if isControl(r) {
+		if isControl(r) || fd.Numeric && !strings.ContainsRune(numericChars, r) {
 			continue
 		}
 		cur = append(cur, r)
@@ -255,14 +266,20 @@ func (f *AuthForm) Backspace() {
 	f.changed()
 }
 
-// Step changes the focused select or radio choice by delta, or toggles a
-// checkbox (Left/Right, Space).
+// Step changes the focused select or radio choice by delta, steps a
+// numeric field's number by delta, or toggles a checkbox (Left/Right,
+// PageUp/PageDown, Space).
 func (f *AuthForm) Step(delta int) {
 	fd := f.FocusedField()
-	if fd == nil {
+	if fd == nil || f.sent {
 		return
 	}
 	switch fd.Control {
+	case "text":
+		if fd.Numeric && delta != 0 {
+			fd.stepNumber(float64(delta))
+			f.changed()
+		}
 	case "checkbox":
 		fd.Checked = !fd.Checked
 		f.changed()
@@ -325,18 +342,24 @@ func (f *AuthForm) Submit() []byte {
 	for i := range f.Fields {
 		f.Fields[i].Error = ""
 	}
-	// 1. Constraints of the visible controls, first failure only.
+	// 1. Constraints of the visible controls, first failure only, in the
+	// engine's words.
 	for i := range f.Fields {
 		fd := &f.Fields[i]
 		if !fd.Visible() || fd.Control == "checkbox" {
 			continue
 		}
-		if fd.opts.Required && fd.Value == "" {
-			f.fail(fd, "Please fill in this field.")
+		if fd.Numeric {
+			if msg := fd.checkNumber(); msg != "" {
+				f.fail(fd, msg)
+				return nil
+			}
+		} else if fd.opts.Required && fd.Value == "" {
+			f.fail(fd, "required")
 			return nil
 		}
-		if fd.Value != "" && fd.pattern != nil && !fd.pattern.MatchString(fd.Value) {
-			f.fail(fd, "Please match the requested format.")
+		if fd.Value != "" && fd.pattern != nil && !fd.pattern.MatchString(strings.TrimSpace(fd.Value)) {
+			f.fail(fd, "invalid format")
 			return nil
 		}
 	}
@@ -355,6 +378,9 @@ func (f *AuthForm) Submit() []byte {
 			errs = append(errs, strings.ToUpper(fd.Name)+": "+fd.Error)
 		}
 		values[fd.Name] = fd.Value
+		if fd.Numeric {
+			values[fd.Name] = fd.stored()
+		}
 	}
 	if len(errs) > 0 {
 		f.Errors = errs
@@ -432,8 +458,9 @@ func (f *AuthForm) Sent() bool { return f.sent }
 
 // Key handles a navigation key on the form, by DOM key code: Tab (Shift+Tab
 // backward), Up/Down move the focus, Left/Right change a select or radio
-// choice, Space toggles a checkbox, Backspace edits, Enter submits (the
-// result is true when the caller should call Submit).
+// choice or step a number (PageUp/PageDown by ten), Space toggles a
+// checkbox, Backspace edits, Enter submits (the result is true when the
+// caller should call Submit).
 func (f *AuthForm) Key(code int, shift bool) (submit bool) {
 	switch code {
 	case 9:
@@ -450,6 +477,14 @@ func (f *AuthForm) Key(code int, shift bool) (submit bool) {
 		f.Step(-1)
 	case 39:
 		f.Step(1)
+	case 33, 34:
+		if fd := f.FocusedField(); fd != nil && fd.Numeric {
+			step := 10
+			if code == 34 {
+				step = -10
+			}
+			f.Step(step)
+		}
 	case 32:
 		if fd := f.FocusedField(); fd != nil && fd.Control == "checkbox" {
 			f.Step(0)

@@ -6,7 +6,7 @@ import (
 	"vimpclient/protocol"
 )
 
-// ChatFadeMs is how long a removed line takes to fade out (client-ui.md §5.1).
+// ChatFadeMs is how long a removed line takes to fade out.
 const ChatFadeMs = 2000
 
 // ChatMaxInput is the command line's length limit in runes.
@@ -17,7 +17,7 @@ const ChatMaxInput = 60
 const maxChatText = 512
 
 // defaultChatMessages are the engine's English texts for the groups the
-// seeds give defaults (client-ui.md §5.4), used entry by entry when the game
+// engine gives defaults, used entry by entry when the game
 // has no text of its own.
 var defaultChatMessages = map[string][]string{
 	"s": {
@@ -73,7 +73,10 @@ type Chat struct {
 	history []ChatLine
 	input   []rune
 	open    bool
-	Dropped int // template messages without a text
+	// inputText caches string(input) until the next edit.
+	inputText  string
+	inputDirty bool
+	Dropped    int // template messages without a text
 }
 
 // NewChat makes the chat for params.
@@ -85,13 +88,20 @@ func (c *Chat) Lines() []ChatLine { return c.lines }
 // Open reports whether the command line is open.
 func (c *Chat) Open() bool { return c.open }
 
-// Input is the command line's text.
-func (c *Chat) Input() string { return string(c.input) }
+// Input is the command line's text; it is built once per change, so a
+// view reads it every frame without allocating.
+func (c *Chat) Input() string {
+	if c.inputDirty {
+		c.inputText, c.inputDirty = string(c.input), false
+	}
+	return c.inputText
+}
 
 // OpenInput opens an empty command line.
 func (c *Chat) OpenInput() {
 	c.open = true
 	c.input = c.input[:0]
+	c.inputDirty = true
 }
 
 // Type appends typed characters, dropping control characters, up to the limit.
@@ -107,6 +117,7 @@ func (c *Chat) Type(rs []rune) {
 			continue
 		}
 		c.input = append(c.input, r)
+		c.inputDirty = true
 	}
 }
 
@@ -114,6 +125,7 @@ func (c *Chat) Type(rs []rune) {
 func (c *Chat) Backspace() {
 	if c.open && len(c.input) > 0 {
 		c.input = c.input[:len(c.input)-1]
+		c.inputDirty = true
 	}
 }
 
@@ -136,6 +148,7 @@ func (c *Chat) Enter() (string, []byte) {
 func (c *Chat) Escape() {
 	c.open = false
 	c.input = c.input[:0]
+	c.inputDirty = true
 }
 
 // Receive adds one CHAT_DATA message at now. A template without a text is

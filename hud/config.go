@@ -5,22 +5,32 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 
 	"vimpclient/protocol"
 )
 
 // UIConfig is the part of CONFIG_DATA the overlays use, typed, with the
-// engine defaults applied (client-ui.md §1).
+// engine defaults applied.
 type UIConfig struct {
-	Chat     ChatParams
-	Panel    PanelSchema
-	Stat     StatSchema
-	Vote     VoteSchema
-	Game     []string // gameInform.list
-	Tech     []string // techInformList
-	InitIDs  []string // initIdList: the elements revealed once the form is accepted
+	Chat    ChatParams
+	Panel   PanelSchema
+	Stat    StatSchema
+	Vote    VoteSchema
+	Game    []string // gameInform.list
+	Tech    []string // techInformList
+	InitIDs []string // initIdList: the elements revealed once the form is accepted
+	// Fixed are the sizes of the game's fixed-size canvases (the radar),
+	// which the renderer draws in the top-right corner.
+	Fixed    []CanvasSize
 	Problems []string // parts that failed to parse and fell back to defaults
 }
+
+// CanvasSize is a canvas's size in logical px.
+type CanvasSize struct{ W, H float64 }
+
+// maxFixedCanvases bounds the fixed canvases the layout reserves room for.
+const maxFixedCanvases = 8
 
 // ChatParams is modules.chat.params.
 type ChatParams struct {
@@ -52,7 +62,20 @@ type StatSchema struct {
 	Heads   map[int]string
 	Bodies  []StatBodyDef // ordered by team number
 	Sort    map[string][]SortKey
+	// Mode "leaderboard" makes Tab show the game's global leaderboard
+	// (from ACCOLADES_DATA) instead of the room's tables; Period picks its
+	// board ("day" by default) and Limit its rows (10 by default).
+	Mode   string
+	Period string
+	Limit  int
 }
+
+// Leaderboard defaults of modules.stat.params.
+const (
+	defaultLeaderPeriod = "day"
+	defaultLeaderLimit  = 10
+	maxLeaderLimit      = 100
+)
 
 // StatBodyDef is one scoreboard table: a team number and its table name.
 type StatBodyDef struct {
@@ -79,7 +102,7 @@ type MenuEntry struct {
 	Template protocol.VoteTemplate
 }
 
-// Engine defaults (client-ui.md §5.1, §8.1, §11.1).
+// Engine defaults.
 const (
 	defaultListLimit = 5
 	defaultLineTime  = 15000
@@ -106,6 +129,7 @@ func DefaultUIConfig() UIConfig {
 	return UIConfig{
 		Chat: ChatParams{ListLimit: defaultListLimit, LineTime: defaultLineTime, CacheMin: defaultCacheMin, CacheMax: defaultCacheMax},
 		Vote: VoteSchema{Time: defaultVoteTime},
+		Stat: StatSchema{Period: defaultLeaderPeriod, Limit: defaultLeaderLimit},
 		Tech: DefaultTechInform(),
 	}
 }
@@ -137,6 +161,9 @@ func UIConfigFrom(c *protocol.Config) UIConfig {
 					Heads    map[string]string               `json:"heads"`
 					Bodies   map[string]string               `json:"bodies"`
 					SortList map[string][][2]json.RawMessage `json:"sortList"`
+					Mode     json.RawMessage                 `json:"mode"`
+					Period   json.RawMessage                 `json:"period"`
+					Limit    json.RawMessage                 `json:"limit"`
 				} `json:"params"`
 			} `json:"stat"`
 			Vote struct {
@@ -167,6 +194,17 @@ func UIConfigFrom(c *protocol.Config) UIConfig {
 			if err := json.Unmarshal(raw, dst); err != nil {
 				u.Problems = append(u.Problems, fmt.Sprintf("modules.%s: %v", name, err))
 			}
+		}
+	}
+	var cm struct {
+		Canvases map[string]struct {
+			FixSize json.RawMessage `json:"fixSize"`
+		} `json:"canvases"`
+	}
+	part("canvasManager", &cm)
+	for _, c := range cm.Canvases {
+		if sz, ok := fixSize(protocol.ParseScalarText(c.FixSize)); ok && len(u.Fixed) < maxFixedCanvases {
+			u.Fixed = append(u.Fixed, sz)
 		}
 	}
 	part("chat", &top.Modules.Chat)
@@ -201,6 +239,13 @@ func UIConfigFrom(c *protocol.Config) UIConfig {
 
 	sp := top.Modules.Stat.Params
 	u.Stat.Columns = sp.Columns
+	u.Stat.Mode = protocol.ParseScalarText(sp.Mode)
+	if p := protocol.ParseScalarText(sp.Period); p != "" {
+		u.Stat.Period = p
+	}
+	if n, err := strconv.Atoi(protocol.ParseScalarText(sp.Limit)); err == nil && n >= 1 {
+		u.Stat.Limit = min(n, maxLeaderLimit)
+	}
 	u.Stat.Heads = map[int]string{}
 	for k, v := range sp.Heads {
 		if n, err := strconv.Atoi(k); err == nil {
@@ -245,6 +290,29 @@ func UIConfigFrom(c *protocol.Config) UIConfig {
 		u.Vote.Menu = append(u.Vote.Menu, m)
 	}
 	return u
+}
+
+// fixSize reads a canvas's fixSize: "W" (square) or "W:H", positive and
+// at most 4096 px.
+func fixSize(s string) (CanvasSize, bool) {
+	if s == "" {
+		return CanvasSize{}, false
+	}
+	ws, hs, pair := strings.Cut(s, ":")
+	w, err := strconv.ParseFloat(strings.TrimSpace(ws), 64)
+	if err != nil {
+		return CanvasSize{}, false
+	}
+	h := w
+	if pair {
+		if h, err = strconv.ParseFloat(strings.TrimSpace(hs), 64); err != nil {
+			return CanvasSize{}, false
+		}
+	}
+	if !(w > 0 && w <= 4096 && h > 0 && h <= 4096) {
+		return CanvasSize{}, false
+	}
+	return CanvasSize{W: w, H: h}, true
 }
 
 // fill replaces {N} with the N-th parameter; a placeholder without a

@@ -20,7 +20,26 @@
 //	                        for _, o := range h.Outgoing() { /* OutAuth -> sess.SubmitAuth, OutChat -> sess.Chat,
 //	                           OutVoteRequest -> sess.VoteRequest, OutVoteAnswer -> sess.VoteAnswer */ }
 //	                        h.Update(now)
-//	every Draw, after the world: hudView.Draw(screen, h, now, deviceScale)
+//	every Draw, after the world: h.SetNetGraph(graphView.Visible, netview.Width, netview.Height)
+//	                        hudView.Draw(screen, h, now, deviceScale)
+//	                        at := hudView.Layout().NetGraph // a corner the HUD leaves free
+//	                        graphView.DrawAt(screen, at.X, at.Y, deviceScale)
+//
+// What the wiring tells the HUD besides the messages:
+//
+//	h.Notice(text, kind)        a one-line reason over the game: NoticeError stays
+//	                            (frames that cannot be decoded), NoticeWarning and
+//	                            NoticeInfo go after a while (a refused or full team);
+//	                            the same text again shows once
+//	h.Reconnecting(reason, at, attempt)
+//	                            the reconnecting screen until h.Reconnected(); at is
+//	                            when attempt starts (monotonic ms); while it is shown
+//	                            pass key presses to h.ReconnectKey(code): Esc queues
+//	                            an OutGiveUp in Outgoing, the wiring then stops
+//	h.Self(nick, gameID)        who the local player is, for the leaderboard's own row
+//	                            and the accolades banner's "You"
+//	h.SetFixed(rects)           the renderer's fixed canvases (the radar), when it
+//	                            knows them better than CONFIG_DATA's sizes
 //
 // With the renderer's Layout in device pixels, set reader.Scale and pass
 // deviceScale to Draw so clicks, aims and text use logical pixels. With the

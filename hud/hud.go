@@ -17,6 +17,10 @@ type HUD struct {
 	Game   *GameInform
 	Tech   *TechInform
 	Auth   *AuthForm // nil until AUTH_DATA, and after the host accepted it
+	// Accolades is the last ACCOLADES_DATA and its banner.
+	Accolades *Accolades
+	// Reconnect is the reconnecting screen (see Reconnecting).
+	Reconnect Reconnect
 
 	host, game string
 	store      Store
@@ -27,8 +31,18 @@ type HUD struct {
 	hostLists  bool
 	reduced    bool
 	// ModulesReady is set once the host accepted the form: the game UI
-	// exists from then on (client-ui.md §2.2 step 4).
+	// exists from then on.
 	ModulesReady bool
+
+	now              float64 // the last now seen by Update or Handle
+	haveNow          bool
+	notices          []Notice
+	selfNick, selfID string
+	formNick         string // the name the player submitted in the form
+	netGraph         bool
+	netGraphW        float64
+	netGraphH        float64
+	fixedRects       []Rect
 }
 
 // SetReducedMotion turns off the title wave and the bar refill (a user
@@ -72,6 +86,7 @@ const (
 	OutChat                       // CHAT_DATA: Text
 	OutVoteRequest                // VOTE_DATA list request: Text ("teams", "maps") for Vote
 	OutVoteAnswer                 // VOTE_DATA answer: [Vote, Text]
+	OutGiveUp                     // the player gave up reconnecting: stop the session
 )
 
 // Out is one message the overlays want sent. Msg is its exact wire text;
@@ -87,7 +102,8 @@ type Out struct {
 // New makes the overlays with the engine defaults, for a connection to host
 // running game id game; store remembers auth values (nil: nothing kept).
 func New(host, game string, store Store) *HUD {
-	h := &HUD{host: host, game: game, store: store, Tech: NewTechInform()}
+	h := &HUD{host: host, game: game, store: store, Tech: NewTechInform(), Accolades: &Accolades{},
+		netGraph: true, netGraphW: NetGraphW, netGraphH: NetGraphH}
 	h.configure(DefaultUIConfig())
 	return h
 }
@@ -105,11 +121,18 @@ func (h *HUD) configure(c UIConfig) {
 	h.Vote.HostListsRequested(h.hostLists)
 	h.Game = NewGameInform(c.Game)
 	h.Tech.SetList(c.Tech)
+	h.refreshLeaderboard()
+}
+
+// tick records the time the HUD was last fed.
+func (h *HUD) tick(now float64) {
+	h.now, h.haveNow = now, true
 }
 
 // Handle applies one typed server message (a session EventMessage value).
 // Messages for other layers are ignored.
 func (h *HUD) Handle(value any, now float64) {
+	h.tick(now)
 	switch v := value.(type) {
 	case *protocol.Config:
 		u := UIConfigFrom(v)
@@ -151,6 +174,8 @@ func (h *HUD) Handle(value any, now float64) {
 		h.Chat.Receive(v, now)
 	case protocol.Vote:
 		h.Vote.Receive(v, now)
+	case *protocol.Accolades:
+		h.applyAccolades(v, now)
 	}
 }
 
@@ -163,6 +188,9 @@ func (h *HUD) Disconnected(reason string) {
 
 // Update runs every overlay timer at now (monotonic ms). Call once a frame.
 func (h *HUD) Update(now float64) {
+	h.tick(now)
+	h.updateNotices(now)
+	h.Accolades.update(now)
 	h.Chat.Update(now)
 	h.Panel.Update(now)
 	h.Vote.Update(now)
@@ -191,7 +219,9 @@ func (h *HUD) SubmitAuth() {
 		return
 	}
 	if msg := h.Auth.Submit(); msg != nil {
-		h.out = append(h.out, Out{Kind: OutAuth, Values: h.Auth.Submitted(), Msg: msg})
+		values := h.Auth.Submitted()
+		h.formNick = cleanText(values["name"])
+		h.out = append(h.out, Out{Kind: OutAuth, Values: values, Msg: msg})
 	}
 }
 

@@ -6,7 +6,7 @@ import (
 	"vimpclient/protocol"
 )
 
-// GameInformMs is how long a game informer text stays (client-ui.md §10).
+// GameInformMs is how long a game informer text stays.
 const GameInformMs = 3000
 
 // GameInformAnimMs is the length of the appear animation.

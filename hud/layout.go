@@ -23,6 +23,7 @@ const (
 	AuthSepH      = 11
 	AuthPad       = 16
 	AuthSectionGp = 10
+	AuthStepW     = 28 // a numeric field's − and + buttons
 )
 
 // AuthRow is the geometry of one visible field.
@@ -137,6 +138,16 @@ func (f *AuthForm) Click(w, h, x, y float64) (submit bool) {
 		case "checkbox":
 			if r.Control.Contains(x, y) {
 				f.Step(0)
+			}
+		case "text":
+			// A numeric field's − and + buttons sit at its ends.
+			if fd.Numeric && r.Control.Contains(x, y) {
+				switch {
+				case x < r.Control.X+AuthStepW:
+					f.Step(-1)
+				case x >= r.Control.X+r.Control.W-AuthStepW:
+					f.Step(1)
+				}
 			}
 		}
 		return false

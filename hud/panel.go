@@ -8,7 +8,7 @@ import (
 	"vimpclient/protocol"
 )
 
-// Bar timings of the round-start refill (client-ui.md §6.6).
+// Bar timings of the round-start refill.
 const (
 	barFillWaitMs = 500
 	barFillRunMs  = 500
@@ -195,7 +195,7 @@ func max0(n int) int {
 	return n
 }
 
-// BarColor is block i's fixed colour among blocks (client-ui.md §6.6).
+// BarColor is block i's fixed colour among blocks.
 func BarColor(i, blocks int) [3]uint8 {
 	p := 0.0
 	if blocks > 1 {

@@ -31,7 +31,9 @@ type StatTable struct {
 	sort  []SortKey
 }
 
-// Stat is the scoreboard: tables in team-number order, shown while Tab is held.
+// Stat is the scoreboard: tables in team-number order, shown while Tab is
+// held, and the game's global leaderboard (ACCOLADES_DATA) — under the
+// tables, or alone in the leaderboard mode.
 type Stat struct {
 	Columns []string
 	Labels  []string // the columns capitalised, for the label line
@@ -39,11 +41,26 @@ type Stat struct {
 	Visible bool
 	heads   map[int]string
 	Dropped int // rows for unknown teams or beyond the bound
+
+	// Mode is "leaderboard" when Tab shows only the global leaderboard.
+	Mode   string
+	Period string        // the leaderboard's period ("day")
+	Limit  int           // its rows at most
+	Leader []LeaderEntry // the leaderboard rows, the local player's marked
 }
+
+// LeaderboardMode reports whether Tab shows only the global leaderboard.
+func (s *Stat) LeaderboardMode() bool { return s.Mode == "leaderboard" }
 
 // NewStat makes the scoreboard for schema.
 func NewStat(s StatSchema) *Stat {
-	st := &Stat{Columns: s.Columns, heads: s.Heads}
+	st := &Stat{Columns: s.Columns, heads: s.Heads, Mode: s.Mode, Period: s.Period, Limit: s.Limit}
+	if st.Period == "" {
+		st.Period = defaultLeaderPeriod
+	}
+	if st.Limit <= 0 {
+		st.Limit = defaultLeaderLimit
+	}
 	for _, c := range s.Columns {
 		r, n := utf8.DecodeRuneInString(c)
 		st.Labels = append(st.Labels, string(unicode.ToUpper(r))+c[n:])
@@ -72,7 +89,7 @@ func (s *Stat) tableByName(name string) *StatTable {
 	return nil
 }
 
-// Apply applies one STAT_DATA message (client-ui.md §7.3).
+// Apply applies one STAT_DATA message.
 func (s *Stat) Apply(m *protocol.Stat) {
 	if m.Full {
 		for i := range s.Tables {
@@ -178,7 +195,7 @@ func (t *StatTable) cmp(r, o *StatRow) int {
 	return 0
 }
 
-// resort moves the changed row i up, or else down, into place (§7.4).
+// resort moves the changed row i up, or else down, into place.
 func (t *StatTable) resort(i int) {
 	if len(t.sort) == 0 {
 		return

@@ -61,7 +61,7 @@ type voteWaiting struct {
 type EngineAnswer struct{ Name, Value string }
 
 // Vote is the vote overlay: at most one window, a host vote waiting for its
-// value list, and one queued vote per origin (client-ui.md §8).
+// value list, and one queued vote per origin.
 type Vote struct {
 	schema    VoteSchema
 	Cur       *VoteWindow

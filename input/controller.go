@@ -60,6 +60,11 @@ type Controller struct {
 	held      map[int]bool   // physically held, whatever was sent
 	heldOrder []int          // scratch for deterministic re-sends
 	out       []Sent
+	// Commands held by a command-level source (a key script), and which of
+	// them have their down on the wire.
+	cmdHeld  map[string]bool
+	cmdSent  map[string]bool
+	cmdOrder []string
 
 	ptrPressed  bool
 	ptrDoubled  bool
@@ -80,8 +85,13 @@ func NewController(cfg Config, ui UI, pred Predictor, toWorld ToWorld) *Controll
 		toWorld: toWorld,
 		pressed: map[int]string{},
 		held:    map[int]bool{},
+		cmdHeld: map[string]bool{},
+		cmdSent: map[string]bool{},
 	}
 }
+
+// Config is the controls configuration the controller runs on.
+func (c *Controller) Config() Config { return c.cfg }
 
 // SetSender makes the controller send through s (nil: messages are queued
 // for Drain and numbered by the controller).
@@ -111,6 +121,7 @@ func (c *Controller) ResetConnection() {
 	c.keySet = 0
 	c.enabled = false
 	clear(c.pressed)
+	clear(c.cmdSent)
 	c.ptrPressed, c.ptrDoubled, c.hasTapped = false, false, false
 	c.lastAimTime = 0
 }
@@ -219,12 +230,14 @@ func (c *Controller) sortedHeld() []int {
 	return c.heldOrder
 }
 
-// SetKeySet applies KEYSET_DATA: pressed marks are forgotten without any up,
-// a held pointer is released, then every key still physically held that the
-// new set binds sends a fresh down (client-ui.md §4.2).
+// SetKeySet applies KEYSET_DATA: pressed marks are forgotten without any up
+// (the host dropped its key state with the old set), a held pointer is
+// released, then every key still physically held that the new set binds
+// sends a fresh down, and so does every held command the new set offers.
 func (c *Controller) SetKeySet(index int, now float64) {
 	c.keySet = index
 	clear(c.pressed)
+	clear(c.cmdSent)
 	c.releasePointer(c.lastTapX, c.lastTapY, now)
 	if !c.enabled || c.ui.ModeOpen(ModeChat) {
 		return
@@ -235,6 +248,48 @@ func (c *Controller) SetKeySet(index int, now float64) {
 			c.emitKey(protocol.KeyDown, name, now)
 		}
 	}
+	c.cmdOrder = c.cmdOrder[:0]
+	for name := range c.cmdHeld {
+		c.cmdOrder = append(c.cmdOrder, name)
+	}
+	sort.Strings(c.cmdOrder)
+	for _, name := range c.cmdOrder {
+		if c.offers(name) {
+			c.cmdSent[name] = true
+			c.emitKey(protocol.KeyDown, name, now)
+		}
+	}
+}
+
+// offers reports whether the active key set binds command name.
+func (c *Controller) offers(name string) bool {
+	return c.keySet >= 0 && c.keySet < len(c.cfg.KeySets) && hasCommand(c.cfg.KeySets[c.keySet], name)
+}
+
+// Command sends a command's down or up the way a key bound to it would, for
+// a source that names commands instead of keys (a key script): bindings are
+// bypassed, everything else is the keyboard's rule. A down is sent while
+// input is enabled, no mode is open and the active key set offers the
+// command; a command held through a key-set change is sent again when the
+// new set offers it; an up follows every down that went out. It returns
+// false when nothing was sent.
+func (c *Controller) Command(action protocol.KeyAction, name string, now float64) bool {
+	if action == protocol.KeyUp {
+		delete(c.cmdHeld, name)
+		if c.cmdSent[name] {
+			delete(c.cmdSent, name)
+			c.emitKey(protocol.KeyUp, name, now)
+			return true
+		}
+		return false
+	}
+	c.cmdHeld[name] = true
+	if c.cmdSent[name] || !c.enabled || c.ui.ModeOpen(ModeChat) || !c.offers(name) {
+		return false
+	}
+	c.cmdSent[name] = true
+	c.emitKey(protocol.KeyDown, name, now)
+	return true
 }
 
 // SetEnabled follows TECH_INFORM: a shown screen (or a disconnect) disables

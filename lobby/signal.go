@@ -143,7 +143,7 @@ func (s *Signal) run(ctx context.Context, conn *websocket.Conn) {
 	for {
 		err := s.readLoop(ctx, conn)
 		_ = conn.CloseNow()
-		if ctx.Err() != nil {
+		if ctx.Err() != nil || s.isClosed() {
 			s.finish(nil)
 			return
 		}
@@ -274,7 +274,14 @@ func (s *Signal) Ping(ctx context.Context, room string) (time.Duration, error) {
 // Latency is the last measured latency of a room.
 func (s *Signal) Latency(room string) (time.Duration, bool) { return s.ping.latency(room) }
 
-// Close closes the socket with a normal close and stops reconnecting.
+func (s *Signal) isClosed() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.closed
+}
+
+// Close closes the socket with a normal close, stops reconnecting and
+// returns once the client stopped.
 func (s *Signal) Close() error {
 	s.mu.Lock()
 	if s.closed {
@@ -291,5 +298,6 @@ func (s *Signal) Close() error {
 	if cancel != nil {
 		cancel()
 	}
+	<-s.done
 	return err
 }

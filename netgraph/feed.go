@@ -1,11 +1,6 @@
 package netgraph
 
-import (
-	"math"
-
-	"vimpclient/clientcore"
-	"vimpclient/predict"
-)
+import "vimpclient/clientcore"
 
 // CoreCounters reads the per-tick counters from the client core: frames
 // pushed, late, and lost (undecodable, pruned before being emitted, or
@@ -15,13 +10,12 @@ func CoreCounters(c *clientcore.Core) Counters {
 	return Counters{Received: s.Pushed, Late: s.Late, Dropped: s.Dropped + s.Pruned + s.QueueDropped, Buffered: c.Buffered()}
 }
 
-// PredictorState reads the prediction figures; a nil predictor (no
-// prediction for this game) reads as inactive.
-func PredictorState(p *predict.Predictor) Prediction {
-	if p == nil {
+// CorePrediction reads the game's prediction figures through the core; a
+// game that predicts nothing reads as inactive.
+func CorePrediction(c *clientcore.Core) Prediction {
+	r, ok := c.Prediction()
+	if !ok {
 		return Prediction{Error: -1}
 	}
-	corr, _ := p.LastCorrection()
-	return Prediction{Active: p.Steppable(), Error: p.LastError(), Correction: corr,
-		Visual: math.Hypot(float64(p.Err.X), float64(p.Err.Y))}
+	return r.Live
 }

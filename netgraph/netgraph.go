@@ -6,7 +6,11 @@
 // netgraph/view draws it.
 package netgraph
 
-import "math"
+import (
+	"math"
+
+	"vimpclient/clientcore"
+)
 
 // History is the number of ticks the graph keeps (about 4 s at 60 fps).
 const History = 240
@@ -21,12 +25,7 @@ type Counters struct {
 }
 
 // Prediction is the predictor's view, passed each tick.
-type Prediction struct {
-	Active     bool
-	Error      float64 // latest time-aligned prediction error, world units (<0: none)
-	Correction float64 // latest correction size, world units
-	Visual     float64 // size of the visual error now, world units
-}
+type Prediction = clientcore.PredictionLive
 
 // Tick is one column of the graph.
 type Tick struct {

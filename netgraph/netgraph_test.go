@@ -5,7 +5,6 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
-	"vimpclient/predict"
 )
 
 func TestRatesAndCounters(t *testing.T) {
@@ -79,22 +78,14 @@ func TestObserveAllocatesNothing(t *testing.T) {
 }
 
 func TestFeeds(t *testing.T) {
-	if p := PredictorState(nil); p.Active || p.Error != -1 {
-		t.Fatalf("%+v", p)
-	}
-	p := predict.New(predict.Config{})
-	p.SetModel(true)
-	p.SetActive(true)
-	p.Rewound()
-	p.Err.X, p.Err.Y = 3, 4
-	if s := PredictorState(p); !s.Active || s.Visual != 5 {
-		t.Fatalf("%+v", s)
-	}
 	s, err := clientcore.ParseSchema([]byte(`{"version":5,"port":5,"keys":{}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := clientcore.New(s, clientcore.Options{})
+	if p := CorePrediction(c); p.Active || p.Error != -1 {
+		t.Fatalf("a core without a predicting game: %+v", p)
+	}
 	c.PushFrame([]byte{1, 2, 3}, 0)
 	if k := CoreCounters(c); k.Received != 1 || k.Dropped != 1 {
 		t.Fatalf("%+v", k)

@@ -111,11 +111,11 @@ func ParseFirstShotGame(schema *clientcore.Schema, gameRaw, camera json.RawMessa
 				if err := json.Unmarshal(rv, &vals); err != nil {
 					continue
 				}
-				row.Fields = make([]float64, len(k.Fields))
+				row.Fields = make([]float32, len(k.Fields))
 				for i := 0; i < len(vals) && i < len(k.Fields); i++ {
 					switch x := vals[i].(type) {
 					case float64:
-						row.Fields[i] = x
+						row.Fields[i] = float32(x)
 					case bool:
 						if x {
 							row.Fields[i] = 1

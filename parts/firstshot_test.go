@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
+	"vimpclient/internal/rowtest"
 )
 
 const testSchema = `{"m1":{"id":1,"kind":"indexed8","class":"hot","fields":[{"name":"x","ty":"f32","interp":"lerp"},{"name":"y","ty":"f32","interp":"lerp"},{"name":"hp","ty":"u8"}]},
@@ -29,7 +30,8 @@ func TestParseFirstShot(t *testing.T) {
 			got[b.Key()][r.ID] = r
 		}
 	}
-	if r := got["m1"][3]; len(r.Fields) != 3 || r.Fields[0] != 10.123 || r.Fields[2] != 0 {
+	m1, c1 := s.Key("m1"), s.Key("c1")
+	if r := got["m1"][3]; len(r.Fields) != 3 || rowtest.Get(t, m1, r.Fields, "x") != 10.123 || rowtest.Get(t, m1, r.Fields, "hp") != 0 {
 		t.Fatalf("narrow m1 row %+v", r)
 	}
 	if !got["m1"][4].Null {
@@ -38,7 +40,7 @@ func TestParseFirstShot(t *testing.T) {
 	if _, ok := got["w2"][1000]; !ok { // "rs" base 36 = 1000
 		t.Fatalf("base-36 id: %+v", got["w2"])
 	}
-	if r, ok := got["c1"][2]; !ok || r.Fields[0] != 7 {
+	if r, ok := got["c1"][2]; !ok || rowtest.Get(t, c1, r.Fields, "x") != 7 {
 		t.Fatalf("d2 row %+v", got["c1"])
 	}
 	for _, other := range []string{`[[],0,1,0]`, `[[{"id":0,"x":100}],0,1,0]`, `[null,0,1,0]`, `[{"m1":[1,2]},0,1,0]`} {

@@ -104,4 +104,18 @@ type Textures interface {
 	// Size reports a texture's size; ok is false while it is not loaded
 	// (or was refused), in which case the part draws its procedural fallback.
 	Size(t Tex) (w, h int, ok bool)
+	// Bake installs the game's procedural textures by name, replacing what
+	// an earlier bake installed; Baked finds them.
+	Bake(imgs map[string]*image.RGBA)
 }
+
+// NoTextures stands in for textures where nothing is drawn (a headless
+// session's parts still run for their sounds): every image is "not loaded",
+// which parts answer with their procedural fallback.
+type NoTextures struct{}
+
+func (NoTextures) Baked(string) (Tex, bool)         { return NoTex, false }
+func (NoTextures) Asset(string) Tex                 { return NoTex }
+func (NoTextures) Register(string, *image.RGBA) Tex { return NoTex }
+func (NoTextures) Size(Tex) (int, int, bool)        { return 0, 0, false }
+func (NoTextures) Bake(map[string]*image.RGBA)      {}

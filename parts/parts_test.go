@@ -5,8 +5,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-
-	"vimpclient/clientcore"
 )
 
 type mark struct {
@@ -46,32 +44,6 @@ func join(v []int) string {
 		b.WriteString(string(rune('0' + x)))
 	}
 	return b.String()
-}
-
-func TestBinder(t *testing.T) {
-	k := &clientcore.KeySchema{Name: "m1", Fields: []clientcore.Field{{Name: "x"}, {Name: "y"}, {Name: "hp"}}}
-	b := NewBinder(k)
-	x, y := b.Read("x"), b.Read("y")
-	if err := b.Done("P"); err == nil || !strings.Contains(err.Error(), "unaccounted field hp") {
-		t.Fatalf("unaccounted field not reported: %v", err)
-	}
-	b = NewBinder(k)
-	b.Read("x")
-	b.Read("z")
-	b.Ignore("y", "hp")
-	if err := b.Done("P"); err == nil || !strings.Contains(err.Error(), "missing field z") {
-		t.Fatalf("missing field not reported: %v", err)
-	}
-	b = NewBinder(k)
-	b.Read("x")
-	b.Ignore("y", "hp")
-	if err := b.Done("P"); err != nil {
-		t.Fatal(err)
-	}
-	row := []float64{1, 2}
-	if x.Of(row) != 1 || y.Of(row) != 2 || Field(2).Of(row) != 0 || Field(-1).Of(row) != 0 {
-		t.Fatal("field reads")
-	}
 }
 
 func TestAffine(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 // Part is one live entity renderer (or a self-ending effect).
 type Part interface {
 	// Update applies a row of this entity (hot or event data).
-	Update(row []float64)
+	Update(row []float32)
 	// Step advances animations by dtMs once per render tick; false means
 	// the part has finished (effects) and is destroyed by the scene.
 	Step(dtMs float64) bool
@@ -37,7 +37,7 @@ type Ctx struct {
 
 // Binding is a part class bound to one snapshot key.
 type Binding interface {
-	New(c *Ctx, id uint32, row []float64) Part
+	New(c *Ctx, id uint32, row []float32) Part
 }
 
 // MapBuilder is implemented by bindings that build parts from MAP_DATA.
@@ -80,6 +80,8 @@ type Game struct {
 type PartsConfig struct {
 	GameSets         map[string][]string `json:"gameSets"`
 	EntitiesOnCanvas map[string]string   `json:"entitiesOnCanvas"`
+	// Sounds is the sound catalog block, handed to the sound manager as is.
+	Sounds json.RawMessage `json:"sounds"`
 }
 
 type route struct {
@@ -112,7 +114,6 @@ type Scene struct {
 	keyOf     map[int]uint8 // route index -> key id
 	effects   []effect
 	mapParts  []Part
-	scratch   []float64
 	fallback  MapBuilder
 	first     *Ctx
 	// Fallbacks lists "key/part: reason" for every route drawn by the
@@ -190,7 +191,7 @@ func NewScene(o SceneOptions, schema *clientcore.Schema, pc PartsConfig) (*Scene
 			if b == nil {
 				if err != nil {
 					s.Fallbacks = append(s.Fallbacks, k.Name+"/"+name+": "+err.Error())
-					s.log.Error("part falls back to the generic renderer", "key", k.Name, "part", name, "err", err)
+					s.log.Debug("part falls back to the generic renderer", "key", k.Name, "part", name, "err", err)
 				}
 				if slices.ContainsFunc(s.routes[k.ID], func(r route) bool { _, g := r.bind.(genericMarker); return g }) {
 					continue // one generic view per key is enough
@@ -250,7 +251,7 @@ func (s *Scene) ApplyFrame(f *clientcore.EventFrame) {
 	}
 }
 
-func (s *Scene) applyRow(r *route, id uint32, null bool, row []float64) {
+func (s *Scene) applyRow(r *route, id uint32, null bool, row []float32) {
 	k := instKey{route: r.index, id: id}
 	if p, ok := s.inst[k]; ok {
 		if null {
@@ -289,12 +290,8 @@ func (s *Scene) applyRecords(recs []clientcore.Record) {
 		if len(routes) == 0 {
 			continue
 		}
-		s.scratch = s.scratch[:0]
-		for _, v := range rec.Fields {
-			s.scratch = append(s.scratch, float64(v))
-		}
 		for ri := range routes {
-			s.applyRow(&routes[ri], rec.ID, false, s.scratch)
+			s.applyRow(&routes[ri], rec.ID, false, rec.Fields)
 		}
 	}
 }
@@ -335,7 +332,7 @@ func (s *Scene) SetMap(m *gamemap.Map) {
 	}()
 	k := s.schema.Key(m.SetID)
 	if k == nil {
-		s.log.Warn("map set id not in the schema; drawing the tiles generically", "setId", m.SetID)
+		s.log.Debug("map set id not in the schema; drawing the tiles generically", "setId", m.SetID)
 		return
 	}
 	for ri := range s.routes[k.ID] {

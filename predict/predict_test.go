@@ -496,3 +496,14 @@ func TestReplayBounded(t *testing.T) {
 		t.Fatal("stepped on a non-finite clock")
 	}
 }
+
+func TestReportLiveFigures(t *testing.T) {
+	p := New(Config{})
+	p.SetModel(true)
+	p.SetActive(true)
+	p.Rewound()
+	p.Err.X, p.Err.Y = 3, 4
+	if r := p.Report(); !r.Live.Active || r.Live.Visual != 5 {
+		t.Fatalf("%+v", r)
+	}
+}

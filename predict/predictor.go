@@ -1,6 +1,10 @@
 package predict
 
-import "math"
+import (
+	"math"
+
+	"vimpclient/clientcore"
+)
 
 // Input is the whole input state a step sees: the held key bits and, for
 // games with a pointer channel, the aim. One-shot bits of a step are ORed
@@ -436,22 +440,15 @@ func (p *Predictor) Correct(hadState bool, dx, dy, dAngle float32) bool {
 	return snap
 }
 
-// NormalizeAngle wraps a into [−π, π] by repeated ±2π (§7.5 step 8); values
-// that are not finite pass through.
-func NormalizeAngle(a float32) float32 {
-	if math.IsNaN(float64(a)) || math.IsInf(float64(a), 0) {
-		return a
+// Report is the predictor's live figures and statistics, as a game's
+// clientcore.Game.Prediction returns them.
+func (p *Predictor) Report() clientcore.PredictionReport {
+	corr, _ := p.LastCorrection()
+	return clientcore.PredictionReport{
+		Live: clientcore.PredictionLive{Active: p.Steppable(), Error: p.LastError(), Correction: corr,
+			Visual: math.Hypot(float64(p.Err.X), float64(p.Err.Y))},
+		Summary: p.Summary(),
 	}
-	if a > 64 || a < -64 {
-		a = float32(math.Remainder(float64(a), 2*math.Pi))
-	}
-	for a > math.Pi {
-		a -= 2 * math.Pi
-	}
-	for a < -math.Pi {
-		a += 2 * math.Pi
-	}
-	return a
 }
 
 // Summary is the "prediction" object of the headless summary: the

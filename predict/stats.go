@@ -1,6 +1,10 @@
 package predict
 
-import "math"
+import (
+	"math"
+
+	"vimpclient/clientcore"
+)
 
 // Histogram bins of the error statistics: bin 0 holds errors below
 // statsFloor, bin k ≥ 1 errors in [floor·r^(k−1), floor·r^k) with r = 1.02,
@@ -69,20 +73,10 @@ func (s *ErrorStats) Percentile(q float64) float64 {
 	return s.max
 }
 
-// Summary is the "prediction" object of the headless summary, in world
-// units. The error figures compare the prediction with the host's state at
-// the same server time; the correction figures are the jumps old − new at
-// each reconciliation, which the visual error smooths away.
-type Summary struct {
-	Samples       uint64  `json:"samples"`
-	ErrorP50      float64 `json:"errorP50"`
-	ErrorP95      float64 `json:"errorP95"`
-	ErrorMax      float64 `json:"errorMax"`
-	Snaps         uint64  `json:"snaps"`
-	CorrectionP50 float64 `json:"correctionP50"`
-	CorrectionP95 float64 `json:"correctionP95"`
-	CorrectionMax float64 `json:"correctionMax"`
-}
+// Summary is the "prediction" object of the headless summary: the client
+// core's plain report of the statistics, so games report it without the core
+// importing the predictor.
+type Summary = clientcore.PredictionSummary
 
 // Summary returns the statistics so far, rounded to 4 decimals.
 func (s *ErrorStats) Summary() Summary {

@@ -5,8 +5,8 @@ import (
 	"fmt"
 )
 
-// Opaque is a payload the client passes on without interpreting: CONSOLE,
-// ACCOLADES_DATA and any port added by a later host.
+// Opaque is a payload the client passes on without interpreting: CONSOLE
+// and any port added by a later host.
 type Opaque struct {
 	Port int
 	Raw  json.RawMessage
@@ -26,8 +26,8 @@ type Panel []PanelCell
 
 // DecodePayload returns the typed form of a server-to-client JSON payload:
 // *Config, *AuthForm, AuthVerdict, *MapInfo, *FirstShot, Sound, Inform (game),
-// TechInform, MiscEntry, PingID, ClearScope, Opaque (console, accolades),
-// Panel, *Stat, Chat, Vote, Keyset. A port outside 0-18 or 5 (binary only) is
+// TechInform, MiscEntry, PingID, ClearScope, Opaque (console), Panel, *Stat,
+// Chat, Vote, Keyset, *Accolades. A port outside 0-18 or 5 (binary only) is
 // reported with ErrUnknownPort.
 func DecodePayload(port int, raw json.RawMessage) (any, error) {
 	switch port {
@@ -55,7 +55,9 @@ func DecodePayload(port int, raw json.RawMessage) (any, error) {
 		return PingID(id), err
 	case Clear:
 		return ParseClear(raw)
-	case Console, AccoladesData:
+	case AccoladesData:
+		return ParseAccolades(raw)
+	case Console:
 		if !json.Valid(raw) {
 			return nil, payloadErr(port, "invalid JSON")
 		}

@@ -40,6 +40,8 @@ type Config struct {
 	PanelKeys      map[string]string
 	Snapshot       json.RawMessage // the snapshot schema keys object
 	Prediction     json.RawMessage
+	Parts          json.RawMessage // the game's parts: renderers, canvases, sounds
+	CanvasManager  json.RawMessage // modules.canvasManager: canvases and camera
 	Problems       []string
 }
 
@@ -91,6 +93,7 @@ func ParseConfig(raw json.RawMessage) (*Config, error) {
 	c.GameInformList = gi.List
 	c.Snapshot = top["snapshot"]
 	c.Prediction = top["prediction"]
+	c.Parts = top["parts"]
 	var modules struct {
 		Controls struct {
 			KeySetList []map[string]string `json:"keySetList"`
@@ -118,6 +121,7 @@ func ParseConfig(raw json.RawMessage) (*Config, error) {
 	soft("modules.vote", mods["vote"], &modules.Vote)
 	soft("modules.chat", mods["chat"], &modules.Chat)
 	soft("modules.panel", mods["panel"], &modules.Panel)
+	c.CanvasManager = mods["canvasManager"]
 	c.KeySets = modules.Controls.KeySetList
 	c.Modes = modules.Controls.Modes
 	c.Cmds = modules.Controls.Cmds
@@ -170,6 +174,13 @@ type AuthOptions struct {
 	Hidden    bool   `json:"hidden"`
 	MaxLength int    `json:"maxlength"`
 	Unit      string `json:"unit"`
+	// Numeric marks a text field holding a number: "numeric": true, or any
+	// "unit" (with "s" the value is stored in ms and edited in seconds).
+	// Min and Max bound the number as edited, when HasMin and HasMax say
+	// they were given.
+	Numeric        bool    `json:"-"`
+	Min, Max       float64 `json:"-"`
+	HasMin, HasMax bool    `json:"-"`
 	// Choices are the values of a select's or radio's options, and
 	// ChoiceLabels what to show for each (the label of a {value, label}
 	// option, else the value itself).
@@ -220,6 +231,10 @@ func ParseAuthData(raw json.RawMessage) (*AuthForm, error) {
 		if n, err := strconv.Atoi(scalarText(p.Options["maxlength"])); err == nil {
 			o.MaxLength = n
 		}
+		unit, hasUnit := p.Options["unit"]
+		o.Numeric = string(bytes.TrimSpace(p.Options["numeric"])) == "true" || hasUnit && !IsNull(unit)
+		o.Min, o.HasMin = number(p.Options["min"])
+		o.Max, o.HasMax = number(p.Options["max"])
 		var choices []json.RawMessage
 		if json.Unmarshal(p.Options["options"], &choices) == nil {
 			for _, ch := range choices {
@@ -291,25 +306,21 @@ func ParseAuthResult(raw json.RawMessage) (AuthVerdict, error) {
 	return res, nil
 }
 
-// MapInfo is MAP_DATA (port 3). The map itself is game-defined; only the keys
-// the engine adds are typed.
+// MapInfo is MAP_DATA (port 3). The map is game-defined and is read once,
+// by the client's map model, from Raw; the protocol layer only checks that
+// it is an object.
 type MapInfo struct {
-	Raw   json.RawMessage
-	SetID string
-	Scale float64
+	Raw json.RawMessage
 }
 
-// ParseMapData decodes MAP_DATA; it must be an object.
+// ParseMapData checks that MAP_DATA is an object; the envelope it came in
+// was already valid JSON.
 func ParseMapData(raw json.RawMessage) (*MapInfo, error) {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &top); err != nil || top == nil {
+	t := bytes.TrimLeft(raw, " \t\r\n")
+	if len(t) == 0 || t[0] != '{' {
 		return nil, payloadErr(MapData, "not an object")
 	}
-	m := &MapInfo{Raw: raw, SetID: scalarText(top["setId"]), Scale: 1}
-	if f, err := strconv.ParseFloat(scalarText(top["scale"]), 64); err == nil && f > 0 {
-		m.Scale = f
-	}
-	return m, nil
+	return &MapInfo{Raw: raw}, nil
 }
 
 // FirstShot is FIRST_SHOT_DATA (port 4): [game, camera, serverTime, seq].

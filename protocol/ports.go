@@ -24,7 +24,7 @@ const (
 	ChatData       = 15 // CHAT_DATA: chat lines.
 	VoteData       = 16 // VOTE_DATA: votes and vote lists.
 	KeysetData     = 17 // KEYSET_DATA: 0 spectator, 1 player key set.
-	AccoladesData  = 18 // ACCOLADES_DATA: end-of-round accolades.
+	AccoladesData  = 18 // ACCOLADES_DATA: the room's places in the game's global leaderboard.
 
 	// ServerPortCount is one past the highest server-to-client port known.
 	ServerPortCount = 19

@@ -12,62 +12,34 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
-	"vimpclient/clientcore"
+	"vimpclient/gameloop"
 	"vimpclient/host"
-	"vimpclient/protocol"
 	"vimpclient/session"
 )
 
-// hostSource is a minimal wiring: the session's events go to the core and
-// the world on the game loop, as the client does.
-type hostSource struct {
-	t      testing.TB
-	sess   *session.Session
-	core   *clientcore.Core
-	events []session.Event
-	state  session.State
+// loopGame runs the client's game loop and draws its world: the window
+// without its HUD and chores.
+type loopGame struct {
+	loop *gameloop.Loop
+	r    *Renderer
 }
 
-func (s *hostSource) Pump(now float64, w *World) {
-	s.events = s.sess.Queue().Drain(s.events[:0])
-	for _, e := range s.events {
-		switch e.Kind {
-		case session.EventState:
-			s.state = e.State
-		case session.EventFrame:
-			if s.core != nil {
-				s.core.PushFrame(e.Data, now)
-			}
-		case session.EventMessage:
-			switch v := e.Value.(type) {
-			case *protocol.Config:
-				schema, err := clientcore.ParseSchema(v.Snapshot)
-				if err != nil {
-					s.t.Errorf("schema: %v", err)
-					continue
-				}
-				s.core = clientcore.New(schema, clientcore.Options{Delay: v.Interpolation.Delay, MaxFrameAge: v.Interpolation.MaxFrameAge})
-				if err := w.SetConfig(v.Raw); err != nil {
-					s.t.Errorf("config: %v", err)
-				}
-				w.SetCore(s.core)
-			case *protocol.MapInfo:
-				if s.core != nil {
-					s.core.SetMap()
-				}
-				if err := w.SetMap(v.Raw); err != nil {
-					s.t.Errorf("map: %v", err)
-				}
-			case *protocol.FirstShot:
-				_ = w.ApplyFirstShot(v.Game, v.Camera)
-			case protocol.ClearScope:
-				w.Clear(v.Sets, v.Full)
-				if s.core != nil {
-					s.core.Reset()
-				}
-			}
-		}
+func (g *loopGame) Update() error {
+	g.loop.Tick(time.Now())
+	g.r.Poll()
+	return nil
+}
+
+func (g *loopGame) Draw(screen *ebiten.Image) {
+	screen.Fill(color.Black)
+	g.r.Draw(screen, g.loop.World(), 1)
+}
+
+func (g *loopGame) LayoutF(w, h float64) (float64, float64) {
+	if ww, wh := g.loop.World().Size(); ww != w || wh != h {
+		g.loop.World().Resize(w, h)
 	}
+	return w, h
 }
 
 // Against the embedded host, as a new player sees it: the local tank is
@@ -85,43 +57,44 @@ func TestWindowEmbeddedHost(t *testing.T) {
 		<-srv.Done()
 	}()
 	sess := session.New(session.Options{Auth: session.AuthValues{GuestNick: "Viewer"}, AutoTeam: true})
-	runner := &session.Runner{Session: sess, Addr: srv.URL(), Client: http.DefaultClient}
-	go runner.Run(ctx)
-	src := &hostSource{t: t, sess: sess}
-	shot := filepath.Join(t.TempDir(), "host.png")
-	if d := os.Getenv("RENDER_SHOT_DIR"); d != "" {
-		shot = filepath.Join(d, "tanks-embedded-host.png")
-	}
-	g, err := NewGame(ctx, Options{GameID: "tanks", AssetsBase: srv.URL() + "/games/tanks/", CacheDir: "-"}, src)
+	r, err := New(ctx, Options{AssetsBase: srv.URL() + "/games/tanks/", CacheDir: "-"})
 	if err != nil {
 		t.Fatal(err)
 	}
+	loop := gameloop.New(gameloop.Options{Session: sess, Start: time.Now(), Textures: r.Textures(), AutoTeam: true,
+		Width: winW, Height: winH})
+	runner := &session.Runner{Session: sess, Addr: srv.URL(), Client: http.DefaultClient, OnTarget: loop.SetTarget}
+	go runner.Run(ctx)
+	g := &loopGame{loop: loop, r: r}
 	px := make([]byte, winW*winH*4)
 	var settled int
 	var team int
 	deadline := time.Now().Add(90 * time.Second)
 	runUntil(t, g, 1<<30, func(screen *ebiten.Image, frame int) {
-		if src.state != session.StatePlaying || src.core == nil {
+		core := loop.Core()
+		if sess.Stats().Furthest != session.StatePlaying || core == nil {
 			return
 		}
-		if _, loading := g.world.tex.progress(); loading {
+		if _, loading := r.Loading(); loading {
 			return
 		}
-		my, ok := src.core.MyGameID()
+		my, ok := core.MyGameID()
 		if !ok {
 			return
 		}
-		team = g.world.localTeam(uint32(my))
+		team = loop.World().Team(uint32(my))
 		if team == 0 {
 			return // still a spectator, or the tank is not drawn yet
 		}
 		if settled++; settled == 120 { // two seconds of play: the camera has settled on the idle tank
 			screen.ReadPixels(px)
-			g.pending = shot
+			if d := os.Getenv("RENDER_SHOT_DIR"); d != "" {
+				writeTestPNG(t, screen, filepath.Join(d, "tanks-embedded-host.png"))
+			}
 		}
 	}, func() bool { return settled > 121 || time.Now().After(deadline) })
 	if settled <= 120 {
-		t.Fatalf("never played with a tank (state %v, frames settled %d)", src.state, settled)
+		t.Fatalf("never played with a tank (state %v, frames settled %d)", sess.Stats().Furthest, settled)
 	}
 	want := color.RGBA{0x55, 0x22, 0x22, 255}
 	if team == 2 {
@@ -132,11 +105,11 @@ func TestWindowEmbeddedHost(t *testing.T) {
 	}
 	// Tiles fill the view: wherever a sample point lies on the map, it shows
 	// a tile, never the #222 canvas background; off the map the canvas shows.
-	mw, mh := g.world.lastMap.WorldSize()
+	mw, mh := loop.World().Map().WorldSize()
 	bare, onMap, offMap := 0, 0, 0
 	for y := 10; y < winH; y += 40 {
 		for x := 10; x < winW-170; x += 40 {
-			wx, wy, ok := g.world.ScreenToWorld(float64(x), float64(y))
+			wx, wy, ok := loop.World().ScreenToWorld(float64(x), float64(y))
 			c := pixel(px, x, y)
 			switch {
 			case !ok:

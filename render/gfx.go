@@ -9,7 +9,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
 
 	"vimpclient/parts"
-	"vimpclient/render/canvas"
+	"vimpclient/world/canvas"
 )
 
 // discSide is the side of the anti-aliased disc texture used for Disc.

@@ -57,8 +57,8 @@ func (t *textures) set(h parts.Tex, img image.Image) {
 	t.imgs[h] = ebiten.NewImageFromImage(img)
 }
 
-// bake registers the game's procedural textures.
-func (t *textures) bake(imgs map[string]*image.RGBA) {
+// Bake implements parts.Textures: the game's procedural textures.
+func (t *textures) Bake(imgs map[string]*image.RGBA) {
 	for name, img := range imgs {
 		t.set(t.handle("baked:"+name), img)
 	}

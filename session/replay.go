@@ -74,14 +74,15 @@ func ReadRecording(r io.Reader, limit int) ([]RecordedLine, error) {
 }
 
 // Replay is a Transport that plays back the server side of one recorded
-// connection and keeps what the client sends. With Realtime it keeps the
-// recorded spacing; otherwise messages follow each other at once.
+// connection and keeps what the client sends. With a Speed it keeps the
+// recorded spacing divided by the speed (1: as recorded); at 0 messages
+// follow each other at once.
 type Replay struct {
-	lines    []RecordedLine
-	pos      int
-	Realtime bool
-	start    time.Time
-	base     float64
+	lines []RecordedLine
+	pos   int
+	Speed float64
+	start time.Time
+	base  float64
 
 	mu   sync.Mutex
 	sent [][]byte
@@ -122,6 +123,10 @@ func NewReplay(lines []RecordedLine, conn string) (*Replay, error) {
 	return r, nil
 }
 
+// Lines are the recorded lines the replay plays: the connection's server
+// messages and its close, in order.
+func (r *Replay) Lines() []RecordedLine { return r.lines }
+
 // Recv implements Transport.
 func (r *Replay) Recv(ctx context.Context) (Message, error) {
 	for {
@@ -136,11 +141,11 @@ func (r *Replay) Recv(ctx context.Context) (Message, error) {
 		r.mu.Lock()
 		r.at = time.UnixMilli(int64(l.T - l.Ms)).Add(time.Duration(l.Ms * float64(time.Millisecond)))
 		r.mu.Unlock()
-		if r.Realtime {
+		if r.Speed > 0 {
 			if r.base < 0 {
 				r.base, r.start = l.Ms, time.Now()
 			}
-			wait := time.Duration((l.Ms-r.base)*float64(time.Millisecond)) - time.Since(r.start)
+			wait := time.Duration((l.Ms-r.base)/r.Speed*float64(time.Millisecond)) - time.Since(r.start)
 			if wait > 0 {
 				t := time.NewTimer(wait)
 				select {

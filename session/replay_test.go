@@ -192,7 +192,7 @@ func TestReplayErrorProbesClosePolicy(t *testing.T) {
 	}
 }
 
-// A realtime replay keeps the recorded spacing; Now follows the recording.
+// A replay at speed 1 keeps the recorded spacing; Now follows the recording.
 func TestReplayRealtime(t *testing.T) {
 	lines := []RecordedLine{
 		{T: 1000, Ms: 0, Conn: "A", Dir: "s2c", Kind: "json", Port: 10, Payload: []byte("1")},
@@ -203,7 +203,7 @@ func TestReplayRealtime(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rp.Realtime = true
+	rp.Speed = 1
 	start := time.Now()
 	s := New(Options{Now: rp.Now})
 	info := s.Run(context.Background(), rp, Target{})

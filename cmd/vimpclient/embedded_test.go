@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"vimpclient/gameloop"
 	"vimpclient/host"
 	"vimpclient/protocol"
 	"vimpclient/session"
@@ -37,24 +38,28 @@ func TestEmbeddedHostTwoClients(t *testing.T) {
 	done := func() bool { return seesOther[0].Load() && seesOther[1].Load() && moved.Load() }
 	play, playCancel := context.WithCancel(ctx)
 	defer playCancel()
-	loops := make([]*gameLoop, 2)
+	loops := make([]*gameloop.Loop, 2)
+	ents := make([]*gameloop.Entities, 2)
 	var wg sync.WaitGroup
 	for i, nick := range []string{"Alice", "Bob"} {
 		sess := session.New(session.Options{Auth: session.AuthValues{Nick: nick}, AutoTeam: true, Logger: quiet})
 		runner := &session.Runner{Session: sess, Addr: srv.URL(), Client: http.DefaultClient}
-		g := newGameLoop(sess, newClientCore, time.Now, nil, quiet)
+		e := gameloop.NewEntities()
+		g := gameloop.New(gameloop.Options{Session: sess, Log: quiet, Start: time.Now(), AutoTeam: true, Observer: e})
 		var pressed bool
 		var start [2]float32
-		g.onTick = func(g *gameLoop) {
-			if len(g.ids["m1"]) >= 2 {
+		e.OnTick = func(g *gameloop.Loop, now time.Time) {
+			if e.Count("m1") >= 2 {
 				seesOther[i].Store(true)
 			}
-			if i == 0 && g.sess.Stats().Player && g.core != nil {
-				p, ok := g.core.(*coreAdapter).c.LastPlayer()
+			if i == 0 && sess.Stats().Player && g.Core() != nil {
+				p, ok := g.Core().LastPlayer()
 				switch {
 				case !ok:
 				case !pressed:
-					if g.key(protocol.KeyDown, "forward", time.Now()) == nil {
+					// The key goes through the input controller, as a
+					// player's or a script's does.
+					if g.Controller().Command(protocol.KeyDown, "forward", g.NowMs()) {
 						pressed, start = true, [2]float32{p.State[0], p.State[1]}
 					}
 				default:
@@ -69,11 +74,11 @@ func TestEmbeddedHostTwoClients(t *testing.T) {
 				playCancel()
 			}
 		}
-		loops[i] = g
+		loops[i], ents[i] = g, e
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			driveHeadless(play, g, runner.Run, 60)
+			gameloop.RunHeadless(play, g, runner.Run, 60, nil)
 		}()
 	}
 	wg.Wait()
@@ -81,7 +86,7 @@ func TestEmbeddedHostTwoClients(t *testing.T) {
 		t.Fatalf("timed out: sees other %v/%v, moved %v (%v units)", seesOther[0].Load(), seesOther[1].Load(), moved.Load(), distance.Load())
 	}
 	for i, g := range loops {
-		s := g.summary(0)
+		s := gameloop.Summarize(g, ents[i], 0)
 		if s.State != "playing" || !s.Player {
 			t.Errorf("client %d: state %q player %v", i, s.State, s.Player)
 		}

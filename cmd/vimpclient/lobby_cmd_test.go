@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"vimpclient/gameloop"
 	"vimpclient/hostlist"
 	"vimpclient/internal/fakemaster"
 )
@@ -88,7 +89,7 @@ func TestLobbyFromTheTerminal(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("headless join: %d\n%s", code, errOut.String())
 	}
-	var sum summary
+	var sum gameloop.Summary
 	if err := json.Unmarshal(out.Bytes(), &sum); err != nil {
 		t.Fatalf("summary: %v\n%s", err, out.String())
 	}

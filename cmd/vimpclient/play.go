@@ -2,24 +2,25 @@ package main
 
 import (
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"os"
 	"os/signal"
-	"runtime"
 	"strings"
 	"syscall"
 	"time"
 
 	"vimpclient/audio"
-	"vimpclient/audio/mix"
 	"vimpclient/audio/synth"
 	"vimpclient/host"
+	"vimpclient/input"
+	"vimpclient/logs"
 	"vimpclient/session"
+	"vimpclient/window"
 )
 
 // setFlag collects repeated -set field=value flags.
@@ -88,7 +89,8 @@ func usagePlay(w io.Writer, fs *flag.FlagSet) {
 	fs.PrintDefaults()
 }
 
-// runPlay is the default command: connect to the host at the address argument.
+// runPlay is the default command: connect to the host at the address
+// argument, or to the embedded host started in-process.
 func runPlay(args []string, stdout, stderr io.Writer) int {
 	p := &playFlags{set: setFlag{}}
 	fs := flag.NewFlagSet("vimpclient", flag.ContinueOnError)
@@ -104,19 +106,21 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	}
 	p.lobby.out = newRedactor(stderr) // identity tokens never reach the logs
 	stderr = p.lobby.out
+	if !p.headless {
+		if err := window.Available(); err != nil {
+			fmt.Fprintf(stderr, "vimpclient: %v\n", err)
+			return 2
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	if !p.headless && !haveDisplay() {
-		fmt.Fprintln(stderr, "vimpclient: no display (DISPLAY is not set); use -headless, or run under a desktop session or xvfb-run")
-		return 2
-	}
 	addr := fs.Arg(0)
 	if addr == "" {
 		// No address: a match against the embedded host, on a free loopback
 		// port, reached through the same WebSocket path a remote host uses.
 		hostCtx, stopHost := context.WithCancel(ctx)
 		srv, err := host.Start(hostCtx, host.Config{Addr: "127.0.0.1:0", Bots: p.bots,
-			Sound: synth.WAV, Log: newLogger(stderr, p.verbose)})
+			Sound: synth.WAV, Log: hostLogger(stderr, p.verbose)})
 		if err != nil {
 			fmt.Fprintf(stderr, "vimpclient: embedded host: %v\n", err)
 			stopHost()
@@ -134,18 +138,9 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	return headlessConnect(ctx, p, addr, stdout, stderr)
 }
 
-// haveDisplay reports whether a window can be opened: on Linux and the BSDs
-// a display server must be named in the environment; elsewhere the system
-// always has one.
-func haveDisplay() bool {
-	switch runtime.GOOS {
-	case "linux", "freebsd", "openbsd", "netbsd", "dragonfly":
-		return os.Getenv("DISPLAY") != "" || os.Getenv("WAYLAND_DISPLAY") != ""
-	}
-	return true
-}
-
-func newLogger(w io.Writer, verbose bool) *slog.Logger {
+// hostLogger is the embedded host's logger: its problems only, unless -v
+// asks for everything.
+func hostLogger(w io.Writer, verbose bool) *slog.Logger {
 	lvl := slog.LevelWarn
 	if verbose {
 		lvl = slog.LevelDebug
@@ -153,7 +148,7 @@ func newLogger(w io.Writer, verbose bool) *slog.Logger {
 	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lvl}))
 }
 
-func loadScript(path string) ([]scriptStep, error) {
+func loadScript(path string) ([]input.ScriptStep, error) {
 	if path == "" {
 		return nil, nil
 	}
@@ -162,7 +157,7 @@ func loadScript(path string) ([]scriptStep, error) {
 		return nil, fmt.Errorf("script: %w", err)
 	}
 	defer f.Close()
-	return parseScript(f)
+	return input.ParseScript(f)
 }
 
 func openRecorder(path, scenario string, now func() time.Time) (*session.Recorder, error) {
@@ -180,13 +175,15 @@ func openRecorder(path, scenario string, now func() time.Time) (*session.Recorde
 // the HTTP client (with -ca), the remembered auth values and the recorder.
 type connection struct {
 	log    *slog.Logger
+	once   *logs.Once // says each warning once per connection
 	client *http.Client
 	store  *session.AuthStore // nil when values cannot be remembered
 	rec    *session.Recorder  // nil without -record
 }
 
 func newConnection(p *playFlags, mode, addr string, stderr io.Writer) (*connection, error) {
-	c := &connection{log: newLogger(stderr, p.verbose)}
+	c := &connection{}
+	c.log, c.once = logs.New(stderr, p.verbose)
 	var err error
 	if c.client, err = session.HTTPClient(p.ca); err != nil {
 		return nil, err
@@ -201,92 +198,17 @@ func newConnection(p *playFlags, mode, addr string, stderr io.Writer) (*connecti
 	return c, nil
 }
 
-// headlessConnect joins a live host with no window and no sound.
-func headlessConnect(ctx context.Context, p *playFlags, addr string, stdout, stderr io.Writer) int {
-	script, err := loadScript(p.script)
+// soundFetcher fetches a game's sound files from its assets base with the
+// connection's HTTP client (which trusts -ca).
+func (c *connection) soundFetcher(base string) (audio.Fetcher, error) {
+	if base == "" {
+		return nil, nil // a host without a game manifest: no sounds to fetch
+	}
+	u, err := url.Parse(base)
 	if err != nil {
-		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
-		return 2
+		return nil, fmt.Errorf("assets base %q: %w", base, err)
 	}
-	conn, err := newConnection(p, "headless", addr, stderr)
-	if err != nil {
-		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
-		return 2
-	}
-	log, client, store, rec := conn.log, conn.client, conn.store, conn.rec
-	sess := session.New(session.Options{
-		Auth:     session.AuthValues{Nick: p.nick, Set: p.set, Store: store, GuestNick: guestNick(time.Now())},
-		AutoTeam: true, Team: p.team, Recorder: rec, Logger: log,
-	})
-	var snd *headlessSound
-	runner := &session.Runner{Session: sess, Addr: addr, Origin: p.origin, Client: client,
-		OnTarget: func(t session.Target) {
-			log.Info("connecting", "ws", t.WSURL, "origin", t.Origin, "game", t.GameID, "version", t.GameVersion)
-			if snd != nil {
-				snd.target.Store(&t)
-			}
-		}}
-	closeLobby, code := joinLobby(ctx, p, runner, log, stderr)
-	if code != 0 {
-		return code
-	}
-	defer closeLobby()
-	if p.dur > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, p.dur)
-		defer cancel()
-	}
-	start := time.Now()
-	g := newGameLoop(sess, newClientCore, time.Now, script, log)
-	if p.audioOut != "" {
-		// Sound without a device: the mix runs in real time into the WAV.
-		mx := mix.New(mix.Options{})
-		out, err := audio.OpenOutput(ctx, mx, audio.OutputOptions{WAVPath: p.audioOut, Silent: true, Logger: log})
-		if err != nil {
-			fmt.Fprintf(stderr, "vimpclient: %v\n", err)
-			return 1
-		}
-		defer func() {
-			if err := out.Close(); err != nil {
-				fmt.Fprintf(stderr, "vimpclient: %v\n", err)
-			}
-		}()
-		sounds := audio.NewManager(mx, audio.Options{Logger: log})
-		defer sounds.Destroy()
-		snd = &headlessSound{ctx: ctx, log: log, loop: g, sounds: sounds, snd: newPartSounds(sounds)}
-		g.sink = snd.event
-	}
-	info, runErr := driveHeadless(ctx, g, runner.Run, 60)
-	if err := rec.Close(); err != nil {
-		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
-	}
-	return finishHeadless(g, info, runErr, time.Since(start), p.summary, stdout, stderr)
-}
-
-// finishHeadless prints the closing note and the summary and picks the exit status.
-func finishHeadless(g *gameLoop, info *session.CloseInfo, runErr error, d time.Duration, wantSummary bool, stdout, stderr io.Writer) int {
-	s := g.summary(d)
-	switch {
-	case info != nil && !info.Local:
-		fmt.Fprintf(stderr, "vimpclient: closed (%d): %s\n", info.Code, info.Reason)
-	case runErr != nil && !errors.Is(runErr, context.Canceled) && !errors.Is(runErr, context.DeadlineExceeded):
-		fmt.Fprintf(stderr, "vimpclient: %v\n", runErr)
-	}
-	if g.fatal != nil {
-		fmt.Fprintf(stderr, "vimpclient: %v\n", g.fatal)
-	}
-	fmt.Fprintf(stderr, "vimpclient: reached %q, %d frames (%d decoded, %d dropped), %d pongs\n",
-		s.State, s.Frames.Received, s.Frames.Decoded, s.Frames.Dropped, s.Pings)
-	if wantSummary {
-		if err := writeSummary(stdout, s); err != nil {
-			fmt.Fprintf(stderr, "vimpclient: %v\n", err)
-			return 1
-		}
-	}
-	if s.State != session.StatePlaying.String() {
-		return 1
-	}
-	return 0
+	return audio.HTTPFetcher{Client: c.client, Base: u}, nil
 }
 
 // guestNick is the nick a headless run uses when neither -nick nor a

@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"vimpclient/clientcore"
+	"vimpclient/gameloop"
 	"vimpclient/host"
 	"vimpclient/protocol"
 	"vimpclient/session"
@@ -100,7 +102,8 @@ func TestPredictionThroughDelayingProxy(t *testing.T) {
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	sess := session.New(session.Options{Auth: session.AuthValues{Nick: "Driver"}, AutoTeam: true, Team: "team1", Logger: quiet})
 	runner := &session.Runner{Session: sess, Addr: "http://" + proxy, Origin: srv.URL(), Client: http.DefaultClient}
-	g := newGameLoop(sess, newClientCore, time.Now, nil, quiet)
+	obs := gameloop.NewEntities()
+	g := gameloop.New(gameloop.Options{Session: sess, Log: quiet, Start: time.Now(), AutoTeam: true, Observer: obs})
 	play, stop := context.WithCancel(ctx)
 	defer stop()
 	var (
@@ -113,44 +116,52 @@ func TestPredictionThroughDelayingProxy(t *testing.T) {
 	// frame or more after the key (the loop also ticks on every event,
 	// sooner than a prediction step).
 	const frame = time.Second / 60
-	ownX := func(a *coreAdapter) (float32, bool) {
-		id, ok := a.c.MyGameID()
-		if !ok || a.hot == nil {
+	ownX := func(g *gameloop.Loop) (float32, bool) {
+		id, ok := g.Core().MyGameID()
+		if !ok {
 			return 0, false
 		}
-		for _, r := range a.hot.Tail {
+		for _, r := range g.World().Hot().Tail {
 			if r.Key() == "m1" && r.ID == uint32(id) {
-				return r.Fields[0] + r.Fields[1], true // any movement changes x+y
+				b := clientcore.NewBinder(r.Schema)
+				x, y := b.Require("x"), b.Require("y")
+				return x.Get(r.Fields) + y.Get(r.Fields), true // any movement changes x+y
 			}
 		}
 		return 0, false
 	}
-	g.onTick = func(g *gameLoop) {
-		a, ok := g.core.(*coreAdapter)
-		if !ok || a.game == nil || !g.sess.Stats().Player {
+	samples := func(g *gameloop.Loop) uint64 {
+		r, _ := g.Core().Prediction()
+		return r.Summary.Samples
+	}
+	obs.OnTick = func(g *gameloop.Loop, now time.Time) {
+		if g.Core() == nil || !sess.Stats().Player {
 			return
 		}
-		pos, predicted := ownX(a)
+		if _, ok := g.Core().Prediction(); !ok {
+			return
+		}
+		pos, predicted := ownX(g)
 		switch {
 		case !pressed && predicted:
-			if g.key(protocol.KeyDown, "forward", time.Now()) == nil {
-				pressed, before, pressedAt = true, pos, time.Now()
-				samplesAtPress = a.game.Predictor().Summary().Samples
+			if g.Controller().Command(protocol.KeyDown, "forward", g.NowMs()) {
+				pressed, before, pressedAt = true, pos, now
+				samplesAtPress = samples(g)
 			}
-		case pressed && !checked && g.tickAt.Sub(pressedAt) >= frame:
+		case pressed && !checked && now.Sub(pressedAt) >= frame:
 			checked, responded = true, predicted && pos != before
-		case checked && a.game.Predictor().Summary().Samples >= samplesAtPress+90: // ~3 s of player blocks
+		case checked && samples(g) >= samplesAtPress+90: // ~3 s of player blocks
 			stop()
 		}
 	}
-	driveHeadless(play, g, runner.Run, 60)
+	gameloop.RunHeadless(play, g, runner.Run, 60, nil)
 	if ctx.Err() != nil {
 		t.Fatalf("timed out: pressed %v", pressed)
 	}
 	if !responded {
 		t.Errorf("the predicted tank did not move on the frame after the key")
 	}
-	s := g.summary(0)
+	s := gameloop.Summarize(g, obs, 0)
 	p := s.Prediction
 	if p == nil {
 		t.Fatal("no prediction figures")

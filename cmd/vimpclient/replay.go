@@ -5,29 +5,46 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
+	"net/url"
 	"os"
 	"os/signal"
+	"path/filepath"
+	"strings"
 	"time"
 
+	"vimpclient/audio"
+	"vimpclient/audio/mix"
+	"vimpclient/audio/synth"
+	"vimpclient/demo"
+	"vimpclient/gameloop"
+	"vimpclient/logs"
+	"vimpclient/render"
 	"vimpclient/session"
+	"vimpclient/window"
 )
 
 // maxRecordingLines bounds a recording read into memory.
 const maxRecordingLines = 4 << 20
 
-// runReplay plays a recording back through the same session and core code
-// as a live connection, headless, and prints the summary.
+// runReplay plays a recording back through the same session and loop code
+// as a live connection: in a window, as the match looked (pause, speed,
+// seek, follow a player), or with -headless at once, printing the summary.
 func runReplay(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	headless := fs.Bool("headless", true, "run without a window (the only mode in this build)")
+	headless := fs.Bool("headless", false, "run without a window: replay at -speed (0: at once) and print what happened")
 	conn := fs.String("conn", "", "connection label to replay (default: the first one in the file)")
-	realtime := fs.Bool("realtime", false, "keep the recorded spacing instead of replaying at once")
+	speed := fs.Float64("speed", 0, "headless: play at this multiple of the recorded pace (0: as fast as possible; the window starts at 1 and changes it with the arrow keys)")
 	nick := fs.String("nick", "", "nick to answer the recorded auth form with")
 	team := fs.String("team", "", "team to answer the recorded team vote with (default: the first offered)")
-	sum := fs.Bool("summary", false, "print a JSON summary on stdout")
-	script := fs.String("script", "", "key script, as for a live host")
-	record := fs.String("record", "", "re-record what the client sends during the replay")
+	sum := fs.Bool("summary", false, "headless: print a JSON summary on stdout")
+	script := fs.String("script", "", "headless: key script, as for a live host")
+	record := fs.String("record", "", "headless: re-record what the client sends during the replay")
+	assetsBase := fs.String("assets", "", "window: the game's assets base URL, for its images and sounds (default: drawn and sounded by the client itself)")
+	verbose := fs.Bool("v", false, "log details to stderr")
+	var shot screenshotFlags
+	shot.register(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: vimpclient replay [flags] FILE.jsonl")
 		fs.PrintDefaults()
@@ -39,9 +56,15 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	if !*headless {
-		fmt.Fprintln(stderr, "vimpclient replay: the window is not available in this build")
+	if *speed < 0 || *speed > 64 {
+		fmt.Fprintln(stderr, "vimpclient replay: -speed must be between 0 and 64")
 		return 2
+	}
+	if !*headless {
+		if err := window.Available(); err != nil {
+			fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
+			return 2
+		}
 	}
 	f, err := os.Open(fs.Arg(0))
 	if err != nil {
@@ -54,12 +77,18 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
 		return 1
 	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	log, once := logs.New(stderr, *verbose)
+	if !*headless {
+		return watchDemo(ctx, lines, *conn, *nick, *team, *assetsBase, shot, log, stderr)
+	}
 	rp, err := session.NewReplay(lines, *conn)
 	if err != nil {
 		fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
 		return 1
 	}
-	rp.Realtime = *realtime
+	rp.Speed = *speed
 	steps, err := loadScript(*script)
 	if err != nil {
 		fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
@@ -70,24 +99,115 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
 		return 2
 	}
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	// The whole recording may be queued before the loop catches up: size the
 	// queue to it so a fast replay loses nothing.
 	sess := session.New(session.Options{
 		Auth:     session.AuthValues{Nick: *nick},
 		AutoTeam: true, Team: *team, Recorder: rec, Now: rp.Now,
 		Queue:  session.NewQueue(len(lines) + 64),
-		Logger: newLogger(stderr, false),
+		Logger: log,
 	})
-	g := newGameLoop(sess, newClientCore, rp.Now, steps, newLogger(stderr, false))
-	g.start = time.Time{}
+	ents := gameloop.NewEntities()
+	loop := gameloop.New(gameloop.Options{Session: sess, Log: log, Start: rp.Now(), Context: ctx, AutoTeam: true, Observer: ents, LogOnce: once})
+	if steps != nil {
+		loop.SetInput(gameloop.NewScript(steps))
+	}
+	target := session.Target{Host: "replay"}
+	loop.SetTarget(target)
 	start := time.Now()
-	info, runErr := driveHeadless(ctx, g, func(ctx context.Context) (*session.CloseInfo, error) {
-		return sess.Run(ctx, rp, session.Target{Host: "replay", GameID: ""}), nil
-	}, 60)
+	info, runErr := gameloop.RunHeadless(ctx, loop, func(ctx context.Context) (*session.CloseInfo, error) {
+		return sess.Run(ctx, rp, target), nil
+	}, 60, rp.Now)
 	if err := rec.Close(); err != nil {
 		fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
 	}
-	return finishHeadless(g, info, runErr, time.Since(start), *sum, stdout, stderr)
+	return finishHeadless(loop, ents, info, runErr, time.Since(start), *sum, stdout, stderr)
+}
+
+// watchDemo plays a recording in a window.
+func watchDemo(ctx context.Context, lines []session.RecordedLine, conn, nick, team, assetsBase string, shot screenshotFlags, log *slog.Logger, stderr io.Writer) int {
+	mx := mix.New(mix.Options{})
+	out, err := audio.OpenOutput(ctx, mx, audio.OutputOptions{Logger: log})
+	if err != nil {
+		fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
+		return 1
+	}
+	defer out.Close()
+	renderer, err := render.New(ctx, render.Options{AssetsBase: assetsBase, Log: log})
+	if err != nil {
+		fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
+		return 1
+	}
+	var sounds *audio.Manager
+	d, err := demo.New(demo.Options{Lines: lines, Conn: conn, Nick: nick, Team: team, Log: log, AssetsBase: assetsBase,
+		NewLoop: func(sess *session.Session) *gameloop.Loop {
+			// Each pass through the recording starts with silence.
+			if sounds != nil {
+				sounds.Destroy()
+			}
+			sounds = audio.NewManager(mx, audio.Options{Logger: log})
+			return gameloop.New(gameloop.Options{Session: sess, Log: log, Context: ctx, NoPrediction: true,
+				Textures: renderer.Textures(), Sounds: sounds, SoundFetcher: demoSounds, Interactive: true, AutoTeam: true})
+		}})
+	if err != nil {
+		fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
+		return 1
+	}
+	defer d.Close()
+	defer func() {
+		if sounds != nil {
+			sounds.Destroy()
+		}
+	}()
+	if shot.seek > 0 {
+		d.Seek(shot.seek)
+	}
+	d.SetPaused(shot.paused)
+	win, err := window.NewDemo(ctx, d, renderer, window.Options{Title: "vimpclient — demo", Log: log,
+		Screenshot: shot.path, ScreenshotAfter: shot.after})
+	if err != nil {
+		fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
+		return 1
+	}
+	if err := win.Run(); err != nil {
+		fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// demoSounds fetches a demo's sounds from the game's assets when given,
+// else the client's own synthesised effects under the recorded names.
+func demoSounds(base string) (audio.Fetcher, error) {
+	if base != "" {
+		u, err := url.Parse(base)
+		if err != nil {
+			return nil, fmt.Errorf("assets base %q: %w", base, err)
+		}
+		return audio.HTTPFetcher{Base: u}, nil
+	}
+	return audio.FetchFunc(func(_ context.Context, path string) ([]byte, error) {
+		name, _ := strings.CutPrefix(path, "sounds/")
+		name = strings.TrimSuffix(name, filepath.Ext(name))
+		if b, ok := synth.WAV(name); ok {
+			return b, nil
+		}
+		return nil, fmt.Errorf("%s: no such sound", path)
+	}), nil
+}
+
+// screenshotFlags take a picture of the demo window and close it: for a
+// person checking what a demo looks like at a point.
+type screenshotFlags struct {
+	path   string
+	after  time.Duration
+	seek   time.Duration
+	paused bool
+}
+
+func (s *screenshotFlags) register(fs *flag.FlagSet) {
+	fs.StringVar(&s.path, "screenshot", "", "window: write a PNG of the window after -screenshot-after, then quit")
+	fs.DurationVar(&s.after, "screenshot-after", 3*time.Second, "when to take the -screenshot")
+	fs.DurationVar(&s.seek, "seek", 0, "window: start at this point of the recording")
+	fs.BoolVar(&s.paused, "paused", false, "window: start paused")
 }

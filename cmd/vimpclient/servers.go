@@ -68,7 +68,7 @@ func runServers(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	}
 	latency := map[string]time.Duration{}
 	if *pingFor > 0 && len(list.Servers) > 0 {
-		latency = measure(ctx, m, client, t.Origin, list.Servers, *pingFor, newLogger(stderr, *verbose))
+		latency = measure(ctx, m, client, t.Origin, list.Servers, *pingFor, hostLogger(stderr, *verbose))
 	}
 	if *asJSON {
 		if err := writeRoomsJSON(stdout, list, latency); err != nil {

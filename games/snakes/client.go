@@ -5,20 +5,32 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"strconv"
 
 	"vimpclient/clientcore"
+	"vimpclient/gamemap"
 	"vimpclient/predict"
 )
 
-// s1 row layout (game-snakes.md §2).
-const (
-	fieldAngle    = 2 * SpinePoints
-	fieldRadius   = fieldAngle + 1
-	fieldCrystals = fieldAngle + 2
-	fieldColor    = fieldAngle + 3
-	fieldBoost    = fieldAngle + 4
-	rowLen        = fieldAngle + 5
-)
+// snakeRow is a snake model's row (s1), bound by name once per model: the
+// spine points head first, heading, radius, crystals, colour and boost.
+type snakeRow struct {
+	spine                                 [SpinePoints][2]clientcore.BoundField
+	angle, radius, crystals, color, boost clientcore.BoundField
+}
+
+// bindSnakeRow is the game's record of the s1 key; the key-record test
+// compares it with the engine's schema both ways.
+func bindSnakeRow(b *clientcore.Binder) snakeRow {
+	var r snakeRow
+	for i := range r.spine {
+		r.spine[i][0] = b.Require("p" + strconv.Itoa(i) + "x")
+		r.spine[i][1] = b.Require("p" + strconv.Itoa(i) + "y")
+	}
+	r.angle, r.radius, r.crystals = b.Require("angle"), b.Require("radius"), b.Require("crystals")
+	r.color, r.boost = b.Require("color"), b.Require("boost")
+	return r
+}
 
 // Config is CONFIG_DATA.prediction for snakes: the generic part and the
 // motion constants of each model.
@@ -89,8 +101,9 @@ func ParseConfig(raw []byte) (Config, error) {
 }
 
 // FromConfig builds the snakes game when CONFIG_DATA is a snakes game's: a
-// prediction model whose snapshot key has the s1 layout (16 spine points,
-// angle, radius, crystals, color, boost). Otherwise it returns an error.
+// prediction model whose snapshot key is an indexed8 key with every field
+// of the s1 row (16 spine points, angle, radius, crystals, color, boost).
+// Otherwise it returns an error.
 func FromConfig(schema *clientcore.Schema, prediction []byte) (*Game, error) {
 	cfg, err := ParseConfig(prediction)
 	if err != nil {
@@ -99,8 +112,11 @@ func FromConfig(schema *clientcore.Schema, prediction []byte) (*Game, error) {
 	best := ""
 	for name := range cfg.Models {
 		k := schema.Key(name)
-		if k == nil || k.Kind != clientcore.KindIndexed8 || len(k.Fields) != rowLen ||
-			k.Fields[0].Name != "p0x" || k.Fields[fieldAngle].Name != "angle" || k.Fields[fieldBoost].Name != "boost" {
+		if k == nil || k.Kind != clientcore.KindIndexed8 {
+			continue
+		}
+		b := clientcore.NewBinder(k)
+		if bindSnakeRow(b); b.Err() != nil {
 			continue
 		}
 		if best == "" || name < best {
@@ -126,6 +142,7 @@ type Game struct {
 
 	model Model
 	key   *clientcore.KeySchema
+	row   snakeRow // the model key's fields
 	bits  struct{ left, right, boost uint32 }
 
 	s       Snake
@@ -176,11 +193,18 @@ func (g *Game) SetModel(name string) error {
 	m, ok := g.models[name]
 	k := g.schema.Key(name)
 	if !ok || k == nil {
-		g.key = nil
+		g.key, g.row = nil, snakeRow{}
 		g.pred.SetModel(false)
 		return fmt.Errorf("snakes model %q: not configured or no snapshot key", name)
 	}
-	g.model, g.key = m, k
+	b := clientcore.NewBinder(k)
+	row := bindSnakeRow(b)
+	if err := b.Err(); err != nil {
+		g.key, g.row = nil, snakeRow{}
+		g.pred.SetModel(false)
+		return fmt.Errorf("snakes model %q: %w", name, err)
+	}
+	g.model, g.key, g.row = m, k, row
 	g.vals = make([]float32, len(k.Fields))
 	g.pred.SetModel(true)
 	return nil
@@ -280,9 +304,7 @@ func (g *Game) TrackFrame(myID uint8, hasID bool, f *clientcore.EventFrame) {
 				continue
 			}
 			g.hasRow = true
-			if fieldColor < len(r.Fields) {
-				g.crystal, g.color = float32(r.Fields[fieldCrystals]), float32(r.Fields[fieldColor])
-			}
+			g.crystal, g.color = g.row.crystals.Get(r.Fields), g.row.color.Get(r.Fields)
 			g.pred.SetFrozen(false)
 		}
 	}
@@ -303,21 +325,24 @@ func (g *Game) Overlay(myID uint8, hasID bool, tail []clientcore.Record) ([]clie
 	}
 	e := g.pred.Err
 	g.s.Path.Resample(&g.spine)
-	var row [rowLen]float32
-	for k := 0; k < SpinePoints; k++ {
-		row[2*k], row[2*k+1] = g.spine[2*k]+e.X, g.spine[2*k+1]+e.Y
+	f, v := &g.row, g.vals
+	clear(v)
+	for k := 1; k < SpinePoints; k++ {
+		f.spine[k][0].Set(v, g.spine[2*k]+e.X)
+		f.spine[k][1].Set(v, g.spine[2*k+1]+e.Y)
 	}
-	row[0], row[1] = g.s.X+e.X, g.s.Y+e.Y
-	row[fieldAngle] = g.s.Angle
-	row[fieldRadius] = g.model.Radius(g.s.Crystals)
-	row[fieldCrystals], row[fieldColor] = g.crystal, g.color
+	hx, hy := g.s.X+e.X, g.s.Y+e.Y
+	f.spine[0][0].Set(v, hx)
+	f.spine[0][1].Set(v, hy)
+	f.angle.Set(v, g.s.Angle)
+	f.radius.Set(v, g.model.Radius(g.s.Crystals))
+	f.crystals.Set(v, g.crystal)
+	f.color.Set(v, g.color)
 	live := g.controls(g.pred.Live())
 	if live.Boost && g.s.Crystals > g.model.BoostMinCrystals {
-		row[fieldBoost] = 1
+		f.boost.Set(v, 1)
 	}
-	n := copy(g.vals, row[:])
-	clear(g.vals[n:])
-	g.cam, g.hasCam = [2]float32{row[0], row[1]}, true
+	g.cam, g.hasCam = [2]float32{hx, hy}, true
 	return append(tail, clientcore.Record{Schema: g.key, ID: uint32(myID), Fields: g.vals}), g.cam, true
 }
 
@@ -366,8 +391,20 @@ func (g *Game) reset() {
 	g.s.Path.Clear()
 }
 
-// SetMap follows MAP_DATA.
-func (g *Game) SetMap() { g.reset() }
+// SetMap follows MAP_DATA; snakes predict without map geometry.
+func (g *Game) SetMap(*gamemap.Map) { g.reset() }
+
+// SyncPanel follows PANEL_DATA; the snake's prediction reads nothing from it.
+func (g *Game) SyncPanel(string, string, bool) {}
+
+// TakeSpawns returns nothing: snakes spawn nothing locally.
+func (g *Game) TakeSpawns() []clientcore.EventFrame { return nil }
+
+// ObserveHot is not needed: snakes predict only the own snake.
+func (g *Game) ObserveHot(*clientcore.Hot) {}
+
+// Prediction reports the own snake's prediction figures.
+func (g *Game) Prediction() (clientcore.PredictionReport, bool) { return g.pred.Report(), true }
 
 // Reset follows CLEAR: also the own row is forgotten.
 func (g *Game) Reset() {

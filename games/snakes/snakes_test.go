@@ -8,6 +8,7 @@ import (
 
 	"vimpclient/clientcore"
 	"vimpclient/internal/capturetest"
+	"vimpclient/internal/rowtest"
 	"vimpclient/predict"
 )
 
@@ -143,9 +144,9 @@ func newGame(t testing.TB) *Game {
 	return g
 }
 
-func ownRow(g *Game, id uint32, crystals, color float64) *clientcore.EventFrame {
-	f := make([]float64, rowLen)
-	f[fieldCrystals], f[fieldColor] = crystals, color
+func ownRow(t testing.TB, g *Game, id uint32, crystals, color float64) *clientcore.EventFrame {
+	t.Helper()
+	f := rowtest.Row(t, g.key, map[string]float64{"crystals": crystals, "color": color})
 	return &clientcore.EventFrame{Blocks: []clientcore.Block{{Schema: g.key, Rows: []clientcore.Row{{ID: id, Fields: f}}}}}
 }
 
@@ -164,7 +165,7 @@ func block(x, y, angle, crystals, length float32, alive bool, seq uint32) *clien
 // equals the host's state (the same model replayed from the same state).
 func TestReplayMatchesHost(t *testing.T) {
 	g := newGame(t)
-	g.TrackFrame(2, true, ownRow(g, 2, 5, 7))
+	g.TrackFrame(2, true, ownRow(t, g, 2, 5, 7))
 	m := S1()
 	host := &Snake{X: 500, Y: 400, Length: 195, Crystals: 5, Alive: true}
 	host.Path.Reset(host.X, host.Y)
@@ -244,19 +245,20 @@ func TestReplayMatchesHost(t *testing.T) {
 	}
 	t.Logf("40 ms each way: %+v", sum)
 	tail, cam, ok := g.Overlay(2, true, nil)
-	if !ok || len(tail) != 1 || len(tail[0].Fields) != rowLen {
+	if !ok || len(tail) != 1 || len(tail[0].Fields) != len(g.key.Fields) {
 		t.Fatalf("overlay %v %+v", ok, tail)
 	}
 	f := tail[0].Fields
-	if f[fieldCrystals] != 5 || f[fieldColor] != 7 || f[fieldBoost] != 1 || math.Abs(float64(f[fieldRadius])-(14+1.6*math.Sqrt(5))) > 1e-5 ||
-		cam != [2]float32{f[0], f[1]} {
+	get := func(name string) float32 { return rowtest.Get(t, g.key, f, name) }
+	if get("crystals") != 5 || get("color") != 7 || get("boost") != 1 || math.Abs(float64(get("radius"))-(14+1.6*math.Sqrt(5))) > 1e-5 ||
+		cam != [2]float32{get("p0x"), get("p0y")} {
 		t.Fatalf("overlay row %v cam %v", f, cam)
 	}
 }
 
 func TestAimAndRespawn(t *testing.T) {
 	g := newGame(t)
-	g.TrackFrame(2, true, ownRow(g, 2, 0, 1))
+	g.TrackFrame(2, true, ownRow(t, g, 2, 0, 1))
 	g.ApplyAim(1, 10, 20, 3, 0)
 	if in := g.pred.Live(); !in.Aim || !in.PointerBoost || in.AimX != 10 {
 		t.Fatalf("aim %+v", in)
@@ -297,7 +299,7 @@ func TestDivergenceLevel0(t *testing.T) {
 		t.Fatal(err)
 	}
 	g.EnableDivergence(c)
-	g.TrackFrame(2, true, ownRow(g, 2, 0, 1))
+	g.TrackFrame(2, true, ownRow(t, g, 2, 0, 1))
 	g.OnServerState(block(0, 0, 0, 0, 150, true, 0), 0, 0, 0)
 	g.Overlay(2, true, nil)
 	g.OnServerState(block(3, 0, 0, 0, 150, true, 0), 10, 0, 10)
@@ -325,7 +327,7 @@ func FuzzParseConfig(f *testing.F) {
 
 func BenchmarkUpdateOverlay(b *testing.B) {
 	g := newGame(b)
-	g.TrackFrame(2, true, ownRow(g, 2, 30, 1))
+	g.TrackFrame(2, true, ownRow(b, g, 2, 30, 1))
 	g.OnServerState(block(0, 0, 0, 30, 420, true, 0), 0, 0, 0)
 	g.ApplyInput(1, true, "left", 0)
 	tail := make([]clientcore.Record, 0, 2)

@@ -29,6 +29,21 @@ func (b *Body) SetMass(density float32) {
 	b.InvMass, b.InvInertia = 1/m, 1/i
 }
 
+// Integrate advances a free body by one step of dt seconds: the position
+// by its velocity, the angle wrapped by Normalize, then the velocities
+// damped by 1/(1 + dt·damping). The host's map bodies and the predictor's
+// (crates with their own damping, other tanks with none) step through this
+// one function, so both sides compute the same bits.
+func (b *Body) Integrate(dt, linearDamping, angularDamping float32) {
+	b.X += b.VX * dt
+	b.Y += b.VY * dt
+	b.Angle = Normalize(b.Angle + b.AngVel*dt)
+	ld := 1 / (1 + dt*linearDamping)
+	b.VX *= ld
+	b.VY *= ld
+	b.AngVel *= 1 / (1 + dt*angularDamping)
+}
+
 type obb struct {
 	cx, cy, ux, uy, vx, vy, hw, hh float32
 }

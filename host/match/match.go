@@ -79,6 +79,7 @@ type Match struct {
 	config                             json.RawMessage
 	schema                             *packer.Schema
 	keyM1, keyW1, keyW2, keyW2E, keyC1 *packer.Key
+	rows                               rowLayouts // where each value goes in those keys' rows
 
 	maps     map[string]*Map
 	mapTexts map[string][]byte
@@ -104,10 +105,10 @@ type Match struct {
 	bombs       []bomb
 
 	// Events of the current send period.
-	shots      [][8]packer.Value
+	shots      []tracer
 	planted    []bomb
 	detonated  []uint32
-	explosions [][3]packer.Value
+	explosions []explosion
 	removed    []uint8
 
 	// Meta queues.
@@ -116,6 +117,7 @@ type Match struct {
 	statRows []any
 	statHead bool
 	vote     *vote
+	board    board // the host's own leaderboard (ACCOLADES_DATA)
 
 	model tanks.Model
 
@@ -181,6 +183,10 @@ func New(cfg Config) (*Match, error) {
 	if err != nil {
 		return nil, fmt.Errorf("match config: %w", err)
 	}
+	rows, err := bindRowLayouts(schema)
+	if err != nil {
+		return nil, fmt.Errorf("match config: %w", err)
+	}
 	// The vote window the client shows is the host's vote time; the
 	// object is patched as text so every key keeps its declared order.
 	text := bytes.Replace(configJSON, []byte(`"time": 10000`), []byte(`"time": `+strconv.Itoa(cfg.VoteSeconds*1000)), 1)
@@ -196,7 +202,7 @@ func New(cfg Config) (*Match, error) {
 		cfg: cfg, log: cfg.Log, rng: rand.New(rand.NewPCG(cfg.Seed, 0x74616e6b73)),
 		config: compact, schema: schema,
 		keyM1: schema.Key("m1"), keyW1: schema.Key("w1"), keyW2: schema.Key("w2"),
-		keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"),
+		keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"), rows: rows,
 		maps: maps, mapTexts: texts, byUID: map[int]*player{},
 		out: discard{}, model: tanks.M1(),
 	}
@@ -321,6 +327,7 @@ func (m *Match) Join(uid int, name string) (string, bool) {
 	m.players[gid] = p
 	m.byUID[uid] = p
 	m.statRow(p)
+	m.board.dirty = true // a new participant's place
 	return p.name, true
 }
 
@@ -338,6 +345,8 @@ func (m *Match) Leave(uid int) {
 }
 
 func (m *Match) removePlayer(p *player) {
+	m.recordScore(p)
+	m.board.dirty = true
 	if p.tank != nil {
 		m.removed = append(m.removed, p.gid)
 	}
@@ -388,7 +397,7 @@ func (m *Match) sendMap(p *player) {
 	m.out.JSON(p.human.uid, 3, json.RawMessage(m.mapTexts[m.current.Name]))
 }
 
-// MapReady answers a MAP_READY (protocol.md §6.1).
+// MapReady answers a MAP_READY.
 func (m *Match) MapReady(uid int) {
 	p := m.byUID[uid]
 	if p == nil || !p.human.inGame {
@@ -414,6 +423,7 @@ func (m *Match) FirstShotReady(uid int) {
 	}
 	p.human.ready = true
 	m.out.JSON(uid, 8, nil)
+	m.sendAccoladesTo(p)
 	m.out.JSON(uid, 16, map[string]string{"name": "teamChange"})
 	m.chatAll = enqueue(m.chatAll, "s:5:"+p.name)
 }
@@ -424,15 +434,9 @@ func (m *Match) firstShot() any {
 		if p == nil || p.tank == nil {
 			continue
 		}
-		r := p.tank.row(p, m.model.Size)
-		row := make([]float64, 10)
-		for i := range row {
-			if i < 7 {
-				row[i] = float64(packer.Round2(r[i]))
-			} else {
-				row[i] = float64(r[i])
-			}
-		}
+		r := p.tank.values(p, m.model.Size)
+		row := make([]float64, len(m.keyM1.Types))
+		m.rows.m1.firstShot(row, &r)
 		rows[strconv.Itoa(int(p.gid))] = row
 	}
 	if len(rows) == 0 {

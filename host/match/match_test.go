@@ -338,10 +338,20 @@ func TestCrateRowsMatchMap(t *testing.T) {
 		m.Step(now)
 	}
 	var rows []clientcore.Row
+	var key *clientcore.KeySchema
 	for _, b := range r.frame.Blocks {
 		if b.Key() == "c1" {
-			rows = b.Rows
+			rows, key = b.Rows, b.Schema
 		}
+	}
+	if key == nil {
+		t.Fatal("no c1 block")
+	}
+	fb := clientcore.NewBinder(key)
+	fx, fy, fa := fb.Require("x"), fb.Require("y"), fb.Require("angle")
+	fvx, fvy, fw := fb.Require("vx"), fb.Require("vy"), fb.Require("angvel")
+	if err := fb.Err(); err != nil {
+		t.Fatal(err)
 	}
 	crates := m.current.PhysicsDynamic
 	if len(crates) == 0 || len(rows) != len(crates) {
@@ -351,11 +361,12 @@ func TestCrateRowsMatchMap(t *testing.T) {
 		row := rows[i]
 		wantX, wantY := c.Position[0]*m.current.Scale, c.Position[1]*m.current.Scale
 		wantA := c.Angle * 3.141592653589793 / 180
-		if row.ID != uint32(i) || abs(float32(row.Fields[0]-wantX)) > 0.011 || abs(float32(row.Fields[1]-wantY)) > 0.011 || abs(float32(row.Fields[2]-wantA)) > 0.011 {
+		v := row.Fields
+		if row.ID != uint32(i) || abs(float32(fx.Float64(v)-wantX)) > 0.011 || abs(float32(fy.Float64(v)-wantY)) > 0.011 || abs(float32(fa.Float64(v)-wantA)) > 0.011 {
 			t.Errorf("crate %d row %v, want corner (%v,%v) angle %v", i, row.Fields, wantX, wantY, wantA)
 		}
-		if row.Fields[3] != 0 || row.Fields[4] != 0 || row.Fields[5] != 0 {
-			t.Errorf("resting crate %d carries a velocity tail %v", i, row.Fields[3:])
+		if fvx.Get(v) != 0 || fvy.Get(v) != 0 || fw.Get(v) != 0 {
+			t.Errorf("resting crate %d carries a velocity tail %v", i, row.Fields)
 		}
 	}
 }

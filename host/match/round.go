@@ -56,9 +56,9 @@ func (m *Match) addBotTo(team int) bool {
 	return true
 }
 
-// startRound respawns every team member and tells every ready human
-// (protocol.md §10.2).
+// startRound respawns every team member and tells every ready human.
 func (m *Match) startRound() {
+	m.recordScores() // the round that ends is a result
 	m.roundStart = m.tick
 	m.restartAt = 0
 	for _, id := range m.activeIDs() {
@@ -417,7 +417,9 @@ func (m *Match) Vote(uid int, raw json.RawMessage) {
 	}
 }
 
-// teamChange follows protocol.md §10.4.
+// teamChange moves p to the team key names: the same team is only
+// confirmed, a team without room is refused, and while fewer than two
+// other humans play the scores reset and a new round starts.
 func (m *Match) teamChange(p *player, key string) {
 	team := 0
 	for i := Team1; i <= Spectators; i++ {
@@ -453,6 +455,7 @@ func (m *Match) teamChange(p *player, key string) {
 	}
 	switch {
 	case others < 2 && team != Spectators:
+		m.recordScores()
 		for _, q := range m.players {
 			if q != nil {
 				q.score, q.deaths = 0, 0
@@ -627,11 +630,11 @@ func (m *Match) finishVote() {
 	m.mapChangeAt = m.tick + mapDelayTicks
 }
 
-// changeMap moves every human to the spectators and sends the new map
-// (protocol.md §10.1).
+// changeMap moves every human to the spectators and sends the new map.
 func (m *Match) changeMap(name string) {
 	m.mapChangeAt = 0
 	m.vote = nil
+	m.recordScores()
 	m.loadMap(name)
 	m.removed = append(m.removed, m.activeIDs()...)
 	for _, p := range m.players {

@@ -134,6 +134,7 @@ func (m *Match) send() {
 			h.votes = h.votes[1:]
 		}
 	}
+	m.sendAccolades()
 	m.shots = m.shots[:0]
 	m.planted = m.planted[:0]
 	m.detonated = m.detonated[:0]
@@ -185,27 +186,26 @@ func (m *Match) packBody() {
 		if p == nil || p.tank == nil {
 			continue
 		}
-		r := p.tank.row(p, m.model.Size)
-		v := m.row(11)
-		for i := range 7 {
-			v[i] = packer.F(packer.Round2(r[i]))
-		}
-		v[7], v[8], v[9] = packer.I(uint32(r[7])), packer.I(uint32(r[8])), packer.I(uint32(r[9]))
-		v[10] = packer.F(packer.Round2(r[10]))
+		r := p.tank.values(p, m.model.Size)
+		v := m.row(len(m.keyM1.Types))
+		m.rows.m1.pack(v, &r)
 		f.Row(uint32(p.gid), v)
 	}
 	if len(m.shots) > 0 {
 		f.Block(m.keyW1)
 		for i := range m.shots {
-			f.ListRow(m.shots[i][:])
+			v := m.row(len(m.keyW1.Types))
+			m.rows.w1.pack(v, &m.shots[i])
+			f.ListRow(v)
 		}
 	}
 	if len(m.planted) > 0 || len(m.detonated) > 0 {
 		f.Block(m.keyW2)
+		l := &m.rows.w2
 		for _, b := range m.planted {
-			v := m.row(6)
-			v[0], v[1], v[2] = packer.F(packer.Round2(b.x)), packer.F(packer.Round2(b.y)), packer.F(0)
-			v[3], v[4], v[5] = packer.I(w2Size), packer.I(w2FuseMs), packer.I(uint32(b.owner))
+			v := m.row(len(m.keyW2.Types))
+			v[l.x], v[l.y], v[l.angle] = packer.F(packer.Round2(b.x)), packer.F(packer.Round2(b.y)), packer.F(0)
+			v[l.size], v[l.time], v[l.owner] = packer.I(w2Size), packer.I(w2FuseMs), packer.I(uint32(b.owner))
 			f.Row(b.id, v)
 		}
 		for _, id := range m.detonated {
@@ -215,24 +215,26 @@ func (m *Match) packBody() {
 	if len(m.explosions) > 0 {
 		f.Block(m.keyW2E)
 		for i := range m.explosions {
-			f.ListRow(m.explosions[i][:])
+			v := m.row(len(m.keyW2E.Types))
+			m.rows.w2e.pack(v, &m.explosions[i])
+			f.ListRow(v)
 		}
 	}
 	f.Block(m.keyC1)
+	cl, width := &m.rows.c1, len(m.keyC1.Types)
 	for i := range m.crates {
 		b := &m.crates[i].body
 		ox, oy := b.Corner()
+		// A resting body sends only the mandatory head (the pose).
 		moving := abs(b.VX) >= 0.01 || abs(b.VY) >= 0.01 || abs(b.AngVel) >= 0.01
-		n := 3
-		if moving {
-			n = 6
+		n := width
+		if !moving && m.keyC1.OptionalFrom > 0 {
+			n = m.keyC1.OptionalFrom
 		}
-		v := m.row(n)
-		v[0], v[1], v[2] = packer.F(packer.Round2(ox)), packer.F(packer.Round2(oy)), packer.F(packer.Round2(b.Angle))
-		if moving {
-			v[3], v[4], v[5] = packer.F(packer.Round2(b.VX)), packer.F(packer.Round2(b.VY)), packer.F(packer.Round2(b.AngVel))
-		}
-		f.Row(uint32(i), v)
+		v := m.row(width)
+		v[cl.x], v[cl.y], v[cl.angle] = packer.F(packer.Round2(ox)), packer.F(packer.Round2(oy)), packer.F(packer.Round2(b.Angle))
+		v[cl.vx], v[cl.vy], v[cl.angvel] = packer.F(packer.Round2(b.VX)), packer.F(packer.Round2(b.VY)), packer.F(packer.Round2(b.AngVel))
+		f.Row(uint32(i), v[:n])
 	}
 	body, err := f.Bytes()
 	if err != nil {

@@ -7,7 +7,7 @@ import (
 	"vimpclient/host/packer"
 )
 
-// Weapons (game-tanks.md §3.8).
+// Weapons.
 const (
 	weaponW1     = 0
 	weaponW2     = 1
@@ -62,18 +62,21 @@ func (t *tankObj) condition() uint32 {
 	return 3
 }
 
-// row is the m1 row: x, y, angle, gun, vx, vy, engineLoad, condition,
-// size, team, angvel (integers as float32 here).
-func (t *tankObj) row(p *player, size float32) [11]float32 {
-	s := &t.st
-	return [11]float32{s.X, s.Y, s.Angle, s.Gun, s.VX, s.VY, s.EngineLoad,
-		float32(t.condition()), size, float32(p.team), s.AngVel}
-}
-
 type crateObj struct {
 	body    tanks.Body
 	linDamp float32
 	angDamp float32
+}
+
+// CrateBodies appends the simulated state of the map bodies, in MAP_DATA
+// order, to dst: what each step integrates and packs into the map set's
+// rows. It is for diagnostics and for holding a predictor to the host bit
+// for bit; call it on the goroutine that steps the match.
+func (m *Match) CrateBodies(dst []tanks.Body) []tanks.Body {
+	for i := range m.crates {
+		dst = append(dst, m.crates[i].body)
+	}
+	return dst
 }
 
 type bomb struct {
@@ -125,15 +128,8 @@ func (m *Match) step() {
 	}
 	for i := range m.crates {
 		c := &m.crates[i]
-		b := &c.body
-		b.X += b.VX * dt
-		b.Y += b.VY * dt
-		b.Angle = tanks.Normalize(b.Angle + b.AngVel*dt)
-		ld := 1 / (1 + dt*c.linDamp)
-		b.VX *= ld
-		b.VY *= ld
-		b.AngVel *= 1 / (1 + dt*c.angDamp)
-		m.bodies = append(m.bodies, b)
+		c.body.Integrate(dt, c.linDamp, c.angDamp)
+		m.bodies = append(m.bodies, &c.body)
 	}
 	m.solver.Resolve(m.bodies, m.current.geom.Walls)
 	for _, p := range m.players {
@@ -212,9 +208,9 @@ func (m *Match) fireHitscan(p *player) {
 	if hit {
 		wasHit = 1
 	}
-	m.shots = append(m.shots, [8]packer.Value{
-		packer.F(packer.Round2(mx)), packer.F(packer.Round2(my)), packer.F(packer.Round1(ex)), packer.F(packer.Round1(ey)),
-		packer.F(packer.Round2(t.st.X)), packer.F(packer.Round2(t.st.Y)), packer.I(wasHit), packer.I(uint32(p.gid)),
+	m.shots = append(m.shots, tracer{
+		startX: packer.Round2(mx), startY: packer.Round2(my), endX: packer.Round1(ex), endY: packer.Round1(ey),
+		bodyX: packer.Round2(t.st.X), bodyY: packer.Round2(t.st.Y), hit: wasHit, shooter: uint32(p.gid),
 	})
 	switch {
 	case crate != nil:
@@ -239,7 +235,7 @@ func push(b *tanks.Body, px, py, dx, dy, dv float32) {
 
 func (m *Match) detonate(b bomb) {
 	m.detonated = append(m.detonated, b.id)
-	m.explosions = append(m.explosions, [3]packer.Value{packer.F(packer.Round1(b.x)), packer.F(packer.Round1(b.y)), packer.F(w2Radius)})
+	m.explosions = append(m.explosions, explosion{x: packer.Round1(b.x), y: packer.Round1(b.y), radius: w2Radius})
 	owner := m.players[b.owner]
 	if owner != nil && owner.tank != nil {
 		owner.tank.bomb = false

@@ -41,9 +41,22 @@ type Key struct {
 	Kind Kind
 	// Types holds the wire type of each field in row order.
 	Types []FieldType
+	// Names holds each field's name in row order, for a game that places
+	// its values by name.
+	Names []string
 	// OptionalFrom is the index of the first tail field, or 0 when rows have
 	// no optional tail.
 	OptionalFrom int
+}
+
+// Index is the position of the named field in the key's rows, or -1.
+func (k *Key) Index(name string) int {
+	for i, n := range k.Names {
+		if n == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // Schema is a set of keys, looked up by name when the game packs a block.
@@ -124,6 +137,7 @@ func ParseSchema(raw []byte) (*Schema, error) {
 				return nil, fmt.Errorf("snapshot key %q field %q: unknown type %q", name, f.Name, f.Ty)
 			}
 			k.Types = append(k.Types, t)
+			k.Names = append(k.Names, f.Name)
 		}
 		if wk.OptionalFrom != nil {
 			of := *wk.OptionalFrom

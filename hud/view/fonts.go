@@ -5,78 +5,245 @@
 package view
 
 import (
+	"bytes"
 	"fmt"
+	"log/slog"
 	"math"
 	"strings"
+	"unicode"
 
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
-	"golang.org/x/image/font"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
-	"golang.org/x/image/font/opentype"
 	"golang.org/x/image/font/sfnt"
 )
 
-// maxFaces bounds the face cache; window resizes create new sizes.
-const maxFaces = 64
+// Bounds of the text caches: window resizes create new sizes, chat and
+// nicks new strings; a full cache is cleared and refilled by the frames
+// that follow, so steady drawing never allocates.
+const (
+	maxFaces   = 128
+	maxLines   = 1024
+	maxMissing = 4096
+	maxGlyphs  = 2048
+)
 
-type faceKey struct {
+// glyphKey names the laid-out glyphs of one line at one size.
+type glyphKey struct {
+	line *Line
 	bold bool
 	px   float64
+	gen  uint32
 }
 
-// Fonts are the embedded Go fonts and a cache of faces by device size.
+// FontOptions choose where glyphs come from.
+type FontOptions struct {
+	// System puts the system's fonts (the directories fontconfig's
+	// configuration names, and the standard font directories) behind the
+	// bundled Go fonts, so nicks and chat in any script are drawn. Without
+	// it, a rune the bundled fonts lack is drawn as a box.
+	System bool
+	// CacheDir keeps the index of the system fonts between runs; "" uses
+	// the user cache directory.
+	CacheDir string
+	// Log receives the font scan's notes at debug level (nil: discarded).
+	Log *slog.Logger
+}
+
+type faceKey struct {
+	bold    bool
+	px      float64
+	primary int8 // fallback drawn first (an RTL run's own font), -1 for none
+	gen     uint32
+}
+
+// Fonts hold the font chain: the bundled Go fonts, then the system fonts
+// loaded as runes need them, then the bundled font again so a rune no font
+// has is drawn as its box (the .notdef glyph) instead of being dropped. It
+// caches faces by device size and prepared lines by string; it is used on
+// the game loop's goroutine.
 type Fonts struct {
-	regular, bold *opentype.Font
-	faces         map[faceKey]*text.GoXFace
-	has           map[rune]bool
-	printable     map[string]string // strings that needed filtering
+	regular, bold *text.GoTextFaceSource
+	cover         *sfnt.Font // the bundled fonts' coverage
 	buf           sfnt.Buffer
-	sb            strings.Builder
+
+	sys       *systemFonts
+	fallbacks []fallback
+	gen       uint32
+
+	faces   map[faceKey]*text.MultiFace
+	single  map[faceKey]*text.GoTextFace
+	lines   map[string]*Line
+	glyphs  map[glyphKey][]text.Glyph
+	lay     text.LayoutOptions
+	missing map[rune]struct{}
+	sb      strings.Builder
 }
 
-// NewFonts parses the embedded Go fonts.
-func NewFonts() (*Fonts, error) {
-	r, err := opentype.Parse(goregular.TTF)
+// NewFonts parses the bundled Go fonts, without the system's behind them.
+func NewFonts() (*Fonts, error) { return NewFontsWith(FontOptions{}) }
+
+// NewFontsWith parses the bundled Go fonts and, with opts.System, starts
+// indexing the system's fonts in the background (SystemReady tells when
+// they are in use).
+func NewFontsWith(opts FontOptions) (*Fonts, error) {
+	r, err := text.NewGoTextFaceSource(bytes.NewReader(goregular.TTF))
 	if err != nil {
 		return nil, fmt.Errorf("go regular font: %w", err)
 	}
-	b, err := opentype.Parse(gobold.TTF)
+	b, err := text.NewGoTextFaceSource(bytes.NewReader(gobold.TTF))
 	if err != nil {
 		return nil, fmt.Errorf("go bold font: %w", err)
 	}
-	return &Fonts{regular: r, bold: b, faces: map[faceKey]*text.GoXFace{}, has: map[rune]bool{}, printable: map[string]string{}}, nil
+	cover, err := sfnt.Parse(goregular.TTF)
+	if err != nil {
+		return nil, fmt.Errorf("go regular font: %w", err)
+	}
+	f := &Fonts{
+		regular: r, bold: b, cover: cover,
+		faces: map[faceKey]*text.MultiFace{}, single: map[faceKey]*text.GoTextFace{},
+		lines: map[string]*Line{}, missing: map[rune]struct{}{}, glyphs: map[glyphKey][]text.Glyph{},
+	}
+	if opts.System {
+		f.sys = scanSystemFonts(opts)
+	}
+	return f, nil
 }
 
-// Face returns the face for a size in device pixels (rounded to 0.5 px).
-func (f *Fonts) Face(bold bool, px float64) *text.GoXFace {
-	px = math.Max(4, math.Round(px*2)/2)
-	k := faceKey{bold, px}
-	if fc, ok := f.faces[k]; ok {
+// SystemReady is closed once the system fonts are indexed and in use (at
+// once when they were not asked for).
+func (f *Fonts) SystemReady() <-chan struct{} {
+	if f.sys == nil {
+		c := make(chan struct{})
+		close(c)
+		return c
+	}
+	return f.sys.ready
+}
+
+// Poll takes the system font index once it is ready; lines prepared before
+// are prepared again so their missing runes get a font. Call once a frame.
+func (f *Fonts) Poll() {
+	if f.sys == nil || f.sys.taken {
+		return
+	}
+	select {
+	case <-f.sys.ready:
+		f.sys.taken = true
+		f.sys.log.Debug("system fonts indexed", "fonts", len(f.sys.list), "err", f.sys.err)
+		clear(f.lines)
+		clear(f.missing)
+		clear(f.glyphs)
+	default:
+	}
+}
+
+func roundPx(px float64) float64 { return math.Max(4, math.Round(px*2)/2) }
+
+// goFace is the bundled face at px (regular or bold).
+func (f *Fonts) goFace(bold bool, px float64) *text.GoTextFace {
+	k := faceKey{bold: bold, px: px, primary: -2}
+	if fc, ok := f.single[k]; ok {
 		return fc
 	}
 	src := f.regular
 	if bold {
 		src = f.bold
 	}
-	xf, err := opentype.NewFace(src, &opentype.FaceOptions{Size: px, DPI: 72, Hinting: font.HintingFull})
-	if err != nil {
-		return nil
+	fc := &text.GoTextFace{Source: src, Size: px}
+	if len(f.single) >= maxFaces {
+		clear(f.single)
+	}
+	f.single[k] = fc
+	return fc
+}
+
+// Face returns the face chain for a size in device pixels (rounded to
+// 0.5 px): the bundled font, the loaded system fonts, and the bundled font
+// last for its box.
+func (f *Fonts) Face(bold bool, px float64) text.Face { return f.chain(bold, roundPx(px), -1) }
+
+func (f *Fonts) chain(bold bool, px float64, primary int8) *text.MultiFace {
+	k := faceKey{bold: bold, px: px, primary: primary, gen: f.gen}
+	if fc, ok := f.faces[k]; ok {
+		return fc
+	}
+	faces := make([]text.Face, 0, len(f.fallbacks)+3)
+	if primary >= 0 && int(primary) < len(f.fallbacks) {
+		faces = append(faces, f.fallbacks[primary].face(bold, px))
+	}
+	faces = append(faces, f.goFace(bold, px))
+	for i := range f.fallbacks {
+		if int8(i) != primary {
+			faces = append(faces, f.fallbacks[i].face(bold, px))
+		}
+	}
+	faces = append(faces, f.goFace(false, px)) // its .notdef box for runes no font has
+	mf, err := text.NewMultiFace(faces...)
+	if err != nil { // every face is horizontal left-to-right: not reached
+		mf, _ = text.NewMultiFace(f.goFace(bold, px))
 	}
 	if len(f.faces) >= maxFaces {
 		clear(f.faces)
 	}
-	fc := text.NewGoXFace(xf)
-	f.faces[k] = fc
-	return fc
+	f.faces[k] = mf
+	return mf
 }
 
-// Printable drops what the fonts cannot draw: control characters and runes
-// without a glyph (emoji, CJK), so no box or control code is ever drawn.
+// Line is a string prepared for drawing: what cannot be drawn (control
+// and invisible formatting characters) removed, fonts found for its runes,
+// and its right-to-left runs put in visual order.
+type Line struct {
+	Text   string // the printable text, logical order
+	pieces []piece
+}
+
+// piece is one run of a line in visual order; rtl runs are shaped right to
+// left by the face.
+type piece struct {
+	text    string
+	primary int8
+}
+
+// Line prepares s, cached until the cache fills up.
+func (f *Fonts) Line(s string) *Line {
+	if l, ok := f.lines[s]; ok {
+		return l
+	}
+	l := f.prepare(s)
+	if len(f.lines) >= maxLines {
+		clear(f.lines)
+	}
+	f.lines[s] = l
+	return l
+}
+
+func (f *Fonts) prepare(s string) *Line {
+	p := f.Printable(s)
+	l := &Line{Text: p}
+	rtl := false
+	for _, r := range p {
+		f.resolve(r)
+		if isRTL(r) {
+			rtl = true
+		}
+	}
+	if !rtl {
+		l.pieces = []piece{{text: p, primary: -1}}
+		return l
+	}
+	l.pieces = f.visualPieces(p)
+	return l
+}
+
+// Printable drops what is never drawn as a glyph: control characters and
+// the invisible formatting characters (variation selectors, joiners,
+// direction marks, tags), which would otherwise show as boxes. Every other
+// rune stays, drawn by some font or as a box.
 func (f *Fonts) Printable(s string) string {
 	ok := true
 	for _, r := range s {
-		if !f.hasGlyph(r) {
+		if invisible(r) {
 			ok = false
 			break
 		}
@@ -84,37 +251,123 @@ func (f *Fonts) Printable(s string) string {
 	if ok {
 		return s
 	}
-	if p, ok := f.printable[s]; ok {
-		return p
-	}
 	f.sb.Reset()
 	for _, r := range s {
-		if f.hasGlyph(r) {
+		if !invisible(r) {
 			f.sb.WriteRune(r)
 		}
 	}
-	p := f.sb.String()
-	if len(f.printable) >= 512 {
-		clear(f.printable)
-	}
-	f.printable[s] = p
-	return p
+	return f.sb.String()
 }
 
-func (f *Fonts) hasGlyph(r rune) bool {
-	if r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) {
+func invisible(r rune) bool {
+	switch {
+	case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+		return true
+	case r == unicode.ReplacementChar:
 		return false
 	}
+	if unicode.Is(unicode.Other_Default_Ignorable_Code_Point, r) || unicode.Is(unicode.Variation_Selector, r) {
+		return true
+	}
+	// Format characters are invisible, except the Arabic number signs that
+	// carry a glyph of their own.
+	return unicode.Is(unicode.Cf, r) && !(r >= 0x600 && r <= 0x605)
+}
+
+// bundled reports whether the Go fonts have a glyph for r.
+func (f *Fonts) bundled(r rune) bool {
 	if r == ' ' {
 		return true
 	}
-	if v, ok := f.has[r]; ok {
-		return v
+	idx, err := f.cover.GlyphIndex(&f.buf, r)
+	return err == nil && idx != 0
+}
+
+// resolve makes sure some font in the chain has r, loading a system font
+// that has it when none does yet; a rune no font has is remembered as
+// missing (it draws as a box).
+func (f *Fonts) resolve(r rune) {
+	if f.bundled(r) || f.fallbackFor(r) >= 0 {
+		return
 	}
-	idx, err := f.regular.GlyphIndex(&f.buf, r)
-	v := err == nil && idx != 0
-	if len(f.has) < 4096 {
-		f.has[r] = v
+	if _, ok := f.missing[r]; ok {
+		return
 	}
-	return v
+	if fb, ok := f.sys.load(r, len(f.fallbacks)); ok {
+		f.fallbacks = append(f.fallbacks, fb)
+		f.gen++
+		clear(f.faces)
+		clear(f.glyphs)
+		return
+	}
+	if len(f.missing) >= maxMissing {
+		clear(f.missing)
+	}
+	f.missing[r] = struct{}{}
+}
+
+// fallbackFor is the index of the first loaded system font with r, -1 when
+// none has it.
+func (f *Fonts) fallbackFor(r rune) int {
+	for i := range f.fallbacks {
+		if f.fallbacks[i].has(r) {
+			return i
+		}
+	}
+	return -1
+}
+
+// ascent is the bundled regular font's ascent at px: every line keeps the
+// baseline the Go fonts give it, whatever fallback joins the chain.
+func (f *Fonts) ascent(px float64) float64 { return f.goFace(false, px).Metrics().HAscent }
+
+// Advance is the width of l in device pixels.
+func (f *Fonts) Advance(l *Line, bold bool, px float64) float64 {
+	px = roundPx(px)
+	w := 0.0
+	for _, p := range l.pieces {
+		w += text.Advance(p.text, f.chain(bold, px, p.primary))
+	}
+	return w
+}
+
+// Glyphs are the glyphs of l at px, positioned from the line's top-left
+// corner with the bundled font's baseline. They are laid out once and kept
+// (the text package would build a fresh glyph list on every call), so a
+// line drawn every frame costs no allocation; the slice must not be
+// modified.
+func (f *Fonts) Glyphs(l *Line, bold bool, px float64) []text.Glyph {
+	px = roundPx(px)
+	k := glyphKey{line: l, bold: bold, px: px, gen: f.gen}
+	if gs, ok := f.glyphs[k]; ok {
+		return gs
+	}
+	gs := f.AppendGlyphs(nil, l, bold, px, &f.lay)
+	if len(f.glyphs) >= maxGlyphs {
+		clear(f.glyphs)
+	}
+	f.glyphs[k] = gs
+	return gs
+}
+
+// AppendGlyphs appends the glyphs of l at px, positioned from the line's
+// top-left corner with the bundled font's baseline.
+func (f *Fonts) AppendGlyphs(dst []text.Glyph, l *Line, bold bool, px float64, lay *text.LayoutOptions) []text.Glyph {
+	px = roundPx(px)
+	base := f.ascent(px)
+	x := 0.0
+	for _, p := range l.pieces {
+		face := f.chain(bold, px, p.primary)
+		start := len(dst)
+		dst = text.AppendGlyphs(dst, p.text, face, lay)
+		dy := math.Round(base - face.Metrics().HAscent)
+		dx := math.Round(x)
+		for i := start; i < len(dst); i++ {
+			dst[i].X += dx
+			dst[i].Y += dy
+		}
+		x += text.Advance(p.text, face)
+	}
+	return dst
 }

@@ -17,6 +17,13 @@ import (
 // DefaultKey toggles the net graph.
 const DefaultKey = ebiten.KeyF3
 
+// Width and Height are the graph's size in pixels at scale 1; the HUD
+// layout places a box of this size (hud.ScreenLayout.NetGraph).
+const (
+	Width  = netgraph.History
+	Height = textHeight + stripHeight
+)
+
 // Layout of the strip, in screen pixels.
 const (
 	stripHeight = 64
@@ -36,6 +43,7 @@ type View struct {
 	Key     ebiten.Key
 
 	pix      *ebiten.Image
+	off      *ebiten.Image // DrawAt draws here first, then scales it
 	text     string
 	buf      []byte
 	textAt   float64
@@ -141,4 +149,29 @@ func (v *View) Draw(dst *ebiten.Image, x, y float64) {
 			v.rect(dst, cx, base-stripHeight+6, 1, 6, 1, 0.2, 1, 1)
 		}
 	}
+}
+
+// DrawAt draws the graph with its top-left corner at (x, y) in logical px
+// on a screen of scale device pixels per logical pixel, scaled with it, so
+// it fills the Width×Height box the HUD layout reserved for it (at
+// hud/view's View.Layout().NetGraph).
+func (v *View) DrawAt(dst *ebiten.Image, x, y, scale float64) {
+	if !v.Visible {
+		return
+	}
+	if scale <= 0 {
+		scale = 1
+	}
+	if v.off == nil {
+		v.off = ebiten.NewImage(Width, Height)
+	}
+	v.off.Clear()
+	v.Draw(v.off, 0, 0)
+	o := &v.drawOpts
+	o.GeoM.Reset()
+	o.GeoM.Scale(scale, scale)
+	o.GeoM.Translate(x*scale, y*scale)
+	o.ColorScale.Reset()
+	o.Filter = ebiten.FilterNearest
+	dst.DrawImage(v.off, o)
 }

@@ -35,6 +35,8 @@ type drawGame struct {
 	g      *netgraph.Graph
 	frames int
 	pixel  [4]byte
+	scaled [4]byte // the same column drawn by DrawAt at scale 2
+	big    *ebiten.Image
 	now    float64
 	c      netgraph.Counters
 }
@@ -58,6 +60,14 @@ func (d *drawGame) Draw(screen *ebiten.Image) {
 	c := screen.At(netgraph.History-1, textHeight+stripHeight-1)
 	r, g, b, a := c.RGBA()
 	d.pixel = [4]byte{byte(r >> 8), byte(g >> 8), byte(b >> 8), byte(a >> 8)}
+	if d.big == nil {
+		d.big = ebiten.NewImage(600, 300)
+	}
+	d.big.Clear()
+	d.v.DrawAt(d.big, 10, 20, 2)
+	c = d.big.At(2*10+2*(Width-1)+1, 2*20+2*(Height-1)+1)
+	r, g, b, a = c.RGBA()
+	d.scaled = [4]byte{byte(r >> 8), byte(g >> 8), byte(b >> 8), byte(a >> 8)}
 }
 
 func (d *drawGame) Layout(int, int) (int, int) { return 320, 240 }
@@ -74,5 +84,8 @@ func TestDrawShowsTheStrip(t *testing.T) {
 	}
 	if d.pixel[1] < 100 || d.pixel[1] <= d.pixel[0] {
 		t.Fatalf("no frame bar drawn at the strip's edge: %v", d.pixel)
+	}
+	if d.scaled[1] < 100 || d.scaled[1] <= d.scaled[0] {
+		t.Fatalf("DrawAt at scale 2: no frame bar at the scaled strip's corner: %v", d.scaled)
 	}
 }

@@ -5,7 +5,6 @@ package generic
 
 import (
 	"math"
-	"slices"
 	"strconv"
 
 	"vimpclient/clientcore"
@@ -21,31 +20,33 @@ type Factory struct{}
 type binding struct {
 	key         string
 	list        bool
-	x, y        parts.Field
-	angle, team parts.Field
+	x, y        clientcore.BoundField
+	angle, team clientcore.BoundField
 	hasPos      bool
 }
 
-func find(fields []clientcore.Field, names ...string) parts.Field {
+// find binds the first of the names the key has (unbound when none).
+func find(b *clientcore.Binder, names ...string) clientcore.BoundField {
 	for _, n := range names {
-		if i := slices.IndexFunc(fields, func(f clientcore.Field) bool { return f.Name == n }); i >= 0 {
-			return parts.Field(i)
+		if f := b.Optional(n, 0); f.Bound() {
+			return f
 		}
 	}
-	return -1
+	return clientcore.BoundField{}
 }
 
 // Bind implements parts.Factory; it never fails.
 func (Factory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
+	fb := clientcore.NewBinder(k)
 	b := &binding{
 		key:   k.Name,
 		list:  k.Kind == clientcore.KindList16,
-		x:     find(k.Fields, "x", "posX", "px", "p0x", "startX", "endX"),
-		y:     find(k.Fields, "y", "posY", "py", "p0y", "startY", "endY"),
-		angle: find(k.Fields, "angle", "rotation", "heading", "dir"),
-		team:  find(k.Fields, "team", "color", "colour", "teamId", "side"),
+		x:     find(fb, "x", "posX", "px", "p0x", "startX", "endX"),
+		y:     find(fb, "y", "posY", "py", "p0y", "startY", "endY"),
+		angle: find(fb, "angle", "rotation", "heading", "dir"),
+		team:  find(fb, "team", "color", "colour", "teamId", "side"),
 	}
-	b.hasPos = b.x >= 0 && b.y >= 0
+	b.hasPos = b.x.Bound() && b.y.Bound()
 	return b, nil
 }
 
@@ -58,7 +59,7 @@ var palette = [8]parts.Color{
 }
 
 // New implements parts.Binding.
-func (b *binding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
+func (b *binding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
 	if !b.hasPos {
 		return nil // nothing positional to show
 	}
@@ -90,13 +91,13 @@ type Entity struct {
 }
 
 // Update implements parts.Part.
-func (e *Entity) Update(row []float64) {
-	e.X, e.Y = e.b.x.Of(row), e.b.y.Of(row)
-	e.hasAngle = e.b.angle >= 0
-	e.Angle = e.b.angle.Of(row)
+func (e *Entity) Update(row []float32) {
+	e.X, e.Y = e.b.x.Float64(row), e.b.y.Float64(row)
+	e.hasAngle = e.b.angle.Bound()
+	e.Angle = e.b.angle.Float64(row)
 	e.colour = palette[0]
-	if e.b.team >= 0 {
-		t := e.b.team.Of(row)
+	if e.b.team.Bound() {
+		t := e.b.team.Float64(row)
 		if t >= 0 && t < 1e9 {
 			e.colour = palette[int(t)%len(palette)]
 		}

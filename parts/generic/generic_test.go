@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
+	"vimpclient/internal/rowtest"
 	"vimpclient/parts"
 	"vimpclient/parts/partstest"
 )
@@ -22,9 +23,9 @@ func TestGenericEntitiesAndMarkers(t *testing.T) {
 		t.Fatal(err)
 	}
 	sc.ApplyFrame(&clientcore.EventFrame{Blocks: []clientcore.Block{
-		{Schema: s.Key("a1"), Rows: []clientcore.Row{{ID: 4, Fields: []float64{10, 20, 0, 1}}}},
-		{Schema: s.Key("e1"), Rows: []clientcore.Row{{Fields: []float64{5, 6}}}},
-		{Schema: s.Key("s1"), Rows: []clientcore.Row{{ID: 4, Fields: []float64{99}}}}, // nothing positional: not drawn
+		{Schema: s.Key("a1"), Rows: []clientcore.Row{{ID: 4, Fields: rowtest.Row(t, s.Key("a1"), map[string]float64{"x": 10, "y": 20, "team": 1})}}},
+		{Schema: s.Key("e1"), Rows: []clientcore.Row{{Fields: rowtest.Row(t, s.Key("e1"), map[string]float64{"x": 5, "y": 6})}}},
+		{Schema: s.Key("s1"), Rows: []clientcore.Row{{ID: 4, Fields: rowtest.Row(t, s.Key("s1"), map[string]float64{"score": 99})}}}, // nothing positional: not drawn
 	}})
 	counts, effects := sc.Counts()
 	if counts["generic"] != 1 || effects != 1 {

@@ -24,10 +24,15 @@ type Textures struct {
 // NewTextures registers baked images.
 func NewTextures(baked map[string]*image.RGBA) *Textures {
 	t := &Textures{names: []string{""}, byName: map[string]parts.Tex{}, sizes: map[parts.Tex][2]int{}, Loaded: map[string][2]int{}}
+	t.Bake(baked)
+	return t
+}
+
+// Bake implements parts.Textures.
+func (t *Textures) Bake(baked map[string]*image.RGBA) {
 	for n, img := range baked {
 		t.Register(n, img)
 	}
-	return t
 }
 
 func (t *Textures) handle(name string) parts.Tex {

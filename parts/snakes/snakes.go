@@ -61,21 +61,21 @@ func bakeGem() *image.RGBA {
 type SnakeFactory struct{}
 
 type snakeBinding struct {
-	p                                     [spinePoints][2]parts.Field
-	angle, radius, crystals, color, boost parts.Field
+	p                                     [spinePoints][2]clientcore.BoundField
+	angle, radius, crystals, color, boost clientcore.BoundField
 }
 
 // Bind implements parts.Factory.
 func (SnakeFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	b := parts.NewBinder(k)
+	b := clientcore.NewBinder(k)
 	sb := &snakeBinding{}
 	for i := range spinePoints {
-		sb.p[i][0] = b.Read(fmt.Sprintf("p%dx", i))
-		sb.p[i][1] = b.Read(fmt.Sprintf("p%dy", i))
+		sb.p[i][0] = b.Require(fmt.Sprintf("p%dx", i))
+		sb.p[i][1] = b.Require(fmt.Sprintf("p%dy", i))
 	}
-	sb.angle, sb.radius, sb.crystals = b.Read("angle"), b.Read("radius"), b.Read("crystals")
-	sb.color, sb.boost = b.Read("color"), b.Read("boost")
-	return sb, b.Done("Snake")
+	sb.angle, sb.radius, sb.crystals = b.Require("angle"), b.Require("radius"), b.Require("crystals")
+	sb.color, sb.boost = b.Require("color"), b.Require("boost")
+	return sb, b.Complete()
 }
 
 // Snake is one snake (zIndex 3), drawn in world coordinates.
@@ -96,7 +96,7 @@ type Snake struct {
 }
 
 // New implements parts.Binding.
-func (b *snakeBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
+func (b *snakeBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
 	s := &Snake{b: b, c: c, ID: id}
 	s.Update(row)
 	s.h = c.Stage.Add(3, s)
@@ -104,30 +104,30 @@ func (b *snakeBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
 }
 
 // Update implements parts.Part.
-func (s *Snake) Update(row []float64) {
+func (s *Snake) Update(row []float32) {
 	b := s.b
 	for i := range spinePoints {
-		s.P[i] = parts.Vec{X: b.p[i][0].Of(row), Y: b.p[i][1].Of(row)}
+		s.P[i] = parts.Vec{X: b.p[i][0].Float64(row), Y: b.p[i][1].Float64(row)}
 	}
-	s.Radius = b.radius.Of(row)
+	s.Radius = b.radius.Float64(row)
 	if !(s.Radius > 0) || s.Radius > 1e5 {
 		s.Radius = 1
 	}
 	prev := s.Crystals
-	s.Angle, s.Crystals = b.angle.Of(row), b.crystals.Of(row)
+	s.Angle, s.Crystals = b.angle.Float64(row), b.crystals.Float64(row)
 	if s.known && s.Crystals > prev && s.c.Sound != nil && s.c.IsLocal(s.ID) {
-		s.c.Sound.Register("pickup", parts.SoundData{X: b.p[0][0].Of(row), Y: b.p[0][1].Of(row)})
+		s.c.Sound.Register("pickup", parts.SoundData{X: b.p[0][0].Float64(row), Y: b.p[0][1].Float64(row)})
 	}
 	s.known = true
 	ci := 0
-	if c := b.color.Of(row); c >= 0 && c < 1e9 {
+	if c := b.color.Float64(row); c >= 0 && c < 1e9 {
 		ci = int(c) % len(snakeColours)
 	}
 	hex := snakeColours[ci]
 	s.Colour = parts.RGB(hex)
 	s.inner = parts.RGB(uint32(math.Round(float64(hex>>16&0xff)*0.55))<<16 |
 		uint32(math.Round(float64(hex>>8&0xff)*0.55))<<8 | uint32(math.Round(float64(hex&0xff)*0.55)))
-	s.Boosting = b.boost.Of(row) != 0
+	s.Boosting = b.boost.Float64(row) != 0
 	catmullRom(&s.P, &s.Smooth)
 }
 
@@ -192,13 +192,13 @@ func (s *Snake) Draw(g parts.Gfx) {
 // CrystalFactory is the Crystal part class.
 type CrystalFactory struct{}
 
-type crystalBinding struct{ x, y, tier, color parts.Field }
+type crystalBinding struct{ x, y, tier, color clientcore.BoundField }
 
 // Bind implements parts.Factory.
 func (CrystalFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	b := parts.NewBinder(k)
-	cb := &crystalBinding{x: b.Read("x"), y: b.Read("y"), tier: b.Read("tier"), color: b.Read("color")}
-	return cb, b.Done("Crystal")
+	b := clientcore.NewBinder(k)
+	cb := &crystalBinding{x: b.Require("x"), y: b.Require("y"), tier: b.Require("tier"), color: b.Require("color")}
+	return cb, b.Complete()
 }
 
 // Crystal is one crystal (zIndex 2).
@@ -213,7 +213,7 @@ type Crystal struct {
 }
 
 // New implements parts.Binding.
-func (b *crystalBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
+func (b *crystalBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
 	cr := &Crystal{b: b, c: c}
 	cr.tex, _ = c.Tex.Baked("crystalGem")
 	cr.Update(row)
@@ -222,16 +222,16 @@ func (b *crystalBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part 
 }
 
 // Update implements parts.Part.
-func (cr *Crystal) Update(row []float64) {
+func (cr *Crystal) Update(row []float32) {
 	b := cr.b
-	cr.X, cr.Y = b.x.Of(row), b.y.Of(row)
+	cr.X, cr.Y = b.x.Float64(row), b.y.Float64(row)
 	tier := 0
-	if t := b.tier.Of(row); t >= 0 && t < float64(len(tierRadii)) {
+	if t := b.tier.Float64(row); t >= 0 && t < float64(len(tierRadii)) {
 		tier = int(t)
 	}
 	cr.Scale = tierRadii[tier] / 32
 	ci := 0
-	if c := b.color.Of(row); c >= 0 && c < 1e9 {
+	if c := b.color.Float64(row); c >= 0 && c < 1e9 {
 		ci = int(c) % len(crystalColours)
 	}
 	cr.Tint = parts.RGB(crystalColours[ci])
@@ -261,13 +261,13 @@ type arenaBinding struct{}
 
 // Bind implements parts.Factory; the arena reads no row fields.
 func (ArenaFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	b := parts.NewBinder(k)
+	b := clientcore.NewBinder(k)
 	b.Ignore("x", "y", "angle") // the arena has no dynamic bodies
-	return arenaBinding{}, b.Done("Arena")
+	return arenaBinding{}, b.Complete()
 }
 
 // New implements parts.Binding.
-func (arenaBinding) New(*parts.Ctx, uint32, []float64) parts.Part { return nil }
+func (arenaBinding) New(*parts.Ctx, uint32, []float32) parts.Part { return nil }
 
 // BuildMap implements parts.MapBuilder.
 func (arenaBinding) BuildMap(c *parts.Ctx, m *gamemap.Map) ([]parts.Part, map[uint32]parts.Part) {
@@ -290,7 +290,7 @@ type Arena struct {
 }
 
 // Update implements parts.Part.
-func (a *Arena) Update([]float64) {}
+func (a *Arena) Update([]float32) {}
 
 // Step implements parts.Part.
 func (a *Arena) Step(float64) bool { return true }

@@ -4,10 +4,12 @@ import (
 	"encoding/json"
 	"math"
 	"os"
+	"strconv"
 	"testing"
 
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
+	"vimpclient/internal/rowtest"
 	"vimpclient/parts"
 	"vimpclient/parts/generic"
 	"vimpclient/parts/partstest"
@@ -47,15 +49,15 @@ func setupSound(t *testing.T) (*parts.Scene, *clientcore.Schema, *partstest.Soun
 func TestSnakeCues(t *testing.T) {
 	sc, s, snd := setupSound(t)
 	s1 := s.Key("s1")
-	apply := func(id uint32, row []float64) {
+	apply := func(id uint32, row []float32) {
 		sc.ApplyFrame(&clientcore.EventFrame{Blocks: []clientcore.Block{{Schema: s1, Rows: []clientcore.Row{{ID: id, Null: row == nil, Fields: row}}}}})
 	}
-	mine, other := snakeRow(100, 50, 0, 0), snakeRow(300, 50, 1, 0)
+	mine, other := snakeRow(t, s1, 100, 50, 0, 0), snakeRow(t, s1, 300, 50, 1, 0)
 	apply(2, mine)
 	apply(5, other)
-	other[34] = 9
+	rowtest.Set(t, s1, other, "crystals", 9)
 	apply(5, other) // a remote snake's pickup is silent
-	mine[34] = 5
+	rowtest.Set(t, s1, mine, "crystals", 5)
 	apply(2, mine) // 4 -> 5: the local pickup
 	if len(snd.Calls) != 1 || snd.Calls[0].Name != "pickup" || snd.Calls[0].D.X != 100 {
 		t.Fatalf("pickup cue %+v", snd.Calls)
@@ -71,14 +73,16 @@ func TestSnakeCues(t *testing.T) {
 	}
 }
 
-func snakeRow(x0, y0 float64, colour, boost int) []float64 {
-	row := make([]float64, 37)
+// snakeRow is an s1 row by field name: a straight spine from (x0, y0)
+// towards -x, radius 20, 4 crystals.
+func snakeRow(t testing.TB, s1 *clientcore.KeySchema, x0, y0 float64, colour, boost int) []float32 {
+	t.Helper()
+	vals := map[string]float64{"angle": 0, "radius": 20, "crystals": 4, "color": float64(colour), "boost": float64(boost)}
 	for i := range 16 {
-		row[2*i] = x0 - float64(i)*10
-		row[2*i+1] = y0
+		vals["p"+strconv.Itoa(i)+"x"] = x0 - float64(i)*10
+		vals["p"+strconv.Itoa(i)+"y"] = y0
 	}
-	row[32], row[33], row[34], row[35], row[36] = 0, 20, 4, float64(colour), float64(boost)
-	return row
+	return rowtest.Row(t, s1, vals)
 }
 
 func TestSnakeCrystalArena(t *testing.T) {
@@ -90,8 +94,8 @@ func TestSnakeCrystalArena(t *testing.T) {
 	sc.SetMap(m)
 	s1, cr := s.Key("s1"), s.Key("cr")
 	sc.ApplyFrame(&clientcore.EventFrame{Blocks: []clientcore.Block{
-		{Schema: s1, Rows: []clientcore.Row{{ID: 2, Fields: snakeRow(200, 100, 13, 1)}}},
-		{Schema: cr, Rows: []clientcore.Row{{ID: 77, Fields: []float64{30, 40, 2, 7}}}},
+		{Schema: s1, Rows: []clientcore.Row{{ID: 2, Fields: snakeRow(t, s1, 200, 100, 13, 1)}}},
+		{Schema: cr, Rows: []clientcore.Row{{ID: 77, Fields: rowtest.Row(t, cr, map[string]float64{"x": 30, "y": 40, "tier": 2, "color": 7})}}},
 	}})
 	var g partstest.Gfx
 	g.Rect = parts.Rect{W: 256, H: 256}

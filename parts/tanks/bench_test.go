@@ -5,6 +5,7 @@ import (
 
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
+	"vimpclient/internal/rowtest"
 	"vimpclient/parts"
 )
 
@@ -40,34 +41,35 @@ func BenchmarkHeavySceneParts(b *testing.B) {
 	m1, c1 := s.Key("m1"), s.Key("c1")
 	var tanks, bombs, tracers, blasts []clientcore.Row
 	for i := range 32 {
-		tanks = append(tanks, clientcore.Row{ID: uint32(i), Fields: tankRow(250+float64(i%8)*20, 160+float64(i/8)*20, 0.1*float64(i), 0.2, i%4, 1+i%2)})
+		tanks = append(tanks, clientcore.Row{ID: uint32(i), Fields: tankRow(b, s, 250+float64(i%8)*20, 160+float64(i/8)*20, 0.1*float64(i), 0.2, i%4, 1+i%2)})
 	}
 	for i := range 40 {
-		bombs = append(bombs, clientcore.Row{ID: uint32(1000 + i), Fields: []float64{240 + float64(i%10)*18, 150 + float64(i/10)*25, 0, 8, 300, 1}})
+		bombs = append(bombs, clientcore.Row{ID: uint32(1000 + i), Fields: rowtest.Row(b, s.Key("w2"),
+			map[string]float64{"x": 240 + float64(i%10)*18, "y": 150 + float64(i/10)*25, "size": 8, "time": 300, "ownerId": 1})})
 	}
 	for i := range 20 {
-		tracers = append(tracers, clientcore.Row{ID: uint32(i), Fields: []float64{260, 170 + float64(i), 420, 250 + float64(i), 260, 170, 1, 2}})
+		tracers = append(tracers, clientcore.Row{ID: uint32(i), Fields: rowtest.Row(b, s.Key("w1"), map[string]float64{
+			"startX": 260, "startY": 170 + float64(i), "endX": 420, "endY": 250 + float64(i), "bodyX": 260, "bodyY": 170, "wasHit": 1, "shooterId": 2})})
 	}
 	for i := range 10 {
-		blasts = append(blasts, clientcore.Row{ID: uint32(i), Fields: []float64{260 + float64(i)*15, 230, 50}})
+		blasts = append(blasts, clientcore.Row{ID: uint32(i), Fields: rowtest.Row(b, s.Key("w2e"), map[string]float64{"x": 260 + float64(i)*15, "y": 230, "radius": 50})})
 	}
 	sc.ApplyFrame(frame(block(s, "m1", tanks...), block(s, "w1", tracers...), block(s, "w2", bombs...), block(s, "w2e", blasts...)))
 	hot := &clientcore.Hot{Flags: clientcore.HotGame}
 	for i, r := range tanks {
-		fl := make([]float32, len(r.Fields))
-		for k, v := range r.Fields {
-			fl[k] = float32(v)
-		}
-		fl[6] = 1.5 // strain: tracks every tick
+		fl := append([]float32(nil), r.Fields...)
+		rowtest.Set(b, m1, fl, "engineLoad", 1.5) // strain: tracks every tick
 		hot.Actors = append(hot.Actors, clientcore.Record{Schema: m1, ID: uint32(i), Fields: fl})
 	}
 	for i := range 64 {
-		hot.Dynamics = append(hot.Dynamics, clientcore.Record{Schema: c1, ID: uint32(i), Fields: []float32{float32(120 + (i%8)*54), float32(120 + (i/8)*54), 0.1, 0, 0, 0}})
+		hot.Dynamics = append(hot.Dynamics, clientcore.Record{Schema: c1, ID: uint32(i),
+			Fields: rowtest.Row(b, c1, map[string]float64{"x": float64(120 + (i%8)*54), "y": float64(120 + (i/8)*54), "angle": 0.1})})
 	}
 	g := &countGfx{view: parts.Rect{X: 128, Y: 92, W: 384, H: 216}}
+	x := clientcore.NewBinder(m1).Require("x")
 	tick := func() {
 		for i := range hot.Actors {
-			hot.Actors[i].Fields[0] += 0.5 // moving
+			x.Set(hot.Actors[i].Fields, x.Get(hot.Actors[i].Fields)+0.5) // moving
 		}
 		sc.ApplyHot(hot)
 		sc.Step(16.7)

@@ -11,13 +11,13 @@ import (
 // ExplosionEffectFactory is the ExplosionEffect part class (w2e rows).
 type ExplosionEffectFactory struct{}
 
-type explosionBinding struct{ x, y, radius parts.Field }
+type explosionBinding struct{ x, y, radius clientcore.BoundField }
 
 // Bind implements parts.Factory.
 func (ExplosionEffectFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	b := parts.NewBinder(k)
-	eb := &explosionBinding{x: b.Read("x"), y: b.Read("y"), radius: b.Read("radius")}
-	return eb, b.Done("ExplosionEffect")
+	b := clientcore.NewBinder(k)
+	eb := &explosionBinding{x: b.Require("x"), y: b.Require("y"), radius: b.Require("radius")}
+	return eb, b.Complete()
 }
 
 const (
@@ -60,8 +60,8 @@ type flashLayer struct{ e *ExplosionEffect }
 type craterLayer struct{ e *ExplosionEffect }
 
 // New implements parts.Binding.
-func (b *explosionBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
-	e := &ExplosionEffect{c: c, X: b.x.Of(row), Y: b.y.Of(row), R: b.radius.Of(row), Smoke: make([]blastSmoke, 0, maxBlastSmoke)}
+func (b *explosionBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
+	e := &ExplosionEffect{c: c, X: b.x.Float64(row), Y: b.y.Float64(row), R: b.radius.Float64(row), Smoke: make([]blastSmoke, 0, maxBlastSmoke)}
 	if !(e.R > 0) || e.R > 1e4 {
 		e.R = 50
 	}
@@ -99,7 +99,7 @@ func (e *ExplosionEffect) spawnSmoke() {
 }
 
 // Update implements parts.Part.
-func (e *ExplosionEffect) Update([]float64) {}
+func (e *ExplosionEffect) Update([]float32) {}
 
 // Step implements parts.Part; the effect ends with the crater (20 s).
 func (e *ExplosionEffect) Step(dt float64) bool {

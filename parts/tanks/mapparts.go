@@ -15,19 +15,19 @@ import (
 // the crates moved by the map set's rows.
 type MapFactory struct{}
 
-type mapBinding struct{ x, y, angle parts.Field }
+type mapBinding struct{ x, y, angle clientcore.BoundField }
 
 // Bind implements parts.Factory.
 func (MapFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	b := parts.NewBinder(k)
-	mb := &mapBinding{x: b.Read("x"), y: b.Read("y"), angle: b.Read("angle")}
+	b := clientcore.NewBinder(k)
+	mb := &mapBinding{x: b.Require("x"), y: b.Require("y"), angle: b.Require("angle")}
 	b.Ignore("vx", "vy", "angvel") // used by prediction only
-	return mb, b.Done("Map")
+	return mb, b.Complete()
 }
 
 // New implements parts.Binding: crates exist only through MAP_DATA, so a
 // row for an unknown crate creates nothing.
-func (b *mapBinding) New(*parts.Ctx, uint32, []float64) parts.Part { return nil }
+func (b *mapBinding) New(*parts.Ctx, uint32, []float32) parts.Part { return nil }
 
 // BuildMap implements parts.MapBuilder.
 func (b *mapBinding) BuildMap(c *parts.Ctx, m *gamemap.Map) ([]parts.Part, map[uint32]parts.Part) {
@@ -56,8 +56,8 @@ type Crate struct {
 }
 
 // Update implements parts.Part: rows are in world units.
-func (cr *Crate) Update(row []float64) {
-	cr.X, cr.Y, cr.Angle = cr.b.x.Of(row), cr.b.y.Of(row), cr.b.angle.Of(row)
+func (cr *Crate) Update(row []float32) {
+	cr.X, cr.Y, cr.Angle = cr.b.x.Float64(row), cr.b.y.Float64(row), cr.b.angle.Float64(row)
 }
 
 // Step implements parts.Part.
@@ -86,13 +86,13 @@ type mapRadarBinding struct{}
 
 // Bind implements parts.Factory; MapRadar reads no row fields.
 func (MapRadarFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	b := parts.NewBinder(k)
+	b := clientcore.NewBinder(k)
 	b.Ignore("x", "y", "angle", "vx", "vy", "angvel")
-	return mapRadarBinding{}, b.Done("MapRadar")
+	return mapRadarBinding{}, b.Complete()
 }
 
 // New implements parts.Binding: dynamic instances draw nothing on the radar.
-func (mapRadarBinding) New(*parts.Ctx, uint32, []float64) parts.Part { return nil }
+func (mapRadarBinding) New(*parts.Ctx, uint32, []float32) parts.Part { return nil }
 
 // BuildMap implements parts.MapBuilder: one image, 2 px per cell, with the
 // top-left pixel white for every wall tile (a white square of side step/2).
@@ -124,7 +124,7 @@ type MapRadar struct {
 }
 
 // Update implements parts.Part.
-func (r *MapRadar) Update([]float64) {}
+func (r *MapRadar) Update([]float32) {}
 
 // Step implements parts.Part.
 func (r *MapRadar) Step(float64) bool { return true }

@@ -14,7 +14,7 @@ type smokeBinding struct{ f tankFields }
 
 // Bind implements parts.Factory.
 func (SmokeFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	f, err := bindTank(k, "Smoke", "gunRotation", "team", "angvel")
+	f, err := bindTank(k, "gunRotation", "team", "angvel")
 	return &smokeBinding{f}, err
 }
 
@@ -60,7 +60,7 @@ func smokeFor(cond int) smokeMode {
 }
 
 // New implements parts.Binding.
-func (b *smokeBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
+func (b *smokeBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
 	s := &Smoke{b: b, c: c, lastCond: 3, Particles: make([]smokeParticle, 0, 64)}
 	s.tex, _ = c.Tex.Baked("smoke")
 	s.Update(row)
@@ -69,7 +69,7 @@ func (b *smokeBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
 }
 
 // Update implements parts.Part; a change to a damaged condition bursts.
-func (s *Smoke) Update(row []float64) {
+func (s *Smoke) Update(row []float32) {
 	s.Pose = s.b.f.read(row)
 	if s.Pose.cond != s.lastCond {
 		s.lastCond = s.Pose.cond

@@ -13,18 +13,18 @@ import (
 
 // tankFields are the m1 fields bound once per CONFIG_DATA.
 type tankFields struct {
-	x, y, angle, gun, vx, vy, load, cond, size, team parts.Field
+	x, y, angle, gun, vx, vy, load, cond, size, team clientcore.BoundField
 }
 
-func bindTank(k *clientcore.KeySchema, part string, ignore ...string) (tankFields, error) {
-	b := parts.NewBinder(k)
+func bindTank(k *clientcore.KeySchema, ignore ...string) (tankFields, error) {
+	b := clientcore.NewBinder(k)
 	f := tankFields{
-		x: b.Read("x"), y: b.Read("y"), angle: b.Read("angle"), gun: b.Read("gunRotation"),
-		vx: b.Read("vx"), vy: b.Read("vy"), load: b.Read("engineLoad"),
-		cond: b.Read("condition"), size: b.Read("size"), team: b.Read("team"),
+		x: b.Require("x"), y: b.Require("y"), angle: b.Require("angle"), gun: b.Require("gunRotation"),
+		vx: b.Require("vx"), vy: b.Require("vy"), load: b.Require("engineLoad"),
+		cond: b.Require("condition"), size: b.Require("size"), team: b.Require("team"),
 	}
 	b.Ignore(ignore...)
-	return f, b.Done(part)
+	return f, b.Complete()
 }
 
 // tankPose is a decoded m1 row.
@@ -33,11 +33,11 @@ type tankPose struct {
 	cond, size, team               int
 }
 
-func (f *tankFields) read(row []float64) tankPose {
+func (f *tankFields) read(row []float32) tankPose {
 	return tankPose{
-		x: f.x.Of(row), y: f.y.Of(row), angle: f.angle.Of(row), gun: f.gun.Of(row),
-		vx: f.vx.Of(row), vy: f.vy.Of(row), load: f.load.Of(row),
-		cond: int(f.cond.Of(row)), size: int(f.size.Of(row)), team: int(f.team.Of(row)),
+		x: f.x.Float64(row), y: f.y.Float64(row), angle: f.angle.Float64(row), gun: f.gun.Float64(row),
+		vx: f.vx.Float64(row), vy: f.vy.Float64(row), load: f.load.Float64(row),
+		cond: int(f.cond.Float64(row)), size: int(f.size.Float64(row)), team: int(f.team.Float64(row)),
 	}
 }
 
@@ -48,7 +48,7 @@ type tankBinding struct{ f tankFields }
 
 // Bind implements parts.Factory.
 func (TankFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	f, err := bindTank(k, "Tank", "angvel")
+	f, err := bindTank(k, "angvel")
 	return &tankBinding{f}, err
 }
 
@@ -67,7 +67,7 @@ type Tank struct {
 }
 
 // New implements parts.Binding.
-func (b *tankBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
+func (b *tankBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
 	t := &Tank{b: b, c: c, ID: id}
 	for team := 1; team <= 2; team++ {
 		t.body[team], _ = c.Tex.Baked("tank.body." + strconv.Itoa(team))
@@ -80,7 +80,7 @@ func (b *tankBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
 }
 
 // Update implements parts.Part.
-func (t *Tank) Update(row []float64) {
+func (t *Tank) Update(row []float32) {
 	t.Pose = t.b.f.read(row)
 	t.syncEngine()
 }
@@ -152,7 +152,7 @@ type tankRadarBinding struct{ f tankFields }
 
 // Bind implements parts.Factory.
 func (TankRadarFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	f, err := bindTank(k, "TankRadar", "angvel")
+	f, err := bindTank(k, "angvel")
 	return &tankRadarBinding{f}, err
 }
 
@@ -167,7 +167,7 @@ type TankRadar struct {
 }
 
 // New implements parts.Binding.
-func (b *tankRadarBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
+func (b *tankRadarBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
 	r := &TankRadar{b: b, c: c}
 	r.dot[1], _ = c.Tex.Baked("radar.1")
 	r.dot[2], _ = c.Tex.Baked("radar.2")
@@ -178,7 +178,7 @@ func (b *tankRadarBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Par
 }
 
 // Update implements parts.Part.
-func (r *TankRadar) Update(row []float64) { r.Pose = r.b.f.read(row) }
+func (r *TankRadar) Update(row []float32) { r.Pose = r.b.f.read(row) }
 
 // Step implements parts.Part.
 func (r *TankRadar) Step(float64) bool { return true }

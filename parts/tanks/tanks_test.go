@@ -12,6 +12,7 @@ import (
 
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
+	"vimpclient/internal/rowtest"
 	"vimpclient/parts"
 	"vimpclient/parts/generic"
 	"vimpclient/parts/partstest"
@@ -63,8 +64,30 @@ func newFixture(t testing.TB, schema *clientcore.Schema) *fixture {
 	return &fixture{scene: sc, tex: tex, game: g, snd: snd}
 }
 
-func tankRow(x, y, angle, gun float64, cond, team int) []float64 {
-	return []float64{x, y, angle, gun, 0, 0, 0, float64(cond), 2, float64(team), 0}
+// tankRow is an m1 row of a size-2 tank, by field name.
+func tankRow(t testing.TB, s *clientcore.Schema, x, y, angle, gun float64, cond, team int) []float32 {
+	t.Helper()
+	return rowtest.Row(t, s.Key("m1"), map[string]float64{"x": x, "y": y, "angle": angle, "gunRotation": gun,
+		"condition": float64(cond), "size": 2, "team": float64(team)})
+}
+
+// tracerRow is a w1 row, by field name.
+func tracerRow(t testing.TB, s *clientcore.Schema, sx, sy, ex, ey, bx, by, hit, shooter float64) []float32 {
+	t.Helper()
+	return rowtest.Row(t, s.Key("w1"), map[string]float64{"startX": sx, "startY": sy, "endX": ex, "endY": ey,
+		"bodyX": bx, "bodyY": by, "wasHit": hit, "shooterId": shooter})
+}
+
+// bombRow is a w2 row of a size-8 bomb with a 300 ms fuse, by field name.
+func bombRow(t testing.TB, s *clientcore.Schema, x, y, owner float64) []float32 {
+	t.Helper()
+	return rowtest.Row(t, s.Key("w2"), map[string]float64{"x": x, "y": y, "size": 8, "time": 300, "ownerId": owner})
+}
+
+// blastRow is a w2e row, by field name.
+func blastRow(t testing.TB, s *clientcore.Schema, x, y, radius float64) []float32 {
+	t.Helper()
+	return rowtest.Row(t, s.Key("w2e"), map[string]float64{"x": x, "y": y, "radius": radius})
 }
 
 func frame(blocks ...clientcore.Block) *clientcore.EventFrame {
@@ -99,12 +122,12 @@ func TestSchemaMismatchFallsBack(t *testing.T) {
 	w2.Fields = w2.Fields[:3] // lost size, time, ownerId
 	f := newFixture(t, s)
 	joined := strings.Join(f.scene.Fallbacks, "\n")
-	for _, want := range []string{"m1/Tank", "unaccounted field shield", "w2/Bomb", "missing field size"} {
+	for _, want := range []string{"m1/Tank", `unaccounted field "shield"`, "w2/Bomb", `missing field "size"`} {
 		if !strings.Contains(joined, want) {
 			t.Errorf("fallbacks lack %q:\n%s", want, joined)
 		}
 	}
-	f.scene.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 3, Fields: append(tankRow(1, 2, 0, 0, 3, 1), 0)})))
+	f.scene.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 3, Fields: rowtest.Row(t, m1, map[string]float64{"x": 1, "y": 2, "condition": 3, "size": 2, "team": 1})})))
 	counts, _ := f.scene.Counts()
 	if counts["Tank"] != 0 || counts["generic"] != 1 {
 		t.Fatalf("mismatched Tank drew anyway: %v", counts)
@@ -121,7 +144,7 @@ func TestCreateUpdateRemove(t *testing.T) {
 	s := loadSchema(t)
 	f := newFixture(t, s)
 	sc := f.scene
-	sc.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 3, Fields: tankRow(100, 50, 0.5, 0.2, 3, 1)},
+	sc.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 3, Fields: tankRow(t, s, 100, 50, 0.5, 0.2, 3, 1)},
 		clientcore.Row{ID: 9, Null: true})))
 	counts, _ := sc.Counts()
 	for _, p := range []string{"Tank", "TankRadar", "Smoke", "Tracks"} {
@@ -134,7 +157,7 @@ func TestCreateUpdateRemove(t *testing.T) {
 	}
 	// A hot record updates (and would create) the tank.
 	hot := &clientcore.Hot{Flags: clientcore.HotGame, Actors: []clientcore.Record{{Schema: s.Key("m1"), ID: 3,
-		Fields: []float32{110, 60, 0.5, 0.2, 0, 0, 0, 3, 2, 1, 0}}}}
+		Fields: tankRow(t, s, 110, 60, 0.5, 0.2, 3, 1)}}}
 	sc.ApplyHot(hot)
 	var g partstest.Gfx
 	g.Rect = parts.Rect{X: 0, Y: 0, W: 400, H: 300}
@@ -154,7 +177,7 @@ func TestCreateUpdateRemove(t *testing.T) {
 		t.Fatalf("gun angle %v want hull+gun 0.7", a)
 	}
 	// Team 2 and destroyed re-texture on the next row.
-	sc.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 3, Fields: tankRow(110, 60, 0.5, 0.2, 0, 2)})))
+	sc.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 3, Fields: tankRow(t, s, 110, 60, 0.5, 0.2, 0, 2)})))
 	g.Ops = g.Ops[:0]
 	sc.Stage("vimp").Draw(&g)
 	if f.tex.Name(g.Ops[0].Tex) != "tank.destroyed" {
@@ -186,10 +209,10 @@ func TestEffectsEndByThemselves(t *testing.T) {
 	f := newFixture(t, s)
 	sc := f.scene
 	sc.ApplyFrame(frame(
-		block(s, "w1", clientcore.Row{ID: 0, Fields: []float64{0, 0, 300, 0, 0, 0, 1, 3}},
-			clientcore.Row{ID: 1, Fields: []float64{0, 0, 10, 10, 0, 0, 0, 3}}),
-		block(s, "w2", clientcore.Row{ID: 1000, Fields: []float64{5, 5, 0, 8, 300, 3}}),
-		block(s, "w2e", clientcore.Row{ID: 0, Fields: []float64{5, 5, 50}}),
+		block(s, "w1", clientcore.Row{ID: 0, Fields: tracerRow(t, s, 0, 0, 300, 0, 0, 0, 1, 3)},
+			clientcore.Row{ID: 1, Fields: tracerRow(t, s, 0, 0, 10, 10, 0, 0, 0, 3)}),
+		block(s, "w2", clientcore.Row{ID: 1000, Fields: bombRow(t, s, 5, 5, 3)}),
+		block(s, "w2e", clientcore.Row{ID: 0, Fields: blastRow(t, s, 5, 5, 50)}),
 	))
 	counts, effects := sc.Counts()
 	if effects != 3 || counts["Bomb"] != 1 {
@@ -262,14 +285,14 @@ func TestMapLayersCratesRadarAndClear(t *testing.T) {
 		t.Fatalf("map ops %v", kinds)
 	}
 	// A c1 row moves the crate (world units, origin at the top-left corner).
-	sc.ApplyFrame(frame(block(s, "c1", clientcore.Row{ID: 0, Fields: []float64{50, 60, 0, 0, 0, 0}})))
+	sc.ApplyFrame(frame(block(s, "c1", clientcore.Row{ID: 0, Fields: rowtest.Row(t, s.Key("c1"), map[string]float64{"x": 50, "y": 60})})))
 	g.Ops = g.Ops[:0]
 	sc.Stage("vimp").Draw(&g)
 	if q := g.Ops[15]; q.M.TX != 50 || q.M.TY != 60 {
 		t.Fatalf("crate at %v,%v", q.M.TX, q.M.TY)
 	}
 	// Round-start CLEAR keeps the map.
-	sc.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 1, Fields: tankRow(1, 1, 0, 0, 3, 1)})))
+	sc.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 1, Fields: tankRow(t, s, 1, 1, 0, 0, 3, 1)})))
 	sc.Clear([]string{"m1", "w1", "w2", "w2e"}, false)
 	if sc.Stage("vimp").Len() != 4 || sc.Stage("radar").Len() != 1 {
 		t.Fatalf("partial clear touched the map: %d", sc.Stage("vimp").Len())
@@ -374,12 +397,12 @@ func TestSounds(t *testing.T) {
 	s := loadSchema(t)
 	f := newFixture(t, s)
 	sc, snd := f.scene, f.snd
-	row := tankRow(10, 20, 0, 0, 3, 1)
+	row := tankRow(t, s, 10, 20, 0, 0, 3, 1)
 	sc.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 3, Fields: row})))
 	if len(snd.Calls) != 1 || snd.Calls[0].Name != "tankEngine" || snd.Calls[0].D.Rate != 1 || snd.Calls[0].D.VolumeScale != 0.9 || snd.Calls[0].D.X != 10 {
 		t.Fatalf("engine registration %+v", snd.Calls)
 	}
-	row[6] = 2 // full strain: rate 1.1 + 0.08, volume 0.5·1.0 (scale 1)
+	rowtest.Set(t, s.Key("m1"), row, "engineLoad", 2) // full strain: rate 1.1 + 0.08, volume 0.5·1.0 (scale 1)
 	sc.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 3, Fields: row})))
 	if c := snd.Calls[len(snd.Calls)-1]; c.Op != "update" || math.Abs(c.D.Rate-1.18) > 1e-9 || c.D.VolumeScale != 1 {
 		t.Fatalf("engine update %+v", c)
@@ -391,9 +414,9 @@ func TestSounds(t *testing.T) {
 	}
 	snd.Calls = nil
 	sc.ApplyFrame(frame(
-		block(s, "w1", clientcore.Row{Fields: []float64{0, 0, 10, 0, 7, 8, 0, 3}}),
-		block(s, "w2", clientcore.Row{ID: 5, Fields: []float64{1, 2, 0, 8, 300, 3}}),
-		block(s, "w2e", clientcore.Row{Fields: []float64{4, 5, 50}}),
+		block(s, "w1", clientcore.Row{Fields: tracerRow(t, s, 0, 0, 10, 0, 7, 8, 0, 3)}),
+		block(s, "w2", clientcore.Row{ID: 5, Fields: bombRow(t, s, 1, 2, 3)}),
+		block(s, "w2e", clientcore.Row{Fields: blastRow(t, s, 4, 5, 50)}),
 	))
 	names := map[string]parts.SoundData{}
 	for _, c := range snd.Calls {

@@ -14,7 +14,7 @@ type tracksBinding struct{ f tankFields }
 
 // Bind implements parts.Factory.
 func (TracksFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	f, err := bindTank(k, "Tracks", "gunRotation", "team", "angvel")
+	f, err := bindTank(k, "gunRotation", "team", "angvel")
 	return &tracksBinding{f}, err
 }
 
@@ -42,7 +42,7 @@ type Tracks struct {
 }
 
 // New implements parts.Binding.
-func (b *tracksBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
+func (b *tracksBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
 	t := &Tracks{b: b, c: c, Marks: make([]mark, 0, 64)}
 	t.tex, _ = c.Tex.Baked("trackMark")
 	t.Update(row)
@@ -51,7 +51,7 @@ func (b *tracksBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
 }
 
 // Update implements parts.Part.
-func (t *Tracks) Update(row []float64) { t.Pose = t.b.f.read(row) }
+func (t *Tracks) Update(row []float32) { t.Pose = t.b.f.read(row) }
 
 // Step implements parts.Part (game-tanks.md §4.7).
 func (t *Tracks) Step(dt float64) bool {

@@ -11,14 +11,14 @@ import (
 // BombFactory is the Bomb part class (w2 rows).
 type BombFactory struct{}
 
-type bombBinding struct{ x, y, angle, size, time parts.Field }
+type bombBinding struct{ x, y, angle, size, time clientcore.BoundField }
 
 // Bind implements parts.Factory.
 func (BombFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	b := parts.NewBinder(k)
-	bb := &bombBinding{x: b.Read("x"), y: b.Read("y"), angle: b.Read("angle"), size: b.Read("size"), time: b.Read("time")}
+	b := clientcore.NewBinder(k)
+	bb := &bombBinding{x: b.Require("x"), y: b.Require("y"), angle: b.Require("angle"), size: b.Require("size"), time: b.Require("time")}
 	b.Ignore("ownerId")
-	return bb, b.Done("Bomb")
+	return bb, b.Complete()
 }
 
 // Bomb is a planted bomb with its fuse countdown (zIndex 2).
@@ -35,8 +35,8 @@ type Bomb struct {
 }
 
 // New implements parts.Binding.
-func (b *bombBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
-	m := &Bomb{b: b, c: c, fuse: b.time.Of(row)}
+func (b *bombBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
+	m := &Bomb{b: b, c: c, fuse: b.time.Float64(row)}
 	m.tex, _ = c.Tex.Baked("bomb")
 	m.Update(row)
 	m.label = bombLabel(m.fuse)
@@ -66,8 +66,8 @@ func bombLabel(remainingMs float64) string {
 var digits = [10]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
 
 // Update implements parts.Part: the authoritative position.
-func (m *Bomb) Update(row []float64) {
-	m.X, m.Y, m.Angle, m.Size = m.b.x.Of(row), m.b.y.Of(row), m.b.angle.Of(row), m.b.size.Of(row)
+func (m *Bomb) Update(row []float32) {
+	m.X, m.Y, m.Angle, m.Size = m.b.x.Float64(row), m.b.y.Float64(row), m.b.angle.Float64(row), m.b.size.Float64(row)
 	if m.hasSnd {
 		m.hasSnd = m.c.Sound.Update(m.snd, parts.SoundData{X: m.X, Y: m.Y})
 	}
@@ -103,15 +103,15 @@ func (m *Bomb) Draw(g parts.Gfx) {
 // ShotEffectFactory is the ShotEffect part class (w1 rows, effects).
 type ShotEffectFactory struct{}
 
-type shotBinding struct{ sx, sy, ex, ey, bx, by, hit parts.Field }
+type shotBinding struct{ sx, sy, ex, ey, bx, by, hit clientcore.BoundField }
 
 // Bind implements parts.Factory.
 func (ShotEffectFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	b := parts.NewBinder(k)
-	sb := &shotBinding{sx: b.Read("startX"), sy: b.Read("startY"), ex: b.Read("endX"), ey: b.Read("endY"),
-		bx: b.Read("bodyX"), by: b.Read("bodyY"), hit: b.Read("wasHit")}
+	b := clientcore.NewBinder(k)
+	sb := &shotBinding{sx: b.Require("startX"), sy: b.Require("startY"), ex: b.Require("endX"), ey: b.Require("endY"),
+		bx: b.Require("bodyX"), by: b.Require("bodyY"), hit: b.Require("wasHit")}
 	b.Ignore("shooterId") // the core's duplicate filter
-	return sb, b.Done("ShotEffect")
+	return sb, b.Complete()
 }
 
 type debris struct {
@@ -145,8 +145,8 @@ var tracerColour = parts.RGB(0xffff99)
 var debrisTints = [3]parts.Color{parts.RGB(0x333333), parts.RGB(0x222222), parts.RGB(0x444444)}
 
 // New implements parts.Binding.
-func (b *shotBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
-	s := &ShotEffect{c: c, sx: b.sx.Of(row), sy: b.sy.Of(row), ex: b.ex.Of(row), ey: b.ey.Of(row), hit: b.hit.Of(row) != 0}
+func (b *shotBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
+	s := &ShotEffect{c: c, sx: b.sx.Float64(row), sy: b.sy.Float64(row), ex: b.ex.Float64(row), ey: b.ey.Float64(row), hit: b.hit.Float64(row) != 0}
 	s.tex, _ = c.Tex.Baked("impact")
 	s.dist = math.Hypot(s.ex-s.sx, s.ey-s.sy)
 	if !(s.dist < 1e6) {
@@ -155,13 +155,13 @@ func (b *shotBinding) New(c *parts.Ctx, id uint32, row []float64) parts.Part {
 	s.dur = math.Max(45, math.Min(80, s.dist/19000*1000))
 	s.h = c.Stage.Add(2, s)
 	if c.Sound != nil { // a one-shot: it ends by itself
-		c.Sound.Register("shot", parts.SoundData{X: b.bx.Of(row), Y: b.by.Of(row)})
+		c.Sound.Register("shot", parts.SoundData{X: b.bx.Float64(row), Y: b.by.Float64(row)})
 	}
 	return s
 }
 
 // Update implements parts.Part (effects get no updates).
-func (s *ShotEffect) Update([]float64) {}
+func (s *ShotEffect) Update([]float32) {}
 
 // Step implements parts.Part; false once the tracer and debris are done.
 func (s *ShotEffect) Step(dt float64) bool {

@@ -67,7 +67,7 @@ type TileLayer struct {
 }
 
 // Update implements parts.Part.
-func (t *TileLayer) Update([]float64) {}
+func (t *TileLayer) Update([]float32) {}
 
 // Step implements parts.Part.
 func (t *TileLayer) Step(float64) bool { return true }

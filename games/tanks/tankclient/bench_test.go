@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
+	"vimpclient/internal/rowtest"
 )
 
 func benchGame(b *testing.B) *Game {
@@ -59,8 +60,8 @@ func TestUpdateOverlayAllocatesNothing(t *testing.T) {
 	g.ApplyInput(1, true, "forward", 1000)
 	tail := make([]clientcore.Record, 0, 4)
 	hot := &clientcore.Hot{Flags: clientcore.HotGame,
-		Actors:   []clientcore.Record{{Schema: s.Key("m1"), ID: 5, Fields: []float32{300, 300, 0, 0, 0, 0, 0, 3, 2, 2, 0}}},
-		Dynamics: []clientcore.Record{{Schema: s.Key("c1"), ID: 0, Fields: []float32{500, 500, 0, 0, 0, 0}}}}
+		Actors:   []clientcore.Record{{Schema: s.Key("m1"), ID: 5, Fields: m1Row(t, s, 300, 300, 3, 2)}},
+		Dynamics: []clientcore.Record{{Schema: s.Key("c1"), ID: 0, Fields: rowtest.Row(t, s.Key("c1"), map[string]float64{"x": 500, "y": 500})}}}
 	now := 1000.0
 	allocs := testing.AllocsPerRun(200, func() {
 		now += 1000.0 / 60
@@ -77,8 +78,8 @@ func TestUpdateOverlayAllocatesNothing(t *testing.T) {
 // The frame hooks cost nothing in steady state (no own shots pending).
 func TestFrameHooksAllocateNothing(t *testing.T) {
 	g, s := hostSchemaGame(t)
-	rows := []clientcore.Row{{ID: 3, Fields: []float64{100, 100, 0, 0, 0, 0, 0, 3, 2, 1, 0}}, {ID: 5, Fields: []float64{150, 100, 0, 0, 0, 0, 0, 3, 2, 2, 0}}}
-	tr := []clientcore.Row{{Fields: []float64{1, 2, 3, 4, 5, 6, 1, 5}}}
+	rows := []clientcore.Row{{ID: 3, Fields: m1Row(t, s, 100, 100, 3, 1)}, {ID: 5, Fields: m1Row(t, s, 150, 100, 3, 2)}}
+	tr := []clientcore.Row{tracer(t, s, 5)}
 	frame := clientcore.Frame{HasPlayer: true, Player: clientcore.PlayerBlock{GameID: 3},
 		Blocks: []clientcore.Block{{Schema: s.Key("m1"), Rows: rows}, {Schema: s.Key("w1"), Rows: tr}}}
 	ev := clientcore.EventFrame{Blocks: frame.Blocks}

@@ -32,7 +32,7 @@ type crate struct {
 	err         predict.VisualError
 	old         pose // before a reconciliation
 	lastContact float64
-	vals        [6]float32
+	vals        []float32 // the overlay record: the drawn row, pose replaced
 }
 
 // pose is a body's centre, angle and velocities.
@@ -57,17 +57,29 @@ func centre(b *tanks.Body, x, y, angle float32) (float32, float32) {
 
 // crateSet is the map dynamics the own tank can push (§7.7 "map dynamics").
 type crateSet struct {
-	key    *clientcore.KeySchema
+	key    *clientcore.KeySchema // nil: the map set key is unknown or unreadable
+	f      crateRow
 	crates []crate
 	n      int // predicted now
 	bodies []*tanks.Body
 }
 
+// load takes the map's crates; key is the map set key their rows use (nil
+// when there is none, or its rows lack the crate fields).
 func (cs *crateSet) load(geom *tanks.Geometry, key *clientcore.KeySchema) {
-	cs.key = key
+	cs.key, cs.f = nil, crateRow{}
+	w := 0
+	if key != nil {
+		b := clientcore.NewBinder(key)
+		if f := bindCrateRow(b); b.Err() == nil {
+			cs.key, cs.f, w = key, f, len(key.Fields)
+		}
+	}
 	cs.crates = cs.crates[:0]
-	for _, c := range geom.Crates {
-		cs.crates = append(cs.crates, crate{sim: c.Body, linDamp: c.LinearDamping, angDamp: c.AngularDamping})
+	vals := make([]float32, w*len(geom.Crates))
+	for i, c := range geom.Crates {
+		cs.crates = append(cs.crates, crate{sim: c.Body, linDamp: c.LinearDamping, angDamp: c.AngularDamping,
+			vals: vals[i*w : (i+1)*w : (i+1)*w]})
 	}
 	cs.n = 0
 	cs.bodies = make([]*tanks.Body, 0, 1+maxPredictedCrates)
@@ -90,15 +102,17 @@ func (cs *crateSet) observe(h *clientcore.Hot) {
 	}
 	for i := range h.Dynamics {
 		r := &h.Dynamics[i]
-		if r.Schema != cs.key || int(r.ID) >= len(cs.crates) || len(r.Fields) < 3 {
+		if r.Schema != cs.key || int(r.ID) >= len(cs.crates) {
 			continue
 		}
-		c := &cs.crates[r.ID]
-		x, y := centre(&c.sim, r.Fields[0], r.Fields[1], r.Fields[2])
-		if !sanePose(pose{x: x, y: y, angle: r.Fields[2]}) {
+		c, f := &cs.crates[r.ID], &cs.f
+		a := f.angle.Get(r.Fields)
+		x, y := centre(&c.sim, f.x.Get(r.Fields), f.y.Get(r.Fields), a)
+		if !sanePose(pose{x: x, y: y, angle: a}) {
 			continue
 		}
-		c.follow, c.hasFollow = pose{x: x, y: y, angle: r.Fields[2]}, true
+		copy(c.vals, r.Fields)
+		c.follow, c.hasFollow = pose{x: x, y: y, angle: a}, true
 		if !c.predicted {
 			c.set(c.follow)
 		}
@@ -113,10 +127,10 @@ func (cs *crateSet) begin(b *clientcore.Block) {
 		if int(r.ID) >= len(cs.crates) {
 			continue
 		}
-		c := &cs.crates[r.ID]
-		a := float32(fieldOr(r, 2))
-		x, y := centre(&c.sim, float32(fieldOr(r, 0)), float32(fieldOr(r, 1)), a)
-		auth := pose{x, y, a, float32(fieldOr(r, 3)), float32(fieldOr(r, 4)), float32(fieldOr(r, 5))}
+		c, f, v := &cs.crates[r.ID], &cs.f, r.Fields
+		a := f.angle.Get(v)
+		x, y := centre(&c.sim, f.x.Get(v), f.y.Get(v), a)
+		auth := pose{x, y, a, f.vx.Get(v), f.vy.Get(v), f.angvel.Get(v)}
 		if !sanePose(auth) {
 			continue
 		}
@@ -130,13 +144,6 @@ func (cs *crateSet) begin(b *clientcore.Block) {
 	}
 }
 
-func fieldOr(r *clientcore.Row, i int) float64 {
-	if i < len(r.Fields) {
-		return r.Fields[i]
-	}
-	return 0
-}
-
 // finish folds the predicted bodies' correction into their visual error.
 func (cs *crateSet) finish() {
 	for i := range cs.crates {
@@ -147,7 +154,7 @@ func (cs *crateSet) finish() {
 		p := c.pose()
 		c.err.X += c.old.x - p.x
 		c.err.Y += c.old.y - p.y
-		c.err.Angle += predict.NormalizeAngle(c.old.angle - p.angle)
+		c.err.Angle += tanks.Normalize(c.old.angle - p.angle)
 		c.old = p
 		if math.Hypot(float64(c.err.X), float64(c.err.Y)) > bodySnap {
 			c.err = predict.VisualError{}
@@ -196,7 +203,7 @@ func (cs *crateSet) promote(c *crate, now float64) {
 	} else {
 		c.set(pose{x: drawn.x, y: drawn.y, angle: drawn.angle})
 	}
-	c.err = predict.VisualError{X: drawn.x - c.sim.X, Y: drawn.y - c.sim.Y, Angle: predict.NormalizeAngle(drawn.angle - c.sim.Angle)}
+	c.err = predict.VisualError{X: drawn.x - c.sim.X, Y: drawn.y - c.sim.Y, Angle: tanks.Normalize(drawn.angle - c.sim.Angle)}
 	if math.Hypot(float64(c.err.X), float64(c.err.Y)) > bodySnap {
 		c.err = predict.VisualError{}
 	}
@@ -246,14 +253,7 @@ func (cs *crateSet) integrate(dt float32) {
 		if !c.predicted {
 			continue
 		}
-		b := &c.sim
-		b.X += b.VX * dt
-		b.Y += b.VY * dt
-		b.Angle = tanks.Normalize(b.Angle + b.AngVel*dt)
-		ld := 1 / (1 + dt*c.linDamp)
-		b.VX *= ld
-		b.VY *= ld
-		b.AngVel *= 1 / (1 + dt*c.angDamp)
+		c.sim.Integrate(dt, c.linDamp, c.angDamp)
 	}
 }
 
@@ -289,7 +289,7 @@ func (cs *crateSet) settle(now float64, factor float32, stepping bool) {
 		c.err.Y *= factor
 		c.err.Angle *= factor
 		converged := c.hasFollow && math.Hypot(float64(c.sim.X-c.follow.x), float64(c.sim.Y-c.follow.y)) < returnDistance &&
-			abs(predict.NormalizeAngle(c.sim.Angle-c.follow.angle)) < returnAngle
+			abs(tanks.Normalize(c.sim.Angle-c.follow.angle)) < returnAngle
 		if !stepping || (now-c.lastContact > holdMs && converged) {
 			c.predicted, c.err = false, predict.VisualError{}
 			if c.hasFollow {
@@ -301,8 +301,8 @@ func (cs *crateSet) settle(now float64, factor float32, stepping bool) {
 	}
 }
 
-// rows appends a record per predicted crate (corner origin of the drawn
-// pose, velocities zero).
+// rows appends a record per predicted crate: the last drawn row with the
+// corner origin of the predicted pose and the velocities zero.
 func (cs *crateSet) rows(tail []clientcore.Record) []clientcore.Record {
 	if cs.key == nil {
 		return tail
@@ -312,13 +312,17 @@ func (cs *crateSet) rows(tail []clientcore.Record) []clientcore.Record {
 		if !c.predicted {
 			continue
 		}
-		b := &c.sim
-		x, y, a := b.X+c.err.X, b.Y+c.err.Y, b.Angle+c.err.Angle
-		s64, c64 := math.Sincos(float64(a))
-		s, co := float32(s64), float32(c64)
-		c.vals = [6]float32{x - (co*b.HalfW - s*b.HalfH), y - (s*b.HalfW + co*b.HalfH), a}
-		n := min(len(cs.key.Fields), len(c.vals))
-		tail = append(tail, clientcore.Record{Schema: cs.key, ID: uint32(i), Fields: c.vals[:n]})
+		drawn := c.sim
+		drawn.X, drawn.Y, drawn.Angle = drawn.X+c.err.X, drawn.Y+c.err.Y, drawn.Angle+c.err.Angle
+		ox, oy := drawn.Corner()
+		f, v := &cs.f, c.vals
+		f.x.Set(v, ox)
+		f.y.Set(v, oy)
+		f.angle.Set(v, drawn.Angle)
+		f.vx.Set(v, 0)
+		f.vy.Set(v, 0)
+		f.angvel.Set(v, 0)
+		tail = append(tail, clientcore.Record{Schema: cs.key, ID: uint32(i), Fields: v})
 	}
 	return tail
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
+	"vimpclient/internal/rowtest"
 	"vimpclient/predict"
 )
 
@@ -22,7 +23,10 @@ func TestCratePushedAndReleased(t *testing.T) {
 	// Put crate 0 (angle 0) 12 units ahead of the tank's nose: centre at
 	// x = 100 + 4 + 12 + half.
 	cx, cy := 100+4+12+half, float32(100)
-	row := []float32{cx - half, cy - half, 0, 0, 0, 0}
+	corner := func(x, y, angle float32) []float32 {
+		return rowtest.Row(t, cs.key, map[string]float64{"x": float64(x), "y": float64(y), "angle": float64(angle)})
+	}
+	row := corner(cx-half, cy-half, 0)
 	hot := &clientcore.Hot{Dynamics: []clientcore.Record{{Schema: cs.key, ID: 0, Fields: row}}}
 	g.ObserveHot(hot)
 	if c.predicted || c.sim.X != cx {
@@ -47,16 +51,16 @@ func TestCratePushedAndReleased(t *testing.T) {
 		t.Fatalf("crate not pushed: %v", c.sim.X)
 	}
 	tail, _, ok := g.Overlay(3, true, nil)
-	if !ok || len(tail) != 2 || tail[1].Key() != cs.key.Name || tail[1].ID != 0 || len(tail[1].Fields) != 6 {
+	if !ok || len(tail) != 2 || tail[1].Key() != cs.key.Name || tail[1].ID != 0 || len(tail[1].Fields) != len(cs.key.Fields) {
 		t.Fatalf("tail %+v", tail)
 	}
-	if math.Abs(float64(tail[1].Fields[0]-(c.sim.X+c.err.X-half))) > 0.01 {
-		t.Fatalf("row is not the corner of the drawn pose: %v vs %v", tail[1].Fields[0], c.sim.X)
+	if x := rowtest.Get(t, cs.key, tail[1].Fields, "x"); math.Abs(float64(x-(c.sim.X+c.err.X-half))) > 0.01 {
+		t.Fatalf("row is not the corner of the drawn pose: %v vs %v", x, c.sim.X)
 	}
 	// Reconciliation: the host says the crate is elsewhere; the correction
 	// goes into the crate's visual error (snapped beyond 24 units).
 	before := c.sim.X
-	auth := clientcore.Block{Schema: cs.key, Rows: []clientcore.Row{{ID: 0, Fields: []float64{float64(before - half - 3), float64(cy - half), 0, 0, 0, 0}}}}
+	auth := clientcore.Block{Schema: cs.key, Rows: []clientcore.Row{{ID: 0, Fields: corner(before-half-3, cy-half, 0)}}}
 	g.BeginReconcile(&clientcore.Frame{HasPlayer: true, Player: clientcore.PlayerBlock{GameID: 3}, Blocks: []clientcore.Block{auth}})
 	g.FinishReconcile()
 	if math.Abs(float64(c.err.X)-3) > 0.01 {
@@ -70,7 +74,7 @@ func TestCratePushedAndReleased(t *testing.T) {
 		g.Update(now)
 	}
 	g.ApplyInput(4, false, "back", now)
-	moved := []float32{c.sim.X - half, c.sim.Y - half, c.sim.Angle, 0, 0, 0}
+	moved := corner(c.sim.X-half, c.sim.Y-half, c.sim.Angle)
 	hot.Dynamics[0].Fields = moved
 	for i := 0; i < 60; i++ {
 		now += 1000.0 / 60

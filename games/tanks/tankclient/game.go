@@ -22,25 +22,9 @@ import (
 	"math"
 
 	"vimpclient/clientcore"
+	"vimpclient/gamemap"
 	"vimpclient/games/tanks"
 	"vimpclient/predict"
-	"vimpclient/protocol"
-)
-
-// m1 row layout (game-tanks.md §2).
-const (
-	fieldX = iota
-	fieldY
-	fieldAngle
-	fieldGun
-	fieldVX
-	fieldVY
-	fieldEngineLoad
-	fieldCondition
-	fieldSize
-	fieldTeam
-	fieldAngVel
-	rowLen
 )
 
 // muzzleRatio places the muzzle at 0.55 of the hull width from the centre.
@@ -62,6 +46,7 @@ type Game struct {
 
 	model  *ModelConfig
 	key    *clientcore.KeySchema
+	row    tankRow // the model key's fields
 	motion tanks.Model
 	st     tanks.Tank
 	body   tanks.Body
@@ -113,7 +98,7 @@ func New(schema *clientcore.Schema, cfg Config) *Game {
 // SetModel selects the own tank's model by name (the auth model). An
 // unknown name, or one that is not a snapshot key, stops prediction.
 func (g *Game) SetModel(name string) error {
-	g.model, g.key = nil, nil
+	g.model, g.key, g.row = nil, nil, tankRow{}
 	g.pred.SetModel(false)
 	for i := range g.cfg.Models {
 		if g.cfg.Models[i].Name != name {
@@ -123,12 +108,17 @@ func (g *Game) SetModel(name string) error {
 		if k == nil {
 			return fmt.Errorf("tanks model %q: no snapshot key", name)
 		}
-		g.model, g.key, g.motion = &g.cfg.Models[i], k, g.cfg.Models[i].Motion
+		b := clientcore.NewBinder(k)
+		row := bindTankRow(b)
+		if err := b.Err(); err != nil {
+			return fmt.Errorf("tanks model %q: %w", name, err)
+		}
+		g.model, g.key, g.row, g.motion = &g.cfg.Models[i], k, row, g.cfg.Models[i].Motion
 		hw, hh := g.motion.HalfSize()
 		g.body = tanks.Body{HalfW: hw, HalfH: hh, Friction: g.motion.Friction, Restitution: g.motion.Restitution}
 		g.body.SetMass(g.motion.Density)
 		g.vals = make([]float32, len(k.Fields))
-		g.remotes.init(k, g.motion)
+		g.remotes.init(k, row, g.motion)
 		g.pred.SetModel(true)
 		g.shots.setDefault(g.model.CurrentWeapon)
 		return nil
@@ -220,7 +210,7 @@ func (g *Game) BeginReconcile(f *clientcore.Frame) {
 					o.present = false
 					continue
 				}
-				*o = remote{x: field(r, fieldX), y: field(r, fieldY), angle: field(r, fieldAngle), size: field(r, fieldSize), present: true}
+				*o = g.remoteOf(r)
 			}
 		case g.crates.key != nil && b.Schema == g.crates.key:
 			g.crates.begin(b)
@@ -256,7 +246,7 @@ func (g *Game) OnServerState(p *clientcore.PlayerBlock, serverTime, offset, loca
 	g.st = tanks.Tank{X: v[0], Y: v[1], Angle: v[2], VX: v[3], VY: v[4], AngVel: v[5], Gun: v[6], Throttle: v[7],
 		Centering: p.Centering, EngineLoad: old.EngineLoad}
 	g.pred.Replay(p.LastInputSeq, serverTime, offset, localNow, g)
-	g.pred.Correct(had, old.X-g.st.X, old.Y-g.st.Y, predict.NormalizeAngle(old.Angle-g.st.Angle))
+	g.pred.Correct(had, old.X-g.st.X, old.Y-g.st.Y, tanks.Normalize(old.Angle-g.st.Angle))
 }
 
 // Limits of a believable state: a block outside them is dropped (the
@@ -310,7 +300,7 @@ func (g *Game) TrackFrame(myID uint8, hasID bool, f *clientcore.EventFrame) {
 					continue
 				}
 				g.hasMeta = true
-				g.cond, g.size, g.team = field(r, fieldCondition), field(r, fieldSize), field(r, fieldTeam)
+				g.cond, g.size, g.team = g.row.cond.Get(r.Fields), g.row.size.Get(r.Fields), g.row.team.Get(r.Fields)
 				g.pred.SetFrozen(g.cond == 0)
 				g.others[r.ID].present = false
 				continue
@@ -320,16 +310,15 @@ func (g *Game) TrackFrame(myID uint8, hasID bool, f *clientcore.EventFrame) {
 				o.present = false
 				continue
 			}
-			*o = remote{x: field(r, fieldX), y: field(r, fieldY), angle: field(r, fieldAngle), size: field(r, fieldSize), present: true}
+			*o = g.remoteOf(r)
 		}
 	}
 }
 
-func field(r *clientcore.Row, i int) float32 {
-	if i < len(r.Fields) {
-		return float32(r.Fields[i])
-	}
-	return 0
+// remoteOf is another tank's pose for the shot ray.
+func (g *Game) remoteOf(r *clientcore.Row) remote {
+	f := &g.row
+	return remote{x: f.x.Get(r.Fields), y: f.y.Get(r.Fields), angle: f.angle.Get(r.Fields), size: f.size.Get(r.Fields), present: true}
 }
 
 // FilterFrame suppresses the host's copies of the own shots (§7.9).
@@ -362,10 +351,19 @@ func (g *Game) Overlay(myID uint8, hasID bool, tail []clientcore.Record) ([]clie
 		return g.crates.rows(g.remotes.rows(tail)), [2]float32{}, false
 	}
 	x, y, a := g.renderPose()
-	s := &g.st
-	row := [rowLen]float32{x, y, a, s.Gun, s.VX, s.VY, s.EngineLoad, g.cond, g.size, g.team, s.AngVel}
-	n := copy(g.vals, row[:])
-	clear(g.vals[n:])
+	s, f, v := &g.st, &g.row, g.vals
+	clear(v)
+	f.x.Set(v, x)
+	f.y.Set(v, y)
+	f.angle.Set(v, a)
+	f.gun.Set(v, s.Gun)
+	f.vx.Set(v, s.VX)
+	f.vy.Set(v, s.VY)
+	f.load.Set(v, s.EngineLoad)
+	f.cond.Set(v, g.cond)
+	f.size.Set(v, g.size)
+	f.team.Set(v, g.team)
+	f.angvel.Set(v, s.AngVel)
 	tail = append(tail, clientcore.Record{Schema: g.key, ID: uint32(myID), Fields: g.vals})
 	return g.crates.rows(g.remotes.rows(tail)), [2]float32{x, y}, true
 }
@@ -395,13 +393,22 @@ func (g *Game) SetActive(active bool) {
 	g.shots.keysetReset()
 }
 
-// SetMap follows MAP_DATA: predictor and shot state reset.
-func (g *Game) SetMap() {
+// SetMap follows MAP_DATA: predictor and shot state reset, then the wall
+// geometry and crates of the new map (none when m is nil or unreadable: the
+// tank is predicted without walls).
+func (g *Game) SetMap(m *gamemap.Map) {
 	g.pred.Reset(false)
 	g.shots.fullReset()
 	g.crates.reset()
 	g.remotes.reset()
+	g.walls = nil
+	if m != nil {
+		g.LoadMap(m.Raw) // an error leaves no walls, as for no map
+	}
 }
+
+// Prediction reports the own tank's prediction figures.
+func (g *Game) Prediction() (clientcore.PredictionReport, bool) { return g.pred.Report(), true }
 
 // Reset follows CLEAR: predictor, shots and the own tank's meta reset.
 func (g *Game) Reset() {
@@ -415,25 +422,18 @@ func (g *Game) Reset() {
 	g.others = [256]remote{}
 }
 
-// SyncPanel mirrors PANEL_DATA items ("wa:<weapon>", "<weapon>:<ammo>",
-// "<weapon>") into the shot predictor.
-func (g *Game) SyncPanel(items []string) { g.shots.syncPanel(items) }
+// SyncPanel mirrors one PANEL_DATA cell ("wa:<weapon>", "<weapon>:<ammo>",
+// a bare "<weapon>") into the shot predictor: the fire gate reads the ammo.
+func (g *Game) SyncPanel(key, value string, set bool) { g.shots.panelItem(key, value, set) }
 
-// SyncPanelCells is SyncPanel for the decoded PANEL_DATA cells.
-func (g *Game) SyncPanelCells(cells []protocol.PanelCell) {
-	for _, c := range cells {
-		g.shots.panelItem(c.Key, c.Value, c.Set)
-	}
-}
-
-// tankFields are the m1 layout's field names (game-tanks.md §2).
-func tankFields() [rowLen]string {
-	return [rowLen]string{"x", "y", "angle", "gunRotation", "vx", "vy", "engineLoad", "condition", "size", "team", "angvel"}
-}
+// SyncPanelItems is SyncPanel for raw "key:value" items.
+func (g *Game) SyncPanelItems(items []string) { g.shots.syncPanel(items) }
 
 // FromConfig builds the tanks game when CONFIG_DATA is a tanks game's: a
-// prediction model whose snapshot key has the tank row layout. Otherwise it
-// returns an error and the shell runs without prediction (clientcore.NopGame).
+// prediction model whose snapshot key is an indexed8 key with every field
+// of the tank row (bound by name; fields it does not know are left as the
+// host sends them). Otherwise it returns an error and the shell runs
+// without prediction (clientcore.NopGame).
 func FromConfig(schema *clientcore.Schema, prediction []byte) (*Game, error) {
 	cfg, err := ParseConfig(prediction)
 	if err != nil {
@@ -441,14 +441,12 @@ func FromConfig(schema *clientcore.Schema, prediction []byte) (*Game, error) {
 	}
 	for _, m := range cfg.Models {
 		k := schema.Key(m.Name)
-		if k == nil || k.Kind != clientcore.KindIndexed8 || len(k.Fields) < rowLen {
+		if k == nil || k.Kind != clientcore.KindIndexed8 {
 			continue
 		}
-		ok := true
-		for i, name := range tankFields() {
-			ok = ok && k.Fields[i].Name == name
-		}
-		if ok {
+		b := clientcore.NewBinder(k)
+		bindTankRow(b)
+		if b.Err() == nil {
 			g := New(schema, cfg)
 			if err := g.SetModel(m.Name); err != nil {
 				return nil, err
@@ -460,8 +458,8 @@ func FromConfig(schema *clientcore.Schema, prediction []byte) (*Game, error) {
 }
 
 // TakeSpawns returns the locally spawned shots since the last call, as
-// event frames for the renderer (a w1 list row, or a w2 row with Local set).
-// They are valid until the next call into the game.
+// event frames (a w1 list row, or a w2 row with Local set); the core hands
+// them to the renderer through TakeFrames.
 func (g *Game) TakeSpawns() []clientcore.EventFrame {
 	out := g.spawns
 	g.spawns = nil
@@ -491,8 +489,18 @@ func (g *Game) tryFire(now float64) {
 		if !ok {
 			return
 		}
-		row := []float64{float64(x), float64(y), 0, float64(wp.Size), float64(wp.TimeMs), float64(g.myID)}
-		g.spawn(g.shots.keys[w], clientcore.Row{Local: local, Fields: row})
+		k := g.shots.keys[w]
+		if k == nil {
+			return
+		}
+		f := &g.shots.rows[w].bomb
+		row := make([]float32, len(k.Fields))
+		f.x.Set(row, x)
+		f.y.Set(row, y)
+		f.size.Set(row, wp.Size)
+		f.time.Set(row, wp.TimeMs)
+		f.author.Set(row, float32(g.myID))
+		g.spawn(k, clientcore.Row{Local: local, Fields: row})
 		return
 	}
 	total := float64(a + g.st.Gun)
@@ -520,20 +528,30 @@ func (g *Game) tryFire(now float64) {
 			dist = min(dist, d)
 		}
 	}
-	hit := 0.0
+	var hit float32
 	if dist < wp.Range {
 		hit = 1
 	}
 	ex, ey := mx+dx*dist, my+dy*dist
 	g.shots.addTracer(w, now)
-	row := []float64{float64(mx), float64(my), float64(ex), float64(ey), float64(x), float64(y), hit, float64(g.myID)}
-	g.spawn(g.shots.keys[w], clientcore.Row{Fields: row})
-}
-
-func (g *Game) spawn(k *clientcore.KeySchema, r clientcore.Row) {
+	k := g.shots.keys[w]
 	if k == nil {
 		return
 	}
+	f := &g.shots.rows[w].tracer
+	row := make([]float32, len(k.Fields))
+	f.startX.Set(row, mx)
+	f.startY.Set(row, my)
+	f.endX.Set(row, ex)
+	f.endY.Set(row, ey)
+	f.bodyX.Set(row, x)
+	f.bodyY.Set(row, y)
+	f.hit.Set(row, hit)
+	f.author.Set(row, float32(g.myID))
+	g.spawn(k, clientcore.Row{Fields: row})
+}
+
+func (g *Game) spawn(k *clientcore.KeySchema, r clientcore.Row) {
 	g.spawns = append(g.spawns, clientcore.EventFrame{Blocks: []clientcore.Block{{Schema: k, Rows: []clientcore.Row{r}}}})
 }
 

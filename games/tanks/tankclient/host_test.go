@@ -21,7 +21,6 @@ type hostOut struct {
 	frame   clientcore.Frame
 	player  clientcore.PlayerBlock
 	players int
-	crates  [][3]float64
 	// sink, when set, receives every message (for the delayed session).
 	sink func(msg hostMsg)
 }
@@ -52,14 +51,6 @@ func (o *hostOut) Frame(uid int, b []byte, reliable bool) {
 	if err := o.dec.Decode(b, &o.frame); err != nil {
 		o.t.Errorf("decode: %v", err)
 		return
-	}
-	for i := range o.frame.Blocks {
-		if o.frame.Blocks[i].Key() == "c1" {
-			o.crates = o.crates[:0]
-			for _, r := range o.frame.Blocks[i].Rows {
-				o.crates = append(o.crates, [3]float64{r.Fields[0], r.Fields[1], r.Fields[2]})
-			}
-		}
 	}
 	if o.frame.HasPlayer {
 		o.player = o.frame.Player
@@ -135,7 +126,9 @@ var motionKeys = []string{"forward", "back", "left", "right", "gunLeft", "gunRig
 // The predictor's step (shared motion, wall contacts, captured crates)
 // reproduces the host's tank bit for bit over long random input sequences,
 // walls and pushed crates included (the crates start from the same MAP_DATA
-// geometry and only the own tank moves them).
+// geometry and only the own tank moves them); and every crate the predictor
+// steps matches the host's after every step, bit for bit: both integrate
+// through tanks.Body.Integrate and wrap angles through tanks.Normalize.
 func TestHostParity(t *testing.T) {
 	e := newEmbedded(t, nil)
 	g := newGame(t, e)
@@ -154,7 +147,8 @@ func TestHostParity(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	var held, shots uint32
 	seq := uint32(0)
-	compared, touching, crateSteps := 0, 0, 0
+	compared, touching, crateSteps, crateCompared, crateMoving := 0, 0, 0, 0, 0
+	var hostCrates []tanks.Body
 	dt := g.pred.DT()
 	if dt != tanks.Step {
 		t.Fatalf("config step %v s, host step %v s", dt, tanks.Step)
@@ -190,6 +184,29 @@ func TestHostParity(t *testing.T) {
 				break
 			}
 		}
+		// Every crate the predictor steps (tanks.Body.Integrate, then the
+		// contacts) matches the host's body of the same step bit for bit.
+		hostCrates = e.m.CrateBodies(hostCrates[:0])
+		if len(hostCrates) != len(g.crates.crates) {
+			t.Fatalf("host has %d crates, the client %d", len(hostCrates), len(g.crates.crates))
+		}
+		for i := range g.crates.crates {
+			c := &g.crates.crates[i]
+			if !c.predicted {
+				continue
+			}
+			got, want := c.pose(), hostCrates[i]
+			for j, pair := range [6][2]float32{{got.x, want.X}, {got.y, want.Y}, {got.angle, want.Angle},
+				{got.vx, want.VX}, {got.vy, want.VY}, {got.w, want.AngVel}} {
+				if math.Float32bits(pair[0]) != math.Float32bits(pair[1]) {
+					t.Fatalf("tick %d crate %d: component %d: predicted %v, host %v (%+v vs %+v)", tick, i, j, pair[0], pair[1], got, want)
+				}
+			}
+			crateCompared++
+			if got.vx != 0 || got.vy != 0 || got.w != 0 {
+				crateMoving++
+			}
+		}
 		if e.out.players == before {
 			continue
 		}
@@ -202,8 +219,9 @@ func TestHostParity(t *testing.T) {
 		}
 		compared++
 	}
-	t.Logf("%d player blocks compared bit for bit, %d steps with contacts, %d with a predicted crate in a contact", compared, touching, crateSteps)
-	if compared < 2000 || touching < 50 || crateSteps < 20 {
-		t.Fatalf("too little coverage: %d blocks, %d contact steps, %d crate steps", compared, touching, crateSteps)
+	t.Logf("%d player blocks compared bit for bit, %d steps with contacts, %d with a predicted crate in a contact; "+
+		"%d predicted crate states compared bit for bit, %d of them moving", compared, touching, crateSteps, crateCompared, crateMoving)
+	if compared < 2000 || touching < 50 || crateSteps < 20 || crateMoving < 50 {
+		t.Fatalf("too little coverage: %d blocks, %d contact steps, %d crate steps, %d moving crate states", compared, touching, crateSteps, crateMoving)
 	}
 }

@@ -22,13 +22,13 @@ type remoteTank struct {
 	auth        pose
 	hasAuth     bool
 	follow      pose
-	row         [rowLen]float32 // latest interpolated row
-	seen        bool            // in the last sampled model block
+	row         []float32 // latest interpolated row, full width
+	seen        bool      // in the last sampled model block
 	predicted   bool
 	err         predict.VisualError
 	old         pose
 	lastContact float64
-	vals        []float32
+	vals        []float32 // the overlay record
 }
 
 func (r *remoteTank) set(p pose) {
@@ -44,18 +44,20 @@ func (r *remoteTank) pose() pose {
 // remoteSet is the other tanks the own tank can push and be pushed by.
 type remoteSet struct {
 	key     *clientcore.KeySchema
+	f       tankRow
 	model   tanks.Model
 	tanks   [256]remoteTank
 	n       int
 	storage []float32
 }
 
-func (rs *remoteSet) init(key *clientcore.KeySchema, m tanks.Model) {
-	rs.key, rs.model, rs.n = key, m, 0
+func (rs *remoteSet) init(key *clientcore.KeySchema, f tankRow, m tanks.Model) {
+	rs.key, rs.f, rs.model, rs.n = key, f, m, 0
 	w := len(key.Fields)
-	rs.storage = make([]float32, 256*w)
+	rs.storage = make([]float32, 2*256*w)
 	for i := range rs.tanks {
-		rs.tanks[i] = remoteTank{vals: rs.storage[i*w : (i+1)*w : (i+1)*w]}
+		row, vals := rs.storage[2*i*w:][:w:w], rs.storage[(2*i+1)*w:][:w:w]
+		rs.tanks[i] = remoteTank{row: row, vals: vals}
 	}
 }
 
@@ -84,16 +86,17 @@ func (rs *remoteSet) observe(h *clientcore.Hot, myID uint8, hasID bool) {
 		if rec.Schema != rs.key || rec.ID > 255 || (hasID && rec.ID == uint32(myID)) {
 			continue
 		}
-		r := &rs.tanks[rec.ID]
-		if len(rec.Fields) <= fieldSize || !sanePose(pose{x: rec.Fields[fieldX], y: rec.Fields[fieldY], angle: rec.Fields[fieldAngle]}) ||
-			!finite32(rec.Fields[fieldSize], 255) {
+		r, f := &rs.tanks[rec.ID], &rs.f
+		drawn := pose{x: f.x.Get(rec.Fields), y: f.y.Get(rec.Fields), angle: f.angle.Get(rec.Fields)}
+		size := f.size.Get(rec.Fields)
+		if !sanePose(drawn) || !finite32(size, 255) {
 			continue
 		}
 		seen[rec.ID] = true
-		n := copy(r.row[:], rec.Fields)
+		n := copy(r.row, rec.Fields)
 		clear(r.row[n:])
-		rs.body(r, r.row[fieldSize])
-		r.follow = pose{x: r.row[fieldX], y: r.row[fieldY], angle: r.row[fieldAngle]}
+		rs.body(r, size)
+		r.follow = drawn
 		if !r.predicted {
 			r.set(r.follow)
 		}
@@ -115,9 +118,8 @@ func (rs *remoteSet) begin(b *clientcore.Block, myID uint8) {
 		if row.ID > 255 || row.ID == uint32(myID) || row.Null {
 			continue
 		}
-		r := &rs.tanks[row.ID]
-		auth := pose{float32(fieldOr(row, fieldX)), float32(fieldOr(row, fieldY)), float32(fieldOr(row, fieldAngle)),
-			float32(fieldOr(row, fieldVX)), float32(fieldOr(row, fieldVY)), float32(fieldOr(row, fieldAngVel))}
+		r, f, v := &rs.tanks[row.ID], &rs.f, row.Fields
+		auth := pose{f.x.Get(v), f.y.Get(v), f.angle.Get(v), f.vx.Get(v), f.vy.Get(v), f.angvel.Get(v)}
 		if !sanePose(auth) {
 			continue
 		}
@@ -141,7 +143,7 @@ func (rs *remoteSet) finish() {
 		p := r.pose()
 		r.err.X += r.old.x - p.x
 		r.err.Y += r.old.y - p.y
-		r.err.Angle += predict.NormalizeAngle(r.old.angle - p.angle)
+		r.err.Angle += tanks.Normalize(r.old.angle - p.angle)
 		r.old = p
 		if math.Hypot(float64(r.err.X), float64(r.err.Y)) > bodySnap {
 			r.err = predict.VisualError{}
@@ -173,7 +175,7 @@ func (rs *remoteSet) capture(own *tanks.Body, now float64) {
 		} else {
 			r.set(pose{x: drawn.x, y: drawn.y, angle: drawn.angle})
 		}
-		r.err = predict.VisualError{X: drawn.x - r.sim.X, Y: drawn.y - r.sim.Y, Angle: predict.NormalizeAngle(drawn.angle - r.sim.Angle)}
+		r.err = predict.VisualError{X: drawn.x - r.sim.X, Y: drawn.y - r.sim.Y, Angle: tanks.Normalize(drawn.angle - r.sim.Angle)}
 		if math.Hypot(float64(r.err.X), float64(r.err.Y)) > bodySnap {
 			r.err = predict.VisualError{}
 		}
@@ -192,10 +194,7 @@ func (rs *remoteSet) integrate(dt float32) {
 		if !r.predicted {
 			continue
 		}
-		b := &r.sim
-		b.X += b.VX * dt
-		b.Y += b.VY * dt
-		b.Angle = tanks.Normalize(b.Angle + b.AngVel*dt)
+		r.sim.Integrate(dt, 0, 0) // no damping: constant velocity
 	}
 }
 
@@ -242,7 +241,7 @@ func (rs *remoteSet) settle(now float64, factor float32, stepping bool) {
 		r.err.Y *= factor
 		r.err.Angle *= factor
 		converged := math.Hypot(float64(r.sim.X-r.follow.x), float64(r.sim.Y-r.follow.y)) < returnDistance &&
-			abs(predict.NormalizeAngle(r.sim.Angle-r.follow.angle)) < returnAngle
+			abs(tanks.Normalize(r.sim.Angle-r.follow.angle)) < returnAngle
 		if !stepping || (now-r.lastContact > holdMs && converged) {
 			rs.demote(r)
 		}
@@ -269,12 +268,14 @@ func (rs *remoteSet) rows(tail []clientcore.Record) []clientcore.Record {
 		if !r.predicted {
 			continue
 		}
-		row := r.row
-		b := &r.sim
-		row[fieldX], row[fieldY], row[fieldAngle] = b.X+r.err.X, b.Y+r.err.Y, b.Angle+r.err.Angle
-		row[fieldVX], row[fieldVY], row[fieldAngVel] = b.VX, b.VY, b.AngVel
-		n := copy(r.vals, row[:])
-		clear(r.vals[n:])
+		b, f, v := &r.sim, &rs.f, r.vals
+		copy(v, r.row)
+		f.x.Set(v, b.X+r.err.X)
+		f.y.Set(v, b.Y+r.err.Y)
+		f.angle.Set(v, b.Angle+r.err.Angle)
+		f.vx.Set(v, b.VX)
+		f.vy.Set(v, b.VY)
+		f.angvel.Set(v, b.AngVel)
 		tail = append(tail, clientcore.Record{Schema: rs.key, ID: uint32(i), Fields: r.vals})
 	}
 	return tail

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
+	"vimpclient/internal/rowtest"
 )
 
 // Another tank in the own tank's way is captured (its authoritative box
@@ -13,9 +14,13 @@ import (
 func TestRemoteTankPushed(t *testing.T) {
 	g, s := hostSchemaGame(t)
 	m1 := s.Key("m1")
-	row := []float32{120, 100, 0, 0.5, 0, 0, 0.7, 3, 2, 2, 0}
+	tank := func(vx float64) []float32 {
+		return rowtest.Row(t, m1, map[string]float64{"x": 120, "y": 100, "gunRotation": 0.5, "vx": vx, "engineLoad": 0.7,
+			"condition": 3, "size": 2, "team": 2})
+	}
+	row := tank(0)
 	hot := &clientcore.Hot{Flags: clientcore.HotGame, Actors: []clientcore.Record{
-		{Schema: m1, ID: 3, Fields: []float32{100, 100, 0, 0, 0, 0, 0, 3, 2, 1, 0}},
+		{Schema: m1, ID: 3, Fields: m1Row(t, s, 100, 100, 3, 1)},
 		{Schema: m1, ID: 5, Fields: row}}}
 	g.ObserveHot(hot)
 	rt := &g.remotes.tanks[5]
@@ -25,7 +30,7 @@ func TestRemoteTankPushed(t *testing.T) {
 	// The host's newest frame has tank 5 moving towards the own tank: the
 	// probe box (0.2 s ahead) touches at once.
 	g.BeginReconcile(&clientcore.Frame{HasPlayer: true, Player: clientcore.PlayerBlock{GameID: 3},
-		Blocks: []clientcore.Block{{Schema: m1, Rows: []clientcore.Row{{ID: 5, Fields: []float64{120, 100, 0, 0.5, -60, 0, 0.7, 3, 2, 2, 0}}}}}})
+		Blocks: []clientcore.Block{{Schema: m1, Rows: []clientcore.Row{{ID: 5, Fields: tank(-60)}}}}})
 	g.FinishReconcile()
 	now := 1000.0
 	g.Update(now)
@@ -46,8 +51,8 @@ func TestRemoteTankPushed(t *testing.T) {
 		t.Fatalf("no contact: own x %v, remote x %v", g.st.X, rt.sim.X)
 	}
 	tail, _, ok := g.Overlay(3, true, nil)
-	if !ok || len(tail) != 2 || tail[1].ID != 5 || tail[1].Fields[fieldGun] != 0.5 || tail[1].Fields[fieldTeam] != 2 ||
-		tail[1].Fields[fieldVX] != rt.sim.VX {
+	get := func(name string) float32 { return rowtest.Get(t, m1, tail[1].Fields, name) }
+	if !ok || len(tail) != 2 || tail[1].ID != 5 || get("gunRotation") != 0.5 || get("team") != 2 || get("vx") != rt.sim.VX {
 		t.Fatalf("tail %+v", tail)
 	}
 	// Gone from the sampled world: released at once.

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
+	"vimpclient/gamemap"
+	"vimpclient/internal/rowtest"
 )
 
 // link is one direction of a WebSocket under a delaying proxy: every
@@ -83,16 +85,20 @@ func (s *session) deliver(q queued) {
 	case clientcore.FramePort:
 		s.core.PushFrame(m.bytes, s.local)
 	case 3:
+		gm, err := gamemap.Parse(m.json)
+		if err != nil {
+			s.t.Fatal(err)
+		}
 		if err := s.g.LoadMap(m.json); err != nil {
 			s.t.Fatal(err)
 		}
-		s.core.SetMap()
+		s.core.SetMap(gm)
 	case 11:
 		s.core.Reset()
 	case 13:
 		var items []string
 		if json.Unmarshal(m.json, &items) == nil {
-			s.g.SyncPanel(items)
+			s.g.SyncPanelItems(items)
 		}
 	case 17:
 		var set int
@@ -140,19 +146,20 @@ func (s *session) key(down bool, name string) {
 		action = "down"
 	}
 	s.core.ApplyInput(s.seq, down, name, s.local)
-	if sp := s.g.TakeSpawns(); s.onFrames != nil && len(sp) > 0 {
+	// The core delivers the game's local spawns through TakeFrames at once.
+	if sp := s.core.TakeFrames(); s.onFrames != nil && len(sp) > 0 {
 		s.onFrames(sp)
 	}
 	s.up.send(s.local, hostMsg{}, fmt.Sprintf("%d:%s:%s", s.seq, action, name))
 }
 
 // overlayPos is the predicted own tank in the last hot data.
-func overlayPos(h *clientcore.Hot) ([2]float32, bool) {
+func overlayPos(t testing.TB, h *clientcore.Hot) ([2]float32, bool) {
 	if h == nil || h.Flags&clientcore.HotPredicted == 0 || len(h.Tail) == 0 {
 		return [2]float32{}, false
 	}
-	f := h.Tail[0].Fields
-	return [2]float32{f[0], f[1]}, true
+	r := &h.Tail[0]
+	return [2]float32{rowtest.Get(t, r.Schema, r.Fields, "x"), rowtest.Get(t, r.Schema, r.Fields, "y")}, true
 }
 
 // Driving straight against the embedded host through the delaying proxy:
@@ -168,13 +175,13 @@ func TestDelayedStraightDriving(t *testing.T) {
 func straightDriving(t *testing.T, lead bool) {
 	s := newSession(t, 11, lead)
 	s.run(2000)
-	before, ok := overlayPos(s.hot)
+	before, ok := overlayPos(t, s.hot)
 	if !ok {
 		t.Fatal("no predicted overlay after 2 s")
 	}
 	s.key(true, "forward")
 	s.run(17)
-	after, _ := overlayPos(s.hot)
+	after, _ := overlayPos(t, s.hot)
 	if after == before {
 		t.Fatalf("the tank did not move on the next frame: %v", after)
 	}
@@ -219,7 +226,8 @@ func randomDriving(t *testing.T, lead bool) {
 // effects applies event frames the way the renderer does and counts the
 // own shots it would draw: tracer rows by author, bombs by name.
 type effects struct {
-	my             float64
+	t              testing.TB
+	my             float32
 	tracers        int
 	bombs          map[string]bool
 	bombsCreated   int
@@ -232,7 +240,7 @@ func (e *effects) apply(frames []clientcore.EventFrame) {
 			switch b.Key() {
 			case "w1":
 				for _, r := range b.Rows {
-					if r.Fields[7] == e.my {
+					if rowtest.Get(e.t, b.Schema, r.Fields, "shooterId") == e.my {
 						e.tracers++
 					} else {
 						e.foreignTracers++
@@ -267,7 +275,7 @@ func TestDelayedOwnShots(t *testing.T) {
 	if !ok {
 		t.Fatal("no game id")
 	}
-	fx := &effects{my: float64(id), bombs: map[string]bool{}}
+	fx := &effects{t: t, my: float32(id), bombs: map[string]bool{}}
 	s.onFrames = fx.apply
 	for i := 0; i < 3; i++ {
 		s.key(true, "fire")

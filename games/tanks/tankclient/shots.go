@@ -17,6 +17,14 @@ const (
 	maxAliases        = 256
 )
 
+// weaponRow is a weapon key's bound fields: a tracer or a bomb row, and the
+// author id both carry.
+type weaponRow struct {
+	tracer tracerRow
+	bomb   bombRow
+	author clientcore.BoundField
+}
+
 type pendingTracer struct {
 	time   float64
 	weapon int
@@ -39,8 +47,11 @@ type alias struct {
 // mirror, and the pending local shots awaiting the host's copies.
 type shotState struct {
 	weapons []Weapon
-	keys    []*clientcore.KeySchema // snapshot key of each weapon (nil: none)
-	def     int                     // the model's default weapon, -1 unknown
+	// keys is the snapshot key of each weapon: nil when there is none or
+	// its rows lack the weapon's fields (no local shots, no filtering).
+	keys    []*clientcore.KeySchema
+	rows    []weaponRow
+	def     int // the model's default weapon, -1 unknown
 	current int
 
 	readyAt   []float64
@@ -57,8 +68,24 @@ type shotState struct {
 func (s *shotState) init(schema *clientcore.Schema, weapons []Weapon) {
 	s.weapons = weapons
 	s.keys = make([]*clientcore.KeySchema, len(weapons))
+	s.rows = make([]weaponRow, len(weapons))
 	for i, w := range weapons {
-		s.keys[i] = schema.Key(w.Name)
+		k := schema.Key(w.Name)
+		if k == nil {
+			continue
+		}
+		b := clientcore.NewBinder(k)
+		r := &s.rows[i]
+		if w.Explosive {
+			r.bomb = bindBombRow(b)
+			r.author = r.bomb.author
+		} else {
+			r.tracer = bindTracerRow(b)
+			r.author = r.tracer.author
+		}
+		if b.Err() == nil {
+			s.keys[i] = k
+		}
 	}
 	s.readyAt = make([]float64, len(weapons))
 	s.ammo = make([]int, len(weapons))
@@ -267,11 +294,11 @@ func (s *shotState) injectExpired(f *clientcore.EventFrame) {
 	s.expired = s.expired[:0]
 }
 
-func author(r *clientcore.Row) (uint32, bool) {
-	if len(r.Fields) == 0 {
-		return 0, false
-	}
-	return uint32(r.Fields[len(r.Fields)-1]), true
+// author is the row's author id (the game id of the shooter), false for a
+// row without fields.
+func (s *shotState) author(w int, r *clientcore.Row) (uint32, bool) {
+	v, ok := s.rows[w].author.Lookup(r.Fields)
+	return uint32(v), ok
 }
 
 func (s *shotState) takeTracer(w int) bool {
@@ -289,7 +316,7 @@ func (s *shotState) filterTracers(b *clientcore.Block, w int, myID uint8) {
 	edited := false
 	for j := range b.Rows {
 		r := &b.Rows[j]
-		if a, ok := author(r); ok && a == uint32(myID) && s.takeTracer(w) {
+		if a, ok := s.author(w, r); ok && a == uint32(myID) && s.takeTracer(w) {
 			if !edited {
 				kept = append(make([]clientcore.Row, 0, len(b.Rows)), b.Rows[:j]...)
 				edited = true
@@ -320,7 +347,7 @@ func (s *shotState) filterBombs(b *clientcore.Block, w int, myID uint8, now floa
 		if r.Null || r.Local != 0 {
 			continue
 		}
-		if a, ok := author(r); !ok || a != uint32(myID) || s.aliasOf(w, r.ID) >= 0 {
+		if a, ok := s.author(w, r); !ok || a != uint32(myID) || s.aliasOf(w, r.ID) >= 0 {
 			continue
 		}
 		for i, pb := range s.bombs {

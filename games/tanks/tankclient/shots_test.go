@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
+	"vimpclient/internal/rowtest"
 	"vimpclient/predict"
-	"vimpclient/protocol"
 )
 
 // hostSchemaGame builds the game from the embedded host's CONFIG_DATA,
@@ -16,17 +16,27 @@ func hostSchemaGame(t testing.TB) (*Game, *clientcore.Schema) {
 	g := newGame(t, e)
 	g.SetActive(true)
 	g.OnServerState(&clientcore.PlayerBlock{GameID: 3, State: [8]float32{100, 100}}, 1000, 0, 1000)
-	g.TrackFrame(3, true, ownRow(e.schema, 3, 3))
+	g.TrackFrame(3, true, ownRow(t, e.schema, 3, 3))
 	return g, e.schema
 }
 
-func ownRow(s *clientcore.Schema, id uint32, cond float64) *clientcore.EventFrame {
-	return &clientcore.EventFrame{Blocks: []clientcore.Block{{Schema: s.Key("m1"),
-		Rows: []clientcore.Row{{ID: id, Fields: []float64{100, 100, 0, 0, 0, 0, 0, cond, 2, 1, 0}}}}}}
+// m1Row is a size-2 tank's m1 row at (x, y), by field name.
+func m1Row(t testing.TB, s *clientcore.Schema, x, y, cond, team float64) []float32 {
+	t.Helper()
+	return rowtest.Row(t, s.Key("m1"), map[string]float64{"x": x, "y": y, "condition": cond, "size": 2, "team": team})
 }
 
-func tracer(author float64) clientcore.Row {
-	return clientcore.Row{Fields: []float64{1, 2, 3, 4, 5, 6, 1, author}}
+func ownRow(t testing.TB, s *clientcore.Schema, id uint32, cond float64) *clientcore.EventFrame {
+	t.Helper()
+	return &clientcore.EventFrame{Blocks: []clientcore.Block{{Schema: s.Key("m1"),
+		Rows: []clientcore.Row{{ID: id, Fields: m1Row(t, s, 100, 100, cond, 1)}}}}}
+}
+
+// tracer is a w1 row shot by author.
+func tracer(t testing.TB, s *clientcore.Schema, author float64) clientcore.Row {
+	t.Helper()
+	return clientcore.Row{Fields: rowtest.Row(t, s.Key("w1"), map[string]float64{"startX": 1, "startY": 2, "endX": 3, "endY": 4,
+		"bodyX": 5, "bodyY": 6, "wasHit": 1, "shooterId": author})}
 }
 
 func TestOwnTracerSuppressed(t *testing.T) {
@@ -36,32 +46,34 @@ func TestOwnTracerSuppressed(t *testing.T) {
 	if len(sp) != 1 || sp[0].Blocks[0].Key() != "w1" {
 		t.Fatalf("spawns %+v", sp)
 	}
+	w1 := s.Key("w1")
 	row := sp[0].Blocks[0].Rows[0].Fields
+	get := func(row []float32, name string) float32 { return rowtest.Get(t, w1, row, name) }
 	// Muzzle 4.4 ahead of the hull centre at angle 0; shooter id last.
-	if row[0] != 104.4 && (row[0] < 104.39 || row[0] > 104.41) || row[1] != 100 || row[7] != 3 || row[4] != 100 {
+	if sx := get(row, "startX"); sx != 104.4 && (sx < 104.39 || sx > 104.41) || get(row, "startY") != 100 || get(row, "shooterId") != 3 || get(row, "bodyX") != 100 {
 		t.Fatalf("tracer row %v", row)
 	}
 	g.ApplyInput(2, true, "fire", 1005) // cooldown 10 ms: refused
 	if len(g.TakeSpawns()) != 0 {
 		t.Fatal("fired within the cooldown")
 	}
-	f := &clientcore.EventFrame{Blocks: []clientcore.Block{{Schema: s.Key("w1"), Rows: []clientcore.Row{tracer(3), tracer(5), tracer(3)}}}}
+	f := &clientcore.EventFrame{Blocks: []clientcore.Block{{Schema: s.Key("w1"), Rows: []clientcore.Row{tracer(t, s, 3), tracer(t, s, 5), tracer(t, s, 3)}}}}
 	orig := f.Blocks[0].Rows
 	g.FilterFrame(f, 3, true, 1100)
 	rows := f.Blocks[0].Rows
 	// The first own row is the duplicate; the second own row was not
 	// predicted (no pending tracer left) and is kept.
-	if len(rows) != 2 || rows[0].Fields[7] != 5 || rows[1].Fields[7] != 3 {
+	if len(rows) != 2 || get(rows[0].Fields, "shooterId") != 5 || get(rows[1].Fields, "shooterId") != 3 {
 		t.Fatalf("filtered %+v", rows)
 	}
-	if len(orig) != 3 || orig[0].Fields[7] != 3 {
+	if len(orig) != 3 || get(orig[0].Fields, "shooterId") != 3 {
 		t.Fatal("the frame's own storage was edited")
 	}
 	// A tracer pending for more than 2 s is forgotten: the host's row then
 	// stays.
 	g.ApplyInput(3, true, "fire", 2000)
 	g.TakeSpawns()
-	f = &clientcore.EventFrame{Blocks: []clientcore.Block{{Schema: s.Key("w1"), Rows: []clientcore.Row{tracer(3)}}}}
+	f = &clientcore.EventFrame{Blocks: []clientcore.Block{{Schema: s.Key("w1"), Rows: []clientcore.Row{tracer(t, s, 3)}}}}
 	g.FilterFrame(f, 3, true, 4001)
 	if len(f.Blocks[0].Rows) != 1 {
 		t.Fatal("an expired pending tracer suppressed a row")
@@ -70,13 +82,15 @@ func TestOwnTracerSuppressed(t *testing.T) {
 
 func TestOwnBombAliasAndExpiry(t *testing.T) {
 	g, s := hostSchemaGame(t)
-	g.SyncPanel([]string{"wa:w2", "w2:1"})
+	g.SyncPanelItems([]string{"wa:w2", "w2:1"})
 	g.ApplyInput(1, true, "fire", 1000)
 	sp := g.TakeSpawns()
 	if len(sp) != 1 || sp[0].Blocks[0].Key() != "w2" || sp[0].Blocks[0].Rows[0].Local != 1 {
 		t.Fatalf("bomb spawn %+v", sp)
 	}
-	if f := sp[0].Blocks[0].Rows[0].Fields; f[0] != 100 || f[3] != 8 || f[4] != 300 || f[5] != 3 {
+	w2 := s.Key("w2")
+	get := func(row []float32, name string) float32 { return rowtest.Get(t, w2, row, name) }
+	if f := sp[0].Blocks[0].Rows[0].Fields; get(f, "x") != 100 || get(f, "size") != 8 || get(f, "time") != 300 || get(f, "ownerId") != 3 {
 		t.Fatalf("bomb row %v", f)
 	}
 	g.ApplyInput(2, true, "fire", 1200) // ammo spent: refused
@@ -87,9 +101,8 @@ func TestOwnBombAliasAndExpiry(t *testing.T) {
 		if null {
 			return clientcore.Row{ID: id, Null: true}
 		}
-		return clientcore.Row{ID: id, Fields: []float64{101, 99, 0, 8, 300, owner}}
+		return clientcore.Row{ID: id, Fields: rowtest.Row(t, w2, map[string]float64{"x": 101, "y": 99, "size": 8, "time": 300, "ownerId": owner})}
 	}
-	w2 := s.Key("w2")
 	f := &clientcore.EventFrame{Blocks: []clientcore.Block{{Schema: w2, Rows: []clientcore.Row{bomb(77, false, 3), bomb(78, false, 4)}}}}
 	g.FilterFrame(f, 3, true, 1100)
 	rows := f.Blocks[0].Rows
@@ -106,7 +119,7 @@ func TestOwnBombAliasAndExpiry(t *testing.T) {
 	}
 	// A bomb the host never confirms is removed after 2 s by an injected
 	// null in the next frame, even one without a w2 block.
-	g.SyncPanel([]string{"w2"})
+	g.SyncPanelItems([]string{"w2"})
 	g.ApplyInput(3, true, "fire", 2000)
 	if sp := g.TakeSpawns(); len(sp) != 1 || sp[0].Blocks[0].Rows[0].Local != 2 {
 		t.Fatalf("second bomb %+v", sp)
@@ -129,12 +142,12 @@ func TestOwnBombAliasAndExpiry(t *testing.T) {
 
 func TestShotGatesAndResets(t *testing.T) {
 	g, _ := hostSchemaGame(t)
-	g.TrackFrame(3, true, ownRow(g.schema, 3, 0)) // wreck
+	g.TrackFrame(3, true, ownRow(t, g.schema, 3, 0)) // wreck
 	g.ApplyInput(1, true, "fire", 1000)
 	if len(g.TakeSpawns()) != 0 || !g.pred.Frozen() {
 		t.Fatal("a wreck fired")
 	}
-	g.TrackFrame(3, true, ownRow(g.schema, 3, 2))
+	g.TrackFrame(3, true, ownRow(t, g.schema, 3, 2))
 	g.ApplyInput(2, true, "nextWeapon", 1000)
 	if g.shots.current != 1 {
 		t.Fatal("weapon cycle")
@@ -154,8 +167,9 @@ func TestShotGatesAndResets(t *testing.T) {
 	g.SetActive(true)
 	g.OnServerState(&clientcore.PlayerBlock{GameID: 3, State: [8]float32{50, 60, 1}}, 2000, 0, 2000)
 	tail, cam, ok := g.Overlay(3, true, nil)
+	get := func(name string) float32 { return rowtest.Get(t, g.schema.Key("m1"), tail[0].Fields, name) }
 	if !ok || cam != [2]float32{50, 60} || len(tail) != 1 || tail[0].Key() != "m1" || tail[0].ID != 3 ||
-		len(tail[0].Fields) != 11 || tail[0].Fields[2] != 1 || tail[0].Fields[7] != 2 || tail[0].Fields[8] != 2 {
+		len(tail[0].Fields) != 11 || get("angle") != 1 || get("condition") != 2 || get("size") != 2 {
 		t.Fatalf("overlay %v %v %+v", ok, cam, tail)
 	}
 	g.Reset()
@@ -218,28 +232,30 @@ func TestTracerRay(t *testing.T) {
 	}
 	// Tank 5 (size 2: half length 4) at x = 150 on the own tank's line of
 	// fire; crate 0 moved to x = 130 (corner; 28.8 wide: centre 144.4).
-	m1 := clientcore.Block{Schema: s.Key("m1"), Rows: []clientcore.Row{{ID: 5, Fields: []float64{150, 100, 0, 0, 0, 0, 0, 3, 2, 2, 0}}}}
-	fire := func(seq uint32, now float64) []float64 {
+	m1 := clientcore.Block{Schema: s.Key("m1"), Rows: []clientcore.Row{{ID: 5, Fields: m1Row(t, s, 150, 100, 3, 2)}}}
+	w1 := s.Key("w1")
+	fire := func(seq uint32, now float64) (endX, hit float32) {
 		g.ApplyInput(seq, true, "fire", now)
 		sp := g.TakeSpawns()
 		if len(sp) != 1 {
 			t.Fatalf("no tracer")
 		}
-		return sp[0].Blocks[0].Rows[0].Fields
+		row := sp[0].Blocks[0].Rows[0].Fields
+		return rowtest.Get(t, w1, row, "endX"), rowtest.Get(t, w1, row, "wasHit")
 	}
 	g.crates.crates = g.crates.crates[:1]
 	g.BeginReconcile(&clientcore.Frame{HasPlayer: true, Player: clientcore.PlayerBlock{GameID: 3}, Blocks: []clientcore.Block{m1}})
 	g.crates.crates[0].sim.X = 1e6 // out of the way
-	row := fire(1, 1000)
-	if row[2] < 145.9 || row[2] > 146.1 || row[6] != 1 {
-		t.Fatalf("tracer against the tank ends at %v hit %v", row[2], row[6])
+	end, hit := fire(1, 1000)
+	if end < 145.9 || end > 146.1 || hit != 1 {
+		t.Fatalf("tracer against the tank ends at %v hit %v", end, hit)
 	}
 	half := float64(g.crates.crates[0].sim.HalfW)
-	c1 := clientcore.Block{Schema: g.crates.key, Rows: []clientcore.Row{{ID: 0, Fields: []float64{130, 100 - half, 0, 0, 0, 0}}}}
+	c1 := clientcore.Block{Schema: g.crates.key, Rows: []clientcore.Row{{ID: 0, Fields: rowtest.Row(t, g.crates.key, map[string]float64{"x": 130, "y": 100 - half})}}}
 	g.BeginReconcile(&clientcore.Frame{HasPlayer: true, Player: clientcore.PlayerBlock{GameID: 3}, Blocks: []clientcore.Block{c1}})
-	row = fire(2, 1100)
-	if row[2] < 129.9 || row[2] > 130.1 {
-		t.Fatalf("tracer against the crate ends at %v", row[2])
+	end, _ = fire(2, 1100)
+	if end < 129.9 || end > 130.1 {
+		t.Fatalf("tracer against the crate ends at %v", end)
 	}
 }
 
@@ -275,7 +291,8 @@ func TestFromConfig(t *testing.T) {
 		t.Fatal("a one-field m1 taken for a tank")
 	}
 	g, _ = hostSchemaGame(t)
-	g.SyncPanelCells([]protocol.PanelCell{{Key: "wa", Value: "w2", Set: true}, {Key: "w2", Value: "0", Set: true}})
+	g.SyncPanel("wa", "w2", true)
+	g.SyncPanel("w2", "0", true)
 	if g.shots.current != 1 || !g.shots.ammoKnown[1] || g.shots.ammo[1] != 0 {
 		t.Fatalf("panel cells: %+v", g.shots)
 	}

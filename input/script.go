@@ -1,32 +1,34 @@
-package main
+package input
 
 import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"time"
 
 	"vimpclient/protocol"
 )
 
-// scriptStep is one line of a -script file: at Offset after reaching
-// "playing", send Action for Command.
-type scriptStep struct {
+// ScriptStep is one line of a key script: at Offset after the session
+// reached play, send Action for Command.
+type ScriptStep struct {
 	Offset  time.Duration
 	Action  protocol.KeyAction
 	Command string
+	Line    int // line number in the script file, for messages
 }
 
 // maxScriptSteps bounds a script file.
 const maxScriptSteps = 100000
 
-// parseScript reads `<offset> <down|up> <command>` lines (offset a Go
+// ParseScript reads `<offset> <down|up> <command>` lines (offset a Go
 // duration such as 1.5s; # starts a comment) and returns the steps sorted by
 // offset, stable for equal offsets.
-func parseScript(r io.Reader) ([]scriptStep, error) {
+func ParseScript(r io.Reader) ([]ScriptStep, error) {
 	sc := bufio.NewScanner(r)
-	var steps []scriptStep
+	var steps []ScriptStep
 	n := 0
 	for sc.Scan() {
 		n++
@@ -55,7 +57,7 @@ func parseScript(r io.Reader) ([]scriptStep, error) {
 		if len(steps) >= maxScriptSteps {
 			return nil, fmt.Errorf("script: more than %d steps", maxScriptSteps)
 		}
-		steps = append(steps, scriptStep{Offset: off, Action: act, Command: f[2]})
+		steps = append(steps, ScriptStep{Offset: off, Action: act, Command: f[2], Line: n})
 	}
 	if err := sc.Err(); err != nil {
 		return nil, fmt.Errorf("script: %w", err)
@@ -66,4 +68,36 @@ func parseScript(r io.Reader) ([]scriptStep, error) {
 		}
 	}
 	return steps, nil
+}
+
+// CheckScript refuses steps whose command the game's player key set (set 1,
+// the one a player plays with) does not offer, naming the first such line;
+// a game with a single key set is checked against it.
+func CheckScript(steps []ScriptStep, cfg Config) error {
+	if len(cfg.KeySets) == 0 {
+		return fmt.Errorf("script: the game declares no key sets")
+	}
+	set := cfg.KeySets[len(cfg.KeySets)-1]
+	if len(cfg.KeySets) > 1 {
+		set = cfg.KeySets[1]
+	}
+	for _, st := range steps {
+		if !hasCommand(set, st.Command) {
+			return fmt.Errorf("script line %d: the game offers no command %q (it offers %s)", st.Line, st.Command, commandList(set))
+		}
+	}
+	return nil
+}
+
+func commandList(set map[int]string) string {
+	seen := map[string]bool{}
+	var names []string
+	for _, n := range set {
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
 }

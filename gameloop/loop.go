@@ -1,0 +1,337 @@
+// Package gameloop owns a client's game loop: once per tick it drains the
+// session's events into the client core, the world (parts and camera), the
+// HUD and the sound manager, hands the tick's player input to the input
+// controller, and samples the core into the world.
+//
+// The window and a headless session run this same loop; they differ only in
+// where input comes from (the keyboard and pointer, or a key script) and in
+// whether anything draws the world afterwards. The loop imports no graphics:
+// the window reads its world and HUD after each tick.
+package gameloop
+
+import (
+	"context"
+	"log/slog"
+	"sync/atomic"
+	"time"
+
+	"vimpclient/audio"
+	"vimpclient/clientcore"
+	"vimpclient/hud"
+	"vimpclient/input"
+	"vimpclient/netgraph"
+	"vimpclient/parts"
+	"vimpclient/registry"
+	"vimpclient/session"
+	"vimpclient/world"
+)
+
+// Options configure a Loop.
+type Options struct {
+	Session *session.Session
+	Log     *slog.Logger
+	// LogOnce, if set, is reset at every new connection: the log says each
+	// warning once per connection.
+	LogOnce interface{ Reset() }
+	// Start is the origin of the loop's clock: local milliseconds, for the
+	// core and the world, are measured from it (zero: the first Tick).
+	Start time.Time
+	// Games are the games the client knows (nil: registry.Default()).
+	Games registry.Registry
+	// Rand is the world's random source (nil: math/rand).
+	Rand func() float64
+	// Textures are the parts' images (nil: none, as headless).
+	Textures parts.Textures
+	// Sounds plays the game's sounds (nil: silent). The loop loads the
+	// game's catalog into it and moves its listener with the camera.
+	Sounds *audio.Manager
+	// SoundFetcher returns where the game's sound files are fetched from,
+	// for the assets base of the game's manifest; a nil Fetcher (or a nil
+	// SoundFetcher) means the sounds are not loaded.
+	SoundFetcher func(assetsBase string) (audio.Fetcher, error)
+	// Context bounds background work (sound downloads).
+	Context context.Context
+	// Store remembers auth form values (nil: nothing remembered).
+	Store hud.Store
+	// Bindings are the player's own key bindings for the game (nil: the
+	// game's keys). A key script never uses them.
+	Bindings input.Binding
+	// Interactive means a player answers forms and votes on screen. Without
+	// it, an auth form the session could not answer itself, or a rejected
+	// answer, is fatal (see Fatal).
+	Interactive bool
+	// AutoTeam: the session answers the team vote itself, so the HUD never
+	// shows it.
+	AutoTeam bool
+	// NoPrediction runs the core without the game's prediction: a demo,
+	// whose player's inputs are not replayed, draws the host's own state.
+	NoPrediction bool
+	// Observer watches events, decoded frames and ticks (nil: none).
+	Observer Observer
+	// Width and Height are the initial window size in logical px.
+	Width, Height float64
+}
+
+// Observer watches the loop: a headless summary, a test.
+type Observer interface {
+	// Event sees every session event after the loop handled it.
+	Event(l *Loop, ev *session.Event)
+	// Frame sees every snapshot frame that decoded, decoded once by the
+	// core; f is valid only during the call.
+	Frame(f *clientcore.Frame)
+	// Tick runs at the end of every tick.
+	Tick(l *Loop, now time.Time)
+}
+
+// teamVoteName is the engine's team vote.
+const teamVoteName = "teamChange"
+
+// resyncGapMs is the pause between ticks (a minimised window, a suspended
+// process) after which the buffered frames are stale and the core resyncs.
+const resyncGapMs = 3000
+
+// Loop is one client's game loop. Everything but SetTarget runs on the
+// goroutine that calls Tick.
+type Loop struct {
+	opts   Options
+	log    *slog.Logger
+	sess   *session.Session
+	games  registry.Registry
+	target atomic.Pointer[session.Target]
+
+	core   *clientcore.Core // nil before CONFIG_DATA
+	world  *world.World
+	hud    *hud.HUD
+	ctrl   *input.Controller
+	input  Input
+	inTick InputTick
+	graph  *netgraph.Graph
+	snd    *partSounds
+	// catalog is the sound catalog of the current CONFIG_DATA.
+	catalog *audio.Catalog
+
+	started bool
+	lastMs  float64
+	nowMs   float64
+	playAt  time.Time // when this connection reached play (zero: not yet)
+	evs     []session.Event
+	// retired counts what replaced cores decoded, and keeps the last
+	// prediction statistics, so the session's totals survive reconnects.
+	retired    uint64
+	prediction *clientcore.PredictionSummary
+	fatal      error
+	errs       []string
+	// Snapshot frames dropped for their format, the last reason, and
+	// whether this connection already said so.
+	badFrames      uint64
+	badFrameReason string
+	badFramesSaid  bool
+	close          *session.CloseInfo
+}
+
+// maxLoopErrors bounds the errors kept for the summary.
+const maxLoopErrors = 64
+
+// New builds a loop for o.Session.
+func New(o Options) *Loop {
+	if o.Log == nil {
+		o.Log = slog.Default()
+	}
+	if o.Games == nil {
+		o.Games = registry.Default()
+	}
+	if o.Context == nil {
+		o.Context = context.Background()
+	}
+	l := &Loop{opts: o, log: o.Log, sess: o.Session, games: o.Games, graph: netgraph.New(), input: NoInput{}}
+	if o.Sounds != nil {
+		l.snd = newPartSounds(o.Sounds)
+	}
+	var snd parts.Sounds
+	if l.snd != nil {
+		snd = l.snd
+	}
+	l.world = world.New(world.Options{Log: o.Log, Rand: o.Rand, Textures: o.Textures, Sounds: snd,
+		Width: o.Width, Height: o.Height})
+	l.hud = hud.New("", "", o.Store)
+	if !o.Start.IsZero() {
+		l.started = true
+	}
+	return l
+}
+
+// SetTarget records the host the session is connecting to; the runner calls
+// it from its own goroutine before each connection.
+func (l *Loop) SetTarget(t session.Target) { l.target.Store(&t) }
+
+func (l *Loop) currentTarget() session.Target {
+	if t := l.target.Load(); t != nil {
+		return *t
+	}
+	return session.Target{}
+}
+
+// SetInput sets where player input comes from (the default is none).
+func (l *Loop) SetInput(in Input) {
+	if in == nil {
+		in = NoInput{}
+	}
+	l.input = in
+}
+
+// Session is the loop's session.
+func (l *Loop) Session() *session.Session { return l.sess }
+
+// World is the world the window draws after each tick.
+func (l *Loop) World() *world.World { return l.world }
+
+// HUD is the overlays' model, which the window draws after each tick.
+func (l *Loop) HUD() *hud.HUD { return l.hud }
+
+// Core is the current client core (nil before CONFIG_DATA).
+func (l *Loop) Core() *clientcore.Core { return l.core }
+
+// Controller is the current input controller (nil before CONFIG_DATA).
+func (l *Loop) Controller() *input.Controller { return l.ctrl }
+
+// NetGraph is the net graph model the loop feeds each tick.
+func (l *Loop) NetGraph() *netgraph.Graph { return l.graph }
+
+// NowMs is the loop clock at the last tick.
+func (l *Loop) NowMs() float64 { return l.nowMs }
+
+// Fatal is what makes this session unplayable as configured (an auth form
+// nobody can answer, a rejected answer, a key script the game cannot play);
+// nil while there is none.
+func (l *Loop) Fatal() error { return l.fatal }
+
+// Ms converts a time to the loop's clock.
+func (l *Loop) Ms(t time.Time) float64 {
+	return float64(t.Sub(l.opts.Start)) / float64(time.Millisecond)
+}
+
+// Tick runs one tick at now: the session's queued events, the tick's input,
+// the HUD's outgoing messages, the world's sample and apply, the sound
+// manager's update and the net graph.
+func (l *Loop) Tick(now time.Time) {
+	if !l.started {
+		l.opts.Start, l.started = now, true
+	}
+	nowMs := l.Ms(now)
+	dt := nowMs - l.lastMs
+	if l.lastMs == 0 || dt < 0 {
+		dt = 0
+	}
+	if dt >= resyncGapMs && l.core != nil {
+		l.core.Resync()
+	}
+	l.lastMs, l.nowMs = nowMs, nowMs
+	l.drain()
+	t := &l.inTick // reused: handing it to an interface would move a fresh one to the heap each tick
+	*t = InputTick{NowMs: nowMs, Controller: l.ctrl, HUD: l.hud}
+	if !l.playAt.IsZero() {
+		t.Playing, t.PlayingFor = true, now.Sub(l.playAt)
+	}
+	l.input.Feed(t)
+	l.sendHUD()
+	l.hud.Update(nowMs)
+	l.world.Tick(nowMs, min(dt, 100))
+	if s := l.opts.Sounds; s != nil {
+		if x, y, ok := l.world.Camera(); ok {
+			s.SetListener(x, y)
+			s.SetZoom(l.world.AudioZoom())
+		}
+		s.Tick()
+	}
+	if l.core != nil {
+		l.graph.Observe(nowMs, netgraph.CoreCounters(l.core), netgraph.CorePrediction(l.core))
+	}
+	if l.opts.Observer != nil {
+		l.opts.Observer.Tick(l, now)
+	}
+}
+
+// drain hands every queued session event to the loop's parts, in arrival
+// order.
+func (l *Loop) drain() {
+	l.evs = l.sess.Queue().Drain(l.evs)
+	for i := range l.evs {
+		l.handle(&l.evs[i])
+		if l.opts.Observer != nil {
+			l.opts.Observer.Event(l, &l.evs[i])
+		}
+	}
+	clear(l.evs)
+	l.evs = l.evs[:0]
+}
+
+// sendHUD puts what the overlays want sent on the wire.
+func (l *Loop) sendHUD() {
+	for _, o := range l.hud.Outgoing() {
+		var err error
+		switch o.Kind {
+		case hud.OutAuth:
+			err = l.sess.SubmitAuth(o.Values)
+		case hud.OutChat:
+			err = l.sess.Chat(o.Text)
+		case hud.OutVoteRequest:
+			err = l.sess.VoteRequest(o.Vote, o.Text)
+		case hud.OutVoteAnswer:
+			err = l.sess.VoteAnswer(o.Vote, o.Text)
+		}
+		if err != nil {
+			l.log.Warn("not sent", "kind", o.Kind, "err", err)
+		}
+	}
+}
+
+// note keeps an error for the summary, at most maxLoopErrors of them.
+func (l *Loop) note(msg string) {
+	if len(l.errs) < maxLoopErrors {
+		l.errs = append(l.errs, msg)
+	}
+}
+
+// Stats are the loop's totals over every connection of the session.
+type Stats struct {
+	Decoded uint64 // frames the cores decoded
+	Dropped uint64 // frames the cores could not decode
+	// Prediction is the last prediction statistics (nil: no game predicted).
+	Prediction *clientcore.PredictionSummary
+	Errors     []string
+	// Undecodable counts the snapshot frames dropped for their format (a
+	// wrong version, not a frame, a schema mismatch); Reason is the last why.
+	Undecodable       uint64
+	UndecodableReason string
+	Close             *session.CloseInfo // how the last connection ended (nil: open)
+	PlayAt            time.Time          // when the last connection reached play
+}
+
+// Stats returns the loop's totals.
+func (l *Loop) Stats() Stats {
+	s := Stats{Decoded: l.retired, Prediction: l.prediction, Errors: l.errs, Close: l.close, PlayAt: l.playAt,
+		Undecodable: l.badFrames, UndecodableReason: l.badFrameReason}
+	if l.core != nil {
+		st := l.core.Stats()
+		s.Decoded += st.Decoded
+		s.Dropped = st.Dropped
+		if r, ok := l.core.Prediction(); ok {
+			s.Prediction = &r.Summary
+		}
+	}
+	return s
+}
+
+// retireCore ends the current core, keeping its totals.
+func (l *Loop) retireCore() {
+	if l.core == nil {
+		return
+	}
+	l.retired += l.core.Stats().Decoded
+	if r, ok := l.core.Prediction(); ok {
+		l.prediction = &r.Summary
+	}
+	l.core.ObserveFrames(nil)
+	l.core = nil
+	l.world.SetCore(nil)
+}

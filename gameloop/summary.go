@@ -1,0 +1,149 @@
+package gameloop
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"vimpclient/clientcore"
+	"vimpclient/session"
+)
+
+// maxIDsPerKey bounds the distinct-id sets of the summary.
+const maxIDsPerKey = 1 << 16
+
+// Summary is the headless session's report (-summary): how far the
+// handshake got, the frames and what they carried, prediction, errors.
+type Summary struct {
+	State      string                        `json:"state"`
+	Player     bool                          `json:"player"`
+	Frames     FrameCounts                   `json:"frames"`
+	Pings      int                           `json:"pings"`
+	Ports      map[string]int                `json:"ports"`
+	Entities   map[string]int                `json:"entities"`
+	Prediction *clientcore.PredictionSummary `json:"prediction,omitempty"`
+	// Undecodable is set when snapshot frames were dropped for their format.
+	Undecodable *Undecodable `json:"undecodable,omitempty"`
+	CloseCode   *int         `json:"closeCode"`
+	Errors      []string     `json:"errors"`
+	DurationMs  int64        `json:"durationMs"`
+}
+
+// Undecodable is how many snapshot frames could not be read, and why.
+type Undecodable struct {
+	Frames uint64 `json:"frames"`
+	Reason string `json:"reason"`
+}
+
+// FrameCounts are the snapshot frames of the summary.
+type FrameCounts struct {
+	Received int    `json:"received"`
+	Decoded  uint64 `json:"decoded"`
+	Dropped  uint64 `json:"dropped"`
+}
+
+// Entities is an Observer that counts, per snapshot key, the distinct
+// entity ids the decoded frames carried (whatever render time reached).
+// Optionally it also calls OnTick after every tick, for tests that watch a
+// session.
+type Entities struct {
+	ids    map[string]map[uint32]struct{}
+	OnTick func(l *Loop, now time.Time)
+}
+
+// NewEntities returns an empty counter.
+func NewEntities() *Entities { return &Entities{ids: map[string]map[uint32]struct{}{}} }
+
+// Event implements Observer.
+func (e *Entities) Event(*Loop, *session.Event) {}
+
+// Tick implements Observer.
+func (e *Entities) Tick(l *Loop, now time.Time) {
+	if e.OnTick != nil {
+		e.OnTick(l, now)
+	}
+}
+
+// Frame implements Observer: list rows are positions, not entities, and a
+// key repeated in one frame counts by its last block, as the core merges it.
+func (e *Entities) Frame(f *clientcore.Frame) {
+	for bi := range f.Blocks {
+		bl := &f.Blocks[bi]
+		if bl.Schema.Kind == clientcore.KindList16 || laterBlock(f.Blocks, bi) {
+			continue
+		}
+		for _, r := range bl.Rows {
+			if !r.Null {
+				e.see(bl.Key(), r.ID)
+			}
+		}
+	}
+}
+
+func laterBlock(blocks []clientcore.Block, i int) bool {
+	for j := i + 1; j < len(blocks); j++ {
+		if blocks[j].Schema == blocks[i].Schema {
+			return true
+		}
+	}
+	return false
+}
+
+func (e *Entities) see(key string, id uint32) {
+	set := e.ids[key]
+	if set == nil {
+		set = map[uint32]struct{}{}
+		e.ids[key] = set
+	}
+	if len(set) < maxIDsPerKey {
+		set[id] = struct{}{}
+	}
+}
+
+// Count is how many distinct ids of key were seen.
+func (e *Entities) Count(key string) int { return len(e.ids[key]) }
+
+// Summarize builds the summary of l's session after d, with the entity
+// counts of e (nil: none).
+func Summarize(l *Loop, e *Entities, d time.Duration) Summary {
+	st := l.sess.Stats()
+	ls := l.Stats()
+	s := Summary{State: st.Furthest.String(), Player: st.Player, Pings: st.Pongs,
+		Ports: map[string]int{}, Entities: map[string]int{}, DurationMs: d.Milliseconds(), Prediction: ls.Prediction}
+	s.Frames = FrameCounts{Received: st.Frames, Decoded: ls.Decoded}
+	if st.Frames > int(ls.Decoded) {
+		s.Frames.Dropped = uint64(st.Frames) - ls.Decoded
+	}
+	for p, n := range st.Ports {
+		s.Ports[strconv.Itoa(p)] = n
+	}
+	if e != nil {
+		for k, set := range e.ids {
+			s.Entities[k] = len(set)
+		}
+	}
+	if ls.Undecodable > 0 {
+		s.Undecodable = &Undecodable{Frames: ls.Undecodable, Reason: ls.UndecodableReason}
+	}
+	if ls.Close != nil && !ls.Close.Local {
+		code := ls.Close.Code
+		s.CloseCode = &code
+	}
+	s.Errors = append(append([]string{}, st.Errors...), ls.Errors...)
+	if f := l.Fatal(); f != nil && len(s.Errors) == 0 {
+		s.Errors = append(s.Errors, f.Error())
+	}
+	return s
+}
+
+// WriteSummary writes s as one JSON line.
+func WriteSummary(w io.Writer, s Summary) error {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return fmt.Errorf("summary: %w", err)
+	}
+	_, err = w.Write(append(b, '\n'))
+	return err
+}

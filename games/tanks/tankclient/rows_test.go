@@ -1,0 +1,33 @@
+package tankclient
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"vimpclient/clientcore"
+	"vimpclient/internal/capturetest"
+	"vimpclient/internal/rowtest"
+)
+
+// The tanks game's records of the keys it reads agree exactly with the
+// engine's tanks schema, and the check fails both ways: a schema field the
+// record lacks, a record field the schema lacks.
+func TestKeyRecords(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(capturetest.SharedDir(t), "conformance", "schemas", "tanks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		key  string
+		bind func(*clientcore.Binder)
+	}{
+		{"m1", func(b *clientcore.Binder) { bindTankRow(b) }},
+		{"c1", func(b *clientcore.Binder) { bindCrateRow(b) }},
+		{"c2", func(b *clientcore.Binder) { bindCrateRow(b) }},
+		{"w1", func(b *clientcore.Binder) { bindTracerRow(b) }},
+		{"w2", func(b *clientcore.Binder) { bindBombRow(b) }},
+	} {
+		t.Run(c.key, func(t *testing.T) { rowtest.CheckKeyRecord(t, raw, c.key, c.bind) })
+	}
+}

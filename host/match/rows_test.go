@@ -1,0 +1,68 @@
+package match
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"vimpclient/host/packer"
+)
+
+// The match places its row values by name: its own schema binds, and a
+// schema with a field the match does not write, or without one it writes,
+// or with the crate pose in the optional tail, is refused with the key and
+// the field named.
+func TestRowLayoutsBindByName(t *testing.T) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(configJSON, &top); err != nil {
+		t.Fatal(err)
+	}
+	parse := func(edit func(keys map[string]map[string]any)) *packer.Schema {
+		t.Helper()
+		var keys map[string]map[string]any
+		if err := json.Unmarshal(top["snapshot"], &keys); err != nil {
+			t.Fatal(err)
+		}
+		if edit != nil {
+			edit(keys)
+		}
+		raw, err := json.Marshal(keys)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := packer.ParseSchema(raw)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return s
+	}
+	s := parse(nil)
+	l, err := bindRowLayouts(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if k := s.Key("m1"); l.m1.angvel != k.Index("angvel") || l.m1.team != k.Index("team") {
+		t.Fatalf("m1 layout %+v", l.m1)
+	}
+	for _, c := range []struct {
+		name string
+		edit func(keys map[string]map[string]any)
+		want string
+	}{
+		{"extra field", func(keys map[string]map[string]any) {
+			keys["m1"]["fields"] = append(keys["m1"]["fields"].([]any), map[string]any{"name": "shield", "ty": "u8"})
+		}, `"m1": field shield is never written`},
+		{"renamed field", func(keys map[string]map[string]any) {
+			f := keys["w1"]["fields"].([]any)
+			f[len(f)-1].(map[string]any)["name"] = "owner"
+		}, `"w1": missing field shooterId, field owner is never written`},
+		{"pose in the tail", func(keys map[string]map[string]any) {
+			keys["c1"]["optionalFrom"] = 2
+		}, `"c1": the pose must precede optionalFrom 2`},
+	} {
+		s := parse(c.edit)
+		if _, err := bindRowLayouts(s); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.name, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,229 @@
+package view
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/go-text/typesetting/font"
+	"github.com/go-text/typesetting/fontscan"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+)
+
+// Bounds on what the fallback chain loads: a font file larger than this is
+// skipped (no real font needs it), and at most this many system fonts join
+// the chain.
+const (
+	maxFontFile  = 64 << 20
+	maxFallbacks = 24
+)
+
+// systemFonts is the index of the system's fonts, built in the background
+// by fontscan, which reads fontconfig's configuration for its directories
+// (and the standard ones) and keeps a coverage index on disk between runs.
+type systemFonts struct {
+	ready chan struct{} // closed when list and err are set
+	list  []fontscan.Footprint
+	err   error
+	log   *slog.Logger
+	taken bool // the game loop saw ready
+	tried map[string]bool
+}
+
+func scanSystemFonts(opts FontOptions) *systemFonts {
+	log := opts.Log
+	if log == nil {
+		log = slog.New(slog.NewTextHandler(io.Discard, nil))
+	}
+	s := &systemFonts{ready: make(chan struct{}), log: log, tried: map[string]bool{}}
+	dir := opts.CacheDir
+	if dir == "" {
+		if d, err := os.UserCacheDir(); err == nil {
+			dir = filepath.Join(d, "vimpclient", "fonts")
+		} else {
+			dir = filepath.Join(os.TempDir(), "vimpclient-fonts")
+		}
+	}
+	go func() {
+		defer close(s.ready)
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			s.err = fmt.Errorf("font index directory: %w", err)
+			return
+		}
+		fps, err := fontscan.SystemFonts(slogPrintf{log}, dir)
+		if err != nil {
+			s.err = fmt.Errorf("system fonts: %w", err)
+			return
+		}
+		sort.SliceStable(fps, func(i, j int) bool { return preferred(&fps[i], &fps[j]) })
+		s.list = fps
+	}()
+	return s
+}
+
+// slogPrintf hands fontscan's notes to slog at debug level.
+type slogPrintf struct{ log *slog.Logger }
+
+func (l slogPrintf) Printf(format string, args ...any) {
+	l.log.Log(context.Background(), slog.LevelDebug, "fonts: "+fmt.Sprintf(format, args...))
+}
+
+// rank orders candidate fonts: upright before italic, normal width before
+// condensed, proportional before monospaced, sans before serif, regular
+// weight first; then by family and file for a stable choice.
+func rank(fp *fontscan.Footprint) [5]int {
+	var r [5]int
+	if fp.Aspect.Style != font.StyleNormal {
+		r[0] = 1
+	}
+	if fp.Aspect.Stretch != font.StretchNormal {
+		r[1] = 1
+	}
+	if strings.Contains(fp.Family, "mono") {
+		r[2] = 1
+	}
+	if strings.Contains(fp.Family, "serif") && !strings.Contains(fp.Family, "sans") {
+		r[3] = 1
+	}
+	w := int(fp.Aspect.Weight) - int(font.WeightNormal)
+	if w < 0 {
+		w = -w
+	}
+	r[4] = w
+	return r
+}
+
+func preferred(a, b *fontscan.Footprint) bool {
+	ra, rb := rank(a), rank(b)
+	if ra != rb {
+		for i := range ra {
+			if ra[i] != rb[i] {
+				return ra[i] < rb[i]
+			}
+		}
+	}
+	if a.Family != b.Family {
+		return a.Family < b.Family
+	}
+	if a.Location.File != b.Location.File {
+		return a.Location.File < b.Location.File
+	}
+	return a.Location.Index < b.Location.Index
+}
+
+// fallback is one system font in the chain, with its bold face when the
+// family has one.
+type fallback struct {
+	cover          fontscan.RuneSet
+	regular, bold  *text.GoTextFaceSource
+	regularFaces   map[float64]*text.GoTextFace
+	boldFaces      map[float64]*text.GoTextFace
+	family, source string
+}
+
+func (fb *fallback) has(r rune) bool { return fb.cover.Contains(r) }
+
+func (fb *fallback) face(bold bool, px float64) *text.GoTextFace {
+	m, src := fb.regularFaces, fb.regular
+	if bold && fb.bold != nil {
+		m, src = fb.boldFaces, fb.bold
+	}
+	if fc, ok := m[px]; ok {
+		return fc
+	}
+	fc := &text.GoTextFace{Source: src, Size: px}
+	if len(m) >= maxFaces {
+		clear(m)
+	}
+	m[px] = fc
+	return fc
+}
+
+// load finds the preferred system font with a glyph for r and loads it
+// (its bold partner too); n is how many fallbacks are loaded already. It
+// reports false when the index is not ready, no font has r, or the chain
+// is full.
+func (s *systemFonts) load(r rune, n int) (fallback, bool) {
+	if s == nil || !s.taken || n >= maxFallbacks {
+		return fallback{}, false
+	}
+	for i := range s.list {
+		fp := &s.list[i]
+		key := fp.Location.File + "#" + fmt.Sprint(fp.Location.Index)
+		if s.tried[key] || !fp.Runes.Contains(r) {
+			continue
+		}
+		s.tried[key] = true
+		reg, err := loadSource(fp.Location)
+		if err != nil {
+			s.log.Debug("font not loaded", "file", fp.Location.File, "err", err)
+			continue
+		}
+		fb := fallback{cover: fp.Runes, regular: reg, family: fp.Family, source: fp.Location.File,
+			regularFaces: map[float64]*text.GoTextFace{}, boldFaces: map[float64]*text.GoTextFace{}}
+		if b := s.boldPartner(fp); b != nil {
+			if src, err := loadSource(b.Location); err == nil {
+				fb.bold = src
+			}
+		}
+		s.log.Debug("font fallback", "family", fp.Family, "file", fp.Location.File, "for", fmt.Sprintf("U+%04X", r))
+		return fb, true
+	}
+	return fallback{}, false
+}
+
+// boldPartner is the upright bold member of fp's family, nil when there is
+// none.
+func (s *systemFonts) boldPartner(fp *fontscan.Footprint) *fontscan.Footprint {
+	var best *fontscan.Footprint
+	for i := range s.list {
+		c := &s.list[i]
+		if c.Family != fp.Family || c.Aspect.Style != font.StyleNormal || c.Aspect.Weight < 600 || c.Location == fp.Location {
+			continue
+		}
+		if best == nil || abs32(float32(c.Aspect.Weight)-700) < abs32(float32(best.Aspect.Weight)-700) {
+			best = c
+		}
+	}
+	return best
+}
+
+func abs32(v float32) float32 {
+	if v < 0 {
+		return -v
+	}
+	return v
+}
+
+// loadSource reads one font (a member of a collection when loc.Index says so).
+func loadSource(loc fontscan.Location) (*text.GoTextFaceSource, error) {
+	st, err := os.Stat(loc.File)
+	if err != nil {
+		return nil, err
+	}
+	if st.Size() > maxFontFile {
+		return nil, fmt.Errorf("font file of %d bytes", st.Size())
+	}
+	b, err := os.ReadFile(loc.File)
+	if err != nil {
+		return nil, err
+	}
+	ext := strings.ToLower(filepath.Ext(loc.File))
+	if ext == ".ttc" || ext == ".otc" || loc.Index > 0 {
+		all, err := text.NewGoTextFaceSourcesFromCollection(bytes.NewReader(b))
+		if err != nil {
+			return nil, err
+		}
+		if int(loc.Index) >= len(all) {
+			return nil, fmt.Errorf("no face %d in a collection of %d", loc.Index, len(all))
+		}
+		return all[loc.Index], nil
+	}
+	return text.NewGoTextFaceSource(bytes.NewReader(b))
+}

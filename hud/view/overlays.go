@@ -1,0 +1,130 @@
+package view
+
+import (
+	"image/color"
+	"math"
+	"strings"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"vimpclient/hud"
+)
+
+// --- game informer (z 6) ---
+
+func (v *View) drawGameInform(dst *ebiten.Image, g *hud.GameInform, l *hud.ScreenLayout, now float64) {
+	if g.Text == "" {
+		return
+	}
+	t := math.Min(1, math.Max(0, (now-g.At)/hud.GameInformAnimMs))
+	k := 1 - math.Pow(1-t, 3) // ease-out
+	if k <= 0.01 {
+		return
+	}
+	// The text keeps to its band: a line too wide for it gets smaller.
+	band := l.Inform
+	size := hud.InformSize(l.W)
+	if w := v.textW(g.Text, true, size); w > band.W && w > 0 {
+		size = math.Max(10, math.Floor(size*band.W/w))
+	}
+	line := v.fonts.Line(g.Text)
+	gs := v.fonts.Glyphs(line, true, size*v.s)
+	tw := v.fonts.Advance(line, true, size*v.s)
+	cx, top := (band.X+band.W/2)*v.s, band.Y*v.s
+	v.drawGlyphs(dst, gs, cx+2*v.s, top+3*v.s, k, tw/2, fade(color.RGBA{0, 0, 0, 110}, k)) // soft shadow
+	for _, d := range outline {
+		v.drawGlyphs(dst, gs, cx+d[0]*v.s, top+d[1]*v.s, k, tw/2, fade(colBlack, k))
+	}
+	v.drawGlyphs(dst, gs, cx, top, k, tw/2, fade(colWhite, k))
+}
+
+var outline = [4][2]float64{{-1, 0}, {1, 0}, {0, -1}, {0, 1}}
+
+// --- notices and the accolades banner (over the panel) ---
+
+const (
+	noticeSize = 14
+	bannerSize = 15
+)
+
+// noticeColors are a notice's fill and border by kind.
+func noticeColors(k hud.NoticeKind) (fill, border color.RGBA) {
+	switch k {
+	case hud.NoticeError:
+		return rgba(60, 0, 8, 0.88), rgb(0xff, 0x55, 0x66)
+	case hud.NoticeWarning:
+		return rgba(48, 36, 0, 0.88), colGold
+	}
+	return rgba(0, 0, 0, 0.75), colCmdBorder
+}
+
+// drawNotices draws each notice as a centred box, one per line of the
+// notices band, oldest at the top.
+func (v *View) drawNotices(dst *ebiten.Image, ns []hud.Notice, l *hud.ScreenLayout, now float64) {
+	band := l.Notices
+	for i := range ns {
+		n := &ns[i]
+		y := band.Y + float64(i)*hud.NoticeH
+		if y+hud.NoticeH > band.Y+band.H+0.5 || band.W < 40 {
+			return
+		}
+		str := v.ellipsis(n.Text, false, noticeSize, band.W-20)
+		w := math.Min(band.W, v.textW(str, false, noticeSize)+20)
+		r := hud.Rect{X: band.X + (band.W-w)/2, Y: y, W: w, H: hud.NoticeH - 4}
+		fillC, borderC := noticeColors(n.Kind)
+		v.box(dst, r, 4, 1, fillC, borderC)
+		v.text(dst, str, false, noticeSize, r.X+10, r.Y+(r.H-noticeSize*1.2)/2, colWhite)
+	}
+}
+
+// drawBanner draws the accolades banner in its band; it fades out over
+// its last half second.
+func (v *View) drawBanner(dst *ebiten.Image, a *hud.Accolades, l *hud.ScreenLayout, now float64) {
+	band := l.Banner
+	if band.W < 40 {
+		return
+	}
+	alpha := math.Max(0, math.Min(1, (a.BannerAt+hud.BannerMs-now)/500))
+	str := v.ellipsis(a.Banner, true, bannerSize, band.W-28)
+	w := math.Min(band.W, v.textW(str, true, bannerSize)+28)
+	r := hud.Rect{X: band.X + (band.W-w)/2, Y: band.Y, W: w, H: band.H}
+	v.box(dst, r, 6, 2, fade(rgba(30, 22, 0, 0.9), alpha), fade(colGold, alpha))
+	v.text(dst, str, true, bannerSize, r.X+14, r.Y+(r.H-bannerSize*1.2)/2, fade(colGold, alpha))
+}
+
+// --- tech informer and the reconnecting screen (z 9) ---
+
+const (
+	techSize  = 20
+	techLineH = 24
+	hintSize  = 16
+)
+
+func (v *View) drawTech(dst *ebiten.Image, msg string, w, h float64) {
+	v.fill(dst, hud.Rect{W: w, H: h}, colBlack)
+	y := 10.0
+	for rest, more := msg, true; more; {
+		var para string
+		para, rest, more = strings.Cut(rest, "\n")
+		for _, line := range v.wrap(para, false, techSize, w-20, 0) {
+			v.text(dst, line, false, techSize, 10, y, colWhite)
+			y += techLineH
+		}
+	}
+}
+
+// drawReconnect draws the reconnecting screen: the reason and countdown
+// centred, the give-up key under them.
+func (v *View) drawReconnect(dst *ebiten.Image, r *hud.Reconnect, w, h, now float64) {
+	v.fill(dst, hud.Rect{W: w, H: h}, colBlack)
+	lines := v.wrap(r.Text(now), false, techSize, w-40, 0)
+	y := math.Round(h*0.42 - float64(len(lines))*techLineH/2)
+	for _, line := range lines {
+		v.text(dst, line, false, techSize, (w-v.textW(line, false, techSize))/2, y, colWhite)
+		y += techLineH
+	}
+	if hint := r.Hint(); hint != "" {
+		y += 10
+		v.text(dst, hint, false, hintSize, (w-v.textW(hint, false, hintSize))/2, y, colChatText)
+	}
+}

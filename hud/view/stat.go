@@ -1,0 +1,141 @@
+package view
+
+import (
+	"image/color"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"vimpclient/hud"
+)
+
+// --- scoreboard (z 7, after the panel) ---
+
+const (
+	statSize  = 10
+	statLineH = 15
+	leadSize  = 12
+	leadLineH = 18
+)
+
+func tableColor(t *hud.StatTable, index int) color.RGBA {
+	if t.Name == "spectators" {
+		return colTeam3
+	}
+	if c, ok := TeamColor(index + 1); ok {
+		return c
+	}
+	return colChatText
+}
+
+func (v *View) drawStat(dst *ebiten.Image, s *hud.Stat, l *hud.ScreenLayout) {
+	r := l.Stat
+	v.box(dst, r, 5, 3, rgba(25, 25, 25, 0.9), colWhite)
+	y := r.Y + 10
+	if s.LeaderboardMode() {
+		v.drawLeaderboard(dst, s, r, y)
+		return
+	}
+	inner := r.W - 20
+	y = v.statRow(dst, r, y, s.Labels, "", true, colWhite)
+	for ti := range s.Tables {
+		t := &s.Tables[ti]
+		col := tableColor(t, ti)
+		y += 4
+		y = v.statRow(dst, r, y, t.Head, t.Title, true, col)
+		v.fill(dst, hud.Rect{X: r.X + 10, Y: y - 2, W: inner, H: 1}, fade(col, 0.6))
+		for _, rw := range t.Rows {
+			cells := rw.Cells
+			if t.Name == "spectators" && len(cells) > 1 {
+				cells = cells[:1] // the spectators' table shows names only
+			}
+			y = v.statRow(dst, r, y, cells, "", false, col)
+		}
+	}
+	if len(s.Leader) > 0 && y+leadLineH*2 < r.Y+r.H-10 {
+		y += 12
+		v.fill(dst, hud.Rect{X: r.X + 10, Y: y - 6, W: inner, H: 1}, fade(colGold, 0.7))
+		v.drawLeaderboard(dst, s, r, y)
+	}
+}
+
+// leaderTitles are the leaderboard's headings: the title by period, and
+// the three column labels (the schema's columns in the leaderboard mode).
+func leaderTitle(period string) string {
+	switch period {
+	case "day":
+		return "Leaderboard — today"
+	case "month":
+		return "Leaderboard — this month"
+	case "all":
+		return "Leaderboard — all time"
+	}
+	return "Leaderboard — " + hud.PeriodTitle(period)
+}
+
+var defaultLeaderLabels = []string{"#", "Player", "Score"}
+
+// drawLeaderboard draws the game's global leaderboard from y down inside
+// box: its heading, the column labels and one row per place, the local
+// player's row highlighted.
+func (v *View) drawLeaderboard(dst *ebiten.Image, s *hud.Stat, box hud.Rect, y float64) {
+	inner := box.W - 20
+	x := box.X + 10
+	v.text(dst, leaderTitle(s.Period), true, leadSize+2, x, y, colGold)
+	y += leadLineH + 4
+	labels := defaultLeaderLabels
+	if s.LeaderboardMode() && len(s.Labels) >= 3 {
+		labels = s.Labels[:3]
+	}
+	placeW, scoreW := inner*0.15, inner*0.25
+	nickX, scoreX := x+placeW, x+inner-scoreW
+	v.text(dst, labels[0], true, leadSize, x, y, colWhite)
+	v.text(dst, v.ellipsis(labels[1], true, leadSize, scoreX-nickX-6), true, leadSize, nickX, y, colWhite)
+	v.text(dst, labels[2], true, leadSize, x+inner-v.textW(labels[2], true, leadSize), y, colWhite)
+	y += leadLineH
+	v.fill(dst, hud.Rect{X: x, Y: y - 3, W: inner, H: 1}, fade(colWhite, 0.6))
+	if len(s.Leader) == 0 {
+		v.text(dst, "no places yet", false, leadSize, x, y+2, colEmpty)
+		return
+	}
+	for i := range s.Leader {
+		e := &s.Leader[i]
+		if y > box.Y+box.H-leadLineH-6 {
+			return
+		}
+		col := colChatText
+		if e.Self {
+			v.fill(dst, hud.Rect{X: x - 4, Y: y - 2, W: inner + 8, H: leadLineH}, rgba(255, 204, 51, 0.18))
+			col = colWhite
+		}
+		v.text(dst, e.Place, e.Self, leadSize, x, y, col)
+		v.text(dst, v.ellipsis(e.Nick, e.Self, leadSize, scoreX-nickX-6), e.Self, leadSize, nickX, y, col)
+		v.text(dst, e.Score, e.Self, leadSize, x+inner-v.textW(e.Score, e.Self, leadSize), y, col)
+		y += leadLineH
+	}
+}
+
+// statRow draws one scoreboard line (first, when set, replaces cell 0) and
+// returns the next line's y; lines below the box are not drawn.
+func (v *View) statRow(dst *ebiten.Image, box hud.Rect, y float64, cells []string, first string, bold bool, c color.RGBA) float64 {
+	if y > box.Y+box.H-statLineH {
+		return y
+	}
+	inner := box.W - 20
+	if first != "" {
+		v.text(dst, v.ellipsis(first, bold, statSize, inner*0.4-4), bold, statSize, box.X+10, y, c)
+	}
+	for i, cell := range cells {
+		if i == 0 && first != "" {
+			continue
+		}
+		x, cw := box.X+10, inner*0.4
+		if i > 0 {
+			x, cw = box.X+10+inner*0.4+float64(i-1)*inner*0.15, inner*0.15
+		}
+		if x+cw > box.X+box.W-5 {
+			break
+		}
+		v.text(dst, v.ellipsis(cell, bold, statSize, cw-4), bold, statSize, x, y, c)
+	}
+	return y + statLineH
+}

@@ -1,0 +1,163 @@
+package window
+
+import (
+	"context"
+	"fmt"
+	"image/color"
+	"slices"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/inpututil"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+
+	"vimpclient/demo"
+	"vimpclient/gameloop"
+	hudview "vimpclient/hud/view"
+	"vimpclient/render"
+	"vimpclient/world"
+)
+
+// seekStep is how far the arrow keys seek.
+const seekStep = 5 * time.Second
+
+// demoPlay is a demo in the window: its own keys instead of the game's, and
+// a timeline at the bottom.
+//
+//	Space pause · ←/→ seek 5 s · ↑/↓ speed · Home restart · [ ] follow the
+//	previous/next player · F follow the recorded player · click the timeline
+type demoPlay struct {
+	d       *demo.Demo
+	fonts   *hudview.Fonts
+	actors  []world.Actor
+	bar     *ebiten.Image
+	status  string // the status line, rebuilt when it changes
+	key     statusKey
+	textOp  text.DrawOptions
+	barRect [4]float64 // timeline in device px: x, y, w, h
+}
+
+type statusKey struct {
+	sec, length int
+	speed       float64
+	paused      bool
+	follow      world.Actor
+	following   bool
+}
+
+// NewDemo builds the window for a demo, drawing with renderer.
+func NewDemo(ctx context.Context, d *demo.Demo, renderer *render.Renderer, o Options) (*Window, error) {
+	f, err := hudview.NewFonts()
+	if err != nil {
+		return nil, fmt.Errorf("window: %w", err)
+	}
+	return newWindow(ctx, &demoPlay{d: d, fonts: f}, renderer, o)
+}
+
+func (p *demoPlay) Loop() *gameloop.Loop { return p.d.Loop() }
+func (p *demoPlay) Tick(now time.Time)   { p.d.Tick(now) }
+
+// Controls implements play: the demo's keys and the timeline click.
+func (p *demoPlay) Controls(w *Window) {
+	d := p.d
+	switch {
+	case inpututil.IsKeyJustPressed(ebiten.KeySpace):
+		d.SetPaused(!d.Paused())
+	case inpututil.IsKeyJustPressed(ebiten.KeyArrowLeft):
+		d.Seek(d.Position() - seekStep)
+	case inpututil.IsKeyJustPressed(ebiten.KeyArrowRight):
+		d.Seek(d.Position() + seekStep)
+	case inpututil.IsKeyJustPressed(ebiten.KeyArrowUp):
+		d.Faster()
+	case inpututil.IsKeyJustPressed(ebiten.KeyArrowDown):
+		d.Slower()
+	case inpututil.IsKeyJustPressed(ebiten.KeyHome):
+		d.Seek(0)
+	case inpututil.IsKeyJustPressed(ebiten.KeyF):
+		d.Loop().World().Unfollow()
+	case inpututil.IsKeyJustPressed(ebiten.KeyBracketRight):
+		p.cycle(1)
+	case inpututil.IsKeyJustPressed(ebiten.KeyBracketLeft):
+		p.cycle(-1)
+	}
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+		x, y := ebiten.CursorPosition()
+		r := p.barRect
+		if fx, fy := float64(x), float64(y); r[2] > 0 && fx >= r[0] && fx <= r[0]+r[2] && fy >= r[1]-r[3] && fy <= r[1]+2*r[3] {
+			d.Seek(time.Duration((fx - r[0]) / r[2] * float64(d.Length())))
+		}
+	}
+}
+
+// cycle follows the next (dir 1) or previous (-1) player.
+func (p *demoPlay) cycle(dir int) {
+	w := p.d.Loop().World()
+	p.actors = w.Actors(p.actors[:0])
+	if len(p.actors) == 0 {
+		return
+	}
+	slices.SortFunc(p.actors, func(a, b world.Actor) int {
+		if a.Key != b.Key {
+			if a.Key < b.Key {
+				return -1
+			}
+			return 1
+		}
+		return int(a.ID) - int(b.ID)
+	})
+	i := 0
+	if cur, ok := w.Following(); ok {
+		i = slices.Index(p.actors, cur)
+		i = (i + dir + len(p.actors)) % len(p.actors)
+	} else if dir < 0 {
+		i = len(p.actors) - 1
+	}
+	w.Follow(p.actors[i])
+}
+
+// Overlay implements play: the timeline and the status line.
+func (p *demoPlay) Overlay(w *Window, screen *ebiten.Image) {
+	if p.bar == nil {
+		p.bar = ebiten.NewImage(1, 1)
+		p.bar.Fill(color.White)
+	}
+	d := p.d
+	b := screen.Bounds()
+	s := w.dpr
+	x, y, bw, bh := 20*s, float64(b.Dy())-24*s, float64(b.Dx())-40*s, 6*s
+	p.barRect = [4]float64{x, y, bw, bh}
+	frac := 0.0
+	if d.Length() > 0 {
+		frac = float64(d.Position()) / float64(d.Length())
+	}
+	var op ebiten.DrawImageOptions
+	op.GeoM.Scale(bw, bh)
+	op.GeoM.Translate(x, y)
+	op.ColorScale.Scale(0.3, 0.3, 0.3, 0.8)
+	screen.DrawImage(p.bar, &op)
+	op.GeoM.Reset()
+	op.GeoM.Scale(bw*frac, bh)
+	op.GeoM.Translate(x, y)
+	op.ColorScale.Reset()
+	op.ColorScale.Scale(0.2, 0.8, 0.75, 1)
+	screen.DrawImage(p.bar, &op)
+
+	k := statusKey{sec: int(d.Position() / time.Second), length: int(d.Length() / time.Second), speed: d.Speed(), paused: d.Paused()}
+	k.follow, k.following = d.Loop().World().Following()
+	if k != p.key || p.status == "" {
+		p.key = k
+		p.status = fmt.Sprintf("%d:%02d / %d:%02d   %g×", k.sec/60, k.sec%60, k.length/60, k.length%60, k.speed)
+		if k.paused {
+			p.status += "   paused"
+		}
+		if k.following {
+			p.status += fmt.Sprintf("   following %s %d", k.follow.Key, k.follow.ID)
+		}
+		p.status += "   Space pause · ←/→ seek · ↑/↓ speed · [ ] player · F recorded view"
+	}
+	face := p.fonts.Face(false, 13*s)
+	p.textOp.GeoM.Reset()
+	p.textOp.GeoM.Translate(x, y-18*s)
+	p.textOp.ColorScale.Reset()
+	text.Draw(screen, p.status, face, &p.textOp)
+}

@@ -1,0 +1,123 @@
+package world
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"vimpclient/clientcore"
+	"vimpclient/internal/capturetest"
+	"vimpclient/parts"
+	"vimpclient/registry"
+)
+
+// tanksConfig is the world's part of a tanks CONFIG_DATA: the two canvases
+// with the tanks dynamic camera, the tanks parts, the engine's tanks schema.
+func tanksConfig(t testing.TB) (*Config, *parts.Game) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(capturetest.SharedDir(t), "conformance", "schemas", "tanks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema, err := clientcore.ParseSchema(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs, tune, pointer, err := ParseCanvasManager(json.RawMessage(`{
+	  "dynamicCamera":{"lookAheadFactor":30,"zoomOutFactor":0.5,"maxZoomOut":0.6,"smoothnessPosition":0.008,"smoothnessZoom":0.005,"smoothnessVelocity":0.15},
+	  "canvases":{"vimp":{"width":960,"height":600,"aspectRatio":"16:9","baseScale":"5:1","dynamicCamera":true,"shakeCamera":true},
+	              "radar":{"width":150,"height":150,"fixSize":"150","baseScale":"1:8"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pc, err := parts.ParsePartsConfig(json.RawMessage(`{"gameSets":{"c1":["Map","MapRadar"],"c2":["Map"],"m1":["Tank","TankRadar","Smoke","Tracks"],"w1":["ShotEffect"],"w2":["Bomb"],"w2e":["ExplosionEffect"]},
+	   "entitiesOnCanvas":{"Map":"vimp","MapRadar":"radar","TankRadar":"radar","Tank":"vimp","ShotEffect":"vimp","Bomb":"vimp","ExplosionEffect":"vimp","Smoke":"vimp","Tracks":"vimp"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, pg, ok := registry.Default().Pick("tanks", pc, func() float64 { return 0.5 })
+	if !ok {
+		t.Fatal("tanks parts not recognised")
+	}
+	return &Config{Schema: schema, Canvases: specs, Camera: tune, PointerCanvas: pointer, Parts: pc}, pg
+}
+
+type fakeCore struct {
+	frames []clientcore.EventFrame
+	hot    clientcore.Hot
+}
+
+func (c *fakeCore) Sample(float64) *clientcore.Hot {
+	c.hot.Flags &^= clientcore.HotFrames
+	if len(c.frames) > 0 {
+		c.hot.Flags |= clientcore.HotFrames
+	}
+	return &c.hot
+}
+
+func (c *fakeCore) TakeFrames() []clientcore.EventFrame {
+	f := c.frames
+	c.frames = nil
+	return f
+}
+
+func (c *fakeCore) MyGameID() (uint8, bool) { return 1, true }
+
+// Each event frame's camera and then the hot camera are applied in that
+// order, each advancing the camera smoothing by one step; the stage is
+// computed once the tick is complete.
+func TestTickCameraOrder(t *testing.T) {
+	cfg, pg := tanksConfig(t)
+	core := &fakeCore{}
+	core.frames = []clientcore.EventFrame{
+		{HasCamera: true, Camera: clientcore.FrameCamera{X: 0, Y: 0, ForceReset: true}},
+		{HasCamera: true, Camera: clientcore.FrameCamera{X: 2, Y: 0}},
+	}
+	core.hot = clientcore.Hot{Flags: clientcore.HotCamera, Camera: [2]float32{4, 0}}
+	var listener [][3]float64
+	w := New(Options{Rand: func() float64 { return 0.5 },
+		OnCamera: func(x, y, zoom float64) { listener = append(listener, [3]float64{x, y, zoom}) }})
+	w.Resize(1920, 1080)
+	if err := w.Configure(cfg, pg); err != nil {
+		t.Fatal(err)
+	}
+	w.SetCore(core)
+	w.Tick(16, 16)
+	if len(listener) != 3 || listener[0][0] != 0 || listener[1][0] != 2 || listener[2][0] != 4 {
+		t.Fatalf("camera applications %v, want frames then hot: x 0, 2, 4", listener)
+	}
+	// The same three updates on a bare camera give the same stage: the
+	// camera's worked table, its first two ticks (x = 2, then 4).
+	st := w.Canvases()[0].Stage
+	if math.Abs(st.X-(960-4.204624*4.989331)) > 1e-3 || st.Y != 540 {
+		t.Fatalf("stage %+v, want the worked table's tick-2 stage", st)
+	}
+	// The radar (no dynamic camera) centres on the raw point at 0.13 px/u.
+	if r := w.Canvases()[1].Stage; math.Abs(r.X-(75-4*0.13)) > 1e-9 || r.S != 0.13 {
+		t.Fatalf("radar stage %+v", r)
+	}
+	if x, y, ok := w.ScreenToWorld(960, 540); !ok || math.Abs(x-4.204624) > 1e-3 || y != 0 {
+		t.Fatalf("centre -> %v,%v", x, y)
+	}
+	w.SetDeviceScale(2)
+	if x, _, ok := w.CursorToWorld(1920, 1080); !ok || math.Abs(x-4.204624) > 1e-3 {
+		t.Fatalf("device px centre -> %v", x)
+	}
+}
+
+// A world with nothing configured ignores ticks, maps and clears.
+func TestUnconfiguredWorld(t *testing.T) {
+	w := New(Options{})
+	w.SetCore(&fakeCore{})
+	w.Tick(16, 16)
+	w.SetMap(nil)
+	w.Clear(nil, true)
+	if w.Configured() || w.GameID() != "" || w.Stage("vimp") != nil {
+		t.Fatal("an unconfigured world reports a game")
+	}
+	if _, _, ok := w.ScreenToWorld(1, 1); ok {
+		t.Fatal("a world point without canvases")
+	}
+}

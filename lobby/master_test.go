@@ -244,3 +244,24 @@ func TestErrorWords(t *testing.T) {
 		t.Error("ErrRoomGone matching")
 	}
 }
+
+// The newer master answers GET /rooms/:id with the room and its status;
+// the older one has no such route.
+func TestRoomByID(t *testing.T) {
+	for _, d := range []fakemaster.Dialect{fakemaster.Older, fakemaster.Newer} {
+		fm := fakemaster.Start(fakemaster.Config{Dialect: d, Keys: testKeys(t)})
+		id := fm.AddListed("Alpha", "eu", 1, 8)
+		m, _ := lobby.NewMaster(fm.URL(), nil)
+		r, err := m.RoomByID(context.Background(), id)
+		if d == fakemaster.Newer && (err != nil || r.ID != id || r.Name != "Alpha" || r.Status != "online") {
+			t.Errorf("newer: %+v %v", r, err)
+		}
+		if d == fakemaster.Older && err == nil {
+			t.Errorf("older answered /rooms: %+v", r)
+		}
+		if _, err := m.RoomByID(context.Background(), "zzzzzzzz"); err == nil || (d == fakemaster.Newer && !errors.Is(err, lobby.ErrRoomGone)) {
+			t.Errorf("unknown room: %v", err)
+		}
+		fm.Close()
+	}
+}

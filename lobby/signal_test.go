@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"net/http/httptest"
 	"testing"
 	"time"
 
@@ -122,5 +123,32 @@ func TestPingHost(t *testing.T) {
 	}
 	if n != 1 {
 		t.Errorf("%d ping_host sent, want 1", n)
+	}
+}
+
+// A master that accepts the socket but never welcomes, or is not there,
+// fails the dial within its context.
+func TestSignalSlowOrDown(t *testing.T) {
+	mute := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c, err := websocket.Accept(w, r, nil)
+		if err != nil {
+			return
+		}
+		defer c.CloseNow()
+		<-r.Context().Done()
+	}))
+	defer mute.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	m, _ := lobby.NewMaster(mute.URL, nil)
+	if _, err := lobby.DialSignal(ctx, lobby.SignalConfig{URL: m.SignalURL(), Origin: m.Origin()}); err == nil {
+		t.Error("a master that never welcomes was accepted")
+	}
+	mute.CloseClientConnections()
+	down := mute.URL
+	mute.Close()
+	m, _ = lobby.NewMaster(down, nil)
+	if _, err := lobby.DialSignal(context.Background(), lobby.SignalConfig{URL: m.SignalURL(), Origin: m.Origin()}); err == nil {
+		t.Error("a master that is down was reached")
 	}
 }

@@ -56,6 +56,7 @@ type playFlags struct {
 	fullscreen      bool
 	screenshot      string
 	screenshotAfter time.Duration
+	lobby           lobbyFlags
 }
 
 func (p *playFlags) register(fs *flag.FlagSet) {
@@ -77,12 +78,14 @@ func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&p.fullscreen, "fullscreen", false, "start in fullscreen (F11 or Alt+Enter toggles it)")
 	fs.StringVar(&p.screenshot, "screenshot", "", "write a PNG of the window to this file after -screenshot-after, then quit")
 	fs.DurationVar(&p.screenshotAfter, "screenshot-after", 10*time.Second, "when to take the -screenshot")
+	p.lobby.register(fs)
 }
 
 func usagePlay(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "usage: vimpclient [flags] ADDRESS      (http://host:port, or ws://host:port/path)")
 	fmt.Fprintln(w, "       vimpclient replay [flags] FILE  (play a recording back)")
 	fmt.Fprintln(w, "       vimpclient frames -schema SCHEMA.json FILE...")
+	fmt.Fprintln(w, "       vimpclient -room NAME|ID MASTER  (a lobby room; see also: servers, login, serve -master)")
 	fs.PrintDefaults()
 }
 
@@ -101,6 +104,8 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vimpclient: one address expected, got %q\n", fs.Args())
 		return 2
 	}
+	p.lobby.out = newRedactor(stderr) // identity tokens never reach the logs
+	stderr = p.lobby.out
 	if !p.headless {
 		if err := window.Available(); err != nil {
 			fmt.Fprintf(stderr, "vimpclient: %v\n", err)

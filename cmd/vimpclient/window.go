@@ -57,6 +57,11 @@ func windowConnect(ctx context.Context, p *playFlags, addr string, stdout, stder
 			default:
 			}
 		}}
+	closeLobby, code := joinLobby(ctx, p, runner, log, stderr)
+	if code != 0 {
+		return code
+	}
+	defer closeLobby()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	runDone := make(chan struct{})

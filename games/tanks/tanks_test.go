@@ -12,7 +12,7 @@ func TestGlueWallsMergesRuns(t *testing.T) {
 		{1, 0, 0, 1},
 		{1, 1, 1, 1},
 	}
-	w := NewWalls(grid, []int{1}, 10)
+	w := wallsOf(t, grid, []int{1}, 10)
 	// Top row, left column (rows 1-3), right column (rows 1-3), bottom
 	// middle run.
 	want := []Rect{{0, 0, 40, 10}, {0, 10, 10, 40}, {30, 10, 40, 40}, {10, 30, 30, 40}}
@@ -82,7 +82,7 @@ func TestTankStopsAtWall(t *testing.T) {
 		grid[y] = make([]int, 10)
 		grid[y][9] = 1
 	}
-	w := NewWalls(grid, []int{1}, 20) // wall face at x = 180
+	w := wallsOf(t, grid, []int{1}, 20) // wall face at x = 180
 	m := M1()
 	tk := Tank{X: 100, Y: 100}
 	hw, _ := m.HalfSize()
@@ -117,7 +117,7 @@ func TestBodiesPushEachOther(t *testing.T) {
 
 func TestRays(t *testing.T) {
 	grid := [][]int{{0, 0, 0, 1}}
-	w := NewWalls(grid, []int{1}, 10)
+	w := wallsOf(t, grid, []int{1}, 10)
 	if d := w.Ray(5, 5, 1, 0, 100); math.Abs(float64(d-25)) > 1e-4 {
 		t.Fatalf("wall ray %v, want 25", d)
 	}
@@ -144,7 +144,7 @@ func TestSlideAlongGluedWall(t *testing.T) {
 	for x := range grid[10] {
 		grid[10][x] = 1 // wall face at y = 100
 	}
-	w := NewWalls(grid, []int{1}, 10)
+	w := wallsOf(t, grid, []int{1}, 10)
 	if len(w.Blocks) != 1 {
 		t.Fatalf("%d blocks, want the row glued into one", len(w.Blocks))
 	}

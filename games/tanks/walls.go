@@ -1,83 +1,33 @@
 package tanks
 
-import "math"
+import (
+	"math"
+
+	"vimpclient/gamemap"
+)
 
 // Rect is an axis-aligned wall block in world units.
 type Rect struct {
 	X0, Y0, X1, Y1 float32
 }
 
-// Walls is the static wall geometry of a map: the solid tile grid (for
-// rays) and the solid tiles glued into rectangular blocks (for contacts).
-// Host and predictor build it from the same MAP_DATA with NewWalls, so
-// both collide against the same blocks.
+// Walls is the static wall geometry of one level of a map: the solid tile
+// grid (for rays) and the solid tiles glued into rectangular blocks (for
+// contacts), both read from the map's MapLevels, so host and predictor
+// collide against the same blocks.
 type Walls struct {
 	Cols, Rows int
 	Cell       float32
-	solid      []bool
-	// blockOf maps a cell to its block index, -1 for open cells.
-	blockOf []int32
-	Blocks  []Rect
+	Blocks     []Rect
+	levels     *gamemap.MapLevels
+	level      int
 }
 
-// NewWalls glues the wall tiles of grid (rows of tile values) whose value
-// is in static into blocks: each block grows right along its first row as
-// far as possible, then down while the whole span stays solid. cell is the
-// world size of a tile (step·scale).
-func NewWalls(grid [][]int, static []int, cell float32) *Walls {
-	rows := len(grid)
-	cols := 0
-	for _, r := range grid {
-		cols = max(cols, len(r))
-	}
-	w := &Walls{Cols: cols, Rows: rows, Cell: cell, solid: make([]bool, rows*cols), blockOf: make([]int32, rows*cols)}
-	isStatic := func(v int) bool {
-		for _, s := range static {
-			if s == v {
-				return true
-			}
-		}
-		return false
-	}
-	for y, r := range grid {
-		for x, v := range r {
-			w.solid[y*cols+x] = isStatic(v)
-		}
-	}
-	for i := range w.blockOf {
-		w.blockOf[i] = -1
-	}
-	free := func(x, y int) bool { return w.solid[y*cols+x] && w.blockOf[y*cols+x] < 0 }
-	for y := 0; y < rows; y++ {
-		for x := 0; x < cols; x++ {
-			if !free(x, y) {
-				continue
-			}
-			x1 := x
-			for x1+1 < cols && free(x1+1, y) {
-				x1++
-			}
-			y1 := y
-		grow:
-			for y1+1 < rows {
-				for i := x; i <= x1; i++ {
-					if !free(i, y1+1) {
-						break grow
-					}
-				}
-				y1++
-			}
-			id := int32(len(w.Blocks))
-			for j := y; j <= y1; j++ {
-				for i := x; i <= x1; i++ {
-					w.blockOf[j*cols+i] = id
-				}
-			}
-			w.Blocks = append(w.Blocks, Rect{
-				X0: float32(x) * cell, Y0: float32(y) * cell,
-				X1: float32(x1+1) * cell, Y1: float32(y1+1) * cell,
-			})
-		}
+// NewWalls reads a level's walls from the map's geometry.
+func NewWalls(levels *gamemap.MapLevels, level int) *Walls {
+	w := &Walls{Cols: levels.Cols(), Rows: levels.Rows(), Cell: levels.TileSize(), levels: levels, level: level}
+	for _, b := range levels.StaticBlocks(level) {
+		w.Blocks = append(w.Blocks, Rect{X0: b.X0, Y0: b.Y0, X1: b.X1, Y1: b.Y1})
 	}
 	return w
 }
@@ -88,7 +38,7 @@ func (w *Walls) Solid(col, row int) bool {
 	if col < 0 || row < 0 || col >= w.Cols || row >= w.Rows {
 		return true
 	}
-	return w.solid[row*w.Cols+col]
+	return w.levels.SolidCell(w.level, col, row)
 }
 
 // SolidAt reports whether the world point is inside a wall tile.
@@ -106,7 +56,7 @@ func (w *Walls) blocksIn(dst []int32, x0, y0, x1, y1 float32) []int32 {
 	r1 := min(int(floor32(y1/w.Cell)), w.Rows-1)
 	for r := r0; r <= r1; r++ {
 		for c := c0; c <= c1; c++ {
-			id := w.blockOf[r*w.Cols+c]
+			id := int32(w.levels.BlockAt(w.level, c, r))
 			if id < 0 {
 				continue
 			}

@@ -1,10 +1,12 @@
 package match
 
 import (
+	"embed"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 
+	"vimpclient/gamemap"
 	"vimpclient/games/tanks"
 )
 
@@ -26,8 +28,8 @@ const (
 	crateSide = 48 // source pixels
 )
 
-// Crate is one dynamic map body in MAP_DATA form (unscaled, top-left).
-type Crate struct {
+// crateSpec is one dynamic map body in MAP_DATA form (unscaled, top-left).
+type crateSpec struct {
 	Position       [2]float64 `json:"position"`
 	Angle          float64    `json:"angle"`
 	Width          float64    `json:"width"`
@@ -39,22 +41,54 @@ type Crate struct {
 	AngularDamping float64    `json:"angularDamping"`
 }
 
-// Map is a generated map in the MAP_DATA shape tanks uses.
-type Map struct {
-	Name           string                  `json:"-"`
+// mapSpec is a generated map in the MAP_DATA shape tanks uses, before it
+// becomes the text the match sends.
+type mapSpec struct {
 	SetID          string                  `json:"setId"`
 	Scale          float64                 `json:"scale"`
 	Step           int                     `json:"step"`
 	SpriteSheet    spriteSheet             `json:"spriteSheet"`
 	Layers         map[string][]int        `json:"layers"`
 	PhysicsStatic  []int                   `json:"physicsStatic"`
-	PhysicsDynamic []Crate                 `json:"physicsDynamic"`
+	PhysicsDynamic []crateSpec             `json:"physicsDynamic"`
 	Respawns       map[string][][3]float64 `json:"respawns"`
 	Grid           [][]int                 `json:"map"`
+}
 
-	// geom is what the simulation reads, parsed back from the MAP_DATA
-	// text exactly as a client's predictor parses it.
+// Map is one map of the catalog: the MAP_DATA text the match sends, the map
+// parsed back from that text exactly as a client parses it, and the
+// simulation geometry built from the parsed map, so host and client read one
+// geometry.
+type Map struct {
+	Name string
+	Text []byte
+	Data *gamemap.Map
 	geom *tanks.Geometry
+}
+
+// newMap parses a map's MAP_DATA text.
+func newMap(name string, text []byte) (*Map, error) {
+	data, err := gamemap.Parse(text)
+	if err != nil {
+		return nil, fmt.Errorf("map %s: %w", name, err)
+	}
+	return &Map{Name: name, Text: text, Data: data, geom: tanks.NewGeometry(data)}, nil
+}
+
+// bundled holds the maps kept as data rather than generated: bridge, a road
+// under a bridge with a ramp at each end, crates and spawn points on both
+// levels.
+//
+//go:embed maps/*.json
+var bundled embed.FS
+
+// bundledMap reads one of the bundled maps.
+func bundledMap(name string) (*Map, error) {
+	text, err := bundled.ReadFile("maps/" + name + ".json")
+	if err != nil {
+		return nil, fmt.Errorf("map %s: %w", name, err)
+	}
+	return newMap(name, text)
 }
 
 type spriteSheet struct {
@@ -67,7 +101,7 @@ func MapNames() []string { return []string{"yard", "crossing", "maze"} }
 
 // generateMap builds the named map from a seed derived from its name, so
 // every run (and every client cache) sees the same layout.
-func generateMap(name string, variant int) *Map {
+func generateMap(variant int) *mapSpec {
 	rng := rand.New(rand.NewPCG(uint64(variant)+1, 0x7a6b73))
 	g := make([][]int, mapRows)
 	for y := range g {
@@ -120,8 +154,8 @@ func generateMap(name string, variant int) *Map {
 			}
 		}
 	}
-	m := &Map{
-		Name: name, SetID: "c1", Scale: mapScale, Step: mapStep,
+	m := &mapSpec{
+		SetID: "c1", Scale: mapScale, Step: mapStep,
 		SpriteSheet:   spriteSheet{Img: "tiles.png", Frames: [][4]int{{0, 0, 32, 32}, {32, 0, 32, 32}, {64, 0, 32, 32}, {96, 0, 32, 32}}},
 		Layers:        map[string][]int{"1": {TileFloor, TileGrass}, "2": {TileWall}, "4": {TileCanopy}},
 		PhysicsStatic: []int{TileWall},
@@ -152,7 +186,7 @@ func generateMap(name string, variant int) *Map {
 				g[yy][xx] = TileFloor
 			}
 		}
-		m.PhysicsDynamic = append(m.PhysicsDynamic, Crate{
+		m.PhysicsDynamic = append(m.PhysicsDynamic, crateSpec{
 			Position: [2]float64{float64(x*mapStep + 8), float64(y*mapStep + 8)},
 			Angle:    float64(rng.IntN(4) * 15), Width: crateSide, Height: crateSide,
 			Density: 8, Img: "crate.png", Layer: 3, LinearDamping: 8, AngularDamping: 16,
@@ -189,21 +223,17 @@ func openArea(g [][]int, x0, y0, w, h int) bool {
 	return true
 }
 
-// generateMaps builds every catalog map and its MAP_DATA text.
-func generateMaps() (map[string]*Map, map[string][]byte, error) {
+// generateMaps builds every catalog map from its MAP_DATA text.
+func generateMaps() (map[string]*Map, error) {
 	maps := map[string]*Map{}
-	texts := map[string][]byte{}
 	for i, name := range MapNames() {
-		m := generateMap(name, i)
-		b, err := json.Marshal(m)
+		text, err := json.Marshal(generateMap(i))
 		if err != nil {
-			return nil, nil, fmt.Errorf("map %s: %w", name, err)
+			return nil, fmt.Errorf("map %s: %w", name, err)
 		}
-		if m.geom, err = tanks.ParseGeometry(b); err != nil {
-			return nil, nil, fmt.Errorf("map %s: %w", name, err)
+		if maps[name], err = newMap(name, text); err != nil {
+			return nil, err
 		}
-		maps[name] = m
-		texts[name] = b
 	}
-	return maps, texts, nil
+	return maps, nil
 }

@@ -81,9 +81,8 @@ type Match struct {
 	keyM1, keyW1, keyW2, keyW2E, keyC1 *packer.Key
 	rows                               rowLayouts // where each value goes in those keys' rows
 
-	maps     map[string]*Map
-	mapTexts map[string][]byte
-	current  *Map
+	maps    map[string]*Map
+	current *Map
 
 	tick    int64
 	nowMs   float64
@@ -194,7 +193,7 @@ func New(cfg Config) (*Match, error) {
 	if err != nil {
 		return nil, fmt.Errorf("match config: %w", err)
 	}
-	maps, texts, err := generateMaps()
+	maps, err := generateMaps()
 	if err != nil {
 		return nil, err
 	}
@@ -203,7 +202,7 @@ func New(cfg Config) (*Match, error) {
 		config: compact, schema: schema,
 		keyM1: schema.Key("m1"), keyW1: schema.Key("w1"), keyW2: schema.Key("w2"),
 		keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"), rows: rows,
-		maps: maps, mapTexts: texts, byUID: map[int]*player{},
+		maps: maps, byUID: map[int]*player{},
 		out: discard{}, model: tanks.M1(),
 	}
 	m.loadMap(MapNames()[0])
@@ -230,8 +229,11 @@ func (m *Match) MapNames() []string { return MapNames() }
 
 // MapText returns the catalog JSON of a map (for the HTTP map endpoints).
 func (m *Match) MapText(name string) ([]byte, bool) {
-	b, ok := m.mapTexts[name]
-	return b, ok
+	mp, ok := m.maps[name]
+	if !ok {
+		return nil, false
+	}
+	return mp.Text, true
 }
 
 // AuthParam is one auth form field descriptor.
@@ -303,6 +305,14 @@ func (m *Match) uniqueName(name string) string {
 			return n
 		}
 	}
+}
+
+// MapName is the name of the map being played.
+func (m *Match) MapName() string {
+	if m.current == nil {
+		return ""
+	}
+	return m.current.Name
 }
 
 // Full reports whether no game id is left for another participant.
@@ -386,7 +396,7 @@ func (m *Match) sendMap(p *player) {
 	p.human.ready = false
 	p.human.currentMap = m.current.Name
 	m.out.JSON(p.human.uid, 8, []int{2})
-	m.out.JSON(p.human.uid, 3, json.RawMessage(m.mapTexts[m.current.Name]))
+	m.out.JSON(p.human.uid, 3, json.RawMessage(m.current.Text))
 }
 
 // MapReady answers a MAP_READY.

@@ -353,14 +353,14 @@ func TestCrateRowsMatchMap(t *testing.T) {
 	if err := fb.Err(); err != nil {
 		t.Fatal(err)
 	}
-	crates := m.current.PhysicsDynamic
+	crates := m.current.Data.Dynamic
 	if len(crates) == 0 || len(rows) != len(crates) {
 		t.Fatalf("%d c1 rows for %d crates", len(rows), len(crates))
 	}
 	for i, c := range crates {
 		row := rows[i]
-		wantX, wantY := c.Position[0]*m.current.Scale, c.Position[1]*m.current.Scale
-		wantA := c.Angle * 3.141592653589793 / 180
+		wantX, wantY := c.X*m.current.Data.Scale, c.Y*m.current.Data.Scale
+		wantA := c.AngleDeg * 3.141592653589793 / 180
 		v := row.Fields
 		if row.ID != uint32(i) || abs(float32(fx.Float64(v)-wantX)) > 0.011 || abs(float32(fy.Float64(v)-wantY)) > 0.011 || abs(float32(fa.Float64(v)-wantA)) > 0.011 {
 			t.Errorf("crate %d row %v, want corner (%v,%v) angle %v", i, row.Fields, wantX, wantY, wantA)

@@ -37,7 +37,7 @@ func (m *Match) addBotTo(team int) bool {
 			team = Team2
 		}
 	}
-	if counts[team] >= len(m.current.Respawns[teamKey(team)]) {
+	if counts[team] >= len(m.current.Data.Spawns(teamKey(team))) {
 		return false
 	}
 	n := 0
@@ -76,15 +76,15 @@ func (m *Match) startRound() {
 		if p.team == Spectators {
 			continue
 		}
-		spots := m.current.Respawns[teamKey(p.team)]
+		spots := m.current.Data.Spawns(teamKey(p.team))
 		if used[p.team] >= len(spots) {
 			p.dead = true
 			continue
 		}
 		s := spots[used[p.team]]
 		used[p.team]++
-		scale := float32(m.current.Scale)
-		m.spawnTank(p, float32(s[0])*scale, float32(s[1])*scale, float32(s[2]))
+		scale := float32(m.current.Data.Scale)
+		m.spawnTank(p, float32(s.X)*scale, float32(s.Y)*scale, float32(s.AngleDeg))
 		m.statRow(p)
 		if p.bot != nil {
 			*p.bot = botBrain{}
@@ -495,7 +495,7 @@ func (m *Match) makeRoom(team int) bool {
 			}
 		}
 	}
-	if n < len(m.current.Respawns[teamKey(team)]) {
+	if n < len(m.current.Data.Spawns(teamKey(team))) {
 		return true
 	}
 	if bot == nil {
@@ -506,10 +506,10 @@ func (m *Match) makeRoom(team int) bool {
 }
 
 func (m *Match) spawnAtFreeSpot(p *player) {
-	spots := m.current.Respawns[teamKey(p.team)]
-	scale := float32(m.current.Scale)
+	spots := m.current.Data.Spawns(teamKey(p.team))
+	scale := float32(m.current.Data.Scale)
 	for _, s := range spots {
-		x, y := float32(s[0])*scale, float32(s[1])*scale
+		x, y := float32(s.X)*scale, float32(s.Y)*scale
 		free := true
 		for _, q := range m.players {
 			if q != nil && q.tank != nil {
@@ -520,12 +520,12 @@ func (m *Match) spawnAtFreeSpot(p *player) {
 			}
 		}
 		if free {
-			m.spawnTank(p, x, y, float32(s[2]))
+			m.spawnTank(p, x, y, float32(s.AngleDeg))
 			return
 		}
 	}
 	s := spots[0]
-	m.spawnTank(p, float32(s[0])*scale, float32(s[1])*scale, float32(s[2]))
+	m.spawnTank(p, float32(s.X)*scale, float32(s.Y)*scale, float32(s.AngleDeg))
 }
 
 type vote struct {

@@ -7,7 +7,8 @@
 //
 // Wiring, on the game loop's goroutine: on CONFIG_DATA build the core, then
 // FromConfig(schema, cfg.Prediction) and core.SetGame(g) (on error run
-// without a game). MAP_DATA: g.LoadMap(raw) then core.SetMap(). PANEL_DATA:
+// without a game). MAP_DATA: core.SetMap(m) with the map parsed once for the
+// whole client (the core hands it to SetMap here). PANEL_DATA:
 // g.SyncPanelCells(cells). Every key message sent: core.ApplyInput(seq,
 // down, command, now) with the wire seq, then render g.TakeSpawns() as event
 // frames. Each render tick: core.Sample(now) (which hands the game the
@@ -17,7 +18,6 @@
 package tankclient
 
 import (
-	"encoding/json"
 	"fmt"
 	"math"
 
@@ -126,27 +126,54 @@ func (g *Game) SetModel(name string) error {
 	return fmt.Errorf("tanks model %q: not configured", name)
 }
 
-// LoadMap reads the wall geometry from a MAP_DATA payload, the same way the
-// host does; call it when MAP_DATA arrives (clientcore's SetMap resets the
-// prediction through the SetMap hook).
+// LoadMap parses a MAP_DATA payload and reads it with UseMap (for callers
+// that hold the payload only; the client hands SetMap the map it parsed).
 func (g *Game) LoadMap(raw []byte) error {
-	geom, err := tanks.ParseGeometry(raw)
+	m, err := gamemap.Parse(raw)
 	if err != nil {
 		return fmt.Errorf("tanks map: %w", err)
 	}
-	g.walls = geom.Walls
-	var set struct {
-		SetID string `json:"setId"`
-	}
+	return g.UseMap(m)
+}
+
+// UseMap reads the simulation geometry (glued wall blocks, crates) from the
+// parsed map, the same way the host does (SetMap calls it). A map
+// whose map-dynamics row (the schema's key named by setId) declares its
+// roles wrongly is refused and leaves the previous geometry in place.
+func (g *Game) UseMap(m *gamemap.Map) error {
 	var key *clientcore.KeySchema
-	if json.Unmarshal(raw, &set) == nil && set.SetID != "" {
-		key = g.schema.Key(set.SetID)
+	if m.SetID != "" {
+		key = g.schema.Key(m.SetID)
 	}
 	if key != nil && key.Kind != clientcore.KindIndexedNoNull8 {
 		key = nil
 	}
+	if key != nil {
+		if err := gamemap.CheckDynamicsRow(rowFields(key), key.OptionalFrom); err != nil {
+			return fmt.Errorf("tanks map: %w", err)
+		}
+	}
+	geom := tanks.NewGeometry(m)
+	g.walls = geom.Walls
 	g.crates.load(geom, key)
 	return nil
+}
+
+// rowFields describes a snapshot key's fields for the map's role check.
+func rowFields(k *clientcore.KeySchema) []gamemap.RowField {
+	out := make([]gamemap.RowField, len(k.Fields))
+	for i, f := range k.Fields {
+		out[i] = gamemap.RowField{Name: f.Name, U8: f.Type == clientcore.TypeU8}
+		switch f.Role {
+		case clientcore.RoleZ:
+			out[i].Role = gamemap.RoleZ
+		case clientcore.RoleLevel:
+			out[i].Role = gamemap.RoleLevel
+		case clientcore.RoleState:
+			out[i].Role = gamemap.RoleState
+		}
+	}
+	return out
 }
 
 // ObserveHot gives the game the drawn world of the tick (the core calls it
@@ -402,8 +429,8 @@ func (g *Game) SetMap(m *gamemap.Map) {
 	g.crates.reset()
 	g.remotes.reset()
 	g.walls = nil
-	if m != nil {
-		g.LoadMap(m.Raw) // an error leaves no walls, as for no map
+	if m == nil || g.UseMap(m) != nil {
+		g.crates.load(&tanks.Geometry{}, nil) // no map, or one refused: no walls, no crates
 	}
 }
 

@@ -43,6 +43,7 @@ func (l *Loop) applyDisplay(h *hud.HUD) {
 	h.SetReducedMotion(l.reduced)
 	h.SetPalette(l.palette)
 	h.SettingsEntry(l.settingsEntry)
+	h.BrowserEntry(l.browserEntry)
 }
 
 // GameKeys is the current game's controls as its CONFIG_DATA gives them,

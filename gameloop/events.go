@@ -3,6 +3,7 @@ package gameloop
 import (
 	"errors"
 	"fmt"
+	"time"
 
 	"vimpclient/audio"
 	"vimpclient/clientcore"
@@ -39,7 +40,12 @@ func (l *Loop) handle(ev *session.Event) {
 		l.close = ev.Close
 		if ev.Close != nil && !ev.Close.Local {
 			l.log.Warn("connection closed", "code", ev.Close.Code, "reason", ev.Close.Reason, "reconnect", ev.Close.Reconnect)
-			l.hud.Disconnected(ev.Close.Reason)
+			if ev.Close.Code == protocol.CloseHostMigrating {
+				// Not a lost connection: the room's host is being replaced.
+				l.hud.HostChanging(ev.Close.Reason, l.nowMs)
+			} else {
+				l.hud.Disconnected(ev.Close.Reason)
+			}
 			l.closed(ev.Close)
 		}
 		if l.ctrl != nil {
@@ -51,6 +57,8 @@ func (l *Loop) handle(ev *session.Event) {
 		l.retry(ev.Retry)
 	case session.EventMessage:
 		l.message(ev)
+	case session.EventPlatform:
+		l.platform(ev)
 	}
 }
 
@@ -63,7 +71,9 @@ func (l *Loop) connectionOpened() {
 	l.retireCore()
 	l.graph.Reset()
 	t := l.currentTarget()
+	old := l.hud
 	l.hud = hud.New(t.Host, t.GameID, l.opts.Store)
+	l.hud.AdoptPlatform(old, l.nowMs) // the platform's votes are not the old host's
 	l.hud.HostListsRequested(true)
 	l.applyDisplay(l.hud)
 	l.ctrl = nil
@@ -71,6 +81,7 @@ func (l *Loop) connectionOpened() {
 	l.badFramesSaid = false
 	l.rejoin, l.heldVote, l.autoVote, l.authSent = !l.opts.AutoTeam && l.team != "", nil, nil, nil
 	l.world.Clear(nil, true)
+	l.configAt = time.Time{}
 	if l.opts.Sounds != nil {
 		l.opts.Sounds.Reset()
 		l.snd.reset()
@@ -91,6 +102,9 @@ func (l *Loop) message(ev *session.Event) {
 	l.hud.Handle(ev.Value, l.nowMs)
 	switch v := ev.Value.(type) {
 	case *protocol.Config:
+		if l.configAt.IsZero() {
+			l.configAt = ev.At
+		}
 		l.configure(v)
 	case *protocol.AuthForm:
 		switch {

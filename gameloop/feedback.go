@@ -147,6 +147,8 @@ func (l *Loop) sentHUD(o hud.Out) {
 		l.authSent = o.Values
 	case hud.OutSettings:
 		l.settingsAsked = true
+	case hud.OutBrowser:
+		l.browserAsked = true
 	case hud.OutGiveUp:
 		l.gaveUp = true
 		if l.opts.OnGiveUp != nil {

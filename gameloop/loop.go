@@ -152,8 +152,14 @@ type Loop struct {
 	palette       string
 	settingsEntry bool
 	settingsAsked bool
-	keys          input.Config
-	haveKeys      bool
+	browserEntry  string
+	browserAsked  bool
+	// The lobby's platform (platform.go): why the room was closed, and
+	// when this connection's CONFIG_DATA arrived.
+	roomClosed string
+	configAt   time.Time
+	keys       input.Config
+	haveKeys   bool
 }
 
 // maxLoopErrors bounds the errors kept for the summary.
@@ -311,6 +317,12 @@ func (l *Loop) sendHUD() {
 			err = l.sess.VoteRequest(o.Vote, o.Text)
 		case hud.OutVoteAnswer:
 			err = l.sess.VoteAnswer(o.Vote, o.Text)
+		case hud.OutEngineAnswer:
+			// The session hands an engine vote's answer to the platform:
+			// never the host's vote port.
+			if session.IsEngineVote(o.Vote) {
+				err = l.sess.VoteAnswer(o.Vote, o.Text)
+			}
 		}
 		if err != nil {
 			l.log.Warn("not sent", "kind", o.Kind, "err", err)

@@ -22,6 +22,8 @@ type HUD struct {
 	Accolades *Accolades
 	// Reconnect is the reconnecting screen (see Reconnecting).
 	Reconnect Reconnect
+	// HostChange is the lobby room's host-change screen (see HostChanging).
+	HostChange HostChange
 
 	host, game string
 	store      Store
@@ -31,8 +33,10 @@ type HUD struct {
 	authHidden *AuthForm // answered by the session on its own; shown again if rejected
 	hostLists  bool
 	reduced    bool
-	// settingsEntry: the M menu ends with the client's Settings entry.
+	// settingsEntry: the M menu ends with the client's Settings entry;
+	// browserEntry with the server list's.
 	settingsEntry bool
+	browserEntry  string
 	palette       string
 	// ModulesReady is set once the host accepted the form: the game UI
 	// exists from then on.
@@ -100,6 +104,14 @@ func (h *HUD) SettingsEntry(on bool) {
 	h.Vote.SettingsEntry(on)
 }
 
+// BrowserEntry puts the client's entry leaving the match for the server
+// list at the end of the M menu, labelled label ("": none); it survives
+// CONFIG_DATA.
+func (h *HUD) BrowserEntry(label string) {
+	h.browserEntry = label
+	h.Vote.BrowserEntry(label)
+}
+
 // HostListsRequested tells the overlays that the session itself requests
 // the value list of a vote the host opens (see Vote.HostListsRequested); it
 // survives CONFIG_DATA.
@@ -118,6 +130,12 @@ const (
 	OutVoteAnswer                 // VOTE_DATA answer: [Vote, Text]
 	OutGiveUp                     // the player gave up reconnecting: stop the session
 	OutSettings                   // the player chose Settings in the M menu: open the overlay
+	// OutEngineAnswer answers an engine vote ('@' name): [Vote, Text] for
+	// the platform, never a VOTE_DATA message (Msg is nil).
+	OutEngineAnswer
+	// OutBrowser: the player chose the server list in the M menu: leave
+	// the match for it.
+	OutBrowser
 )
 
 // Out is one message the overlays want sent. Msg is its exact wire text;
@@ -148,9 +166,12 @@ func (h *HUD) configure(c UIConfig) {
 		h.Panel.SetTitle(h.title)
 	}
 	h.Stat = NewStat(c.Stat)
+	old := h.Vote
 	h.Vote = NewVote(c.Vote)
 	h.Vote.HostListsRequested(h.hostLists)
 	h.Vote.SettingsEntry(h.settingsEntry)
+	h.Vote.BrowserEntry(h.browserEntry)
+	h.Vote.adopt(old, h.now) // the platform's votes outlive the game's configuration
 	h.Game = NewGameInform(c.Game)
 	h.Tech.SetList(c.Tech)
 	h.refreshLeaderboard()

@@ -402,7 +402,8 @@ func TestVoteMenuAndEngineQueue(t *testing.T) {
 	if v.Cur.Title != "Menu" || !reflect.DeepEqual(v.Cur.Options, []string{"Switch team", "Suggest map"}) {
 		t.Fatalf("menu %+v", v.Cur)
 	}
-	v.EngineVote("@changeHost", "Host left. Become the host?", []string{"Yes", "No"}, 10) // queued behind the menu
+	v.EngineVote(EngineVoteWindow{Name: "@changeHost", Title: "Change host?", Options: []string{"Yes", "No"},
+		Answers: []string{"yes", "no"}}, 10) // queued behind the menu
 	if v.Cur.Menu != true {
 		t.Fatal("engine vote replaced the menu")
 	}
@@ -415,8 +416,9 @@ func TestVoteMenuAndEngineQueue(t *testing.T) {
 	}
 	v.Receive(voteMsg(t, `["garden","dunes"]`), 30) // host list: queued behind the engine vote
 	v.Key(49, 40)                                   // Yes: to the platform, not port 7
-	if len(v.Outgoing()) != 0 || len(v.Engine) != 1 || v.Engine[0] != (EngineAnswer{"@changeHost", "Yes"}) {
-		t.Fatalf("engine answer %+v", v.Engine)
+	out := v.Outgoing()
+	if len(out) != 1 || out[0].Kind != OutEngineAnswer || out[0].Vote != "@changeHost" || out[0].Text != "yes" || out[0].Msg != nil {
+		t.Fatalf("engine answer %+v", out)
 	}
 	if v.Cur == nil || v.Cur.Name != "mapChange" || len(v.Cur.Options) != 2 {
 		t.Fatalf("queued host vote %+v", v.Cur)

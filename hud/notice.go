@@ -126,6 +126,7 @@ func (h *HUD) Reconnecting(reason string, at float64, attempt int) {
 	r.Reason = strings.Join(strings.Fields(cleanText(reason)), " ")
 	r.At, r.Attempt = at, max(1, attempt)
 	r.text = ""
+	h.HostChange = HostChange{} // a host that never came: the reconnecting screen says what happens
 	h.Chat.Escape()
 }
 

@@ -12,8 +12,9 @@ const (
 	VoteMaxTitleLines   = 3
 	VotePerPage         = 7
 	// VoteMaxH is the vote window at its tallest: a three-line title,
-	// seven options, Back, More and Exit.
-	VoteMaxH = (VoteMaxTitleLines+VotePerPage+3)*VoteLineH + 20
+	// seven options, Back, More, Exit and the line naming the vote that
+	// waits behind it.
+	VoteMaxH = (VoteMaxTitleLines+VotePerPage+4)*VoteLineH + 20
 
 	ChatLineH  = 18
 	ChatBottom = 40 // from the window's bottom edge to the newest line's bottom

@@ -84,10 +84,12 @@ func (v *View) drawChat(dst *ebiten.Image, c *hud.Chat, l *hud.ScreenLayout, now
 
 const (
 	voteSize            = 14
+	voteHintSize        = 12
+	waitingLabel        = "Waiting:"
 	voteX, voteY, voteW = hud.VoteX, hud.VoteY, hud.VoteW
 )
 
-func (v *View) drawVote(dst *ebiten.Image, w *hud.VoteWindow, now float64) {
+func (v *View) drawVote(dst *ebiten.Image, w, queued *hud.VoteWindow, now float64) {
 	inner := voteW - 16.0
 	title := v.wrap(w.Title, true, voteSize, inner, 0)
 	if len(title) > hud.VoteMaxTitleLines { // the vote keeps to its column
@@ -101,8 +103,15 @@ func (v *View) drawVote(dst *ebiten.Image, w *hud.VoteWindow, now float64) {
 	if w.HasMore() {
 		n++
 	}
+	if queued != nil {
+		n++
+	}
 	r := hud.Rect{X: voteX, Y: voteY, W: voteW, H: float64(n)*hud.VoteLineH + 20}
-	v.box(dst, r, 5, 3, rgba(3, 100, 155, 0.5), colWhite)
+	border := colWhite
+	if w.Engine { // the platform's vote, not the host's
+		border = colGold
+	}
+	v.box(dst, r, 5, 3, rgba(3, 100, 155, 0.5), border)
 	y := r.Y + 8
 	for _, t := range title {
 		v.text(dst, t, true, voteSize, r.X+8, y, colWhite)
@@ -122,6 +131,12 @@ func (v *View) drawVote(dst *ebiten.Image, w *hud.VoteWindow, now float64) {
 		y += hud.VoteLineH
 	}
 	v.text(dst, "0. Exit", false, voteSize, r.X+8, y, colWhite)
+	if queued != nil { // what waits behind this one
+		y += hud.VoteLineH
+		lw := v.textW(waitingLabel, false, voteHintSize)
+		v.text(dst, waitingLabel, false, voteHintSize, r.X+8, y+2, colEmpty)
+		v.text(dst, v.ellipsis(queued.Title, false, voteHintSize, inner-lw-4), false, voteHintSize, r.X+12+lw, y+2, colEmpty)
+	}
 	if !w.TimeOff && w.Duration > 0 { // the lifetime left as a thin bar at the bottom
 		left := math.Max(0, math.Min(1, (w.Deadline-now)/w.Duration))
 		v.fill(dst, hud.Rect{X: r.X + 3, Y: r.Y + r.H - 6, W: (r.W - 6) * left, H: 3}, colWhite)

@@ -120,6 +120,35 @@ func (v *View) drawTech(dst *ebiten.Image, msg string, w, h float64) float64 {
 	return y
 }
 
+// drawHostChange draws the host-change screen over the game as it was when
+// the old host left: the game dimmed, the text and what happens next in a
+// box at mid-height, three dots counting while it waits. It returns where
+// the box ends, for the notices under it.
+func (v *View) drawHostChange(dst *ebiten.Image, c *hud.HostChange, w, h, now float64) float64 {
+	v.fill(dst, hud.Rect{W: w, H: h}, rgba(0, 0, 0, 0.6))
+	detail, hint := c.Detail(), c.Hint()
+	bw := math.Min(w-20, math.Max(v.textW(c.Text, true, techSize), v.textW(detail, false, hintSize))+60)
+	r := hud.Rect{X: (w - bw) / 2, Y: math.Round(h*0.42 - 50), W: bw, H: 100}
+	v.box(dst, r, 8, 2, rgba(20, 24, 28, 0.92), colGold)
+	title := v.ellipsis(c.Text, true, techSize, bw-50)
+	tw := v.textW(title, true, techSize)
+	x := r.X + (bw-tw-24)/2
+	v.text(dst, title, true, techSize, x, r.Y+14, colWhite)
+	// The dots count the seconds waited.
+	dots := int(math.Max(0, now-c.Since)/1000)%3 + 1
+	for i := range 3 {
+		col := colEmpty
+		if i < dots {
+			col = colGold
+		}
+		v.fill(dst, hud.Rect{X: x + tw + 6 + float64(i)*7, Y: r.Y + 30, W: 4, H: 4}, col)
+	}
+	d := v.ellipsis(detail, false, hintSize, bw-20)
+	v.text(dst, d, false, hintSize, r.X+(bw-v.textW(d, false, hintSize))/2, r.Y+46, colChatText)
+	v.text(dst, hint, false, hintSize, r.X+(bw-v.textW(hint, false, hintSize))/2, r.Y+70, colEmpty)
+	return r.Y + r.H
+}
+
 // drawReconnect draws the reconnecting screen: the reason and countdown
 // centred, the give-up key under them.
 func (v *View) drawReconnect(dst *ebiten.Image, r *hud.Reconnect, w, h, now float64) {

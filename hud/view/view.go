@@ -96,7 +96,7 @@ func (v *View) Draw(screen *ebiten.Image, h *hud.HUD, now, scale float64) {
 		v.drawChat(screen, h.Chat, &l, now)
 	}
 	if h.ModulesReady && h.Vote.Cur != nil { // z 5
-		v.drawVote(screen, h.Vote.Cur, now)
+		v.drawVote(screen, h.Vote.Cur, h.Vote.Queued(), now)
 	}
 	if h.ModulesReady && h.Game.Shown { // z 6
 		v.drawGameInform(screen, h.Game, &l, now)
@@ -116,6 +116,8 @@ func (v *View) Draw(screen *ebiten.Image, h *hud.HUD, now, scale float64) {
 	// z 9; below is where the black screen's text ends.
 	below := 0.0
 	switch {
+	case h.HostChange.Shown:
+		below = v.drawHostChange(screen, &h.HostChange, w, ht, now)
 	case h.Reconnect.Shown:
 		v.drawReconnect(screen, &h.Reconnect, w, ht, now)
 	case h.Tech.Shown:

@@ -109,7 +109,7 @@ func (h *HUD) EngineEnded(name, id string, r EngineResult, now float64) {
 // changes: the old host is gone, the new one is not joined yet.
 type HostChange struct {
 	Shown bool
-	Text  string  // "Host changing…"
+	Text  string  // "Host changing" (the view adds the dots)
 	Found bool    // the master named the new host: joining it
 	Since float64 // when the change began (monotonic ms)
 	left  bool    // the player pressed the give-up key
@@ -130,8 +130,10 @@ func (c *HostChange) Hint() string { return "Esc — leave the room" }
 // without it.
 func (h *HUD) HostChanging(text string, now float64) {
 	h.tick(now)
-	if text = strings.Join(strings.Fields(cleanText(text)), " "); text == "" {
-		text = "Host changing…"
+	// The screen counts the wait with its own dots.
+	text = strings.TrimRight(strings.Join(strings.Fields(cleanText(text)), " "), "….")
+	if text == "" {
+		text = "Host changing"
 	}
 	if !h.HostChange.Shown {
 		h.HostChange = HostChange{Shown: true, Since: now}

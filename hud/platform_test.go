@@ -178,7 +178,7 @@ func TestChangeHostVoteInTheHUD(t *testing.T) {
 func TestHostChangeScreen(t *testing.T) {
 	h := New("host", "tanks", nil)
 	h.HostChanging("", 100)
-	if !h.HostChange.Shown || h.HostChange.Text != "Host changing…" || h.HostChange.Found {
+	if !h.HostChange.Shown || h.HostChange.Text != "Host changing" || h.HostChange.Found {
 		t.Fatalf("screen %+v", h.HostChange)
 	}
 	h.HostChanged(200)

@@ -93,6 +93,25 @@ func (v *View) ellipsis(str string, bold bool, size, maxW float64) string {
 	return out
 }
 
+// tail is str cut at the front to fit maxW, "…" first when cut: the end
+// of a line being typed stays in view.
+func (v *View) tail(str string, bold bool, size, maxW float64) string {
+	if v.textW(str, bold, size) <= maxW {
+		return str
+	}
+	k := wrapKey{str, bold, size * v.s, maxW, -2}
+	if ls, ok := v.wraps[k]; ok {
+		return ls[0]
+	}
+	r := []rune(v.fonts.Printable(str))
+	for len(r) > 0 && v.measure("…"+string(r), bold, size) > maxW {
+		r = r[1:]
+	}
+	out := "…" + string(r)
+	v.remember(k, []string{out})
+	return out
+}
+
 // wrap splits str into lines no wider than maxW (words, then runes); the
 // first line may have first px less room. Results are cached per input and
 // must not be modified.

@@ -1,0 +1,578 @@
+package hud
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"vimpclient/hostlist"
+)
+
+// The server browser: a lobby master's rooms, and the recent and favourite
+// hosts (dedicated hosts and lobby rooms alike). It is a plain model: the
+// wiring runs what it asks for (Requests: the room list, latencies, the
+// sign-in state, the host list) off the window's goroutine, hands the
+// answers back (SetRooms, SetLatency, SetSignIn, SetHosts), and joins what
+// the player chose (a RequestJoin). The window feeds it keys, text and
+// clicks; the view draws it from Layout.
+
+// BrowserPageSize is the rooms shown, and asked of the master, per page (the
+// older master's default page).
+const BrowserPageSize = 10
+
+// searchPause is how long typing in the search field rests before the
+// search goes to the master.
+const searchPause = 300
+
+// doubleClickMs is the most time between the two presses of a double click.
+const doubleClickMs = 400
+
+// maxSearch bounds the search text in runes.
+const maxSearch = 64
+
+// BrowserTab is one of the browser's lists.
+type BrowserTab uint8
+
+const (
+	TabRooms      BrowserTab = iota // the master's rooms
+	TabRecent                       // the hosts joined lately
+	TabFavourites                   // the hosts marked as favourite
+)
+
+// TabNames are the tabs' labels, in order.
+var TabNames = [3]string{"Rooms", "Recent", "Favourites"}
+
+// SignInState is whether this player may join the master's rooms.
+type SignInState uint8
+
+const (
+	SignedOut     SignInState = iota // no token for this master
+	SignedIn                         // a fresh token
+	SignInExpired                    // the token expired (or is about to)
+	SignInBad                        // a token that cannot be read
+)
+
+// SignIn is the identity state for the master's rooms, as the wiring found
+// it (rooms admit signed-in players only).
+type SignIn struct {
+	State SignInState
+	Nick  string
+	Until time.Time // the token's expiry
+	From  string    // where the token came from ("the stored sign-in", "-token")
+	// Command is what signs in, for the player to run in a terminal.
+	Command string
+	// Problem is why a bad token cannot be used.
+	Problem string
+}
+
+// Text is the sign-in line in words.
+func (s SignIn) Text() string {
+	cmd := s.Command
+	if cmd == "" {
+		cmd = "vimpclient login -auth AUTH_URL MASTER"
+	}
+	switch s.State {
+	case SignedIn:
+		t := "Signed in as " + cleanText(s.Nick)
+		if !s.Until.IsZero() {
+			t += " until " + s.Until.Local().Format("15:04")
+		}
+		if s.From != "" {
+			t += " (" + s.From + ")"
+		}
+		return t
+	case SignInExpired:
+		return "Your sign-in has expired: sign in again with `" + cmd + "`, then press R"
+	case SignInBad:
+		return "The sign-in cannot be used (" + cleanText(s.Problem) + "): sign in with `" + cmd + "`, then press R"
+	}
+	return "Not signed in: rooms admit signed-in players only; sign in with `" + cmd + "`, then press R"
+}
+
+// BrowserRoom is one room as the master listed it.
+type BrowserRoom struct {
+	ID, Name, GameID, MapName, Region string
+	Players, MaxPlayers               int
+	Rating                            *float64 // older masters only
+}
+
+// Column indexes of a row's cells.
+const (
+	ColName = iota
+	ColGame
+	ColMap
+	ColPlayers
+	ColRegion
+	ColRating
+	ColLatency
+	NumColumns
+)
+
+// ColumnNames are the rooms' column titles; the recent and favourite hosts
+// use HostColumnNames.
+var (
+	ColumnNames     = [NumColumns]string{"Name", "Game", "Map", "Players", "Region", "Rating", "Latency"}
+	HostColumnNames = [NumColumns]string{"Name", "Game", "Kind", "", "", "Joined", "Address"}
+)
+
+// BrowserRow is one line of a list, its cells in words (built when the data
+// arrives, never per frame).
+type BrowserRow struct {
+	Cells     [NumColumns]string
+	Favourite bool
+	room      BrowserRoom
+	entry     hostlist.Entry
+	latency   int // 0 unmeasured, 1 measuring, 2 measured, 3 no answer
+}
+
+// BrowserChoice is what the player chose to join.
+type BrowserChoice struct {
+	Kind    hostlist.Kind // hostlist.Lobby: Room of the master at Address
+	Address string        // the master, or the dedicated host
+	Room    string        // the room's id (lobby)
+	Name    string
+	GameID  string
+}
+
+// Label names a choice for the player.
+func (c BrowserChoice) Label() string {
+	if c.Name != "" {
+		return c.Name
+	}
+	if c.Room != "" {
+		return c.Room
+	}
+	return c.Address
+}
+
+// BrowserRequestKind tells what a BrowserRequest asks the wiring.
+type BrowserRequestKind uint8
+
+const (
+	RequestRooms     BrowserRequestKind = iota // the room list: Search, Offset, Limit; answer SetRooms(Gen, …)
+	RequestLatency                             // ping Rooms; answer SetLatency per room
+	RequestSignIn                              // read the sign-in state again; answer SetSignIn
+	RequestHosts                               // read the host list; answer SetHosts
+	RequestFavourite                           // mark (On) or unmark Entry as favourite; answer SetHosts
+	RequestJoin                                // join Choice
+	RequestCancel                              // give up the join in progress
+)
+
+// BrowserRequest is one thing the browser wants done.
+type BrowserRequest struct {
+	Kind          BrowserRequestKind
+	Gen           int // the room list request's generation: answers of older ones are dropped
+	Search        string
+	Offset, Limit int
+	Rooms         []string
+	Entry         hostlist.Entry
+	On            bool
+	Choice        BrowserChoice
+}
+
+// Browser is the server browser's model.
+type Browser struct {
+	// Master is the master's address shown in the title; Rooms tab joins
+	// are rooms of it.
+	Master string
+	Tab    BrowserTab
+	// Search is the search field's text; Searching whether it has the keys.
+	Search    string
+	Searching bool
+	// Total is the master's count of rooms for the search; Page the page
+	// shown (from 0) and Sel the selected line of it.
+	Total, Page, Sel int
+	Loading          bool
+	Err              string // why the room list could not be had
+	SignIn           SignIn
+	// Status is the last thing the browser has to say: a join in progress,
+	// why a match ended; StatusError marks a failure.
+	Status      string
+	StatusError bool
+	// Joining is the choice being joined (nil: none).
+	Joining *BrowserChoice
+
+	rooms      []BrowserRow // the complete list, or the page at roomsAt
+	roomsAt    int          // the offset rooms start at
+	complete   bool         // rooms is every room: pages are cut here
+	hosts      *hostlist.List
+	hostRows   [2][]BrowserRow // recent, favourites
+	gen        int
+	applied    string // the search the list is for
+	typedAt    float64
+	typed      bool // the search changed since it was applied
+	requests   []BrowserRequest
+	now        float64
+	lastClick  float64
+	lastRow    int
+	pingedPage int // the page whose rooms were last sent for pinging (-1: none)
+	geom       []BrowserRowGeom
+	pageKey    pageKey
+	pageText   string
+	tabLabels  [3]string
+	tabCounts  [3]int
+	emptyKey   emptyKey
+	emptyText  string
+	signInText string
+}
+
+// NewBrowser makes the browser for the master at address.
+func NewBrowser(master string) *Browser {
+	return &Browser{Master: master, hosts: &hostlist.List{}, pingedPage: -1, lastRow: -1}
+}
+
+// Requests returns what the browser wants done and forgets it.
+func (b *Browser) Requests() []BrowserRequest {
+	out := b.requests
+	b.requests = nil
+	return out
+}
+
+// Refresh asks for everything again: the room list of the current search,
+// the sign-in state and the host list (shown again, or R, F5, the Refresh
+// button).
+func (b *Browser) Refresh() {
+	b.requestRooms(b.Page * BrowserPageSize)
+	b.requests = append(b.requests, BrowserRequest{Kind: RequestSignIn}, BrowserRequest{Kind: RequestHosts})
+}
+
+func (b *Browser) requestRooms(offset int) {
+	b.gen++
+	b.Loading, b.typed = true, false
+	b.applied = strings.TrimSpace(b.Search)
+	b.pingedPage = -1
+	b.requests = append(b.requests, BrowserRequest{Kind: RequestRooms, Gen: b.gen, Search: b.applied,
+		Offset: offset, Limit: BrowserPageSize})
+}
+
+// SetRooms hands over the answer to the room list request gen: the rooms
+// from offset on, of total, or why there are none. A stale answer (an
+// older request's) is dropped.
+func (b *Browser) SetRooms(gen int, offset, total int, rooms []BrowserRoom, err error) {
+	if gen != b.gen {
+		return
+	}
+	b.Loading = false
+	if err != nil {
+		b.Err = cleanText(err.Error())
+		return
+	}
+	b.Err = ""
+	old := b.rooms
+	b.rooms = make([]BrowserRow, 0, len(rooms))
+	for _, r := range rooms {
+		row := roomRow(r)
+		// A room already measured keeps its latency until measured again.
+		for i := range old {
+			if old[i].room.ID == r.ID && old[i].latency >= 2 {
+				row.latency, row.Cells[ColLatency] = old[i].latency, old[i].Cells[ColLatency]
+			}
+		}
+		b.rooms = append(b.rooms, row)
+	}
+	b.Total = max(total, len(rooms))
+	// A master gives a short list whole, and a search whole, whatever the
+	// page asked for: then the pages are cut here.
+	b.complete = len(rooms) >= b.Total
+	b.roomsAt = offset
+	if b.complete {
+		b.roomsAt = 0
+	}
+	b.Page = min(b.Page, max(0, b.pages()-1))
+	if !b.complete {
+		b.Page = offset / BrowserPageSize
+	}
+	b.markFavourites()
+	b.clampSel()
+	b.pingPage()
+}
+
+func roomRow(r BrowserRoom) BrowserRow {
+	row := BrowserRow{room: r}
+	row.Cells[ColName] = cleanText(r.Name)
+	if row.Cells[ColName] == "" {
+		row.Cells[ColName] = r.ID
+	}
+	row.Cells[ColGame] = cleanText(r.GameID)
+	row.Cells[ColMap] = cleanText(r.MapName)
+	row.Cells[ColPlayers] = strconv.Itoa(r.Players) + "/" + strconv.Itoa(r.MaxPlayers)
+	row.Cells[ColRegion] = cleanText(r.Region)
+	if r.Rating != nil {
+		row.Cells[ColRating] = strconv.FormatFloat(*r.Rating, 'f', -1, 64)
+	}
+	row.Cells[ColLatency] = "–"
+	return row
+}
+
+// pingPage asks for the latencies of the rooms on the page shown, once per
+// page shown.
+func (b *Browser) pingPage() {
+	if b.Tab != TabRooms || b.pingedPage == b.Page {
+		return
+	}
+	lo, hi := b.pageRange(len(b.rooms))
+	if lo >= hi {
+		return
+	}
+	b.pingedPage = b.Page
+	ids := make([]string, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		r := &b.rooms[i]
+		if r.latency == 0 {
+			r.latency, r.Cells[ColLatency] = 1, "…"
+		}
+		ids = append(ids, r.room.ID)
+	}
+	b.requests = append(b.requests, BrowserRequest{Kind: RequestLatency, Rooms: ids})
+}
+
+// SetLatency hands over a room's latency through the master; ok false
+// means it did not answer.
+func (b *Browser) SetLatency(room string, rtt time.Duration, ok bool) {
+	for i := range b.rooms {
+		r := &b.rooms[i]
+		if r.room.ID != room {
+			continue
+		}
+		if ok {
+			r.latency, r.Cells[ColLatency] = 2, strconv.FormatInt(max(0, rtt.Milliseconds()), 10)+" ms"
+		} else if r.latency != 2 {
+			r.latency, r.Cells[ColLatency] = 3, "no answer"
+		}
+	}
+}
+
+// SetSignIn hands over the sign-in state.
+func (b *Browser) SetSignIn(s SignIn) {
+	b.SignIn, b.signInText = s, s.Text()
+}
+
+// SignInText is the sign-in line (SignIn.Text, kept from SetSignIn).
+func (b *Browser) SignInText() string {
+	if b.signInText == "" {
+		b.signInText = b.SignIn.Text()
+	}
+	return b.signInText
+}
+
+// SetHosts hands over the recent and favourite hosts.
+func (b *Browser) SetHosts(l *hostlist.List) {
+	if l == nil {
+		l = &hostlist.List{}
+	}
+	b.hosts = l
+	b.hostRows[0] = b.hostRows[0][:0]
+	for _, e := range l.Recent() {
+		if !e.LastJoined.IsZero() {
+			b.hostRows[0] = append(b.hostRows[0], hostRow(e))
+		}
+	}
+	b.hostRows[1] = b.hostRows[1][:0]
+	for _, e := range l.Favourites() {
+		b.hostRows[1] = append(b.hostRows[1], hostRow(e))
+	}
+	b.markFavourites()
+	b.clampSel()
+}
+
+func hostRow(e hostlist.Entry) BrowserRow {
+	row := BrowserRow{entry: e, Favourite: e.Favourite}
+	name := cleanText(e.Name)
+	if name == "" {
+		name = cleanText(e.Address)
+		if e.Room != "" {
+			name = e.Room
+		}
+	}
+	row.Cells[ColName] = name
+	row.Cells[ColGame] = cleanText(e.GameID)
+	row.Cells[ColMap] = "host"
+	if e.Kind == hostlist.Lobby {
+		row.Cells[ColMap] = "room"
+	}
+	if !e.LastJoined.IsZero() {
+		row.Cells[ColRating] = e.LastJoined.Local().Format("Jan 2 15:04")
+	}
+	row.Cells[ColLatency] = cleanText(e.Address)
+	return row
+}
+
+// markFavourites marks the listed rooms that are favourites.
+func (b *Browser) markFavourites() {
+	favs := map[string]bool{}
+	for _, e := range b.hosts.Favourites() {
+		favs[e.Key()] = true
+	}
+	for i := range b.rooms {
+		b.rooms[i].Favourite = favs[b.roomEntry(b.rooms[i].room).Key()]
+	}
+}
+
+// roomEntry is a listed room as a host list entry.
+func (b *Browser) roomEntry(r BrowserRoom) hostlist.Entry {
+	return hostlist.Entry{Kind: hostlist.Lobby, Address: b.Master, Room: r.ID, Name: r.Name, GameID: r.GameID}
+}
+
+// list is the current tab's lines.
+func (b *Browser) list() []BrowserRow {
+	switch b.Tab {
+	case TabRecent:
+		return b.hostRows[0]
+	case TabFavourites:
+		return b.hostRows[1]
+	}
+	return b.rooms
+}
+
+// pages is how many pages the current tab has (at least 1).
+func (b *Browser) pages() int {
+	n := len(b.list())
+	if b.Tab == TabRooms && !b.complete {
+		n = b.Total
+	}
+	return max(1, (n+BrowserPageSize-1)/BrowserPageSize)
+}
+
+// Pages is how many pages the current tab has (at least 1).
+func (b *Browser) Pages() int { return b.pages() }
+
+// pageRange is the indexes of the page shown within a list of n lines.
+func (b *Browser) pageRange(n int) (lo, hi int) {
+	lo = b.Page * BrowserPageSize
+	if b.Tab == TabRooms && !b.complete {
+		lo -= b.roomsAt
+	}
+	lo = max(0, min(lo, n))
+	return lo, min(n, lo+BrowserPageSize)
+}
+
+// Rows are the lines of the page shown. The slice is the browser's own:
+// read it, do not keep it.
+func (b *Browser) Rows() []BrowserRow {
+	l := b.list()
+	lo, hi := b.pageRange(len(l))
+	return l[lo:hi]
+}
+
+func (b *Browser) clampSel() {
+	b.Sel = max(0, min(b.Sel, len(b.Rows())-1))
+}
+
+// Selected is the selected line's choice; ok is false on an empty page.
+func (b *Browser) Selected() (BrowserChoice, bool) {
+	rows := b.Rows()
+	if b.Sel < 0 || b.Sel >= len(rows) {
+		return BrowserChoice{}, false
+	}
+	r := rows[b.Sel]
+	if b.Tab == TabRooms {
+		return BrowserChoice{Kind: hostlist.Lobby, Address: b.Master, Room: r.room.ID, Name: r.room.Name, GameID: r.room.GameID}, true
+	}
+	e := r.entry
+	return BrowserChoice{Kind: e.Kind, Address: e.Address, Room: e.Room, Name: e.Name, GameID: e.GameID}, true
+}
+
+// join asks for the selected line to be joined: a room of this master needs
+// a sign-in first.
+func (b *Browser) join() {
+	c, ok := b.Selected()
+	if !ok || b.Joining != nil {
+		return
+	}
+	if c.Kind == hostlist.Lobby && sameMaster(c.Address, b.Master) && b.SignIn.State != SignedIn {
+		b.setStatus(b.SignInText(), true)
+		return
+	}
+	b.requests = append(b.requests, BrowserRequest{Kind: RequestJoin, Choice: c})
+}
+
+func sameMaster(a, b string) bool {
+	key := func(s string) string { return (hostlist.Entry{Kind: hostlist.Lobby, Address: s, Room: "-"}).Key() }
+	return key(a) == key(b)
+}
+
+// JoinStarted says the wiring is joining c (at now, HUD ms).
+func (b *Browser) JoinStarted(c BrowserChoice, now float64) {
+	b.Joining = &c
+	b.now = now
+	b.setStatus("Joining "+c.Label()+"…", false)
+}
+
+// JoinEnded says the join or the match it started is over: reason says why
+// ("" when the player left); failed marks an error.
+func (b *Browser) JoinEnded(reason string, failed bool) {
+	b.Joining = nil
+	b.setStatus(reason, failed)
+}
+
+func (b *Browser) setStatus(s string, failed bool) {
+	b.Status = strings.Join(strings.Fields(cleanText(s)), " ")
+	b.StatusError = failed && b.Status != ""
+}
+
+// toggleFavourite marks or unmarks the selected line as a favourite.
+func (b *Browser) toggleFavourite() {
+	rows := b.Rows()
+	if b.Sel < 0 || b.Sel >= len(rows) {
+		return
+	}
+	r := &rows[b.Sel]
+	e := r.entry
+	if b.Tab == TabRooms {
+		e = b.roomEntry(r.room)
+	}
+	on := !r.Favourite
+	if err := b.hosts.SetFavourite(e, on); err != nil {
+		b.setStatus(err.Error(), true)
+		return
+	}
+	b.requests = append(b.requests, BrowserRequest{Kind: RequestFavourite, Entry: e, On: on})
+	word := "Removed from favourites: "
+	if on {
+		word = "Added to favourites: "
+	}
+	b.setStatus(word+r.Cells[ColName], false)
+	b.SetHosts(b.hosts) // the lists follow at once; the saved list comes back later
+}
+
+// Update runs the browser's timers at now (HUD ms): a search typed and left
+// alone for a moment goes to the master.
+func (b *Browser) Update(now float64) {
+	b.now = now
+	if b.typed && now-b.typedAt >= searchPause {
+		b.applySearch()
+	}
+}
+
+func (b *Browser) applySearch() {
+	b.typed = false
+	if strings.TrimSpace(b.Search) == b.applied && !b.Loading {
+		return
+	}
+	b.Tab, b.Page, b.Sel = TabRooms, 0, 0
+	b.requestRooms(0)
+}
+
+// typedSearch records a change of the search text.
+func (b *Browser) typedSearch() {
+	b.typed, b.typedAt = true, b.now
+}
+
+// SearchCursor reports whether the search field shows its caret.
+func (b *Browser) SearchCursor() bool { return b.Searching }
+
+// TabCount is the number of lines of a tab (the master's total for the
+// rooms).
+func (b *Browser) TabCount(t BrowserTab) int {
+	switch t {
+	case TabRecent:
+		return len(b.hostRows[0])
+	case TabFavourites:
+		return len(b.hostRows[1])
+	}
+	return b.Total
+}
+
+// Entries are the host list as the browser has it (a copy).
+func (b *Browser) Entries() []hostlist.Entry { return slices.Clone(b.hosts.Entries) }

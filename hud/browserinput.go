@@ -1,0 +1,344 @@
+package hud
+
+import (
+	"math"
+	"strconv"
+)
+
+// The server browser's keys, clicks and geometry: the view draws from
+// Layout and clicks are read against the same rectangles.
+
+// Geometry of the browser card in logical px.
+const (
+	BrowserCardW   = 980
+	BrowserPad     = 16
+	BrowserTitleH  = 30
+	BrowserSignInH = 24
+	BrowserTabsH   = 34
+	BrowserHeadH   = 24
+	BrowserRowH    = 28
+	BrowserFooterH = 78
+	browserStarW   = 22 // the favourite mark before a row
+)
+
+// columnWidths are the rooms' columns as parts of a row's width; the
+// recent and favourite hosts use hostColumnWidths.
+var (
+	columnWidths     = [NumColumns]float64{0.30, 0.11, 0.15, 0.09, 0.10, 0.09, 0.16}
+	hostColumnWidths = [NumColumns]float64{0.30, 0.11, 0.09, 0, 0, 0.16, 0.34}
+)
+
+// BrowserRowGeom is one line of the page shown.
+type BrowserRowGeom struct {
+	Index int // into Rows()
+	Row   Rect
+}
+
+// BrowserGeom is where the browser's parts go in a window.
+type BrowserGeom struct {
+	Card, Title, SignIn, Search Rect
+	Tabs                        [3]Rect
+	Head                        Rect
+	// Columns are the cells' x and width within a row (Y and H unused);
+	// Star is the favourite mark's.
+	Columns             [NumColumns]Rect
+	Star                Rect
+	Rows                []BrowserRowGeom
+	Prev, Next, Refresh Rect
+	Pages, Status, Hint Rect
+}
+
+// Layout places the browser in a w×h window (logical px). The rows slice is
+// reused by the next call.
+func (b *Browser) Layout(w, h float64) BrowserGeom {
+	g := BrowserGeom{Rows: b.geom[:0]}
+	defer func() { b.geom = g.Rows[:0] }()
+	cw := math.Min(BrowserCardW, w-20)
+	rowH := BrowserRowH
+	fixed := BrowserTitleH + BrowserSignInH + BrowserTabsH + BrowserHeadH + BrowserFooterH + 2*BrowserPad
+	if avail := h - 20 - float64(fixed); avail < BrowserPageSize*float64(rowH) {
+		rowH = int(math.Max(16, math.Floor(avail/BrowserPageSize)))
+	}
+	ch := float64(fixed) + BrowserPageSize*float64(rowH)
+	x, y := math.Round((w-cw)/2), math.Round(math.Max(10, (h-ch)/2))
+	g.Card = Rect{x, y, cw, ch}
+	in := Rect{x + BrowserPad, y + BrowserPad, cw - 2*BrowserPad, ch - 2*BrowserPad}
+	g.Title = Rect{in.X, in.Y, in.W, BrowserTitleH}
+	g.SignIn = Rect{in.X, in.Y + BrowserTitleH, in.W, BrowserSignInH}
+	ty := g.SignIn.Y + BrowserSignInH
+	tabW := 130.0
+	for i := range g.Tabs {
+		g.Tabs[i] = Rect{in.X + float64(i)*(tabW+6), ty + 2, tabW, BrowserTabsH - 6}
+	}
+	sx := in.X + 3*(tabW+6) + 10
+	g.Search = Rect{sx, ty + 2, math.Max(60, in.X+in.W-sx), BrowserTabsH - 6}
+	g.Head = Rect{in.X, ty + BrowserTabsH, in.W, BrowserHeadH}
+	widths := columnWidths
+	if b.Tab != TabRooms {
+		widths = hostColumnWidths
+	}
+	g.Star = Rect{X: in.X, W: browserStarW}
+	cx := in.X + browserStarW
+	for i, f := range widths {
+		cellW := (in.W - browserStarW) * f
+		g.Columns[i] = Rect{X: cx, W: cellW}
+		cx += cellW
+	}
+	ry := g.Head.Y + BrowserHeadH
+	for i := range b.Rows() {
+		g.Rows = append(g.Rows, BrowserRowGeom{Index: i, Row: Rect{in.X, ry + float64(i*rowH), in.W, float64(rowH)}})
+	}
+	fy := ry + BrowserPageSize*float64(rowH) + 6
+	g.Pages = Rect{in.X, fy, in.W * 0.5, 22}
+	bw := 86.0
+	g.Refresh = Rect{in.X + in.W - bw, fy, bw, 22}
+	g.Next = Rect{g.Refresh.X - 8 - bw, fy, bw, 22}
+	g.Prev = Rect{g.Next.X - 8 - bw, fy, bw, 22}
+	g.Status = Rect{in.X, fy + 26, in.W, 20}
+	g.Hint = Rect{in.X, fy + 48, in.W, 20}
+	return g
+}
+
+// Key handles a key press (DOM code) with shift and ctrl held or not.
+func (b *Browser) Key(code int, shift, ctrl bool) {
+	if b.Searching {
+		switch code {
+		case 13: // Enter: search now
+			b.Searching = false
+			b.applySearch()
+			return
+		case 27: // Esc: clear the search, or leave the field
+			if b.Search != "" {
+				b.Search = ""
+				b.applySearch()
+			} else {
+				b.Searching = false
+			}
+			return
+		case 8:
+			b.Backspace()
+			return
+		case 9, 38, 40: // Tab and the arrows leave the field
+			b.Searching = false
+		default:
+			return // text comes through Type
+		}
+	}
+	switch code {
+	case 38: // ↑
+		b.move(-1)
+	case 40: // ↓
+		b.move(1)
+	case 37, 33: // ←, PageUp
+		b.turn(b.Page - 1)
+	case 39, 34: // →, PageDown
+		b.turn(b.Page + 1)
+	case 36: // Home
+		b.turn(0)
+	case 13:
+		b.join()
+	case 9: // Tab, Shift+Tab
+		d := 1
+		if shift {
+			d = 2
+		}
+		b.SetTab(BrowserTab((int(b.Tab) + d) % len(TabNames)))
+	case 191: // "/"
+		b.Searching = true
+	case 70: // F: favourite; Ctrl+F: search
+		if ctrl {
+			b.Searching = true
+		} else {
+			b.toggleFavourite()
+		}
+	case 82, 116: // R, F5
+		b.Refresh()
+	case 27:
+		if b.Joining != nil {
+			b.requests = append(b.requests, BrowserRequest{Kind: RequestCancel})
+		}
+	}
+}
+
+// Type types into the search field (while it has the keys).
+func (b *Browser) Type(rs []rune) {
+	if !b.Searching {
+		return
+	}
+	changed := false
+	for _, r := range rs {
+		if isControl(r) || len([]rune(b.Search)) >= maxSearch {
+			continue
+		}
+		b.Search += string(r)
+		changed = true
+	}
+	if changed {
+		b.typedSearch()
+	}
+}
+
+// Backspace deletes the search field's last rune.
+func (b *Browser) Backspace() {
+	if !b.Searching || b.Search == "" {
+		return
+	}
+	r := []rune(b.Search)
+	b.Search = string(r[:len(r)-1])
+	b.typedSearch()
+}
+
+// SetTab shows tab t from its first page.
+func (b *Browser) SetTab(t BrowserTab) {
+	if int(t) >= len(TabNames) {
+		return
+	}
+	b.Tab, b.Page, b.Sel = t, 0, 0
+	b.pingedPage = -1
+	b.pingPage()
+}
+
+// move moves the selection by d lines, to the next or previous page past
+// the ends.
+func (b *Browser) move(d int) {
+	n := len(b.Rows())
+	switch s := b.Sel + d; {
+	case s < 0 && b.Page > 0:
+		b.turn(b.Page - 1)
+		b.Sel = BrowserPageSize - 1
+		b.clampSel()
+	case s >= n && b.Page+1 < b.pages():
+		b.turn(b.Page + 1)
+	default:
+		b.Sel = max(0, min(s, n-1))
+	}
+}
+
+// turn shows page p; a page the master holds is asked for.
+func (b *Browser) turn(p int) {
+	if p < 0 || p >= b.pages() || p == b.Page {
+		return
+	}
+	b.Page, b.Sel = p, 0
+	if b.Tab == TabRooms && !b.complete {
+		b.requestRooms(p * BrowserPageSize)
+		return
+	}
+	b.pingPage()
+}
+
+// Scroll moves the selection by the mouse wheel's steps (positive: down).
+func (b *Browser) Scroll(steps int) { b.move(steps) }
+
+// Click handles a mouse press at (x, y) in a w×h window at now (HUD ms): a
+// tab, the search field, the page and refresh buttons, or a line (a second
+// press on it within doubleClickMs joins it).
+func (b *Browser) Click(w, h, x, y, now float64) {
+	g := b.Layout(w, h)
+	b.Searching = g.Search.Contains(x, y)
+	for i, r := range g.Tabs {
+		if r.Contains(x, y) {
+			b.SetTab(BrowserTab(i))
+			return
+		}
+	}
+	switch {
+	case g.Prev.Contains(x, y):
+		b.turn(b.Page - 1)
+		return
+	case g.Next.Contains(x, y):
+		b.turn(b.Page + 1)
+		return
+	case g.Refresh.Contains(x, y):
+		b.Refresh()
+		return
+	}
+	for _, rg := range g.Rows {
+		if !rg.Row.Contains(x, y) {
+			continue
+		}
+		double := rg.Index == b.Sel && rg.Index == b.lastRow && now-b.lastClick <= doubleClickMs
+		b.Sel, b.lastRow, b.lastClick = rg.Index, rg.Index, now
+		if g.Star.X <= x && x < g.Star.X+g.Star.W {
+			b.toggleFavourite()
+			return
+		}
+		if double {
+			b.lastRow = -1
+			b.join()
+		}
+		return
+	}
+}
+
+// PageText is the footer's page line: "Page 2 of 3 · 23 rooms".
+func (b *Browser) PageText() string {
+	k := pageKey{b.Tab, b.Page, b.pages(), b.TabCount(b.Tab), b.Loading}
+	if k == b.pageKey && b.pageText != "" {
+		return b.pageText
+	}
+	b.pageKey = k
+	what := " rooms"
+	if b.Tab != TabRooms {
+		what = " hosts"
+	}
+	s := "Page " + strconv.Itoa(k.page+1) + " of " + strconv.Itoa(k.pages) + " · " + strconv.Itoa(k.count) + what
+	if k.loading {
+		s += " · loading…"
+	}
+	b.pageText = s
+	return s
+}
+
+type pageKey struct {
+	tab                BrowserTab
+	page, pages, count int
+	loading            bool
+}
+
+// BrowserHint is the browser's key line.
+const BrowserHint = "↑↓ choose · Enter or double-click join · ←→ page · Tab lists · / search · F favourite · R refresh"
+
+// TabLabel is a tab's label with its count: "Rooms (12)".
+func (b *Browser) TabLabel(t BrowserTab) string {
+	n := b.TabCount(t)
+	if b.tabLabels[t] == "" || b.tabCounts[t] != n {
+		b.tabCounts[t] = n
+		b.tabLabels[t] = TabNames[t] + " (" + strconv.Itoa(n) + ")"
+	}
+	return b.tabLabels[t]
+}
+
+// EmptyText is what an empty page says ("" when it has lines).
+func (b *Browser) EmptyText() string {
+	if len(b.Rows()) > 0 {
+		return ""
+	}
+	k := emptyKey{b.Tab, b.applied, b.Loading, b.Err}
+	if k == b.emptyKey && b.emptyText != "" {
+		return b.emptyText
+	}
+	b.emptyKey = k
+	switch {
+	case b.Tab == TabRecent:
+		b.emptyText = "No hosts joined yet"
+	case b.Tab == TabFavourites:
+		b.emptyText = "No favourites yet: F marks the selected room or host"
+	case b.Loading:
+		b.emptyText = "Loading rooms…"
+	case b.Err != "":
+		b.emptyText = b.Err + " — R tries again"
+	case b.applied != "":
+		b.emptyText = "No rooms match “" + b.applied + "”"
+	default:
+		b.emptyText = "No rooms on this master right now — R refreshes"
+	}
+	return b.emptyText
+}
+
+type emptyKey struct {
+	tab     BrowserTab
+	search  string
+	loading bool
+	err     string
+}

@@ -336,11 +336,21 @@ func (b *Browser) SetLatency(room string, rtt time.Duration, ok bool) {
 			continue
 		}
 		if ok {
-			r.latency, r.Cells[ColLatency] = 2, strconv.FormatInt(max(0, rtt.Milliseconds()), 10)+" ms"
+			r.latency, r.Cells[ColLatency] = 2, latencyText(rtt)
 		} else if r.latency != 2 {
 			r.latency, r.Cells[ColLatency] = 3, "no answer"
 		}
 	}
+}
+
+// latencyText is a latency in ms: tenths under 10 ms (loopback and LAN
+// rooms differ there), whole ms above.
+func latencyText(d time.Duration) string {
+	ms := float64(max(0, d)) / float64(time.Millisecond)
+	if ms < 10 {
+		return strconv.FormatFloat(ms, 'f', 1, 64) + " ms"
+	}
+	return strconv.FormatFloat(ms, 'f', 0, 64) + " ms"
 }
 
 // SetSignIn hands over the sign-in state.
@@ -499,12 +509,23 @@ func (b *Browser) JoinStarted(c BrowserChoice, now float64) {
 	b.setStatus("Joining "+c.Label()+"…", false)
 }
 
+// JoinProgress says how the join goes (a failed attempt and the next one),
+// after the joining line.
+func (b *Browser) JoinProgress(text string) {
+	if b.Joining != nil {
+		b.setStatus("Joining "+b.Joining.Label()+"… "+text, false)
+	}
+}
+
 // JoinEnded says the join or the match it started is over: reason says why
 // ("" when the player left); failed marks an error.
 func (b *Browser) JoinEnded(reason string, failed bool) {
 	b.Joining = nil
 	b.setStatus(reason, failed)
 }
+
+// Say puts a line in the status (failed: as an error).
+func (b *Browser) Say(text string, failed bool) { b.setStatus(text, failed) }
 
 func (b *Browser) setStatus(s string, failed bool) {
 	b.Status = strings.Join(strings.Fields(cleanText(s)), " ")

@@ -70,6 +70,10 @@ func TestBrowserListsAndPings(t *testing.T) {
 	if c := b.Rows()[0].Cells[ColLatency]; c != "12 ms" {
 		t.Errorf("latency %q", c)
 	}
+	b.SetLatency("r02", 420*time.Microsecond, true)
+	if c := b.Rows()[2].Cells[ColLatency]; c != "0.4 ms" {
+		t.Errorf("loopback latency %q", c)
+	}
 	if c := b.Rows()[1].Cells[ColLatency]; c != "no answer" {
 		t.Errorf("unanswered %q", c)
 	}
@@ -136,9 +140,9 @@ func TestBrowserSearch(t *testing.T) {
 	if b.Search != "" {
 		t.Fatal("typed outside the field")
 	}
-	b.Key(191, false, false) // "/"
 	b.Update(1000)
-	b.Type([]rune("Nat\x07"))
+	b.Type([]rune("/Nat\x07")) // typed in one frame with the "/" that opens the field
+	b.Key(191, false, false)   // the "/" key of that frame: the field stays as it is
 	b.Update(1200)
 	if len(b.Requests()) != 0 {
 		t.Fatal("searched while typing")

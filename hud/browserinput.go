@@ -160,13 +160,15 @@ func (b *Browser) Key(code int, shift, ctrl bool) {
 	}
 }
 
-// Type types into the search field (while it has the keys).
+// Type types into the search field while it has the keys. Outside it a
+// "/" opens it, and what was typed after the "/" in the same frame goes in.
 func (b *Browser) Type(rs []rune) {
-	if !b.Searching {
-		return
-	}
 	changed := false
 	for _, r := range rs {
+		if !b.Searching {
+			b.Searching = r == '/'
+			continue
+		}
 		if isControl(r) || len([]rune(b.Search)) >= maxSearch {
 			continue
 		}

@@ -41,7 +41,9 @@ func (w *Window) newMenu() {
 	w.menu = hud.NewSettingsMenu(s, reservedKeys)
 	w.hudScale = s.HUDScale
 	w.graph.Visible = s.NetGraph
-	w.applyLoop(w.play.Loop())
+	if w.play != nil {
+		w.applyLoop(w.play.Loop())
+	}
 	if v := w.opts.Sound; v != nil {
 		v.SetMasterVolume(s.MasterVolume)
 		v.SetEffectsVolume(s.EffectsVolume)
@@ -86,7 +88,10 @@ func (w *Window) applyMenu() {
 		return
 	}
 	s := &w.menu.S
-	l := w.play.Loop()
+	var l *gameloop.Loop // nil while the server browser is shown
+	if w.play != nil {
+		l = w.play.Loop()
+	}
 	if v := w.opts.Sound; v != nil && ch&hud.ChangeVolume != 0 {
 		v.SetMasterVolume(s.MasterVolume)
 		v.SetEffectsVolume(s.EffectsVolume)
@@ -103,7 +108,7 @@ func (w *Window) applyMenu() {
 	if ch&hud.ChangeHUDScale != 0 {
 		w.hudScale = s.HUDScale
 	}
-	if ch&(hud.ChangeMotion|hud.ChangePalette) != 0 {
+	if ch&(hud.ChangeMotion|hud.ChangePalette) != 0 && l != nil {
 		w.applyLoop(l)
 	}
 	if ch&hud.ChangePads != 0 {
@@ -112,7 +117,9 @@ func (w *Window) applyMenu() {
 	}
 	if ch&hud.ChangeKeys != 0 {
 		b := w.menu.Bindings()
-		l.SetBindings(b)
+		if l != nil {
+			l.SetBindings(b)
+		}
 		if p := w.opts.BindingsPath; p != "" && w.menu.Game() != "" {
 			if err := input.SaveBindings(p, w.menu.Game(), b); err != nil {
 				w.opts.Log.Warn("key bindings not saved", "err", err)
@@ -157,8 +164,7 @@ func (k *keyboard) menuInput(c *input.Controller, now float64) {
 	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
 		s := w.hudDPR()
 		x, y := ebiten.CursorPosition()
-		ww, wh := w.play.Loop().World().Size()
-		w.menu.Click(ww/w.hudScale, wh/w.hudScale, float64(x)/s, float64(y)/s)
+		w.menu.Click(w.outW/w.hudScaleOr1(), w.outH/w.hudScaleOr1(), float64(x)/s, float64(y)/s)
 	}
 }
 

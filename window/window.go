@@ -24,6 +24,7 @@ import (
 	hudview "vimpclient/hud/view"
 	"vimpclient/input"
 	"vimpclient/input/ebiteninput"
+	"vimpclient/netgraph"
 	netview "vimpclient/netgraph/view"
 	"vimpclient/render"
 	"vimpclient/settings"
@@ -83,10 +84,15 @@ type Window struct {
 	menuCtl  *input.Controller
 	padMap   input.PadMap
 	padGen   int // counts padMap's changes
+	// The server browser and its matches (lobby.go; nil: a window for
+	// one host), and the window's size in logical px.
+	lobby      *lobbyScreen
+	outW, outH float64
 }
 
 // play is what a window plays: a live game loop, or a demo whose loop is
-// rebuilt when it seeks back.
+// rebuilt when it seeks back. A window opened on the server browser has
+// none until a match is on screen.
 type play interface {
 	Loop() *gameloop.Loop
 	Tick(now time.Time)
@@ -128,8 +134,12 @@ func newWindow(ctx context.Context, p play, renderer *render.Renderer, o Options
 	if err != nil {
 		return nil, fmt.Errorf("window: %w", err)
 	}
-	w := &Window{ctx: ctx, opts: o, play: p, renderer: renderer, hud: hv,
-		graph: netview.New(p.Loop().NetGraph(), o.NetGraph), graphOf: p.Loop(), start: o.Clock(), dpr: 1}
+	w := &Window{ctx: ctx, opts: o, play: p, renderer: renderer, hud: hv, start: o.Clock(), dpr: 1}
+	if p != nil {
+		w.graph, w.graphOf = netview.New(p.Loop().NetGraph(), o.NetGraph), p.Loop()
+	} else {
+		w.graph = netview.New(netgraph.New(), o.NetGraph) // until a match is shown
+	}
 	w.newMenu()
 	return w, nil
 }
@@ -151,7 +161,11 @@ func (w *Window) Run() error {
 	ebiten.SetFullscreen(w.menu.S.Fullscreen)
 	ebiten.SetTPS(ebiten.SyncWithFPS) // one tick per displayed frame
 	ebiten.SetRunnableOnUnfocused(true)
-	if err := ebiten.RunGameWithOptions(w, &ebiten.RunGameOptions{}); err != nil {
+	err := ebiten.RunGameWithOptions(w, &ebiten.RunGameOptions{})
+	if w.lobby != nil {
+		w.lobby.stopAll()
+	}
+	if err != nil {
 		return fmt.Errorf("window: %w", err)
 	}
 	return w.err
@@ -183,11 +197,14 @@ func (k *keyboard) Feed(t *gameloop.InputTick) {
 		return
 	}
 	k.inMenu = false
-	if t.HUD.Reconnect.Shown {
-		// The connection is down: only the give-up key means anything.
+	if t.HUD.Reconnect.Shown || t.HUD.HostChange.Shown {
+		// The connection is down, or the room's host changes: only the
+		// give-up key means anything.
 		k.codes = r.JustPressed(k.codes[:0])
 		for _, code := range k.codes {
-			t.HUD.ReconnectKey(code)
+			if !t.HUD.ReconnectKey(code) {
+				t.HUD.HostChangeKey(code)
+			}
 		}
 		return
 	}
@@ -222,16 +239,17 @@ func (k *keyboard) Feed(t *gameloop.InputTick) {
 	k.hadPad = k.pads.Connected()
 }
 
-// Update implements ebiten.Game: the window's own keys, then one tick.
+// Update implements ebiten.Game: the window's own keys, then one tick (or
+// the server browser's frame).
 func (w *Window) Update() error {
-	if w.quit || w.ctx.Err() != nil || w.play.Loop().GaveUp() {
+	if w.quit || w.ctx.Err() != nil || (w.lobby == nil && w.play.Loop().GaveUp()) {
 		return ebiten.Termination
 	}
 	alt := ebiten.IsKeyPressed(ebiten.KeyAlt)
 	if inpututil.IsKeyJustPressed(ebiten.KeyF11) || (alt && inpututil.IsKeyJustPressed(ebiten.KeyEnter)) {
 		ebiten.SetFullscreen(!ebiten.IsFullscreen())
 	}
-	if inpututil.IsKeyJustPressed(ebiten.KeyF10) || w.play.Loop().SettingsAsked() {
+	if inpututil.IsKeyJustPressed(ebiten.KeyF10) || (w.play != nil && w.play.Loop().SettingsAsked()) {
 		w.toggleMenu()
 	}
 	if inpututil.IsKeyJustPressed(ebiten.KeyF12) {
@@ -242,6 +260,11 @@ func (w *Window) Update() error {
 		}
 	}
 	now := w.opts.Clock()
+	if w.lobby != nil && w.lobbyUpdate(now) {
+		w.applyMenu()
+		w.shoot(now)
+		return nil
+	}
 	if !w.menu.Open {
 		w.play.Controls(w)
 	}
@@ -257,20 +280,32 @@ func (w *Window) Update() error {
 		w.graph.Update()
 	}
 	w.renderer.Poll()
+	w.shoot(now)
+	return nil
+}
+
+// shoot asks for the -screenshot once its time came.
+func (w *Window) shoot(now time.Time) {
 	if w.opts.Screenshot != "" && !w.shotDone && now.Sub(w.start) >= w.opts.ScreenshotAfter {
 		w.pending = w.opts.Screenshot
 		w.shotDone = true
 	}
-	return nil
 }
 
 // Draw implements ebiten.Game.
 func (w *Window) Draw(screen *ebiten.Image) {
 	screen.Fill(color.Black)
+	hs := w.hudDPR()
+	if w.play == nil { // the server browser
+		now := w.ms(w.opts.Clock())
+		w.hud.DrawBrowser(screen, w.lobby.cfg.Browser, now, hs)
+		w.hud.DrawSettings(screen, w.menu, now, hs)
+		w.writePending(screen)
+		return
+	}
 	loop := w.play.Loop()
 	w.renderer.Draw(screen, loop.World(), w.dpr)
 	loop.HUD().SetNetGraph(w.graph.Visible, netview.Width, netview.Height)
-	hs := w.hudDPR()
 	w.hud.Draw(screen, loop.HUD(), loop.NowMs(), hs)
 	w.graph.DrawAt(screen, w.hud.Layout().NetGraph.X, w.hud.Layout().NetGraph.Y, hs)
 	w.play.Overlay(w, screen)
@@ -278,6 +313,11 @@ func (w *Window) Draw(screen *ebiten.Image) {
 		w.drawLoading(screen, p)
 	}
 	w.hud.DrawSettings(screen, w.menu, loop.NowMs(), hs)
+	w.writePending(screen)
+}
+
+// writePending writes the screenshot asked for, if any.
+func (w *Window) writePending(screen *ebiten.Image) {
 	if w.pending != "" {
 		path := w.pending
 		w.pending = ""
@@ -357,10 +397,13 @@ func (w *Window) LayoutF(outsideWidth, outsideHeight float64) (float64, float64)
 		dpr = 1
 	}
 	w.dpr = dpr
-	wd := w.play.Loop().World()
-	wd.SetDeviceScale(dpr)
-	if ww, wh := wd.Size(); outsideWidth != ww || outsideHeight != wh {
-		wd.Resize(outsideWidth, outsideHeight)
+	w.outW, w.outH = outsideWidth, outsideHeight
+	if w.play != nil {
+		wd := w.play.Loop().World()
+		wd.SetDeviceScale(dpr)
+		if ww, wh := wd.Size(); outsideWidth != ww || outsideHeight != wh {
+			wd.Resize(outsideWidth, outsideHeight)
+		}
 	}
 	return outsideWidth * dpr, outsideHeight * dpr
 }

@@ -29,6 +29,13 @@ func windowConnect(ctx context.Context, p *playFlags, addr string, stdout, stder
 	}
 	log := conn.log
 	defer conn.rec.Close()
+	// A lobby master opens on its server browser.
+	pctx, pcancel := context.WithTimeout(ctx, 15*time.Second)
+	t, err := session.Resolve(pctx, conn.client, addr, p.origin)
+	pcancel()
+	if err == nil && t.Lobby {
+		return windowBrowse(ctx, p, conn, t, stderr)
+	}
 	// The player fills the auth form and answers the team vote in the
 	// window, unless flags already say what to answer.
 	sess := session.New(session.Options{

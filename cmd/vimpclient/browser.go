@@ -1,0 +1,238 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"vimpclient/hostlist"
+	"vimpclient/hud"
+	"vimpclient/lobby"
+)
+
+// The server browser's backend: it runs the window browser's requests (the
+// master's room list, latencies through the master's signaling, the
+// sign-in state, the recent and favourite hosts) on goroutines of its own
+// and queues the answers for the window's goroutine.
+
+// maxAnswers bounds the answers waiting for the window (a window that
+// stopped drawing must not make them pile up).
+const maxAnswers = 1024
+
+// browserBackend implements window.Backend for one master.
+type browserBackend struct {
+	ctx       context.Context
+	master    *lobby.Master
+	client    *http.Client
+	origin    string // the signaling Origin
+	tokens    lobby.TokenSources
+	authHint  string // the identity service the stored sign-in came from
+	hostsPath string // "": the host list is not kept
+	log       *slog.Logger
+	now       func() time.Time
+
+	mu      sync.Mutex
+	answers []func(*hud.Browser)
+	sig     *lobby.Signal
+	dialing chan struct{} // closed when a dial in progress ends
+	hosts   sync.Mutex    // one change of the host list file at a time
+}
+
+func newBrowserBackend(ctx context.Context, m *lobby.Master, client *http.Client, origin string, tokens lobby.TokenSources, log *slog.Logger) *browserBackend {
+	b := &browserBackend{ctx: ctx, master: m, client: client, origin: origin, tokens: tokens, log: log, now: time.Now}
+	if tokens.Store != nil {
+		b.authHint = tokens.Store.AuthURL(m.Key())
+	}
+	if p, err := hostlist.DefaultPath(); err == nil {
+		b.hostsPath = p
+	}
+	return b
+}
+
+// Do implements window.Backend.
+func (b *browserBackend) Do(r hud.BrowserRequest) {
+	switch r.Kind {
+	case hud.RequestRooms:
+		go b.rooms(r)
+	case hud.RequestLatency:
+		go b.latencies(r.Rooms)
+	case hud.RequestSignIn:
+		s := b.signIn()
+		b.answer(func(br *hud.Browser) { br.SetSignIn(s) })
+	case hud.RequestHosts:
+		go b.loadHosts()
+	case hud.RequestFavourite:
+		go b.favourite(r.Entry, r.On)
+	}
+}
+
+// Apply implements window.Backend.
+func (b *browserBackend) Apply(br *hud.Browser) {
+	b.mu.Lock()
+	answers := b.answers
+	b.answers = nil
+	b.mu.Unlock()
+	for _, f := range answers {
+		f(br)
+	}
+}
+
+func (b *browserBackend) answer(f func(*hud.Browser)) {
+	b.mu.Lock()
+	if len(b.answers) < maxAnswers {
+		b.answers = append(b.answers, f)
+	}
+	b.mu.Unlock()
+}
+
+// rooms fetches one page of the room list.
+func (b *browserBackend) rooms(r hud.BrowserRequest) {
+	page, err := b.master.Servers(b.ctx, lobby.Query{Search: r.Search, Offset: r.Offset, Limit: r.Limit})
+	rooms := make([]hud.BrowserRoom, 0, len(page.Servers))
+	for _, s := range page.Servers {
+		rooms = append(rooms, hud.BrowserRoom{ID: s.ID, Name: s.Name, GameID: s.GameID, MapName: s.MapName, Region: s.Region,
+			Players: s.CurrentPlayers, MaxPlayers: s.MaxPlayers, Rating: s.Rating})
+	}
+	if err != nil && b.ctx.Err() != nil {
+		return
+	}
+	b.answer(func(br *hud.Browser) { br.SetRooms(r.Gen, r.Offset, page.Total, rooms, err) })
+}
+
+// latencies pings the rooms through the master, within its ping budget.
+func (b *browserBackend) latencies(rooms []string) {
+	sig, err := b.signal()
+	if err != nil {
+		b.log.Debug("latencies not measured", "err", err)
+		for _, id := range rooms {
+			b.answer(func(br *hud.Browser) { br.SetLatency(id, 0, false) })
+		}
+		return
+	}
+	var wg sync.WaitGroup
+	for _, id := range rooms {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rtt, err := sig.Ping(b.ctx, id)
+			if b.ctx.Err() != nil {
+				return
+			}
+			b.answer(func(br *hud.Browser) { br.SetLatency(id, rtt, err == nil) })
+		}()
+	}
+	wg.Wait()
+}
+
+// signal is the signaling connection pings go over: dialed at the first
+// ping, again when it dropped.
+func (b *browserBackend) signal() (*lobby.Signal, error) {
+	for {
+		b.mu.Lock()
+		if b.sig != nil {
+			select {
+			case <-b.sig.Done():
+				b.sig = nil
+			default:
+				s := b.sig
+				b.mu.Unlock()
+				return s, nil
+			}
+		}
+		if wait := b.dialing; wait != nil {
+			b.mu.Unlock()
+			select {
+			case <-wait:
+				continue
+			case <-b.ctx.Done():
+				return nil, b.ctx.Err()
+			}
+		}
+		done := make(chan struct{})
+		b.dialing = done
+		b.mu.Unlock()
+		sig, err := lobby.DialSignal(b.ctx, lobby.SignalConfig{URL: b.master.SignalURL(), Origin: b.origin, HTTP: b.client, Log: b.log})
+		b.mu.Lock()
+		b.sig, b.dialing = sig, nil
+		b.mu.Unlock()
+		close(done)
+		return sig, err
+	}
+}
+
+// close ends the signaling connection.
+func (b *browserBackend) close() {
+	b.mu.Lock()
+	sig := b.sig
+	b.sig = nil
+	b.mu.Unlock()
+	if sig != nil {
+		_ = sig.Close()
+	}
+}
+
+// signIn reads the token for the master and says whether it can be used.
+func (b *browserBackend) signIn() hud.SignIn {
+	s := hud.SignIn{Command: "vimpclient login -auth AUTH_URL " + b.master.URL()}
+	if b.authHint != "" {
+		s.Command = "vimpclient login -auth " + b.authHint + " " + b.master.URL()
+	}
+	token, from, err := b.tokens.Token(b.master.Key())
+	if errors.Is(err, lobby.ErrNoToken) {
+		return s
+	}
+	if err != nil {
+		s.State, s.Problem = hud.SignInBad, err.Error()
+		return s
+	}
+	c, err := lobby.ParseClaims(token)
+	if err != nil {
+		s.State, s.From, s.Problem = hud.SignInBad, from, "the token from "+from+" is not one"
+		return s
+	}
+	s.Nick, s.Until, s.From = c.Nick, c.Expiry, from
+	if err := lobby.CheckFresh(c, b.now()); err != nil {
+		s.State = hud.SignInExpired
+		return s
+	}
+	s.State = hud.SignedIn
+	return s
+}
+
+func (b *browserBackend) loadHosts() {
+	if b.hostsPath == "" {
+		return
+	}
+	l, err := hostlist.Load(b.hostsPath)
+	if err != nil {
+		b.log.Warn("recent hosts not read", "err", err)
+		return
+	}
+	b.answer(func(br *hud.Browser) { br.SetHosts(l) })
+}
+
+// favourite marks or unmarks an entry in the host list file.
+func (b *browserBackend) favourite(e hostlist.Entry, on bool) {
+	if b.hostsPath == "" {
+		return
+	}
+	b.hosts.Lock()
+	defer b.hosts.Unlock()
+	l, err := hostlist.Load(b.hostsPath)
+	if err == nil {
+		err = l.SetFavourite(e, on)
+	}
+	if err == nil {
+		err = l.Save(b.hostsPath)
+	}
+	if err != nil {
+		b.log.Warn("favourite not kept", "err", err)
+		msg := "favourite not kept: " + err.Error()
+		b.answer(func(br *hud.Browser) { br.Say(msg, true) })
+		return
+	}
+	b.answer(func(br *hud.Browser) { br.SetHosts(l) })
+}

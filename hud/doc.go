@@ -1,6 +1,7 @@
 // Package hud holds the state of every overlay drawn over the game: the auth
-// form, the panel, the scoreboard, the chat, the votes and the two
-// informers. Each model is plain Go, updated from the session's typed
+// form, the panel, the scoreboard, the chat, the votes (the host's and the
+// platform's), the two informers, the reconnecting and host-change screens,
+// the settings overlay and the server browser. Each model is plain Go, updated from the session's typed
 // messages with explicit times, so it is tested without a display; the Ebiten
 // views in hud/view only read these models.
 //
@@ -43,6 +44,25 @@
 //	h.SetPalette(name)          the team colours (PaletteColorBlind: safe with any
 //	                            common colour blindness); h.SetReducedMotion(on)
 //	h.SettingsEntry(true)       Settings at the end of the M menu: an OutSettings
+//	h.BrowserEntry(label)       the server list at the end of the M menu: an OutBrowser
+//
+// In a lobby room the platform's events come too:
+//
+//	h.EngineVote(v, now)        an engine vote ('@' name, @changeHost) with the
+//	                            client's template; it waits behind a host vote and a
+//	                            host vote waits behind it; its answer is an
+//	                            OutEngineAnswer for Session.VoteAnswer, never VOTE_DATA
+//	h.EngineEnded(name, id, r, now)  its result: the window closes, a notice says how
+//	h.EngineStarted(name, now)  the player started one (and counts as yes)
+//	h.HostChanging(text, now)   the host-change screen, until the new host's HUD;
+//	                            h.HostChanged(now) when the master named the new host;
+//	                            keys go to h.HostChangeKey(code): Esc is an OutGiveUp
+//	h.AdoptPlatform(old, now)   a new connection's HUD keeps the old one's engine votes
+//
+// The server browser (Browser) is a model of its own, owned by the window:
+// the wiring runs its Requests (room pages, latencies, the sign-in, the host
+// list), hands the answers back (SetRooms, SetLatency, SetSignIn, SetHosts),
+// joins what a RequestJoin names, and draws it with hudView.DrawBrowser.
 //
 // The settings overlay (SettingsMenu) outlives connections, so the window
 // owns it rather than the HUD: feed it keys (Key), gamepad presses (Pad) and

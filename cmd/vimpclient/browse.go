@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"vimpclient/assets"
 	"vimpclient/audio"
 	"vimpclient/audio/mix"
 	"vimpclient/gameloop"
@@ -16,6 +17,7 @@ import (
 	"vimpclient/hud"
 	"vimpclient/input"
 	"vimpclient/lobby"
+	"vimpclient/parts"
 	"vimpclient/render"
 	"vimpclient/session"
 	"vimpclient/session/rtc"
@@ -49,7 +51,8 @@ func windowBrowse(ctx context.Context, p *playFlags, conn *connection, t session
 	renderer := render.New(ctx, render.Options{Log: log}) // each match's target brings its images
 	backend := newBrowserBackend(ctx, master, conn.client, t.Origin, tokens, log)
 	defer backend.close()
-	mm := &matchMaker{p: p, conn: conn, renderer: renderer, sounds: av.sounds, tokens: tokens, authHint: backend.authHint}
+	mm := &matchMaker{p: p, conn: conn, textures: renderer.Textures(), setAssets: renderer.SetAssets, sounds: av.sounds,
+		tokens: tokens, authHint: backend.authHint}
 	l := window.Lobby{Browser: hud.NewBrowser(master.URL()), Backend: backend, Join: mm.join, Silence: av.sounds.Reset}
 	if p.lobby.room != "" {
 		l.Start = &hud.BrowserChoice{Kind: hostlist.Lobby, Address: master.URL(), Room: p.lobby.room, Name: p.lobby.room}
@@ -76,12 +79,15 @@ func windowBrowse(ctx context.Context, p *playFlags, conn *connection, t session
 // choice of the browser: a room through the master's signaling, or a
 // dedicated host over its WebSocket.
 type matchMaker struct {
-	p        *playFlags
-	conn     *connection
-	renderer *render.Renderer
-	sounds   *audio.Manager
-	tokens   lobby.TokenSources
-	authHint string
+	p    *playFlags
+	conn *connection
+	// textures are the window renderer's, for every match's world;
+	// setAssets points the renderer at each target's images.
+	textures  parts.Textures
+	setAssets func(*assets.Downloader)
+	sounds    *audio.Manager // nil: silent
+	tokens    lobby.TokenSources
+	authHint  string
 }
 
 // match is one running session and its loop.
@@ -123,13 +129,16 @@ func (mm *matchMaker) join(ctx context.Context, c hud.BrowserChoice) (window.Mat
 		hudStore = conn.store
 	}
 	opts := gameloop.Options{Session: sess, Log: log, LogOnce: conn.once, Start: time.Now(), Context: mctx,
-		Textures: mm.renderer.Textures(), Sounds: mm.sounds, SoundFetcher: conn.assets.SoundFetcher,
+		Textures: mm.textures, SoundFetcher: conn.assets.SoundFetcher,
 		Store: hudStore, Interactive: true, AutoTeam: p.team != "", Team: p.team,
 		OnGiveUp: func() { m.gaveUp.Store(true); cancel() }}
 	if path, err := input.BindingsPath(); err == nil && c.GameID != "" {
 		if b, err := input.LoadBindings(path, c.GameID); err == nil {
 			opts.Bindings = b
 		}
+	}
+	if mm.sounds != nil {
+		opts.Sounds = mm.sounds
 	}
 	m.loop = gameloop.New(opts)
 	runner := &session.Runner{Session: sess, Addr: c.Address, Origin: p.origin, Client: conn.client,
@@ -140,7 +149,9 @@ func (mm *matchMaker) join(ctx context.Context, c hud.BrowserChoice) (window.Mat
 			if err != nil {
 				log.Warn("no host images", "err", err)
 			}
-			mm.renderer.SetAssets(d)
+			if mm.setAssets != nil {
+				mm.setAssets(d)
+			}
 		}}
 	keepRecent(runner, log)
 	if c.Kind == hostlist.Lobby {

@@ -36,13 +36,15 @@ type browserBackend struct {
 
 	mu      sync.Mutex
 	answers []func(*hud.Browser)
+	ready   chan struct{} // signalled when an answer is queued
 	sig     *lobby.Signal
 	dialing chan struct{} // closed when a dial in progress ends
 	hosts   sync.Mutex    // one change of the host list file at a time
 }
 
 func newBrowserBackend(ctx context.Context, m *lobby.Master, client *http.Client, origin string, tokens lobby.TokenSources, log *slog.Logger) *browserBackend {
-	b := &browserBackend{ctx: ctx, master: m, client: client, origin: origin, tokens: tokens, log: log, now: time.Now}
+	b := &browserBackend{ctx: ctx, master: m, client: client, origin: origin, tokens: tokens, log: log, now: time.Now,
+		ready: make(chan struct{}, 1)}
 	if tokens.Store != nil {
 		b.authHint = tokens.Store.AuthURL(m.Key())
 	}
@@ -86,6 +88,10 @@ func (b *browserBackend) answer(f func(*hud.Browser)) {
 		b.answers = append(b.answers, f)
 	}
 	b.mu.Unlock()
+	select {
+	case b.ready <- struct{}{}:
+	default:
+	}
 }
 
 // rooms fetches one page of the room list.

@@ -1,8 +1,6 @@
 package hud
 
 import (
-	"slices"
-	"strconv"
 	"strings"
 	"time"
 
@@ -288,23 +286,6 @@ func (b *Browser) SetRooms(gen int, offset, total int, rooms []BrowserRoom, err 
 	b.pingPage()
 }
 
-func roomRow(r BrowserRoom) BrowserRow {
-	row := BrowserRow{room: r}
-	row.Cells[ColName] = cleanText(r.Name)
-	if row.Cells[ColName] == "" {
-		row.Cells[ColName] = r.ID
-	}
-	row.Cells[ColGame] = cleanText(r.GameID)
-	row.Cells[ColMap] = cleanText(r.MapName)
-	row.Cells[ColPlayers] = strconv.Itoa(r.Players) + "/" + strconv.Itoa(r.MaxPlayers)
-	row.Cells[ColRegion] = cleanText(r.Region)
-	if r.Rating != nil {
-		row.Cells[ColRating] = strconv.FormatFloat(*r.Rating, 'f', -1, 64)
-	}
-	row.Cells[ColLatency] = "–"
-	return row
-}
-
 // pingPage asks for the latencies of the rooms on the page shown, once per
 // page shown.
 func (b *Browser) pingPage() {
@@ -343,16 +324,6 @@ func (b *Browser) SetLatency(room string, rtt time.Duration, ok bool) {
 	}
 }
 
-// latencyText is a latency in ms: tenths under 10 ms (loopback and LAN
-// rooms differ there), whole ms above.
-func latencyText(d time.Duration) string {
-	ms := float64(max(0, d)) / float64(time.Millisecond)
-	if ms < 10 {
-		return strconv.FormatFloat(ms, 'f', 1, 64) + " ms"
-	}
-	return strconv.FormatFloat(ms, 'f', 0, 64) + " ms"
-}
-
 // SetSignIn hands over the sign-in state.
 func (b *Browser) SetSignIn(s SignIn) {
 	b.SignIn, b.signInText = s, s.Text()
@@ -384,28 +355,6 @@ func (b *Browser) SetHosts(l *hostlist.List) {
 	}
 	b.markFavourites()
 	b.clampSel()
-}
-
-func hostRow(e hostlist.Entry) BrowserRow {
-	row := BrowserRow{entry: e, Favourite: e.Favourite}
-	name := cleanText(e.Name)
-	if name == "" {
-		name = cleanText(e.Address)
-		if e.Room != "" {
-			name = e.Room
-		}
-	}
-	row.Cells[ColName] = name
-	row.Cells[ColGame] = cleanText(e.GameID)
-	row.Cells[ColMap] = "host"
-	if e.Kind == hostlist.Lobby {
-		row.Cells[ColMap] = "room"
-	}
-	if !e.LastJoined.IsZero() {
-		row.Cells[ColRating] = e.LastJoined.Local().Format("Jan 2 15:04")
-	}
-	row.Cells[ColLatency] = cleanText(e.Address)
-	return row
 }
 
 // markFavourites marks the listed rooms that are favourites.
@@ -580,9 +529,6 @@ func (b *Browser) typedSearch() {
 	b.typed, b.typedAt = true, b.now
 }
 
-// SearchCursor reports whether the search field shows its caret.
-func (b *Browser) SearchCursor() bool { return b.Searching }
-
 // TabCount is the number of lines of a tab (the master's total for the
 // rooms).
 func (b *Browser) TabCount(t BrowserTab) int {
@@ -594,6 +540,3 @@ func (b *Browser) TabCount(t BrowserTab) int {
 	}
 	return b.Total
 }
-
-// Entries are the host list as the browser has it (a copy).
-func (b *Browser) Entries() []hostlist.Entry { return slices.Clone(b.hosts.Entries) }

@@ -1,0 +1,61 @@
+package hud
+
+import (
+	"strconv"
+	"time"
+
+	"vimpclient/hostlist"
+)
+
+// The browser's lines in words, built once when their data arrives.
+
+// roomRow is a listed room's line.
+func roomRow(r BrowserRoom) BrowserRow {
+	row := BrowserRow{room: r}
+	row.Cells[ColName] = cleanText(r.Name)
+	if row.Cells[ColName] == "" {
+		row.Cells[ColName] = r.ID
+	}
+	row.Cells[ColGame] = cleanText(r.GameID)
+	row.Cells[ColMap] = cleanText(r.MapName)
+	row.Cells[ColPlayers] = strconv.Itoa(r.Players) + "/" + strconv.Itoa(r.MaxPlayers)
+	row.Cells[ColRegion] = cleanText(r.Region)
+	if r.Rating != nil {
+		row.Cells[ColRating] = strconv.FormatFloat(*r.Rating, 'f', -1, 64)
+	}
+	row.Cells[ColLatency] = "–"
+	return row
+}
+
+// latencyText is a latency in ms: tenths under 10 ms (loopback and LAN
+// rooms differ there), whole ms above.
+func latencyText(d time.Duration) string {
+	ms := float64(max(0, d)) / float64(time.Millisecond)
+	if ms < 10 {
+		return strconv.FormatFloat(ms, 'f', 1, 64) + " ms"
+	}
+	return strconv.FormatFloat(ms, 'f', 0, 64) + " ms"
+}
+
+// hostRow is a recent or favourite host's line.
+func hostRow(e hostlist.Entry) BrowserRow {
+	row := BrowserRow{entry: e, Favourite: e.Favourite}
+	name := cleanText(e.Name)
+	if name == "" {
+		name = cleanText(e.Address)
+		if e.Room != "" {
+			name = e.Room
+		}
+	}
+	row.Cells[ColName] = name
+	row.Cells[ColGame] = cleanText(e.GameID)
+	row.Cells[ColMap] = "host"
+	if e.Kind == hostlist.Lobby {
+		row.Cells[ColMap] = "room"
+	}
+	if !e.LastJoined.IsZero() {
+		row.Cells[ColRating] = e.LastJoined.Local().Format("Jan 2 15:04")
+	}
+	row.Cells[ColLatency] = cleanText(e.Address)
+	return row
+}

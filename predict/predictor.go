@@ -28,9 +28,11 @@ type Model interface {
 // maxReplaySpanMs bounds a replay: the history spans 2 s, so does a replay.
 const maxReplaySpanMs = HistoryMaxAgeMs
 
-// trajectoryLen is the number of predicted positions kept (0.5 s at 120 Hz),
-// enough to find the prediction for the time of any fresh player block.
-const trajectoryLen = 64
+// trajectoryLen is the number of predicted positions kept (1.07 s at
+// 120 Hz): the prediction runs up to MaxInputLeadMs ahead of the newest
+// state, and the next player block, a frame interval and some jitter later,
+// must still find its time in the trajectory.
+const trajectoryLen = 128
 
 // sample is a predicted position at a time on the server's axis.
 type sample struct {
@@ -39,17 +41,20 @@ type sample struct {
 }
 
 // entry is one input event in the history: the input after the event, the
-// one-shot bits it armed, its wire seq and local time.
+// one-shot bits it armed, its wire seq and local time, and whether a player
+// block has acknowledged it yet.
 type entry struct {
 	seq     uint32
 	time    float64
 	in      Input
 	oneShot uint32
+	acked   bool
 }
 
 // Window is the replayed span of the last reconciliation in local time
-// (for the divergence detector): From = serverTime − offset, To = the last
-// replayed step − offset, Count = history entries replayed.
+// (for the divergence detector): From = serverTime − shift, To = the last
+// replayed step − shift, where shift = offset + input lead maps an input's
+// local time to the step that takes it; Count = history entries replayed.
 type Window struct {
 	From, To float64
 	Count    int
@@ -90,6 +95,18 @@ type Predictor struct {
 	lead    bool
 	leadOff float64
 	hasLead bool
+
+	// The input lead: when the host applies this client's inputs, from the
+	// acknowledgements (ack), and the lead of the last replay. acked is set
+	// by the first non-zero lastInputSeq, noAck when a first input went
+	// unacknowledged for MaxInputLeadMs (a host that never acknowledges);
+	// prevBlock and prevInformed date the next acknowledgement: the
+	// previous block's server time and whether it said what was applied.
+	ack          ackClock
+	leadMs       float64
+	acked, noAck bool
+	prevBlock    float64
+	prevInformed bool
 
 	// The predicted trajectory since the last reconciliation, on the
 	// server's time axis: what the prediction said the actor would be at
@@ -295,34 +312,95 @@ func (p *Predictor) Rewound() (hadState bool) {
 // seqLE is serial-number a ≤ b (clientcore.md §8.1).
 func seqLE(a, b uint32) bool { return int32(a-b) <= 0 }
 
-// Replay steps m from the authoritative state at serverTime to localNow +
-// offset (§7.5): inputs with seq ≤ lastInputSeq are taken as applied by the
-// host (seed rule); later ones are replayed at the steps their local time
-// maps to. When lastInputSeq is 0 or went backwards, the selection falls
-// back to time. The accumulator keeps the remainder; one-shots the replay
+// Replay steps m from the authoritative state at serverTime, which the game
+// has just set, to where the host will be once it has applied this client's
+// inputs: end = localNow + offset + lead (the input lead, below). Inputs
+// with seq ≤ lastInputSeq are taken as applied by the host (seed rule);
+// later ones are replayed at time + offset + lead, the step of the host's
+// time at which it will apply them, so a key the host has not seen yet
+// takes effect in the replay and the actor keeps moving through every
+// reconciliation. The accumulator keeps the remainder; one-shots the replay
 // did not reach are armed again, as the rewound state does not hold them.
+//
+// The simulation runs on the host's time axis: the state at step time τ is
+// the prediction of the host's state at server time τ, which is what the
+// time-aligned error compares.
+//
+// The input lead is estimated from the acknowledgements (ackClock): when a
+// block's lastInputSeq first covers an input, the host applied it between
+// the previous block's serverTime and this one's. Until a first such
+// sample, the oldest pending input bounds the lead from below (the host had
+// not applied it by serverTime), which keeps the actor moving from the key
+// on; with nothing pending the lead is 0, the engine's rule.
+//
+// lastInputSeq 0: before this predictor has seen a non-zero value it means
+// "nothing applied yet" (the first input of a connection is in flight), so
+// every input is pending; once a non-zero value has been seen, a 0 (like
+// any value that moved backwards) means the actor was created anew, whose
+// inputs the seq cannot place, and the selection falls back to time:
+// inputs with time + offset + lead ≤ serverTime count as applied. A host
+// that never acknowledges (still 0 when the oldest input is MaxInputLeadMs
+// old on its clock) gets the time selection without a lead, the engine's
+// rule, until it acknowledges something.
 func (p *Predictor) Replay(lastInputSeq uint32, serverTime, offset, localNow float64, m Model) Window {
 	p.measure(serverTime, m)
 	if p.lead {
 		offset = p.leadOffset(serverTime - localNow)
 	}
-	useSeq := lastInputSeq != 0 && !(p.hasLastSeq && !seqLE(p.lastSeq, lastInputSeq))
+	const (
+		bySeq = iota
+		noneApplied
+		byTime
+	)
+	sel := byTime
+	switch {
+	case lastInputSeq != 0:
+		p.acked, p.noAck = true, false
+		if !p.hasLastSeq || seqLE(p.lastSeq, lastInputSeq) {
+			sel = bySeq
+		}
+	case !p.acked && !p.noAck:
+		sel = noneApplied
+		if p.n > 0 && serverTime-(p.at(0).time+offset) > MaxInputLeadMs {
+			p.noAck, sel = true, byTime
+		}
+	}
 	p.lastSeq, p.hasLastSeq = lastInputSeq, true
 	mask := p.base
 	i := 0
-	if useSeq {
+	if sel == bySeq {
+		newest := -1
 		for i < p.n && seqLE(p.at(i).seq, lastInputSeq) {
-			mask = p.at(i).in
+			e := p.at(i)
+			if !e.acked {
+				e.acked, newest = true, i
+			}
+			mask = e.in
 			i++
 		}
-	} else {
-		for i < p.n && p.at(i).time+offset <= serverTime {
+		if newest >= 0 && p.prevInformed {
+			p.sampleAck(p.at(newest).time, serverTime, offset)
+		}
+	}
+	lead := 0.0
+	switch {
+	case p.ack.has:
+		lead = p.ack.at - offset
+	case sel != byTime && i < p.n:
+		lead = serverTime - (p.at(i).time + offset)
+	}
+	lead = clampLead(lead)
+	p.leadMs = lead
+	p.prevBlock, p.prevInformed = serverTime, sel != byTime
+	shift := offset + lead
+	if sel == byTime {
+		for i < p.n && p.at(i).time+shift <= serverTime {
 			mask = p.at(i).in
 			i++
 		}
 	}
 	first := i
-	t, end := serverTime, localNow+offset
+	t, end := serverTime, localNow+shift
 	// The step count is bounded: a replay never covers more than the input
 	// history, whatever times a hostile or broken frame carries (and a
 	// count, unlike t += step on a huge t, always ends).
@@ -337,7 +415,7 @@ func (p *Predictor) Replay(lastInputSeq uint32, serverTime, offset, localNow flo
 	for k := 0; k < steps; k++ {
 		t += p.stepMs
 		var shots uint32
-		for i < p.n && p.at(i).time+offset <= t {
+		for i < p.n && p.at(i).time+shift <= t {
 			e := p.at(i)
 			mask = e.in
 			shots |= e.oneShot
@@ -362,8 +440,27 @@ func (p *Predictor) Replay(lastInputSeq uint32, serverTime, offset, localNow flo
 		shots |= p.at(j).oneShot
 	}
 	p.shots = shots
-	p.window = Window{From: serverTime - offset, To: t - offset, Count: i - first, Valid: true}
+	p.window = Window{From: serverTime - shift, To: t - shift, Count: i - first, Valid: true}
 	return p.window
+}
+
+// sampleAck dates the acknowledgement of the input sent at local time sent,
+// first covered by the block at serverTime: the host applied it after the
+// previous block (which did not cover it), and no sooner than sent + offset
+// (the server time a least delayed frame carries as it arrives: the host
+// is later than that by the way there and back), and by serverTime. The
+// sample is the middle of that bracket, on the local clock.
+func (p *Predictor) sampleAck(sent, serverTime, offset float64) {
+	if w := serverTime - p.prevBlock; !(w > 0 && w <= maxAckBracketMs) {
+		return
+	}
+	from := min(max(p.prevBlock, sent+offset), serverTime)
+	s := (from+serverTime)/2 - sent
+	// A sample implying a lead far outside the bounds is not this link's.
+	if l := s - offset; !(l >= -MaxInputLeadMs && l <= 2*MaxInputLeadMs) {
+		return
+	}
+	p.ack.add(s)
 }
 
 // track appends the actor's position after a step at stateTime.

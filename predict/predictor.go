@@ -104,6 +104,7 @@ type Predictor struct {
 	// previous block's server time and whether it said what was applied.
 	ack          ackClock
 	leadMs       float64
+	advX, advY   float32 // the old prediction's motion to the new state's time, for Correct
 	acked, noAck bool
 	prevBlock    float64
 	prevInformed bool
@@ -412,6 +413,11 @@ func (p *Predictor) Replay(lastInputSeq uint32, serverTime, offset, localNow flo
 			steps = min(int(span/p.stepMs), maxSteps)
 		}
 	}
+	p.carryOld(serverTime+float64(steps)*p.stepMs, localNow)
+	// A new trajectory starts at the authoritative state.
+	p.trajHead, p.trajN = 0, 0
+	p.stateTime = serverTime
+	p.track(m)
 	for k := 0; k < steps; k++ {
 		t += p.stepMs
 		var shots uint32
@@ -442,6 +448,28 @@ func (p *Predictor) Replay(lastInputSeq uint32, serverTime, offset, localNow flo
 	p.shots = shots
 	p.window = Window{From: serverTime - shift, To: t - shift, Count: i - first, Valid: true}
 	return p.window
+}
+
+// carryOld notes how far the old prediction moves the actor from its last
+// step to time at, the new state's, for Correct: the old state was stepped
+// to the last update, the new one to localNow, and that motion is no
+// correction. The old trajectory is carried on past its end, at its last
+// velocity, by as much as the old state lags localNow (the time since the
+// last update and the accumulator's remainder) and a step.
+func (p *Predictor) carryOld(at, localNow float64) {
+	p.advX, p.advY = 0, 0
+	if p.trajN == 0 {
+		return
+	}
+	last := p.trajAt(p.trajN - 1)
+	lag := min(max(localNow-p.lastStep, 0)+p.acc, AccumulatorCap)
+	x, y, ok := p.trajPos(at, 0, lag+p.stepMs)
+	if !ok {
+		return
+	}
+	if ax, ay := x-float64(last.x), y-float64(last.y); math.Abs(ax) <= SnapDistance && math.Abs(ay) <= SnapDistance {
+		p.advX, p.advY = float32(ax), float32(ay)
+	}
 }
 
 // sampleAck dates the acknowledgement of the input sent at local time sent,
@@ -478,28 +506,33 @@ func (p *Predictor) trajAt(i int) *sample { return &p.traj[(p.trajHead+i)%trajec
 
 // measure compares the host's state at serverTime (the game has just set
 // it) with the prediction for that same time, interpolated between the
-// predicted steps around it (extrapolated from the last two beyond them),
-// and starts a new trajectory at the authoritative state. The result is
-// kept for Correct, which records it.
+// predicted steps around it (extrapolated from the last two beyond them).
+// The result is kept for Correct, which records it.
 func (p *Predictor) measure(serverTime float64, m Model) {
 	ax, ay := m.Pos()
 	p.lastErr = -1
-	if p.trajN >= 2 {
-		k := 1
-		for k < p.trajN-1 && p.trajAt(k).t < serverTime {
-			k++
-		}
-		a, b := p.trajAt(k-1), p.trajAt(k)
-		if b.t > a.t && serverTime >= p.trajAt(0).t {
-			f := (serverTime - a.t) / (b.t - a.t)
-			px := float64(a.x) + (float64(b.x)-float64(a.x))*f
-			py := float64(a.y) + (float64(b.y)-float64(a.y))*f
-			p.lastErr = math.Hypot(px-float64(ax), py-float64(ay))
-		}
+	if px, py, ok := p.trajPos(serverTime, 0, math.Inf(1)); ok {
+		p.lastErr = math.Hypot(px-float64(ax), py-float64(ay))
 	}
-	p.trajHead, p.trajN = 0, 0
-	p.stateTime = serverTime
-	p.track(m)
+}
+
+// trajPos is the predicted position at time at, interpolated between the
+// kept steps around it, or extrapolated from the first or last two by at
+// most before or after ms; ok is false when the trajectory cannot tell.
+func (p *Predictor) trajPos(at, before, after float64) (x, y float64, ok bool) {
+	if p.trajN < 2 || !(at >= p.trajAt(0).t-before && at <= p.trajAt(p.trajN-1).t+after) { // also NaN
+		return 0, 0, false
+	}
+	k := 1
+	for k < p.trajN-1 && p.trajAt(k).t < at {
+		k++
+	}
+	a, b := p.trajAt(k-1), p.trajAt(k)
+	if !(b.t > a.t) {
+		return 0, 0, false
+	}
+	f := (at - a.t) / (b.t - a.t)
+	return float64(a.x) + (float64(b.x)-float64(a.x))*f, float64(a.y) + (float64(b.y)-float64(a.y))*f, true
 }
 
 // LastWindow is the window of the last replay.
@@ -512,7 +545,17 @@ func (p *Predictor) Accumulator() float64 { return p.acc }
 // replay (§7.5 steps 7–8) and records the sample for the statistics. With no
 // old state or a pending reset the error is zeroed and nothing is recorded.
 // It returns true when the error snapped.
+//
+// The old state is where the last update left the actor, the new one where
+// the replay put it at localNow, a few steps later: the old prediction's
+// own motion over those steps (read off its trajectory) is added to dx, dy,
+// so the error and the correction figures hold only the jump at one time. Without
+// that, every reconciliation pulled the drawn actor back by the steps since
+// the last update, and the error decay let it catch up again: a shudder at
+// the frame rate. The angle has no trajectory and is folded as given.
 func (p *Predictor) Correct(hadState bool, dx, dy, dAngle float32) bool {
+	dx, dy = dx+p.advX, dy+p.advY
+	p.advX, p.advY = 0, 0
 	if !hadState || p.pendingReset {
 		p.pendingReset = false
 		p.Err = VisualError{}

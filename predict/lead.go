@@ -1,3 +1,7 @@
+// The replay's time base: the lead clock (which offset maps local time to
+// the host's) and the input lead (how far ahead of the host's newest state
+// the replay runs).
+
 package predict
 
 import "math"
@@ -87,3 +91,49 @@ func clampLead(v float64) float64 {
 // whether that came from acknowledged inputs rather than from a pending
 // one (no acknowledgement dated yet).
 func (p *Predictor) InputLead() (ms float64, estimated bool) { return p.leadMs, p.ack.has }
+
+// sampleAck dates the acknowledgement of the input sent at local time sent,
+// first covered by the block at serverTime: the host applied it after the
+// previous block (which did not cover it), and no sooner than sent + offset
+// (the server time a least delayed frame carries as it arrives: the host
+// is later than that by the way there and back), and by serverTime. The
+// sample is the middle of that bracket, on the local clock.
+func (p *Predictor) sampleAck(sent, serverTime, offset float64) {
+	if w := serverTime - p.prevBlock; !(w > 0 && w <= maxAckBracketMs) {
+		return
+	}
+	from := min(max(p.prevBlock, sent+offset), serverTime)
+	s := (from+serverTime)/2 - sent
+	// A sample implying a lead far outside the bounds is not this link's.
+	if l := s - offset; !(l >= -MaxInputLeadMs && l <= 2*MaxInputLeadMs) {
+		return
+	}
+	p.ack.add(s)
+}
+
+// leadDecay is how fast the lead clock follows slower frames down (per
+// player block); it follows faster ones at once.
+const leadDecay = 0.01
+
+// SetLeadClock selects the time base of the replay. Off (the engine's
+// rule), the offset is the core's smoothed one, an average over the frames'
+// delays: a frame that travelled faster than the average then carries a
+// state newer than localNow + offset, and with no input lead (none dated
+// yet, or a host that never acknowledges) the prediction waits for it and
+// the visible correction jumps by the jitter. On, the offset follows the
+// least-delayed frames (up at once, down by 1 % per block), so no frame is
+// ahead of localNow + offset. Once the input lead is dated the replay ends
+// where the host applies an input sent now, whichever offset is used; the
+// offset still bounds the lead below (0) and places inputs when the seq
+// cannot. Only the time placement changes; the seq rule is the same.
+func (p *Predictor) SetLeadClock(on bool) { p.lead, p.hasLead = on, false }
+
+func (p *Predictor) leadOffset(sample float64) float64 {
+	switch {
+	case !p.hasLead || sample > p.leadOff:
+		p.leadOff, p.hasLead = sample, true
+	default:
+		p.leadOff += (sample - p.leadOff) * leadDecay
+	}
+	return p.leadOff
+}

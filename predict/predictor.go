@@ -472,25 +472,6 @@ func (p *Predictor) carryOld(at, localNow float64) {
 	}
 }
 
-// sampleAck dates the acknowledgement of the input sent at local time sent,
-// first covered by the block at serverTime: the host applied it after the
-// previous block (which did not cover it), and no sooner than sent + offset
-// (the server time a least delayed frame carries as it arrives: the host
-// is later than that by the way there and back), and by serverTime. The
-// sample is the middle of that bracket, on the local clock.
-func (p *Predictor) sampleAck(sent, serverTime, offset float64) {
-	if w := serverTime - p.prevBlock; !(w > 0 && w <= maxAckBracketMs) {
-		return
-	}
-	from := min(max(p.prevBlock, sent+offset), serverTime)
-	s := (from+serverTime)/2 - sent
-	// A sample implying a lead far outside the bounds is not this link's.
-	if l := s - offset; !(l >= -MaxInputLeadMs && l <= 2*MaxInputLeadMs) {
-		return
-	}
-	p.ack.add(s)
-}
-
 // track appends the actor's position after a step at stateTime.
 func (p *Predictor) track(m Model) {
 	x, y := m.Pos()
@@ -599,28 +580,4 @@ func (p *Predictor) Summary() Summary {
 	s.Snaps = c.Snaps
 	s.CorrectionP50, s.CorrectionP95, s.CorrectionMax = c.ErrorP50, c.ErrorP95, c.ErrorMax
 	return s
-}
-
-// leadDecay is how fast the lead clock follows slower frames down (per
-// player block); it follows faster ones at once.
-const leadDecay = 0.01
-
-// SetLeadClock selects the time base of the replay. Off (the engine's
-// rule), the replay ends at localNow + the core's smoothed offset, an
-// average over the frames' delays: a frame that travelled faster than the
-// average then carries a state newer than that end, the prediction waits for
-// it, and the visible correction jumps by the jitter. On, the end follows
-// the least-delayed frames (up at once, down by 1 % per block), so no
-// frame is ahead of the prediction and the corrections shrink to the
-// drift. Only the time placement changes; the seq rule is the same.
-func (p *Predictor) SetLeadClock(on bool) { p.lead, p.hasLead = on, false }
-
-func (p *Predictor) leadOffset(sample float64) float64 {
-	switch {
-	case !p.hasLead || sample > p.leadOff:
-		p.leadOff, p.hasLead = sample, true
-	default:
-		p.leadOff += (sample - p.leadOff) * leadDecay
-	}
-	return p.leadOff
 }

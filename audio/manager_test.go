@@ -126,7 +126,7 @@ func tanksFiles() files {
 	}
 }
 
-// The ranking example of audio.md §5.9.
+// The engine's worked ranking example of audible sounds under the voice limit.
 func TestRankingExample(t *testing.T) {
 	for _, limit := range []int{30, 2} {
 		r := newRig(t, tanksCatalog, tanksFiles(), Options{VoiceLimit: limit})
@@ -223,7 +223,7 @@ func TestCirclingSourcePansAndFarIsSilent(t *testing.T) {
 	}
 }
 
-// audio.md §8 final amplitude: shot volume 0.4, master 0.7, dx 600, HRTF approximation A.
+// The worked final amplitude: shot volume 0.4, master 0.7, dx 600, HRTF approximation A.
 func TestFinalAmplitudeThroughTheWholeChain(t *testing.T) {
 	r := newRig(t, tanksCatalog, tanksFiles(), Options{})
 	r.m.Register("shot", At(600, 0))
@@ -355,6 +355,18 @@ func TestSystemSoundsBypassTheLimit(t *testing.T) {
 	if out[0] != 0 || out[1] != 0 {
 		t.Fatal("muted output not silent")
 	}
+	// The master volume scales everything; a mute keeps it.
+	r.m.SetMuted(false)
+	r.tick()
+	full := r.tick()
+	r.m.SetMasterVolume(0.5)
+	r.m.SetMuted(true)
+	r.m.SetMuted(false)
+	r.tick()
+	half := r.tick()
+	if a, b := rms(half, 0), rms(full, 0); b == 0 || math.Abs(a/b-0.5) > 0.05 {
+		t.Fatalf("rms at master volume 0.5: %v, at 1: %v", a, b)
+	}
 }
 
 func TestUnknownAndLoadingNames(t *testing.T) {
@@ -446,7 +458,7 @@ func TestTickAllocatesNothing(t *testing.T) {
 	}
 }
 
-// Stereo sources follow audio.md §6.5/§6.6: per-ear routing under HRTF, cross-feed under
+// Stereo sources: per-ear routing under HRTF, cross-feed under
 // equal power. A left-only stereo sample at dx 600 shows the difference.
 func TestStereoSourceRouting(t *testing.T) {
 	st := make([]float32, 2*rate)

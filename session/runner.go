@@ -2,10 +2,15 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
+	"syscall"
 	"time"
+
+	"vimpclient/protocol"
 )
 
 // Back-off of the close policy: a reconnect 3 s after a close (as the
@@ -36,8 +41,29 @@ type Runner struct {
 	lastVersion string // gameVersion of the previous attempt, to notice a changed game
 }
 
+// ErrStay marks an attempt error that no retry can mend (the room is gone,
+// the sign-in expired): the Runner stops with it instead of reconnecting.
+var ErrStay = errors.New("not retried")
+
+// Stay wraps err so the Runner ends with it (errors.Is(err, ErrStay)).
+func Stay(err error) error {
+	if err == nil || errors.Is(err, ErrStay) {
+		return err
+	}
+	return &stayError{err}
+}
+
+type stayError struct{ err error }
+
+func (e *stayError) Error() string   { return e.err.Error() }
+func (e *stayError) Unwrap() []error { return []error{e.err, ErrStay} }
+
 // Run connects until the policy says stay or ctx ends, and returns the last
-// close. err is set only when no connection could be made before ctx ended.
+// close. err is set when no connection could be made before ctx ended, or
+// when an attempt failed with an error marked Stay.
+//
+// A lobby room's host change (CloseHostMigrating) is followed by the next
+// attempt at once: the dial waits for the master to name the new host.
 func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
 	client := r.Client
 	if client == nil {
@@ -50,6 +76,9 @@ func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
 	dial := r.Dial
 	if dial == nil {
 		dial = func(ctx context.Context, t Target) (Transport, error) {
+			if t.Lobby {
+				return nil, Stay(fmt.Errorf("%s is a lobby master: its rooms are joined over WebRTC, which this runner was not given", t.Host))
+			}
 			return DialWebSocket(ctx, client, t.WSURL, t.Origin)
 		}
 	}
@@ -59,7 +88,8 @@ func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
 	}
 	var last *CloseInfo
 	var lastErr error
-	failures := 0
+	failures, retries := 0, 0
+	lost := "" // the reason of the last close, kept while attempts fail
 	for attempt := 1; ; attempt++ {
 		if ctx.Err() != nil {
 			return last, lastErr
@@ -68,18 +98,30 @@ func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
 		if err != nil {
 			lastErr = err
 			r.Session.noteError("connect attempt %d: %v", attempt, err)
+			if errors.Is(err, ErrStay) {
+				return last, err
+			}
 		} else {
 			last, lastErr = info, nil
 			if !info.Reconnect {
 				return info, nil
 			}
+			if info.Code == protocol.CloseHostMigrating {
+				continue
+			}
 		}
 		if err == nil && r.Session.lastReachedPlaying() {
-			failures = 0
+			failures, retries = 0, 0
 		} else {
 			failures++
 		}
-		if sleep(ctx, Backoff(failures)) != nil {
+		retries++
+		if info != nil {
+			lost = info.Reason
+		}
+		wait := Backoff(failures)
+		r.Session.retrying(wait, retries, lost, err)
+		if sleep(ctx, wait) != nil {
 			return last, lastErr
 		}
 	}
@@ -122,6 +164,36 @@ func Backoff(failures int) time.Duration {
 		d *= 2
 	}
 	return min(d, MaxReconnectDelay)
+}
+
+// retrying tells the game loop when the next attempt starts and why there
+// is no connection, for the reconnecting screen.
+func (s *Session) retrying(wait time.Duration, attempt int, lost string, err error) {
+	now := s.now()
+	ri := &RetryInfo{At: now.Add(wait), Wait: wait, Attempt: attempt, Reason: lost}
+	if err != nil {
+		ri.Failed = attemptFailure(err)
+		if ri.Reason == "" {
+			ri.Reason = ri.Failed
+		}
+	}
+	s.queue.Push(Event{At: now, Kind: EventRetry, Retry: ri})
+}
+
+// attemptFailure says in words why an attempt could not connect: the
+// usual network failures by name, anything else as it is.
+func attemptFailure(err error) string {
+	var ne net.Error
+	var dns *net.DNSError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "the host is not accepting connections"
+	case errors.As(err, &dns):
+		return "the host's name is not known (" + dns.Name + ")"
+	case errors.As(err, &ne) && ne.Timeout():
+		return "the host did not answer in time"
+	}
+	return err.Error()
 }
 
 func connLabel(n int) string {

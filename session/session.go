@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -87,6 +88,10 @@ type Session struct {
 	pendingList string // vote waiting for its "teams"/"maps" list
 	authForm    bool   // AUTH_DATA arrived and no accepted AUTH_RESULT yet
 	submitted   map[string]string
+	platform    Platform
+	token       string          // identity token of the current lobby room ("" elsewhere)
+	secrets     []string        // redacted from kept errors
+	refused     map[string]bool // refusals already said on this connection
 }
 
 // New makes a session; Run connects it.
@@ -130,6 +135,9 @@ func (s *Session) Stats() Stats {
 
 func (s *Session) noteError(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
+	s.mu.Lock()
+	msg = redact(msg, s.secrets)
+	s.mu.Unlock()
 	s.log.Warn(msg)
 	s.mu.Lock()
 	if len(s.stats.Errors) < maxErrors {
@@ -160,9 +168,11 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 	ob := newOutbox(func(b []byte) { rec.Message("c2s", Message{Data: b}) })
 	s.mu.Lock()
 	s.ob, s.seq, s.inGame, s.pendingList, s.lastPlaying = ob, 0, false, "", false
-	s.authForm, s.submitted = false, nil
+	s.authForm, s.submitted, s.refused = false, nil, nil
+	s.token = target.Token
 	s.stats.Connections++
 	s.mu.Unlock()
+	s.Redact(target.Token)
 
 	wctx, wcancel := context.WithCancel(context.WithoutCancel(ctx))
 	drain := make(chan struct{})
@@ -238,6 +248,8 @@ func (s *Session) closeInfo(ctx context.Context, c *conn, ce *CloseError) *Close
 	switch {
 	case c.terminal != "":
 		info.Reason = c.terminal
+	case ce.Reason != "" && ce.Code >= protocol.CloseHostMigrating:
+		info.Reason = ce.Reason // a lobby transport's own words (room closed, ...)
 	default:
 		info.Reason = protocol.CloseReason(ce.Code)
 	}
@@ -386,10 +398,17 @@ func (s *Session) handle(c *conn, ob *outbox, m Message) {
 			s.count(func(st *Stats) { st.Player = true })
 		}
 	case protocol.Vote:
+		if v.Open != nil && IsEngineVote(v.Open.Name) {
+			// Names starting with "@" belong to the platform: a host
+			// cannot open one.
+			s.count(func(st *Stats) { st.Unknown++ })
+			return
+		}
 		s.vote(c, ob, v)
 	case protocol.MiscEntry:
 		s.miscName(c, v)
 	}
+	ev.Size = len(m.Data)
 	s.queue.Push(ev)
 }
 
@@ -403,7 +422,7 @@ func (s *Session) answerAuth(c *conn, ob *outbox, explicit map[string]string) er
 			return err
 		}
 	}
-	msg, err := protocol.AuthResponseMsg(values)
+	msg, err := protocol.AuthResponseMsg(withToken(values, c.target.Token))
 	if err != nil {
 		s.noteError("%v", err)
 		return err
@@ -411,6 +430,23 @@ func (s *Session) answerAuth(c *conn, ob *outbox, explicit map[string]string) er
 	c.answer = values
 	s.reply(ob, msg, true)
 	return nil
+}
+
+// TokenField is the AUTH_RESPONSE field of a lobby room's identity token.
+const TokenField = "token"
+
+// withToken adds a lobby room's identity token to the form values (a copy;
+// the values without it are what is remembered).
+func withToken(values map[string]string, token string) map[string]string {
+	if token == "" {
+		return values
+	}
+	out := make(map[string]string, len(values)+1)
+	for k, v := range values {
+		out[k] = v
+	}
+	out[TokenField] = token
+	return out
 }
 
 // vote asks for the value list a vote names (as the browser does on
@@ -444,18 +480,38 @@ func (s *Session) vote(c *conn, ob *outbox, v protocol.Vote) {
 		return
 	}
 	if len(v.List) == 0 {
-		s.noteError("team vote: the host offered no team")
+		s.refuse("team vote: the host offered no team")
 		return
 	}
 	team := v.List[0]
 	if s.opts.Team != "" {
 		if !slices.Contains(v.List, s.opts.Team) {
-			s.noteError("team vote: team %q not offered (offered: %v); not answered", s.opts.Team, v.List)
+			s.refuse(fmt.Sprintf("team %s is not offered (offered: %s)", s.opts.Team, strings.Join(v.List, ", ")))
 			return
 		}
 		team = s.opts.Team
 	}
 	s.defer_(c, ob, deferred{due: s.now().Add(TeamAnswerPause), msg: protocol.VoteAnswerMsg(teamVote, team)})
+}
+
+// refuse notes that what the run asked for cannot be had, and tells the
+// game loop so the player sees it; the same refusal is said once a
+// connection.
+func (s *Session) refuse(msg string) {
+	s.mu.Lock()
+	said := s.refused[msg]
+	if !said && len(s.refused) < maxErrors {
+		if s.refused == nil {
+			s.refused = map[string]bool{}
+		}
+		s.refused[msg] = true
+	}
+	s.mu.Unlock()
+	if said {
+		return // a host that asks again learns nothing new
+	}
+	s.noteError("%s", msg)
+	s.queue.Push(Event{At: s.now(), Kind: EventRefused, Err: errors.New(msg)})
 }
 
 // defer_ schedules a reply (see deferred).
@@ -518,7 +574,10 @@ func (s *Session) miscName(c *conn, m protocol.MiscEntry) {
 // session could not answer it, or after AUTH_RESULT rejected the answer).
 // Every field of the form must be present; values are remembered on success.
 func (s *Session) SubmitAuth(values map[string]string) error {
-	msg, err := protocol.AuthResponseMsg(values)
+	s.mu.Lock()
+	token := s.token
+	s.mu.Unlock()
+	msg, err := protocol.AuthResponseMsg(withToken(values, token))
 	if err != nil {
 		return err
 	}
@@ -535,63 +594,6 @@ func (s *Session) SubmitAuth(values map[string]string) error {
 		return fmt.Errorf("submit auth: %w", err)
 	}
 	return nil
-}
-
-// send queues game input in the input lane.
-func (s *Session) send(msg []byte) error {
-	s.mu.Lock()
-	ob, in := s.ob, s.inGame
-	s.mu.Unlock()
-	if ob == nil || !in {
-		return ErrNotInGame
-	}
-	if err := ob.push(outMsg{data: msg, reliable: true}, false); err != nil {
-		return fmt.Errorf("send: %w", err)
-	}
-	return nil
-}
-
-func (s *Session) nextSeq() uint32 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.seq++
-	return s.seq
-}
-
-// Key sends one KEYS_DATA key transition for a command of the current key
-// set and returns its input seq, which the client core's prediction takes
-// with the same input.
-func (s *Session) Key(action protocol.KeyAction, command string) (uint32, error) {
-	seq := s.nextSeq()
-	return seq, s.send(protocol.KeyMsg(seq, action, command))
-}
-
-// Aim sends one pointer message in world coordinates and returns its seq.
-func (s *Session) Aim(x, y float64, flags uint8) (uint32, error) {
-	seq := s.nextSeq()
-	return seq, s.send(protocol.AimMsg(seq, x, y, flags))
-}
-
-// Chat sends a chat line; an empty line (after control characters) is refused.
-func (s *Session) Chat(text string) error {
-	msg, ok := protocol.ChatMsg(text)
-	if !ok {
-		return errors.New("chat: nothing to send")
-	}
-	return s.send(msg)
-}
-
-// VoteRequest asks the host for a list ("teams", "maps") for the named vote.
-func (s *Session) VoteRequest(voteName, what string) error {
-	s.mu.Lock()
-	s.pendingList = voteName
-	s.mu.Unlock()
-	return s.send(protocol.VoteRequestMsg(what))
-}
-
-// VoteAnswer answers a vote with one of the values the host listed.
-func (s *Session) VoteAnswer(voteName, value string) error {
-	return s.send(protocol.VoteAnswerMsg(voteName, value))
 }
 
 // Pending reports how many messages wait in the outbox.

@@ -154,7 +154,7 @@ func (h *laggedHost) run(ms float64, draw func(now float64)) {
 // apart, the second on the lead clock's time.
 func TestFirstKeyMovesOnNextFrame(t *testing.T) {
 	cycles := [][]float64{nil, {66, 50}, {80, 50, 50}}
-	const phases, keyTicks = 12, 4
+	const phases, keyTicks = 8, 4
 	for i := 0; i < phases*keyTicks*len(cycles)*2; i++ {
 		framePhase, keyTick := 33.0/phases*float64(i%phases), i/phases%keyTicks
 		cycle, jitter := cycles[i/(phases*keyTicks)%len(cycles)], float64(100*(i/(phases*keyTicks*len(cycles))))
@@ -163,10 +163,10 @@ func TestFirstKeyMovesOnNextFrame(t *testing.T) {
 		}
 		h := newLaggedHost(t, uint64(i), [2]float64{50, jitter}, [2]float64{50, jitter}, 1e6+framePhase)
 		h.downCycle = cycle
-		h.run(600, nil)
+		h.run(300, nil)
 		var before float32
 		pressed, ticks, checked := 0.0, 0, false
-		h.run(500, func(now float64) {
+		h.run(400, func(now float64) {
 			switch {
 			case pressed == 0 && ticks == keyTick:
 				before, pressed = h.drawn, now

@@ -86,7 +86,7 @@ func heavyFrame(t testing.TB, ps *packer.Schema, events bool) []byte {
 	for i := range 32 {
 		x, y := packer.Round2(250+float32(i%8)*20), packer.Round2(160+float32(i/8)*20)
 		f.Row(uint32(i+1), []packer.Value{packer.F(x), packer.F(y), packer.F(0.5), packer.F(0.2), packer.F(30), packer.F(10),
-			packer.F(1.5), packer.I(3), packer.I(2), packer.I(uint32(1 + i%2)), packer.F(0)})
+			packer.F(1.5), packer.I(3), packer.I(2), packer.I(uint32(1 + i%2)), packer.F(0), packer.F(0), packer.I(0)})
 	}
 	if events {
 		f.Block(ps.Key("w1"))
@@ -106,7 +106,7 @@ func heavyFrame(t testing.TB, ps *packer.Schema, events bool) []byte {
 	}
 	f.Block(ps.Key("c1"))
 	for i := range 64 {
-		f.Row(uint32(i), []packer.Value{packer.F(float32(120 + (i%8)*54)), packer.F(float32(120 + (i/8)*54)), packer.F(0.1)})
+		f.Row(uint32(i), []packer.Value{packer.F(float32(120 + (i%8)*54)), packer.F(float32(120 + (i/8)*54)), packer.F(0.1), packer.F(0), packer.I(0)})
 	}
 	b, err := f.Bytes()
 	if err != nil {

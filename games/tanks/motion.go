@@ -105,9 +105,22 @@ func clamp(v, lo, hi float32) float32 {
 	return v
 }
 
+// DriveKeys are the keys that move the hull (the gun keys are the others).
+const DriveKeys = KeyForward | KeyBack | KeyLeft | KeyRight
+
 // Move advances t by one step of dt seconds with the key mask keys (held
-// bits plus the one-shots of this step). It does not resolve collisions.
-func (m *Model) Move(t *Tank, keys uint32, dt float32) {
+// bits plus the one-shots of this step) on flat ground. It does not resolve
+// collisions.
+func (m *Model) Move(t *Tank, keys uint32, dt float32) { m.MoveOn(t, keys, dt, nil, nil) }
+
+// MoveOn is Move for a tank in level state lv under rules r (both nil on
+// flat ground): a falling tank's drive keys do nothing, and on a ramp the
+// grade under the hull lowers the top speed uphill and pulls the tank
+// down the slope. Off a ramp it is Move bit for bit.
+func (m *Model) MoveOn(t *Tank, keys uint32, dt float32, lv *LevelState, r *LevelRules) {
+	if lv != nil && lv.InputLocked() {
+		keys &^= DriveKeys
+	}
 	// 1. Turret.
 	if keys&KeyGunCenter != 0 {
 		t.Centering = true
@@ -145,9 +158,16 @@ func (m *Model) Move(t *Tank, keys uint32, dt float32) {
 	// 4. Lateral grip.
 	dLat := -lat * m.LateralGrip * dt
 	// 5. Drive.
+	var grade float32
+	limit := m.MaxForward
+	if lv != nil && r != nil {
+		if grade = lv.Grade(c, s); grade > 0 {
+			limit *= max(1-r.ClimbSpeedLoss*grade, MinClimbSpeed)
+		}
+	}
 	var a float32
 	if t.Throttle > 0 {
-		if fwdKey && fwd < m.MaxForward {
+		if fwdKey && fwd < limit {
 			a = m.Acceleration * t.Throttle
 		} else if backKey && fwd > m.MaxReverse {
 			a = -m.Acceleration * t.Throttle
@@ -155,6 +175,9 @@ func (m *Model) Move(t *Tank, keys uint32, dt float32) {
 	}
 	if a == 0 && !fwdKey && !backKey {
 		a = -m.Braking * fwd
+	}
+	if grade != 0 {
+		a -= grade * r.ClimbGravity
 	}
 	dFwd := a * dt
 	// 6. Velocity.

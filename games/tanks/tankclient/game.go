@@ -33,6 +33,7 @@ const muzzleRatio = 0.55
 // remote is the last frame row of another tank, for the shot ray.
 type remote struct {
 	x, y, angle, size float32
+	reach             tanks.Reach // the levels a shot meets it on
 	present           bool
 }
 
@@ -46,13 +47,29 @@ type Game struct {
 
 	model  *ModelConfig
 	key    *clientcore.KeySchema
-	row    tankRow // the model key's fields
+	row    tankRow    // the model key's fields
+	height tankHeight // its height fields (unbound: a flat host)
 	motion tanks.Model
 	st     tanks.Tank
 	body   tanks.Body
 	solver tanks.Solver
 	bodies []*tanks.Body
-	walls  *tanks.Walls
+	// terrain is what the steps collide with (nil: no map); mapTerrain the
+	// map's whole terrain, mapLevels its levels. levels is mapLevels while
+	// the host says where tanks are (the model row has z and level), else
+	// nil: then the own tank stays on the ground and terrain is the
+	// ground's alone, as a reader that knows no levels sees the world.
+	terrain    *tanks.Terrain
+	mapTerrain *tanks.Terrain
+	mapLevels  *gamemap.MapLevels
+	levels     *gamemap.MapLevels
+	// lv is the own tank's predicted level state; own the level and height
+	// of its row in the frame being reconciled; track the predicted level
+	// by server time, to check it against the host's rows.
+	lv    tanks.LevelState
+	own   ownHeight
+	track levelTrack
+	local clientcore.LocalActor
 	// crates are the map's dynamic bodies: followed from the drawn world,
 	// predicted while the own tank pushes them, and the shot ray's boxes.
 	crates  crateSet
@@ -110,16 +127,18 @@ func (g *Game) SetModel(name string) error {
 		}
 		b := clientcore.NewBinder(k)
 		row := bindTankRow(b)
+		height := bindTankHeight(b)
 		if err := b.Err(); err != nil {
 			return fmt.Errorf("tanks model %q: %w", name, err)
 		}
-		g.model, g.key, g.row, g.motion = &g.cfg.Models[i], k, row, g.cfg.Models[i].Motion
+		g.model, g.key, g.row, g.height, g.motion = &g.cfg.Models[i], k, row, height, g.cfg.Models[i].Motion
 		hw, hh := g.motion.HalfSize()
 		g.body = tanks.Body{HalfW: hw, HalfH: hh, Friction: g.motion.Friction, Restitution: g.motion.Restitution}
 		g.body.SetMass(g.motion.Density)
 		g.vals = make([]float32, len(k.Fields))
-		g.remotes.init(k, row, g.motion)
+		g.remotes.init(k, row, height, g.motion)
 		g.pred.SetModel(true)
+		g.applyLevels()
 		g.shots.setDefault(g.model.CurrentWeapon)
 		return nil
 	}
@@ -154,9 +173,23 @@ func (g *Game) UseMap(m *gamemap.Map) error {
 		}
 	}
 	geom := tanks.NewGeometry(m)
-	g.walls = geom.Walls
+	g.mapTerrain, g.mapLevels = geom.Terrain, geom.Levels
 	g.crates.load(geom, key)
+	g.applyLevels()
 	return nil
+}
+
+// applyLevels chooses between the layered and the flat world for the
+// current map and model: levels only when the host's tank rows say where
+// tanks are.
+func (g *Game) applyLevels() {
+	g.lv = tanks.LevelState{}
+	g.levels, g.terrain = nil, g.mapTerrain.Ground()
+	if g.mapLevels != nil && g.mapLevels.Layered() && g.height.bound() {
+		g.levels, g.terrain = g.mapLevels, g.mapTerrain
+	}
+	g.crates.setLevels(g.levels, &g.cfg.Levels)
+	g.remotes.levels, g.remotes.rules = g.levels, &g.cfg.Levels
 }
 
 // rowFields describes a snapshot key's fields for the map's role check.
@@ -198,30 +231,40 @@ func (g *Game) Predictor() *predict.Predictor { return g.pred }
 func (g *Game) State() tanks.Tank { return g.st }
 
 // Step is one fixed step of the own tank, as the host's step runs it: the
-// shared motion, the predicted crates' integration, then the contacts
-// against the glued wall blocks and between the bodies. Crates the tank
-// (inflated by 2 units) touches are captured first.
+// shared motion on the level the tank stands on, the predicted crates'
+// integration, the contacts against the terrain and between the bodies,
+// then every predicted body's level from where the contacts left it.
+// Crates the tank (inflated by 2 units) touches are captured first.
 func (g *Game) Step(in predict.Input, dt float32) {
-	g.motion.Move(&g.st, in.Keys, dt)
-	if g.walls == nil && len(g.crates.crates) == 0 && g.remotes.key == nil {
-		return
-	}
+	rules := &g.cfg.Levels
+	g.motion.MoveOn(&g.st, in.Keys, dt, &g.lv, rules)
 	b, s := &g.body, &g.st
-	b.X, b.Y, b.Angle, b.VX, b.VY, b.AngVel = s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel
-	g.remotes.capture(b, g.now)
-	g.crates.capture(b, g.now)
-	g.remotes.integrate(dt)
-	g.crates.integrate(dt)
-	g.bodies = g.crates.appendPredicted(g.remotes.appendPredicted(append(g.bodies[:0], b)))
-	g.solver.Resolve(g.bodies, g.walls)
-	s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel = b.X, b.Y, tanks.Normalize(b.Angle), b.VX, b.VY, b.AngVel
-	g.remotes.touched(g.now)
-	g.crates.touched(g.now)
+	if g.terrain != nil || len(g.crates.crates) != 0 || g.remotes.key != nil {
+		b.X, b.Y, b.Angle, b.VX, b.VY, b.AngVel = s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel
+		b.Reach = g.lv.Reach()
+		g.remotes.capture(b, g.now)
+		g.crates.capture(b, g.now)
+		g.remotes.integrate(dt)
+		g.crates.integrate(dt)
+		g.bodies = g.crates.appendPredicted(g.remotes.appendPredicted(append(g.bodies[:0], b)))
+		g.solver.Resolve(g.bodies, g.terrain)
+		s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel = b.X, b.Y, tanks.Normalize(b.Angle), b.VX, b.VY, b.AngVel
+		g.remotes.touched(g.now)
+		g.crates.touched(g.now)
+	}
+	if g.levels != nil {
+		rules.Step(&g.lv, g.levels, s.X, s.Y, s.Angle, b.HalfW, b.HalfH, dt, true)
+		g.crates.stepLevels(dt)
+	}
 }
+
+// Level is the own tank's predicted level state.
+func (g *Game) Level() tanks.LevelState { return g.lv }
 
 // BeginReconcile takes the newest authoritative poses of the other tanks
 // (for the shot ray) and of the crates, rewinding the predicted ones.
 func (g *Game) BeginReconcile(f *clientcore.Frame) {
+	g.own = ownHeight{}
 	for i := range f.Blocks {
 		b := &f.Blocks[i]
 		switch {
@@ -229,6 +272,9 @@ func (g *Game) BeginReconcile(f *clientcore.Frame) {
 			g.remotes.begin(b, f.Player.GameID)
 			for j := range b.Rows {
 				r := &b.Rows[j]
+				if r.ID == uint32(f.Player.GameID) && !r.Null && g.height.bound() {
+					g.own = ownHeight{level: g.height.level.Get(r.Fields), z: g.height.z.Get(r.Fields), ok: true}
+				}
 				if r.ID > 255 || r.ID == uint32(f.Player.GameID) {
 					continue
 				}
@@ -272,6 +318,7 @@ func (g *Game) OnServerState(p *clientcore.PlayerBlock, serverTime, offset, loca
 	v := &p.State
 	g.st = tanks.Tank{X: v[0], Y: v[1], Angle: v[2], VX: v[3], VY: v[4], AngVel: v[5], Gun: v[6], Throttle: v[7],
 		Centering: p.Centering, EngineLoad: old.EngineLoad}
+	g.rewindLevel(serverTime)
 	g.pred.Replay(p.LastInputSeq, serverTime, offset, localNow, g)
 	g.pred.Correct(had, old.X-g.st.X, old.Y-g.st.Y, tanks.Normalize(old.Angle-g.st.Angle))
 }
@@ -326,6 +373,9 @@ func (g *Game) TrackFrame(myID uint8, hasID bool, f *clientcore.EventFrame) {
 					g.hasMeta = false
 					continue
 				}
+				if g.height.bound() {
+					g.local.MaxLevel = max(g.local.MaxLevel, int(g.height.level.Get(r.Fields)))
+				}
 				g.hasMeta = true
 				g.cond, g.size, g.team = g.row.cond.Get(r.Fields), g.row.size.Get(r.Fields), g.row.team.Get(r.Fields)
 				g.pred.SetFrozen(g.cond == 0)
@@ -345,7 +395,12 @@ func (g *Game) TrackFrame(myID uint8, hasID bool, f *clientcore.EventFrame) {
 // remoteOf is another tank's pose for the shot ray.
 func (g *Game) remoteOf(r *clientcore.Row) remote {
 	f := &g.row
-	return remote{x: f.x.Get(r.Fields), y: f.y.Get(r.Fields), angle: f.angle.Get(r.Fields), size: f.size.Get(r.Fields), present: true}
+	o := remote{x: f.x.Get(r.Fields), y: f.y.Get(r.Fields), angle: f.angle.Get(r.Fields), size: f.size.Get(r.Fields), present: true}
+	if g.levels != nil {
+		lv := g.cfg.Levels.Restore(g.levels, o.x, o.y, int(g.height.level.Get(r.Fields)), g.height.z.Get(r.Fields), g.pred.DT(), true)
+		o.reach = lv.Reach()
+	}
+	return o
 }
 
 // FilterFrame suppresses the host's copies of the own shots (§7.9).
@@ -391,6 +446,8 @@ func (g *Game) Overlay(myID uint8, hasID bool, tail []clientcore.Record) ([]clie
 	f.size.Set(v, g.size)
 	f.team.Set(v, g.team)
 	f.angvel.Set(v, s.AngVel)
+	g.height.z.Set(v, g.lv.WorldZ(g.levels))
+	g.height.level.Set(v, float32(g.lv.Level))
 	tail = append(tail, clientcore.Record{Schema: g.key, ID: uint32(myID), Fields: g.vals})
 	return g.crates.rows(g.remotes.rows(tail)), [2]float32{x, y}, true
 }
@@ -428,14 +485,24 @@ func (g *Game) SetMap(m *gamemap.Map) {
 	g.shots.fullReset()
 	g.crates.reset()
 	g.remotes.reset()
-	g.walls = nil
+	g.mapTerrain, g.mapLevels = nil, nil
 	if m == nil || g.UseMap(m) != nil {
 		g.crates.load(&tanks.Geometry{}, nil) // no map, or one refused: no walls, no crates
+		g.mapTerrain, g.mapLevels = nil, nil
+		g.applyLevels()
 	}
+	g.track.reset()
 }
 
-// Prediction reports the own tank's prediction figures.
-func (g *Game) Prediction() (clientcore.PredictionReport, bool) { return g.pred.Report(), true }
+// Prediction reports the own tank's prediction figures and where it is on
+// the map's levels.
+func (g *Game) Prediction() (clientcore.PredictionReport, bool) {
+	r := g.pred.Report()
+	r.Local, r.HasLocal = g.local, true
+	r.Local.X, r.Local.Y = float64(g.st.X), float64(g.st.Y)
+	r.Local.Level, r.Local.Z = g.lv.Level, float64(g.lv.WorldZ(g.levels))
+	return r, true
+}
 
 // Reset follows CLEAR: predictor, shots and the own tank's meta reset.
 func (g *Game) Reset() {
@@ -536,10 +603,14 @@ func (g *Game) tryFire(now float64) {
 	muzzle := g.size * 4 * muzzleRatio
 	mx, my := x+muzzle*dx, y+muzzle*dy
 	dist := wp.Range
-	if g.walls != nil {
-		dist = min(dist, g.walls.Ray(mx, my, dx, dy, wp.Range))
+	level := g.lv.Level
+	if g.terrain != nil {
+		dist = min(dist, g.terrain.Ray(level, mx, my, dx, dy, wp.Range))
 	}
 	for i := range g.crates.crates {
+		if !g.crates.crates[i].onLevel(level) {
+			continue
+		}
 		box := g.crates.crates[i].rayBox()
 		if d, hit := tanks.RayBox(&box, mx, my, dx, dy, dist); hit {
 			dist = min(dist, d)
@@ -547,7 +618,7 @@ func (g *Game) tryFire(now float64) {
 	}
 	for id := range g.others {
 		o := &g.others[id]
-		if !o.present || (g.hasID && id == int(g.myID)) {
+		if !o.present || (g.hasID && id == int(g.myID)) || !o.reach.OnLevel(level) {
 			continue
 		}
 		b := tanks.Body{X: o.x, Y: o.y, Angle: o.angle, HalfW: o.size * 2, HalfH: o.size * 1.5}

@@ -247,3 +247,25 @@ func TestUndecodableFramesSaidOnce(t *testing.T) {
 		t.Fatalf("after a reconnect: %q", st.Errors)
 	}
 }
+
+// The summary carries the own actor's levels from the game's prediction
+// report ("local"), and keeps them when the connection's core is retired.
+func TestSummaryLocalActor(t *testing.T) {
+	h := newHeavyMatch(t, nil)
+	for i := range 60 {
+		h.tick(i)
+	}
+	s := Summarize(h.loop, nil, 0)
+	if s.Local == nil || s.Local.MaxLevel != 0 || s.Local.X == 0 {
+		t.Fatalf("local %+v", s.Local)
+	}
+	var out strings.Builder
+	if err := WriteSummary(&out, s); err != nil || !strings.Contains(out.String(), `"local":{"x":`) || !strings.Contains(out.String(), `"maxLevel":0`) {
+		t.Fatalf("summary line %s (%v)", out.String(), err)
+	}
+	h.sess.Queue().Push(session.Event{At: h.now, Kind: session.EventOpen})
+	h.loop.Tick(h.now.Add(time.Millisecond))
+	if after := Summarize(h.loop, nil, 0); after.Local == nil || after.Local.X != s.Local.X {
+		t.Fatalf("after a reconnect: %+v, before %+v", after.Local, s.Local)
+	}
+}

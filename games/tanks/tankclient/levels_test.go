@@ -1,6 +1,7 @@
 package tankclient
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -237,4 +238,240 @@ func sameLevel(a, b tanks.LevelState) bool {
 	return a.Level == b.Level && a.Stance == b.Stance && a.FallSteps == b.FallSteps &&
 		math.Float32bits(a.Z) == math.Float32bits(b.Z) &&
 		math.Float32bits(a.Slope[0]) == math.Float32bits(b.Slope[0]) && math.Float32bits(a.Slope[1]) == math.Float32bits(b.Slope[1])
+}
+
+// bridgeGame is the game on the bridge map from the embedded host's
+// CONFIG_DATA, active, with the own tank (id 3) alive at (x, y).
+func bridgeGame(t testing.TB, schema *clientcore.Schema, x, y float32) (*Game, *embedded) {
+	t.Helper()
+	e := newEmbeddedOn(t, nil, 0, "bridge")
+	if schema == nil {
+		schema = e.schema
+	}
+	cfg, err := ParseConfig(e.pred)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := New(schema, cfg)
+	if err := g.LoadMap(e.mapRaw); err != nil {
+		t.Fatal(err)
+	}
+	g.SetActive(true)
+	g.OnServerState(&clientcore.PlayerBlock{GameID: 3, State: [8]float32{x, y}}, 1000, 0, 1000)
+	g.TrackFrame(3, true, &clientcore.EventFrame{Blocks: []clientcore.Block{{Schema: schema.Key("m1"),
+		Rows: []clientcore.Row{{ID: 3, Fields: m1Row(t, schema, float64(x), float64(y), 3, 1)}}}}})
+	return g, e
+}
+
+// A host whose tank rows carry no height (no z and level in m1) gets
+// today's flat prediction on a layered map: no levels, the ground's walls
+// alone, the tank driving through a ramp as a flat cell. The embedded
+// host's rows carry them, and the game predicts levels.
+func TestFlatSchemaKeepsFlatPrediction(t *testing.T) {
+	layered, e := bridgeGame(t, nil, 67.2, 307.2)
+	if layered.levels == nil || !layered.height.bound() {
+		t.Fatal("the embedded host's schema does not turn levels on")
+	}
+	var doc map[string]map[string]any
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(e.m.ConfigData(), &top); err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(top["snapshot"], &doc); err != nil {
+		t.Fatal(err)
+	}
+	fields := doc["m1"]["fields"].([]any)
+	doc["m1"]["fields"] = fields[:len(fields)-2] // without z and level
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flatSchema, err := clientcore.ParseSchema(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	flat, _ := bridgeGame(t, flatSchema, 67.2, 307.2)
+	if flat.levels != nil || flat.height.bound() || flat.terrain.Walls(1) != nil {
+		t.Fatal("a flat host's rows turned levels on")
+	}
+	for _, g := range []*Game{layered, flat} {
+		now := 1000.0
+		g.ApplyInput(1, true, "forward", now)
+		for i := 0; i < 60; i++ { // one second: up the ramp
+			now += 1000.0 / 60
+			g.Update(now)
+		}
+	}
+	if lv := layered.Level(); lv.Stance != tanks.Climbing || lv.Z <= 0 {
+		t.Fatalf("the layered prediction is not climbing: %+v at %+v", lv, layered.State())
+	}
+	if lv := flat.Level(); lv != (tanks.LevelState{}) {
+		t.Fatalf("the flat prediction left the ground: %+v", lv)
+	}
+	// The slope holds the layered tank back; the flat one drives on.
+	if !(layered.State().X < flat.State().X) {
+		t.Fatalf("layered x %v, flat x %v", layered.State().X, flat.State().X)
+	}
+	tail, _, ok := layered.Overlay(3, true, nil)
+	if !ok || rowtest.Get(t, tail[0].Schema, tail[0].Fields, "z") != layered.lv.WorldZ(layered.levels) ||
+		rowtest.Get(t, tail[0].Schema, tail[0].Fields, "level") != float32(layered.lv.Level) {
+		t.Fatalf("the own record does not carry the predicted height: %+v", tail)
+	}
+}
+
+// The embedded host's tank and crate rows agree with the game's records of
+// them, both ways: m1 with its height and level by name, c1 with z and
+// level by their roles.
+func TestHostKeyRecords(t *testing.T) {
+	e := newEmbeddedOn(t, nil, 0, "bridge")
+	for _, c := range []struct {
+		key  string
+		bind func(*clientcore.Binder)
+	}{
+		{"m1", func(b *clientcore.Binder) { bindTankRow(b); bindTankHeight(b) }},
+		{"c1", func(b *clientcore.Binder) { bindCrateRow(b) }},
+	} {
+		if m := rowtest.Mismatch(e.schema.Key(c.key), c.bind); len(m) != 0 {
+			t.Errorf("%s: %v", c.key, m)
+		}
+	}
+	if k := e.schema.Key("c1"); k.Fields[3].Role != clientcore.RoleZ || k.Fields[4].Role != clientcore.RoleLevel {
+		t.Fatalf("c1 is not layered: %+v", k.Fields)
+	}
+}
+
+// Crates take their level and height from their rows: a crate drawn on the
+// bridge stands on level 1 and a tank on the road under it does not
+// capture it; a crate row in the middle of a fall is read as that fall.
+func TestCrateLevelsFromRows(t *testing.T) {
+	g, _ := bridgeGame(t, nil, 422.4, 390) // on the road, south of the slab, facing south
+	g.OnServerState(&clientcore.PlayerBlock{GameID: 3, State: [8]float32{422.4, 390, math.Pi / 2}}, 1100, 0, 1100)
+	cs := &g.crates
+	k := cs.key
+	if k == nil || !cs.f.layered() {
+		t.Fatal("the crate rows are not layered")
+	}
+	b := clientcore.NewBinder(k)
+	zf, lf := b.Role(clientcore.RoleZ), b.Role(clientcore.RoleLevel)
+	h := g.levels.LevelHeight()
+	row := func(x, y, z, level float32) []float32 {
+		r := rowtest.Row(t, k, map[string]float64{"x": float64(x), "y": float64(y), "angle": 0})
+		zf.Set(r, z)
+		lf.Set(r, level)
+		return r
+	}
+	c := &cs.crates[4] // on the bridge
+	half := c.sim.HalfW
+	// Drawn right above the tank's path: (422.4, 380) is under the slab's
+	// south railing row, the crate's centre on level 1 just north of it.
+	cx, cy := float32(422.4), float32(340)
+	hot := &clientcore.Hot{Dynamics: []clientcore.Record{{Schema: k, ID: 4, Fields: row(cx-half, cy-half, h, 1)}}}
+	g.ObserveHot(hot)
+	if c.lv != (tanks.LevelState{Level: 1, Z: 1}) {
+		t.Fatalf("crate on the bridge: %+v", c.lv)
+	}
+	now := 1100.0
+	g.ApplyInput(1, true, "back", now) // north, under the bridge, below the crate
+	for i := 0; i < 120; i++ {
+		now += 1000.0 / 60
+		g.Update(now)
+		g.ObserveHot(hot)
+		if c.predicted {
+			t.Fatalf("a ground tank captured a bridge crate at %+v", g.State())
+		}
+	}
+	if g.State().Y > cy {
+		t.Fatalf("the tank did not drive under the crate: %+v", g.State())
+	}
+	// Half way through a fall off the slab (a level in mapFallTime).
+	r := &g.cfg.Levels
+	fall := tanks.LevelState{Level: 1, Stance: tanks.Falling, FallSteps: 20, Z: r.Fall.ZAt(1, 0, 20*tanks.Step)}
+	g.ObserveHot(&clientcore.Hot{Dynamics: []clientcore.Record{{Schema: k, ID: 5, Fields: row(420-half, 230-half, packer.Round2(fall.WorldZ(g.levels)), 1)}}})
+	if got := cs.crates[5].lv; !sameLevel(got, fall) {
+		t.Fatalf("falling crate read as %+v, want %+v", got, fall)
+	}
+}
+
+// The bridge scenario through a delaying proxy (50–150 ms each way): from
+// the first team1 spawn, forward up the ramp, across and down the other
+// side. The host put the tank on the bridge, the predicted level agreed
+// with the host's rows at nearly every check, the prediction error stays
+// small and nothing snapped.
+func TestDelayedBridgeCrossing(t *testing.T) {
+	s := &session{t: t, local: 1000, hostSkew: 5e11}
+	s.down = &link{rng: rand.New(rand.NewPCG(31, 1))}
+	s.up = &link{rng: rand.New(rand.NewPCG(31, 2))}
+	s.e = newEmbeddedOn(t, func(m hostMsg) { s.down.send(s.local, m, "") }, 0, "bridge")
+	s.e.now = s.local + s.hostSkew
+	s.core = clientcore.New(s.e.schema, clientcore.Options{})
+	s.g = newGame(t, s.e)
+	s.core.SetGame(s.g)
+	s.nextHost, s.nextDraw = s.local, s.local
+	s.run(2000)
+	s.key(true, "forward")
+	s.run(3400)
+	s.key(false, "forward")
+	s.run(2000)
+	r, _ := s.core.Prediction()
+	loc, sum := r.Local, r.Summary
+	t.Logf("bridge crossing: %+v; local %+v", sum, loc)
+	if !r.HasLocal || loc.MaxLevel < 1 || loc.Level != 0 || loc.X < 42*19.2 {
+		t.Fatalf("the tank did not cross the bridge: %+v", loc)
+	}
+	if sum.Samples < 150 || sum.ErrorP95 > 2 || sum.Snaps != 0 || loc.LevelChecks < 150 || loc.LevelMismatches > loc.LevelChecks/50 {
+		t.Fatalf("prediction figures %+v, levels %+v", sum, loc)
+	}
+}
+
+// On the bridge map a render tick (steps with the level rules, the
+// overlay, the drawn world) and a reconciliation with the own row's height
+// (the check, the rebuilt level state, the replay) allocate nothing.
+func TestBridgeTickAllocatesNothing(t *testing.T) {
+	g, e := bridgeGame(t, nil, 67.2, 307.2)
+	s := e.schema
+	g.ApplyInput(1, true, "forward", 1000)
+	own := m1Row(t, s, 120, 307.2, 3, 1)
+	rowtest.Set(t, s.Key("m1"), own, "z", 0.8) // a twenty-fourth of the way up the ramp
+	rows := []clientcore.Row{{ID: 3, Fields: own}, {ID: 5, Fields: m1Row(t, s, 300, 300, 3, 2)}}
+	frame := clientcore.Frame{HasPlayer: true, Player: clientcore.PlayerBlock{GameID: 3, State: [8]float32{120, 307.2, 0, 200}},
+		Blocks: []clientcore.Block{{Schema: s.Key("m1"), Rows: rows}}}
+	crate := rowtest.Row(t, s.Key("c1"), map[string]float64{"x": 500, "y": 500})
+	hot := &clientcore.Hot{Flags: clientcore.HotGame, Actors: []clientcore.Record{{Schema: s.Key("m1"), ID: 5, Fields: rows[1].Fields}},
+		Dynamics: []clientcore.Record{{Schema: s.Key("c1"), ID: 4, Fields: crate}}}
+	tail := make([]clientcore.Record, 0, 4)
+	now := 1000.0
+	allocs := testing.AllocsPerRun(200, func() {
+		now += 1000.0 / 60
+		g.ObserveHot(hot)
+		g.Update(now)
+		tail, _, _ = g.Overlay(3, true, tail[:0])
+		frame.ServerTime = now
+		g.BeginReconcile(&frame)
+		g.OnServerState(&frame.Player, now, 0, now+20)
+		g.FinishReconcile()
+	})
+	if allocs != 0 {
+		t.Fatalf("%v allocations per tick", allocs)
+	}
+	if g.Level().Stance != tanks.Climbing {
+		t.Fatalf("not on the ramp: %+v", g.Level())
+	}
+}
+
+// BenchmarkBridgeUpdateOverlay is BenchmarkUpdateOverlay with the level
+// rules at work: the own tank climbing the bridge's west ramp.
+func BenchmarkBridgeUpdateOverlay(b *testing.B) {
+	g, _ := bridgeGame(b, nil, 100, 307.2)
+	g.ApplyInput(1, true, "forward", 1000)
+	tail := make([]clientcore.Record, 0, 4)
+	now := 1000.0
+	b.ReportAllocs()
+	for b.Loop() {
+		now += 1000.0 / 60
+		if g.State().X > 200 { // back to the foot of the ramp
+			g.OnServerState(&clientcore.PlayerBlock{GameID: 3, State: [8]float32{100, 307.2}}, now, 0, now)
+		}
+		g.Update(now)
+		tail, _, _ = g.Overlay(3, true, tail[:0])
+	}
 }

@@ -1,8 +1,13 @@
 // Package tanks holds the tank game's simulation rules that the host and
 // the client's predictor must run identically: the tank motion model of
-// one fixed step (game-tanks.md §7.4), the glued wall blocks and the
-// contact solver both read (§5.1, §7.6), and the wall ray. Plain Go with
-// float32 state, standard library only.
+// one fixed step, the terrain both collide with (every level's glued wall
+// blocks and the ramp guards) and the contact solver, the level rules of a
+// layered map (climbing a ramp from either end, falling off a slab edge
+// along the map's FallModel, the slope's pull) with the rebuilding of a
+// level state from a frame, and the shot ray at a level. One
+// implementation for both sides: a second copy would drift from the first
+// in silence, and prediction is where that shows. Plain Go with float32
+// state; it reads maps through package gamemap.
 package tanks
 
 import "math"

@@ -1,7 +1,11 @@
 // Package match is the tanks-compatible match the embedded host runs: the
-// game's CONFIG_DATA and auth fields, generated maps, the authoritative
-// world (tanks, crates, hitscan shots, bombs), rounds, teams, votes, chat,
-// the scoreboard and the HUD panel, bots, and the 30 Hz snapshot frames.
+// game's CONFIG_DATA and auth fields, the map catalog (generated maps and
+// the bundled layered bridge; Config.Map pins one), the authoritative world
+// (tanks and crates on the map's levels, stepped by the rules of package
+// tanks that the client predicts with; hitscan shots and bombs at their
+// level), rounds, teams, votes, chat, the scoreboard and the HUD panel,
+// bots, and the 30 Hz snapshot frames, whose tank and crate rows carry
+// each body's height and level when the schema names them.
 // A Match is owned by one goroutine (the host's room loop) and has no
 // locks; everything it sends goes through the Out it was given.
 package match

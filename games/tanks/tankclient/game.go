@@ -2,8 +2,17 @@
 // the own tank predicted with the motion and wall contacts the host runs
 // (package tanks), reconciled against the 8-float player block, drawn as an
 // m1 overlay record; and the own shots spawned at once with local ids, the
-// host's duplicates suppressed by author id (game-tanks.md §7); crates and
-// other tanks the own tank touches are predicted with it.
+// host's duplicates suppressed by author id; crates and other tanks the own
+// tank touches are predicted with it.
+//
+// On a layered map, when the host's tank rows carry z and level, the own
+// tank's level and height are predicted with the host's level rules too:
+// the 8 floats of the player block hold no level, so at each block the
+// level state is rebuilt from the tank's own row in the same frame (a
+// climb from the ramp under it, a fall's phase from its height) and the
+// prediction for that time is checked against it (Prediction's Local).
+// Crates and other tanks take their levels from their rows. Rows without
+// those fields keep the flat prediction.
 //
 // Wiring, on the game loop's goroutine: on CONFIG_DATA build the core, then
 // FromConfig(schema, cfg.Prediction) and core.SetGame(g) (on error run
@@ -14,11 +23,12 @@
 // frames. Each render tick: core.Sample(now) (which hands the game the
 // interpolated world through ObserveHot before stepping the prediction),
 // then core.TakeFrames() and the hot data as usual. The headless summary's
-// "prediction" object is g.Predictor().Summary().
+// "prediction" and "local" objects come from g.Prediction().
 package tankclient
 
 import (
 	"fmt"
+	"math"
 
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
@@ -495,10 +505,14 @@ func (g *Game) SetMap(m *gamemap.Map) {
 func (g *Game) Prediction() (clientcore.PredictionReport, bool) {
 	r := g.pred.Report()
 	r.Local, r.HasLocal = g.local, true
-	r.Local.X, r.Local.Y = float64(g.st.X), float64(g.st.Y)
-	r.Local.Level, r.Local.Z = g.lv.Level, float64(g.lv.WorldZ(g.levels))
+	r.Local.X, r.Local.Y = round3(g.st.X), round3(g.st.Y)
+	r.Local.Level, r.Local.Z = g.lv.Level, round3(g.lv.WorldZ(g.levels))
+	r.Local.ZErrorMax = math.Round(r.Local.ZErrorMax*1000) / 1000
 	return r, true
 }
+
+// round3 rounds a report figure to three decimals.
+func round3(v float32) float64 { return math.Round(float64(v)*1000) / 1000 }
 
 // Reset follows CLEAR: predictor, shots and the own tank's meta reset.
 func (g *Game) Reset() {
@@ -510,6 +524,7 @@ func (g *Game) Reset() {
 	g.hasID = false
 	g.pred.SetFrozen(false)
 	g.others = [256]remote{}
+	g.track.reset()
 }
 
 // SyncPanel mirrors one PANEL_DATA cell ("wa:<weapon>", "<weapon>:<ammo>",

@@ -19,7 +19,7 @@ func TestBridgeScript(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	script := filepath.Join("..", "..", "testdata", "scripts", "bridge.txt")
 	var out, errb bytes.Buffer
-	code := run([]string{"-headless", "-for", "8s", "-summary", "-bots", "0", "-map", "bridge", "-team", "team1", "-script", script}, &out, &errb)
+	code := run([]string{"-headless", "-for", "12s", "-summary", "-bots", "0", "-map", "bridge", "-team", "team1", "-script", script}, &out, &errb)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errb.String())
 	}

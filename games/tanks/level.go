@@ -282,6 +282,9 @@ func (r *LevelRules) Restore(l *gamemap.MapLevels, x, y float32, level int, z, d
 		return LevelState{Level: level, Z: float32(level)}
 	}
 	zl, tol := z/h, restoreTolerance/h
+	if !(zl > -gamemap.MaxLevels && zl < gamemap.MaxLevels) { // nonsense from the wire, NaN included
+		return LevelState{Level: level, Z: float32(level)}
+	}
 	if climbs {
 		if smp, ok := l.RampAt(x, y); ok {
 			zc := rampHeight(&smp)

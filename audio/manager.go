@@ -520,8 +520,8 @@ func (m *Manager) Sounding() int {
 	return n
 }
 
-// ListenerZoom is the zoom the spatial model divides by, from the main canvas as client-ui.md
-// §3.6 defines it: (currentScale · cameraZoom) / baseScale — the camera zoom multiplier at the
+// ListenerZoom is the zoom the spatial model divides by, from the main canvas:
+// (currentScale · cameraZoom) / baseScale — the camera zoom multiplier at the
 // 1920 px design width, 1 at rest. A non-positive baseScale gives 1.
 func ListenerZoom(currentScale, cameraZoom, baseScale float64) float64 {
 	z := currentScale * cameraZoom / baseScale

@@ -126,7 +126,7 @@ func tanksFiles() files {
 	}
 }
 
-// The ranking example of audio.md §5.9.
+// The engine's worked ranking example of audible sounds under the voice limit.
 func TestRankingExample(t *testing.T) {
 	for _, limit := range []int{30, 2} {
 		r := newRig(t, tanksCatalog, tanksFiles(), Options{VoiceLimit: limit})
@@ -223,7 +223,7 @@ func TestCirclingSourcePansAndFarIsSilent(t *testing.T) {
 	}
 }
 
-// audio.md §8 final amplitude: shot volume 0.4, master 0.7, dx 600, HRTF approximation A.
+// The worked final amplitude: shot volume 0.4, master 0.7, dx 600, HRTF approximation A.
 func TestFinalAmplitudeThroughTheWholeChain(t *testing.T) {
 	r := newRig(t, tanksCatalog, tanksFiles(), Options{})
 	r.m.Register("shot", At(600, 0))
@@ -446,7 +446,7 @@ func TestTickAllocatesNothing(t *testing.T) {
 	}
 }
 
-// Stereo sources follow audio.md §6.5/§6.6: per-ear routing under HRTF, cross-feed under
+// Stereo sources: per-ear routing under HRTF, cross-feed under
 // equal power. A left-only stereo sample at dx 600 shows the difference.
 func TestStereoSourceRouting(t *testing.T) {
 	st := make([]float32, 2*rate)

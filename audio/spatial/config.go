@@ -93,7 +93,7 @@ type Config struct {
 	VerticalFactor   float64 // sideScroller only
 	Panning          PanningModel
 	Variant          HRTFVariant // client setting, not part of the block
-	ITD              bool        // client setting: delay the far ear under HRTF (audio.md §6.6)
+	ITD              bool        // client setting: delay the far ear under HRTF (interaural time difference)
 	Distance         DistanceModel
 	RefDistance      float64
 	MaxDistance      float64

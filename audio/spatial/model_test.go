@@ -14,7 +14,8 @@ func near(t *testing.T, what string, got, want, tol float64) {
 	}
 }
 
-// The worked topDown examples of audio.md §8 (engine defaults, mono source).
+// The worked topDown examples of the engine's spatial sound documentation
+// (engine defaults, mono source).
 func TestTopDownWorkedExamples(t *testing.T) {
 	cases := []struct {
 		name          string
@@ -45,7 +46,7 @@ func TestTopDownWorkedExamples(t *testing.T) {
 			near(t, "Y", p.Y, c.y, 1e-9)
 			near(t, "Z", p.Z, c.z, 1e-9)
 			near(t, "D", p.D, c.d, 1e-3)
-			near(t, "gain", p.Gain, c.g, 1e-4) // audio.md rounds some gains in the 5th digit
+			near(t, "gain", p.Gain, c.g, 1e-4) // the worked examples round some gains in the 5th digit
 			near(t, "az", p.Az, c.az, 1e-3)
 			near(t, "el", p.El, c.el, 1e-3)
 
@@ -107,7 +108,7 @@ func TestOtherDistanceModels(t *testing.T) {
 	near(t, "linear lo=hi", cfg.DistanceGain(1000), 0.75, 1e-12)
 }
 
-// The sideScroller and cockpit rows of audio.md §8 (dx 100, dy −50).
+// The sideScroller and cockpit rows of the same worked examples (dx 100, dy −50).
 func TestOtherProfiles(t *testing.T) {
 	side := Default()
 	side.Mode = SideScroller
@@ -148,7 +149,7 @@ func TestOtherProfiles(t *testing.T) {
 	near(t, "cockpit B R", float64(g.RL), 0.8619, 1e-4)
 }
 
-// audio.md §8 "final amplitude example": tanks shot, volume 0.4, master 0.7, case 4.
+// The worked "final amplitude" example: tanks shot, volume 0.4, master 0.7, case 4.
 func TestFinalAmplitudeExample(t *testing.T) {
 	cfg := Default()
 	g := cfg.Voice(Listener{Zoom: 1}, 600, 0, false).Scale(0.7 * 0.4)

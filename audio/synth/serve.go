@@ -8,7 +8,7 @@ import (
 )
 
 // TanksCatalog is a `parts.sounds` block for a tanks-compatible game served with these effects:
-// the names, priorities, volumes and loop flags of the reference game (game-tanks.md §6), and
+// the names, priorities, volumes and loop flags of the reference tanks game, and
 // "wav" as the only codec, which is what Handler serves.
 const TanksCatalog = `{"codecList":["wav"],"sounds":{` +
 	`"roundStart":{"file":"round-start","priority":200,"volume":0.3},` +

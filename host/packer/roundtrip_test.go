@@ -12,7 +12,7 @@ import (
 
 // TestRoundTripClientcore packs random tanks frames with this packer and
 // decodes them with the client core: every value must come back exactly
-// as the client rounds it (clientcore.md §3.7), every id, null and tail.
+// as the client rounds it (two decimals on every f32), every id, null and tail.
 func TestRoundTripClientcore(t *testing.T) {
 	raw, err := os.ReadFile(filepath.Join(sharedDir(t), "conformance", "schemas", "tanks.json"))
 	if err != nil {

@@ -1,5 +1,5 @@
 // Package packer writes snapshot frames in the engine's binary format
-// version 5 (clientcore.md §3), the way a vimp host's packer does: the game
+// version 5, the way a vimp host's packer does: the game
 // hands it rows of raw field values and it lays them out by the snapshot
 // schema the host also sends in CONFIG_DATA. It imports only the standard
 // library so the host loop can use it without pulling in client code.
@@ -180,7 +180,8 @@ func F(v float32) Value { return Value(math.Float32bits(v)) }
 func I(v uint32) Value { return Value(v) }
 
 // Round2 rounds a float to two decimals, half away from zero, the way the
-// host rounds row values before packing (clientcore.md §3.7).
+// host rounds row values before packing: the decoder rounds every f32 to
+// two decimals, so a value packed unrounded would reach the client changed.
 func Round2(v float32) float32 { return float32(math.Round(float64(v)*100) / 100) }
 
 // Round1 rounds to one decimal (tracer end points and explosion centres).

@@ -131,6 +131,7 @@ type Manager struct {
 	ended     []mix.Voice
 	warned    map[string]struct{}
 	muted     bool
+	volume    float64 // the player's master volume, 0..1
 	limit     int
 	refused   uint64 // registrations refused at MaxRegistrations
 	cancel    func() // stops the current background load
@@ -157,6 +158,7 @@ func NewManager(mixer *mix.Mixer, opt Options) *Manager {
 		cands:     make([]*registration, 0, 64),
 		ended:     make([]mix.Voice, 0, 64),
 		cat:       &Catalog{Spatial: spatial.Default()},
+		volume:    1,
 	}
 	mixer.SetMaster(MasterVolume)
 	return m
@@ -344,11 +346,26 @@ func (m *Manager) Listener() spatial.Listener { return m.listener }
 // SetMuted mutes (master 0) or restores the master volume; everything keeps playing.
 func (m *Manager) SetMuted(muted bool) {
 	m.muted = muted
-	if muted {
-		m.mixer.SetMaster(0)
-	} else {
-		m.mixer.SetMaster(MasterVolume)
+	m.applyMaster()
+}
+
+// SetMasterVolume sets the player's master volume, 0..1 (1 = the engine's
+// own master gain); it scales everything, system sounds too, and is kept
+// while muted.
+func (m *Manager) SetMasterVolume(v float64) {
+	if !(v >= 0) {
+		v = 0
 	}
+	m.volume = min(v, 1)
+	m.applyMaster()
+}
+
+func (m *Manager) applyMaster() {
+	if m.muted {
+		m.mixer.SetMaster(0)
+		return
+	}
+	m.mixer.SetMaster(MasterVolume * m.volume)
 }
 
 // SetEffectsVolume sets the player's effects volume (1 = as the game mixed it).

@@ -355,6 +355,18 @@ func TestSystemSoundsBypassTheLimit(t *testing.T) {
 	if out[0] != 0 || out[1] != 0 {
 		t.Fatal("muted output not silent")
 	}
+	// The master volume scales everything; a mute keeps it.
+	r.m.SetMuted(false)
+	r.tick()
+	full := r.tick()
+	r.m.SetMasterVolume(0.5)
+	r.m.SetMuted(true)
+	r.m.SetMuted(false)
+	r.tick()
+	half := r.tick()
+	if a, b := rms(half, 0), rms(full, 0); b == 0 || math.Abs(a/b-0.5) > 0.05 {
+		t.Fatalf("rms at master volume 0.5: %v, at 1: %v", a, b)
+	}
 }
 
 func TestUnknownAndLoadingNames(t *testing.T) {

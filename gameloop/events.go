@@ -40,10 +40,15 @@ func (l *Loop) handle(ev *session.Event) {
 		if ev.Close != nil && !ev.Close.Local {
 			l.log.Warn("connection closed", "code", ev.Close.Code, "reason", ev.Close.Reason, "reconnect", ev.Close.Reconnect)
 			l.hud.Disconnected(ev.Close.Reason)
+			l.closed(ev.Close)
 		}
 		if l.ctrl != nil {
 			l.ctrl.SetEnabled(false, l.nowMs)
 		}
+	case session.EventRefused:
+		l.refused(ev.Err)
+	case session.EventRetry:
+		l.retry(ev.Retry)
 	case session.EventMessage:
 		l.message(ev)
 	}
@@ -60,9 +65,11 @@ func (l *Loop) connectionOpened() {
 	t := l.currentTarget()
 	l.hud = hud.New(t.Host, t.GameID, l.opts.Store)
 	l.hud.HostListsRequested(true)
+	l.applyDisplay(l.hud)
 	l.ctrl = nil
 	l.close = nil
 	l.badFramesSaid = false
+	l.rejoin, l.heldVote, l.autoVote, l.authSent = !l.opts.AutoTeam && l.team != "", nil, nil, nil
 	l.world.Clear(nil, true)
 	if l.opts.Sounds != nil {
 		l.opts.Sounds.Reset()
@@ -71,8 +78,15 @@ func (l *Loop) connectionOpened() {
 }
 
 func (l *Loop) message(ev *session.Event) {
-	if v, ok := ev.Value.(protocol.Vote); ok && l.opts.AutoTeam && v.Open != nil && v.Open.Name == teamVoteName {
-		return // the session answered it: nobody is asked again
+	if v, ok := ev.Value.(protocol.Vote); ok {
+		if l.opts.AutoTeam && v.Open != nil && v.Open.Name == teamVoteName {
+			// The session answers it: nobody is asked, unless it refuses.
+			l.autoVote = &v
+			return
+		}
+		if !l.opts.AutoTeam && !l.teamVote(v) {
+			return // answered with the team chosen earlier in the run
+		}
 	}
 	l.hud.Handle(ev.Value, l.nowMs)
 	switch v := ev.Value.(type) {
@@ -82,6 +96,7 @@ func (l *Loop) message(ev *session.Event) {
 		switch {
 		case ev.Err == nil:
 			l.hud.DismissAuth() // the session answered it from flags or memory
+		case l.replayAuth(v):
 		case !l.opts.Interactive:
 			l.fatal = ev.Err
 		}
@@ -90,8 +105,11 @@ func (l *Loop) message(ev *session.Event) {
 			l.fatal = errors.New("auth rejected")
 		}
 		if v.OK {
+			l.authAnswered()
 			l.loadSounds()
 		}
+	case protocol.Chat:
+		l.teamChat(v)
 	case *protocol.MapInfo:
 		m, err := gamemap.Parse(v.Raw)
 		if err != nil {
@@ -145,6 +163,7 @@ func (l *Loop) message(ev *session.Event) {
 func (l *Loop) configure(cfg *protocol.Config) {
 	l.retireCore()
 	l.ctrl = nil
+	l.haveKeys = false
 	if len(cfg.Snapshot) == 0 {
 		l.note("CONFIG_DATA has no snapshot schema")
 		return
@@ -187,6 +206,7 @@ func (l *Loop) configure(cfg *protocol.Config) {
 	for _, p := range problems {
 		l.log.Warn("key config", "problem", p)
 	}
+	l.keys, l.haveKeys = keys, true
 	if err := l.input.Configure(keys); err != nil {
 		l.fatal = err
 	}
@@ -230,7 +250,8 @@ func (l *Loop) loadSounds() {
 }
 
 // undecodable counts a snapshot frame this client cannot read, and says why
-// once per connection: in the log and the summary's errors.
+// once per connection: in the log, the summary's errors and a notice over
+// the game that stays.
 func (l *Loop) undecodable(reason string) {
 	l.badFrames++
 	l.badFrameReason = reason
@@ -241,4 +262,5 @@ func (l *Loop) undecodable(reason string) {
 	msg := "frames from this host cannot be decoded: " + reason
 	l.log.Warn(msg)
 	l.note(msg)
+	l.hud.Notice(msg, hud.NoticeError)
 }

@@ -21,6 +21,7 @@ import (
 	"vimpclient/input"
 	"vimpclient/netgraph"
 	"vimpclient/parts"
+	"vimpclient/protocol"
 	"vimpclient/registry"
 	"vimpclient/session"
 	"vimpclient/world"
@@ -64,6 +65,14 @@ type Options struct {
 	// AutoTeam: the session answers the team vote itself, so the HUD never
 	// shows it.
 	AutoTeam bool
+	// Team is the team the run asks for (-team): a refusal of it, or a
+	// full team, is what the run did not get (Unmet). Without AutoTeam the
+	// team the player chooses on screen takes its place, and is rejoined
+	// after every reconnect.
+	Team string
+	// OnGiveUp is called when the player gives up reconnecting (the
+	// reconnecting screen's key): the wiring stops the runner.
+	OnGiveUp func()
 	// NoPrediction runs the core without the game's prediction: a demo,
 	// whose player's inputs are not replayed, draws the host's own state.
 	NoPrediction bool
@@ -129,6 +138,23 @@ type Loop struct {
 	badFrameReason string
 	badFramesSaid  bool
 	close          *session.CloseInfo
+	// What the run asked for and carries over reconnects (feedback.go).
+	team     string         // the team asked for, or chosen on screen
+	unmet    error          // the team refused or full, not joined since
+	rejoin   bool           // the connection's first team vote is answered with team
+	heldVote *protocol.Vote // that vote, held from the HUD until the host lists the teams
+	autoVote *protocol.Vote // the team vote the session answers, shown if it refuses
+	authSent map[string]string
+	authKept map[string]string // the player's answer the host accepted
+	gaveUp   bool
+	// The player's settings kept across connections (display.go), and the
+	// game's keys before the bindings.
+	reduced       bool
+	palette       string
+	settingsEntry bool
+	settingsAsked bool
+	keys          input.Config
+	haveKeys      bool
 }
 
 // maxLoopErrors bounds the errors kept for the summary.
@@ -145,7 +171,7 @@ func New(o Options) *Loop {
 	if o.Context == nil {
 		o.Context = context.Background()
 	}
-	l := &Loop{opts: o, log: o.Log, sess: o.Session, games: o.Games, graph: netgraph.New(), input: NoInput{}}
+	l := &Loop{opts: o, log: o.Log, sess: o.Session, games: o.Games, graph: netgraph.New(), input: NoInput{}, team: o.Team}
 	if o.Sounds != nil {
 		l.snd = newPartSounds(o.Sounds)
 	}
@@ -165,6 +191,12 @@ func New(o Options) *Loop {
 // SetTarget records the host the session is connecting to; the runner calls
 // it from its own goroutine before each connection.
 func (l *Loop) SetTarget(t session.Target) { l.target.Store(&t) }
+
+// Target is the host the current connection is to.
+func (l *Loop) Target() session.Target { return l.currentTarget() }
+
+// Bindings are the player's key bindings for the game in use (nil: none).
+func (l *Loop) Bindings() input.Binding { return l.opts.Bindings }
 
 func (l *Loop) currentTarget() session.Target {
 	if t := l.target.Load(); t != nil {
@@ -283,7 +315,9 @@ func (l *Loop) sendHUD() {
 		}
 		if err != nil {
 			l.log.Warn("not sent", "kind", o.Kind, "err", err)
+			continue
 		}
+		l.sentHUD(o)
 	}
 }
 

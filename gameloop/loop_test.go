@@ -13,6 +13,7 @@ import (
 	"vimpclient/clientcore"
 	"vimpclient/host/match"
 	"vimpclient/host/packer"
+	"vimpclient/hud"
 	"vimpclient/protocol"
 	"vimpclient/session"
 )
@@ -238,6 +239,11 @@ func TestUndecodableFramesSaidOnce(t *testing.T) {
 	s := Summarize(h.loop, nil, 0)
 	if s.Undecodable == nil || s.Undecodable.Frames != 6 {
 		t.Fatalf("summary %+v", s.Undecodable)
+	}
+	// The window shows it over the game, once, and it stays.
+	h.loop.Tick(h.now.Add(time.Minute))
+	if ns := h.loop.HUD().Notices(); len(ns) != 1 || ns[0].Kind != hud.NoticeError || !strings.Contains(ns[0].Text, "JSON text") {
+		t.Fatalf("notices %+v", ns)
 	}
 	// A new connection says it again.
 	q.Push(session.Event{At: h.now, Kind: session.EventOpen})

@@ -40,6 +40,15 @@
 //	                            and the accolades banner's "You"
 //	h.SetFixed(rects)           the renderer's fixed canvases (the radar), when it
 //	                            knows them better than CONFIG_DATA's sizes
+//	h.SetPalette(name)          the team colours (PaletteColorBlind: safe with any
+//	                            common colour blindness); h.SetReducedMotion(on)
+//	h.SettingsEntry(true)       Settings at the end of the M menu: an OutSettings
+//
+// The settings overlay (SettingsMenu) outlives connections, so the window
+// owns it rather than the HUD: feed it keys (Key), gamepad presses (Pad) and
+// clicks (Click) while it is Open, apply what TakeChanges reports at once,
+// save S with settings.Save and Bindings with input.SaveBindings, and draw
+// it last with hudView.DrawSettings.
 //
 // With the renderer's Layout in device pixels, set reader.Scale and pass
 // deviceScale to Draw so clicks, aims and text use logical pixels. With the

@@ -3,6 +3,7 @@ package hud
 import (
 	"vimpclient/input"
 	"vimpclient/protocol"
+	"vimpclient/settings"
 )
 
 // HUD gathers the overlays, routes the session's typed messages to them and
@@ -30,6 +31,9 @@ type HUD struct {
 	authHidden *AuthForm // answered by the session on its own; shown again if rejected
 	hostLists  bool
 	reduced    bool
+	// settingsEntry: the M menu ends with the client's Settings entry.
+	settingsEntry bool
+	palette       string
 	// ModulesReady is set once the host accepted the form: the game UI
 	// exists from then on.
 	ModulesReady bool
@@ -43,6 +47,25 @@ type HUD struct {
 	netGraphW        float64
 	netGraphH        float64
 	fixedRects       []Rect
+}
+
+// Team palettes for SetPalette: the engine's colours, or colours told apart
+// with any common colour blindness.
+const (
+	PaletteStandard   = settings.PaletteStandard
+	PaletteColorBlind = settings.PaletteColorBlind
+)
+
+// SetPalette sets the team colours the views draw names and tables in (a
+// user setting); it survives CONFIG_DATA.
+func (h *HUD) SetPalette(name string) { h.palette = name }
+
+// Palette is the team palette (PaletteStandard unless set).
+func (h *HUD) Palette() string {
+	if h.palette == "" {
+		return PaletteStandard
+	}
+	return h.palette
 }
 
 // SetReducedMotion turns off the title wave and the bar refill (a user
@@ -70,6 +93,13 @@ func (h *HUD) Reveals(id string) bool {
 	return false
 }
 
+// SettingsEntry puts the client's Settings entry at the end of the M menu
+// (see Vote.SettingsEntry); it survives CONFIG_DATA.
+func (h *HUD) SettingsEntry(on bool) {
+	h.settingsEntry = on
+	h.Vote.SettingsEntry(on)
+}
+
 // HostListsRequested tells the overlays that the session itself requests
 // the value list of a vote the host opens (see Vote.HostListsRequested); it
 // survives CONFIG_DATA.
@@ -87,6 +117,7 @@ const (
 	OutVoteRequest                // VOTE_DATA list request: Text ("teams", "maps") for Vote
 	OutVoteAnswer                 // VOTE_DATA answer: [Vote, Text]
 	OutGiveUp                     // the player gave up reconnecting: stop the session
+	OutSettings                   // the player chose Settings in the M menu: open the overlay
 )
 
 // Out is one message the overlays want sent. Msg is its exact wire text;
@@ -119,6 +150,7 @@ func (h *HUD) configure(c UIConfig) {
 	h.Stat = NewStat(c.Stat)
 	h.Vote = NewVote(c.Vote)
 	h.Vote.HostListsRequested(h.hostLists)
+	h.Vote.SettingsEntry(h.settingsEntry)
 	h.Game = NewGameInform(c.Game)
 	h.Tech.SetList(c.Tech)
 	h.refreshLeaderboard()

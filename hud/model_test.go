@@ -215,14 +215,54 @@ func TestPanelRoundStartFill(t *testing.T) {
 	if n, _ := p.Cells[0].Bar(2000); n != 15 {
 		t.Fatalf("after fill %d", n)
 	}
-	p.RoundStart(3000) // nothing arrives: the bar stops at 0, next update paints
-	p.Update(3500)
-	p.Apply(pcells(t, `["h:100"]`), 3600)
-	if n, _ := p.Cells[0].Bar(3600); n != 30 {
+	p.RoundStart(3000) // nothing new arrives: the bar refills to the value it had
+	if n, _ := p.Cells[0].Bar(3400); n != 0 {
+		t.Fatalf("painted during the wait: %d", n)
+	}
+	p.Update(4000)
+	if n, _ := p.Cells[0].Bar(4000); n != 15 {
+		t.Fatalf("after a refill with no new value: %d", n)
+	}
+	p.Apply(pcells(t, `["h:100"]`), 4100)
+	if n, _ := p.Cells[0].Bar(4100); n != 30 {
 		t.Fatalf("direct paint %d", n)
 	}
 	if !(p.WaveStart == 3000) {
 		t.Fatalf("wave %v", p.WaveStart)
+	}
+}
+
+// The host sends the round's panel just before the round start: the bar
+// refills to that value and keeps it, with no further health update.
+func TestPanelValueJustBeforeRoundStart(t *testing.T) {
+	h := New("h", "g", nil)
+	h.Panel = panelFor(t)
+	h.Handle(protocol.Panel(pcells(t, `["h:20"]`)), 500) // the end of the last round
+	h.Handle(protocol.Panel(pcells(t, `["h:100"]`)), 1000)
+	h.Handle(protocol.Inform{Code: 1}, 1000)
+	h.Update(1200)
+	if n, _ := h.Panel.Cells[0].Bar(1200); n != 0 {
+		t.Fatalf("painted during the wait: %d", n)
+	}
+	if n, _ := h.Panel.Cells[0].Bar(1750); n == 0 || n == 30 {
+		t.Fatalf("mid refill %d blocks", n)
+	}
+	for _, now := range []float64{1500, 2000, 5000} {
+		h.Update(now)
+	}
+	if n, _ := h.Panel.Cells[0].Bar(5000); n != 30 {
+		t.Fatalf("after the refill the bar shows %d of 30 blocks", n)
+	}
+	// A bar that never had a value stays empty and paints the next one.
+	p := panelFor(t)
+	p.RoundStart(0)
+	p.Update(600)
+	if n, _ := p.Cells[0].Bar(600); n != 0 || p.Cells[0].filling {
+		t.Fatalf("an empty bar: %d blocks, filling %v", n, p.Cells[0].filling)
+	}
+	p.Apply(pcells(t, `["h:50"]`), 700)
+	if n, _ := p.Cells[0].Bar(700); n != 15 {
+		t.Fatalf("direct paint %d", n)
 	}
 }
 

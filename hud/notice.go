@@ -108,6 +108,9 @@ type Reconnect struct {
 	At      float64 // when the next attempt starts (monotonic ms)
 	Attempt int     // the attempt that starts at At, from 1
 	GaveUp  bool    // the player pressed the give-up key
+	// Failed is why the last attempt could not connect ("" when none
+	// failed yet), shown under the countdown.
+	Failed string
 
 	text      string
 	textSecs  int
@@ -124,6 +127,12 @@ func (h *HUD) Reconnecting(reason string, at float64, attempt int) {
 	r.At, r.Attempt = at, max(1, attempt)
 	r.text = ""
 	h.Chat.Escape()
+}
+
+// ReconnectFailed says why the last attempt could not connect, under the
+// countdown; call it after Reconnecting.
+func (h *HUD) ReconnectFailed(why string) {
+	h.Reconnect.Failed = strings.Join(strings.Fields(cleanText(why)), " ")
 }
 
 // Reconnected hides the reconnecting screen (the new connection is open).
@@ -177,4 +186,13 @@ func (r *Reconnect) Hint() string {
 		return ""
 	}
 	return "Esc — give up"
+}
+
+// Detail is the line under the hint: why the last attempt failed ("" when
+// none did).
+func (r *Reconnect) Detail() string {
+	if r.Failed == "" || r.GaveUp {
+		return ""
+	}
+	return "last attempt: " + r.Failed
 }

@@ -124,6 +124,12 @@ func (p *Panel) Apply(entries []protocol.PanelCell, now float64) {
 }
 
 // RoundStart starts the title wave and the bar refill (GAME_INFORM code 1).
+//
+// A host sends the new round's panel just before the round start (the
+// embedded host does, in the same tick): the bar's value at the round start
+// is therefore the round's own, and the refill runs up to it unless a newer
+// value arrives during the wait. Forgetting it would leave the bar empty
+// until the next health update.
 func (p *Panel) RoundStart(now float64) {
 	if p.ReducedMotion {
 		return
@@ -132,7 +138,8 @@ func (p *Panel) RoundStart(now float64) {
 	for i := range p.Cells {
 		c := &p.Cells[i]
 		if c.Field.Type == "bar" {
-			c.filling, c.fillStart, c.pending = true, now, false
+			c.filling, c.fillStart = true, now
+			c.pending, c.pendValue = c.Shown && !math.IsNaN(c.Value), c.Value
 		}
 	}
 }

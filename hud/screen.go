@@ -27,7 +27,7 @@ const (
 	// NetGraphW and NetGraphH are the net graph's size when the wiring
 	// does not say otherwise.
 	NetGraphW = 240
-	NetGraphH = 96
+	NetGraphH = 144
 
 	// Where the renderer puts fixed canvases (the radar): the top-right
 	// corner, at most this far down before their own height.

@@ -71,7 +71,15 @@ type Vote struct {
 	Engine    []EngineAnswer
 	Ignored   int // votes without a template, lists nobody waited for
 	hostLists bool
+	settings  bool // the menu ends with the client's Settings entry
 }
+
+// SettingsLabel is the client's own last entry of the M menu.
+const SettingsLabel = "Settings (F10)"
+
+// SettingsEntry adds the client's Settings entry at the end of the M menu;
+// choosing it queues an OutSettings instead of a vote.
+func (v *Vote) SettingsEntry(on bool) { v.settings = on }
 
 // NewVote makes the vote overlay for schema.
 func NewVote(s VoteSchema) *Vote { return &Vote{schema: s} }
@@ -175,6 +183,9 @@ func (v *Vote) OpenMenu(now float64) {
 	for _, m := range v.schema.Menu {
 		w.Options = append(w.Options, cleanText(m.Template.Title))
 	}
+	if v.settings {
+		w.Options = append(w.Options, SettingsLabel)
+	}
 	v.show(w, now)
 }
 
@@ -216,7 +227,13 @@ func (v *Vote) Key(code int, now float64) {
 			return
 		}
 		if w.Menu {
-			e := v.schema.Menu[w.Page*VotePageSize+n-1]
+			i := w.Page*VotePageSize + n - 1
+			if i >= len(v.schema.Menu) { // the client's Settings entry
+				v.out = append(v.out, Out{Kind: OutSettings})
+				v.complete(now)
+				return
+			}
+			e := v.schema.Menu[i]
 			v.complete(now)
 			v.create(e.Vote, e.Template.Title, e.Template.Values, e.Template.TimeOff, now, true)
 			return

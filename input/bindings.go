@@ -3,8 +3,10 @@ package input
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -148,6 +150,107 @@ func KeyCodeByName(name string) (int, error) {
 		}
 	}
 	return 0, fmt.Errorf("unknown key %q", name)
+}
+
+// KeyName is the name the bindings file and the settings overlay give DOM
+// key code code: a letter or digit, a name from KeyNames, else "#code".
+func KeyName(code int) string {
+	switch {
+	case code >= 'A' && code <= 'Z', code >= '0' && code <= '9':
+		return string(rune(code))
+	}
+	if n, ok := keyNames[code]; ok {
+		return n
+	}
+	return "#" + strconv.Itoa(code)
+}
+
+// FormatBindings writes bindings in the format ParseBindings reads: games
+// and their commands in name order, each command's keys in the order given.
+// A game id or command name the format cannot hold (spaces, '=', ':', a
+// leading '#', ';' or '['), or a key code out of 1..255, is an error.
+func FormatBindings(all map[string]Binding) ([]byte, error) {
+	var b strings.Builder
+	b.WriteString("# vimpclient key bindings: [game id], then command = keys (names or #code)\n")
+	for _, game := range slices.Sorted(maps.Keys(all)) {
+		if game == "" || strings.TrimSpace(game) != game || strings.ContainsAny(game, "[]= \t\n") {
+			return nil, fmt.Errorf("%w: game id %q cannot be written", ErrBindings, game)
+		}
+		cmds := all[game]
+		if len(cmds) == 0 {
+			continue
+		}
+		fmt.Fprintf(&b, "\n[%s]\n", game)
+		for _, cmd := range slices.Sorted(maps.Keys(cmds)) {
+			if cmd == "" || strings.TrimSpace(cmd) != cmd || strings.ContainsAny(cmd, " \t\n:=") || strings.ContainsAny(cmd[:1], "#;[") {
+				return nil, fmt.Errorf("%w: command %q cannot be written", ErrBindings, cmd)
+			}
+			codes := cmds[cmd]
+			if len(codes) == 0 || len(codes) > maxKeysPerCommand {
+				return nil, fmt.Errorf("%w: %s has %d keys", ErrBindings, cmd, len(codes))
+			}
+			b.WriteString(cmd + " =")
+			for _, c := range codes {
+				if c <= 0 || c > 255 {
+					return nil, fmt.Errorf("%w: %s: key code %d", ErrBindings, cmd, c)
+				}
+				b.WriteString(" " + KeyName(c))
+			}
+			b.WriteByte('\n')
+		}
+	}
+	return []byte(b.String()), nil
+}
+
+// SaveBindings replaces the bindings of gameID in the file at path (the
+// other games' sections are kept; comments are not) and writes it
+// atomically. An empty b removes the game's section.
+func SaveBindings(path, gameID string, b Binding) error {
+	all := map[string]Binding{}
+	data, err := os.ReadFile(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+	case err != nil:
+		return fmt.Errorf("key bindings: %w", err)
+	default:
+		if all, err = ParseBindings(data); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	if len(b) == 0 {
+		delete(all, gameID)
+	} else {
+		all[gameID] = b
+	}
+	out, err := FormatBindings(all)
+	if err != nil {
+		return err
+	}
+	return writeAtomic(path, out)
+}
+
+// writeAtomic writes data to path through a temporary file in its folder,
+// so a crash never leaves half a file.
+func writeAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("key bindings: %w", err)
+	}
+	tmp, err := os.CreateTemp(dir, ".keys-*.conf")
+	if err != nil {
+		return fmt.Errorf("key bindings: %w", err)
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr != nil || cerr != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("key bindings: %w", errors.Join(werr, cerr))
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("key bindings: %w", err)
+	}
+	return nil
 }
 
 // KeyNames returns the names of the DOM key codes that are not a single

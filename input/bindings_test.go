@@ -4,6 +4,8 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -109,5 +111,72 @@ func FuzzParseBindings(f *testing.F) {
 				}
 			}
 		}
+		// What was read is written back and read again the same.
+		out, err := FormatBindings(all)
+		if err != nil {
+			t.Fatalf("parsed bindings not written: %v", err)
+		}
+		again, err := ParseBindings(out)
+		if err != nil {
+			t.Fatalf("written bindings not read: %v\n%s", err, out)
+		}
+		for g, b := range all {
+			if len(b) == 0 {
+				delete(all, g) // an empty section is not written
+			}
+		}
+		if !reflect.DeepEqual(all, again) {
+			t.Fatalf("round trip %v -> %v", all, again)
+		}
 	})
+}
+
+// The overlay's bindings are saved into the file the client reads at start:
+// the game's section replaced, the other games' kept, names spelled as the
+// parser reads them.
+func TestSaveBindingsRoundTrip(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cfg", "keys.conf")
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte("# mine\n[snakes]\nboost = Space\n[tanks]\nfire = J\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveBindings(path, "tanks", Binding{"fire": {32, 75}, "forward": {38}, "bomb": {250}}); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(b), "fire = Space K\n") || !strings.Contains(string(b), "bomb = #250\n") {
+		t.Fatalf("file:\n%s", b)
+	}
+	tanks, err := LoadBindings(path, "tanks")
+	if err != nil || !reflect.DeepEqual(tanks, Binding{"fire": {32, 75}, "forward": {38}, "bomb": {250}}) {
+		t.Fatalf("tanks %v %v", tanks, err)
+	}
+	if snakes, err := LoadBindings(path, "snakes"); err != nil || !reflect.DeepEqual(snakes, Binding{"boost": {32}}) {
+		t.Fatalf("snakes %v %v", snakes, err)
+	}
+	// An empty binding removes the section.
+	if err := SaveBindings(path, "tanks", nil); err != nil {
+		t.Fatal(err)
+	}
+	if tanks, _ := LoadBindings(path, "tanks"); tanks != nil {
+		t.Fatalf("tanks after removal %v", tanks)
+	}
+	for _, bad := range []map[string]Binding{{"a b": {"x": {65}}}, {"g": {"#x": {65}}}, {"g": {"x=y": {65}}}, {"g": {"x": {0}}}, {"g": {"x": nil}}} {
+		if _, err := FormatBindings(bad); !errors.Is(err, ErrBindings) {
+			t.Errorf("%v: err %v", bad, err)
+		}
+	}
+	for code, want := range map[int]string{65: "A", 48: "0", 32: "Space", 112: "F1", 250: "#250"} {
+		if got := KeyName(code); got != want {
+			t.Errorf("KeyName(%d) = %q", code, got)
+		}
+		if back, err := KeyCodeByName(KeyName(code)); err != nil || back != code {
+			t.Errorf("%q reads back as %d %v", KeyName(code), back, err)
+		}
+	}
 }

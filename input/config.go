@@ -214,6 +214,50 @@ func (cfg Config) WithBindings(b Binding) (Config, []string) {
 	return out, problems
 }
 
+// Offers reports whether any key set of cfg has command name.
+func (cfg Config) Offers(name string) bool {
+	for _, set := range cfg.KeySets {
+		if hasCommand(set, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// Commands lists the commands of key set index (the spectator's 0, the
+// player's 1), in name order.
+func (cfg Config) Commands(index int) []string {
+	if index < 0 || index >= len(cfg.KeySets) {
+		return nil
+	}
+	seen := map[string]bool{}
+	var out []string
+	for _, name := range cfg.KeySets[index] {
+		if !seen[name] {
+			seen[name] = true
+			out = append(out, name)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Keys lists the key codes of key set index bound to command name, in code
+// order.
+func (cfg Config) Keys(index int, name string) []int {
+	if index < 0 || index >= len(cfg.KeySets) {
+		return nil
+	}
+	var out []int
+	for code, n := range cfg.KeySets[index] {
+		if n == name {
+			out = append(out, code)
+		}
+	}
+	sort.Ints(out)
+	return out
+}
+
 func hasCommand(set map[int]string, name string) bool {
 	for _, n := range set {
 		if n == name {

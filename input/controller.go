@@ -93,6 +93,15 @@ func NewController(cfg Config, ui UI, pred Predictor, toWorld ToWorld) *Controll
 // Config is the controls configuration the controller runs on.
 func (c *Controller) Config() Config { return c.cfg }
 
+// Rebind replaces the controls configuration (the player changed a key
+// binding): every key held is released first, with its up sent for the
+// command it pressed, so nothing stays down under its old key. Commands
+// held by a command-level source are kept.
+func (c *Controller) Rebind(cfg Config, now float64) {
+	c.FocusLost(now)
+	c.cfg = cfg
+}
+
 // SetSender makes the controller send through s (nil: messages are queued
 // for Drain and numbered by the controller).
 func (c *Controller) SetSender(s Sender) { c.sender = s }

@@ -2,6 +2,7 @@ package input
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
@@ -147,6 +148,55 @@ func DefaultPadMap(cfg Config) PadMap {
 		}
 	}
 	return m
+}
+
+// WithOverrides returns a copy of m with the player's gamepad bindings (a
+// settings file's control name → commands) in place of the derived ones for
+// those controls; an empty list unbinds a control. Unknown control names,
+// the centre buttons (they open the engine's modes) and commands no key set
+// of cfg offers are skipped and reported.
+func (m PadMap) WithOverrides(cfg Config, over map[string][]string) (PadMap, []string) {
+	out := make(PadMap, len(m)+len(over))
+	for c, cmds := range m {
+		out[c] = slices.Clone(cmds)
+	}
+	var problems []string
+	for _, name := range slices.Sorted(maps.Keys(over)) {
+		ctl, err := PadControlByName(name)
+		if err != nil {
+			problems = append(problems, err.Error())
+			continue
+		}
+		if ctl == PadStart || ctl == PadBack {
+			problems = append(problems, "gamepad control "+name+" opens the menu or the scoreboard: not rebound")
+			continue
+		}
+		var cmds []string
+		for _, cmd := range over[name] {
+			if !cfg.Offers(cmd) {
+				problems = append(problems, "gamepad control "+name+": the game has no command "+cmd)
+				continue
+			}
+			cmds = append(cmds, cmd)
+		}
+		if len(cmds) == 0 {
+			delete(out, ctl)
+			continue
+		}
+		out[ctl] = cmds
+	}
+	return out, problems
+}
+
+// Controls lists the controls bound to command name, in control order.
+func (m PadMap) Controls(name string) []PadControl {
+	var out []PadControl
+	for c := PadControl(1); c < padControls; c++ {
+		if slices.Contains(m[c], name) {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // Pad turns gamepad frames into the controller's commands: a control going

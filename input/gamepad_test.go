@@ -100,3 +100,55 @@ func TestPadAims(t *testing.T) {
 		t.Fatalf("aim messages %s", out)
 	}
 }
+
+// The player's gamepad bindings replace the derived ones for the controls
+// they name; what cannot be applied is skipped and said.
+func TestPadOverrides(t *testing.T) {
+	cfg := tanksKeys()
+	m, problems := DefaultPadMap(cfg).WithOverrides(cfg, map[string][]string{
+		"y": {"fire"}, "rb": {"nextPlayer", "gunCenter"}, "a": {}, "start": {"fire"}, "paddle": {"fire"}, "x": {"jump"},
+	})
+	if got := strings.Join(m[PadY], " "); got != "fire" {
+		t.Errorf("y %q", got)
+	}
+	if got := strings.Join(m[PadRB], " "); got != "nextPlayer gunCenter" {
+		t.Errorf("rb %q", got)
+	}
+	if _, ok := m[PadA]; ok {
+		t.Errorf("a still bound: %v", m[PadA])
+	}
+	if _, ok := m[PadX]; ok {
+		t.Errorf("x bound to %v though its one command is unknown", m[PadX])
+	}
+	if got := fmt.Sprint(m.Controls("fire")); got != "[y rt]" {
+		t.Errorf("fire on %s", got)
+	}
+	if len(problems) != 3 {
+		t.Errorf("problems %q", problems)
+	}
+	// The derived map itself is untouched.
+	if d := DefaultPadMap(cfg); strings.Join(d[PadA], " ") != "fire" {
+		t.Errorf("default a %v", d[PadA])
+	}
+	if got := fmt.Sprint(cfg.Commands(0), cfg.Keys(1, "fire"), cfg.Offers("gunLeft"), cfg.Offers("jump")); got != "[nextPlayer prevPlayer] [74] true false" {
+		t.Errorf("config queries %s", got)
+	}
+}
+
+// Rebinding a key while it is held sends the up of the command it pressed,
+// and the new key presses the command from then on.
+func TestRebindReleasesHeldKeys(t *testing.T) {
+	cfg := tanksKeys()
+	c := NewController(cfg, newFakeUI(), nil, nil)
+	c.SetEnabled(true, 0)
+	c.SetKeySet(1, 0)
+	c.KeyDown(74, 1) // J: fire
+	eq(t, c.Drain(), `[5,"1:down:fire"]`)
+	moved, _ := cfg.WithBindings(Binding{"fire": {32}})
+	c.Rebind(moved, 2)
+	eq(t, c.Drain(), `[5,"2:up:fire"]`)
+	c.KeyUp(74, 3)
+	c.KeyDown(74, 4) // J is no longer fire
+	c.KeyDown(32, 5)
+	eq(t, c.Drain(), `[5,"3:down:fire"]`)
+}

@@ -72,6 +72,10 @@ type Game struct {
 	Styles map[string]CanvasStyle
 	// Bake returns the game's procedural textures by name.
 	Bake func() map[string]*image.RGBA
+	// BakeTeams, if set, returns the textures Bake draws in team colours,
+	// drawn in the named palette ("standard" or "colorblind"); a palette
+	// change installs them over Bake's.
+	BakeTeams func(palette string) map[string]*image.RGBA
 	// Recognise reports whether CONFIG_DATA's parts section is this game's.
 	Recognise func(entitiesOnCanvas map[string]string) bool
 }

@@ -31,6 +31,12 @@ const (
 	EventState                     // the handshake reached State
 	EventClosed                    // the connection ended: Close
 	EventPlatform                  // a lobby notice, migration step or engine vote: Platform
+	// EventRefused: what the run asked for cannot be had on this
+	// connection (the -team is not offered); Err says why, for the player.
+	EventRefused
+	// EventRetry: the runner waits before its next attempt; Retry says
+	// when and why.
+	EventRetry
 )
 
 // Event is one item for the game loop, stamped with its arrival time.
@@ -42,11 +48,13 @@ type Event struct {
 	Data  []byte // frame bytes for EventFrame, owned by the receiver
 	// Size is the wire size of a message event: what its parsed value
 	// costs the queue, which bounds bytes as well as events.
-	Size int
+	Size  int
 	State State
 	Close *CloseInfo
 	// Platform is set for EventPlatform.
 	Platform *PlatformEvent
+	// Retry is set for EventRetry.
+	Retry *RetryInfo
 	// Err is set on the AUTH_DATA message when the session could not answer
 	// the form itself (a required value is missing): a player must fill it.
 	Err error
@@ -58,6 +66,20 @@ type CloseInfo struct {
 	Reason    string // player-facing: the terminal TECH_INFORM text, else the close code's text
 	Reconnect bool   // false for the policy codes 4001/4006/4008/4009 and for a local stop
 	Local     bool   // the client ended it (context cancelled)
+}
+
+// RetryInfo is the runner's next attempt after a connection ended or could
+// not be made.
+type RetryInfo struct {
+	At      time.Time     // when the attempt starts
+	Wait    time.Duration // the back-off before it
+	Attempt int           // the attempt's number since the run last played, from 1
+	// Reason is why the connection was lost: the last close's reason, or
+	// when no connection was made yet why the last attempt failed.
+	Reason string
+	// Failed is why the last attempt failed to connect, in words ("" when
+	// it connected).
+	Failed string
 }
 
 // techText fills a TECH_INFORM template from CONFIG_DATA's list, or the

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -141,6 +142,16 @@ func TestReplayRefusesUnofferedTeam(t *testing.T) {
 	}
 	if errs := s.Stats().Errors; len(errs) == 0 {
 		t.Error("no error reported for the refused team")
+	}
+	// The game loop is told, once, with the teams the host offers.
+	var refused []string
+	for _, ev := range s.Queue().Drain(nil) {
+		if ev.Kind == EventRefused {
+			refused = append(refused, ev.Err.Error())
+		}
+	}
+	if len(refused) != 1 || !strings.Contains(refused[0], "team9 is not offered (offered: team1") {
+		t.Errorf("refusals %q", refused)
 	}
 }
 

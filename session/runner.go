@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
+	"syscall"
 	"time"
 
 	"vimpclient/protocol"
@@ -86,7 +88,8 @@ func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
 	}
 	var last *CloseInfo
 	var lastErr error
-	failures := 0
+	failures, retries := 0, 0
+	lost := "" // the reason of the last close, kept while attempts fail
 	for attempt := 1; ; attempt++ {
 		if ctx.Err() != nil {
 			return last, lastErr
@@ -108,11 +111,17 @@ func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
 			}
 		}
 		if err == nil && r.Session.lastReachedPlaying() {
-			failures = 0
+			failures, retries = 0, 0
 		} else {
 			failures++
 		}
-		if sleep(ctx, Backoff(failures)) != nil {
+		retries++
+		if info != nil {
+			lost = info.Reason
+		}
+		wait := Backoff(failures)
+		r.Session.retrying(wait, retries, lost, err)
+		if sleep(ctx, wait) != nil {
 			return last, lastErr
 		}
 	}
@@ -155,6 +164,36 @@ func Backoff(failures int) time.Duration {
 		d *= 2
 	}
 	return min(d, MaxReconnectDelay)
+}
+
+// retrying tells the game loop when the next attempt starts and why there
+// is no connection, for the reconnecting screen.
+func (s *Session) retrying(wait time.Duration, attempt int, lost string, err error) {
+	now := s.now()
+	ri := &RetryInfo{At: now.Add(wait), Wait: wait, Attempt: attempt, Reason: lost}
+	if err != nil {
+		ri.Failed = attemptFailure(err)
+		if ri.Reason == "" {
+			ri.Reason = ri.Failed
+		}
+	}
+	s.queue.Push(Event{At: now, Kind: EventRetry, Retry: ri})
+}
+
+// attemptFailure says in words why an attempt could not connect: the
+// usual network failures by name, anything else as it is.
+func attemptFailure(err error) string {
+	var ne net.Error
+	var dns *net.DNSError
+	switch {
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "the host is not accepting connections"
+	case errors.As(err, &dns):
+		return "the host's name is not known (" + dns.Name + ")"
+	case errors.As(err, &ne) && ne.Timeout():
+		return "the host did not answer in time"
+	}
+	return err.Error()
 }
 
 func connLabel(n int) string {

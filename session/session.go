@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -88,8 +89,9 @@ type Session struct {
 	authForm    bool   // AUTH_DATA arrived and no accepted AUTH_RESULT yet
 	submitted   map[string]string
 	platform    Platform
-	token       string   // identity token of the current lobby room ("" elsewhere)
-	secrets     []string // redacted from kept errors
+	token       string          // identity token of the current lobby room ("" elsewhere)
+	secrets     []string        // redacted from kept errors
+	refused     map[string]bool // refusals already said on this connection
 }
 
 // New makes a session; Run connects it.
@@ -166,7 +168,7 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 	ob := newOutbox(func(b []byte) { rec.Message("c2s", Message{Data: b}) })
 	s.mu.Lock()
 	s.ob, s.seq, s.inGame, s.pendingList, s.lastPlaying = ob, 0, false, "", false
-	s.authForm, s.submitted = false, nil
+	s.authForm, s.submitted, s.refused = false, nil, nil
 	s.token = target.Token
 	s.stats.Connections++
 	s.mu.Unlock()
@@ -478,18 +480,38 @@ func (s *Session) vote(c *conn, ob *outbox, v protocol.Vote) {
 		return
 	}
 	if len(v.List) == 0 {
-		s.noteError("team vote: the host offered no team")
+		s.refuse("team vote: the host offered no team")
 		return
 	}
 	team := v.List[0]
 	if s.opts.Team != "" {
 		if !slices.Contains(v.List, s.opts.Team) {
-			s.noteError("team vote: team %q not offered (offered: %v); not answered", s.opts.Team, v.List)
+			s.refuse(fmt.Sprintf("team %s is not offered (offered: %s)", s.opts.Team, strings.Join(v.List, ", ")))
 			return
 		}
 		team = s.opts.Team
 	}
 	s.defer_(c, ob, deferred{due: s.now().Add(TeamAnswerPause), msg: protocol.VoteAnswerMsg(teamVote, team)})
+}
+
+// refuse notes that what the run asked for cannot be had, and tells the
+// game loop so the player sees it; the same refusal is said once a
+// connection.
+func (s *Session) refuse(msg string) {
+	s.mu.Lock()
+	said := s.refused[msg]
+	if !said && len(s.refused) < maxErrors {
+		if s.refused == nil {
+			s.refused = map[string]bool{}
+		}
+		s.refused[msg] = true
+	}
+	s.mu.Unlock()
+	if said {
+		return // a host that asks again learns nothing new
+	}
+	s.noteError("%s", msg)
+	s.queue.Push(Event{At: s.now(), Kind: EventRefused, Err: errors.New(msg)})
 }
 
 // defer_ schedules a reply (see deferred).

@@ -5,10 +5,13 @@ import (
 	"context"
 	"encoding/pem"
 	"errors"
+	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 	"time"
 
@@ -118,6 +121,34 @@ func TestRunnerBacksOffWhenUnreachable(t *testing.T) {
 	}
 	if len(waits) != 4 || waits[0] != 3*time.Second || waits[3] != 24*time.Second {
 		t.Errorf("waits %v", waits)
+	}
+	// Each wait is announced to the game loop before it starts: when the
+	// next attempt starts, its number and why there is no connection.
+	var retries []*RetryInfo
+	for _, ev := range s.Queue().Drain(nil) {
+		if ev.Kind == EventRetry {
+			if d := ev.Retry.At.Sub(ev.At); d != ev.Retry.Wait {
+				t.Errorf("attempt %d at %v after the event, wait %v", ev.Retry.Attempt, d, ev.Retry.Wait)
+			}
+			retries = append(retries, ev.Retry)
+		}
+	}
+	if len(retries) != len(waits) {
+		t.Fatalf("%d retry events for %d waits", len(retries), len(waits))
+	}
+	for i, ri := range retries {
+		if ri.Attempt != i+1 || ri.Wait != waits[i] || ri.Reason != "connection refused" || ri.Failed != ri.Reason {
+			t.Errorf("retry %d: %+v", i, ri)
+		}
+	}
+	for err, want := range map[error]string{
+		fmt.Errorf("probe: %w", syscall.ECONNREFUSED):   "the host is not accepting connections",
+		&net.DNSError{Name: "nohost.invalid", Err: "x"}: "the host's name is not known (nohost.invalid)",
+		errors.New("odd"): "odd",
+	} {
+		if got := attemptFailure(err); got != want {
+			t.Errorf("attemptFailure(%v) = %q", err, got)
+		}
 	}
 }
 

@@ -20,11 +20,13 @@ import (
 
 	"vimpclient/assets"
 	"vimpclient/gameloop"
+	"vimpclient/hud"
 	hudview "vimpclient/hud/view"
 	"vimpclient/input"
 	"vimpclient/input/ebiteninput"
 	netview "vimpclient/netgraph/view"
 	"vimpclient/render"
+	"vimpclient/settings"
 )
 
 // Options configure a window.
@@ -42,6 +44,15 @@ type Options struct {
 	Log             *slog.Logger
 	// Clock is the loop's clock (nil: time.Now).
 	Clock func() time.Time
+	// Settings are the player's settings at the start (nil: the
+	// defaults); the settings overlay (F10) changes them, and Fullscreen,
+	// NoVsync and NetGraph above win over them for this run.
+	Settings *settings.Settings
+	// SettingsPath and BindingsPath are where the overlay saves the
+	// settings and the key bindings ("": not saved).
+	SettingsPath, BindingsPath string
+	// Sound takes the overlay's volumes (nil: none).
+	Sound Volumes
 }
 
 // Window is the ebiten.Game of the client. Build it with New; Run opens it.
@@ -64,6 +75,14 @@ type Window struct {
 	loadOf   assets.Progress // what loadText says
 	loadText string
 	loadOp   text.DrawOptions
+	// The settings overlay (settings.go), the HUD's size, the controller
+	// the overlay last took the game's commands from, and the gamepad
+	// layout with the player's bindings.
+	menu     *hud.SettingsMenu
+	hudScale float64
+	menuCtl  *input.Controller
+	padMap   input.PadMap
+	padGen   int // counts padMap's changes
 }
 
 // play is what a window plays: a live game loop, or a demo whose loop is
@@ -94,6 +113,7 @@ func New(ctx context.Context, loop *gameloop.Loop, renderer *render.Renderer, o 
 		return nil, err
 	}
 	loop.SetInput(&keyboard{w: w})
+	loop.SetSettingsEntry(true)
 	return w, nil
 }
 
@@ -110,6 +130,7 @@ func newWindow(ctx context.Context, p play, renderer *render.Renderer, o Options
 	}
 	w := &Window{ctx: ctx, opts: o, play: p, renderer: renderer, hud: hv,
 		graph: netview.New(p.Loop().NetGraph(), o.NetGraph), graphOf: p.Loop(), start: o.Clock(), dpr: 1}
+	w.newMenu()
 	return w, nil
 }
 
@@ -126,8 +147,8 @@ func (w *Window) Run() error {
 	ebiten.SetWindowTitle(o.Title)
 	ebiten.SetWindowSize(o.Width, o.Height)
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
-	ebiten.SetVsyncEnabled(!o.NoVsync)
-	ebiten.SetFullscreen(o.Fullscreen)
+	ebiten.SetVsyncEnabled(w.menu.S.Vsync)
+	ebiten.SetFullscreen(w.menu.S.Fullscreen)
 	ebiten.SetTPS(ebiten.SyncWithFPS) // one tick per displayed frame
 	ebiten.SetRunnableOnUnfocused(true)
 	if err := ebiten.RunGameWithOptions(w, &ebiten.RunGameOptions{}); err != nil {
@@ -146,6 +167,9 @@ type keyboard struct {
 	padCtl *input.Controller // the controller pad's map was derived for
 	state  input.PadState
 	hadPad bool
+	codes  []int
+	inMenu bool // the settings overlay has the input
+	padGen int  // the window's padMap generation pad was built from
 }
 
 func (k *keyboard) Configure(input.Config) error { return nil }
@@ -153,9 +177,25 @@ func (k *keyboard) Configure(input.Config) error { return nil }
 func (k *keyboard) Feed(t *gameloop.InputTick) {
 	r := &k.w.reader
 	r.Scale = k.w.dpr
+	k.w.followGame()
+	if k.w.menu.Open {
+		k.menuInput(t.Controller, t.NowMs)
+		return
+	}
+	k.inMenu = false
+	if t.HUD.Reconnect.Shown {
+		// The connection is down: only the give-up key means anything.
+		k.codes = r.JustPressed(k.codes[:0])
+		for _, code := range k.codes {
+			t.HUD.ReconnectKey(code)
+		}
+		return
+	}
 	if t.HUD.AuthOpen() {
+		// The form is drawn at the HUD's scale: clicks are read at it too.
 		ww, wh := k.w.play.Loop().World().Size()
-		r.UpdateForm(t.HUD, ww, wh)
+		r.Scale = k.w.hudDPR()
+		r.UpdateForm(t.HUD, ww/k.w.hudScale, wh/k.w.hudScale)
 		return
 	}
 	c := t.Controller
@@ -163,8 +203,14 @@ func (k *keyboard) Feed(t *gameloop.InputTick) {
 		return
 	}
 	r.Update(c, t.HUD, t.NowMs)
-	if c != k.padCtl {
-		k.padCtl, k.pad = c, input.Pad{Map: input.DefaultPadMap(c.Config())}
+	if c != k.padCtl || k.padGen != k.w.padGen {
+		// A new game, or the player rebound a control: a fresh pad state,
+		// with what the old one held let go.
+		if k.padCtl == c {
+			ww, wh := k.w.play.Loop().World().Size()
+			k.pad.Release(c, ww, wh, t.NowMs)
+		}
+		k.padCtl, k.padGen, k.pad = c, k.w.padGen, input.Pad{Map: k.w.padMap}
 	}
 	ww, wh := k.w.play.Loop().World().Size()
 	switch has := k.pads.Read(&k.state); {
@@ -178,12 +224,15 @@ func (k *keyboard) Feed(t *gameloop.InputTick) {
 
 // Update implements ebiten.Game: the window's own keys, then one tick.
 func (w *Window) Update() error {
-	if w.quit || w.ctx.Err() != nil {
+	if w.quit || w.ctx.Err() != nil || w.play.Loop().GaveUp() {
 		return ebiten.Termination
 	}
 	alt := ebiten.IsKeyPressed(ebiten.KeyAlt)
 	if inpututil.IsKeyJustPressed(ebiten.KeyF11) || (alt && inpututil.IsKeyJustPressed(ebiten.KeyEnter)) {
 		ebiten.SetFullscreen(!ebiten.IsFullscreen())
+	}
+	if inpututil.IsKeyJustPressed(ebiten.KeyF10) || w.play.Loop().SettingsAsked() {
+		w.toggleMenu()
 	}
 	if inpututil.IsKeyJustPressed(ebiten.KeyF12) {
 		if p, err := ScreenshotPath(time.Now()); err == nil {
@@ -193,13 +242,20 @@ func (w *Window) Update() error {
 		}
 	}
 	now := w.opts.Clock()
-	w.play.Controls(w)
-	w.play.Tick(now)
-	if l := w.play.Loop(); l != w.graphOf {
-		// A demo that seeked back plays on a new loop: graph its network.
-		w.graph, w.graphOf = netview.New(l.NetGraph(), w.graph.Visible), l
+	if !w.menu.Open {
+		w.play.Controls(w)
 	}
-	w.graph.Update()
+	w.play.Tick(now)
+	w.applyMenu()
+	if l := w.play.Loop(); l != w.graphOf {
+		// A demo that seeked back plays on a new loop: graph its network,
+		// give it the player's settings.
+		w.graph, w.graphOf = netview.New(l.NetGraph(), w.graph.Visible), l
+		w.applyLoop(l)
+	}
+	if !w.menu.Open {
+		w.graph.Update()
+	}
 	w.renderer.Poll()
 	if w.opts.Screenshot != "" && !w.shotDone && now.Sub(w.start) >= w.opts.ScreenshotAfter {
 		w.pending = w.opts.Screenshot
@@ -213,12 +269,15 @@ func (w *Window) Draw(screen *ebiten.Image) {
 	screen.Fill(color.Black)
 	loop := w.play.Loop()
 	w.renderer.Draw(screen, loop.World(), w.dpr)
-	w.hud.Draw(screen, loop.HUD(), loop.NowMs(), w.dpr)
-	w.graph.DrawAt(screen, w.hud.Layout().NetGraph.X, w.hud.Layout().NetGraph.Y, w.dpr)
+	loop.HUD().SetNetGraph(w.graph.Visible, netview.Width, netview.Height)
+	hs := w.hudDPR()
+	w.hud.Draw(screen, loop.HUD(), loop.NowMs(), hs)
+	w.graph.DrawAt(screen, w.hud.Layout().NetGraph.X, w.hud.Layout().NetGraph.Y, hs)
 	w.play.Overlay(w, screen)
 	if p, loading := w.renderer.Loading(); loading {
 		w.drawLoading(screen, p)
 	}
+	w.hud.DrawSettings(screen, w.menu, loop.NowMs(), hs)
 	if w.pending != "" {
 		path := w.pending
 		w.pending = ""

@@ -127,6 +127,7 @@ type World struct {
 	follow    bool
 	followKey string
 	followID  uint32
+	palette   string // team colours (SetPalette); "" the game's own
 }
 
 // New returns an empty world; Configure gives it a game.
@@ -166,6 +167,9 @@ func (w *World) Configure(cfg *Config, game *parts.Game) error {
 	if game != nil && game.Bake != nil {
 		w.tex.Bake(game.Bake())
 	}
+	if game != nil && game.BakeTeams != nil && w.palette != "" {
+		w.tex.Bake(game.BakeTeams(w.palette))
+	}
 	w.cam = camera.New(cfg.Camera, w.rnd)
 	if w.scene != nil {
 		w.scene.Clear(nil, true)
@@ -193,6 +197,19 @@ func (w *World) Configure(cfg *Config, game *parts.Game) error {
 	}
 	w.log.Debug("world configured", "game", gameID, "canvases", len(cfg.Canvases), "fallbacks", len(scene.Fallbacks))
 	return nil
+}
+
+// SetPalette draws the game's team colours in the named palette
+// ("standard", "colorblind"): the team textures are baked again at once,
+// and at every later configuration.
+func (w *World) SetPalette(name string) {
+	if name == w.palette {
+		return
+	}
+	w.palette = name
+	if w.game != nil && w.game.BakeTeams != nil {
+		w.tex.Bake(w.game.BakeTeams(name))
+	}
 }
 
 // Configured reports whether a CONFIG_DATA was applied.

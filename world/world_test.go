@@ -2,6 +2,8 @@ package world
 
 import (
 	"encoding/json"
+	"image"
+	"image/color"
 	"math"
 	"os"
 	"path/filepath"
@@ -119,5 +121,40 @@ func TestUnconfiguredWorld(t *testing.T) {
 	}
 	if _, _, ok := w.ScreenToWorld(1, 1); ok {
 		t.Fatal("a world point without canvases")
+	}
+}
+
+// bakeLog records what the world bakes.
+type bakeLog struct {
+	parts.NoTextures
+	baked []map[string]*image.RGBA
+}
+
+func (b *bakeLog) Bake(imgs map[string]*image.RGBA) { b.baked = append(b.baked, imgs) }
+
+// A palette change bakes the game's team textures again at once, and a
+// later configuration bakes them in that palette too.
+func TestSetPaletteRebakes(t *testing.T) {
+	tex := &bakeLog{}
+	w := New(Options{Textures: tex, Rand: func() float64 { return 0.5 }})
+	w.SetPalette("colorblind") // before any game: remembered
+	if len(tex.baked) != 0 {
+		t.Fatalf("baked %d times with no game", len(tex.baked))
+	}
+	cfg, pg := tanksConfig(t)
+	if err := w.Configure(cfg, pg); err != nil {
+		t.Fatal(err)
+	}
+	gun := func(i int) color.RGBA { return tex.baked[i]["tank.gun.1"].RGBAAt(15, 11) }
+	if len(tex.baked) != 2 || gun(1).R != 0x8a {
+		t.Fatalf("configure: %d bakes", len(tex.baked))
+	}
+	w.SetPalette("standard")
+	if len(tex.baked) != 3 || gun(2).R != 0x55 || len(tex.baked[2]) != 4 {
+		t.Fatalf("palette change: %d bakes", len(tex.baked))
+	}
+	w.SetPalette("standard")
+	if len(tex.baked) != 3 {
+		t.Fatal("the same palette baked again")
 	}
 }

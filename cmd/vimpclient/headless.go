@@ -37,7 +37,7 @@ func headlessConnect(ctx context.Context, p *playFlags, addr string, stdout, std
 		defer cancel()
 	}
 	opts := gameloop.Options{Session: sess, Log: log, LogOnce: conn.once, Start: time.Now(), Context: ctx, AutoTeam: true,
-		SoundFetcher: conn.assets.SoundFetcher}
+		Team: p.team, SoundFetcher: conn.assets.SoundFetcher}
 	if p.audioOut != "" {
 		// Sound without a device: the mix runs in real time into the WAV.
 		mx := mix.New(mix.Options{})
@@ -79,7 +79,8 @@ func headlessConnect(ctx context.Context, p *playFlags, addr string, stdout, std
 }
 
 // finishHeadless prints the closing note and the summary and picks the exit
-// status: 0 only when the session got to play.
+// status: 0 only when the session got to play what was asked (the team of
+// -team, or any team offered when none was named).
 func finishHeadless(l *gameloop.Loop, ents *gameloop.Entities, info *session.CloseInfo, runErr error, d time.Duration, wantSummary bool, stdout, stderr io.Writer) int {
 	s := gameloop.Summarize(l, ents, d)
 	switch {
@@ -91,6 +92,9 @@ func finishHeadless(l *gameloop.Loop, ents *gameloop.Entities, info *session.Clo
 	if err := l.Fatal(); err != nil {
 		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
 	}
+	if err := l.Unmet(); err != nil {
+		fmt.Fprintf(stderr, "vimpclient: did not play as asked: %v\n", err)
+	}
 	fmt.Fprintf(stderr, "vimpclient: reached %q, %d frames (%d decoded, %d dropped), %d pongs\n",
 		s.State, s.Frames.Received, s.Frames.Decoded, s.Frames.Dropped, s.Pings)
 	if wantSummary {
@@ -99,7 +103,7 @@ func finishHeadless(l *gameloop.Loop, ents *gameloop.Entities, info *session.Clo
 			return 1
 		}
 	}
-	if s.State != session.StatePlaying.String() || l.Fatal() != nil {
+	if s.State != session.StatePlaying.String() || l.Fatal() != nil || l.Unmet() != nil {
 		return 1
 	}
 	return 0

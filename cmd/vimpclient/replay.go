@@ -150,6 +150,7 @@ func watchDemo(ctx context.Context, lines []session.RecordedLine, conn, nick, te
 	}
 	soundFetcher := func(session.Target) (audio.Fetcher, error) { return demoSounds(dl), nil }
 	var sounds *audio.Manager
+	vols := &demoVolumes{master: 1, effects: 1, sounds: &sounds}
 	d, err := demo.New(demo.Options{Lines: lines, Conn: conn, Nick: nick, Team: team, Log: log, AssetsBase: assetsBase,
 		NewLoop: func(sess *session.Session) *gameloop.Loop {
 			// Each pass through the recording starts with silence.
@@ -157,6 +158,7 @@ func watchDemo(ctx context.Context, lines []session.RecordedLine, conn, nick, te
 				sounds.Destroy()
 			}
 			sounds = audio.NewManager(mx, audio.Options{Logger: log})
+			vols.apply()
 			return gameloop.New(gameloop.Options{Session: sess, Log: log, Context: ctx, NoPrediction: true,
 				Textures: renderer.Textures(), Sounds: sounds, SoundFetcher: soundFetcher, Interactive: true, AutoTeam: true})
 		}})
@@ -174,8 +176,9 @@ func watchDemo(ctx context.Context, lines []session.RecordedLine, conn, nick, te
 		d.Seek(shot.seek)
 	}
 	d.SetPaused(shot.paused)
+	prefs, prefsPath := loadSettings(log)
 	win, err := window.NewDemo(ctx, d, renderer, window.Options{Title: "vimpclient — demo", Log: log,
-		Screenshot: shot.path, ScreenshotAfter: shot.after})
+		Screenshot: shot.path, ScreenshotAfter: shot.after, Settings: prefs, SettingsPath: prefsPath, Sound: vols})
 	if err != nil {
 		fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
 		return 1
@@ -185,6 +188,23 @@ func watchDemo(ctx context.Context, lines []session.RecordedLine, conn, nick, te
 		return 1
 	}
 	return 0
+}
+
+// demoVolumes keeps the settings overlay's volumes for a demo, whose sound
+// manager is new at every pass through the recording.
+type demoVolumes struct {
+	master, effects float64
+	sounds          **audio.Manager
+}
+
+func (v *demoVolumes) SetMasterVolume(x float64)  { v.master = x; v.apply() }
+func (v *demoVolumes) SetEffectsVolume(x float64) { v.effects = x; v.apply() }
+
+func (v *demoVolumes) apply() {
+	if m := *v.sounds; m != nil {
+		m.SetMasterVolume(v.master)
+		m.SetEffectsVolume(v.effects)
+	}
 }
 
 // demoAssets is the downloader of a demo's -assets host. It keeps no disk

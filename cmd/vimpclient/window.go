@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"sync/atomic"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 	"vimpclient/input"
 	"vimpclient/render"
 	"vimpclient/session"
+	"vimpclient/settings"
 	"vimpclient/window"
 )
 
@@ -104,7 +106,8 @@ func windowConnect(ctx context.Context, p *playFlags, addr string, stdout, stder
 	}
 	opts := gameloop.Options{Session: sess, Log: log, LogOnce: conn.once, Start: time.Now(), Context: ctx,
 		Textures: renderer.Textures(), Sounds: sounds, SoundFetcher: conn.assets.SoundFetcher,
-		Store: hudStore, Interactive: true, AutoTeam: p.team != ""}
+		Store: hudStore, Interactive: true, AutoTeam: p.team != "", Team: p.team,
+		OnGiveUp: cancel} // giving up reconnecting ends the runner, then the window
 	if path, err := input.BindingsPath(); err == nil {
 		if b, err := input.LoadBindings(path, target.GameID); err != nil {
 			log.Warn("key bindings", "file", path, "err", err)
@@ -115,9 +118,12 @@ func windowConnect(ctx context.Context, p *playFlags, addr string, stdout, stder
 	loop := gameloop.New(opts)
 	loop.SetTarget(target)
 	loopRef.Store(loop)
+	prefs, prefsPath := loadSettings(log)
+	bindingsPath, _ := input.BindingsPath()
 	win, err := window.New(ctx, loop, renderer, window.Options{
 		Title: "vimpclient — " + target.Host, Log: log, NetGraph: p.netGraph,
 		Fullscreen: p.fullscreen, Screenshot: p.screenshot, ScreenshotAfter: p.screenshotAfter,
+		Settings: prefs, SettingsPath: prefsPath, BindingsPath: bindingsPath, Sound: sounds,
 	})
 	if err != nil {
 		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
@@ -131,4 +137,24 @@ func windowConnect(ctx context.Context, p *playFlags, addr string, stdout, stder
 		return 1
 	}
 	return 0
+}
+
+// loadSettings reads the player's settings from the user config dir: the
+// defaults when there are none, each damaged value replaced by its default
+// and said. path is "" when there is no config dir to save into.
+func loadSettings(log *slog.Logger) (*settings.Settings, string) {
+	path, err := settings.Path()
+	if err != nil {
+		log.Warn("settings will not be saved", "err", err)
+		s := settings.Default()
+		return &s, ""
+	}
+	s, problems, err := settings.Load(path)
+	if err != nil {
+		log.Warn("settings not read", "file", path, "err", err)
+	}
+	for _, p := range problems {
+		log.Warn("settings", "file", path, "problem", p)
+	}
+	return &s, path
 }

@@ -47,7 +47,7 @@ func (v *View) drawChat(dst *ebiten.Image, c *hud.Chat, l *hud.ScreenLayout, now
 		}
 		y -= float64(n) * hud.ChatLineH
 		a := line.Alpha(now)
-		nameCol, ok := TeamColor(line.Team)
+		nameCol, ok := TeamColor(v.palette, line.Team)
 		if line.System {
 			nameCol, ok = colSystem, true
 		}

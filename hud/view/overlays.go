@@ -59,9 +59,13 @@ func noticeColors(k hud.NoticeKind) (fill, border color.RGBA) {
 }
 
 // drawNotices draws each notice as a centred box, one per line of the
-// notices band, oldest at the top.
-func (v *View) drawNotices(dst *ebiten.Image, ns []hud.Notice, l *hud.ScreenLayout, now float64) {
+// notices band, oldest at the top; on a black screen whose text ends at
+// below, the band moves under the text.
+func (v *View) drawNotices(dst *ebiten.Image, ns []hud.Notice, l *hud.ScreenLayout, now, below float64) {
 	band := l.Notices
+	if below+8 > band.Y {
+		band.Y = below + 8
+	}
 	for i := range ns {
 		n := &ns[i]
 		y := band.Y + float64(i)*hud.NoticeH
@@ -100,7 +104,9 @@ const (
 	hintSize  = 16
 )
 
-func (v *View) drawTech(dst *ebiten.Image, msg string, w, h float64) {
+// drawTech draws the black screen with its text and returns where the
+// text ends (logical px from the top).
+func (v *View) drawTech(dst *ebiten.Image, msg string, w, h float64) float64 {
 	v.fill(dst, hud.Rect{W: w, H: h}, colBlack)
 	y := 10.0
 	for rest, more := msg, true; more; {
@@ -111,6 +117,7 @@ func (v *View) drawTech(dst *ebiten.Image, msg string, w, h float64) {
 			y += techLineH
 		}
 	}
+	return y
 }
 
 // drawReconnect draws the reconnecting screen: the reason and countdown
@@ -126,5 +133,10 @@ func (v *View) drawReconnect(dst *ebiten.Image, r *hud.Reconnect, w, h, now floa
 	if hint := r.Hint(); hint != "" {
 		y += 10
 		v.text(dst, hint, false, hintSize, (w-v.textW(hint, false, hintSize))/2, y, colChatText)
+		y += techLineH
+	}
+	if d := r.Detail(); d != "" {
+		d = v.ellipsis(d, false, hintSize, w-40)
+		v.text(dst, d, false, hintSize, (w-v.textW(d, false, hintSize))/2, y+6, colEmpty)
 	}
 }

@@ -219,6 +219,31 @@ func TestNoticeAndReconnectScreens(t *testing.T) {
 	}
 }
 
+// TestNoticeOverTheBlackScreen draws a full room: the host's text on the
+// black screen and the notice that says so under it, above everything.
+func TestNoticeOverTheBlackScreen(t *testing.T) {
+	v := systemView(t)
+	h := scene(t)
+	h.Tech.Receive(protocol.TechInform{Inform: protocol.Inform{Code: 6, Params: []string{"30"}}})
+	h.Notice("the host refused the connection: Room is full! Max players: 30. Try again later.", hud.NoticeError)
+	img := renderWith(t, "room-full", v, h, 8000, winW, winH, 1, nil)
+	if p := px(img, winW-5, winH-5); p != colBlack {
+		t.Fatalf("not a black screen: %v", p)
+	}
+	text := hud.Rect{X: 0, Y: 10, W: winW, H: 24}
+	if n := count(img, text, colWhite, 40); n < 200 {
+		t.Fatalf("the host's text: %d px", n)
+	}
+	// The notice's red border is below the text, none of it over it.
+	border := rgb(0xff, 0x55, 0x66)
+	if n := count(img, hud.Rect{X: 0, Y: 34, W: winW, H: hud.NoticeH + 10}, border, 30); n < 60 {
+		t.Fatalf("notice border under the text: %d px", n)
+	}
+	if n := count(img, text, border, 30); n != 0 {
+		t.Fatalf("the notice covers the host's text: %d px", n)
+	}
+}
+
 // TestNumericFieldDrawn draws a numeric auth field: − and + at its ends,
 // the range in its label.
 func TestNumericFieldDrawn(t *testing.T) {

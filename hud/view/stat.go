@@ -17,11 +17,12 @@ const (
 	leadLineH = 18
 )
 
-func tableColor(t *hud.StatTable, index int) color.RGBA {
+func tableColor(palette string, t *hud.StatTable, index int) color.RGBA {
 	if t.Name == "spectators" {
-		return colTeam3
+		c, _ := TeamColor(palette, 3)
+		return c
 	}
-	if c, ok := TeamColor(index + 1); ok {
+	if c, ok := TeamColor(palette, index+1); ok {
 		return c
 	}
 	return colChatText
@@ -39,7 +40,7 @@ func (v *View) drawStat(dst *ebiten.Image, s *hud.Stat, l *hud.ScreenLayout) {
 	y = v.statRow(dst, r, y, s.Labels, "", true, colWhite)
 	for ti := range s.Tables {
 		t := &s.Tables[ti]
-		col := tableColor(t, ti)
+		col := tableColor(v.palette, t, ti)
 		y += 4
 		y = v.statRow(dst, r, y, t.Head, t.Title, true, col)
 		v.fill(dst, hud.Rect{X: r.X + 10, Y: y - 2, W: inner, H: 1}, fade(col, 0.6))

@@ -38,6 +38,7 @@ type View struct {
 	top     ebiten.DrawTrianglesOptions
 	white   *ebiten.Image
 	wraps   map[wrapKey][]string
+	palette string // the HUD's team palette at this Draw
 }
 
 type wrapKey struct {
@@ -90,6 +91,7 @@ func (v *View) Draw(screen *ebiten.Image, h *hud.HUD, now, scale float64) {
 	w, ht := float64(b.Dx())/scale, float64(b.Dy())/scale
 	l := h.Layout(w, ht)
 	v.layout = l
+	v.palette = h.Palette()
 	if h.Reveals("chat") { // z 3
 		v.drawChat(screen, h.Chat, &l, now)
 	}
@@ -105,19 +107,22 @@ func (v *View) Draw(screen *ebiten.Image, h *hud.HUD, now, scale float64) {
 	if h.ModulesReady && h.Accolades.BannerShown {
 		v.drawBanner(screen, h.Accolades, &l, now)
 	}
-	v.drawNotices(screen, h.Notices(), &l, now)
 	if h.ModulesReady && h.Stat.Visible {
 		v.drawStat(screen, h.Stat, &l)
 	}
 	if h.Auth != nil { // z 8
 		v.drawAuth(screen, h.Auth, w, ht, now)
 	}
-	switch { // z 9
+	// z 9; below is where the black screen's text ends.
+	below := 0.0
+	switch {
 	case h.Reconnect.Shown:
 		v.drawReconnect(screen, &h.Reconnect, w, ht, now)
 	case h.Tech.Shown:
-		v.drawTech(screen, h.Tech.Text, w, ht)
+		below = v.drawTech(screen, h.Tech.Text, w, ht)
 	}
+	// Notices say what went wrong: above everything, the black screens too.
+	v.drawNotices(screen, h.Notices(), &l, now, below)
 }
 
 // Colours of the reference styles.
@@ -150,14 +155,31 @@ func fade(c color.RGBA, a float64) color.RGBA {
 	return color.RGBA{uint8(float64(c.R) * a), uint8(float64(c.G) * a), uint8(float64(c.B) * a), uint8(float64(c.A) * a)}
 }
 
-// TeamColor is the chat/scoreboard colour of a team number.
-func TeamColor(team int) (color.RGBA, bool) {
-	switch team {
-	case 1:
+// The colour-blind-safe team colours (Okabe and Ito's orange, sky blue and
+// yellow): told apart with any common colour blindness, and bright enough
+// on the HUD's dark backgrounds.
+var (
+	colSafeTeam1 = rgb(0xe6, 0x9f, 0x00)
+	colSafeTeam2 = rgb(0x56, 0xb4, 0xe9)
+	colSafeTeam3 = rgb(0xf0, 0xe4, 0x42)
+)
+
+// TeamColor is the chat/scoreboard colour of a team number in the HUD's
+// palette (hud.PaletteColorBlind, or the engine's own).
+func TeamColor(palette string, team int) (color.RGBA, bool) {
+	safe := palette == hud.PaletteColorBlind
+	switch {
+	case team == 1 && safe:
+		return colSafeTeam1, true
+	case team == 2 && safe:
+		return colSafeTeam2, true
+	case team == 3 && safe:
+		return colSafeTeam3, true
+	case team == 1:
 		return colTeam1, true
-	case 2:
+	case team == 2:
 		return colTeam2, true
-	case 3:
+	case team == 3:
 		return colTeam3, true
 	}
 	return colChatText, false

@@ -376,9 +376,14 @@ func richScene(t *testing.T) *hud.HUD {
 // alone, after warming the caches (then it calls warm, when given); it
 // returns the average allocations and nanoseconds per draw.
 func drawAllocs(v *View, h *hud.HUD, now float64, frames int, warm func()) (allocs, ns float64) {
+	return drawAllocsWith(func(img *ebiten.Image) { v.Draw(img, h, now, 1) }, frames, warm)
+}
+
+// drawAllocsWith is drawAllocs for any drawing onto a winW×winH image.
+func drawAllocsWith(drawOn func(img *ebiten.Image), frames int, warm func()) (allocs, ns float64) {
 	var img *ebiten.Image
 	runOnMain(func() { img = ebiten.NewImage(winW, winH) })
-	draw := func() { v.Draw(img, h, now, 1) }
+	draw := func() { drawOn(img) }
 	for i := 0; i < 30; i++ { // the caches, and Ebiten's command buffers, reach their size
 		runOnMain(draw)
 	}

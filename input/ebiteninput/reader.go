@@ -59,6 +59,13 @@ func (r *Reader) Update(c *input.Controller, text input.TextSink, now float64) {
 	r.cursor(now)
 }
 
+// JustPressed appends the DOM codes of the keys pressed this frame to dst,
+// for screens that take keys without the controller (the reconnecting
+// screen, the settings overlay).
+func (r *Reader) JustPressed(dst []int) []int {
+	return r.codes(inpututil.AppendJustPressedKeys(r.keys[:0]), dst)
+}
+
 // codes appends the DOM codes of keys to dst.
 func (r *Reader) codes(keys []ebiten.Key, dst []int) []int {
 	r.keys = keys

@@ -1,7 +1,8 @@
 // Package view draws the net graph (package netgraph) with Ebiten: a strip
 // of per-tick columns — frames received, interpolation buffer depth,
-// prediction error, late and dropped frames — under a text line with ping,
-// jitter, frames/s and the counts. A key toggles it.
+// prediction error, late and dropped frames — under text lines with ping,
+// jitter, frames/s and the counts, which always fit the box. A key toggles
+// it.
 package view
 
 import (
@@ -27,13 +28,23 @@ const (
 // Layout of the strip, in screen pixels.
 const (
 	stripHeight = 64
-	textHeight  = 32 // two debug-font lines
+	textHeight  = TextLines * lineHeight
 	textEvery   = 250.0
 	// Scales: a frame in a tick is 8 px, a buffered frame 6 px, a world
 	// unit of prediction error 16 px; bars are capped at the strip.
 	frameScale  = 8
 	bufferScale = 6
 	errorScale  = 16
+)
+
+// The text is drawn in Ebiten's debug font: glyphs of glyphW×lineHeight px.
+const (
+	glyphW     = 6
+	lineHeight = 16
+	// TextLines is how many lines Format writes; TextColumns is how many
+	// glyphs fit a line of the box, with a 2 px margin each side.
+	TextLines   = 5
+	TextColumns = (Width - 4) / glyphW
 )
 
 // View draws a netgraph.Graph. It is used on the game loop's goroutine.
@@ -70,34 +81,45 @@ func (v *View) Update() {
 	}
 }
 
-// Format appends the two text lines for s.
+// Format appends the TextLines text lines for s. Every line fits the
+// box's TextColumns glyphs whatever the values: each figure is clamped to
+// the widest it is printed at (a ping over 99999 ms reads 99999), and no
+// line holds more than two of them.
 func Format(dst []byte, s netgraph.Summary) []byte {
 	dst = append(dst, "ping "...)
-	dst = strconv.AppendFloat(dst, s.PingMs, 'f', 0, 64)
+	dst = strconv.AppendFloat(dst, clamp(s.PingMs, 99999), 'f', 0, 64)
 	dst = append(dst, " ms  jitter "...)
-	dst = strconv.AppendFloat(dst, s.JitterMs, 'f', 1, 64)
-	dst = append(dst, " ms  frames "...)
-	dst = strconv.AppendFloat(dst, s.FramesPerSec, 'f', 1, 64)
+	dst = strconv.AppendFloat(dst, clamp(s.JitterMs, 9999.9), 'f', 1, 64)
+	dst = append(dst, " ms\nframes "...)
+	dst = strconv.AppendFloat(dst, clamp(s.FramesPerSec, 999.9), 'f', 1, 64)
 	dst = append(dst, "/s  buffer "...)
-	dst = strconv.AppendInt(dst, int64(s.Buffered), 10)
+	dst = strconv.AppendInt(dst, int64(min(max(s.Buffered, 0), 99999)), 10)
 	dst = append(dst, "\nlate "...)
-	dst = strconv.AppendUint(dst, s.LateTotal, 10)
+	dst = strconv.AppendUint(dst, min(s.LateTotal, 999999999), 10)
 	dst = append(dst, " ("...)
-	dst = strconv.AppendFloat(dst, s.LatePerSec, 'f', 1, 64)
-	dst = append(dst, "/s)  dropped "...)
-	dst = strconv.AppendUint(dst, s.DroppedTotal, 10)
+	dst = strconv.AppendFloat(dst, clamp(s.LatePerSec, 999.9), 'f', 1, 64)
+	dst = append(dst, "/s)\ndropped "...)
+	dst = strconv.AppendUint(dst, min(s.DroppedTotal, 999999999), 10)
 	dst = append(dst, " ("...)
-	dst = strconv.AppendFloat(dst, s.DroppedPerSec, 'f', 1, 64)
-	dst = append(dst, "/s)  "...)
+	dst = strconv.AppendFloat(dst, clamp(s.DroppedPerSec, 999.9), 'f', 1, 64)
+	dst = append(dst, "/s)\n"...)
 	if s.Predicting {
 		dst = append(dst, "pred err "...)
-		dst = strconv.AppendFloat(dst, s.ErrorNow, 'f', 2, 64)
+		dst = strconv.AppendFloat(dst, clamp(s.ErrorNow, 9999.99), 'f', 2, 64)
 		dst = append(dst, " max "...)
-		dst = strconv.AppendFloat(dst, s.ErrorMax, 'f', 2, 64)
+		dst = strconv.AppendFloat(dst, clamp(s.ErrorMax, 9999.99), 'f', 2, 64)
 	} else {
 		dst = append(dst, "no prediction"...)
 	}
 	return dst
+}
+
+// clamp keeps v in [0, hi] (NaN reads 0) so its printed width is bounded.
+func clamp(v, hi float64) float64 {
+	if !(v > 0) {
+		return 0
+	}
+	return min(v, hi)
 }
 
 // rect fills a rectangle with a colour through the 1×1 white image.

@@ -2,6 +2,7 @@ package view
 
 import (
 	"errors"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -15,9 +16,23 @@ func TestFormat(t *testing.T) {
 	s := netgraph.Summary{PingMs: 83.4, JitterMs: 4.25, FramesPerSec: 30, Buffered: 3, LateTotal: 2, LatePerSec: 0.5,
 		DroppedTotal: 1, DroppedPerSec: 0, ErrorNow: 0.031, ErrorMax: 0.4, Predicting: true}
 	got := string(Format(nil, s))
-	want := "ping 83 ms  jitter 4.2 ms  frames 30.0/s  buffer 3\nlate 2 (0.5/s)  dropped 1 (0.0/s)  pred err 0.03 max 0.40"
+	want := "ping 83 ms  jitter 4.2 ms\nframes 30.0/s  buffer 3\nlate 2 (0.5/s)\ndropped 1 (0.0/s)\npred err 0.03 max 0.40"
 	if got != want {
 		t.Fatalf("got  %q\nwant %q", got, want)
+	}
+	// Whatever the figures, every line fits the box.
+	huge := netgraph.Summary{PingMs: 1e12, JitterMs: 1e9, FramesPerSec: 1e6, Buffered: 1 << 40, LateTotal: 1 << 63,
+		LatePerSec: 1e7, DroppedTotal: 1 << 63, DroppedPerSec: 1e7, ErrorNow: 1e9, ErrorMax: math.Inf(1), Predicting: true}
+	for _, s := range []netgraph.Summary{s, huge, {PingMs: math.NaN(), JitterMs: -3}} {
+		lines := strings.Split(string(Format(nil, s)), "\n")
+		if len(lines) != TextLines {
+			t.Fatalf("%d lines, want %d: %q", len(lines), TextLines, lines)
+		}
+		for _, l := range lines {
+			if len(l) > TextColumns {
+				t.Errorf("%q: %d glyphs, the box holds %d", l, len(l), TextColumns)
+			}
+		}
 	}
 	if !strings.HasSuffix(string(Format(nil, netgraph.Summary{})), "no prediction") {
 		t.Fatal("spectator line")
@@ -36,6 +51,7 @@ type drawGame struct {
 	frames int
 	pixel  [4]byte
 	scaled [4]byte // the same column drawn by DrawAt at scale 2
+	spill  int     // text pixels drawn right of the box
 	big    *ebiten.Image
 	now    float64
 	c      netgraph.Counters
@@ -60,8 +76,16 @@ func (d *drawGame) Draw(screen *ebiten.Image) {
 	c := screen.At(netgraph.History-1, textHeight+stripHeight-1)
 	r, g, b, a := c.RGBA()
 	d.pixel = [4]byte{byte(r >> 8), byte(g >> 8), byte(b >> 8), byte(a >> 8)}
+	d.spill = 0
+	for y := 0; y < textHeight; y++ {
+		for x := Width; x < 320; x++ {
+			if _, _, _, a := screen.At(x, y).RGBA(); a != 0 {
+				d.spill++
+			}
+		}
+	}
 	if d.big == nil {
-		d.big = ebiten.NewImage(600, 300)
+		d.big = ebiten.NewImage(600, 400)
 	}
 	d.big.Clear()
 	d.v.DrawAt(d.big, 10, 20, 2)
@@ -84,6 +108,9 @@ func TestDrawShowsTheStrip(t *testing.T) {
 	}
 	if d.pixel[1] < 100 || d.pixel[1] <= d.pixel[0] {
 		t.Fatalf("no frame bar drawn at the strip's edge: %v", d.pixel)
+	}
+	if d.spill != 0 {
+		t.Errorf("%d text pixels right of the %d px box", d.spill, Width)
 	}
 	if d.scaled[1] < 100 || d.scaled[1] <= d.scaled[0] {
 		t.Fatalf("DrawAt at scale 2: no frame bar at the scaled strip's corner: %v", d.scaled)

@@ -8,11 +8,39 @@ import (
 	"vimpclient/parts/bake"
 )
 
-// Team colours of the tank and radar bakers.
+// Team colours of the tank and radar bakers: the game's own dark red and
+// green, and for the colour-blind-safe palette a dark orange and a dark
+// blue, told apart with any common colour blindness (and by lightness).
 const (
 	team1Colour = 0x552222
 	team2Colour = 0x225522
+
+	team1Safe = 0x8a4f00
+	team2Safe = 0x1f4f8a
 )
+
+// PaletteColorBlind names the colour-blind-safe team palette.
+const PaletteColorBlind = "colorblind"
+
+// teamColours are the team colours of palette (the game's own unless it is
+// PaletteColorBlind).
+func teamColours(palette string) map[int]uint32 {
+	if palette == PaletteColorBlind {
+		return map[int]uint32{1: team1Safe, 2: team2Safe}
+	}
+	return map[int]uint32{1: team1Colour, 2: team2Colour}
+}
+
+// BakeTeams draws the team-coloured textures (guns and radar dots) in
+// palette's colours.
+func BakeTeams(palette string) map[string]*image.RGBA {
+	out := map[string]*image.RGBA{}
+	for team, col := range teamColours(palette) {
+		out[fmt.Sprintf("tank.gun.%d", team)] = bakeGun(col)
+		out[fmt.Sprintf("radar.%d", team)] = bakeRadarDot(col)
+	}
+	return out
+}
 
 // Texture origins: where the drawing origin (hull centre) sits inside the
 // cropped images, in texture pixels.
@@ -35,11 +63,9 @@ const (
 // Bake draws every tanks texture (game-tanks.md §4.12). rnd drives the
 // funnel irregularity.
 func Bake(rnd func() float64) map[string]*image.RGBA {
-	out := map[string]*image.RGBA{}
-	for team, col := range map[int]uint32{1: team1Colour, 2: team2Colour} {
+	out := BakeTeams("")
+	for team := range teamColours("") {
 		out[fmt.Sprintf("tank.body.%d", team)] = bakeHull()
-		out[fmt.Sprintf("tank.gun.%d", team)] = bakeGun(col)
-		out[fmt.Sprintf("radar.%d", team)] = bakeRadarDot(col)
 	}
 	out["tank.destroyed"] = bakeWreck()
 	out["radar.destroyed"] = bakeRadarCross()

@@ -29,7 +29,8 @@ func Game(rnd func() float64) *parts.Game {
 				Glow: parts.RGB(0xeeee66), GlowWidth: 47,
 			},
 		},
-		Bake: func() map[string]*image.RGBA { return Bake(rnd) },
+		Bake:      func() map[string]*image.RGBA { return Bake(rnd) },
+		BakeTeams: BakeTeams,
 		Recognise: func(eoc map[string]string) bool {
 			return slices.Equal(slices.Sorted(maps.Keys(eoc)), slices.Sorted(slices.Values(partNames)))
 		},

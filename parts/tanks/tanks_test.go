@@ -436,3 +436,21 @@ func TestSounds(t *testing.T) {
 		t.Errorf("detonation did not release the planted sound: %+v", c)
 	}
 }
+
+// The colour-blind-safe palette bakes the team textures in dark orange and
+// dark blue; the standard one is the game's own.
+func TestBakeTeamsPalettes(t *testing.T) {
+	safe := BakeTeams(PaletteColorBlind)
+	if len(safe) != 4 {
+		t.Fatalf("%d textures", len(safe))
+	}
+	if c := safe["tank.gun.1"].RGBAAt(gunOX, gunOY); c.R != 0x8a || c.G != 0x4f || c.B != 0x00 {
+		t.Fatalf("team 1 gun %v", c)
+	}
+	if c := safe["radar.2"].RGBAAt(8, 8); c.R != 0x1f || c.G != 0x4f || c.B != 0x8a {
+		t.Fatalf("team 2 radar dot %v", c)
+	}
+	if c := BakeTeams("standard")["tank.gun.2"].RGBAAt(gunOX, gunOY); c.R != 0x22 || c.G != 0x55 {
+		t.Fatalf("standard team 2 gun %v", c)
+	}
+}

@@ -1,0 +1,540 @@
+package hud
+
+import (
+	"maps"
+	"math"
+	"strconv"
+
+	"vimpclient/input"
+	"vimpclient/settings"
+)
+
+// SettingKind tells what a settings row holds and how it is changed.
+type SettingKind uint8
+
+const (
+	SettingHeading SettingKind = iota // a section title, never focused
+	SettingSlider                     // a number stepped with ←/→
+	SettingToggle                     // on or off
+	SettingChoice                     // one of a few names
+	SettingKey                        // a command's keyboard keys: Enter, then a key
+	SettingPad                        // a command's gamepad controls: Enter, then a control
+)
+
+// settingID names the setting a slider, toggle or choice row changes.
+type settingID uint8
+
+const (
+	setNone settingID = iota
+	setMaster
+	setEffects
+	setFullscreen
+	setVsync
+	setNetGraph
+	setMotion
+	setHUDScale
+	setPalette
+)
+
+// SettingsChange says what the wiring must apply after a key or click.
+type SettingsChange uint16
+
+const (
+	ChangeVolume     SettingsChange = 1 << iota // master or effects volume
+	ChangeFullscreen                            // the window's fullscreen
+	ChangeVsync
+	ChangeNetGraph
+	ChangeMotion   // reduced motion
+	ChangeHUDScale // the HUD's size
+	ChangePalette  // the team colours
+	ChangeKeys     // the game's key bindings (Bindings)
+	ChangePads     // the game's gamepad bindings (the settings' Pads)
+)
+
+// Capture is what the overlay waits for after Enter on a binding row.
+type Capture uint8
+
+const (
+	CaptureNone Capture = iota
+	CaptureKey          // the next key binds the focused command
+	CapturePad          // the next gamepad control binds it
+)
+
+// SettingsRow is one line of the overlay.
+type SettingsRow struct {
+	Kind     SettingKind
+	Label    string
+	Value    string  // what is shown right: "80 %", "On", "W, Up"
+	Fraction float64 // a slider's position, 0..1
+	Conflict string  // a binding's clash, drawn in the error colour
+	id       settingID
+	command  string
+}
+
+// Slider ranges and steps (steps per unit: 5 % and 0.25×).
+const (
+	volumeSteps   = 20
+	hudScaleMin   = 0.75
+	hudScaleMax   = 2
+	hudScaleSteps = 4
+)
+
+// SettingsMenu is the settings overlay (F10, or Settings in the M menu):
+// volumes, the window, the HUD, the team colours, and the game's key and
+// gamepad bindings. It is plain Go: the wiring feeds it keys, gamepad
+// controls and clicks, applies what TakeChanges reports at once, and saves
+// S and Bindings. It outlives connections (the window owns it, not the
+// per-connection HUD).
+type SettingsMenu struct {
+	Open    bool
+	S       settings.Settings
+	Rows    []SettingsRow
+	Focus   int // index into Rows; never a heading
+	Capture Capture
+	// Status is the last thing the overlay has to say ("fire: Space", "Tab
+	// opens the scoreboard: not bound").
+	Status string
+
+	game     string
+	cfg      input.Config  // the game's keys as the host sent them
+	keys     input.Binding // the player's bindings for game
+	reserved map[int]string
+	pads     input.PadMap // the layout derived from cfg
+	changed  SettingsChange
+	top      int // first row shown when the rows do not fit
+	geom     []SettingsRowGeom
+}
+
+// NewSettingsMenu makes the overlay for s. reserved are the keys the
+// window keeps for itself (code → what they do, "the net graph"), which
+// are never bound to a command.
+func NewSettingsMenu(s settings.Settings, reserved map[int]string) *SettingsMenu {
+	m := &SettingsMenu{S: s, reserved: maps.Clone(reserved)}
+	m.rebuild()
+	return m
+}
+
+// SetGame gives the overlay the game's keys (from CONFIG_DATA, before any
+// binding) and the player's bindings for it; without a game the binding
+// sections say so.
+func (m *SettingsMenu) SetGame(game string, cfg input.Config, keys input.Binding) {
+	m.game, m.cfg = game, cfg
+	m.keys = input.Binding{}
+	for c, codes := range keys {
+		m.keys[c] = append([]int(nil), codes...)
+	}
+	m.pads = input.DefaultPadMap(cfg)
+	m.Capture = CaptureNone
+	m.rebuild()
+}
+
+// Game is the game whose bindings the overlay edits ("" before one).
+func (m *SettingsMenu) Game() string { return m.game }
+
+// Bindings are the player's key bindings for the game (a copy).
+func (m *SettingsMenu) Bindings() input.Binding {
+	out := input.Binding{}
+	for c, codes := range m.keys {
+		out[c] = append([]int(nil), codes...)
+	}
+	return out
+}
+
+// PadMap is the game's gamepad layout with the player's bindings applied.
+func (m *SettingsMenu) PadMap() input.PadMap {
+	pm, _ := m.pads.WithOverrides(m.cfg, m.S.Pads[m.game])
+	return pm
+}
+
+// Toggle opens or closes the overlay.
+func (m *SettingsMenu) Toggle() {
+	if m.Open {
+		m.Close()
+		return
+	}
+	m.Open, m.Status = true, ""
+	m.rebuild()
+	if m.Focus <= 0 || m.Focus >= len(m.Rows) || m.Rows[m.Focus].Kind == SettingHeading {
+		m.Focus = m.next(-1, 1)
+	}
+}
+
+// Close closes the overlay, dropping a binding it waited for.
+func (m *SettingsMenu) Close() { m.Open, m.Capture = false, CaptureNone }
+
+// SyncWindow takes the window's own state changed by its keys (F11, F3),
+// so the overlay shows it; nothing is reported as changed.
+func (m *SettingsMenu) SyncWindow(fullscreen, netGraph bool) {
+	if m.S.Fullscreen != fullscreen || m.S.NetGraph != netGraph {
+		m.S.Fullscreen, m.S.NetGraph = fullscreen, netGraph
+		m.rebuild()
+	}
+}
+
+// TakeChanges reports what changed since the last call and forgets it.
+func (m *SettingsMenu) TakeChanges() SettingsChange {
+	c := m.changed
+	m.changed = 0
+	return c
+}
+
+// next is the first focusable row after from in direction dir, wrapping.
+func (m *SettingsMenu) next(from, dir int) int {
+	n := len(m.Rows)
+	for i := 1; i <= n; i++ {
+		k := ((from+dir*i)%n + n) % n
+		if m.Rows[k].Kind != SettingHeading {
+			return k
+		}
+	}
+	return 0
+}
+
+// DOM key codes the overlay reads.
+const (
+	keyBackspace = 8
+	keyEnter     = 13
+	keyEscape    = 27
+	keySpace     = 32
+	keyPageUp    = 33
+	keyPageDown  = 34
+	keyLeft      = 37
+	keyUp        = 38
+	keyRight     = 39
+	keyDown      = 40
+	keyDelete    = 46
+)
+
+// Key handles a key press (DOM code) while the overlay is open: the arrows
+// choose and change, Enter and Space toggle or start a binding, Delete
+// gives a binding back to the game's default, Escape cancels a binding or
+// closes. While a key binding waits, the key binds (Escape cancels).
+func (m *SettingsMenu) Key(code int) {
+	if !m.Open || len(m.Rows) == 0 {
+		return
+	}
+	switch m.Capture {
+	case CaptureKey:
+		m.Capture = CaptureNone
+		if code == keyEscape {
+			m.Status = "not changed"
+			return
+		}
+		m.bindKey(m.Rows[m.Focus].command, code)
+		return
+	case CapturePad:
+		if code == keyEscape {
+			m.Capture, m.Status = CaptureNone, "not changed"
+		}
+		return
+	}
+	switch code {
+	case keyUp:
+		m.Focus = m.next(m.Focus, -1)
+	case keyDown:
+		m.Focus = m.next(m.Focus, 1)
+	case keyPageUp, keyPageDown:
+		dir := 1
+		if code == keyPageUp {
+			dir = -1
+		}
+		for range 8 {
+			m.Focus = m.next(m.Focus, dir)
+		}
+	case keyLeft:
+		m.adjust(-1)
+	case keyRight:
+		m.adjust(1)
+	case keyEnter, keySpace:
+		m.activate()
+	case keyDelete, keyBackspace:
+		m.reset()
+	case keyEscape:
+		m.Close()
+	}
+}
+
+// Pad handles a gamepad control going down while the overlay is open: it
+// binds when a gamepad binding waits (Back cancels), else the d-pad and
+// stick choose and change, A acts as Enter and B as Escape.
+func (m *SettingsMenu) Pad(ctl input.PadControl) {
+	if !m.Open {
+		return
+	}
+	if m.Capture == CapturePad {
+		m.Capture = CaptureNone
+		if ctl == input.PadBack {
+			m.Status = "not changed"
+			return
+		}
+		m.bindPad(m.Rows[m.Focus].command, ctl)
+		return
+	}
+	if m.Capture == CaptureKey {
+		return
+	}
+	switch ctl {
+	case input.PadUp, input.PadStickUp:
+		m.Key(keyUp)
+	case input.PadDown, input.PadStickDown:
+		m.Key(keyDown)
+	case input.PadLeft, input.PadStickLeft:
+		m.Key(keyLeft)
+	case input.PadRight, input.PadStickRight:
+		m.Key(keyRight)
+	case input.PadA:
+		m.Key(keyEnter)
+	case input.PadB:
+		m.Key(keyEscape)
+	case input.PadY:
+		m.Key(keyDelete)
+	}
+}
+
+// adjust steps the focused slider, toggle or choice by dir.
+func (m *SettingsMenu) adjust(dir int) {
+	r := &m.Rows[m.Focus]
+	s := &m.S
+	// Values are counted in whole steps (perUnit of them in 1), so 95 %
+	// is 19/20 exactly and not 1 − 0.05.
+	step := func(v *float64, lo, hi, perUnit float64) bool {
+		nv := (math.Round(*v*perUnit) + float64(dir)) / perUnit
+		nv = math.Max(lo, math.Min(hi, nv))
+		if nv == *v {
+			return false
+		}
+		*v = nv
+		return true
+	}
+	switch r.id {
+	case setMaster:
+		if step(&s.MasterVolume, 0, 1, volumeSteps) {
+			m.changed |= ChangeVolume
+		}
+	case setEffects:
+		if step(&s.EffectsVolume, 0, 1, volumeSteps) {
+			m.changed |= ChangeVolume
+		}
+	case setHUDScale:
+		if step(&s.HUDScale, hudScaleMin, hudScaleMax, hudScaleSteps) {
+			m.changed |= ChangeHUDScale
+		}
+	case setFullscreen, setVsync, setNetGraph, setMotion, setPalette:
+		m.activate()
+		return
+	}
+	m.rebuild()
+}
+
+// activate toggles the focused toggle or choice, or starts a binding.
+func (m *SettingsMenu) activate() {
+	r := &m.Rows[m.Focus]
+	s := &m.S
+	switch r.Kind {
+	case SettingKey:
+		m.Capture, m.Status = CaptureKey, "press a key for "+r.command+" (Esc: cancel)"
+		return
+	case SettingPad:
+		m.Capture, m.Status = CapturePad, "press a gamepad button for "+r.command+" (Back or Esc: cancel)"
+		return
+	}
+	switch r.id {
+	case setFullscreen:
+		s.Fullscreen = !s.Fullscreen
+		m.changed |= ChangeFullscreen
+	case setVsync:
+		s.Vsync = !s.Vsync
+		m.changed |= ChangeVsync
+	case setNetGraph:
+		s.NetGraph = !s.NetGraph
+		m.changed |= ChangeNetGraph
+	case setMotion:
+		s.ReducedMotion = !s.ReducedMotion
+		m.changed |= ChangeMotion
+	case setPalette:
+		if s.Palette == settings.PaletteColorBlind {
+			s.Palette = settings.PaletteStandard
+		} else {
+			s.Palette = settings.PaletteColorBlind
+		}
+		m.changed |= ChangePalette
+	case setMaster, setEffects, setHUDScale:
+		return
+	}
+	m.rebuild()
+}
+
+// reset gives the focused binding back to the game's default.
+func (m *SettingsMenu) reset() {
+	r := &m.Rows[m.Focus]
+	switch r.Kind {
+	case SettingKey:
+		if _, ok := m.keys[r.command]; ok {
+			delete(m.keys, r.command)
+			m.changed |= ChangeKeys
+		}
+		m.Status = r.command + ": the game's keys"
+	case SettingPad:
+		over := m.S.Pads[m.game]
+		for name, cmds := range over {
+			for _, c := range cmds {
+				if c == r.command {
+					m.setPads(name, nil, true)
+					break
+				}
+			}
+		}
+		m.Status = r.command + ": the default gamepad layout"
+	default:
+		return
+	}
+	m.rebuild()
+}
+
+// rebuild lays out the rows from the settings and the game's commands.
+func (m *SettingsMenu) rebuild() {
+	s := &m.S
+	onOff := func(on bool) string {
+		if on {
+			return "On"
+		}
+		return "Off"
+	}
+	pct := func(v float64) string { return strconv.Itoa(int(math.Round(v*100))) + " %" }
+	palette := "Standard"
+	if s.Palette == settings.PaletteColorBlind {
+		palette = "Colour-blind safe"
+	}
+	rows := append(m.Rows[:0],
+		SettingsRow{Kind: SettingHeading, Label: "Sound"},
+		SettingsRow{Kind: SettingSlider, Label: "Master volume", Value: pct(s.MasterVolume), Fraction: s.MasterVolume, id: setMaster},
+		SettingsRow{Kind: SettingSlider, Label: "Effects volume", Value: pct(s.EffectsVolume), Fraction: s.EffectsVolume, id: setEffects},
+		SettingsRow{Kind: SettingHeading, Label: "Display"},
+		SettingsRow{Kind: SettingToggle, Label: "Fullscreen", Value: onOff(s.Fullscreen), id: setFullscreen},
+		SettingsRow{Kind: SettingToggle, Label: "Vsync", Value: onOff(s.Vsync), id: setVsync},
+		SettingsRow{Kind: SettingToggle, Label: "Net graph", Value: onOff(s.NetGraph), id: setNetGraph},
+		SettingsRow{Kind: SettingToggle, Label: "Reduced motion", Value: onOff(s.ReducedMotion), id: setMotion},
+		SettingsRow{Kind: SettingSlider, Label: "HUD scale", Value: strconv.FormatFloat(s.HUDScale, 'g', -1, 64) + "×",
+			Fraction: (s.HUDScale - hudScaleMin) / (hudScaleMax - hudScaleMin), id: setHUDScale},
+		SettingsRow{Kind: SettingChoice, Label: "Team colours", Value: palette, id: setPalette},
+	)
+	m.Rows = m.bindingRows(rows)
+	if m.Focus >= len(m.Rows) {
+		m.Focus = m.next(-1, 1)
+	}
+}
+
+// Settings overlay metrics in logical pixels.
+const (
+	SettingsCardW   = 560
+	SettingsRowH    = 24
+	SettingsTitleH  = 40
+	SettingsFooterH = 44
+	SettingsPad     = 16
+)
+
+// SettingsGeom is the overlay's layout for one window size: the rows that
+// fit, scrolled to keep the focus in view.
+type SettingsGeom struct {
+	Card, Title, Footer Rect
+	Rows                []SettingsRowGeom
+	More                [2]bool // rows hidden above, below
+}
+
+// SettingsRowGeom is where one shown row goes.
+type SettingsRowGeom struct {
+	Index int // into Rows
+	Row   Rect
+}
+
+// Layout places the overlay in a w×h window (logical px). It keeps the
+// scroll position between calls, moving it only to show the focus. The
+// rows slice is the overlay's own, valid until the next Layout.
+func (m *SettingsMenu) Layout(w, h float64) SettingsGeom {
+	g := SettingsGeom{Rows: m.geom[:0]}
+	defer func() { m.geom = g.Rows[:0] }()
+	cw := math.Min(SettingsCardW, w-20)
+	fit := max(3, int((h-40-SettingsTitleH-SettingsFooterH-2*SettingsPad)/SettingsRowH))
+	n := min(fit, len(m.Rows))
+	ch := SettingsTitleH + float64(n)*SettingsRowH + SettingsFooterH + 2*SettingsPad
+	x, y := (w-cw)/2, math.Max(10, (h-ch)/2)
+	g.Card = Rect{x, y, cw, ch}
+	g.Title = Rect{x + SettingsPad, y + SettingsPad, cw - 2*SettingsPad, SettingsTitleH}
+	switch {
+	case m.Focus < m.top:
+		m.top = m.Focus
+	case m.Focus >= m.top+n:
+		m.top = m.Focus - n + 1
+	}
+	if m.top > 0 && m.Rows[m.top-1].Kind == SettingHeading && m.Focus < m.top+n-1 {
+		m.top-- // keep a section's title with its first row
+	}
+	m.top = max(0, min(m.top, len(m.Rows)-n))
+	ry := g.Title.Y + SettingsTitleH
+	for i := m.top; i < m.top+n; i++ {
+		g.Rows = append(g.Rows, SettingsRowGeom{Index: i, Row: Rect{x + SettingsPad, ry, cw - 2*SettingsPad, SettingsRowH}})
+		ry += SettingsRowH
+	}
+	g.More = [2]bool{m.top > 0, m.top+n < len(m.Rows)}
+	g.Footer = Rect{x + SettingsPad, ry, cw - 2*SettingsPad, SettingsFooterH}
+	return g
+}
+
+// Click handles a mouse press at (x, y) in a w×h window: a row is
+// focused and, for a toggle, choice or binding, acted on; on a slider the
+// press sets the value where it falls on the bar's right half. A press
+// outside the card closes the overlay.
+func (m *SettingsMenu) Click(w, h, x, y float64) {
+	if !m.Open {
+		return
+	}
+	g := m.Layout(w, h)
+	if !g.Card.Contains(x, y) {
+		m.Close()
+		return
+	}
+	for _, rg := range g.Rows {
+		if !rg.Row.Contains(x, y) {
+			continue
+		}
+		r := &m.Rows[rg.Index]
+		if r.Kind == SettingHeading {
+			return
+		}
+		m.Focus, m.Capture = rg.Index, CaptureNone
+		if r.Kind != SettingSlider {
+			m.activate()
+			return
+		}
+		bar := SliderBar(rg.Row)
+		if bar.Contains(x, y) || (x >= bar.X && x < bar.X+bar.W) {
+			f := math.Max(0, math.Min(1, (x-bar.X)/bar.W))
+			m.setSlider(r.id, f)
+		}
+		return
+	}
+}
+
+// SliderBar is where a slider row's bar is drawn (and clicked).
+func SliderBar(row Rect) Rect {
+	return Rect{X: row.X + row.W*0.45, Y: row.Y + row.H/2 - 3, W: row.W*0.55 - 70, H: 6}
+}
+
+// setSlider sets a slider from a bar fraction, on its step.
+func (m *SettingsMenu) setSlider(id settingID, f float64) {
+	s := &m.S
+	switch id {
+	case setMaster, setEffects:
+		v := math.Round(f*volumeSteps) / volumeSteps
+		if id == setMaster {
+			s.MasterVolume = v
+		} else {
+			s.EffectsVolume = v
+		}
+		m.changed |= ChangeVolume
+	case setHUDScale:
+		s.HUDScale = hudScaleMin + math.Round(f*(hudScaleMax-hudScaleMin)*hudScaleSteps)/hudScaleSteps
+		m.changed |= ChangeHUDScale
+	}
+	m.rebuild()
+}

@@ -1,0 +1,283 @@
+package hud
+
+import (
+	"strings"
+	"testing"
+
+	"vimpclient/input"
+	"vimpclient/settings"
+)
+
+// tanksKeys is the tanks game's controls: the spectator set, then the
+// player set.
+func tanksKeys() input.Config {
+	return input.Config{
+		KeySets: []map[int]string{
+			{78: "nextPlayer", 80: "prevPlayer"},
+			{87: "forward", 83: "back", 65: "left", 68: "right", 74: "fire", 75: "gunLeft", 76: "gunRight", 85: "gunCenter", 78: "nextWeapon", 80: "prevWeapon"},
+		},
+		Modes: map[int]input.Mode{9: input.ModeStat, 67: input.ModeChat, 77: input.ModeVote},
+		Cmds:  map[int]input.Cmd{13: input.CmdEnter, 27: input.CmdEscape},
+	}
+}
+
+func openMenu(t *testing.T) *SettingsMenu {
+	t.Helper()
+	m := NewSettingsMenu(settings.Default(), map[int]string{114: "net graph", 121: "settings"})
+	m.SetGame("tanks", tanksKeys(), nil)
+	m.Toggle()
+	if !m.Open || m.Rows[m.Focus].Label != "Master volume" {
+		t.Fatalf("opened on %+v", m.Rows[m.Focus])
+	}
+	return m
+}
+
+// focus moves the focus to the row labelled label (its first, with kind).
+func focus(t *testing.T, m *SettingsMenu, kind SettingKind, label string) *SettingsRow {
+	t.Helper()
+	for range len(m.Rows) {
+		if r := &m.Rows[m.Focus]; r.Kind == kind && r.Label == label {
+			return r
+		}
+		m.Key(keyDown)
+	}
+	t.Fatalf("no %v row %q", kind, label)
+	return nil
+}
+
+func TestSettingsSlidersAndToggles(t *testing.T) {
+	m := openMenu(t)
+	m.Key(keyLeft)
+	m.Key(keyLeft)
+	if m.S.MasterVolume != 0.9 || m.TakeChanges() != ChangeVolume || m.TakeChanges() != 0 {
+		t.Fatalf("master %v", m.S.MasterVolume)
+	}
+	if r := m.Rows[m.Focus]; r.Value != "90 %" || r.Fraction != 0.9 {
+		t.Fatalf("row %+v", r)
+	}
+	for range 30 {
+		m.Key(keyRight)
+	}
+	if m.S.MasterVolume != 1 {
+		t.Fatalf("master past its end: %v", m.S.MasterVolume)
+	}
+	m.TakeChanges()
+	m.Key(keyRight) // at the end: nothing changes
+	if c := m.TakeChanges(); c != 0 {
+		t.Fatalf("changes %b at the end of the slider", c)
+	}
+	// Up from the first row wraps to the last, skipping headings.
+	m.Key(keyUp)
+	if m.Rows[m.Focus].Kind != SettingPad {
+		t.Fatalf("wrapped to %+v", m.Rows[m.Focus])
+	}
+	focus(t, m, SettingToggle, "Fullscreen")
+	m.Key(keyEnter)
+	focus(t, m, SettingToggle, "Reduced motion")
+	m.Key(keySpace)
+	focus(t, m, SettingSlider, "HUD scale")
+	m.Key(keyRight)
+	focus(t, m, SettingChoice, "Team colours")
+	m.Key(keyRight)
+	if c := m.TakeChanges(); c != ChangeFullscreen|ChangeMotion|ChangeHUDScale|ChangePalette {
+		t.Fatalf("changes %b", c)
+	}
+	if !m.S.Fullscreen || !m.S.ReducedMotion || m.S.HUDScale != 1.25 || m.S.Palette != settings.PaletteColorBlind {
+		t.Fatalf("settings %+v", m.S)
+	}
+	if r := m.Rows[m.Focus]; r.Value != "Colour-blind safe" {
+		t.Fatalf("palette row %+v", r)
+	}
+	m.Key(keyEscape)
+	if m.Open {
+		t.Fatal("Escape did not close")
+	}
+	// F3 and F11 change the window behind the overlay's back: it follows.
+	m.SyncWindow(false, true)
+	if m.S.Fullscreen || !m.S.NetGraph || m.TakeChanges() != 0 {
+		t.Fatalf("after sync %+v", m.S)
+	}
+}
+
+func TestSettingsKeyBindings(t *testing.T) {
+	m := openMenu(t)
+	r := focus(t, m, SettingKey, "fire")
+	if r.Value != "J" || r.Conflict != "" {
+		t.Fatalf("fire row %+v", r)
+	}
+	m.Key(keyEnter)
+	if m.Capture != CaptureKey {
+		t.Fatal("not waiting for a key")
+	}
+	m.Key(87) // W: forward's key
+	if got := m.Bindings(); len(got["fire"]) != 1 || got["fire"][0] != 87 || m.TakeChanges() != ChangeKeys {
+		t.Fatalf("bindings %v", got)
+	}
+	if r := m.Rows[m.Focus]; r.Value != "W" || r.Conflict != "W also forward" || !strings.Contains(m.Status, "W also forward") {
+		t.Fatalf("fire row %+v, status %q", r, m.Status)
+	}
+	fwd := focus(t, m, SettingKey, "forward")
+	if fwd.Conflict != "W also fire" {
+		t.Fatalf("forward row %+v", fwd)
+	}
+	// Engine and window keys are refused; Escape cancels.
+	for _, code := range []int{9, 13, 121} {
+		m.Key(keyEnter)
+		m.Key(code)
+		if m.Capture != CaptureNone || !strings.HasSuffix(m.Status, "not bound") {
+			t.Fatalf("key %d: capture %v status %q", code, m.Capture, m.Status)
+		}
+	}
+	m.Key(keyEnter)
+	m.Key(keyEscape)
+	if m.Capture != CaptureNone || !m.Open || m.TakeChanges() != 0 {
+		t.Fatal("Escape while waiting for a key")
+	}
+	// Delete gives fire its own key back; binding a command to its own
+	// single key needs no binding either.
+	focus(t, m, SettingKey, "fire")
+	m.Key(keyDelete)
+	m.Key(keyEnter)
+	m.Key(74)
+	if b := m.Bindings(); len(b) != 0 {
+		t.Fatalf("bindings %v", b)
+	}
+	// The spectator's commands are listed, and say so.
+	focus(t, m, SettingKey, "nextPlayer (spectating)")
+	// What was saved comes back with SetGame.
+	m.SetGame("tanks", tanksKeys(), input.Binding{"fire": {32}})
+	if r := focus(t, m, SettingKey, "fire"); r.Value != "Space" {
+		t.Fatalf("loaded binding %+v", r)
+	}
+}
+
+func TestSettingsPadBindings(t *testing.T) {
+	m := openMenu(t)
+	r := focus(t, m, SettingPad, "fire")
+	if r.Value != "a, rt" {
+		t.Fatalf("fire row %+v", r)
+	}
+	m.Key(keyEnter)
+	if m.Capture != CapturePad {
+		t.Fatal("not waiting for a gamepad control")
+	}
+	m.Key(78) // a key does not bind a gamepad row
+	if m.Capture != CapturePad {
+		t.Fatal("a key ended the gamepad capture")
+	}
+	m.Pad(input.PadRB) // nextWeapon's, and nextPlayer's when spectating
+	if m.TakeChanges() != ChangePads || m.Status != "rb: fire (was nextWeapon)" {
+		t.Fatalf("status %q", m.Status)
+	}
+	pm := m.PadMap()
+	if got := strings.Join(pm[input.PadRB], " "); got != "fire nextPlayer" {
+		t.Fatalf("rb carries %q", got)
+	}
+	if got := m.S.Pads["tanks"]["rb"]; strings.Join(got, " ") != "fire nextPlayer" {
+		t.Fatalf("saved %v", got)
+	}
+	if r := focus(t, m, SettingPad, "nextWeapon"); r.Value != "—" {
+		t.Fatalf("nextWeapon row %+v", r)
+	}
+	// Start and Back keep opening the menu and the scoreboard; Back cancels.
+	focus(t, m, SettingPad, "fire")
+	m.Key(keyEnter)
+	m.Pad(input.PadStart)
+	if !strings.HasSuffix(m.Status, "not bound") {
+		t.Fatalf("start: %q", m.Status)
+	}
+	m.Key(keyEnter)
+	m.Pad(input.PadBack)
+	if m.Capture != CaptureNone || m.TakeChanges() != 0 {
+		t.Fatal("Back while waiting")
+	}
+	m.Key(keyDelete)
+	if m.S.Pads != nil || m.TakeChanges() != ChangePads {
+		t.Fatalf("after reset %v", m.S.Pads)
+	}
+	// The gamepad moves through the overlay too.
+	at := m.Focus
+	m.Pad(input.PadDown)
+	m.Pad(input.PadUp)
+	m.Pad(input.PadB)
+	if m.Focus != at || m.Open {
+		t.Fatalf("pad navigation: focus %d (was %d), open %v", m.Focus, at, m.Open)
+	}
+}
+
+// The overlay scrolls to keep the focus in view and takes clicks.
+func TestSettingsLayoutAndClicks(t *testing.T) {
+	m := openMenu(t)
+	g := m.Layout(1280, 480)
+	if len(g.Rows) >= len(m.Rows) || !g.More[1] || g.More[0] {
+		t.Fatalf("%d of %d rows shown, more %v", len(g.Rows), len(m.Rows), g.More)
+	}
+	focus(t, m, SettingPad, "right")
+	g = m.Layout(1280, 480)
+	if last := g.Rows[len(g.Rows)-1]; last.Index != m.Focus || !g.More[0] {
+		t.Fatalf("focus %d not the last shown row %d", m.Focus, last.Index)
+	}
+	for _, rg := range g.Rows {
+		if !g.Card.Contains(rg.Row.X, rg.Row.Y) || rg.Row.Y+rg.Row.H > g.Footer.Y+0.5 {
+			t.Fatalf("row %+v outside the card %+v", rg.Row, g.Card)
+		}
+	}
+	m.Focus = 1
+	g = m.Layout(1280, 720)
+	row := func(label string) Rect {
+		for _, rg := range g.Rows {
+			if m.Rows[rg.Index].Label == label {
+				return rg.Row
+			}
+		}
+		t.Fatalf("%q not shown", label)
+		return Rect{}
+	}
+	vs := row("Vsync")
+	m.Click(1280, 720, vs.X+5, vs.Y+5)
+	if m.S.Vsync || m.TakeChanges() != ChangeVsync {
+		t.Fatal("a click on Vsync did not turn it off")
+	}
+	bar := SliderBar(row("Effects volume"))
+	m.Click(1280, 720, bar.X+bar.W*0.25, bar.Y+2)
+	if m.S.EffectsVolume != 0.25 || m.TakeChanges() != ChangeVolume {
+		t.Fatalf("effects %v", m.S.EffectsVolume)
+	}
+	m.Click(1280, 720, 2, 2)
+	if m.Open {
+		t.Fatal("a click outside the card did not close it")
+	}
+}
+
+// Without a game there is nothing to bind, and the overlay says so.
+func TestSettingsWithoutGame(t *testing.T) {
+	m := NewSettingsMenu(settings.Default(), nil)
+	m.Toggle()
+	last := m.Rows[len(m.Rows)-1]
+	if last.Kind != SettingHeading || !strings.Contains(last.Label, "join a game") {
+		t.Fatalf("last row %+v", last)
+	}
+	for range 20 {
+		m.Key(keyDown)
+		if m.Rows[m.Focus].Kind == SettingHeading {
+			t.Fatal("focus on a heading")
+		}
+	}
+}
+
+// The M menu ends with the client's Settings entry, which asks the wiring
+// to open the overlay.
+func TestMenuSettingsEntry(t *testing.T) {
+	h := New("h", "g", nil)
+	h.SettingsEntry(true)
+	h.Vote.OpenMenu(0)
+	opts := h.Vote.Cur.Options
+	if len(opts) == 0 || opts[len(opts)-1] != SettingsLabel {
+		t.Fatalf("menu %q", opts)
+	}
+	h.Vote.Key(48+len(opts), 10)
+	out := h.Outgoing()
+	if len(out) != 1 || out[0].Kind != OutSettings || h.Vote.Cur != nil {
+		t.Fatalf("out %+v, window %+v", out, h.Vote.Cur)
+	}
+}

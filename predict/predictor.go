@@ -25,6 +25,15 @@ type Model interface {
 	Pos() (x, y float32)
 }
 
+// Tracker is a Model that keeps predicted state beyond its position on the
+// same time axis (a level, a height): Tracked is called after every step,
+// and after the rewind to each authoritative state, with the server time
+// that state stands for, as the position is recorded for the error
+// statistics.
+type Tracker interface {
+	Tracked(serverTime float64)
+}
+
 // maxReplaySpanMs bounds a replay: the history spans 2 s, so does a replay.
 const maxReplaySpanMs = HistoryMaxAgeMs
 
@@ -481,6 +490,9 @@ func (p *Predictor) track(m Model) {
 	}
 	p.traj[(p.trajHead+p.trajN)%trajectoryLen] = sample{t: p.stateTime, x: x, y: y}
 	p.trajN++
+	if tr, ok := m.(Tracker); ok {
+		tr.Tracked(p.stateTime)
+	}
 }
 
 func (p *Predictor) trajAt(i int) *sample { return &p.traj[(p.trajHead+i)%trajectoryLen] }

@@ -20,8 +20,9 @@ type levelSample struct {
 	z     float32 // world units
 }
 
-// levelTrackLen covers the steps between two player blocks many times over.
-const levelTrackLen = 64
+// levelTrackLen covers the steps between two player blocks many times over,
+// and the steps of the longest input lead the predictor runs ahead by.
+const levelTrackLen = 128
 
 // levelTrack is the own tank's predicted level since the last
 // reconciliation, by the server time each step's state stands for.

@@ -25,7 +25,7 @@ import (
 	"math"
 )
 
-// Engine constants of §7.6.
+// Engine constants of the visual error and the history.
 const (
 	DefaultStepMs   = 1000.0 / 120
 	HistoryMaxAgeMs = 2000.0
@@ -57,7 +57,7 @@ type Config struct {
 	Keys map[string]KeyBit
 }
 
-// StepSeconds is the step the physics use: float32(stepMs / 1000) (§7.2).
+// StepSeconds is the step the physics use: float32(stepMs / 1000).
 func (c *Config) StepSeconds() float32 { return float32(c.StepMs / 1000) }
 
 type rawKey struct {

@@ -169,7 +169,8 @@ func (p *Predictor) Lookup(name string) (KeyBit, bool) {
 // Live is the current live input (what the next update steps use).
 func (p *Predictor) Live() Input { return p.live }
 
-// KeyEvent applies the key-bit rule of §7.3 to a KEYS_DATA message with
+// KeyEvent applies the engine's key-bit rule (held keys set and clear their bit, a one-shot
+// down arms its bit for the next step) to a KEYS_DATA message with
 // wire seq and records it in the history. A name not in playerKeys is
 // ignored entirely; ok reports whether it was known.
 func (p *Predictor) KeyEvent(seq uint32, down bool, name string, now float64) (KeyBit, bool) {
@@ -247,10 +248,10 @@ func (p *Predictor) Frozen() bool { return p.frozen }
 // HasState reports whether there is a predicted state to draw.
 func (p *Predictor) HasState() bool { return p.hasState }
 
-// Accepts reports whether a player block is to be taken (§7.5 step 1).
+// Accepts reports whether a player block is to be taken  (active with a known model).
 func (p *Predictor) Accepts() bool { return p.active && p.model }
 
-// Reset is the predictor reset of §7.7 (force-reset, MAP_DATA, CLEAR):
+// Reset is the predictor reset (a camera force-reset, MAP_DATA, CLEAR):
 // pending reset, history, base and live input, one-shots, error and
 // accumulator cleared. keepState keeps the predicted state (snakes).
 func (p *Predictor) Reset(keepState bool) {
@@ -273,7 +274,7 @@ func DecayFactor(elapsedMs float64) float32 {
 	return float32(max(0, 1-max(elapsedMs, 0)/1000*ErrorDecayRate))
 }
 
-// Update advances the prediction to now in fixed steps (§7.4) and returns
+// Update advances the prediction to now in fixed steps and returns
 // the elapsed time in ms (0 on the first call) for the game's own bodies.
 func (p *Predictor) Update(now float64, m Model) float64 {
 	if math.IsNaN(now) || math.IsInf(now, 0) {
@@ -319,7 +320,7 @@ func (p *Predictor) Rewound() (hadState bool) {
 	return had
 }
 
-// seqLE is serial-number a ≤ b (clientcore.md §8.1).
+// seqLE is serial-number a ≤ b: comparisons across the 2^32 wrap stay right.
 func seqLE(a, b uint32) bool { return int32(a-b) <= 0 }
 
 // Replay steps m from the authoritative state at serverTime, which the game
@@ -535,7 +536,7 @@ func (p *Predictor) LastWindow() Window { return p.window }
 func (p *Predictor) Accumulator() float64 { return p.acc }
 
 // Correct folds old − new of the own actor into the visual error after a
-// replay (§7.5 steps 7–8) and records the sample for the statistics. With no
+// replay (old − new, snapped past the snap distance) and records the sample for the statistics. With no
 // old state or a pending reset the error is zeroed and nothing is recorded.
 // It returns true when the error snapped.
 //

@@ -2,7 +2,7 @@ package tanks
 
 import "math"
 
-// Wall surface (game-tanks.md §5.1): friction 0.2, restitution 0.
+// Wall surface, as the host builds its wall colliders: friction 0.2, restitution 0.
 const (
 	WallFriction    = 0.2
 	WallRestitution = 0
@@ -138,7 +138,7 @@ type Solver struct {
 	static   Body
 }
 
-// Passes is the number of velocity solver passes (game-tanks.md §7.6).
+// Passes is the number of velocity solver passes, as the host's solver runs them.
 const Passes = 4
 
 // Resolve collects the contacts of bodies against the terrain t (may be

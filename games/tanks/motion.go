@@ -12,7 +12,7 @@ package tanks
 
 import "math"
 
-// Key bits of prediction.playerKeys (game-tanks.md §3.3).
+// Key bits of prediction.playerKeys (the bits the host and the predictor agree on).
 const (
 	KeyForward    = 1
 	KeyBack       = 2
@@ -57,7 +57,7 @@ type Model struct {
 	Restitution        float32
 }
 
-// M1 returns the tanks model m1 (game-tanks.md §3.8).
+// M1 returns the tanks model m1 with the reference game's figures.
 func M1() Model {
 	return Model{
 		Size: 2, Acceleration: 1000, Braking: 0.3, MaxForward: 260, MaxReverse: -130,

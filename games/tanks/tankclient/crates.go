@@ -9,7 +9,7 @@ import (
 	"vimpclient/predict"
 )
 
-// Predicted bodies constants (game-tanks.md §7.7).
+// Predicted bodies constants: the crates the own tank pushes.
 const (
 	captureMargin      = 2     // world units around the own tank
 	holdMs             = 300.0 // predicted for this long after the last contact
@@ -60,7 +60,7 @@ func centre(b *tanks.Body, x, y, angle float32) (float32, float32) {
 	return x + c*b.HalfW - s*b.HalfH, y + s*b.HalfW + c*b.HalfH
 }
 
-// crateSet is the map dynamics the own tank can push (§7.7 "map dynamics").
+// crateSet is the map dynamics the own tank can push.
 type crateSet struct {
 	key    *clientcore.KeySchema // nil: the map set key is unknown or unreadable
 	f      crateRow

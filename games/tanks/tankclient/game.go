@@ -304,7 +304,7 @@ func (g *Game) FinishReconcile() {
 	g.remotes.finish()
 }
 
-// OnServerState rewinds to the player block and replays (clientcore.md §7.5).
+// OnServerState rewinds to the player block and replays.
 func (g *Game) OnServerState(p *clientcore.PlayerBlock, serverTime, offset, localNow float64) {
 	if !g.pred.Accepts() {
 		return
@@ -409,7 +409,7 @@ func (g *Game) remoteOf(r *clientcore.Row) remote {
 	return o
 }
 
-// FilterFrame suppresses the host's copies of the own shots (§7.9).
+// FilterFrame suppresses the host's copies of the own shots (their author id is the own game id).
 func (g *Game) FilterFrame(f *clientcore.EventFrame, myID uint8, hasID bool, localNow float64) {
 	g.myID, g.hasID = myID, hasID
 	g.shots.filter(f, myID, hasID, localNow)

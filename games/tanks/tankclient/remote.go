@@ -9,8 +9,7 @@ import (
 	"vimpclient/predict"
 )
 
-// Remote tanks in contact with the own tank (game-tanks.md §7.7 "remote
-// tanks"): simulated without damping (the other player's input is unknown,
+// Remote tanks in contact with the own tank: simulated without damping (the other player's input is unknown,
 // constant velocity over 100 ms is the better guess) while the own tank
 // touches them.
 const (

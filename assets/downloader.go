@@ -71,7 +71,7 @@ type Downloader struct {
 
 	mu    sync.Mutex
 	files map[fileKey]*file
-	prog  Progress
+	prog  [JSON + 1]Progress // per kind
 
 	expectEnded func() // tests: called when an Expect's context has ended and been handled
 }
@@ -93,6 +93,7 @@ const (
 // file is what a downloader knows of one path. A loaded file keeps no
 // bytes: they went to whoever asked.
 type file struct {
+	kind   Kind
 	state  fileState
 	wanted int   // live Expect registrations
 	run    *run  // the download under way
@@ -229,11 +230,26 @@ func (d *Downloader) Expect(ctx context.Context, k Kind, paths ...string) {
 	})
 }
 
-// Progress counts the files asked for so far.
+// Progress counts the files asked for so far, of every kind.
 func (d *Downloader) Progress() Progress {
 	d.mu.Lock()
 	defer d.mu.Unlock()
-	return d.prog
+	var p Progress
+	for _, k := range d.prog {
+		p.Done, p.Failed, p.Total = p.Done+k.Done, p.Failed+k.Failed, p.Total+k.Total
+	}
+	return p
+}
+
+// ProgressOf counts the files of one kind asked for so far (the window
+// covers the game while its images load, not while its sounds do).
+func (d *Downloader) ProgressOf(k Kind) Progress {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if int(k) >= len(d.prog) {
+		return Progress{}
+	}
+	return d.prog[k]
 }
 
 // fileLocked returns the file at key, counting a new one.
@@ -244,26 +260,26 @@ func (d *Downloader) fileLocked(key fileKey) (*file, error) {
 	if len(d.files) >= d.lim.Files {
 		return nil, fmt.Errorf("%s: more than %d files from one host: %w", key.path, d.lim.Files, ErrRefused)
 	}
-	f := &file{}
+	f := &file{kind: key.kind}
 	d.files[key] = f
-	d.prog.Total++
+	d.prog[f.kind].Total++
 	return f, nil
 }
 
 func (d *Downloader) deleteLocked(key fileKey, f *file) {
 	d.setStateLocked(f, pending)
 	delete(d.files, key)
-	d.prog.Total--
+	d.prog[f.kind].Total--
 }
 
 // setStateLocked moves f to s, keeping the progress counts.
 func (d *Downloader) setStateLocked(f *file, s fileState) {
 	count := func(s fileState, n int) {
 		if s == loaded || s == failed {
-			d.prog.Done += n
+			d.prog[f.kind].Done += n
 		}
 		if s == failed {
-			d.prog.Failed += n
+			d.prog[f.kind].Failed += n
 		}
 	}
 	count(f.state, -1)

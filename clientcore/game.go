@@ -112,10 +112,35 @@ type PredictionSummary struct {
 	CorrectionMax float64 `json:"correctionMax"`
 }
 
-// PredictionReport is what Game.Prediction returns.
+// LocalActor is where the own actor is on a layered map, as the game
+// predicts it and as the host's own rows say: its level and height now
+// (predicted), the highest level the host put it on, and how often the
+// predicted level agreed with the host's at the same server time.
+type LocalActor struct {
+	// X, Y, Level and Z are the predicted position, level and height above
+	// the ground (world units) now.
+	X     float64 `json:"x"`
+	Y     float64 `json:"y"`
+	Level int     `json:"level"`
+	Z     float64 `json:"z"`
+	// MaxLevel is the highest level the actor's own rows carried.
+	MaxLevel int `json:"maxLevel"`
+	// LevelChecks counts the player blocks whose frame carried the actor's
+	// level and met a prediction for the same time; LevelMismatches those
+	// where the predicted level differed; ZErrorMax is the largest height
+	// difference (world units) between the two.
+	LevelChecks     uint64  `json:"levelChecks"`
+	LevelMismatches uint64  `json:"levelMismatches"`
+	ZErrorMax       float64 `json:"zErrorMax"`
+}
+
+// PredictionReport is what Game.Prediction returns. HasLocal tells whether
+// Local means anything: a game that knows levels (tanks) fills it.
 type PredictionReport struct {
-	Live    PredictionLive
-	Summary PredictionSummary
+	Live     PredictionLive
+	Summary  PredictionSummary
+	Local    LocalActor
+	HasLocal bool
 }
 
 // SetGame installs the game half; nil restores NopGame.

@@ -129,6 +129,7 @@ type Loop struct {
 	// prediction statistics, so the session's totals survive reconnects.
 	retired    uint64
 	prediction *clientcore.PredictionSummary
+	local      *clientcore.LocalActor
 	fatal      error
 	errs       []string
 	// Snapshot frames dropped for their format, the last reason, and
@@ -345,7 +346,10 @@ type Stats struct {
 	Dropped uint64 // frames the cores could not decode
 	// Prediction is the last prediction statistics (nil: no game predicted).
 	Prediction *clientcore.PredictionSummary
-	Errors     []string
+	// Local is where the own actor was on the map's levels (nil: the game
+	// does not say).
+	Local  *clientcore.LocalActor
+	Errors []string
 	// Undecodable counts the snapshot frames dropped for their format (a
 	// wrong version, not a frame, a schema mismatch); Reason is the last why.
 	Undecodable       uint64
@@ -356,7 +360,7 @@ type Stats struct {
 
 // Stats returns the loop's totals.
 func (l *Loop) Stats() Stats {
-	s := Stats{Decoded: l.retired, Prediction: l.prediction, Errors: l.errs, Close: l.close, PlayAt: l.playAt,
+	s := Stats{Decoded: l.retired, Prediction: l.prediction, Local: l.local, Errors: l.errs, Close: l.close, PlayAt: l.playAt,
 		Undecodable: l.badFrames, UndecodableReason: l.badFrameReason}
 	if l.core != nil {
 		st := l.core.Stats()
@@ -364,6 +368,9 @@ func (l *Loop) Stats() Stats {
 		s.Dropped = st.Dropped
 		if r, ok := l.core.Prediction(); ok {
 			s.Prediction = &r.Summary
+			if r.HasLocal {
+				s.Local = &r.Local
+			}
 		}
 	}
 	return s
@@ -377,6 +384,9 @@ func (l *Loop) retireCore() {
 	l.retired += l.core.Stats().Decoded
 	if r, ok := l.core.Prediction(); ok {
 		l.prediction = &r.Summary
+		if r.HasLocal {
+			l.local = &r.Local
+		}
 	}
 	l.core.ObserveFrames(nil)
 	l.core = nil

@@ -87,7 +87,7 @@ func heavyFrame(t testing.TB, ps *packer.Schema, events bool) []byte {
 	for i := range 32 {
 		x, y := packer.Round2(250+float32(i%8)*20), packer.Round2(160+float32(i/8)*20)
 		f.Row(uint32(i+1), []packer.Value{packer.F(x), packer.F(y), packer.F(0.5), packer.F(0.2), packer.F(30), packer.F(10),
-			packer.F(1.5), packer.I(3), packer.I(2), packer.I(uint32(1 + i%2)), packer.F(0)})
+			packer.F(1.5), packer.I(3), packer.I(2), packer.I(uint32(1 + i%2)), packer.F(0), packer.F(0), packer.I(0)})
 	}
 	if events {
 		f.Block(ps.Key("w1"))
@@ -107,7 +107,7 @@ func heavyFrame(t testing.TB, ps *packer.Schema, events bool) []byte {
 	}
 	f.Block(ps.Key("c1"))
 	for i := range 64 {
-		f.Row(uint32(i), []packer.Value{packer.F(float32(120 + (i%8)*54)), packer.F(float32(120 + (i/8)*54)), packer.F(0.1)})
+		f.Row(uint32(i), []packer.Value{packer.F(float32(120 + (i%8)*54)), packer.F(float32(120 + (i/8)*54)), packer.F(0.1), packer.F(0), packer.I(0)})
 	}
 	b, err := f.Bytes()
 	if err != nil {
@@ -251,5 +251,27 @@ func TestUndecodableFramesSaidOnce(t *testing.T) {
 	h.loop.Tick(h.now.Add(2 * time.Millisecond))
 	if st := h.loop.Stats(); len(st.Errors) != 2 || !strings.Contains(st.Errors[1], "no usable snapshot schema") {
 		t.Fatalf("after a reconnect: %q", st.Errors)
+	}
+}
+
+// The summary carries the own actor's levels from the game's prediction
+// report ("local"), and keeps them when the connection's core is retired.
+func TestSummaryLocalActor(t *testing.T) {
+	h := newHeavyMatch(t, nil)
+	for i := range 60 {
+		h.tick(i)
+	}
+	s := Summarize(h.loop, nil, 0)
+	if s.Local == nil || s.Local.MaxLevel != 0 || s.Local.X == 0 {
+		t.Fatalf("local %+v", s.Local)
+	}
+	var out strings.Builder
+	if err := WriteSummary(&out, s); err != nil || !strings.Contains(out.String(), `"local":{"x":`) || !strings.Contains(out.String(), `"maxLevel":0`) {
+		t.Fatalf("summary line %s (%v)", out.String(), err)
+	}
+	h.sess.Queue().Push(session.Event{At: h.now, Kind: session.EventOpen})
+	h.loop.Tick(h.now.Add(time.Millisecond))
+	if after := Summarize(h.loop, nil, 0); after.Local == nil || after.Local.X != s.Local.X {
+		t.Fatalf("after a reconnect: %+v, before %+v", after.Local, s.Local)
 	}
 }

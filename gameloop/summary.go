@@ -24,6 +24,8 @@ type Summary struct {
 	Ports      map[string]int                `json:"ports"`
 	Entities   map[string]int                `json:"entities"`
 	Prediction *clientcore.PredictionSummary `json:"prediction,omitempty"`
+	// Local is where the own actor went on the map's levels.
+	Local *clientcore.LocalActor `json:"local,omitempty"`
 	// Undecodable is set when snapshot frames were dropped for their format.
 	Undecodable *Undecodable `json:"undecodable,omitempty"`
 	CloseCode   *int         `json:"closeCode"`
@@ -111,7 +113,7 @@ func Summarize(l *Loop, e *Entities, d time.Duration) Summary {
 	st := l.sess.Stats()
 	ls := l.Stats()
 	s := Summary{State: st.Furthest.String(), Player: st.Player, Pings: st.Pongs,
-		Ports: map[string]int{}, Entities: map[string]int{}, DurationMs: d.Milliseconds(), Prediction: ls.Prediction}
+		Ports: map[string]int{}, Entities: map[string]int{}, DurationMs: d.Milliseconds(), Prediction: ls.Prediction, Local: ls.Local}
 	s.Frames = FrameCounts{Received: st.Frames, Decoded: ls.Decoded}
 	if st.Frames > int(ls.Decoded) {
 		s.Frames.Dropped = uint64(st.Frames) - ls.Decoded

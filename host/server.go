@@ -30,6 +30,8 @@ type Config struct {
 	Addr string
 	// Bots is the number of bots in the match.
 	Bots int
+	// Map pins the match to one catalog map (no rotation); "" rotates.
+	Map string
 	// MaxPlayers caps authenticated humans (default 30).
 	MaxPlayers int
 	// PingInterval (3 s), MaxLatency (1 s) and MaxMissedPings (5) drive
@@ -121,7 +123,7 @@ type connWindow struct {
 // every socket is closed with 1001 and Done is closed.
 func Start(ctx context.Context, cfg Config) (*Server, error) {
 	cfg.defaults()
-	m, err := match.New(match.Config{Bots: cfg.Bots, Seed: cfg.Seed, RoundSeconds: cfg.RoundSeconds,
+	m, err := match.New(match.Config{Bots: cfg.Bots, Seed: cfg.Seed, Map: cfg.Map, RoundSeconds: cfg.RoundSeconds,
 		MapSeconds: cfg.MapSeconds, VoteSeconds: cfg.VoteSeconds, Log: cfg.Log})
 	if err != nil {
 		return nil, fmt.Errorf("host: %w", err)

@@ -60,7 +60,7 @@ const (
 	CmdEscape
 )
 
-// Engine defaults for the mode and command tables (client-ui.md §4.3), used
+// Engine defaults for the mode and command tables, used
 // when CONFIG_DATA omits them.
 var (
 	defaultModes = map[int]Mode{9: ModeStat, 67: ModeChat, 77: ModeVote}

@@ -19,7 +19,7 @@ type UI interface {
 }
 
 // Predictor receives every emitted input with the seq that goes on the wire,
-// before the message is sent (clientcore.md §6.6); *clientcore.Core
+// before the message is sent; *clientcore.Core
 // satisfies it. It may be nil.
 type Predictor interface {
 	ApplyInput(seq uint32, down bool, name string, nowMs float64)
@@ -44,7 +44,8 @@ type Sent struct {
 	Msg []byte // the wire text [5,"seq:..."]
 }
 
-// Controller is the keyboard and pointer state machine of client-ui.md §4.
+// Controller is the keyboard and pointer state machine: key sets, modes,
+// engine command keys, the pointer channel and their gates.
 // It is owned by the game loop and not safe for concurrent use.
 type Controller struct {
 	cfg       Config

@@ -85,7 +85,7 @@ func eq(t *testing.T, got []Sent, want ...string) {
 // release for every key message the recorder sent. The controller must emit
 // the recorded action and command for each, with its own seq counting up by
 // one from 1. The one intended difference: a key held across a key-set change
-// gets a fresh down from this client (client-ui.md §4.2), which the browser-like
+// gets a fresh down from this client (a key set change drops the host's held keys), which the browser-like
 // recorder did not send; that down is checked too.
 func TestReplayCaptureKeys(t *testing.T) {
 	for _, file := range []string{"minigame-dedicated.jsonl", "minigame-two-clients.jsonl"} {

@@ -1,10 +1,21 @@
-// Package predict is the game-independent half of local prediction
-// (clientcore.md §7): the key rules of CONFIG_DATA prediction.playerKeys,
-// the input history keyed by the wire seq, the fixed-step accumulator,
-// rewind-and-replay on each authoritative player block (the seed rule with
-// the time-based fallback), the visual error with its decay and snap, the
-// resets, the divergence detector and the error statistics of the headless
-// summary. The physics belong to the game, which implements Model.
+// Package predict is the game-independent half of local prediction: the
+// key rules of CONFIG_DATA prediction.playerKeys, the input history keyed by
+// the wire seq, the fixed-step accumulator, rewind-and-replay on each
+// authoritative player block (the seed rule with the time-based fallback),
+// the visual error with its decay and snap, the resets, the divergence
+// detector and the error statistics of the headless summary. The physics
+// belong to the game, which implements Model.
+//
+// Deliberate deviations from the engine, which rewinds to the newest
+// authoritative state and replays little more than nothing: the lead clock
+// (the replay's time base follows the least delayed frames, not their
+// average), and the input lead (the replay runs ahead of that state by the
+// time the host takes to apply this client's inputs, estimated from its
+// acknowledgements, so a key the host has not applied yet keeps its effect
+// through every reconciliation). Both change where the replay ends and
+// where it places inputs, never the motion: host and predictor step the
+// same code, and the time-aligned error still compares the prediction with
+// the host's state at the same server time.
 package predict
 
 import (
@@ -14,7 +25,7 @@ import (
 	"math"
 )
 
-// Engine constants of §7.6.
+// Engine constants of the visual error and the history.
 const (
 	DefaultStepMs   = 1000.0 / 120
 	HistoryMaxAgeMs = 2000.0
@@ -46,7 +57,7 @@ type Config struct {
 	Keys map[string]KeyBit
 }
 
-// StepSeconds is the step the physics use: float32(stepMs / 1000) (§7.2).
+// StepSeconds is the step the physics use: float32(stepMs / 1000).
 func (c *Config) StepSeconds() float32 { return float32(c.StepMs / 1000) }
 
 type rawKey struct {

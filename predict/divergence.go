@@ -7,7 +7,7 @@ import (
 	"math"
 )
 
-// Divergence detector defaults (clientcore.md §7.10).
+// Divergence detector defaults, as the engine's debug configuration has them.
 const (
 	DefaultDivergenceThreshold = 1.0
 	DefaultDivergenceCapacity  = 64

@@ -189,9 +189,9 @@ func TestHistoryAgeCapAndBase(t *testing.T) {
 }
 
 // The authoritative state accounts for inputs up to lastInputSeq; later
-// inputs are replayed from the first step after serverTime even when they
-// were sent long before it (acknowledged late), and inputs acknowledged out
-// of step with time are not replayed twice.
+// inputs are replayed, the oldest of them from the first step after
+// serverTime even when it was sent long before it (acknowledged late), and
+// inputs acknowledged out of step with time are not replayed twice.
 func TestReplaySeqRule(t *testing.T) {
 	p := ready(tanksConfig())
 	// Local times 0..; offset 1000 maps local t to server t+1000.
@@ -202,27 +202,35 @@ func TestReplaySeqRule(t *testing.T) {
 	m := &logModel{}
 	p.Rewound()
 	// The host has applied seq 1 only, although its frame is at server time
-	// 1035 (all four inputs are older than that on the time axis).
-	w := p.Replay(1, 1035, 1000, 80, m) // end = 1080: 4 steps
-	if len(m.steps) != 4 || w.Count != 3 {
+	// 1035 (all four inputs are older than that on the time axis). With no
+	// acknowledgement dated yet, the oldest pending input (seq 2, local 10)
+	// bounds the lead: 1035 − (10 + 1000) = 25 ms, so the replay runs to
+	// 80 + 1000 + 25 = 1105 (7 steps) and places seq 2..4 at 1035, 1045,
+	// 1055: the first step takes left and gunCenter, the second left up.
+	w := p.Replay(1, 1035, 1000, 80, m)
+	if len(m.steps) != 7 || w.Count != 3 {
 		t.Fatalf("steps %d window %+v", len(m.steps), w)
 	}
-	// First replay step applies every pending entry: keys end forward only
-	// (left down then up), with the gunCenter one-shot once.
-	if m.steps[0].Keys != 1|16 || m.steps[1].Keys != 1 || m.steps[3].Keys != 1 {
+	if m.steps[0].Keys != 1|4|16 || m.steps[1].Keys != 1 || m.steps[6].Keys != 1 {
 		t.Fatalf("replayed %+v", m.steps)
 	}
-	if p.Accumulator() != 5 || p.shots != 0 {
-		t.Fatalf("acc %v shots %b", p.Accumulator(), p.shots)
+	if lead, est := p.InputLead(); lead != 25 || est || p.Accumulator() != 0 || p.shots != 0 {
+		t.Fatalf("lead %v (estimated %v) acc %v shots %b", lead, est, p.Accumulator(), p.shots)
 	}
-	// Now the host acknowledges through seq 3 at server time 1045: the
-	// gunCenter one-shot (seq 3) is not replayed again.
+	// Now the host acknowledges through seq 3 at server time 1045: seq 3
+	// (local 20) was applied between the blocks at 1035 and 1045, which
+	// dates it at 1040, a lead of 1040 − 20 − 1000 = 20 ms. The gunCenter
+	// one-shot (seq 3) is not replayed again; seq 4 lands at 30 + 1020 =
+	// 1050, the first step; the replay ends at 70 + 1020 = 1090.
 	m.steps = nil
-	w = p.Replay(3, 1045, 1000, 70, m) // end 1070: 2 steps
-	if len(m.steps) != 2 || w.Count != 1 || m.steps[0].Keys != 1 || m.steps[1].Keys != 1 {
+	w = p.Replay(3, 1045, 1000, 70, m)
+	if len(m.steps) != 4 || w.Count != 1 || m.steps[0].Keys != 1 || m.steps[3].Keys != 1 {
 		t.Fatalf("second replay %+v %+v", m.steps, w)
 	}
-	if w.From != 45 || w.To != 65 {
+	if lead, est := p.InputLead(); lead != 20 || !est || p.Accumulator() != 5 {
+		t.Fatalf("lead %v (estimated %v) acc %v", lead, est, p.Accumulator())
+	}
+	if w.From != 25 || w.To != 65 {
 		t.Fatalf("window %+v", w)
 	}
 }
@@ -262,8 +270,11 @@ func TestReplayFallsBackToTime(t *testing.T) {
 	p.KeyEvent(2, true, "left", 50)
 	m := &logModel{}
 	p.Rewound()
-	// lastInputSeq 0 (actor recreated): entries with time+offset <= serverTime
-	// count as applied; left (local 50 → 1050) is replayed at its time.
+	p.Replay(1, 1000, 1000, 0, m) // seq 1 acknowledged: the host acknowledges
+	m.steps = nil
+	// lastInputSeq 0 after a non-zero one (actor recreated): entries with
+	// time+offset <= serverTime count as applied; left (local 50 → 1050) is
+	// replayed at its time (no lead dated yet, none pending by seq).
 	p.Replay(0, 1020, 1000, 70, m)
 	if len(m.steps) != 5 || m.steps[0].Keys != 1 || m.steps[1].Keys != 1 || m.steps[2].Keys != 5 {
 		t.Fatalf("time replay %+v", m.steps)

@@ -25,12 +25,23 @@ type Model interface {
 	Pos() (x, y float32)
 }
 
+// Tracker is a Model that keeps predicted state beyond its position on the
+// same time axis (a level, a height): Tracked is called after every step,
+// and after the rewind to each authoritative state, with the server time
+// that state stands for, as the position is recorded for the error
+// statistics.
+type Tracker interface {
+	Tracked(serverTime float64)
+}
+
 // maxReplaySpanMs bounds a replay: the history spans 2 s, so does a replay.
 const maxReplaySpanMs = HistoryMaxAgeMs
 
-// trajectoryLen is the number of predicted positions kept (0.5 s at 120 Hz),
-// enough to find the prediction for the time of any fresh player block.
-const trajectoryLen = 64
+// trajectoryLen is the number of predicted positions kept (1.07 s at
+// 120 Hz): the prediction runs up to MaxInputLeadMs ahead of the newest
+// state, and the next player block, a frame interval and some jitter later,
+// must still find its time in the trajectory.
+const trajectoryLen = 128
 
 // sample is a predicted position at a time on the server's axis.
 type sample struct {
@@ -39,17 +50,20 @@ type sample struct {
 }
 
 // entry is one input event in the history: the input after the event, the
-// one-shot bits it armed, its wire seq and local time.
+// one-shot bits it armed, its wire seq and local time, and whether a player
+// block has acknowledged it yet.
 type entry struct {
 	seq     uint32
 	time    float64
 	in      Input
 	oneShot uint32
+	acked   bool
 }
 
 // Window is the replayed span of the last reconciliation in local time
-// (for the divergence detector): From = serverTime − offset, To = the last
-// replayed step − offset, Count = history entries replayed.
+// (for the divergence detector): From = serverTime − shift, To = the last
+// replayed step − shift, where shift = offset + input lead maps an input's
+// local time to the step that takes it; Count = history entries replayed.
 type Window struct {
 	From, To float64
 	Count    int
@@ -90,6 +104,19 @@ type Predictor struct {
 	lead    bool
 	leadOff float64
 	hasLead bool
+
+	// The input lead: when the host applies this client's inputs, from the
+	// acknowledgements (ack), and the lead of the last replay. acked is set
+	// by the first non-zero lastInputSeq, noAck when a first input went
+	// unacknowledged for MaxInputLeadMs (a host that never acknowledges);
+	// prevBlock and prevInformed date the next acknowledgement: the
+	// previous block's server time and whether it said what was applied.
+	ack          ackClock
+	leadMs       float64
+	advX, advY   float32 // the old prediction's motion to the new state's time, for Correct
+	acked, noAck bool
+	prevBlock    float64
+	prevInformed bool
 
 	// The predicted trajectory since the last reconciliation, on the
 	// server's time axis: what the prediction said the actor would be at
@@ -142,7 +169,8 @@ func (p *Predictor) Lookup(name string) (KeyBit, bool) {
 // Live is the current live input (what the next update steps use).
 func (p *Predictor) Live() Input { return p.live }
 
-// KeyEvent applies the key-bit rule of §7.3 to a KEYS_DATA message with
+// KeyEvent applies the engine's key-bit rule (held keys set and clear their bit, a one-shot
+// down arms its bit for the next step) to a KEYS_DATA message with
 // wire seq and records it in the history. A name not in playerKeys is
 // ignored entirely; ok reports whether it was known.
 func (p *Predictor) KeyEvent(seq uint32, down bool, name string, now float64) (KeyBit, bool) {
@@ -220,10 +248,10 @@ func (p *Predictor) Frozen() bool { return p.frozen }
 // HasState reports whether there is a predicted state to draw.
 func (p *Predictor) HasState() bool { return p.hasState }
 
-// Accepts reports whether a player block is to be taken (§7.5 step 1).
+// Accepts reports whether a player block is to be taken  (active with a known model).
 func (p *Predictor) Accepts() bool { return p.active && p.model }
 
-// Reset is the predictor reset of §7.7 (force-reset, MAP_DATA, CLEAR):
+// Reset is the predictor reset (a camera force-reset, MAP_DATA, CLEAR):
 // pending reset, history, base and live input, one-shots, error and
 // accumulator cleared. keepState keeps the predicted state (snakes).
 func (p *Predictor) Reset(keepState bool) {
@@ -246,7 +274,7 @@ func DecayFactor(elapsedMs float64) float32 {
 	return float32(max(0, 1-max(elapsedMs, 0)/1000*ErrorDecayRate))
 }
 
-// Update advances the prediction to now in fixed steps (§7.4) and returns
+// Update advances the prediction to now in fixed steps and returns
 // the elapsed time in ms (0 on the first call) for the game's own bodies.
 func (p *Predictor) Update(now float64, m Model) float64 {
 	if math.IsNaN(now) || math.IsInf(now, 0) {
@@ -292,37 +320,98 @@ func (p *Predictor) Rewound() (hadState bool) {
 	return had
 }
 
-// seqLE is serial-number a ≤ b (clientcore.md §8.1).
+// seqLE is serial-number a ≤ b: comparisons across the 2^32 wrap stay right.
 func seqLE(a, b uint32) bool { return int32(a-b) <= 0 }
 
-// Replay steps m from the authoritative state at serverTime to localNow +
-// offset (§7.5): inputs with seq ≤ lastInputSeq are taken as applied by the
-// host (seed rule); later ones are replayed at the steps their local time
-// maps to. When lastInputSeq is 0 or went backwards, the selection falls
-// back to time. The accumulator keeps the remainder; one-shots the replay
+// Replay steps m from the authoritative state at serverTime, which the game
+// has just set, to where the host will be once it has applied this client's
+// inputs: end = localNow + offset + lead (the input lead, below). Inputs
+// with seq ≤ lastInputSeq are taken as applied by the host (seed rule);
+// later ones are replayed at time + offset + lead, the step of the host's
+// time at which it will apply them, so a key the host has not seen yet
+// takes effect in the replay and the actor keeps moving through every
+// reconciliation. The accumulator keeps the remainder; one-shots the replay
 // did not reach are armed again, as the rewound state does not hold them.
+//
+// The simulation runs on the host's time axis: the state at step time τ is
+// the prediction of the host's state at server time τ, which is what the
+// time-aligned error compares.
+//
+// The input lead is estimated from the acknowledgements (ackClock): when a
+// block's lastInputSeq first covers an input, the host applied it between
+// the previous block's serverTime and this one's. Until a first such
+// sample, the oldest pending input bounds the lead from below (the host had
+// not applied it by serverTime), which keeps the actor moving from the key
+// on; with nothing pending the lead is 0, the engine's rule.
+//
+// lastInputSeq 0: before this predictor has seen a non-zero value it means
+// "nothing applied yet" (the first input of a connection is in flight), so
+// every input is pending; once a non-zero value has been seen, a 0 (like
+// any value that moved backwards) means the actor was created anew, whose
+// inputs the seq cannot place, and the selection falls back to time:
+// inputs with time + offset + lead ≤ serverTime count as applied. A host
+// that never acknowledges (still 0 when the oldest input is MaxInputLeadMs
+// old on its clock) gets the time selection without a lead, the engine's
+// rule, until it acknowledges something.
 func (p *Predictor) Replay(lastInputSeq uint32, serverTime, offset, localNow float64, m Model) Window {
 	p.measure(serverTime, m)
 	if p.lead {
 		offset = p.leadOffset(serverTime - localNow)
 	}
-	useSeq := lastInputSeq != 0 && !(p.hasLastSeq && !seqLE(p.lastSeq, lastInputSeq))
+	const (
+		bySeq = iota
+		noneApplied
+		byTime
+	)
+	sel := byTime
+	switch {
+	case lastInputSeq != 0:
+		p.acked, p.noAck = true, false
+		if !p.hasLastSeq || seqLE(p.lastSeq, lastInputSeq) {
+			sel = bySeq
+		}
+	case !p.acked && !p.noAck:
+		sel = noneApplied
+		if p.n > 0 && serverTime-(p.at(0).time+offset) > MaxInputLeadMs {
+			p.noAck, sel = true, byTime
+		}
+	}
 	p.lastSeq, p.hasLastSeq = lastInputSeq, true
 	mask := p.base
 	i := 0
-	if useSeq {
+	if sel == bySeq {
+		newest := -1
 		for i < p.n && seqLE(p.at(i).seq, lastInputSeq) {
-			mask = p.at(i).in
+			e := p.at(i)
+			if !e.acked {
+				e.acked, newest = true, i
+			}
+			mask = e.in
 			i++
 		}
-	} else {
-		for i < p.n && p.at(i).time+offset <= serverTime {
+		if newest >= 0 && p.prevInformed {
+			p.sampleAck(p.at(newest).time, serverTime, offset)
+		}
+	}
+	lead := 0.0
+	switch {
+	case p.ack.has:
+		lead = p.ack.at - offset
+	case sel != byTime && i < p.n:
+		lead = serverTime - (p.at(i).time + offset)
+	}
+	lead = clampLead(lead)
+	p.leadMs = lead
+	p.prevBlock, p.prevInformed = serverTime, sel != byTime
+	shift := offset + lead
+	if sel == byTime {
+		for i < p.n && p.at(i).time+shift <= serverTime {
 			mask = p.at(i).in
 			i++
 		}
 	}
 	first := i
-	t, end := serverTime, localNow+offset
+	t, end := serverTime, localNow+shift
 	// The step count is bounded: a replay never covers more than the input
 	// history, whatever times a hostile or broken frame carries (and a
 	// count, unlike t += step on a huge t, always ends).
@@ -334,10 +423,15 @@ func (p *Predictor) Replay(lastInputSeq uint32, serverTime, offset, localNow flo
 			steps = min(int(span/p.stepMs), maxSteps)
 		}
 	}
+	p.carryOld(serverTime+float64(steps)*p.stepMs, localNow)
+	// A new trajectory starts at the authoritative state.
+	p.trajHead, p.trajN = 0, 0
+	p.stateTime = serverTime
+	p.track(m)
 	for k := 0; k < steps; k++ {
 		t += p.stepMs
 		var shots uint32
-		for i < p.n && p.at(i).time+offset <= t {
+		for i < p.n && p.at(i).time+shift <= t {
 			e := p.at(i)
 			mask = e.in
 			shots |= e.oneShot
@@ -362,8 +456,30 @@ func (p *Predictor) Replay(lastInputSeq uint32, serverTime, offset, localNow flo
 		shots |= p.at(j).oneShot
 	}
 	p.shots = shots
-	p.window = Window{From: serverTime - offset, To: t - offset, Count: i - first, Valid: true}
+	p.window = Window{From: serverTime - shift, To: t - shift, Count: i - first, Valid: true}
 	return p.window
+}
+
+// carryOld notes how far the old prediction moves the actor from its last
+// step to time at, the new state's, for Correct: the old state was stepped
+// to the last update, the new one to localNow, and that motion is no
+// correction. The old trajectory is carried on past its end, at its last
+// velocity, by as much as the old state lags localNow (the time since the
+// last update and the accumulator's remainder) and a step.
+func (p *Predictor) carryOld(at, localNow float64) {
+	p.advX, p.advY = 0, 0
+	if p.trajN == 0 {
+		return
+	}
+	last := p.trajAt(p.trajN - 1)
+	lag := min(max(localNow-p.lastStep, 0)+p.acc, AccumulatorCap)
+	x, y, ok := p.trajPos(at, 0, lag+p.stepMs)
+	if !ok {
+		return
+	}
+	if ax, ay := x-float64(last.x), y-float64(last.y); math.Abs(ax) <= SnapDistance && math.Abs(ay) <= SnapDistance {
+		p.advX, p.advY = float32(ax), float32(ay)
+	}
 }
 
 // track appends the actor's position after a step at stateTime.
@@ -375,34 +491,42 @@ func (p *Predictor) track(m Model) {
 	}
 	p.traj[(p.trajHead+p.trajN)%trajectoryLen] = sample{t: p.stateTime, x: x, y: y}
 	p.trajN++
+	if tr, ok := m.(Tracker); ok {
+		tr.Tracked(p.stateTime)
+	}
 }
 
 func (p *Predictor) trajAt(i int) *sample { return &p.traj[(p.trajHead+i)%trajectoryLen] }
 
 // measure compares the host's state at serverTime (the game has just set
 // it) with the prediction for that same time, interpolated between the
-// predicted steps around it (extrapolated from the last two beyond them),
-// and starts a new trajectory at the authoritative state. The result is
-// kept for Correct, which records it.
+// predicted steps around it (extrapolated from the last two beyond them).
+// The result is kept for Correct, which records it.
 func (p *Predictor) measure(serverTime float64, m Model) {
 	ax, ay := m.Pos()
 	p.lastErr = -1
-	if p.trajN >= 2 {
-		k := 1
-		for k < p.trajN-1 && p.trajAt(k).t < serverTime {
-			k++
-		}
-		a, b := p.trajAt(k-1), p.trajAt(k)
-		if b.t > a.t && serverTime >= p.trajAt(0).t {
-			f := (serverTime - a.t) / (b.t - a.t)
-			px := float64(a.x) + (float64(b.x)-float64(a.x))*f
-			py := float64(a.y) + (float64(b.y)-float64(a.y))*f
-			p.lastErr = math.Hypot(px-float64(ax), py-float64(ay))
-		}
+	if px, py, ok := p.trajPos(serverTime, 0, math.Inf(1)); ok {
+		p.lastErr = math.Hypot(px-float64(ax), py-float64(ay))
 	}
-	p.trajHead, p.trajN = 0, 0
-	p.stateTime = serverTime
-	p.track(m)
+}
+
+// trajPos is the predicted position at time at, interpolated between the
+// kept steps around it, or extrapolated from the first or last two by at
+// most before or after ms; ok is false when the trajectory cannot tell.
+func (p *Predictor) trajPos(at, before, after float64) (x, y float64, ok bool) {
+	if p.trajN < 2 || !(at >= p.trajAt(0).t-before && at <= p.trajAt(p.trajN-1).t+after) { // also NaN
+		return 0, 0, false
+	}
+	k := 1
+	for k < p.trajN-1 && p.trajAt(k).t < at {
+		k++
+	}
+	a, b := p.trajAt(k-1), p.trajAt(k)
+	if !(b.t > a.t) {
+		return 0, 0, false
+	}
+	f := (at - a.t) / (b.t - a.t)
+	return float64(a.x) + (float64(b.x)-float64(a.x))*f, float64(a.y) + (float64(b.y)-float64(a.y))*f, true
 }
 
 // LastWindow is the window of the last replay.
@@ -412,10 +536,20 @@ func (p *Predictor) LastWindow() Window { return p.window }
 func (p *Predictor) Accumulator() float64 { return p.acc }
 
 // Correct folds old − new of the own actor into the visual error after a
-// replay (§7.5 steps 7–8) and records the sample for the statistics. With no
+// replay (old − new, snapped past the snap distance) and records the sample for the statistics. With no
 // old state or a pending reset the error is zeroed and nothing is recorded.
 // It returns true when the error snapped.
+//
+// The old state is where the last update left the actor, the new one where
+// the replay put it at localNow, a few steps later: the old prediction's
+// own motion over those steps (read off its trajectory) is added to dx, dy,
+// so the error and the correction figures hold only the jump at one time. Without
+// that, every reconciliation pulled the drawn actor back by the steps since
+// the last update, and the error decay let it catch up again: a shudder at
+// the frame rate. The angle has no trajectory and is folded as given.
 func (p *Predictor) Correct(hadState bool, dx, dy, dAngle float32) bool {
+	dx, dy = dx+p.advX, dy+p.advY
+	p.advX, p.advY = 0, 0
 	if !hadState || p.pendingReset {
 		p.pendingReset = false
 		p.Err = VisualError{}
@@ -459,28 +593,4 @@ func (p *Predictor) Summary() Summary {
 	s.Snaps = c.Snaps
 	s.CorrectionP50, s.CorrectionP95, s.CorrectionMax = c.ErrorP50, c.ErrorP95, c.ErrorMax
 	return s
-}
-
-// leadDecay is how fast the lead clock follows slower frames down (per
-// player block); it follows faster ones at once.
-const leadDecay = 0.01
-
-// SetLeadClock selects the time base of the replay. Off (the engine's
-// rule), the replay ends at localNow + the core's smoothed offset, an
-// average over the frames' delays: a frame that travelled faster than the
-// average then carries a state newer than that end, the prediction waits for
-// it, and the visible correction jumps by the jitter. On, the end follows
-// the least-delayed frames (up at once, down by 1 % per block), so no
-// frame is ahead of the prediction and the corrections shrink to the
-// drift. Only the time placement changes; the seq rule is the same.
-func (p *Predictor) SetLeadClock(on bool) { p.lead, p.hasLead = on, false }
-
-func (p *Predictor) leadOffset(sample float64) float64 {
-	switch {
-	case !p.hasLead || sample > p.leadOff:
-		p.leadOff, p.hasLead = sample, true
-	default:
-		p.leadOff += (sample - p.leadOff) * leadDecay
-	}
-	return p.leadOff
 }

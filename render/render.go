@@ -81,6 +81,10 @@ func (r *Renderer) Loading() (assets.Progress, bool) {
 	return p, p.Loading()
 }
 
+// ImagesLoading reports whether an image the parts draw is still to come:
+// the window covers the game only then (sounds arrive while it plays).
+func (r *Renderer) ImagesLoading() bool { return r.tex.imagesLoading() }
+
 func toColor(c parts.Color) color.Color {
 	return color.NRGBA{uint8(c.R * 255), uint8(c.G * 255), uint8(c.B * 255), uint8(c.A * 255)}
 }

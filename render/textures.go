@@ -176,3 +176,8 @@ func (t *textures) progress() assets.Progress {
 	}
 	return t.src.Progress()
 }
+
+// imagesLoading reports whether an image is still to come.
+func (t *textures) imagesLoading() bool {
+	return t.src != nil && t.src.ProgressOf(assets.Image).Loading()
+}

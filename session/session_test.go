@@ -41,7 +41,7 @@ func TestHealthyJoinExactlyOnceReplies(t *testing.T) {
 	}
 }
 
-// Every close code of protocol spec §9.3 and the client's reaction to it.
+// Every close code a vimp host uses and the client's reaction to it.
 func TestClosePolicyPerCode(t *testing.T) {
 	for _, tc := range []struct {
 		code      int

@@ -39,10 +39,14 @@ type Options struct {
 	// NetGraph shows the net graph from the start (F3 toggles it).
 	NetGraph bool
 	// Screenshot, if set, writes a PNG of the window ScreenshotAfter after
-	// the start, then closes the window.
+	// the start, once the game is in play and its images are loaded (at the
+	// latest a minute later), then closes the window.
 	Screenshot      string
 	ScreenshotAfter time.Duration
-	Log             *slog.Logger
+	// ScreenshotWhen, if set, decides instead when the screenshot is ready
+	// (a test waits for what it will check, or pictures the loading bar).
+	ScreenshotWhen func() bool
+	Log            *slog.Logger
 	// Clock is the loop's clock (nil: time.Now).
 	Clock func() time.Time
 	// Settings are the player's settings at the start (nil: the
@@ -284,12 +288,33 @@ func (w *Window) Update() error {
 	return nil
 }
 
-// shoot asks for the -screenshot once its time came.
+// shoot asks for the -screenshot once its time came and the game (or the
+// server browser) is ready to be pictured.
 func (w *Window) shoot(now time.Time) {
-	if w.opts.Screenshot != "" && !w.shotDone && now.Sub(w.start) >= w.opts.ScreenshotAfter {
+	if w.opts.Screenshot != "" && !w.shotDone && now.Sub(w.start) >= w.opts.ScreenshotAfter && w.shotReady(now) {
 		w.pending = w.opts.Screenshot
 		w.shotDone = true
 	}
+}
+
+// shotWait is how long past ScreenshotAfter the -screenshot waits for the
+// game to be in play with its images loaded before it is taken anyway.
+const shotWait = time.Minute
+
+// shotReady reports whether the -screenshot shows the game: the session
+// reached play and no image is still downloading (a slow host or a cold
+// cache would otherwise give a picture of the loading bar).
+func (w *Window) shotReady(now time.Time) bool {
+	if now.Sub(w.start) >= w.opts.ScreenshotAfter+shotWait {
+		return true
+	}
+	if w.opts.ScreenshotWhen != nil {
+		return w.opts.ScreenshotWhen()
+	}
+	if w.play == nil {
+		return true // the server browser has nothing to wait for
+	}
+	return !w.renderer.ImagesLoading() && !w.play.Loop().Stats().PlayAt.IsZero()
 }
 
 // Draw implements ebiten.Game.
@@ -309,7 +334,7 @@ func (w *Window) Draw(screen *ebiten.Image) {
 	w.hud.Draw(screen, loop.HUD(), loop.NowMs(), hs)
 	w.graph.DrawAt(screen, w.hud.Layout().NetGraph.X, w.hud.Layout().NetGraph.Y, hs)
 	w.play.Overlay(w, screen)
-	if p, loading := w.renderer.Loading(); loading {
+	if p, _ := w.renderer.Loading(); w.renderer.ImagesLoading() {
 		w.drawLoading(screen, p)
 	}
 	w.hud.DrawSettings(screen, w.menu, loop.NowMs(), hs)

@@ -1,7 +1,9 @@
 package window
 
 import (
+	"bytes"
 	"context"
+	"image"
 	"image/png"
 	"io"
 	"log/slog"
@@ -82,7 +84,12 @@ func TestWindowPlaysAndScreenshots(t *testing.T) {
 	go func() { defer close(runDone); runner.Run(ctx) }()
 	shot := filepath.Join(t.TempDir(), "window.png")
 	w, err := New(ctx, loop, r, Options{Title: "test", Width: 960, Height: 540, NoVsync: true,
-		Screenshot: shot, ScreenshotAfter: 6 * time.Second, Log: quiet})
+		Screenshot: shot, ScreenshotAfter: 2 * time.Second, Log: quiet,
+		// The sounds come in while the game plays: wait for them too.
+		ScreenshotWhen: func() bool {
+			_, loading := r.Loading()
+			return !loading && !loop.Stats().PlayAt.IsZero()
+		}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,8 +106,8 @@ func TestWindowPlaysAndScreenshots(t *testing.T) {
 	if loop.World().GameID() != "tanks" {
 		t.Fatalf("world game %q", loop.World().GameID())
 	}
-	// Six seconds in, the tile sheet and the ten sounds of the catalog are
-	// in, and the loading bar is gone.
+	// The screenshot waited for play, the images and the ten sounds of the
+	// catalog, all through the one downloader.
 	if p, loading := r.Loading(); loading || p.Failed != 0 || p.Total < 11 {
 		t.Errorf("assets %+v (loading %v), want the images and the 10 sounds loaded", p, loading)
 	}
@@ -162,8 +169,8 @@ func TestLoadingScreen(t *testing.T) {
 	defer cancel()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path == "/games/tanks/sounds/a.wav" {
-			w.Write([]byte("RIFF"))
+		if r.URL.Path == "/games/tanks/img/a.png" {
+			w.Write(onePixelPNG())
 			return
 		}
 		http.NotFound(w, r)
@@ -174,9 +181,9 @@ func TestLoadingScreen(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Four files asked for: one loaded, one missing, two still to come.
-	dl.Expect(ctx, assets.Sound, "sounds/a.wav", "sounds/b.wav", "sounds/c.wav", "sounds/d.wav")
-	dl.Fetch(ctx, assets.Sound, "sounds/a.wav")
-	dl.Fetch(ctx, assets.Sound, "sounds/b.wav")
+	dl.Expect(ctx, assets.Image, "img/a.png", "img/b.png", "img/c.png", "img/d.png")
+	dl.Fetch(ctx, assets.Image, "img/a.png")
+	dl.Fetch(ctx, assets.Image, "img/b.png")
 	if p := dl.Progress(); p != (assets.Progress{Done: 2, Failed: 1, Total: 4}) {
 		t.Fatalf("progress %+v", p)
 	}
@@ -185,7 +192,8 @@ func TestLoadingScreen(t *testing.T) {
 	loop := gameloop.New(gameloop.Options{Session: sess, Log: quiet, Textures: r.Textures()})
 	shot := filepath.Join(t.TempDir(), "loading.png")
 	w, err := New(ctx, loop, r, Options{Title: "test", Width: 960, Height: 540, NoVsync: true,
-		Screenshot: shot, ScreenshotAfter: 300 * time.Millisecond, Log: quiet})
+		Screenshot: shot, ScreenshotAfter: 300 * time.Millisecond, Log: quiet,
+		ScreenshotWhen: func() bool { return true }}) // the loading bar itself
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -236,4 +244,12 @@ func TestLoadingScreen(t *testing.T) {
 	if lit < 50 || minX < barX || maxX > barX+barW || (minX+maxX)/2 < 440 || (minX+maxX)/2 > 520 {
 		t.Errorf("the count under the bar: %d lit px from x %v to %v, want a centred line of text", lit, minX, maxX)
 	}
+}
+
+// onePixelPNG is a valid 1×1 PNG image.
+func onePixelPNG() []byte {
+	var b bytes.Buffer
+	img := image.NewRGBA(image.Rect(0, 0, 1, 1))
+	_ = png.Encode(&b, img)
+	return b.Bytes()
 }

@@ -50,6 +50,7 @@ type playFlags struct {
 	record   string
 	verbose  bool
 	bots     int
+	mapName  string
 	// window mode
 	audioOut        string
 	netGraph        bool
@@ -73,6 +74,7 @@ func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&p.record, "record", "", "write every message both ways to this JSON-lines file")
 	fs.BoolVar(&p.verbose, "v", false, "log connection details to stderr")
 	fs.IntVar(&p.bots, "bots", 5, "bots in the embedded host's match (when no address is given)")
+	fs.StringVar(&p.mapName, "map", "", "the embedded host plays only this `map` (no rotation; not with an address)")
 	fs.StringVar(&p.audioOut, "audio-out", "", "also write the sound mix to this WAV file")
 	fs.BoolVar(&p.netGraph, "netgraph", false, "show the net graph from the start (F3 toggles it)")
 	fs.BoolVar(&p.fullscreen, "fullscreen", false, "start in fullscreen (F11 or Alt+Enter toggles it)")
@@ -106,20 +108,24 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	}
 	p.lobby.out = newRedactor(stderr) // identity tokens never reach the logs
 	stderr = p.lobby.out
+	if p.mapName != "" && fs.Arg(0) != "" {
+		fmt.Fprintln(stderr, "vimpclient: -map picks the embedded host's map; a host at an address plays its own")
+		return 2
+	}
 	if !p.headless {
 		if err := window.Available(); err != nil {
 			fmt.Fprintf(stderr, "vimpclient: %v\n", err)
 			return 2
 		}
 	}
+	addr := fs.Arg(0)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	addr := fs.Arg(0)
 	if addr == "" {
 		// No address: a match against the embedded host, on a free loopback
 		// port, reached through the same WebSocket path a remote host uses.
 		hostCtx, stopHost := context.WithCancel(ctx)
-		srv, err := host.Start(hostCtx, host.Config{Addr: "127.0.0.1:0", Bots: p.bots,
+		srv, err := host.Start(hostCtx, host.Config{Addr: "127.0.0.1:0", Bots: p.bots, Map: p.mapName,
 			Sound: synth.WAV, Log: hostLogger(stderr, p.verbose)})
 		if err != nil {
 			fmt.Fprintf(stderr, "vimpclient: embedded host: %v\n", err)

@@ -12,14 +12,15 @@ import (
 )
 
 // runServe runs the embedded host alone: `vimpclient serve -addr HOST:PORT
-// -bots N`. It listens on loopback unless the user names another address,
-// prints the URL clients join, and stops when ctx ends. With -master NAME
-// the same match is also a room of that lobby master.
+// -bots N [-map NAME]`. It listens on loopback unless the user names another
+// address, prints the URL clients join, and stops when ctx ends. With
+// -master NAME the same match is also a room of that lobby master.
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:3002", "listen address HOST:PORT (loopback by default; 0.0.0.0:PORT for a LAN)")
 	bots := fs.Int("bots", 5, "number of bots in the match")
+	mapName := fs.String("map", "", "play only this `map` (no rotation)")
 	maxPlayers := fs.Int("max-players", 30, "maximum number of human players")
 	verbose := fs.Bool("v", false, "log debug messages")
 	var lf lobbyServeFlags
@@ -44,7 +45,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	srv, err := host.Start(ctx, host.Config{Addr: *addr, Bots: *bots, MaxPlayers: *maxPlayers, Sound: synth.WAV, Log: log})
+	srv, err := host.Start(ctx, host.Config{Addr: *addr, Bots: *bots, Map: *mapName, MaxPlayers: *maxPlayers, Sound: synth.WAV, Log: log})
 	if err != nil {
 		fmt.Fprintf(stderr, "serve: %v\n", err)
 		return 1

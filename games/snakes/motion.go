@@ -1,4 +1,4 @@
-// Package snakes is the snakes game's local prediction (game-snakes.md §7):
+// Package snakes is the snakes game's local prediction:
 // the head's turn and speed, the breadcrumb body path and its trim, the
 // 16-point resample of the s1 row, and the clientcore.Game that predicts
 // the own snake with them. Remote snakes are interpolated by the core.
@@ -19,7 +19,7 @@ type Model struct {
 	BoostMinCrystals float32
 }
 
-// S1 returns the snakes model s1 (game-snakes.md §3.8).
+// S1 returns the snakes model s1 with the reference game's figures.
 func S1() Model {
 	return Model{BaseSpeed: 260, BoostFactor: 1.9, TurnSpeed: 3.4, BaseRadius: 14, RadiusGain: 1.6,
 		BaseLength: 150, LengthPerCrystal: 9, PointSpacing: 6, BoostMinCrystals: 2}
@@ -113,7 +113,7 @@ func Normalize(a float32) float32 {
 
 func hypot32(x, y float32) float32 { return float32(math.Hypot(float64(x), float64(y))) }
 
-// Step advances the snake by one step of dt seconds (game-snakes.md §7.3).
+// Step advances the snake by one step of dt seconds.
 // The boost drain, collisions, pickups and death stay with the host.
 func (m *Model) Step(s *Snake, c Controls, dt float32) {
 	boosting := c.Boost && s.Crystals > m.BoostMinCrystals

@@ -2,7 +2,7 @@ package tanks
 
 import "math"
 
-// Wall surface (game-tanks.md §5.1): friction 0.2, restitution 0.
+// Wall surface, as the host builds its wall colliders: friction 0.2, restitution 0.
 const (
 	WallFriction    = 0.2
 	WallRestitution = 0
@@ -17,6 +17,9 @@ type Body struct {
 	InvInertia     float32
 	Friction       float32
 	Restitution    float32
+	// Reach is what the body meets on a layered map (the zero Reach: the
+	// ground's walls, bodies and guards).
+	Reach Reach
 	// Touched is set by Resolve when the body took part in a contact.
 	Touched bool
 }
@@ -135,13 +138,17 @@ type Solver struct {
 	static   Body
 }
 
-// Passes is the number of velocity solver passes (game-tanks.md §7.6).
+// Passes is the number of velocity solver passes, as the host's solver runs them.
 const Passes = 4
 
-// Resolve collects the contacts of bodies against the glued wall blocks of
-// w (may be nil) and against each other, separates them and runs the
-// impulse solver.
-func (s *Solver) Resolve(bodies []*Body, w *Walls) {
+// Resolve collects the contacts of bodies against the terrain t (may be
+// nil): the glued wall blocks of the levels each body's Reach names and the
+// ramp guards that hold its level; and against each other, for bodies whose
+// Reach shares a level. Then it separates them and runs the impulse
+// solver. Contacts are collected body by body, level by level, blocks in
+// their glued order, then guards, then the pairs: the order is part of the
+// result, and the host and the predictor share it.
+func (s *Solver) Resolve(bodies []*Body, t *Terrain) {
 	s.contacts = s.contacts[:0]
 	s.boxes = s.boxes[:0]
 	s.aabbs = s.aabbs[:0]
@@ -152,19 +159,32 @@ func (s *Solver) Resolve(bodies []*Body, w *Walls) {
 		s.boxes = append(s.boxes, box)
 		s.aabbs = append(s.aabbs, [4]float32{x0, y0, x1, y1})
 	}
-	if w != nil {
+	if t != nil {
 		for i, b := range bodies {
+			reach := b.Reach.effective()
 			box := &s.boxes[i]
 			a := &s.aabbs[i]
-			s.ids = w.blocksIn(s.ids[:0], a[0], a[1], a[2], a[3])
-			for _, id := range s.ids {
-				rb := rectBox(w.Blocks[id])
-				nx, ny, d, px, py, ok := overlap(box, &rb)
-				if !ok {
+			e, mu := (b.Restitution+WallRestitution)/2, (b.Friction+WallFriction)/2
+			for lv, w := range t.walls {
+				if reach.Walls&(1<<lv) == 0 {
 					continue
 				}
-				s.contacts = append(s.contacts, contact{a: i, b: -1, nx: nx, ny: ny, depth: d, px: px, py: py,
-					e: (b.Restitution + WallRestitution) / 2, mu: (b.Friction + WallFriction) / 2})
+				s.ids = w.blocksIn(s.ids[:0], a[0], a[1], a[2], a[3])
+				for _, id := range s.ids {
+					rb := rectBox(w.Blocks[id])
+					s.wallContact(i, box, &rb, e, mu)
+				}
+			}
+			if reach.Guards == 0 {
+				continue
+			}
+			for gi := range t.guards {
+				g := &t.guards[gi]
+				if reach.Guards&(1<<g.low) == 0 || g.rect.X1 < a[0] || a[2] < g.rect.X0 || g.rect.Y1 < a[1] || a[3] < g.rect.Y0 {
+					continue
+				}
+				rb := rectBox(g.rect)
+				s.wallContact(i, box, &rb, e, mu)
 			}
 		}
 	}
@@ -172,6 +192,9 @@ func (s *Solver) Resolve(bodies []*Body, w *Walls) {
 		ab := &s.aabbs[i]
 		for j := i + 1; j < len(bodies); j++ {
 			bb := &s.aabbs[j]
+			if !bodies[i].Reach.Meets(bodies[j].Reach) {
+				continue
+			}
 			if ab[2] < bb[0] || bb[2] < ab[0] || ab[3] < bb[1] || bb[3] < ab[1] {
 				continue
 			}
@@ -209,6 +232,15 @@ func (s *Solver) Resolve(bodies []*Body, w *Walls) {
 			impulse(a, b, c)
 		}
 	}
+}
+
+// wallContact adds the contact of body i's box with a static box, if any.
+func (s *Solver) wallContact(i int, box, rb *obb, e, mu float32) {
+	nx, ny, d, px, py, ok := overlap(box, rb)
+	if !ok {
+		return
+	}
+	s.contacts = append(s.contacts, contact{a: i, b: -1, nx: nx, ny: ny, depth: d, px: px, py: py, e: e, mu: mu})
 }
 
 func (s *Solver) pair(bodies []*Body, c *contact) (*Body, *Body) {
@@ -310,15 +342,14 @@ func (t *Tank) FromBody(b *Body) {
 	t.X, t.Y, t.Angle, t.VX, t.VY, t.AngVel = b.X, b.Y, Normalize(b.Angle), b.VX, b.VY, b.AngVel
 }
 
-// StepAlone runs one full fixed step of a lone tank the way the host steps
-// every tank: the motion model, then the contacts against the glued wall
-// blocks. It is the predictor's replica step when no other body is
-// predicted; body and bodies are the caller's scratch.
-func (m *Model) StepAlone(t *Tank, keys uint32, dt float32, w *Walls, s *Solver, body *Body, bodies []*Body) []*Body {
+// StepAlone runs one full fixed step of a lone tank on a flat map the way
+// the host steps every tank: the motion model, then the contacts against
+// the glued wall blocks. body and bodies are the caller's scratch.
+func (m *Model) StepAlone(t *Tank, keys uint32, dt float32, tr *Terrain, s *Solver, body *Body, bodies []*Body) []*Body {
 	m.Move(t, keys, dt)
 	t.ToBody(body)
 	bodies = append(bodies[:0], body)
-	s.Resolve(bodies, w)
+	s.Resolve(bodies, tr)
 	t.FromBody(body)
 	return bodies
 }

@@ -23,23 +23,26 @@ type Crate struct {
 }
 
 // Geometry is the part of a map that the simulation reads, in world units:
-// the glued wall blocks of the ground and the crates at their map positions.
-// The host builds its world and the client's predictor its replica from the
-// same parsed map with NewGeometry, so both collide against the same blocks
-// and crates; Levels is the map's layered geometry both read.
+// the terrain (every level's glued wall blocks and the ramp guards) and the
+// crates at their map positions. The host builds its world and the client's
+// predictor its replica from the same parsed map with NewGeometry, so both
+// collide against the same blocks and crates; Levels is the map's layered
+// geometry both read.
 type Geometry struct {
-	Scale  float32
-	Cell   float32
-	Walls  *Walls
-	Crates []Crate
-	Levels *gamemap.MapLevels
+	Scale   float32
+	Cell    float32
+	Terrain *Terrain
+	Walls   *Walls // the ground's, Terrain.Walls(0)
+	Crates  []Crate
+	Levels  *gamemap.MapLevels
 }
 
 // NewGeometry takes the simulation geometry from a parsed map.
 func NewGeometry(m *gamemap.Map) *Geometry {
 	scale := m.Scale
 	g := &Geometry{Scale: float32(scale), Cell: float32(m.CellWorld()), Levels: m.MapLevels()}
-	g.Walls = NewWalls(g.Levels, 0)
+	g.Terrain = NewTerrain(g.Levels)
+	g.Walls = g.Terrain.Walls(0)
 	for _, c := range m.Dynamic {
 		w, h := float32(c.Width*scale), float32(c.Height*scale)
 		a := float32(c.AngleDeg * math.Pi / 180)
@@ -66,3 +69,6 @@ func (b *Body) Corner() (float32, float32) {
 	s, c := float32(s64), float32(c64)
 	return b.X - (c*b.HalfW - s*b.HalfH), b.Y - (s*b.HalfW + c*b.HalfH)
 }
+
+// Rest is a crate's level state at its map position: standing on its level.
+func (c *Crate) Rest() LevelState { return LevelState{Level: c.Level, Z: float32(c.Level)} }

@@ -11,6 +11,11 @@ import (
 // wallsOf parses a map of the given grid (cells of side cell) and returns
 // its ground walls, as the host and the predictor get them.
 func wallsOf(t testing.TB, grid [][]int, static []int, cell float32) *Walls {
+	return terrainOf(t, grid, static, cell).Walls(0)
+}
+
+// terrainOf is wallsOf's map as the solver reads it.
+func terrainOf(t testing.TB, grid [][]int, static []int, cell float32) *Terrain {
 	t.Helper()
 	raw, err := json.Marshal(map[string]any{"step": cell, "scale": 1, "map": grid, "physicsStatic": static})
 	if err != nil {
@@ -20,7 +25,7 @@ func wallsOf(t testing.TB, grid [][]int, static []int, cell float32) *Walls {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return NewGeometry(m).Walls
+	return NewGeometry(m).Terrain
 }
 
 func TestNewGeometry(t *testing.T) {
@@ -73,7 +78,10 @@ func FuzzGeometry(f *testing.F) {
 		for i := range g.Crates {
 			bodies = append(bodies, &g.Crates[i].Body)
 		}
-		s.Resolve(bodies, g.Walls)
+		s.Resolve(bodies, g.Terrain)
 		_ = g.Walls.Ray(1, 1, 1, 0, 100)
+		for lv := 0; lv < g.Levels.LevelCount(); lv++ {
+			_ = g.Terrain.Ray(lv, 1, 1, 1, 0, 100)
+		}
 	})
 }

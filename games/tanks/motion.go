@@ -1,13 +1,18 @@
 // Package tanks holds the tank game's simulation rules that the host and
 // the client's predictor must run identically: the tank motion model of
-// one fixed step (game-tanks.md §7.4), the glued wall blocks and the
-// contact solver both read (§5.1, §7.6), and the wall ray. Plain Go with
-// float32 state, standard library only.
+// one fixed step, the terrain both collide with (every level's glued wall
+// blocks and the ramp guards) and the contact solver, the level rules of a
+// layered map (climbing a ramp from either end, falling off a slab edge
+// along the map's FallModel, the slope's pull) with the rebuilding of a
+// level state from a frame, and the shot ray at a level. One
+// implementation for both sides: a second copy would drift from the first
+// in silence, and prediction is where that shows. Plain Go with float32
+// state; it reads maps through package gamemap.
 package tanks
 
 import "math"
 
-// Key bits of prediction.playerKeys (game-tanks.md §3.3).
+// Key bits of prediction.playerKeys (the bits the host and the predictor agree on).
 const (
 	KeyForward    = 1
 	KeyBack       = 2
@@ -52,7 +57,7 @@ type Model struct {
 	Restitution        float32
 }
 
-// M1 returns the tanks model m1 (game-tanks.md §3.8).
+// M1 returns the tanks model m1 with the reference game's figures.
 func M1() Model {
 	return Model{
 		Size: 2, Acceleration: 1000, Braking: 0.3, MaxForward: 260, MaxReverse: -130,
@@ -105,9 +110,22 @@ func clamp(v, lo, hi float32) float32 {
 	return v
 }
 
+// DriveKeys are the keys that move the hull (the gun keys are the others).
+const DriveKeys = KeyForward | KeyBack | KeyLeft | KeyRight
+
 // Move advances t by one step of dt seconds with the key mask keys (held
-// bits plus the one-shots of this step). It does not resolve collisions.
-func (m *Model) Move(t *Tank, keys uint32, dt float32) {
+// bits plus the one-shots of this step) on flat ground. It does not resolve
+// collisions.
+func (m *Model) Move(t *Tank, keys uint32, dt float32) { m.MoveOn(t, keys, dt, nil, nil) }
+
+// MoveOn is Move for a tank in level state lv under rules r (both nil on
+// flat ground): a falling tank's drive keys do nothing, and on a ramp the
+// grade under the hull lowers the top speed uphill and pulls the tank
+// down the slope. Off a ramp it is Move bit for bit.
+func (m *Model) MoveOn(t *Tank, keys uint32, dt float32, lv *LevelState, r *LevelRules) {
+	if lv != nil && lv.InputLocked() {
+		keys &^= DriveKeys
+	}
 	// 1. Turret.
 	if keys&KeyGunCenter != 0 {
 		t.Centering = true
@@ -145,9 +163,16 @@ func (m *Model) Move(t *Tank, keys uint32, dt float32) {
 	// 4. Lateral grip.
 	dLat := -lat * m.LateralGrip * dt
 	// 5. Drive.
+	var grade float32
+	limit := m.MaxForward
+	if lv != nil && r != nil {
+		if grade = lv.Grade(c, s); grade > 0 {
+			limit *= max(1-r.ClimbSpeedLoss*grade, MinClimbSpeed)
+		}
+	}
 	var a float32
 	if t.Throttle > 0 {
-		if fwdKey && fwd < m.MaxForward {
+		if fwdKey && fwd < limit {
 			a = m.Acceleration * t.Throttle
 		} else if backKey && fwd > m.MaxReverse {
 			a = -m.Acceleration * t.Throttle
@@ -155,6 +180,9 @@ func (m *Model) Move(t *Tank, keys uint32, dt float32) {
 	}
 	if a == 0 && !fwdKey && !backKey {
 		a = -m.Braking * fwd
+	}
+	if grade != 0 {
+		a -= grade * r.ClimbGravity
 	}
 	dFwd := a * dt
 	// 6. Velocity.

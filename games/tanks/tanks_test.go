@@ -82,7 +82,7 @@ func TestTankStopsAtWall(t *testing.T) {
 		grid[y] = make([]int, 10)
 		grid[y][9] = 1
 	}
-	w := wallsOf(t, grid, []int{1}, 20) // wall face at x = 180
+	w := terrainOf(t, grid, []int{1}, 20) // wall face at x = 180
 	m := M1()
 	tk := Tank{X: 100, Y: 100}
 	hw, _ := m.HalfSize()
@@ -144,9 +144,9 @@ func TestSlideAlongGluedWall(t *testing.T) {
 	for x := range grid[10] {
 		grid[10][x] = 1 // wall face at y = 100
 	}
-	w := wallsOf(t, grid, []int{1}, 10)
-	if len(w.Blocks) != 1 {
-		t.Fatalf("%d blocks, want the row glued into one", len(w.Blocks))
+	w := terrainOf(t, grid, []int{1}, 10)
+	if len(w.Walls(0).Blocks) != 1 {
+		t.Fatalf("%d blocks, want the row glued into one", len(w.Walls(0).Blocks))
 	}
 	m := M1()
 	tk := Tank{X: 20, Y: 96, Angle: 0.15}

@@ -79,45 +79,5 @@ func (w *Walls) blocksIn(dst []int32, x0, y0, x1, y1 float32) []int32 {
 // returns the distance to the first wall tile, or maxDist if none. A start
 // inside a wall hits at 0.
 func (w *Walls) Ray(x, y, dx, dy, maxDist float32) float32 {
-	col, row := int(floor32(x/w.Cell)), int(floor32(y/w.Cell))
-	if w.Solid(col, row) {
-		return 0
-	}
-	stepC, stepR := 1, 1
-	inf := float32(math.Inf(1))
-	tMaxX, tMaxY, tDX, tDY := inf, inf, inf, inf
-	if dx > 0 {
-		tMaxX = (float32(col+1)*w.Cell - x) / dx
-		tDX = w.Cell / dx
-	} else if dx < 0 {
-		stepC = -1
-		tMaxX = (float32(col)*w.Cell - x) / dx
-		tDX = -w.Cell / dx
-	}
-	if dy > 0 {
-		tMaxY = (float32(row+1)*w.Cell - y) / dy
-		tDY = w.Cell / dy
-	} else if dy < 0 {
-		stepR = -1
-		tMaxY = (float32(row)*w.Cell - y) / dy
-		tDY = -w.Cell / dy
-	}
-	for {
-		var t float32
-		if tMaxX < tMaxY {
-			t = tMaxX
-			col += stepC
-			tMaxX += tDX
-		} else {
-			t = tMaxY
-			row += stepR
-			tMaxY += tDY
-		}
-		if t >= maxDist {
-			return maxDist
-		}
-		if w.Solid(col, row) {
-			return t
-		}
-	}
+	return walkRay(x, y, dx, dy, maxDist, w.Cell, w.Solid)
 }

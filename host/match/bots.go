@@ -56,7 +56,7 @@ func (m *Match) nearestEnemy(p *player) (*player, float32) {
 func (m *Match) think(p *player) {
 	b, t := p.bot, p.tank
 	s := &t.st
-	walls := m.current.geom.Walls
+	terrain, level := m.current.geom.Terrain, t.lv.Level
 	var keys uint32
 	target, dist := m.nearestEnemy(p)
 	desired := s.Angle + b.wander
@@ -67,7 +67,7 @@ func (m *Match) think(p *player) {
 	}
 	feel := func(off float32) float32 {
 		dy, dx := sincos(s.Angle + off)
-		return walls.Ray(s.X, s.Y, dx, dy, 80)
+		return terrain.Ray(level, s.X, s.Y, dx, dy, 80)
 	}
 	front, left, right := feel(0), feel(-0.6), feel(0.6)
 	speed := float32(math.Hypot(float64(s.VX), float64(s.VY)))
@@ -127,7 +127,7 @@ func (m *Match) think(p *player) {
 		}
 		if abs(aim) < 0.1 && m.tick >= b.nextShot {
 			dy, dx := sincos(s.Angle + s.Gun)
-			if walls.Ray(s.X, s.Y, dx, dy, dist) >= dist {
+			if terrain.Ray(level, s.X, s.Y, dx, dy, dist) >= dist && onLevel(&target.tank.lv, level) {
 				if t.weapon != weaponW1 {
 					t.oneShot |= tanks.KeyNextWeapon
 				} else {

@@ -96,8 +96,12 @@ type spriteSheet struct {
 	Frames [][4]int `json:"frames"`
 }
 
-// MapNames lists the generated maps in catalog order.
-func MapNames() []string { return []string{"yard", "crossing", "maze"} }
+// MapNames lists the catalog in rotation order: the generated maps, then
+// the bundled ones.
+func MapNames() []string { return []string{"yard", "crossing", "maze", "bridge"} }
+
+// generatedMaps are the catalog's generated maps, by variant.
+var generatedMaps = [...]string{"yard", "crossing", "maze"}
 
 // generateMap builds the named map from a seed derived from its name, so
 // every run (and every client cache) sees the same layout.
@@ -223,10 +227,11 @@ func openArea(g [][]int, x0, y0, w, h int) bool {
 	return true
 }
 
-// generateMaps builds every catalog map from its MAP_DATA text.
-func generateMaps() (map[string]*Map, error) {
+// catalogMaps builds every catalog map from its MAP_DATA text: the
+// generated ones and the bundled ones.
+func catalogMaps() (map[string]*Map, error) {
 	maps := map[string]*Map{}
-	for i, name := range MapNames() {
+	for i, name := range generatedMaps {
 		text, err := json.Marshal(generateMap(i))
 		if err != nil {
 			return nil, fmt.Errorf("map %s: %w", name, err)
@@ -234,6 +239,16 @@ func generateMaps() (map[string]*Map, error) {
 		if maps[name], err = newMap(name, text); err != nil {
 			return nil, err
 		}
+	}
+	for _, name := range MapNames() {
+		if maps[name] != nil {
+			continue
+		}
+		mp, err := bundledMap(name)
+		if err != nil {
+			return nil, err
+		}
+		maps[name] = mp
 	}
 	return maps, nil
 }

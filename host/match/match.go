@@ -1,7 +1,11 @@
 // Package match is the tanks-compatible match the embedded host runs: the
-// game's CONFIG_DATA and auth fields, generated maps, the authoritative
-// world (tanks, crates, hitscan shots, bombs), rounds, teams, votes, chat,
-// the scoreboard and the HUD panel, bots, and the 30 Hz snapshot frames.
+// game's CONFIG_DATA and auth fields, the map catalog (generated maps and
+// the bundled layered bridge; Config.Map pins one), the authoritative world
+// (tanks and crates on the map's levels, stepped by the rules of package
+// tanks that the client predicts with; hitscan shots and bombs at their
+// level), rounds, teams, votes, chat, the scoreboard and the HUD panel,
+// bots, and the 30 Hz snapshot frames, whose tank and crate rows carry
+// each body's height and level when the schema names them.
 // A Match is owned by one goroutine (the host's room loop) and has no
 // locks; everything it sends goes through the Out it was given.
 package match
@@ -14,6 +18,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"strconv"
+	"strings"
 
 	"vimpclient/games/tanks"
 	"vimpclient/host/packer"
@@ -37,7 +42,11 @@ type Config struct {
 	Seed uint64
 	// RoundSeconds, MapSeconds, VoteSeconds default to 120, 600 and 10.
 	RoundSeconds, MapSeconds, VoteSeconds int
-	Log                                   *slog.Logger
+	// Map pins the match to one catalog map: it is played from the start
+	// and never rotated, voted or proposed away. "" plays the rotation
+	// from its first map.
+	Map string
+	Log *slog.Logger
 }
 
 // Team ids and keys (tanks: team1, team2, spectators).
@@ -118,7 +127,8 @@ type Match struct {
 	vote     *vote
 	board    board // the host's own leaderboard (ACCOLADES_DATA)
 
-	model tanks.Model
+	model  tanks.Model
+	levels tanks.LevelRules // the levels' rules (falls of mapFallTime per level)
 
 	frame packer.Frame
 	body  []byte
@@ -186,6 +196,18 @@ func New(cfg Config) (*Match, error) {
 	if err != nil {
 		return nil, fmt.Errorf("match config: %w", err)
 	}
+	// The fall time the clients predict with is the one the match steps
+	// with: both read prediction.mapFallTime.
+	levels := tanks.DefaultLevelRules()
+	var pred struct {
+		MapFallTime *float64 `json:"mapFallTime"`
+	}
+	if err := json.Unmarshal(top["prediction"], &pred); err != nil {
+		return nil, fmt.Errorf("match config: prediction: %w", err)
+	}
+	if pred.MapFallTime != nil {
+		levels.Fall.TimePerLevel = float32(*pred.MapFallTime)
+	}
 	// The vote window the client shows is the host's vote time; the
 	// object is patched as text so every key keeps its declared order.
 	text := bytes.Replace(configJSON, []byte(`"time": 10000`), []byte(`"time": `+strconv.Itoa(cfg.VoteSeconds*1000)), 1)
@@ -193,9 +215,16 @@ func New(cfg Config) (*Match, error) {
 	if err != nil {
 		return nil, fmt.Errorf("match config: %w", err)
 	}
-	maps, err := generateMaps()
+	maps, err := catalogMaps()
 	if err != nil {
 		return nil, err
+	}
+	first := MapNames()[0]
+	if cfg.Map != "" {
+		if maps[cfg.Map] == nil {
+			return nil, fmt.Errorf("match: no map %q (the catalog: %s)", cfg.Map, strings.Join(MapNames(), ", "))
+		}
+		first = cfg.Map
 	}
 	m := &Match{
 		cfg: cfg, log: cfg.Log, rng: rand.New(rand.NewPCG(cfg.Seed, 0x74616e6b73)),
@@ -203,9 +232,9 @@ func New(cfg Config) (*Match, error) {
 		keyM1: schema.Key("m1"), keyW1: schema.Key("w1"), keyW2: schema.Key("w2"),
 		keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"), rows: rows,
 		maps: maps, byUID: map[int]*player{},
-		out: discard{}, model: tanks.M1(),
+		out: discard{}, model: tanks.M1(), levels: levels,
 	}
-	m.loadMap(MapNames()[0])
+	m.loadMap(first)
 	for i := 0; i < cfg.Bots; i++ {
 		m.addBot()
 	}
@@ -226,6 +255,17 @@ func (m *Match) ConfigData() json.RawMessage { return m.config }
 
 // MapNames returns the catalog.
 func (m *Match) MapNames() []string { return MapNames() }
+
+// Pinned reports whether the match plays one map only (Config.Map).
+func (m *Match) Pinned() bool { return m.cfg.Map != "" }
+
+// rotation is the maps a vote may move the match to: none when pinned.
+func (m *Match) rotation() []string {
+	if m.Pinned() {
+		return nil
+	}
+	return MapNames()
+}
 
 // MapText returns the catalog JSON of a map (for the HTTP map endpoints).
 func (m *Match) MapText(name string) ([]byte, bool) {
@@ -436,7 +476,7 @@ func (m *Match) firstShot() any {
 		if p == nil || p.tank == nil {
 			continue
 		}
-		r := p.tank.values(p, m.model.Size)
+		r := p.tank.values(p, m.model.Size, m.current.geom)
 		row := make([]float64, len(m.keyM1.Types))
 		m.rows.m1.firstShot(row, &r)
 		rows[strconv.Itoa(int(p.gid))] = row

@@ -216,7 +216,7 @@ func TestMatchVotesAndChat(t *testing.T) {
 	m.Chat(1, "/nosuch")
 	m.Vote(1, json.RawMessage(`"maps"`))
 	step(40)
-	if !r.has(1, `[15,["hello there","Alice#1",3]]`) || !r.has(1, `[15,"c:0"]`) || !r.has(1, `[16,["crossing","maze"]]`) {
+	if !r.has(1, `[15,["hello there","Alice#1",3]]`) || !r.has(1, `[15,"c:0"]`) || !r.has(1, `[16,["crossing","maze","bridge"]]`) {
 		t.Fatalf("chat/vote replies missing: %v", r.texts[1])
 	}
 	m.Vote(1, json.RawMessage(`["mapChange","maze"]`))

@@ -83,8 +83,7 @@ func (m *Match) startRound() {
 		}
 		s := spots[used[p.team]]
 		used[p.team]++
-		scale := float32(m.current.Data.Scale)
-		m.spawnTank(p, float32(s.X)*scale, float32(s.Y)*scale, float32(s.AngleDeg))
+		m.spawnTank(p, s)
 		m.statRow(p)
 		if p.bot != nil {
 			*p.bot = botBrain{}
@@ -389,8 +388,8 @@ func (m *Match) Vote(uid int, raw json.RawMessage) {
 		case "teams":
 			p.human.votes = enqueue(p.human.votes, []string{"team1", "team2", "spectators"})
 		case "maps":
-			var list []string
-			for _, n := range MapNames() {
+			list := []string{}
+			for _, n := range m.rotation() {
 				if n != m.current.Name {
 					list = append(list, n)
 				}
@@ -520,12 +519,11 @@ func (m *Match) spawnAtFreeSpot(p *player) {
 			}
 		}
 		if free {
-			m.spawnTank(p, x, y, float32(s.AngleDeg))
+			m.spawnTank(p, s)
 			return
 		}
 	}
-	s := spots[0]
-	m.spawnTank(p, float32(s.X)*scale, float32(s.Y)*scale, float32(s.AngleDeg))
+	m.spawnTank(p, spots[0])
 }
 
 type vote struct {
@@ -547,8 +545,8 @@ func (m *Match) humansReady() []*player {
 }
 
 func (m *Match) proposeMap(p *player, name string) {
-	if _, ok := m.maps[name]; !ok {
-		return // only listed maps; an unknown name must not crash the room
+	if _, ok := m.maps[name]; !ok || m.Pinned() {
+		return // only listed maps, and none on a pinned match; an unknown name must not crash the room
 	}
 	hs := m.humansReady()
 	if len(hs) <= 1 {
@@ -579,7 +577,7 @@ func (m *Match) ballot(p *player, name, value string) {
 
 func (m *Match) systemVote() {
 	var list []string
-	for _, n := range MapNames() {
+	for _, n := range m.rotation() {
 		if n != m.current.Name {
 			list = append(list, n)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"vimpclient/games/tanks"
 	"vimpclient/host/packer"
 )
 
@@ -13,7 +14,10 @@ import (
 // apart by position. Binding fails when the schema lacks a field the match
 // writes or has one it does not write.
 
-type m1Layout struct{ x, y, angle, gun, vx, vy, load, cond, size, team, angvel int }
+// m1Layout is the tank row. z and level (the tank's height above the
+// ground in world units, and its level) are -1 in a schema without them:
+// the rows are then the flat ones.
+type m1Layout struct{ x, y, angle, gun, vx, vy, load, cond, size, team, angvel, z, level int }
 
 type w1Layout struct{ startX, startY, endX, endY, bodyX, bodyY, hit, shooter int }
 
@@ -22,8 +26,10 @@ type w2Layout struct{ x, y, angle, size, time, owner int }
 type w2eLayout struct{ x, y, radius int }
 
 // c1Layout is the map dynamics row: the pose in the mandatory head, the
-// velocities in the optional tail (sent only while the body moves).
-type c1Layout struct{ x, y, angle, vx, vy, angvel int }
+// velocities in the optional tail (sent only while the body moves). A
+// layered row also carries the body's height and level in its head, in the
+// fields with the engine roles z and level (-1 in a flat row).
+type c1Layout struct{ x, y, angle, z, level, vx, vy, angvel int }
 
 type rowLayouts struct {
 	m1  m1Layout
@@ -59,6 +65,25 @@ func (b *layoutBinder) at(name string) int {
 	return i
 }
 
+// optional is at for a field the match writes only when the schema has it
+// (-1 when it does not).
+func (b *layoutBinder) optional(name string) int {
+	i := b.k.Index(name)
+	if i >= 0 {
+		b.written[i] = true
+	}
+	return i
+}
+
+// role finds the field with an engine role (-1 when there is none).
+func (b *layoutBinder) role(r string) int {
+	i := b.k.RoleIndex(r)
+	if i >= 0 {
+		b.written[i] = true
+	}
+	return i
+}
+
 func (b *layoutBinder) err() error {
 	var problems []string
 	for _, n := range b.missing {
@@ -85,7 +110,11 @@ func bindRowLayouts(s *packer.Schema) (rowLayouts, error) {
 			}
 			l.m1 = m1Layout{x: b.at("x"), y: b.at("y"), angle: b.at("angle"), gun: b.at("gunRotation"),
 				vx: b.at("vx"), vy: b.at("vy"), load: b.at("engineLoad"),
-				cond: b.at("condition"), size: b.at("size"), team: b.at("team"), angvel: b.at("angvel")}
+				cond: b.at("condition"), size: b.at("size"), team: b.at("team"), angvel: b.at("angvel"),
+				z: b.optional("z"), level: b.optional("level")}
+			if (l.m1.z < 0) != (l.m1.level < 0) {
+				return fmt.Errorf("snapshot key %q: fields z and level come together", b.k.Name)
+			}
 			return b.err()
 		},
 		func() error {
@@ -118,11 +147,16 @@ func bindRowLayouts(s *packer.Schema) (rowLayouts, error) {
 			if err != nil {
 				return err
 			}
-			c := c1Layout{x: b.at("x"), y: b.at("y"), angle: b.at("angle"), vx: b.at("vx"), vy: b.at("vy"), angvel: b.at("angvel")}
+			c := c1Layout{z: b.role("z"), level: b.role("level")}
+			c.x, c.y, c.angle, c.vx, c.vy, c.angvel = b.at("x"), b.at("y"), b.at("angle"), b.at("vx"), b.at("vy"), b.at("angvel")
 			if err := b.err(); err != nil {
 				return err
 			}
-			if of := b.k.OptionalFrom; of > 0 && (c.x >= of || c.y >= of || c.angle >= of || c.vx < of || c.vy < of || c.angvel < of) {
+			if (c.z < 0) != (c.level < 0) {
+				return fmt.Errorf("snapshot key %q: roles z and level come together", b.k.Name)
+			}
+			if of := b.k.OptionalFrom; of > 0 && (c.x >= of || c.y >= of || c.angle >= of || c.z >= of || c.level >= of ||
+				c.vx < of || c.vy < of || c.angvel < of) {
 				return fmt.Errorf("snapshot key %q: the pose must precede optionalFrom %d and the velocities follow it", b.k.Name, of)
 			}
 			l.c1 = c
@@ -138,13 +172,14 @@ func bindRowLayouts(s *packer.Schema) (rowLayouts, error) {
 
 // tankValues are one tank's m1 values by name.
 type tankValues struct {
-	x, y, angle, gun, vx, vy, load, angvel float32
-	cond, size, team                       uint32
+	x, y, angle, gun, vx, vy, load, angvel, z float32
+	cond, size, team, level                   uint32
 }
 
-func (t *tankObj) values(p *player, size float32) tankValues {
+func (t *tankObj) values(p *player, size float32, g *tanks.Geometry) tankValues {
 	s := &t.st
 	return tankValues{x: s.X, y: s.Y, angle: s.Angle, gun: s.Gun, vx: s.VX, vy: s.VY, load: s.EngineLoad, angvel: s.AngVel,
+		z: t.lv.WorldZ(g.Levels), level: uint32(t.lv.Level),
 		cond: uint32(t.condition()), size: uint32(size), team: uint32(p.team)}
 }
 
@@ -156,6 +191,9 @@ func (l *m1Layout) pack(v []packer.Value, r *tankValues) {
 	v[l.vx], v[l.vy] = packer.F(packer.Round2(r.vx)), packer.F(packer.Round2(r.vy))
 	v[l.load], v[l.angvel] = packer.F(packer.Round2(r.load)), packer.F(packer.Round2(r.angvel))
 	v[l.cond], v[l.size], v[l.team] = packer.I(r.cond), packer.I(r.size), packer.I(r.team)
+	if l.z >= 0 {
+		v[l.z], v[l.level] = packer.F(packer.Round2(r.z)), packer.I(r.level)
+	}
 }
 
 // firstShot writes a tank's m1 row in the JSON form of FIRST_SHOT_DATA.
@@ -165,6 +203,9 @@ func (l *m1Layout) firstShot(v []float64, r *tankValues) {
 	v[l.vx], v[l.vy] = float64(packer.Round2(r.vx)), float64(packer.Round2(r.vy))
 	v[l.load], v[l.angvel] = float64(packer.Round2(r.load)), float64(packer.Round2(r.angvel))
 	v[l.cond], v[l.size], v[l.team] = float64(r.cond), float64(r.size), float64(r.team)
+	if l.z >= 0 {
+		v[l.z], v[l.level] = float64(packer.Round2(r.z)), float64(r.level)
+	}
 }
 
 // tracer is one w1 row's values, already rounded as they are sent.

@@ -26,7 +26,7 @@ func (m *Match) Step(nowMs float64) {
 		m.finishVote()
 	}
 	if m.vote == nil && m.mapChangeAt == 0 && m.tick-m.mapStart >= int64(m.cfg.MapSeconds)*TicksPerSecond {
-		if len(m.humansReady()) > 0 {
+		if len(m.humansReady()) > 0 && !m.Pinned() {
 			m.systemVote()
 		} else {
 			m.mapStart = m.tick
@@ -186,7 +186,7 @@ func (m *Match) packBody() {
 		if p == nil || p.tank == nil {
 			continue
 		}
-		r := p.tank.values(p, m.model.Size)
+		r := p.tank.values(p, m.model.Size, m.current.geom)
 		v := m.row(len(m.keyM1.Types))
 		m.rows.m1.pack(v, &r)
 		f.Row(uint32(p.gid), v)
@@ -234,6 +234,10 @@ func (m *Match) packBody() {
 		v := m.row(width)
 		v[cl.x], v[cl.y], v[cl.angle] = packer.F(packer.Round2(ox)), packer.F(packer.Round2(oy)), packer.F(packer.Round2(b.Angle))
 		v[cl.vx], v[cl.vy], v[cl.angvel] = packer.F(packer.Round2(b.VX)), packer.F(packer.Round2(b.VY)), packer.F(packer.Round2(b.AngVel))
+		if cl.z >= 0 {
+			lv := &m.crates[i].lv
+			v[cl.z], v[cl.level] = packer.F(packer.Round2(lv.WorldZ(m.current.geom.Levels))), packer.I(uint32(lv.Level))
+		}
 		f.Row(uint32(i), v[:n])
 	}
 	body, err := f.Bytes()

@@ -3,6 +3,7 @@ package match
 import (
 	"math"
 
+	"vimpclient/gamemap"
 	"vimpclient/games/tanks"
 	"vimpclient/host/packer"
 )
@@ -38,6 +39,7 @@ func weaponKey(i int) string {
 
 type tankObj struct {
 	st       tanks.Tank
+	lv       tanks.LevelState
 	body     tanks.Body
 	health   int
 	keys     uint32
@@ -64,6 +66,7 @@ func (t *tankObj) condition() uint32 {
 
 type crateObj struct {
 	body    tanks.Body
+	lv      tanks.LevelState
 	linDamp float32
 	angDamp float32
 }
@@ -83,12 +86,31 @@ type bomb struct {
 	id       uint32
 	owner    uint8
 	x, y     float32
+	level    int // the level it lies on: only bodies there feel it
 	explodes int64
 }
 
-func (m *Match) spawnTank(p *player, x, y, angleDeg float32) {
+// CrateLevels appends the level states of the map bodies, in MAP_DATA
+// order, to dst (as CrateBodies, for holding a predictor to the host).
+func (m *Match) CrateLevels(dst []tanks.LevelState) []tanks.LevelState {
+	for i := range m.crates {
+		dst = append(dst, m.crates[i].lv)
+	}
+	return dst
+}
+
+// spawnTank puts p's new tank on spawn point s of the current map, on the
+// level the point names or stands over.
+func (m *Match) spawnTank(p *player, s gamemap.Spawn) {
+	d := m.current.Data
+	scale := float32(d.Scale)
+	x, y, angleDeg := float32(s.X)*scale, float32(s.Y)*scale, float32(s.AngleDeg)
 	t := &tankObj{health: maxHealth, ammo: [2]int{startW1, startW2}}
 	t.st = tanks.Tank{X: x, Y: y, Angle: tanks.Normalize(angleDeg * math.Pi / 180)}
+	if d.Layered() {
+		lv := min(max(d.SpawnLevel(s), 0), d.MapLevels().LevelCount()-1)
+		t.lv = tanks.LevelState{Level: lv, Z: float32(lv)}
+	}
 	t.body = tanks.NewTankBody(&m.model)
 	p.tank = t
 	p.dead = false
@@ -97,7 +119,7 @@ func (m *Match) spawnTank(p *player, x, y, angleDeg float32) {
 func (m *Match) resetCrates() {
 	m.crates = m.crates[:0]
 	for _, c := range m.current.geom.Crates {
-		m.crates = append(m.crates, crateObj{body: c.Body, linDamp: c.LinearDamping, angDamp: c.AngularDamping})
+		m.crates = append(m.crates, crateObj{body: c.Body, lv: c.Rest(), linDamp: c.LinearDamping, angDamp: c.AngularDamping})
 	}
 }
 
@@ -106,9 +128,12 @@ func sincos(a float32) (float32, float32) {
 	return float32(s), float32(c)
 }
 
-// step advances the world one fixed step.
+// step advances the world one fixed step: every tank's motion (on the
+// level it stood on at the start of the step), the crates' integration, the
+// contacts, then every body's level from where the contacts left it.
 func (m *Match) step() {
 	dt := tanks.Step
+	geom := m.current.geom
 	m.bodies = m.bodies[:0]
 	for _, p := range m.players {
 		if p == nil || p.tank == nil {
@@ -122,21 +147,31 @@ func (m *Match) step() {
 		} else {
 			m.weaponInput(p, keys)
 		}
-		m.model.Move(&t.st, keys, dt)
+		m.model.MoveOn(&t.st, keys, dt, &t.lv, &m.levels)
 		t.st.ToBody(&t.body)
+		t.body.Reach = t.lv.Reach()
 		m.bodies = append(m.bodies, &t.body)
 	}
 	for i := range m.crates {
 		c := &m.crates[i]
 		c.body.Integrate(dt, c.linDamp, c.angDamp)
+		c.body.Reach = c.lv.Reach()
 		m.bodies = append(m.bodies, &c.body)
 	}
-	m.solver.Resolve(m.bodies, m.current.geom.Walls)
+	m.solver.Resolve(m.bodies, geom.Terrain)
+	hw, hh := m.model.HalfSize()
 	for _, p := range m.players {
 		if p == nil || p.tank == nil {
 			continue
 		}
-		p.tank.st.FromBody(&p.tank.body)
+		t := p.tank
+		t.st.FromBody(&t.body)
+		m.levels.Step(&t.lv, geom.Levels, t.st.X, t.st.Y, t.st.Angle, hw, hh, dt, true)
+	}
+	for i := range m.crates {
+		c := &m.crates[i]
+		b := &c.body
+		m.levels.Step(&c.lv, geom.Levels, b.X, b.Y, b.Angle, b.HalfW, b.HalfH, dt, false)
 	}
 	for i := 0; i < len(m.bombs); {
 		if m.bombs[i].explodes <= m.tick {
@@ -172,7 +207,8 @@ func (m *Match) weaponInput(p *player, keys uint32) {
 		t.nextFire[1] = m.tick + w2FireTicks
 		t.bomb = true
 		m.nextBombID++
-		b := bomb{id: m.nextBombID, owner: p.gid, x: t.st.X, y: t.st.Y, explodes: m.tick + w2FuseTicks}
+		b := bomb{id: m.nextBombID, owner: p.gid, x: t.st.X, y: t.st.Y, level: bombLevel(&t.lv, m.current.geom, t.st.X, t.st.Y),
+			explodes: m.tick + w2FuseTicks}
 		m.bombs = append(m.bombs, b)
 		m.planted = append(m.planted, b)
 	}
@@ -181,17 +217,36 @@ func (m *Match) weaponInput(p *player, keys uint32) {
 	}
 }
 
+// bombLevel is the level a bomb planted by a tank in level state lv at
+// (x, y) lies on: the tank's, or the floor below when it falls or hangs over
+// an edge.
+func bombLevel(lv *tanks.LevelState, g *tanks.Geometry, x, y float32) int {
+	if lv.Level >= 1 && (lv.Stance == tanks.Falling || !g.Levels.HasFloor(lv.Level, x, y)) {
+		return g.Levels.LandingLevel(lv.Level, x, y)
+	}
+	return lv.Level
+}
+
+// onLevel reports whether a body in level state lv can be hit on level.
+func onLevel(lv *tanks.LevelState, level int) bool {
+	return lv.Reach().OnLevel(level)
+}
+
+// fireHitscan fires p's gun: the shot flies at the tank's level, stopped by
+// the walls there (Terrain.Ray), and hits the nearest tank or crate on
+// that level.
 func (m *Match) fireHitscan(p *player) {
 	t := p.tank
 	dirA := t.st.Angle + t.st.Gun
 	dy, dx := sincos(dirA)
 	mx, my := t.st.X+muzzleOffset*dx, t.st.Y+muzzleOffset*dy
-	dist := m.current.geom.Walls.Ray(mx, my, dx, dy, w1Range)
+	level := t.lv.Level
+	dist := m.current.geom.Terrain.Ray(level, mx, my, dx, dy, w1Range)
 	hit := dist < w1Range
 	var victim *player
 	var crate *crateObj
 	for _, q := range m.players {
-		if q == nil || q == p || q.tank == nil {
+		if q == nil || q == p || q.tank == nil || !onLevel(&q.tank.lv, level) {
 			continue
 		}
 		if d, ok := tanks.RayBox(&q.tank.body, mx, my, dx, dy, dist); ok && d < dist {
@@ -199,6 +254,9 @@ func (m *Match) fireHitscan(p *player) {
 		}
 	}
 	for i := range m.crates {
+		if !onLevel(&m.crates[i].lv, level) {
+			continue
+		}
 		if d, ok := tanks.RayBox(&m.crates[i].body, mx, my, dx, dy, dist); ok && d < dist {
 			dist, hit, victim, crate = d, true, nil, &m.crates[i]
 		}
@@ -241,7 +299,7 @@ func (m *Match) detonate(b bomb) {
 		owner.tank.bomb = false
 	}
 	for _, q := range m.players {
-		if q == nil || q.tank == nil || !q.tank.alive() {
+		if q == nil || q.tank == nil || !q.tank.alive() || !onLevel(&q.tank.lv, b.level) {
 			continue
 		}
 		dx, dy := q.tank.st.X-b.x, q.tank.st.Y-b.y
@@ -257,6 +315,9 @@ func (m *Match) detonate(b bomb) {
 		m.damage(q, owner, int(math.Ceil(float64(w2Damage*f))), "30:400")
 	}
 	for i := range m.crates {
+		if !onLevel(&m.crates[i].lv, b.level) {
+			continue
+		}
 		c := &m.crates[i].body
 		dx, dy := c.X-b.x, c.Y-b.y
 		d := float32(math.Hypot(float64(dx), float64(dy)))

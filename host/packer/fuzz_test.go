@@ -17,6 +17,7 @@ func FuzzParseSchema(f *testing.F) {
 	f.Add([]byte(`{"a":{"id":3,"kind":"list16","class":"event","fields":[{"name":"x","ty":"u16"}]}}`))
 	f.Add([]byte(`{"a":{"id":3,"kind":"indexed8","fields":[{"name":"x","ty":"f32"},{"name":"y","ty":"u8"}],"optionalFrom":1}}`))
 	f.Add([]byte(`{"version":5,"port":5,"keys":{}}`))
+	f.Add([]byte(`{"c1":{"id":5,"kind":"indexedNoNull8","optionalFrom":5,"fields":[{"name":"x","ty":"f32"},{"name":"y","ty":"f32"},{"name":"angle","ty":"f32"},{"name":"z","ty":"f32","role":"z"},{"name":"level","ty":"u8","role":"level"},{"name":"vx","ty":"f32"}]}}`))
 	f.Add([]byte(`{"a":{"id":300}}`))
 	f.Fuzz(func(t *testing.T, raw []byte) {
 		s, err := ParseSchema(raw)

@@ -44,6 +44,10 @@ type Key struct {
 	// Names holds each field's name in row order, for a game that places
 	// its values by name.
 	Names []string
+	// Roles holds each field's engine role in row order ("" for none; z,
+	// level or state on a map-dynamics row), for a game that places the
+	// engine's fields by role.
+	Roles []string
 	// OptionalFrom is the index of the first tail field, or 0 when rows have
 	// no optional tail.
 	OptionalFrom int
@@ -53,6 +57,16 @@ type Key struct {
 func (k *Key) Index(name string) int {
 	for i, n := range k.Names {
 		if n == name {
+			return i
+		}
+	}
+	return -1
+}
+
+// RoleIndex is the position of the field with the engine role, or -1.
+func (k *Key) RoleIndex(role string) int {
+	for i, r := range k.Roles {
+		if r != "" && r == role {
 			return i
 		}
 	}
@@ -70,6 +84,7 @@ func (s *Schema) Key(name string) *Key { return s.keys[name] }
 type wireField struct {
 	Name string `json:"name"`
 	Ty   string `json:"ty"`
+	Role string `json:"role"`
 }
 
 type wireKey struct {
@@ -138,6 +153,7 @@ func ParseSchema(raw []byte) (*Schema, error) {
 			}
 			k.Types = append(k.Types, t)
 			k.Names = append(k.Names, f.Name)
+			k.Roles = append(k.Roles, f.Role)
 		}
 		if wk.OptionalFrom != nil {
 			of := *wk.OptionalFrom

@@ -31,7 +31,7 @@ type Reader struct {
 	touchID ebiten.TouchID
 	touchOn bool
 	mouseOn bool
-	// cursor auto-hide (client-ui.md §4.9)
+	// cursor auto-hide after CursorHideMs at rest
 	cursorAt     float64
 	cursorHidden bool
 }
@@ -158,7 +158,7 @@ func (r *Reader) pointer(c *input.Controller, now float64) {
 }
 
 // DOMKeyCode maps a physical Ebiten key (US positions) to the legacy DOM
-// keyCode the hosts' key sets use (client-ui.md §4.1).
+// keyCode the hosts' key sets use (the browser's KeyboardEvent.keyCode values).
 func DOMKeyCode(k ebiten.Key) (int, bool) {
 	switch {
 	case k >= ebiten.KeyA && k <= ebiten.KeyZ:

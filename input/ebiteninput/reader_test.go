@@ -8,7 +8,7 @@ import (
 	"vimpclient/input"
 )
 
-// The key table must give the DOM codes of client-ui.md §4.1, and every
+// The key table must give the browser's DOM key codes, and every
 // named key of the bindings file must be reachable from a physical key.
 func TestDOMKeyCode(t *testing.T) {
 	for k, want := range map[ebiten.Key]int{

@@ -22,6 +22,7 @@ func (MapFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := clientcore.NewBinder(k)
 	mb := &mapBinding{x: b.Require("x"), y: b.Require("y"), angle: b.Require("angle")}
 	b.Ignore("vx", "vy", "angvel") // used by prediction only
+	b.IgnoreRoles(clientcore.RoleZ, clientcore.RoleLevel, clientcore.RoleState) // a layered map's bodies: drawn flat here
 	return mb, b.Complete()
 }
 
@@ -88,6 +89,7 @@ type mapRadarBinding struct{}
 func (MapRadarFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := clientcore.NewBinder(k)
 	b.Ignore("x", "y", "angle", "vx", "vy", "angvel")
+	b.IgnoreRoles(clientcore.RoleZ, clientcore.RoleLevel, clientcore.RoleState)
 	return mapRadarBinding{}, b.Complete()
 }
 

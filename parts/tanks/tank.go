@@ -24,6 +24,7 @@ func bindTank(k *clientcore.KeySchema, ignore ...string) (tankFields, error) {
 		cond: b.Require("condition"), size: b.Require("size"), team: b.Require("team"),
 	}
 	b.Ignore(ignore...)
+	b.Ignore("z", "level") // a layered host's height and level: drawn flat here
 	return f, b.Complete()
 }
 

@@ -29,13 +29,20 @@ type ModelConfig struct {
 	Motion        tanks.Model
 }
 
-// Config is CONFIG_DATA.prediction for tanks: the generic part, the models
-// and the weapons in their configured order (the order weapon cycling uses).
+// Config is CONFIG_DATA.prediction for tanks: the generic part, the models,
+// the weapons in their configured order (the order weapon cycling uses) and
+// the rules of a layered map's levels (a fall takes mapFallTime per level,
+// gamemap.DefaultFallTime when the host does not say).
 type Config struct {
 	Predict predict.Config
 	Models  []ModelConfig
 	Weapons []Weapon
+	Levels  tanks.LevelRules
 }
+
+// maxFallTime bounds mapFallTime: a fall of one level slower than this is
+// not a game's.
+const maxFallTime = 60
 
 // Limits on the tables: more entries than any real game has are refused.
 const (
@@ -88,16 +95,23 @@ func ParseConfig(raw []byte) (Config, error) {
 	if err != nil {
 		return Config{}, err
 	}
-	cfg := Config{Predict: pc}
+	cfg := Config{Predict: pc, Levels: tanks.DefaultLevelRules()}
 	var top struct {
-		Models  json.RawMessage `json:"models"`
-		Weapons json.RawMessage `json:"weapons"`
+		Models      json.RawMessage `json:"models"`
+		Weapons     json.RawMessage `json:"weapons"`
+		MapFallTime *float64        `json:"mapFallTime"`
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return cfg, nil
 	}
 	if err := json.Unmarshal(raw, &top); err != nil {
 		return Config{}, fmt.Errorf("tanks prediction config: %w", err)
+	}
+	if v := top.MapFallTime; v != nil {
+		if !finiteIn(*v, 0, maxFallTime) {
+			return Config{}, fmt.Errorf("tanks prediction config: mapFallTime %v s out of [0, %d]", *v, maxFallTime)
+		}
+		cfg.Levels.Fall.TimePerLevel = float32(*v)
 	}
 	models, err := jsonobj.Unique(top.Models, maxModels)
 	if err != nil {

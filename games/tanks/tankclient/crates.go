@@ -4,11 +4,12 @@ import (
 	"math"
 
 	"vimpclient/clientcore"
+	"vimpclient/gamemap"
 	"vimpclient/games/tanks"
 	"vimpclient/predict"
 )
 
-// Predicted bodies constants (game-tanks.md §7.7).
+// Predicted bodies constants: the crates the own tank pushes.
 const (
 	captureMargin      = 2     // world units around the own tank
 	holdMs             = 300.0 // predicted for this long after the last contact
@@ -22,11 +23,15 @@ const (
 // (Follow) or simulated in the own tank's steps (Predicted).
 type crate struct {
 	sim         tanks.Body // simulated state (centre), the drawn one while following
+	lv          tanks.LevelState
+	rest        tanks.LevelState // at its map position
 	linDamp     float32
 	angDamp     float32
 	auth        pose // last authoritative state
+	authLv      tanks.LevelState
 	hasAuth     bool
 	follow      pose // interpolated (drawn) pose
+	followLv    tanks.LevelState
 	hasFollow   bool
 	predicted   bool
 	err         predict.VisualError
@@ -55,13 +60,67 @@ func centre(b *tanks.Body, x, y, angle float32) (float32, float32) {
 	return x + c*b.HalfW - s*b.HalfH, y + s*b.HalfW + c*b.HalfH
 }
 
-// crateSet is the map dynamics the own tank can push (§7.7 "map dynamics").
+// crateSet is the map dynamics the own tank can push.
 type crateSet struct {
 	key    *clientcore.KeySchema // nil: the map set key is unknown or unreadable
 	f      crateRow
 	crates []crate
 	n      int // predicted now
 	bodies []*tanks.Body
+	// levels is the map's levels while the game predicts them (nil: every
+	// crate on the ground, as a flat reader sees it); rules their rules.
+	levels *gamemap.MapLevels
+	rules  *tanks.LevelRules
+}
+
+// setLevels switches the crates between the layered world (levels non-nil)
+// and the flat one, where every crate is on the ground.
+func (cs *crateSet) setLevels(levels *gamemap.MapLevels, rules *tanks.LevelRules) {
+	cs.levels, cs.rules = levels, rules
+	for i := range cs.crates {
+		c := &cs.crates[i]
+		c.lv, c.authLv, c.followLv = tanks.LevelState{}, tanks.LevelState{}, tanks.LevelState{}
+		if levels != nil {
+			c.lv, c.authLv, c.followLv = c.rest, c.rest, c.rest
+		}
+	}
+}
+
+// levelOf is the level state a row says a crate at centre (x, y) is in: on
+// a layered row its level and height, else where the map put it.
+func (cs *crateSet) levelOf(c *crate, v []float32, x, y float32) tanks.LevelState {
+	if cs.levels == nil {
+		return tanks.LevelState{}
+	}
+	if !cs.f.layered() {
+		return c.rest
+	}
+	return cs.rules.Restore(cs.levels, x, y, int(cs.f.level.Get(v)), cs.f.z.Get(v), tanks.Step, false)
+}
+
+// onLevel reports whether a shot at level meets the crate (as the shot
+// ray sees it: predicted, or at its last authoritative pose).
+func (c *crate) onLevel(level int) bool {
+	lv := c.lv
+	if !c.predicted && c.hasAuth {
+		lv = c.authLv
+	}
+	return lv.Reach().OnLevel(level)
+}
+
+// stepLevels moves the predicted crates' levels on after a step's contacts,
+// as the host does for every map body.
+func (cs *crateSet) stepLevels(dt float32) {
+	if cs.n == 0 || cs.levels == nil {
+		return
+	}
+	for i := range cs.crates {
+		c := &cs.crates[i]
+		if c.predicted {
+			b := &c.sim
+			cs.rules.Step(&c.lv, cs.levels, b.X, b.Y, b.Angle, b.HalfW, b.HalfH, dt, false)
+		}
+	}
 }
 
 // load takes the map's crates; key is the map set key their rows use (nil
@@ -78,7 +137,11 @@ func (cs *crateSet) load(geom *tanks.Geometry, key *clientcore.KeySchema) {
 	cs.crates = cs.crates[:0]
 	vals := make([]float32, w*len(geom.Crates))
 	for i, c := range geom.Crates {
-		cs.crates = append(cs.crates, crate{sim: c.Body, linDamp: c.LinearDamping, angDamp: c.AngularDamping,
+		rest := c.Rest()
+		if !geom.Levels.Layered() {
+			rest = tanks.LevelState{}
+		}
+		cs.crates = append(cs.crates, crate{sim: c.Body, rest: rest, lv: rest, linDamp: c.LinearDamping, angDamp: c.AngularDamping,
 			vals: vals[i*w : (i+1)*w : (i+1)*w]})
 	}
 	cs.n = 0
@@ -113,8 +176,10 @@ func (cs *crateSet) observe(h *clientcore.Hot) {
 		}
 		copy(c.vals, r.Fields)
 		c.follow, c.hasFollow = pose{x: x, y: y, angle: a}, true
+		c.followLv = cs.levelOf(c, r.Fields, x, y)
 		if !c.predicted {
 			c.set(c.follow)
+			c.lv = c.followLv
 		}
 	}
 }
@@ -135,11 +200,14 @@ func (cs *crateSet) begin(b *clientcore.Block) {
 			continue
 		}
 		c.auth, c.hasAuth = auth, true
+		c.authLv = cs.levelOf(c, v, x, y)
 		if c.predicted {
 			c.old = c.pose()
 			c.set(c.auth)
+			c.lv = c.authLv
 		} else if !c.hasFollow {
 			c.set(c.auth)
+			c.lv = c.authLv
 		}
 	}
 }
@@ -200,8 +268,12 @@ func (cs *crateSet) promote(c *crate, now float64) {
 	}
 	if c.hasAuth {
 		c.set(c.auth)
+		c.lv = c.authLv
 	} else {
 		c.set(pose{x: drawn.x, y: drawn.y, angle: drawn.angle})
+		if c.hasFollow {
+			c.lv = c.followLv
+		}
 	}
 	c.err = predict.VisualError{X: drawn.x - c.sim.X, Y: drawn.y - c.sim.Y, Angle: tanks.Normalize(drawn.angle - c.sim.Angle)}
 	if math.Hypot(float64(c.err.X), float64(c.err.Y)) > bodySnap {
@@ -219,7 +291,7 @@ func (cs *crateSet) capture(tank *tanks.Body, now float64) {
 			return
 		}
 		c := &cs.crates[i]
-		if !c.predicted && overlaps(tank, &c.sim, captureMargin) {
+		if !c.predicted && tank.Reach.Meets(c.lv.Reach()) && overlaps(tank, &c.sim, captureMargin) {
 			cs.promote(c, now)
 		}
 	}
@@ -232,7 +304,7 @@ func (cs *crateSet) capture(tank *tanks.Body, now float64) {
 			}
 			for j := range cs.crates {
 				p := &cs.crates[j]
-				if p.predicted && overlaps(&p.sim, &c.sim, captureMargin) {
+				if p.predicted && p.lv.Reach().Meets(c.lv.Reach()) && overlaps(&p.sim, &c.sim, captureMargin) {
 					cs.promote(c, now)
 					grown = true
 					break
@@ -260,8 +332,9 @@ func (cs *crateSet) integrate(dt float32) {
 // appendPredicted appends the predicted crates to bodies (after the tank).
 func (cs *crateSet) appendPredicted(bodies []*tanks.Body) []*tanks.Body {
 	for i := range cs.crates {
-		if cs.crates[i].predicted {
-			bodies = append(bodies, &cs.crates[i].sim)
+		if c := &cs.crates[i]; c.predicted {
+			c.sim.Reach = c.lv.Reach()
+			bodies = append(bodies, &c.sim)
 		}
 	}
 	return bodies
@@ -294,6 +367,7 @@ func (cs *crateSet) settle(now float64, factor float32, stepping bool) {
 			c.predicted, c.err = false, predict.VisualError{}
 			if c.hasFollow {
 				c.set(c.follow)
+				c.lv = c.followLv
 			}
 			c.sim.VX, c.sim.VY, c.sim.AngVel = 0, 0, 0
 			cs.n--
@@ -322,6 +396,10 @@ func (cs *crateSet) rows(tail []clientcore.Record) []clientcore.Record {
 		f.vx.Set(v, 0)
 		f.vy.Set(v, 0)
 		f.angvel.Set(v, 0)
+		if cs.levels != nil {
+			f.z.Set(v, c.lv.WorldZ(cs.levels))
+			f.level.Set(v, float32(c.lv.Level))
+		}
 		tail = append(tail, clientcore.Record{Schema: cs.key, ID: uint32(i), Fields: v})
 	}
 	return tail

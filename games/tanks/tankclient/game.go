@@ -2,8 +2,17 @@
 // the own tank predicted with the motion and wall contacts the host runs
 // (package tanks), reconciled against the 8-float player block, drawn as an
 // m1 overlay record; and the own shots spawned at once with local ids, the
-// host's duplicates suppressed by author id (game-tanks.md §7); crates and
-// other tanks the own tank touches are predicted with it.
+// host's duplicates suppressed by author id; crates and other tanks the own
+// tank touches are predicted with it.
+//
+// On a layered map, when the host's tank rows carry z and level, the own
+// tank's level and height are predicted with the host's level rules too:
+// the 8 floats of the player block hold no level, so at each block the
+// level state is rebuilt from the tank's own row in the same frame (a
+// climb from the ramp under it, a fall's phase from its height) and the
+// prediction for that time is checked against it (Prediction's Local).
+// Crates and other tanks take their levels from their rows. Rows without
+// those fields keep the flat prediction.
 //
 // Wiring, on the game loop's goroutine: on CONFIG_DATA build the core, then
 // FromConfig(schema, cfg.Prediction) and core.SetGame(g) (on error run
@@ -14,7 +23,7 @@
 // frames. Each render tick: core.Sample(now) (which hands the game the
 // interpolated world through ObserveHot before stepping the prediction),
 // then core.TakeFrames() and the hot data as usual. The headless summary's
-// "prediction" object is g.Predictor().Summary().
+// "prediction" and "local" objects come from g.Prediction().
 package tankclient
 
 import (
@@ -27,12 +36,10 @@ import (
 	"vimpclient/predict"
 )
 
-// muzzleRatio places the muzzle at 0.55 of the hull width from the centre.
-const muzzleRatio = 0.55
-
 // remote is the last frame row of another tank, for the shot ray.
 type remote struct {
 	x, y, angle, size float32
+	reach             tanks.Reach // the levels a shot meets it on
 	present           bool
 }
 
@@ -46,13 +53,29 @@ type Game struct {
 
 	model  *ModelConfig
 	key    *clientcore.KeySchema
-	row    tankRow // the model key's fields
+	row    tankRow    // the model key's fields
+	height tankHeight // its height fields (unbound: a flat host)
 	motion tanks.Model
 	st     tanks.Tank
 	body   tanks.Body
 	solver tanks.Solver
 	bodies []*tanks.Body
-	walls  *tanks.Walls
+	// terrain is what the steps collide with (nil: no map); mapTerrain the
+	// map's whole terrain, mapLevels its levels. levels is mapLevels while
+	// the host says where tanks are (the model row has z and level), else
+	// nil: then the own tank stays on the ground and terrain is the
+	// ground's alone, as a reader that knows no levels sees the world.
+	terrain    *tanks.Terrain
+	mapTerrain *tanks.Terrain
+	mapLevels  *gamemap.MapLevels
+	levels     *gamemap.MapLevels
+	// lv is the own tank's predicted level state; own the level and height
+	// of its row in the frame being reconciled; track the predicted level
+	// by server time, to check it against the host's rows.
+	lv    tanks.LevelState
+	own   ownHeight
+	track levelTrack
+	local clientcore.LocalActor
 	// crates are the map's dynamic bodies: followed from the drawn world,
 	// predicted while the own tank pushes them, and the shot ray's boxes.
 	crates  crateSet
@@ -110,16 +133,18 @@ func (g *Game) SetModel(name string) error {
 		}
 		b := clientcore.NewBinder(k)
 		row := bindTankRow(b)
+		height := bindTankHeight(b)
 		if err := b.Err(); err != nil {
 			return fmt.Errorf("tanks model %q: %w", name, err)
 		}
-		g.model, g.key, g.row, g.motion = &g.cfg.Models[i], k, row, g.cfg.Models[i].Motion
+		g.model, g.key, g.row, g.height, g.motion = &g.cfg.Models[i], k, row, height, g.cfg.Models[i].Motion
 		hw, hh := g.motion.HalfSize()
 		g.body = tanks.Body{HalfW: hw, HalfH: hh, Friction: g.motion.Friction, Restitution: g.motion.Restitution}
 		g.body.SetMass(g.motion.Density)
 		g.vals = make([]float32, len(k.Fields))
-		g.remotes.init(k, row, g.motion)
+		g.remotes.init(k, row, height, g.motion)
 		g.pred.SetModel(true)
+		g.applyLevels()
 		g.shots.setDefault(g.model.CurrentWeapon)
 		return nil
 	}
@@ -154,9 +179,23 @@ func (g *Game) UseMap(m *gamemap.Map) error {
 		}
 	}
 	geom := tanks.NewGeometry(m)
-	g.walls = geom.Walls
+	g.mapTerrain, g.mapLevels = geom.Terrain, geom.Levels
 	g.crates.load(geom, key)
+	g.applyLevels()
 	return nil
+}
+
+// applyLevels chooses between the layered and the flat world for the
+// current map and model: levels only when the host's tank rows say where
+// tanks are.
+func (g *Game) applyLevels() {
+	g.lv = tanks.LevelState{}
+	g.levels, g.terrain = nil, g.mapTerrain.Ground()
+	if g.mapLevels != nil && g.mapLevels.Layered() && g.height.bound() {
+		g.levels, g.terrain = g.mapLevels, g.mapTerrain
+	}
+	g.crates.setLevels(g.levels, &g.cfg.Levels)
+	g.remotes.levels, g.remotes.rules = g.levels, &g.cfg.Levels
 }
 
 // rowFields describes a snapshot key's fields for the map's role check.
@@ -198,30 +237,40 @@ func (g *Game) Predictor() *predict.Predictor { return g.pred }
 func (g *Game) State() tanks.Tank { return g.st }
 
 // Step is one fixed step of the own tank, as the host's step runs it: the
-// shared motion, the predicted crates' integration, then the contacts
-// against the glued wall blocks and between the bodies. Crates the tank
-// (inflated by 2 units) touches are captured first.
+// shared motion on the level the tank stands on, the predicted crates'
+// integration, the contacts against the terrain and between the bodies,
+// then every predicted body's level from where the contacts left it.
+// Crates the tank (inflated by 2 units) touches are captured first.
 func (g *Game) Step(in predict.Input, dt float32) {
-	g.motion.Move(&g.st, in.Keys, dt)
-	if g.walls == nil && len(g.crates.crates) == 0 && g.remotes.key == nil {
-		return
-	}
+	rules := &g.cfg.Levels
+	g.motion.MoveOn(&g.st, in.Keys, dt, &g.lv, rules)
 	b, s := &g.body, &g.st
-	b.X, b.Y, b.Angle, b.VX, b.VY, b.AngVel = s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel
-	g.remotes.capture(b, g.now)
-	g.crates.capture(b, g.now)
-	g.remotes.integrate(dt)
-	g.crates.integrate(dt)
-	g.bodies = g.crates.appendPredicted(g.remotes.appendPredicted(append(g.bodies[:0], b)))
-	g.solver.Resolve(g.bodies, g.walls)
-	s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel = b.X, b.Y, tanks.Normalize(b.Angle), b.VX, b.VY, b.AngVel
-	g.remotes.touched(g.now)
-	g.crates.touched(g.now)
+	if g.terrain != nil || len(g.crates.crates) != 0 || g.remotes.key != nil {
+		b.X, b.Y, b.Angle, b.VX, b.VY, b.AngVel = s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel
+		b.Reach = g.lv.Reach()
+		g.remotes.capture(b, g.now)
+		g.crates.capture(b, g.now)
+		g.remotes.integrate(dt)
+		g.crates.integrate(dt)
+		g.bodies = g.crates.appendPredicted(g.remotes.appendPredicted(append(g.bodies[:0], b)))
+		g.solver.Resolve(g.bodies, g.terrain)
+		s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel = b.X, b.Y, tanks.Normalize(b.Angle), b.VX, b.VY, b.AngVel
+		g.remotes.touched(g.now)
+		g.crates.touched(g.now)
+	}
+	if g.levels != nil {
+		rules.Step(&g.lv, g.levels, s.X, s.Y, s.Angle, b.HalfW, b.HalfH, dt, true)
+		g.crates.stepLevels(dt)
+	}
 }
+
+// Level is the own tank's predicted level state.
+func (g *Game) Level() tanks.LevelState { return g.lv }
 
 // BeginReconcile takes the newest authoritative poses of the other tanks
 // (for the shot ray) and of the crates, rewinding the predicted ones.
 func (g *Game) BeginReconcile(f *clientcore.Frame) {
+	g.own = ownHeight{}
 	for i := range f.Blocks {
 		b := &f.Blocks[i]
 		switch {
@@ -229,6 +278,9 @@ func (g *Game) BeginReconcile(f *clientcore.Frame) {
 			g.remotes.begin(b, f.Player.GameID)
 			for j := range b.Rows {
 				r := &b.Rows[j]
+				if r.ID == uint32(f.Player.GameID) && !r.Null && g.height.bound() {
+					g.own = ownHeight{level: g.height.level.Get(r.Fields), z: g.height.z.Get(r.Fields), ok: true}
+				}
 				if r.ID > 255 || r.ID == uint32(f.Player.GameID) {
 					continue
 				}
@@ -252,7 +304,7 @@ func (g *Game) FinishReconcile() {
 	g.remotes.finish()
 }
 
-// OnServerState rewinds to the player block and replays (clientcore.md §7.5).
+// OnServerState rewinds to the player block and replays.
 func (g *Game) OnServerState(p *clientcore.PlayerBlock, serverTime, offset, localNow float64) {
 	if !g.pred.Accepts() {
 		return
@@ -272,6 +324,7 @@ func (g *Game) OnServerState(p *clientcore.PlayerBlock, serverTime, offset, loca
 	v := &p.State
 	g.st = tanks.Tank{X: v[0], Y: v[1], Angle: v[2], VX: v[3], VY: v[4], AngVel: v[5], Gun: v[6], Throttle: v[7],
 		Centering: p.Centering, EngineLoad: old.EngineLoad}
+	g.rewindLevel(serverTime)
 	g.pred.Replay(p.LastInputSeq, serverTime, offset, localNow, g)
 	g.pred.Correct(had, old.X-g.st.X, old.Y-g.st.Y, tanks.Normalize(old.Angle-g.st.Angle))
 }
@@ -326,6 +379,9 @@ func (g *Game) TrackFrame(myID uint8, hasID bool, f *clientcore.EventFrame) {
 					g.hasMeta = false
 					continue
 				}
+				if g.height.bound() {
+					g.local.MaxLevel = max(g.local.MaxLevel, int(g.height.level.Get(r.Fields)))
+				}
 				g.hasMeta = true
 				g.cond, g.size, g.team = g.row.cond.Get(r.Fields), g.row.size.Get(r.Fields), g.row.team.Get(r.Fields)
 				g.pred.SetFrozen(g.cond == 0)
@@ -345,10 +401,15 @@ func (g *Game) TrackFrame(myID uint8, hasID bool, f *clientcore.EventFrame) {
 // remoteOf is another tank's pose for the shot ray.
 func (g *Game) remoteOf(r *clientcore.Row) remote {
 	f := &g.row
-	return remote{x: f.x.Get(r.Fields), y: f.y.Get(r.Fields), angle: f.angle.Get(r.Fields), size: f.size.Get(r.Fields), present: true}
+	o := remote{x: f.x.Get(r.Fields), y: f.y.Get(r.Fields), angle: f.angle.Get(r.Fields), size: f.size.Get(r.Fields), present: true}
+	if g.levels != nil {
+		lv := g.cfg.Levels.Restore(g.levels, o.x, o.y, int(g.height.level.Get(r.Fields)), g.height.z.Get(r.Fields), g.pred.DT(), true)
+		o.reach = lv.Reach()
+	}
+	return o
 }
 
-// FilterFrame suppresses the host's copies of the own shots (§7.9).
+// FilterFrame suppresses the host's copies of the own shots (their author id is the own game id).
 func (g *Game) FilterFrame(f *clientcore.EventFrame, myID uint8, hasID bool, localNow float64) {
 	g.myID, g.hasID = myID, hasID
 	g.shots.filter(f, myID, hasID, localNow)
@@ -391,6 +452,8 @@ func (g *Game) Overlay(myID uint8, hasID bool, tail []clientcore.Record) ([]clie
 	f.size.Set(v, g.size)
 	f.team.Set(v, g.team)
 	f.angvel.Set(v, s.AngVel)
+	g.height.z.Set(v, g.lv.WorldZ(g.levels))
+	g.height.level.Set(v, float32(g.lv.Level))
 	tail = append(tail, clientcore.Record{Schema: g.key, ID: uint32(myID), Fields: g.vals})
 	return g.crates.rows(g.remotes.rows(tail)), [2]float32{x, y}, true
 }
@@ -428,14 +491,28 @@ func (g *Game) SetMap(m *gamemap.Map) {
 	g.shots.fullReset()
 	g.crates.reset()
 	g.remotes.reset()
-	g.walls = nil
+	g.mapTerrain, g.mapLevels = nil, nil
 	if m == nil || g.UseMap(m) != nil {
 		g.crates.load(&tanks.Geometry{}, nil) // no map, or one refused: no walls, no crates
+		g.mapTerrain, g.mapLevels = nil, nil
+		g.applyLevels()
 	}
+	g.track.reset()
 }
 
-// Prediction reports the own tank's prediction figures.
-func (g *Game) Prediction() (clientcore.PredictionReport, bool) { return g.pred.Report(), true }
+// Prediction reports the own tank's prediction figures and where it is on
+// the map's levels.
+func (g *Game) Prediction() (clientcore.PredictionReport, bool) {
+	r := g.pred.Report()
+	r.Local, r.HasLocal = g.local, true
+	r.Local.X, r.Local.Y = round3(g.st.X), round3(g.st.Y)
+	r.Local.Level, r.Local.Z = g.lv.Level, round3(g.lv.WorldZ(g.levels))
+	r.Local.ZErrorMax = math.Round(r.Local.ZErrorMax*1000) / 1000
+	return r, true
+}
+
+// round3 rounds a report figure to three decimals.
+func round3(v float32) float64 { return math.Round(float64(v)*1000) / 1000 }
 
 // Reset follows CLEAR: predictor, shots and the own tank's meta reset.
 func (g *Game) Reset() {
@@ -447,6 +524,7 @@ func (g *Game) Reset() {
 	g.hasID = false
 	g.pred.SetFrozen(false)
 	g.others = [256]remote{}
+	g.track.reset()
 }
 
 // SyncPanel mirrors one PANEL_DATA cell ("wa:<weapon>", "<weapon>:<ammo>",
@@ -491,95 +569,6 @@ func (g *Game) TakeSpawns() []clientcore.EventFrame {
 	out := g.spawns
 	g.spawns = nil
 	return out
-}
-
-func (g *Game) cycle(dir int) {
-	if !g.pred.HasState() || !g.hasMeta || g.cond == 0 {
-		return
-	}
-	g.shots.cycle(dir)
-}
-
-// tryFire runs the fire gate and spawns the local shot (§7.9).
-func (g *Game) tryFire(now float64) {
-	if !g.pred.HasState() || !g.hasMeta || g.cond == 0 || !g.hasID || g.model == nil {
-		return
-	}
-	w, ok := g.shots.gate(now)
-	if !ok {
-		return
-	}
-	x, y, a := g.renderPose()
-	wp := &g.shots.weapons[w]
-	if wp.Explosive {
-		local, ok := g.shots.plantBomb(w, now)
-		if !ok {
-			return
-		}
-		k := g.shots.keys[w]
-		if k == nil {
-			return
-		}
-		f := &g.shots.rows[w].bomb
-		row := make([]float32, len(k.Fields))
-		f.x.Set(row, x)
-		f.y.Set(row, y)
-		f.size.Set(row, wp.Size)
-		f.time.Set(row, wp.TimeMs)
-		f.author.Set(row, float32(g.myID))
-		g.spawn(k, clientcore.Row{Local: local, Fields: row})
-		return
-	}
-	total := float64(a + g.st.Gun)
-	s64, c64 := math.Sincos(total)
-	dx, dy := float32(c64), float32(s64)
-	muzzle := g.size * 4 * muzzleRatio
-	mx, my := x+muzzle*dx, y+muzzle*dy
-	dist := wp.Range
-	if g.walls != nil {
-		dist = min(dist, g.walls.Ray(mx, my, dx, dy, wp.Range))
-	}
-	for i := range g.crates.crates {
-		box := g.crates.crates[i].rayBox()
-		if d, hit := tanks.RayBox(&box, mx, my, dx, dy, dist); hit {
-			dist = min(dist, d)
-		}
-	}
-	for id := range g.others {
-		o := &g.others[id]
-		if !o.present || (g.hasID && id == int(g.myID)) {
-			continue
-		}
-		b := tanks.Body{X: o.x, Y: o.y, Angle: o.angle, HalfW: o.size * 2, HalfH: o.size * 1.5}
-		if d, hit := tanks.RayBox(&b, mx, my, dx, dy, dist); hit {
-			dist = min(dist, d)
-		}
-	}
-	var hit float32
-	if dist < wp.Range {
-		hit = 1
-	}
-	ex, ey := mx+dx*dist, my+dy*dist
-	g.shots.addTracer(w, now)
-	k := g.shots.keys[w]
-	if k == nil {
-		return
-	}
-	f := &g.shots.rows[w].tracer
-	row := make([]float32, len(k.Fields))
-	f.startX.Set(row, mx)
-	f.startY.Set(row, my)
-	f.endX.Set(row, ex)
-	f.endY.Set(row, ey)
-	f.bodyX.Set(row, x)
-	f.bodyY.Set(row, y)
-	f.hit.Set(row, hit)
-	f.author.Set(row, float32(g.myID))
-	g.spawn(k, clientcore.Row{Fields: row})
-}
-
-func (g *Game) spawn(k *clientcore.KeySchema, r clientcore.Row) {
-	g.spawns = append(g.spawns, clientcore.EventFrame{Blocks: []clientcore.Block{{Schema: k, Rows: []clientcore.Row{r}}}})
 }
 
 func predictInput(keys uint32) predict.Input { return predict.Input{Keys: keys} }

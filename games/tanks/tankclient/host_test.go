@@ -23,6 +23,8 @@ type hostOut struct {
 	players int
 	// sink, when set, receives every message (for the delayed session).
 	sink func(msg hostMsg)
+	// onFrame, when set, sees every decoded frame.
+	onFrame func(f *clientcore.Frame)
 }
 
 type hostMsg struct {
@@ -56,6 +58,9 @@ func (o *hostOut) Frame(uid int, b []byte, reliable bool) {
 		o.player = o.frame.Player
 		o.players++
 	}
+	if o.onFrame != nil {
+		o.onFrame(&o.frame)
+	}
 }
 
 func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }
@@ -75,7 +80,13 @@ func newEmbedded(t testing.TB, sink func(hostMsg)) *embedded {
 }
 
 func newEmbeddedBots(t testing.TB, sink func(hostMsg), bots int) *embedded {
-	m, err := match.New(match.Config{Log: quiet(), Seed: 1, RoundSeconds: 600, MapSeconds: 6000, Bots: bots})
+	return newEmbeddedOn(t, sink, bots, "")
+}
+
+// newEmbeddedOn is newEmbeddedBots on a pinned map ("" for the rotation's
+// first).
+func newEmbeddedOn(t testing.TB, sink func(hostMsg), bots int, mapName string) *embedded {
+	m, err := match.New(match.Config{Log: quiet(), Seed: 1, RoundSeconds: 600, MapSeconds: 6000, Bots: bots, Map: mapName})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +100,10 @@ func newEmbeddedBots(t testing.TB, sink func(hostMsg), bots int) *embedded {
 	}
 	out := &hostOut{t: t, dec: clientcore.NewDecoder(s), sink: sink}
 	m.SetOut(out)
-	raw, ok := m.MapText(m.MapNames()[0])
+	if mapName == "" {
+		mapName = m.MapNames()[0]
+	}
+	raw, ok := m.MapText(mapName)
 	if !ok {
 		t.Fatal("no map text")
 	}

@@ -4,12 +4,12 @@ import (
 	"math"
 
 	"vimpclient/clientcore"
+	"vimpclient/gamemap"
 	"vimpclient/games/tanks"
 	"vimpclient/predict"
 )
 
-// Remote tanks in contact with the own tank (game-tanks.md §7.7 "remote
-// tanks"): simulated without damping (the other player's input is unknown,
+// Remote tanks in contact with the own tank: simulated without damping (the other player's input is unknown,
 // constant velocity over 100 ms is the better guess) while the own tank
 // touches them.
 const (
@@ -20,8 +20,10 @@ const (
 type remoteTank struct {
 	sim         tanks.Body
 	auth        pose
+	authReach   tanks.Reach
 	hasAuth     bool
 	follow      pose
+	followReach tanks.Reach
 	row         []float32 // latest interpolated row, full width
 	seen        bool      // in the last sampled model block
 	predicted   bool
@@ -45,14 +47,29 @@ func (r *remoteTank) pose() pose {
 type remoteSet struct {
 	key     *clientcore.KeySchema
 	f       tankRow
+	h       tankHeight
 	model   tanks.Model
 	tanks   [256]remoteTank
 	n       int
 	storage []float32
+	// levels is the map's levels while the game predicts them (nil: every
+	// tank on the ground); rules their rules.
+	levels *gamemap.MapLevels
+	rules  *tanks.LevelRules
 }
 
-func (rs *remoteSet) init(key *clientcore.KeySchema, f tankRow, m tanks.Model) {
-	rs.key, rs.f, rs.model, rs.n = key, f, m, 0
+// reachOf is what a tank whose row v puts its centre at (x, y) meets: the
+// level state its row's level and height say (the ground without levels).
+func (rs *remoteSet) reachOf(v []float32, x, y float32) tanks.Reach {
+	if rs.levels == nil {
+		return tanks.Reach{}
+	}
+	lv := rs.rules.Restore(rs.levels, x, y, int(rs.h.level.Get(v)), rs.h.z.Get(v), tanks.Step, true)
+	return lv.Reach()
+}
+
+func (rs *remoteSet) init(key *clientcore.KeySchema, f tankRow, h tankHeight, m tanks.Model) {
+	rs.key, rs.f, rs.h, rs.model, rs.n = key, f, h, m, 0
 	w := len(key.Fields)
 	rs.storage = make([]float32, 2*256*w)
 	for i := range rs.tanks {
@@ -97,8 +114,10 @@ func (rs *remoteSet) observe(h *clientcore.Hot, myID uint8, hasID bool) {
 		clear(r.row[n:])
 		rs.body(r, size)
 		r.follow = drawn
+		r.followReach = rs.reachOf(rec.Fields, drawn.x, drawn.y)
 		if !r.predicted {
 			r.set(r.follow)
+			r.sim.Reach = r.followReach
 		}
 	}
 	for i := range rs.tanks {
@@ -124,9 +143,11 @@ func (rs *remoteSet) begin(b *clientcore.Block, myID uint8) {
 			continue
 		}
 		r.auth, r.hasAuth = auth, true
+		r.authReach = rs.reachOf(v, auth.x, auth.y)
 		if r.predicted {
 			r.old = r.pose()
 			r.set(r.auth)
+			r.sim.Reach = r.authReach
 		}
 	}
 }
@@ -165,15 +186,18 @@ func (rs *remoteSet) capture(own *tanks.Body, now float64) {
 			probe.X = r.auth.x + r.auth.vx*leadSeconds
 			probe.Y = r.auth.y + r.auth.vy*leadSeconds
 			probe.Angle = r.auth.angle
+			probe.Reach = r.authReach
 		}
-		if !overlaps(own, &probe, captureMargin) {
+		if !own.Reach.Meets(probe.Reach) || !overlaps(own, &probe, captureMargin) {
 			continue
 		}
 		drawn := r.follow
 		if r.hasAuth {
 			r.set(r.auth)
+			r.sim.Reach = r.authReach
 		} else {
 			r.set(pose{x: drawn.x, y: drawn.y, angle: drawn.angle})
+			r.sim.Reach = r.followReach
 		}
 		r.err = predict.VisualError{X: drawn.x - r.sim.X, Y: drawn.y - r.sim.Y, Angle: tanks.Normalize(drawn.angle - r.sim.Angle)}
 		if math.Hypot(float64(r.err.X), float64(r.err.Y)) > bodySnap {
@@ -224,6 +248,7 @@ func (rs *remoteSet) touched(now float64) {
 func (rs *remoteSet) demote(r *remoteTank) {
 	r.predicted, r.err = false, predict.VisualError{}
 	r.set(r.follow)
+	r.sim.Reach = r.followReach
 	r.sim.VX, r.sim.VY, r.sim.AngVel = 0, 0, 0
 	rs.n--
 }

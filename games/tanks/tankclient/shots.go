@@ -7,7 +7,7 @@ import (
 	"vimpclient/clientcore"
 )
 
-// Shot predictor timing (game-tanks.md §7.9).
+// Shot predictor timing: the gate, the pending shot and the duplicate window.
 const (
 	pendingMaxAgeMs = 2000.0
 	aliasMaxAgeMs   = 60000.0
@@ -214,7 +214,7 @@ func (s *shotState) weaponOf(k *clientcore.KeySchema) int {
 	return -1
 }
 
-// filter applies §7.9 to one emitted frame. Edited blocks get rows the
+// filter applies the own-shot duplicate suppression to one emitted frame. Edited blocks get rows the
 // game allocates (own shots are rare; frames without them cost nothing).
 func (s *shotState) filter(f *clientcore.EventFrame, myID uint8, hasID bool, now float64) {
 	s.expire(now)

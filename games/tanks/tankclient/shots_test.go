@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
+	"vimpclient/games/tanks"
 	"vimpclient/internal/rowtest"
 	"vimpclient/predict"
 )
@@ -169,7 +170,7 @@ func TestShotGatesAndResets(t *testing.T) {
 	tail, cam, ok := g.Overlay(3, true, nil)
 	get := func(name string) float32 { return rowtest.Get(t, g.schema.Key("m1"), tail[0].Fields, name) }
 	if !ok || cam != [2]float32{50, 60} || len(tail) != 1 || tail[0].Key() != "m1" || tail[0].ID != 3 ||
-		len(tail[0].Fields) != 11 || get("angle") != 1 || get("condition") != 2 || get("size") != 2 {
+		len(tail[0].Fields) != len(g.schema.Key("m1").Fields) || get("angle") != 1 || get("condition") != 2 || get("size") != 2 {
 		t.Fatalf("overlay %v %v %+v", ok, cam, tail)
 	}
 	g.Reset()
@@ -197,8 +198,17 @@ func TestParseConfigTanks(t *testing.T) {
 	if cfg.Models[0].Motion.MaxForward != 260 || cfg.Models[0].Motion.Density != 200 {
 		t.Fatalf("model %+v", cfg.Models[0].Motion)
 	}
+	if cfg.Levels.Fall.TimePerLevel != 0.35 {
+		t.Fatalf("the host's mapFallTime: %+v", cfg.Levels)
+	}
+	if c, err := ParseConfig([]byte(`{"mapFallTime":0.5}`)); err != nil || c.Levels.Fall.TimePerLevel != 0.5 || c.Levels.ClimbGravity == 0 {
+		t.Fatalf("mapFallTime 0.5: %+v %v", c.Levels, err)
+	}
+	if c, err := ParseConfig([]byte(`{}`)); err != nil || c.Levels != tanks.DefaultLevelRules() {
+		t.Fatalf("no mapFallTime: %+v %v", c.Levels, err)
+	}
 	for _, bad := range []string{`{"models":[]}`, `{"weapons":{"w1":{"fireRate":-1}}}`, `{"models":{"m1":{"size":0}}}`,
-		`{"models":{"m1":{"size":1e400}}}`, `{"weapons":{"a":{},"a":{}}}`} {
+		`{"models":{"m1":{"size":1e400}}}`, `{"weapons":{"a":{},"a":{}}}`, `{"mapFallTime":-0.1}`, `{"mapFallTime":"slow"}`, `{"mapFallTime":61}`} {
 		if _, err := ParseConfig([]byte(bad)); err == nil {
 			t.Errorf("%s accepted", bad)
 		}
@@ -209,6 +219,7 @@ func FuzzParseConfig(f *testing.F) {
 	f.Add([]byte(`{"timeStep":8.333333333333334,"playerKeys":{"fire":{"key":128,"type":1}},"models":{"m1":{"currentWeapon":"w1","size":2,"damping":{"linear":3}}},"weapons":{"w1":{"type":"hitscan","fireRate":0.01},"w2":{"type":"explosive","time":300}}}`))
 	f.Add([]byte(`{"models":{"m1":{"fixture":{"density":-1}}}}`))
 	f.Add([]byte(`{"weapons":null}`))
+	f.Add([]byte(`{"mapFallTime":0.5}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		cfg, err := ParseConfig(b)
 		if err != nil {

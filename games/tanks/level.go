@@ -1,0 +1,314 @@
+package tanks
+
+import (
+	"math"
+
+	"vimpclient/gamemap"
+)
+
+// LevelRules are the tank game's rules on top of a layered map's geometry:
+// how a body climbs a ramp, how it falls off a slab edge and how a slope
+// pulls at a tank. The host steps every tank and crate through them and
+// the predictor steps the own tank through the same functions, so a level
+// change can never be predicted differently from how the host decides it.
+type LevelRules struct {
+	// Fall is the trajectory of a body off a slab edge (mapFallTime per
+	// level).
+	Fall gamemap.FallModel
+	// ClimbGravity pulls a tank down a ramp: the drive loses
+	// grade·ClimbGravity world units/s² (and gains it downhill).
+	ClimbGravity float32
+	// ClimbSpeedLoss lowers the top speed uphill to
+	// MaxForward·(1 − ClimbSpeedLoss·grade), never below MinClimbSpeed of it.
+	ClimbSpeedLoss float32
+	// EntryRise is the height difference, in levels, between a body and the
+	// ramp surface under it below which the body drives onto the ramp.
+	// Both ends of a run meet their level's floor, so a body arrives there
+	// level with the ramp and climbs; the side of a run's middle stands half
+	// a level or more away from either level, so a body that got there
+	// (the guards keep it out) drives across it as a flat cell.
+	EntryRise float32
+}
+
+// MinClimbSpeed is the share of the top speed a tank keeps on the steepest
+// ramp, so a ramp whose levelHeight is far larger than its run stays
+// climbable.
+const MinClimbSpeed = 0.25
+
+// DefaultLevelRules are the rules of the tanks game: falls of
+// gamemap.DefaultFallTime per level, the slope's pull and speed loss, and
+// entry within half a level.
+func DefaultLevelRules() LevelRules {
+	return LevelRules{Fall: gamemap.DefaultFall(), ClimbGravity: 500, ClimbSpeedLoss: 0.5, EntryRise: 0.5}
+}
+
+// Stance is how a body stands on a layered map.
+type Stance uint8
+
+// Stances.
+const (
+	// Standing: on the floor of its level (the ground has floor
+	// everywhere), or on a ramp cell it drives across as a flat cell.
+	Standing Stance = iota
+	// Climbing: on a ramp it drove onto at one of its ends, its height
+	// following the ramp surface.
+	Climbing
+	// Falling: off a slab edge, on its way down to the floor below.
+	Falling
+)
+
+func (s Stance) String() string {
+	switch s {
+	case Standing:
+		return "standing"
+	case Climbing:
+		return "climbing"
+	case Falling:
+		return "falling"
+	}
+	return "stance?"
+}
+
+// LevelState is where a body is on a layered map. The zero value stands on
+// the ground, which is all a flat map ever has.
+type LevelState struct {
+	// Level is the level the body is on: the one it stands on, the nearest
+	// to its height while it climbs, the one it left while it falls.
+	Level int
+	// Z is the height in levels above the ground (0 the ground, 1 the first
+	// slab), fractional on a ramp and in a fall.
+	Z      float32
+	Stance Stance
+	// FallSteps counts the fixed steps of a fall: its phase as a whole
+	// number, so that a replica that restores the fall from a frame
+	// (LevelRules.Restore) continues it on the very steps the host does.
+	FallSteps int32
+	// Slope is the uphill gradient of the ramp under a climbing body, as a
+	// vector (the ramp's direction times its slope): the grade under a
+	// heading h is Slope·h. Zero unless climbing.
+	Slope [2]float32
+}
+
+// InputLocked reports whether the body ignores its drive keys: a falling
+// tank has no ground under its tracks.
+func (s *LevelState) InputLocked() bool { return s.Stance == Falling }
+
+// Grade is the slope under the heading (cos, sin) of angle: positive
+// uphill, 0 off a ramp.
+func (s *LevelState) Grade(c, sn float32) float32 {
+	if s.Stance != Climbing {
+		return 0
+	}
+	return s.Slope[0]*c + s.Slope[1]*sn
+}
+
+// levelEpsilon is the margin, in levels, within which a climbing body's
+// height counts as being on a level: at the very ends of a run it meets
+// that level's things only, as a body standing there does.
+const levelEpsilon = 1e-3
+
+// Reach is which parts of the layered world a body meets in the contacts
+// of one step: a standing body its level's walls, bodies and ramp guards,
+// a climbing one the walls and bodies of the levels its height lies
+// between (the guards let it through), a falling one the walls down to the
+// ground and nothing else.
+func (s *LevelState) Reach() Reach {
+	switch s.Stance {
+	case Climbing:
+		lo := int(math.Floor(float64(s.Z + levelEpsilon)))
+		hi := int(math.Ceil(float64(s.Z - levelEpsilon)))
+		m := levelBits(lo, hi)
+		return Reach{Walls: m, Bodies: m}
+	case Falling:
+		return Reach{Walls: levelBits(0, s.Level)}
+	}
+	b := levelBits(s.Level, s.Level)
+	return Reach{Walls: b, Bodies: b, Guards: b}
+}
+
+// levelBits is the mask of levels lo..hi, clipped to the map levels.
+func levelBits(lo, hi int) uint8 {
+	lo, hi = max(lo, 0), min(hi, gamemap.MaxLevels-1)
+	var m uint8
+	for l := lo; l <= hi; l++ {
+		m |= 1 << l
+	}
+	return m
+}
+
+// Reach says, level by level, what a body's contacts include: bit n of
+// Walls the wall blocks of level n, of Guards the ramp guards that hold
+// bodies of level n, and two bodies meet when their Bodies share a bit.
+// The zero Reach is the ground's, so the bodies of a flat world need not
+// set one.
+type Reach struct {
+	Walls, Bodies, Guards uint8
+}
+
+// groundReach is what the zero Reach stands for.
+var groundReach = Reach{Walls: 1, Bodies: 1, Guards: 1}
+
+func (r Reach) effective() Reach {
+	if r == (Reach{}) {
+		return groundReach
+	}
+	return r
+}
+
+// OnLevel reports whether things of level (a shot, a blast) meet the body.
+func (r Reach) OnLevel(level int) bool {
+	return level >= 0 && level < gamemap.MaxLevels && r.effective().Bodies&(1<<level) != 0
+}
+
+// Meets reports whether two bodies collide with each other: their Reach
+// shares a level.
+func (r Reach) Meets(o Reach) bool { return r.effective().Bodies&o.effective().Bodies != 0 }
+
+// Supported reports whether a body stands on level's floor: its centre or
+// any corner of its box (half sizes hw along the heading, hh across) is
+// over floor. A tank half over the edge hangs there and can still back
+// onto the slab.
+func Supported(l *gamemap.MapLevels, level int, x, y, angle, hw, hh float32) bool {
+	if l.HasFloor(level, x, y) {
+		return true
+	}
+	s64, c64 := math.Sincos(float64(angle))
+	s, c := float32(s64), float32(c64)
+	for _, k := range [4][2]float32{{hw, hh}, {hw, -hh}, {-hw, hh}, {-hw, -hh}} {
+		if l.HasFloor(level, x+k[0]*c-k[1]*s, y+k[0]*s+k[1]*c) {
+			return true
+		}
+	}
+	return false
+}
+
+// Step moves a body's level state on by one fixed step of dt seconds, after
+// the step's motion and contacts left its centre at (x, y) with heading
+// angle and half sizes hw, hh. climbs is false for map bodies: they are
+// pushed, not driven, and keep their level on a ramp cell. A flat map (l
+// nil or without levels) keeps the zero state.
+//
+// The rules, in order: a falling body goes on falling along the FallModel
+// and lands once it reaches the floor below it; a body on a ramp cell whose
+// height differs from the ramp surface there by less than EntryRise climbs
+// (its height is the surface's, its level the nearest one on the run); any
+// other body stands on its level, and one standing above the ground without
+// floor under it starts to fall.
+func (r *LevelRules) Step(s *LevelState, l *gamemap.MapLevels, x, y, angle, hw, hh, dt float32, climbs bool) {
+	if l == nil || !l.Layered() {
+		*s = LevelState{}
+		return
+	}
+	s.Level = min(max(s.Level, 0), l.LevelCount()-1)
+	if s.Stance == Falling {
+		s.FallSteps++
+		r.fall(s, l, x, y, dt)
+		return
+	}
+	if climbs {
+		if smp, ok := l.RampAt(x, y); ok {
+			low, high := min(smp.From, smp.To), max(smp.From, smp.To)
+			zc := rampHeight(&smp)
+			if s.Level >= low && s.Level <= high && abs32(zc-s.Z) < r.EntryRise {
+				*s = climbing(&smp, zc)
+				return
+			}
+		}
+	}
+	*s = LevelState{Level: s.Level, Z: float32(s.Level)}
+	if s.Level >= 1 && !Supported(l, s.Level, x, y, angle, hw, hh) {
+		s.Stance, s.FallSteps = Falling, 1
+		r.fall(s, l, x, y, dt)
+	}
+}
+
+// rampHeight is the ramp surface's height in levels at a sample.
+func rampHeight(smp *gamemap.RampSample) float32 {
+	return float32(smp.From) + float32(smp.To-smp.From)*smp.Progress
+}
+
+// climbing is the state of a body climbing the ramp of smp at height z.
+func climbing(smp *gamemap.RampSample, z float32) LevelState {
+	low, high := min(smp.From, smp.To), max(smp.From, smp.To)
+	lv := min(max(int(math.Round(float64(z))), low), high)
+	return LevelState{Level: lv, Z: z, Stance: Climbing, Slope: [2]float32{smp.Dir[0] * smp.Slope, smp.Dir[1] * smp.Slope}}
+}
+
+// fall places a falling body FallSteps steps into its fall from Level, or
+// lands it on the floor below.
+func (r *LevelRules) fall(s *LevelState, l *gamemap.MapLevels, x, y, dt float32) {
+	target := fallTarget(l, s.Level, s.Z, x, y)
+	from, to := float32(s.Level), float32(target)
+	e := float32(s.FallSteps) * dt
+	if e >= r.Fall.Duration(from-to) {
+		*s = LevelState{Level: target, Z: to}
+		return
+	}
+	s.Z = r.Fall.ZAt(from, to, e)
+}
+
+// fallTarget is the floor a body falling from level from, now at height z,
+// lands on: the highest level below from and not above z with floor at the
+// point, else the ground.
+func fallTarget(l *gamemap.MapLevels, from int, z, x, y float32) int {
+	top := min(from-1, int(math.Floor(float64(z))))
+	for lv := top; lv >= 1; lv-- {
+		if l.HasFloor(lv, x, y) {
+			return lv
+		}
+	}
+	return 0
+}
+
+// restoreTolerance is how far, in world units, a height read from a frame
+// (rounded to two decimals by the host) may lie from the height a stance
+// gives and still be read as that stance.
+const restoreTolerance = 0.02
+
+// Restore rebuilds a body's level state from what a frame carries: its
+// centre (x, y), its level and its height z in world units above the
+// ground. A height on the ramp surface under a body of the matching level
+// is a climb (climbs false: never); a height on the level is standing; a
+// height below it is a fall from that level, whose phase comes back as a
+// whole number of steps of dt through FallModel.ElapsedAt. The state it
+// gives steps on exactly as the host's does.
+func (r *LevelRules) Restore(l *gamemap.MapLevels, x, y float32, level int, z, dt float32, climbs bool) LevelState {
+	if l == nil || !l.Layered() {
+		return LevelState{}
+	}
+	level = min(max(level, 0), l.LevelCount()-1)
+	h := l.LevelHeight()
+	if !(h > 0) {
+		return LevelState{Level: level, Z: float32(level)}
+	}
+	zl, tol := z/h, restoreTolerance/h
+	if !(zl > -gamemap.MaxLevels && zl < gamemap.MaxLevels) { // nonsense from the wire, NaN included
+		return LevelState{Level: level, Z: float32(level)}
+	}
+	if climbs {
+		if smp, ok := l.RampAt(x, y); ok {
+			zc := rampHeight(&smp)
+			if c := climbing(&smp, zc); c.Level == level && abs32(zl-zc) <= tol {
+				return c
+			}
+		}
+	}
+	if zl >= float32(level)-tol || !(dt > 0) {
+		return LevelState{Level: level, Z: float32(level)}
+	}
+	from := float32(level)
+	steps := int32(math.Round(float64(r.Fall.ElapsedAt(from, 0, zl) / dt)))
+	s := LevelState{Level: level, Z: zl, Stance: Falling, FallSteps: max(steps, 1)}
+	target := fallTarget(l, level, zl, x, y)
+	s.Z = r.Fall.ZAt(from, float32(target), float32(s.FallSteps)*dt)
+	return s
+}
+
+// WorldZ is the body's height above the ground in world units, as the
+// snapshot rows carry it.
+func (s *LevelState) WorldZ(l *gamemap.MapLevels) float32 {
+	if l == nil {
+		return 0
+	}
+	return s.Z * l.LevelHeight()
+}

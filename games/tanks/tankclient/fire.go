@@ -1,0 +1,108 @@
+package tankclient
+
+import (
+	"math"
+
+	"vimpclient/clientcore"
+	"vimpclient/games/tanks"
+)
+
+// muzzleRatio places the muzzle at 0.55 of the hull width from the centre.
+const muzzleRatio = 0.55
+
+// cycle switches the local weapon at once on a next/previous key, while
+// the own tank is alive and predicted.
+func (g *Game) cycle(dir int) {
+	if !g.pred.HasState() || !g.hasMeta || g.cond == 0 {
+		return
+	}
+	g.shots.cycle(dir)
+}
+
+// tryFire runs the fire gate and spawns the local shot: a bomb at the drawn
+// tank, or a tracer whose ray flies at the own tank's level and stops at the
+// first wall, crate or tank it meets there.
+func (g *Game) tryFire(now float64) {
+	if !g.pred.HasState() || !g.hasMeta || g.cond == 0 || !g.hasID || g.model == nil {
+		return
+	}
+	w, ok := g.shots.gate(now)
+	if !ok {
+		return
+	}
+	x, y, a := g.renderPose()
+	wp := &g.shots.weapons[w]
+	if wp.Explosive {
+		local, ok := g.shots.plantBomb(w, now)
+		if !ok {
+			return
+		}
+		k := g.shots.keys[w]
+		if k == nil {
+			return
+		}
+		f := &g.shots.rows[w].bomb
+		row := make([]float32, len(k.Fields))
+		f.x.Set(row, x)
+		f.y.Set(row, y)
+		f.size.Set(row, wp.Size)
+		f.time.Set(row, wp.TimeMs)
+		f.author.Set(row, float32(g.myID))
+		g.spawn(k, clientcore.Row{Local: local, Fields: row})
+		return
+	}
+	total := float64(a + g.st.Gun)
+	s64, c64 := math.Sincos(total)
+	dx, dy := float32(c64), float32(s64)
+	muzzle := g.size * 4 * muzzleRatio
+	mx, my := x+muzzle*dx, y+muzzle*dy
+	dist := wp.Range
+	level := g.lv.Level
+	if g.terrain != nil {
+		dist = min(dist, g.terrain.Ray(level, mx, my, dx, dy, wp.Range))
+	}
+	for i := range g.crates.crates {
+		if !g.crates.crates[i].onLevel(level) {
+			continue
+		}
+		box := g.crates.crates[i].rayBox()
+		if d, hit := tanks.RayBox(&box, mx, my, dx, dy, dist); hit {
+			dist = min(dist, d)
+		}
+	}
+	for id := range g.others {
+		o := &g.others[id]
+		if !o.present || (g.hasID && id == int(g.myID)) || !o.reach.OnLevel(level) {
+			continue
+		}
+		b := tanks.Body{X: o.x, Y: o.y, Angle: o.angle, HalfW: o.size * 2, HalfH: o.size * 1.5}
+		if d, hit := tanks.RayBox(&b, mx, my, dx, dy, dist); hit {
+			dist = min(dist, d)
+		}
+	}
+	var hit float32
+	if dist < wp.Range {
+		hit = 1
+	}
+	ex, ey := mx+dx*dist, my+dy*dist
+	g.shots.addTracer(w, now)
+	k := g.shots.keys[w]
+	if k == nil {
+		return
+	}
+	f := &g.shots.rows[w].tracer
+	row := make([]float32, len(k.Fields))
+	f.startX.Set(row, mx)
+	f.startY.Set(row, my)
+	f.endX.Set(row, ex)
+	f.endY.Set(row, ey)
+	f.bodyX.Set(row, x)
+	f.bodyY.Set(row, y)
+	f.hit.Set(row, hit)
+	f.author.Set(row, float32(g.myID))
+	g.spawn(k, clientcore.Row{Fields: row})
+}
+
+func (g *Game) spawn(k *clientcore.KeySchema, r clientcore.Row) {
+	g.spawns = append(g.spawns, clientcore.EventFrame{Blocks: []clientcore.Block{{Schema: k, Rows: []clientcore.Row{r}}}})
+}

@@ -21,7 +21,7 @@ type mapBinding struct{ x, y, angle clientcore.BoundField }
 func (MapFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := clientcore.NewBinder(k)
 	mb := &mapBinding{x: b.Require("x"), y: b.Require("y"), angle: b.Require("angle")}
-	b.Ignore("vx", "vy", "angvel") // used by prediction only
+	b.Ignore("vx", "vy", "angvel")                                              // used by prediction only
 	b.IgnoreRoles(clientcore.RoleZ, clientcore.RoleLevel, clientcore.RoleState) // a layered map's bodies: drawn flat here
 	return mb, b.Complete()
 }

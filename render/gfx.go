@@ -21,6 +21,7 @@ const maxLabels = 512
 // gfx implements parts.Gfx on an Ebiten image for one canvas. It is reused
 // every frame; nothing in it allocates in steady state.
 type gfx struct {
+	d     *drawer
 	tex   *textures
 	dst   *ebiten.Image
 	st    canvas.Stage // device pixels
@@ -41,7 +42,7 @@ type subKey struct {
 	x, y, w, h int32
 }
 
-func newGfx(t *textures, antiAlias bool) *gfx {
+func newGfx(dr *drawer, t *textures, antiAlias bool) *gfx {
 	w3 := ebiten.NewImage(3, 3)
 	w3.Fill(color.White)
 	d := image.NewRGBA(image.Rect(0, 0, discSide, discSide))
@@ -55,7 +56,7 @@ func newGfx(t *textures, antiAlias bool) *gfx {
 			d.SetRGBA(x, y, color.RGBA{v, v, v, v})
 		}
 	}
-	g := &gfx{tex: t, white: w3.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image),
+	g := &gfx{d: dr, tex: t, white: w3.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image),
 		disc: ebiten.NewImageFromImage(d), subs: map[subKey]*ebiten.Image{}, label: map[string]*ebiten.Image{}}
 	g.op.Filter = ebiten.FilterLinear
 	g.top.AntiAlias = antiAlias
@@ -119,7 +120,7 @@ func (g *gfx) Image(tex parts.Tex, src parts.Rect, m parts.Affine, c parts.Color
 	}
 	g.op.GeoM = g.geo(m)
 	g.op.ColorScale = g.colour(c)
-	g.dst.DrawImage(img, &g.op)
+	g.d.image(g.dst, img, &g.op)
 	g.op.Filter = ebiten.FilterLinear
 }
 
@@ -130,7 +131,7 @@ func (g *gfx) Quad(m parts.Affine, c parts.Color) {
 	}
 	g.op.GeoM = g.geo(m)
 	g.op.ColorScale = g.colour(c)
-	g.dst.DrawImage(g.white, &g.op)
+	g.d.image(g.dst, g.white, &g.op)
 }
 
 // Disc implements parts.Gfx.
@@ -141,7 +142,7 @@ func (g *gfx) Disc(x, y, r float64, c parts.Color) {
 	k := 2 * r / discSide
 	g.op.GeoM = g.geo(parts.Affine{A: k, D: k, TX: x - r, TY: y - r})
 	g.op.ColorScale = g.colour(c)
-	g.dst.DrawImage(g.disc, &g.op)
+	g.d.image(g.dst, g.disc, &g.op)
 }
 
 func (g *gfx) vertex(x, y float64, c parts.Color) ebiten.Vertex {
@@ -163,7 +164,7 @@ func (g *gfx) tri(a, b, c uint16) {
 
 func (g *gfx) flush() {
 	if len(g.is) > 0 {
-		g.dst.DrawTriangles(g.vs, g.is, g.white, &g.top)
+		g.d.triangles(g.dst, g.vs, g.is, g.white, &g.top)
 	}
 	g.vs, g.is = g.vs[:0], g.is[:0]
 }
@@ -246,7 +247,7 @@ func (g *gfx) Label(s string, x, y, h float64, c parts.Color) {
 	w := float64(img.Bounds().Dx())
 	g.op.GeoM = g.geo(parts.Affine{A: k, D: k, TX: x - w*k/2, TY: y - h/2})
 	g.op.ColorScale = g.colour(c)
-	g.dst.DrawImage(img, &g.op)
+	g.d.image(g.dst, img, &g.op)
 }
 
 // View implements parts.Gfx.

@@ -39,6 +39,8 @@ type Renderer struct {
 	log    *slog.Logger
 	tex    *textures
 	gfx    *gfx
+	d      drawer
+	draws  int // drawing calls of the last frame
 	images []canvasImages
 	compOp ebiten.DrawImageOptions
 	maskOp ebiten.DrawImageOptions
@@ -77,7 +79,9 @@ func New(ctx context.Context, o Options) (*Renderer, error) {
 		loader = l
 	}
 	tex := newTextures(ctx, loader)
-	return &Renderer{log: o.Log, tex: tex, gfx: newGfx(tex, !o.NoAntiAlias)}, nil
+	r := &Renderer{log: o.Log, tex: tex}
+	r.gfx = newGfx(&r.d, tex, !o.NoAntiAlias)
+	return r, nil
 }
 
 // Textures are the images parts draw from; hand them to the world.
@@ -90,6 +94,10 @@ func (r *Renderer) SetAsset(file string, img image.Image) { r.tex.SetAsset(file,
 // frame before drawing.
 func (r *Renderer) Poll() { r.tex.poll() }
 
+// Draws is the number of Ebiten drawing calls (images, triangle batches,
+// fills, text) the last Draw made.
+func (r *Renderer) Draws() int { return r.draws }
+
 // Loading reports the host images' download progress (0..1) while any is
 // pending.
 func (r *Renderer) Loading() (progress float64, loading bool) { return r.tex.progress() }
@@ -101,6 +109,7 @@ func toColor(c parts.Color) color.Color {
 // Draw draws every canvas of w once, in declaration order, and composites
 // them into screen; dpr is the device scale factor.
 func (r *Renderer) Draw(screen *ebiten.Image, w *world.World, dpr float64) {
+	r.d.reset()
 	cs := w.Canvases()
 	for len(r.images) < len(cs) {
 		r.images = append(r.images, canvasImages{})
@@ -113,9 +122,9 @@ func (r *Renderer) Draw(screen *ebiten.Image, w *world.World, dpr float64) {
 			ci.release()
 			ci.img = ebiten.NewImage(max(1, pw), max(1, ph))
 		}
-		ci.img.Clear()
+		r.d.clear(ci.img)
 		if c.Style.Background.A > 0 {
-			ci.img.Fill(toColor(c.Style.Background))
+			r.d.fill(ci.img, toColor(c.Style.Background))
 		}
 		st := canvas.Stage{X: c.Stage.X * dpr, Y: c.Stage.Y * dpr, S: c.Stage.S * dpr}
 		r.gfx.begin(ci.img, st)
@@ -129,12 +138,13 @@ func (r *Renderer) Draw(screen *ebiten.Image, w *world.World, dpr float64) {
 		op.GeoM.Reset()
 		op.GeoM.Scale(c.Rect.W/c.Size.W, c.Rect.H/c.Size.H)
 		op.GeoM.Translate(c.Rect.Left*dpr, c.Rect.Top*dpr)
-		screen.DrawImage(ci.img, op)
+		r.d.image(screen, ci.img, op)
 	}
 	for i := len(cs); i < len(r.images); i++ {
 		r.images[i].release() // canvases a new configuration dropped
 	}
 	r.images = r.images[:len(cs)]
+	r.draws = r.d.calls
 }
 
 func (ci *canvasImages) release() {
@@ -175,7 +185,7 @@ func (r *Renderer) clipCircle(c *world.Canvas, ci *canvasImages, dpr float64) {
 			g.Ring(cx, cy, rad-c.Style.RingWidth*dpr/2, c.Style.RingWidth*dpr, c.Style.Ring)
 		}
 	}
-	ci.img.DrawImage(ci.deco, &r.decoOp)
+	r.d.image(ci.img, ci.deco, &r.decoOp)
 	r.maskOp.Blend = ebiten.BlendDestinationIn
-	ci.img.DrawImage(ci.mask, &r.maskOp)
+	r.d.image(ci.img, ci.mask, &r.maskOp)
 }

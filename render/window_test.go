@@ -13,7 +13,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 
@@ -522,54 +521,6 @@ func mustPNG(b []byte) image.Image {
 		panic(err)
 	}
 	return img
-}
-
-// BenchmarkDrawHeavyScene measures one render tick plus the draw of the
-// heavy scene into an offscreen image (CPU side: building Ebiten's
-// command list), and the allocations of that code per frame.
-func BenchmarkDrawHeavyScene(b *testing.B) {
-	g, core := heavyScene(b)
-	off := ebiten.NewImage(1920, 1080)
-	warm := 40
-	var spent time.Duration
-	var mallocs uint64
-	var ms runtime.MemStats
-	frames := 0
-	n := b.N
-	j := &job{g: g, frames: warm + n, w: 1920, h: 1080, done: make(chan struct{})}
-	j.each = func(screen *ebiten.Image, frame int) {
-		core.hot.Flags |= clientcore.HotGame
-		if frame < warm {
-			return
-		}
-		if frame == warm {
-			b.ResetTimer()
-		}
-		runtime.ReadMemStats(&ms)
-		before := ms.Mallocs
-		t0 := time.Now()
-		g.now += 16.7
-		g.w.Tick(g.now, 16.7)
-		g.r.Draw(off, g.w, 1)
-		spent += time.Since(t0)
-		runtime.ReadMemStats(&ms)
-		mallocs += ms.Mallocs - before
-		frames++
-		if d := os.Getenv("RENDER_SHOT_DIR"); d != "" && frame == warm+n-1 {
-			writeTestPNG(b, off, filepath.Join(d, "tanks-heavy-scene.png"))
-		}
-	}
-	theDriver.jobs <- j
-	<-j.done
-	b.StopTimer()
-	if frames > 0 {
-		b.ReportMetric(float64(spent.Microseconds())/1000/float64(frames), "cpu-ms/frame")
-		b.ReportMetric(float64(mallocs)/float64(frames), "allocs/frame")
-	}
-	stages := g.w.Stage("vimp").Len()
-	if stages < 200 {
-		b.Fatalf("heavy scene has only %d drawables", stages)
-	}
 }
 
 func snakesConfig(t testing.TB) []byte {

@@ -15,7 +15,7 @@
 //	// CONFIG_DATA (port 0): keep the catalog
 //	cat, warns, err := audio.CatalogFromConfig(payload)            // log each warning
 //	// AUTH_RESULT null: start loading, then send MODULES_READY at once (never wait)
-//	sm.Init(sessionCtx, cat, fetcher)                              // fetcher: assetsBase + path
+//	sm.Init(sessionCtx, cat, downloader.Sounds())                  // paths under assetsBase
 //	// SOUND_DATA (port 6)
 //	sm.HandleSoundData(payload)
 //	// parts: Register / Update / Unregister / Release / SoundConfig

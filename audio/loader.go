@@ -2,12 +2,7 @@ package audio
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/url"
-	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -30,9 +25,18 @@ const loadWorkers = 2
 func supportedCodecs() []string { return []string{"mp3", "wav"} }
 
 // Fetcher reads one file relative to the active game's assetsBase, e.g. "sounds/shot.mp3". The
-// render side's asset cache satisfies it; HTTPFetcher is a plain one.
+// client's asset downloader is one (its sound side); tests use FetchFunc. The sound manager knows
+// paths only, never URLs or HTTP.
 type Fetcher interface {
 	Fetch(ctx context.Context, path string) ([]byte, error)
+}
+
+// Expecter is a Fetcher that can count a load's files before they are fetched, so a progress bar
+// shows the whole catalog from the start of its load. Init tells it every path at once; a path
+// counted this way stays counted until fetched or until ctx ends.
+type Expecter interface {
+	Fetcher
+	Expect(ctx context.Context, paths []string)
 }
 
 // FetchFunc adapts a function to Fetcher.
@@ -40,48 +44,6 @@ type FetchFunc func(ctx context.Context, path string) ([]byte, error)
 
 // Fetch calls f.
 func (f FetchFunc) Fetch(ctx context.Context, path string) ([]byte, error) { return f(ctx, path) }
-
-// HTTPFetcher fetches files under Base (the assetsBase resolved against the host, ending in /).
-type HTTPFetcher struct {
-	Client *http.Client // default http.DefaultClient
-	Base   *url.URL
-}
-
-// Fetch GETs Base + path, refusing bodies over MaxFileBytes.
-func (h HTTPFetcher) Fetch(ctx context.Context, path string) ([]byte, error) {
-	if h.Base == nil {
-		return nil, errors.New("audio: fetch: no base URL")
-	}
-	ref, err := url.Parse(path)
-	if err != nil || ref.IsAbs() || strings.HasPrefix(path, "/") {
-		return nil, fmt.Errorf("audio: fetch %q: not a relative path", path)
-	}
-	u := h.Base.ResolveReference(ref)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
-	if err != nil {
-		return nil, fmt.Errorf("audio: fetch %s: %w", u, err)
-	}
-	c := h.Client
-	if c == nil {
-		c = http.DefaultClient
-	}
-	resp, err := c.Do(req)
-	if err != nil {
-		return nil, fmt.Errorf("audio: fetch %s: %w", u, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("audio: fetch %s: status %s", u, resp.Status)
-	}
-	body, err := io.ReadAll(io.LimitReader(resp.Body, MaxFileBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("audio: fetch %s: %w", u, err)
-	}
-	if len(body) > MaxFileBytes {
-		return nil, fmt.Errorf("audio: fetch %s: larger than %d bytes", u, MaxFileBytes)
-	}
-	return body, nil
-}
 
 // DecodeFile decodes a sound file of the given codec to float PCM at its own rate.
 func DecodeFile(codec string, data []byte) (pcm.Buffer, error) {
@@ -144,6 +106,13 @@ func (m *Manager) Init(ctx context.Context, cat *Catalog, f Fetcher) *Loading {
 	}
 	lctx, cancel := context.WithCancel(ctx)
 	m.cancel = cancel
+	if e, ok := f.(Expecter); ok {
+		paths := make([]string, len(jobs))
+		for i, j := range jobs {
+			paths[i] = soundPath(j.opts.File, codec)
+		}
+		e.Expect(lctx, paths)
+	}
 	rate, log := m.mixer.Rate(), m.log
 	go func() {
 		defer close(l.done)
@@ -187,8 +156,11 @@ func (m *Manager) Init(ctx context.Context, cat *Catalog, f Fetcher) *Loading {
 	return l
 }
 
+// soundPath is where a catalog file is under the assets base.
+func soundPath(file, codec string) string { return "sounds/" + file + "." + codec }
+
 func loadOne(ctx context.Context, f Fetcher, file, codec string, rate int) (*pcm.Buffer, error) {
-	path := "sounds/" + file + "." + codec
+	path := soundPath(file, codec)
 	data, err := f.Fetch(ctx, path)
 	if err != nil {
 		return nil, fmt.Errorf("fetch %s: %w", path, err)

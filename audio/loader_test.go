@@ -3,10 +3,8 @@ package audio
 import (
 	"context"
 	"fmt"
-	"net/http"
-	"net/http/httptest"
-	"net/url"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -15,48 +13,56 @@ import (
 	"vimpclient/audio/synth"
 )
 
-func TestHTTPFetcherLoadsFromAssetsBase(t *testing.T) {
-	var (
-		mu    sync.Mutex
-		paths []string
-	)
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		mu.Lock()
-		paths = append(paths, r.URL.Path)
-		mu.Unlock()
-		name := strings.TrimSuffix(strings.TrimPrefix(r.URL.Path, "/games/tanks/sounds/"), ".wav")
-		if b, ok := synth.WAV(name); ok {
-			w.Write(b)
-			return
-		}
-		http.NotFound(w, r)
-	}))
-	defer srv.Close()
-	base, _ := url.Parse(srv.URL + "/games/tanks/")
+// expectingFiles serves synthesised WAVs and records what Init announced.
+type expectingFiles struct {
+	mu       sync.Mutex
+	expected []string
+	fetched  []string
+	ctx      context.Context
+}
+
+func (e *expectingFiles) Expect(ctx context.Context, paths []string) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	e.expected = append(e.expected, paths...)
+	e.ctx = ctx
+}
+
+func (e *expectingFiles) Fetch(ctx context.Context, path string) ([]byte, error) {
+	e.mu.Lock()
+	e.fetched = append(e.fetched, path)
+	e.mu.Unlock()
+	name := strings.TrimSuffix(strings.TrimPrefix(path, "sounds/"), ".wav")
+	if b, ok := synth.WAV(name); ok {
+		return b, nil
+	}
+	return nil, fmt.Errorf("%s: not found", path)
+}
+
+// Init announces every file of the catalog, with the codec it picked, before the first fetch,
+// and the announcement's context ends when a new catalog replaces the load.
+func TestInitExpectsTheWholeCatalog(t *testing.T) {
 	cat, _, _ := ParseCatalog([]byte(`{"codecList":["webm","wav"],"sounds":{"shot":{},"missing":{"file":"nothing-here"}}}`))
 	lg, sink := newLogger()
 	m := NewManager(mix.New(mix.Options{}), Options{Logger: lg})
-	l := m.Init(context.Background(), cat, HTTPFetcher{Client: srv.Client(), Base: base})
+	f := &expectingFiles{}
+	l := m.Init(context.Background(), cat, f)
 	<-l.Done()
 	if loaded, failed, _ := l.Counts(); loaded != 1 || failed != 1 {
 		t.Fatalf("loaded %d failed %d; log:\n%s", loaded, failed, sink.buf.String())
 	}
-	if _, ok := m.SoundConfig("shot"); !ok {
-		t.Fatal("shot not known")
+	f.mu.Lock()
+	expected, fetched, ctx := slices.Sorted(slices.Values(f.expected)), slices.Sorted(slices.Values(f.fetched)), f.ctx
+	f.mu.Unlock()
+	want := []string{"sounds/nothing-here.wav", "sounds/shot.wav"}
+	if !slices.Equal(expected, want) || !slices.Equal(fetched, want) {
+		t.Fatalf("expected %q, fetched %q, want %q", expected, fetched, want)
 	}
-	if _, ok := m.SoundConfig("missing"); ok {
-		t.Fatal("a failed file must make the name unknown")
+	if ctx.Err() != nil {
+		t.Fatal("the load's context ended while its catalog is current")
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	for _, p := range paths {
-		if !strings.HasPrefix(p, "/games/tanks/sounds/") || !strings.HasSuffix(p, ".wav") {
-			t.Errorf("fetched %s", p)
-		}
-	}
-	if _, err := (HTTPFetcher{Base: base}).Fetch(context.Background(), "/etc/passwd"); err == nil {
-		t.Error("absolute path accepted")
-	}
+	<-m.Init(context.Background(), cat, FetchFunc(f.Fetch)).Done()
+	<-ctx.Done() // a new catalog ends what the old one announced
 }
 
 func TestInitCancelStopsLoading(t *testing.T) {

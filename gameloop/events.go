@@ -218,7 +218,7 @@ func (l *Loop) loadSounds() {
 	if l.opts.Sounds == nil || l.catalog == nil || l.opts.SoundFetcher == nil {
 		return
 	}
-	f, err := l.opts.SoundFetcher(t.AssetsBase)
+	f, err := l.opts.SoundFetcher(t)
 	if err != nil {
 		l.log.Warn("sounds not loaded", "err", err)
 		return

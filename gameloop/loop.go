@@ -45,10 +45,11 @@ type Options struct {
 	// Sounds plays the game's sounds (nil: silent). The loop loads the
 	// game's catalog into it and moves its listener with the camera.
 	Sounds *audio.Manager
-	// SoundFetcher returns where the game's sound files are fetched from,
-	// for the assets base of the game's manifest; a nil Fetcher (or a nil
+	// SoundFetcher returns where the game's sound files are fetched from
+	// for a connection target (the client's asset downloader for the
+	// target's assets base, host and game version); a nil Fetcher (or a nil
 	// SoundFetcher) means the sounds are not loaded.
-	SoundFetcher func(assetsBase string) (audio.Fetcher, error)
+	SoundFetcher func(t session.Target) (audio.Fetcher, error)
 	// Context bounds background work (sound downloads).
 	Context context.Context
 	// Store remembers auth form values (nil: nothing remembered).

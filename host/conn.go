@@ -19,6 +19,9 @@ type outMsg struct {
 	binary    *[]byte // pooled frame copy, returned after writing
 	closeCode websocket.StatusCode
 	reason    string
+	// lossy marks what a lobby peer sends over its unordered, unreliable
+	// channel: PING and positional frames. A WebSocket ignores it.
+	lossy bool
 }
 
 // outQueue is the per-client send queue length. A reliable message that
@@ -45,12 +48,20 @@ type client struct {
 	rtt        float64
 	lastActive time.Time
 	joined     bool // participant exists in the match
+	// lobby marks a lobby room's joiner: its auth form has no name field,
+	// the nick comes from its verified identity token.
+	lobby bool
 }
 
 type event struct {
 	c       *client
 	port    int
 	payload []byte
+	// For a lobby joiner's AUTH_RESPONSE: the nick of its verified token,
+	// or why the token was refused. Verified on the peer's own goroutine,
+	// so a slow key fetch never stalls the room.
+	nick    string
+	authErr error
 }
 
 func (s *Server) serveGame(w http.ResponseWriter, r *http.Request) {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/coder/websocket"
@@ -32,6 +33,10 @@ type room struct {
 	clients map[int]*client
 	bufs    sync.Pool
 	now     time.Time
+	// players and mapName are read by other goroutines (a lobby room
+	// reports them to its master).
+	players atomic.Int32
+	mapName atomic.Pointer[string]
 }
 
 func newRoom(cfg *Config, m *match.Match) *room {
@@ -81,6 +86,9 @@ func (r *room) run(ctx context.Context) {
 				r.match.Step(float64(at.UnixNano()) / 1e6)
 			}
 			steps = max(steps, due-maxCatchUp) // drop the backlog of a long stall
+			if name := r.match.MapName(); r.mapName.Load() == nil || *r.mapName.Load() != name {
+				r.mapName.Store(&name)
+			}
 			r.timers(now)
 			if !now.Before(nextIdle) {
 				nextIdle = now.Add(r.cfg.IdleCheck)
@@ -115,7 +123,7 @@ func (r *room) Frame(uid int, b []byte, reliable bool) {
 	}
 	buf := r.bufs.Get().(*[]byte)
 	*buf = append((*buf)[:0], b...)
-	if !r.enqueue(c, outMsg{binary: buf}, reliable) {
+	if !r.enqueue(c, outMsg{binary: buf, lossy: !reliable}, reliable) {
 		r.bufs.Put(buf)
 	}
 }
@@ -161,6 +169,7 @@ func (r *room) kick(c *client, tech int, code websocket.StatusCode) {
 func (r *room) leaveMatch(c *client) {
 	if c.joined {
 		c.joined = false
+		r.players.Add(-1)
 		r.match.Leave(c.id)
 	}
 }
@@ -198,10 +207,15 @@ type authError struct {
 	Error string `json:"error"`
 }
 
-func (r *room) authData() any {
-	params := []any{map[string]any{"name": "name", "value": "", "options": map[string]any{
-		"control": "text", "label": "Name", "validator": "isValidName", "storage": "playerName",
-		"required": true, "maxlength": 15}}}
+// authData is the auth form: a guest name field on the WebSocket, none for
+// a lobby joiner (the nick comes from its identity token).
+func (r *room) authData(lobby bool) any {
+	params := []any{}
+	if !lobby {
+		params = append(params, map[string]any{"name": "name", "value": "", "options": map[string]any{
+			"control": "text", "label": "Name", "validator": "isValidName", "storage": "playerName",
+			"required": true, "maxlength": 15}})
+	}
 	for _, p := range r.match.AuthParams() {
 		params = append(params, p)
 	}
@@ -224,11 +238,11 @@ func (r *room) handle(ev event) {
 	case 0:
 		if ev.port == protocol.ConfigReady {
 			c.state = 1
-			r.send(c, protocol.AuthData, r.authData())
+			r.send(c, protocol.AuthData, r.authData(c.lobby))
 		}
 	case 1:
 		if ev.port == protocol.AuthResponse {
-			r.auth(c, ev.payload)
+			r.auth(c, ev)
 		}
 	case 2:
 		if ev.port == protocol.ModulesReady {
@@ -240,13 +254,23 @@ func (r *room) handle(ev event) {
 	}
 }
 
-func (r *room) auth(c *client, payload []byte) {
+func (r *room) auth(c *client, ev event) {
 	var obj map[string]json.RawMessage
-	if json.Unmarshal(payload, &obj) != nil || obj == nil {
+	if json.Unmarshal(ev.payload, &obj) != nil || obj == nil {
 		return
 	}
 	fields := map[string]string{}
 	names := []string{"name"}
+	if c.lobby {
+		// No guest path: a lobby room admits only a verified identity.
+		if ev.authErr != nil || ev.nick == "" {
+			r.cfg.Log.Info("host: lobby joiner refused", "client", c.id, "err", ev.authErr)
+			r.send(c, protocol.AuthResult, []authError{{"token", "invalid"}})
+			return
+		}
+		names = names[:0]
+		fields["name"] = ev.nick
+	}
 	for _, p := range r.match.AuthParams() {
 		names = append(names, p.Name)
 	}
@@ -264,7 +288,7 @@ func (r *room) auth(c *client, payload []byte) {
 		fields[n] = s
 	}
 	var errs []authError
-	if !match.ValidName(fields["name"]) {
+	if !c.lobby && !match.ValidName(fields["name"]) {
 		errs = append(errs, authError{"name", "not valid"})
 	}
 	for _, n := range r.match.ValidateAuth(fields) {
@@ -285,6 +309,7 @@ func (r *room) auth(c *client, payload []byte) {
 		return
 	}
 	c.joined = true
+	r.players.Add(1)
 	c.state = 2
 	c.tracking = true
 	c.nextPing = r.now.Add(r.cfg.PingInterval)
@@ -366,7 +391,7 @@ func (r *room) timers(now time.Time) {
 		c.pingOpen = true
 		c.pingSent = now
 		b, _ := json.Marshal([]int{protocol.Ping, c.pingID})
-		r.enqueue(c, outMsg{text: b}, false)
+		r.enqueue(c, outMsg{text: b, lossy: true}, false)
 	}
 }
 

@@ -18,12 +18,50 @@ const (
 	CloseTooManyConnections = 4009
 )
 
+// Codes a lobby transport reports for the end of a peer connection. A data
+// channel closes without a code, so these never travel on any wire: they
+// carry the reason into the same close policy the WebSocket codes use.
+const (
+	// CloseHostMigrating: the master announced a host change; the client
+	// offers again to the room's next host without waiting.
+	CloseHostMigrating = 4900
+	// CloseRoomClosed: the master closed the room; nothing to reconnect to.
+	CloseRoomClosed = 4901
+	// CloseAnotherDevice: TECH_INFORM 1, a newer login took the seat.
+	CloseAnotherDevice = 4902
+	// CloseServerFull: TECH_INFORM 0, the legacy queue of a full server.
+	CloseServerFull = 4903
+)
+
+// TechCloseCode maps the terminal TECH_INFORM a lobby host sent before
+// closing the peer connection to the close code a WebSocket host would have
+// sent with it, so one close policy serves both transports. ok is false for
+// a code that carries no disconnect reason (2, loading) or is unknown.
+func TechCloseCode(tech int) (code int, ok bool) {
+	switch tech {
+	case 0:
+		return CloseServerFull, true
+	case 1:
+		return CloseAnotherDevice, true
+	case 3:
+		return CloseKickIdle, true
+	case 4:
+		return CloseKickMaxLatency, true
+	case 5:
+		return CloseKickMissedPings, true
+	case 6:
+		return CloseRoomFull, true
+	}
+	return 0, false
+}
+
 // ClosePolicyStays reports whether a client must stay disconnected after the
 // host closed with code: reconnecting would burn the same limit again. Every
 // other code, and a drop with no code, is followed by a reconnect.
 func ClosePolicyStays(code int) bool {
 	switch code {
-	case CloseInvalidOrigin, CloseRoomFull, CloseHandshakeTimeout, CloseTooManyConnections:
+	case CloseInvalidOrigin, CloseRoomFull, CloseHandshakeTimeout, CloseTooManyConnections,
+		CloseRoomClosed, CloseAnotherDevice, CloseServerFull:
 		return true
 	}
 	return false
@@ -49,6 +87,14 @@ func CloseReason(code int) string {
 		return "Disconnected for being idle."
 	case CloseGoingAway:
 		return "The server is shutting down."
+	case CloseHostMigrating:
+		return "The room's host is changing…"
+	case CloseRoomClosed:
+		return "The room was closed."
+	case CloseAnotherDevice:
+		return "Connection closed due to a new login from another device."
+	case CloseServerFull:
+		return "The server is full: try again later."
 	}
 	return "Connection closed (code " + strconv.Itoa(code) + ")."
 }

@@ -69,12 +69,38 @@ func FuzzParseAuthData(f *testing.F) {
 
 func FuzzParseStat(f *testing.F) {
 	seedPayloads(f, `[[["1",1,[{},[],1.5,"x",true]]],[[1,null]]]`, `[[],[],1]`)
-	f.Fuzz(func(t *testing.T, b []byte) { _, _ = ParseStat(b) })
+	f.Fuzz(func(t *testing.T, b []byte) {
+		st, err := ParseStat(b)
+		if err != nil {
+			return
+		}
+		if len(st.Bodies) > MaxStatRows || len(st.Heads) > MaxStatHeads {
+			t.Fatalf("%d rows, %d heads", len(st.Bodies), len(st.Heads))
+		}
+		for _, r := range st.Bodies {
+			if len(r.Cells) > MaxStatCells {
+				t.Fatalf("%d cells", len(r.Cells))
+			}
+			for _, c := range r.Cells {
+				if len(c.Text) > MaxText {
+					t.Fatalf("cell of %d bytes", len(c.Text))
+				}
+			}
+		}
+	})
 }
 
 func FuzzParseChat(f *testing.F) {
 	seedPayloads(f, `"a:b"`, `"a:1:"`, `[1,2,"x"]`)
-	f.Fuzz(func(t *testing.T, b []byte) { _, _ = ParseChat(b) })
+	f.Fuzz(func(t *testing.T, b []byte) {
+		c, err := ParseChat(b)
+		if err != nil {
+			return
+		}
+		if len(c.Text) > MaxText || len(c.Author) > MaxText || len(c.Params) > MaxParams || len(c.Group) > MaxName {
+			t.Fatalf("chat beyond the limits: %d %d %d %d", len(c.Text), len(c.Author), len(c.Params), len(c.Group))
+		}
+	})
 }
 
 func FuzzParseVote(f *testing.F) {
@@ -83,6 +109,9 @@ func FuzzParseVote(f *testing.F) {
 		v, err := ParseVote(b)
 		if err == nil && v.Open == nil && !v.IsList {
 			t.Fatal("vote with neither form")
+		}
+		if len(v.List) > MaxVoteItems || (v.Open != nil && (len(v.Open.Params) > MaxParams || len(v.Open.Name) > MaxName)) {
+			t.Fatal("vote beyond the limits")
 		}
 	})
 }
@@ -111,7 +140,9 @@ func FuzzSmallParsers(f *testing.F) {
 		_, _ = ParseTechInform(b)
 		_, _ = ParseMisc(b)
 		_, _ = ParseClear(b)
-		_, _ = ParsePanel(b)
+		if cells, err := ParsePanel(b); err == nil && len(cells) > MaxPanelCells {
+			t.Fatalf("%d panel cells", len(cells))
+		}
 		_, _ = ParseKeyset(b)
 	})
 }

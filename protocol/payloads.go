@@ -486,14 +486,17 @@ func ParsePanel(raw json.RawMessage) ([]PanelCell, error) {
 	if err := json.Unmarshal(raw, &items); err != nil {
 		return nil, payloadErr(PanelData, "not an array")
 	}
-	cells := make([]PanelCell, 0, len(items))
+	cells := make([]PanelCell, 0, min(len(items), MaxPanelCells))
 	for _, it := range items {
 		var s string
 		if json.Unmarshal(it, &s) != nil || s == "" {
 			continue
 		}
+		if len(cells) == MaxPanelCells {
+			break
+		}
 		k, v, found := strings.Cut(s, ":")
-		cells = append(cells, PanelCell{Key: k, Value: v, Set: found && v != ""})
+		cells = append(cells, PanelCell{Key: clip(k, MaxName), Value: clip(v, MaxText), Set: found && v != ""})
 	}
 	return cells, nil
 }
@@ -540,6 +543,9 @@ func ParseStat(raw json.RawMessage) (*Stat, error) {
 		return nil, payloadErr(StatData, "bodies are not an array")
 	}
 	for _, r := range rows {
+		if len(st.Bodies) == MaxStatRows {
+			break
+		}
 		var el []json.RawMessage
 		if json.Unmarshal(r, &el) != nil || len(el) < 3 {
 			continue
@@ -548,7 +554,7 @@ func ParseStat(raw json.RawMessage) (*Stat, error) {
 		if err != nil {
 			continue
 		}
-		b := StatBody{ID: scalarText(el[0]), Team: team}
+		b := StatBody{ID: clip(scalarText(el[0]), MaxName), Team: team}
 		if IsNull(el[2]) {
 			b.Remove = true
 		} else if b.Cells, err = parseCells(el[2]); err != nil {
@@ -563,6 +569,9 @@ func ParseStat(raw json.RawMessage) (*Stat, error) {
 		var heads []json.RawMessage
 		_ = json.Unmarshal(parts[1], &heads)
 		for _, h := range heads {
+			if len(st.Heads) == MaxStatHeads {
+				break
+			}
 			var el []json.RawMessage
 			if json.Unmarshal(h, &el) != nil || len(el) < 2 {
 				continue
@@ -593,6 +602,7 @@ func parseCells(raw json.RawMessage) ([]StatCell, error) {
 	if err := json.Unmarshal(raw, &cells); err != nil {
 		return nil, err
 	}
+	cells = cells[:min(len(cells), MaxStatCells)]
 	out := make([]StatCell, len(cells))
 	for i, c := range cells {
 		c = bytes.TrimSpace(c)
@@ -600,7 +610,7 @@ func parseCells(raw json.RawMessage) ([]StatCell, error) {
 			out[i] = StatCell{Keep: true}
 			continue
 		}
-		out[i] = StatCell{Text: scalarText(c)}
+		out[i] = StatCell{Text: text(c)}
 	}
 	return out, nil
 }
@@ -637,9 +647,13 @@ func ParseChat(raw json.RawMessage) (Chat, error) {
 		if err != nil || idx < 0 {
 			return Chat{}, payloadErr(ChatData, "template %.30q has no index", s)
 		}
-		c := Chat{Kind: ChatTemplate, Group: parts[0], Index: idx}
+		c := Chat{Kind: ChatTemplate, Group: clip(parts[0], MaxName), Index: idx}
 		if len(parts) == 3 {
-			c.Params = strings.Split(parts[2], ",")
+			c.Params = strings.SplitN(parts[2], ",", MaxParams+1)
+			c.Params = c.Params[:min(len(c.Params), MaxParams)]
+			for i := range c.Params {
+				c.Params[i] = clip(c.Params[i], MaxText)
+			}
 		}
 		return c, nil
 	}
@@ -648,9 +662,9 @@ func ParseChat(raw json.RawMessage) (Chat, error) {
 		return Chat{}, payloadErr(ChatData, "neither a template string nor an array")
 	}
 	if len(el) == 1 {
-		return Chat{Kind: ChatSystem, Text: scalarText(el[0])}, nil
+		return Chat{Kind: ChatSystem, Text: text(el[0])}, nil
 	}
-	c := Chat{Kind: ChatPlayer, Text: scalarText(el[0]), Author: scalarText(el[1])}
+	c := Chat{Kind: ChatPlayer, Text: text(el[0]), Author: text(el[1])}
 	if len(el) > 2 {
 		c.Team, _ = strconv.Atoi(scalarText(el[2]))
 	}
@@ -680,9 +694,10 @@ func ParseVote(raw json.RawMessage) (Vote, error) {
 		if err := json.Unmarshal(tok, &items); err != nil {
 			return Vote{}, payloadErr(VoteData, "bad list")
 		}
+		items = items[:min(len(items), MaxVoteItems)]
 		v := Vote{IsList: true, List: make([]string, 0, len(items))}
 		for _, it := range items {
-			v.List = append(v.List, scalarText(it))
+			v.List = append(v.List, text(it))
 		}
 		return v, nil
 	}
@@ -698,9 +713,12 @@ func ParseVote(raw json.RawMessage) (Vote, error) {
 	if name == "" {
 		return Vote{}, payloadErr(VoteData, "vote without a name")
 	}
+	if len(name) > MaxName {
+		return Vote{}, payloadErr(VoteData, "vote name longer than %d bytes", MaxName)
+	}
 	open := &VoteOpen{Name: name}
-	for _, p := range o.Params {
-		open.Params = append(open.Params, scalarText(p))
+	for _, p := range o.Params[:min(len(o.Params), MaxParams)] {
+		open.Params = append(open.Params, text(p))
 	}
 	if !IsNull(o.Values) {
 		open.Values = o.Values

@@ -57,10 +57,7 @@ func TestWindowEmbeddedHost(t *testing.T) {
 		<-srv.Done()
 	}()
 	sess := session.New(session.Options{Auth: session.AuthValues{GuestNick: "Viewer"}, AutoTeam: true})
-	r, err := New(ctx, Options{AssetsBase: srv.URL() + "/games/tanks/", CacheDir: "-"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := New(ctx, Options{Assets: testAssets(t, srv.URL()+"/games/tanks/")})
 	loop := gameloop.New(gameloop.Options{Session: sess, Start: time.Now(), Textures: r.Textures(), AutoTeam: true,
 		Width: winW, Height: winH})
 	runner := &session.Runner{Session: sess, Addr: srv.URL(), Client: http.DefaultClient, OnTarget: loop.SetTarget}

@@ -7,7 +7,6 @@ package render
 
 import (
 	"context"
-	"fmt"
 	"image"
 	"image/color"
 	"log/slog"
@@ -15,19 +14,17 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"vimpclient/assets"
 	"vimpclient/parts"
-	"vimpclient/render/assets"
 	"vimpclient/world"
 	"vimpclient/world/canvas"
 )
 
 // Options configure a Renderer.
 type Options struct {
-	// AssetsBase is the absolute URL of the game's assets ("" = no host
-	// images: parts draw their fallbacks).
-	AssetsBase string
-	// CacheDir is the image cache ("" = the user cache dir; "-" = none).
-	CacheDir string
+	// Assets downloads the game's images (nil: no host images, parts draw
+	// their fallbacks).
+	Assets *assets.Downloader
 	// NoAntiAlias draws stroked meshes (snake bodies, rings, generic
 	// shapes) without anti-aliasing: much cheaper on software GL.
 	NoAntiAlias bool
@@ -54,34 +51,15 @@ type canvasImages struct {
 	deco *ebiten.Image // inner glow and ring, drawn once per size
 }
 
-// New builds a renderer; ctx bounds its asset downloads.
-func New(ctx context.Context, o Options) (*Renderer, error) {
+// New builds a renderer; ctx bounds its image downloads.
+func New(ctx context.Context, o Options) *Renderer {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
-	var loader *assets.Loader
-	if o.AssetsBase != "" {
-		dir := o.CacheDir
-		switch dir {
-		case "-":
-			dir = ""
-		case "":
-			d, err := assets.DefaultCacheDir()
-			if err != nil {
-				o.Log.Warn("no image cache", "err", err)
-			}
-			dir = d
-		}
-		l, err := assets.New(assets.Options{AssetsBase: o.AssetsBase, CacheDir: dir, Log: o.Log})
-		if err != nil {
-			return nil, fmt.Errorf("render: %w", err)
-		}
-		loader = l
-	}
-	tex := newTextures(ctx, loader)
+	tex := newTextures(ctx, o.Assets)
 	r := &Renderer{log: o.Log, tex: tex}
 	r.gfx = newGfx(&r.d, tex, !o.NoAntiAlias)
-	return r, nil
+	return r
 }
 
 // Textures are the images parts draw from; hand them to the world.
@@ -98,9 +76,18 @@ func (r *Renderer) Poll() { r.tex.poll() }
 // fills, text) the last Draw made.
 func (r *Renderer) Draws() int { return r.draws }
 
-// Loading reports the host images' download progress (0..1) while any is
-// pending.
-func (r *Renderer) Loading() (progress float64, loading bool) { return r.tex.progress() }
+// SetAssets changes where host images come from (a new game version on
+// reconnect): at the next Poll every image asked for so far is asked for
+// again from d, and replaced when it arrives. Any goroutine may call it.
+func (r *Renderer) SetAssets(d *assets.Downloader) { r.tex.setSource(d) }
+
+// Loading reports the progress of the game's asset downloads (its images
+// and, when the sound manager fetches through the same downloader, its
+// sounds), and whether any is still to come.
+func (r *Renderer) Loading() (assets.Progress, bool) {
+	p := r.tex.progress()
+	return p, p.Loading()
+}
 
 func toColor(c parts.Color) color.Color {
 	return color.NRGBA{uint8(c.R * 255), uint8(c.G * 255), uint8(c.B * 255), uint8(c.A * 255)}

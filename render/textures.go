@@ -3,11 +3,13 @@ package render
 import (
 	"context"
 	"image"
+	"sync"
+	"sync/atomic"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"vimpclient/assets"
 	"vimpclient/parts"
-	"vimpclient/render/assets"
 )
 
 // maxTextures bounds the handle table.
@@ -16,20 +18,37 @@ const maxTextures = 4096
 // textures implements parts.Textures over Ebiten images. Ebiten packs small
 // images into shared atlases itself, so sprites drawn in a row batch into
 // few draw calls.
+//
+// Host images come from the asset downloader: each file is asked for once,
+// on a goroutine of its own (the downloader bounds how many fetch at once),
+// and installed by poll on the game loop's goroutine.
 type textures struct {
 	ctx    context.Context
-	loader *assets.Loader // nil: no host assets (every image falls back)
+	src    *assets.Downloader // nil: no host assets (every image falls back)
+	next   atomic.Pointer[assets.Downloader]
 	names  []string
 	imgs   []*ebiten.Image
 	byName map[string]parts.Tex
 	assets map[string]parts.Tex
-	done   []assets.Result
 	gen    uint64 // bumped whenever an image is replaced
+
+	mu    sync.Mutex
+	ready []loadedImage // finished downloads, for poll
+	taken []loadedImage
 }
 
-func newTextures(ctx context.Context, loader *assets.Loader) *textures {
-	return &textures{ctx: ctx, loader: loader, names: []string{""}, imgs: []*ebiten.Image{nil},
+// loadedImage is one finished download.
+type loadedImage struct {
+	src  *assets.Downloader
+	file string
+	img  image.Image // nil when the file failed
+}
+
+func newTextures(ctx context.Context, src *assets.Downloader) *textures {
+	t := &textures{ctx: ctx, src: src, names: []string{""}, imgs: []*ebiten.Image{nil},
 		byName: map[string]parts.Tex{}, assets: map[string]parts.Tex{}}
+	t.next.Store(src)
+	return t
 }
 
 func (t *textures) handle(name string) parts.Tex {
@@ -77,10 +96,26 @@ func (t *textures) Asset(file string) parts.Tex {
 	}
 	h := t.handle("asset:" + file)
 	t.assets[file] = h
-	if t.loader != nil {
-		t.loader.Request(t.ctx, file)
-	}
+	t.request(file)
 	return h
+}
+
+// request starts the download of one image file from the current source.
+func (t *textures) request(file string) {
+	src := t.src
+	if src == nil {
+		return
+	}
+	src.Expect(t.ctx, assets.Image, assets.ImagePath(file)) // counted before the goroutine runs
+	go func() {
+		img, err := src.Image(t.ctx, file)
+		if err != nil {
+			img = nil // the part draws its fallback; the downloader said why
+		}
+		t.mu.Lock()
+		t.ready = append(t.ready, loadedImage{src: src, file: file, img: img})
+		t.mu.Unlock()
+	}()
 }
 
 // SetAsset installs an asset image directly (tests, embedded assets).
@@ -110,28 +145,34 @@ func (t *textures) image(h parts.Tex) *ebiten.Image {
 	return nil
 }
 
-// poll installs finished downloads; it runs on the game loop.
+// setSource makes src the source of host images from the next poll on (a
+// new game version); any goroutine may call it.
+func (t *textures) setSource(src *assets.Downloader) { t.next.Store(src) }
+
+// poll installs finished downloads; it runs on the game loop. After a
+// change of source every asset already asked for is asked for again.
 func (t *textures) poll() {
-	if t.loader == nil {
-		return
-	}
-	t.done = t.loader.Poll(t.done[:0])
-	for _, r := range t.done {
-		if r.Err == nil && r.Img != nil {
-			t.set(t.assets[r.File], r.Img)
+	if src := t.next.Load(); src != t.src {
+		t.src = src
+		for file := range t.assets {
+			t.request(file)
 		}
 	}
-	clear(t.done)
+	t.mu.Lock()
+	t.ready, t.taken = t.taken[:0], t.ready
+	t.mu.Unlock()
+	for i, r := range t.taken {
+		if r.img != nil && r.src == t.src {
+			t.set(t.assets[r.file], r.img)
+		}
+		t.taken[i] = loadedImage{}
+	}
 }
 
-// progress reports asset loading (1 when nothing is pending).
-func (t *textures) progress() (float64, bool) {
-	if t.loader == nil {
-		return 1, false
+// progress is the current source's download progress.
+func (t *textures) progress() assets.Progress {
+	if t.src == nil {
+		return assets.Progress{}
 	}
-	done, total := t.loader.Progress()
-	if total == 0 || done >= total {
-		return 1, false
-	}
-	return float64(done) / float64(total), true
+	return t.src.Progress()
 }

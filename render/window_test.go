@@ -18,6 +18,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"vimpclient/assets"
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
 	"vimpclient/internal/capturetest"
@@ -277,10 +278,7 @@ type sceneOptions struct {
 
 func newScene(t testing.TB, o sceneOptions) *scene {
 	t.Helper()
-	r, err := New(context.Background(), Options{AssetsBase: o.assetsBase, CacheDir: "-", NoAntiAlias: o.noAntiAlias})
-	if err != nil {
-		t.Fatal(err)
-	}
+	r := New(context.Background(), Options{Assets: testAssets(t, o.assetsBase), NoAntiAlias: o.noAntiAlias})
 	if o.rand == nil {
 		o.rand = func() float64 { return 0.5 }
 	}
@@ -347,6 +345,20 @@ func (s *scene) LayoutF(w, h float64) (float64, float64) {
 
 func tankFields(x, y, angle float32, team float32) []float32 {
 	return []float32{x, y, angle, 0, 0, 0, 0, 3, 2, team, 0}
+}
+
+// testAssets is a downloader for base over plain HTTP with no disk cache
+// (nil when base is "").
+func testAssets(t testing.TB, base string) *assets.Downloader {
+	t.Helper()
+	if base == "" {
+		return nil
+	}
+	d, err := assets.New(assets.Options{Client: http.DefaultClient, Base: base})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
 }
 
 func assetServer(t testing.TB) string {

@@ -72,8 +72,8 @@ func (a AuthValues) Remember(form *protocol.AuthForm, values map[string]string, 
 	}
 	upd := map[string]string{}
 	for _, p := range form.Params {
-		if s := p.Options.Storage; s != "" {
-			upd[s] = values[p.Name]
+		if s := p.Options.Storage; s != "" && p.Name != TokenField {
+			upd[s] = values[p.Name] // an identity token is never kept with form values
 		}
 	}
 	if len(upd) == 0 {

@@ -25,11 +25,12 @@ func (s State) String() string {
 type EventKind uint8
 
 const (
-	EventOpen    EventKind = iota // transport open: a new connection, all state discarded
-	EventMessage                  // a typed JSON message: Port and Value
-	EventFrame                    // a binary snapshot frame: Data
-	EventState                    // the handshake reached State
-	EventClosed                   // the connection ended: Close
+	EventOpen     EventKind = iota // transport open: a new connection, all state discarded
+	EventMessage                   // a typed JSON message: Port and Value
+	EventFrame                     // a binary snapshot frame: Data
+	EventState                     // the handshake reached State
+	EventClosed                    // the connection ended: Close
+	EventPlatform                  // a lobby notice, migration step or engine vote: Platform
 )
 
 // Event is one item for the game loop, stamped with its arrival time.
@@ -39,8 +40,13 @@ type Event struct {
 	Port  int
 	Value any    // protocol.DecodePayload result for EventMessage
 	Data  []byte // frame bytes for EventFrame, owned by the receiver
+	// Size is the wire size of a message event: what its parsed value
+	// costs the queue, which bounds bytes as well as events.
+	Size int
 	State State
 	Close *CloseInfo
+	// Platform is set for EventPlatform.
+	Platform *PlatformEvent
 	// Err is set on the AUTH_DATA message when the session could not answer
 	// the form itself (a required value is missing): a player must fill it.
 	Err error

@@ -17,6 +17,7 @@ type chanTransport struct {
 	release chan struct{}
 	mu      sync.Mutex
 	sent    []string
+	notify  chan struct{} // told each write when not nil
 }
 
 func (c *chanTransport) Recv(ctx context.Context) (Message, error) {
@@ -40,6 +41,12 @@ func (c *chanTransport) Send(ctx context.Context, b []byte, _ bool) error {
 	c.mu.Lock()
 	c.sent = append(c.sent, string(b))
 	c.mu.Unlock()
+	if c.notify != nil {
+		select {
+		case c.notify <- struct{}{}:
+		default:
+		}
+	}
 	return nil
 }
 

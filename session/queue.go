@@ -2,44 +2,58 @@ package session
 
 import "sync"
 
-// Queue is the bounded hand-off from the read loop to the game loop. Push
-// never blocks (the read loop must keep answering PINGs whatever the game
-// loop does). When full, positional frames give way first: the oldest queued
-// frame is evicted; only when no frame is left to evict is the new event
-// dropped, and that is counted so the game loop can resynchronise.
+// Queue is the bounded hand-off from the read loop to the game loop, bounded
+// by events and by bytes: a game loop that stalls while a host sends large
+// messages cannot make it grow past either. Push never blocks (the read loop
+// must keep answering PINGs whatever the game loop does). When full,
+// positional frames give way first: the oldest queued frames are evicted;
+// only when no frame is left to evict is the new event dropped, and that is
+// counted so the game loop can resynchronise.
 type Queue struct {
 	mu            sync.Mutex
 	items         []Event
 	limit         int
+	byteLimit     int
+	bytes         int
 	notify        chan struct{}
 	droppedFrames int
 	droppedEvents int
 }
 
-// NewQueue makes a queue holding at most limit events.
+// DefaultQueueBytes is a queue's byte budget unless SetByteLimit says
+// otherwise: a few seconds of the heaviest snapshot traffic plus the largest
+// map a host may send.
+const DefaultQueueBytes = 32 << 20
+
+// eventOverhead is what an event costs the queue besides its bytes.
+const eventOverhead = 128
+
+// NewQueue makes a queue holding at most limit events and
+// DefaultQueueBytes.
 func NewQueue(limit int) *Queue {
 	if limit < 8 {
 		limit = 8
 	}
-	return &Queue{limit: limit, notify: make(chan struct{}, 1), items: make([]Event, 0, 64)}
+	return &Queue{limit: limit, byteLimit: DefaultQueueBytes, notify: make(chan struct{}, 1), items: make([]Event, 0, 64)}
 }
+
+// SetByteLimit sets the byte budget (a replay sizes it to its recording so
+// that a fast replay loses nothing).
+func (q *Queue) SetByteLimit(n int) {
+	q.mu.Lock()
+	q.byteLimit = max(n, MaxIncomingMessage+eventOverhead)
+	q.mu.Unlock()
+}
+
+func cost(e *Event) int { return len(e.Data) + e.Size + eventOverhead }
 
 // Push appends e; see Queue for the overflow rule.
 func (q *Queue) Push(e Event) {
+	c := cost(&e)
 	q.mu.Lock()
-	if len(q.items) >= q.limit {
-		evicted := false
-		for i := range q.items {
-			if q.items[i].Kind == EventFrame {
-				copy(q.items[i:], q.items[i+1:])
-				q.items[len(q.items)-1] = Event{}
-				q.items = q.items[:len(q.items)-1]
-				q.droppedFrames++
-				evicted = true
-				break
-			}
-		}
-		if !evicted {
+	for len(q.items) >= q.limit || q.bytes+c > q.byteLimit {
+		i := q.oldestFrame()
+		if i < 0 {
 			if e.Kind == EventFrame {
 				q.droppedFrames++
 			} else {
@@ -48,13 +62,28 @@ func (q *Queue) Push(e Event) {
 			q.mu.Unlock()
 			return
 		}
+		q.bytes -= cost(&q.items[i])
+		copy(q.items[i:], q.items[i+1:])
+		q.items[len(q.items)-1] = Event{}
+		q.items = q.items[:len(q.items)-1]
+		q.droppedFrames++
 	}
 	q.items = append(q.items, e)
+	q.bytes += c
 	q.mu.Unlock()
 	select {
 	case q.notify <- struct{}{}:
 	default:
 	}
+}
+
+func (q *Queue) oldestFrame() int {
+	for i := range q.items {
+		if q.items[i].Kind == EventFrame {
+			return i
+		}
+	}
+	return -1
 }
 
 // Ready is signalled after a Push; a game loop that sleeps can wait on it.
@@ -66,6 +95,7 @@ func (q *Queue) Drain(dst []Event) []Event {
 	dst = append(dst[:0], q.items...)
 	clear(q.items)
 	q.items = q.items[:0]
+	q.bytes = 0
 	q.mu.Unlock()
 	return dst
 }

@@ -2,6 +2,7 @@ package session
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
@@ -21,6 +22,23 @@ type Recorder struct {
 	scenario string
 	conn     string
 	err      error
+	secrets  [][]byte
+}
+
+// Redact replaces secret (an identity token) with "[redacted]" in every
+// line written from now on.
+func (r *Recorder) Redact(secret string) {
+	if r == nil || len(secret) < 8 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, s := range r.secrets {
+		if string(s) == secret {
+			return
+		}
+	}
+	r.secrets = append(r.secrets, []byte(secret))
 }
 
 // NewRecorder starts a transcript on w; the header line names the scenario.
@@ -67,6 +85,9 @@ func (r *Recorder) write(fields map[string]any) {
 	if err != nil {
 		r.err = fmt.Errorf("recorder: %w", err)
 		return
+	}
+	for _, s := range r.secrets {
+		b = bytes.ReplaceAll(b, s, []byte(Redacted))
 	}
 	b = append(b, '\n')
 	if _, err := r.w.Write(b); err != nil {

@@ -52,6 +52,16 @@ func (l RecordedLine) Wire() (Message, bool, error) {
 	return Message{}, false, nil
 }
 
+// RecordingBytes is about how many bytes a recording's messages take once
+// queued: what a fast replay's queue needs.
+func RecordingBytes(lines []RecordedLine) int {
+	n := 0
+	for _, l := range lines {
+		n += len(l.Payload) + len(l.B64)*3/4 + l.Bytes + 256
+	}
+	return n
+}
+
 // ReadRecording reads every line of a capture or recording, up to limit lines.
 func ReadRecording(r io.Reader, limit int) ([]RecordedLine, error) {
 	sc := bufio.NewScanner(r)

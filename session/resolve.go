@@ -3,7 +3,6 @@ package session
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -26,18 +25,32 @@ type Target struct {
 	// AssetsBase is the absolute URL of the game's images and sounds, from
 	// the game manifest ("" when the host has no manifest).
 	AssetsBase string
+
+	// Lobby marks a lobby master: the match is a room reached over WebRTC
+	// through the master's signaling, not the WebSocket above (WSURL is
+	// empty). Master is its base URL; Origin the https origin it accepts.
+	Lobby  bool
+	Master string
+	// Room and RoomName name the chosen room (set by the lobby resolver).
+	Room     string
+	RoomName string
+	// Token is the identity token sent in AUTH_RESPONSE. Only the lobby
+	// resolver sets it, for rooms of the master the token belongs to, so a
+	// dedicated host never receives one. It is never logged or recorded.
+	Token string
 }
 
 // EngineAPI is the game plugin contract version this client follows.
 const EngineAPI = 3
 
-// ErrNotDedicated reports a host whose /config does not announce the
-// dedicated contour (a lobby master, or no /config at all).
-var ErrNotDedicated = errors.New("not a dedicated vimp host (lobby hosts are not supported yet)")
-
 // Resolve turns what the player typed into a Target: http(s)://host:port (or a
 // bare host:port) is probed with GET /config; ws(s)://host:port/path is used
 // as is. origin overrides the derived Origin header when not empty.
+//
+// /config answering mode "dedicated" is a dedicated host; any other answer
+// (another mode, an older master's 404, no JSON) is a lobby master, as the
+// engine's own client decides. A host that cannot be reached is an error,
+// never taken for a lobby.
 func Resolve(ctx context.Context, client *http.Client, addr, origin string) (Target, error) {
 	if !strings.Contains(addr, "://") {
 		addr = "http://" + addr
@@ -52,8 +65,17 @@ func Resolve(ctx context.Context, client *http.Client, addr, origin string) (Tar
 		t.WSURL = u.String()
 		t.Origin = originOf(map[string]string{"ws": "http", "wss": "https"}[u.Scheme], u)
 	case "http", "https":
-		if err := probe(ctx, client, u, &t); err != nil {
+		lobby, err := probe(ctx, client, u, &t)
+		if err != nil {
 			return Target{}, err
+		}
+		if lobby {
+			// A master accepts only https origins, even when it serves
+			// plain HTTP behind a proxy.
+			t.Lobby = true
+			t.Master = (&url.URL{Scheme: u.Scheme, Host: u.Host, Path: strings.TrimSuffix(u.Path, "/")}).String()
+			t.Origin = originOf("https", u)
+			break
 		}
 		t.Origin = originOf(u.Scheme, u)
 		t.Warning, t.AssetsBase = checkManifest(ctx, client, u, t.GameID)
@@ -89,7 +111,8 @@ type configProbe struct {
 	WSURL       string  `json:"wsUrl"`
 }
 
-func probe(ctx context.Context, client *http.Client, base *url.URL, t *Target) error {
+// probe asks /config which contour base serves; lobby is true for a master.
+func probe(ctx context.Context, client *http.Client, base *url.URL, t *Target) (lobby bool, err error) {
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
 	defer cancel()
 	cu := *base
@@ -97,20 +120,20 @@ func probe(ctx context.Context, client *http.Client, base *url.URL, t *Target) e
 	cu.RawQuery = ""
 	req, err := http.NewRequestWithContext(pctx, http.MethodGet, cu.String(), nil)
 	if err != nil {
-		return fmt.Errorf("probe %s: %w", cu.String(), err)
+		return false, fmt.Errorf("probe %s: %w", cu.String(), err)
 	}
 	resp, err := client.Do(req)
 	if err != nil {
-		return fmt.Errorf("probe %s: %w", cu.String(), err)
+		return false, fmt.Errorf("probe %s: host unreachable: %w", cu.String(), err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 64<<10))
 	if err != nil {
-		return fmt.Errorf("probe %s: %w", cu.String(), err)
+		return false, fmt.Errorf("probe %s: %w", cu.String(), err)
 	}
 	var c configProbe
 	if resp.StatusCode != http.StatusOK || json.Unmarshal(body, &c) != nil || c.Mode != "dedicated" {
-		return fmt.Errorf("probe %s (status %d): %w", cu.String(), resp.StatusCode, ErrNotDedicated)
+		return true, nil
 	}
 	t.GameID = c.GameID
 	if c.GameVersion != nil {
@@ -119,10 +142,10 @@ func probe(ctx context.Context, client *http.Client, base *url.URL, t *Target) e
 	if c.WSURL != "" {
 		wu, err := url.Parse(c.WSURL)
 		if err != nil || (wu.Scheme != "ws" && wu.Scheme != "wss") {
-			return fmt.Errorf("probe %s: wsUrl %q is not a ws(s) URL", cu.String(), c.WSURL)
+			return false, fmt.Errorf("probe %s: wsUrl %q is not a ws(s) URL", cu.String(), c.WSURL)
 		}
 		t.WSURL = wu.String()
-		return nil
+		return false, nil
 	}
 	path := c.WSPath
 	if path == "" {
@@ -136,7 +159,7 @@ func probe(ctx context.Context, client *http.Client, base *url.URL, t *Target) e
 		scheme = "wss"
 	}
 	t.WSURL = (&url.URL{Scheme: scheme, Host: base.Host, Path: path}).String()
-	return nil
+	return false, nil
 }
 
 // hostKey normalises a host:port for the remembered-values store.

@@ -2,10 +2,13 @@ package session
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
 	"time"
+
+	"vimpclient/protocol"
 )
 
 // Back-off of the close policy: a reconnect 3 s after a close (as the
@@ -36,8 +39,29 @@ type Runner struct {
 	lastVersion string // gameVersion of the previous attempt, to notice a changed game
 }
 
+// ErrStay marks an attempt error that no retry can mend (the room is gone,
+// the sign-in expired): the Runner stops with it instead of reconnecting.
+var ErrStay = errors.New("not retried")
+
+// Stay wraps err so the Runner ends with it (errors.Is(err, ErrStay)).
+func Stay(err error) error {
+	if err == nil || errors.Is(err, ErrStay) {
+		return err
+	}
+	return &stayError{err}
+}
+
+type stayError struct{ err error }
+
+func (e *stayError) Error() string   { return e.err.Error() }
+func (e *stayError) Unwrap() []error { return []error{e.err, ErrStay} }
+
 // Run connects until the policy says stay or ctx ends, and returns the last
-// close. err is set only when no connection could be made before ctx ended.
+// close. err is set when no connection could be made before ctx ended, or
+// when an attempt failed with an error marked Stay.
+//
+// A lobby room's host change (CloseHostMigrating) is followed by the next
+// attempt at once: the dial waits for the master to name the new host.
 func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
 	client := r.Client
 	if client == nil {
@@ -50,6 +74,9 @@ func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
 	dial := r.Dial
 	if dial == nil {
 		dial = func(ctx context.Context, t Target) (Transport, error) {
+			if t.Lobby {
+				return nil, Stay(fmt.Errorf("%s is a lobby master: its rooms are joined over WebRTC, which this runner was not given", t.Host))
+			}
 			return DialWebSocket(ctx, client, t.WSURL, t.Origin)
 		}
 	}
@@ -68,10 +95,16 @@ func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
 		if err != nil {
 			lastErr = err
 			r.Session.noteError("connect attempt %d: %v", attempt, err)
+			if errors.Is(err, ErrStay) {
+				return last, err
+			}
 		} else {
 			last, lastErr = info, nil
 			if !info.Reconnect {
 				return info, nil
+			}
+			if info.Code == protocol.CloseHostMigrating {
+				continue
 			}
 		}
 		if err == nil && r.Session.lastReachedPlaying() {

@@ -87,6 +87,9 @@ type Session struct {
 	pendingList string // vote waiting for its "teams"/"maps" list
 	authForm    bool   // AUTH_DATA arrived and no accepted AUTH_RESULT yet
 	submitted   map[string]string
+	platform    Platform
+	token       string   // identity token of the current lobby room ("" elsewhere)
+	secrets     []string // redacted from kept errors
 }
 
 // New makes a session; Run connects it.
@@ -130,6 +133,9 @@ func (s *Session) Stats() Stats {
 
 func (s *Session) noteError(format string, args ...any) {
 	msg := fmt.Sprintf(format, args...)
+	s.mu.Lock()
+	msg = redact(msg, s.secrets)
+	s.mu.Unlock()
 	s.log.Warn(msg)
 	s.mu.Lock()
 	if len(s.stats.Errors) < maxErrors {
@@ -161,8 +167,10 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 	s.mu.Lock()
 	s.ob, s.seq, s.inGame, s.pendingList, s.lastPlaying = ob, 0, false, "", false
 	s.authForm, s.submitted = false, nil
+	s.token = target.Token
 	s.stats.Connections++
 	s.mu.Unlock()
+	s.Redact(target.Token)
 
 	wctx, wcancel := context.WithCancel(context.WithoutCancel(ctx))
 	drain := make(chan struct{})
@@ -238,6 +246,8 @@ func (s *Session) closeInfo(ctx context.Context, c *conn, ce *CloseError) *Close
 	switch {
 	case c.terminal != "":
 		info.Reason = c.terminal
+	case ce.Reason != "" && ce.Code >= protocol.CloseHostMigrating:
+		info.Reason = ce.Reason // a lobby transport's own words (room closed, ...)
 	default:
 		info.Reason = protocol.CloseReason(ce.Code)
 	}
@@ -386,10 +396,17 @@ func (s *Session) handle(c *conn, ob *outbox, m Message) {
 			s.count(func(st *Stats) { st.Player = true })
 		}
 	case protocol.Vote:
+		if v.Open != nil && IsEngineVote(v.Open.Name) {
+			// Names starting with "@" belong to the platform: a host
+			// cannot open one.
+			s.count(func(st *Stats) { st.Unknown++ })
+			return
+		}
 		s.vote(c, ob, v)
 	case protocol.MiscEntry:
 		s.miscName(c, v)
 	}
+	ev.Size = len(m.Data)
 	s.queue.Push(ev)
 }
 
@@ -403,7 +420,7 @@ func (s *Session) answerAuth(c *conn, ob *outbox, explicit map[string]string) er
 			return err
 		}
 	}
-	msg, err := protocol.AuthResponseMsg(values)
+	msg, err := protocol.AuthResponseMsg(withToken(values, c.target.Token))
 	if err != nil {
 		s.noteError("%v", err)
 		return err
@@ -411,6 +428,23 @@ func (s *Session) answerAuth(c *conn, ob *outbox, explicit map[string]string) er
 	c.answer = values
 	s.reply(ob, msg, true)
 	return nil
+}
+
+// TokenField is the AUTH_RESPONSE field of a lobby room's identity token.
+const TokenField = "token"
+
+// withToken adds a lobby room's identity token to the form values (a copy;
+// the values without it are what is remembered).
+func withToken(values map[string]string, token string) map[string]string {
+	if token == "" {
+		return values
+	}
+	out := make(map[string]string, len(values)+1)
+	for k, v := range values {
+		out[k] = v
+	}
+	out[TokenField] = token
+	return out
 }
 
 // vote asks for the value list a vote names (as the browser does on
@@ -518,7 +552,10 @@ func (s *Session) miscName(c *conn, m protocol.MiscEntry) {
 // session could not answer it, or after AUTH_RESULT rejected the answer).
 // Every field of the form must be present; values are remembered on success.
 func (s *Session) SubmitAuth(values map[string]string) error {
-	msg, err := protocol.AuthResponseMsg(values)
+	s.mu.Lock()
+	token := s.token
+	s.mu.Unlock()
+	msg, err := protocol.AuthResponseMsg(withToken(values, token))
 	if err != nil {
 		return err
 	}
@@ -535,63 +572,6 @@ func (s *Session) SubmitAuth(values map[string]string) error {
 		return fmt.Errorf("submit auth: %w", err)
 	}
 	return nil
-}
-
-// send queues game input in the input lane.
-func (s *Session) send(msg []byte) error {
-	s.mu.Lock()
-	ob, in := s.ob, s.inGame
-	s.mu.Unlock()
-	if ob == nil || !in {
-		return ErrNotInGame
-	}
-	if err := ob.push(outMsg{data: msg, reliable: true}, false); err != nil {
-		return fmt.Errorf("send: %w", err)
-	}
-	return nil
-}
-
-func (s *Session) nextSeq() uint32 {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.seq++
-	return s.seq
-}
-
-// Key sends one KEYS_DATA key transition for a command of the current key
-// set and returns its input seq, which the client core's prediction takes
-// with the same input.
-func (s *Session) Key(action protocol.KeyAction, command string) (uint32, error) {
-	seq := s.nextSeq()
-	return seq, s.send(protocol.KeyMsg(seq, action, command))
-}
-
-// Aim sends one pointer message in world coordinates and returns its seq.
-func (s *Session) Aim(x, y float64, flags uint8) (uint32, error) {
-	seq := s.nextSeq()
-	return seq, s.send(protocol.AimMsg(seq, x, y, flags))
-}
-
-// Chat sends a chat line; an empty line (after control characters) is refused.
-func (s *Session) Chat(text string) error {
-	msg, ok := protocol.ChatMsg(text)
-	if !ok {
-		return errors.New("chat: nothing to send")
-	}
-	return s.send(msg)
-}
-
-// VoteRequest asks the host for a list ("teams", "maps") for the named vote.
-func (s *Session) VoteRequest(voteName, what string) error {
-	s.mu.Lock()
-	s.pendingList = voteName
-	s.mu.Unlock()
-	return s.send(protocol.VoteRequestMsg(what))
-}
-
-// VoteAnswer answers a vote with one of the values the host listed.
-func (s *Session) VoteAnswer(voteName, value string) error {
-	return s.send(protocol.VoteAnswerMsg(voteName, value))
 }
 
 // Pending reports how many messages wait in the outbox.

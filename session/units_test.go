@@ -58,6 +58,36 @@ func TestQueueOverflowEvictsFramesFirst(t *testing.T) {
 	}
 }
 
+// A stalled game loop and a host sending big messages: the queue stays
+// within its byte budget, frames giving way first, then new messages.
+func TestQueueBoundedByBytes(t *testing.T) {
+	q := NewQueue(4096)
+	frame := make([]byte, 1<<20)
+	for range 100 {
+		q.Push(Event{Kind: EventFrame, Data: frame})
+	}
+	q.Push(Event{Kind: EventMessage, Port: 3, Size: 3 << 20}) // a big map
+	for range 20 {
+		q.Push(Event{Kind: EventMessage, Port: 15, Size: 4 << 20})
+	}
+	if q.bytes > DefaultQueueBytes {
+		t.Fatalf("%d bytes queued, budget %d", q.bytes, DefaultQueueBytes)
+	}
+	evs := q.Drain(nil)
+	f, e := q.Dropped()
+	if evs[0].Port != 3 || f != 100 || e == 0 {
+		t.Fatalf("first %+v, dropped frames %d events %d", evs[0], f, e)
+	}
+	// A replay sizes its queue to the recording.
+	q.SetByteLimit(200 << 20)
+	for range 100 {
+		q.Push(Event{Kind: EventFrame, Data: frame})
+	}
+	if n := len(q.Drain(nil)); n != 100 {
+		t.Fatalf("%d of 100 frames kept under a 200 MiB budget", n)
+	}
+}
+
 func TestBackoff(t *testing.T) {
 	want := []time.Duration{3 * time.Second, 3 * time.Second, 6 * time.Second, 12 * time.Second, 24 * time.Second, 48 * time.Second, 60 * time.Second, 60 * time.Second}
 	for i, w := range want {
@@ -118,8 +148,10 @@ func TestResolve(t *testing.T) {
 			Target{WSURL: "ws://" + host + "/game", Origin: "http://localhost:3002", Host: host, GameID: "tanks"}, false},
 		{`{"mode":"dedicated","gameId":"g","wsUrl":"wss://example.org/x"}`, srv.URL, "",
 			Target{WSURL: "wss://example.org/x", Origin: "http://" + host, Host: host, GameID: "g"}, false},
-		{`{"mode":"lobby"}`, srv.URL, "", Target{}, true},
-		{`not json`, srv.URL, "", Target{}, true},
+		{`{"mode":"lobby"}`, srv.URL, "", Target{Lobby: true, Master: srv.URL, Origin: "https://" + host, Host: host}, false},
+		{`not json`, srv.URL, "", Target{Lobby: true, Master: srv.URL, Origin: "https://" + host, Host: host}, false},
+		{`{"mode":"lobby"}`, srv.URL, "https://vimp.example", Target{Lobby: true, Master: srv.URL, Origin: "https://vimp.example", Host: host}, false},
+		{``, "http://127.0.0.1:1", "", Target{}, true},
 		{``, "ws://127.0.0.1:8090/game", "", Target{WSURL: "ws://127.0.0.1:8090/game", Origin: "http://127.0.0.1:8090", Host: "127.0.0.1:8090"}, false},
 		{``, "wss://example.org:443/game", "", Target{WSURL: "wss://example.org:443/game", Origin: "https://example.org", Host: "example.org:443"}, false},
 		{``, "ftp://x", "", Target{}, true},

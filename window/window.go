@@ -3,7 +3,7 @@
 // whose Draw draws the loop's world, then the HUD and the net graph above it.
 // Window chores live here too: fullscreen (F11, Alt+Enter), screenshots
 // (F12, or once after a delay), the net graph toggle (F3), the device scale
-// factor, and the loading bar while a game's images download.
+// factor, and the loading bar while a game's images and sounds download.
 package window
 
 import (
@@ -16,7 +16,9 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
+	"vimpclient/assets"
 	"vimpclient/gameloop"
 	hudview "vimpclient/hud/view"
 	"vimpclient/input"
@@ -59,6 +61,9 @@ type Window struct {
 	err      error
 	pending  string // screenshot path to write at the end of the next Draw
 	loadBar  *ebiten.Image
+	loadOf   assets.Progress // what loadText says
+	loadText string
+	loadOp   text.DrawOptions
 }
 
 // play is what a window plays: a live game loop, or a demo whose loop is
@@ -231,8 +236,9 @@ func (w *Window) Draw(screen *ebiten.Image) {
 	}
 }
 
-// drawLoading covers the world with a progress bar while images download.
-func (w *Window) drawLoading(screen *ebiten.Image, p float64) {
+// drawLoading covers the world with a progress bar while the game's assets
+// (images and sounds) download, the file count and percentage under it.
+func (w *Window) drawLoading(screen *ebiten.Image, p assets.Progress) {
 	if w.loadBar == nil {
 		w.loadBar = ebiten.NewImage(1, 1)
 		w.loadBar.Fill(color.White)
@@ -247,10 +253,32 @@ func (w *Window) drawLoading(screen *ebiten.Image, p float64) {
 	op.ColorScale.Scale(0.25, 0.25, 0.25, 1)
 	screen.DrawImage(w.loadBar, &op)
 	op.GeoM.Reset()
-	op.GeoM.Scale(bw*p, bh)
+	op.GeoM.Scale(bw*p.Fraction(), bh)
 	op.GeoM.Translate(x, y)
 	op.ColorScale.Reset()
 	screen.DrawImage(w.loadBar, &op)
+
+	if p != w.loadOf || w.loadText == "" {
+		w.loadOf = p
+		w.loadText = loadingText(p)
+	}
+	face := w.hud.Fonts().Face(false, 14*w.dpr)
+	tw, _ := text.Measure(w.loadText, face, 0)
+	w.loadOp.GeoM.Reset()
+	w.loadOp.GeoM.Translate((float64(b.Dx())-tw)/2, y+bh+8*w.dpr)
+	w.loadOp.ColorScale.Reset()
+	w.loadOp.ColorScale.Scale(0.8, 0.8, 0.8, 1)
+	text.Draw(screen, w.loadText, face, &w.loadOp)
+}
+
+// loadingText is the line under the loading bar: files done of the total,
+// the percentage, and the failures if any.
+func loadingText(p assets.Progress) string {
+	s := fmt.Sprintf("Loading assets: %d / %d files (%d%%)", p.Done, p.Total, int(p.Fraction()*100))
+	if p.Failed > 0 {
+		s += fmt.Sprintf(", %d unavailable", p.Failed)
+	}
+	return s
 }
 
 // Layout implements ebiten.Game.

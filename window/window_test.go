@@ -6,16 +6,25 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"vimpclient/assets"
+	"vimpclient/audio"
+	"vimpclient/audio/mix"
+	"vimpclient/audio/synth"
 	"vimpclient/gameloop"
 	"vimpclient/host"
 	"vimpclient/render"
 	"vimpclient/session"
 )
+
+// childEnv marks a test process started to run one window test alone.
+const childEnv = "VIMP_WINDOW_TEST_CHILD"
 
 // The graphics library runs its loop on the main thread, once per process:
 // TestMain serves the tests' window runs there.
@@ -52,16 +61,21 @@ func TestWindowPlaysAndScreenshots(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv, err := host.Start(ctx, host.Config{Addr: "127.0.0.1:0", Bots: 2, Seed: 3, Log: quiet})
+	srv, err := host.Start(ctx, host.Config{Addr: "127.0.0.1:0", Bots: 2, Seed: 3, Sound: synth.WAV, Log: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
 	sess := session.New(session.Options{Auth: session.AuthValues{Nick: "Viewer"}, AutoTeam: true, Team: "team1", Logger: quiet})
-	r, err := render.New(ctx, render.Options{AssetsBase: srv.URL() + "/games/tanks/", CacheDir: "-", Log: quiet})
+	// One downloader for the game's images and sounds, as the client wires it.
+	dl, err := assets.New(assets.Options{Client: http.DefaultClient, Base: srv.URL() + "/games/tanks/", Log: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}
+	r := render.New(ctx, render.Options{Assets: dl, Log: quiet})
+	sounds := audio.NewManager(mix.New(mix.Options{}), audio.Options{Logger: quiet})
+	defer sounds.Destroy()
 	loop := gameloop.New(gameloop.Options{Session: sess, Log: quiet, Start: time.Now(), Textures: r.Textures(),
+		Sounds: sounds, SoundFetcher: func(session.Target) (audio.Fetcher, error) { return dl.Sounds(), nil },
 		Interactive: true, AutoTeam: true})
 	runner := &session.Runner{Session: sess, Addr: srv.URL(), Client: http.DefaultClient, OnTarget: loop.SetTarget}
 	runDone := make(chan struct{})
@@ -85,6 +99,14 @@ func TestWindowPlaysAndScreenshots(t *testing.T) {
 	if loop.World().GameID() != "tanks" {
 		t.Fatalf("world game %q", loop.World().GameID())
 	}
+	// Six seconds in, the tile sheet and the ten sounds of the catalog are
+	// in, and the loading bar is gone.
+	if p, loading := r.Loading(); loading || p.Failed != 0 || p.Total < 11 {
+		t.Errorf("assets %+v (loading %v), want the images and the 10 sounds loaded", p, loading)
+	}
+	if _, ok := sounds.SoundConfig("shot"); !ok {
+		t.Error("the shot sound did not load through the downloader")
+	}
 	f, err := os.Open(shot)
 	if err != nil {
 		t.Fatalf("screenshot not written: %v", err)
@@ -105,5 +127,113 @@ func TestWindowPlaysAndScreenshots(t *testing.T) {
 	}
 	if len(colours) < 20 {
 		t.Errorf("screenshot %v has only %d colours", b, len(colours))
+	}
+}
+
+func TestLoadingText(t *testing.T) {
+	for p, want := range map[assets.Progress]string{
+		{Done: 3, Total: 12}:             "Loading assets: 3 / 12 files (25%)",
+		{Done: 11, Failed: 2, Total: 12}: "Loading assets: 11 / 12 files (91%), 2 unavailable",
+	} {
+		if got := loadingText(p); got != want {
+			t.Errorf("loadingText(%+v) = %q, want %q", p, got, want)
+		}
+	}
+}
+
+// While a game's assets load, the window shows the loading bar at the
+// downloader's fraction with the file count under it, over a black screen.
+func TestLoadingScreen(t *testing.T) {
+	if err := Available(); err != nil {
+		t.Skip(err)
+	}
+	if os.Getenv(childEnv) != "loading" {
+		// The graphics library runs one game per process, and another test
+		// runs its window here: this one runs in a process of its own.
+		cmd := exec.Command(os.Args[0], "-test.run=^TestLoadingScreen$")
+		cmd.Env = append(os.Environ(), childEnv+"=loading")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("loading screen: %v\n%s", err, out)
+		}
+		return
+	}
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path == "/games/tanks/sounds/a.wav" {
+			w.Write([]byte("RIFF"))
+			return
+		}
+		http.NotFound(w, r)
+	}))
+	defer srv.Close()
+	dl, err := assets.New(assets.Options{Client: srv.Client(), Base: srv.URL + "/games/tanks/", Log: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Four files asked for: one loaded, one missing, two still to come.
+	dl.Expect(ctx, assets.Sound, "sounds/a.wav", "sounds/b.wav", "sounds/c.wav", "sounds/d.wav")
+	dl.Fetch(ctx, assets.Sound, "sounds/a.wav")
+	dl.Fetch(ctx, assets.Sound, "sounds/b.wav")
+	if p := dl.Progress(); p != (assets.Progress{Done: 2, Failed: 1, Total: 4}) {
+		t.Fatalf("progress %+v", p)
+	}
+	r := render.New(ctx, render.Options{Assets: dl, Log: quiet})
+	sess := session.New(session.Options{Logger: quiet})
+	loop := gameloop.New(gameloop.Options{Session: sess, Log: quiet, Textures: r.Textures()})
+	shot := filepath.Join(t.TempDir(), "loading.png")
+	w, err := New(ctx, loop, r, Options{Title: "test", Width: 960, Height: 540, NoVsync: true,
+		Screenshot: shot, ScreenshotAfter: 300 * time.Millisecond, Log: quiet})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var runErr error
+	onMain(func() { runErr = w.Run() })
+	if runErr != nil {
+		t.Fatalf("window: %v", runErr)
+	}
+	f, err := os.Open(shot)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d := os.Getenv("WINDOW_SHOT_DIR"); d != "" {
+		b, _ := os.ReadFile(shot)
+		os.WriteFile(filepath.Join(d, "loading.png"), b, 0o644)
+	}
+	b := img.Bounds()
+	scale := float64(b.Dx()) / 960 // the device scale factor
+	grey := func(x, y float64) uint32 {
+		r, _, _, _ := img.At(int(x*scale), int(y*scale)).RGBA()
+		return r >> 8
+	}
+	// The bar: 40% of the width, centred, 8 px high at mid-height; half full.
+	barX, barW, barY := 960*0.3, 960*0.4, 540/2+4.0
+	if v := grey(barX+barW*0.25, barY); v < 240 {
+		t.Errorf("the done half of the bar is %d, want white", v)
+	}
+	if v := grey(barX+barW*0.75, barY); v < 50 || v > 80 {
+		t.Errorf("the rest of the bar is %d, want dark grey", v)
+	}
+	if v := grey(20, 20); v != 0 {
+		t.Errorf("the screen around the bar is %d, want black", v)
+	}
+	lit, minX, maxX := 0, 960.0, 0.0
+	for y := barY + 8; y < barY+30; y++ {
+		for x := 0.0; x < 960; x++ {
+			if grey(x, y) > 120 {
+				lit++
+				minX, maxX = min(minX, x), max(maxX, x)
+			}
+		}
+	}
+	if lit < 50 || minX < barX || maxX > barX+barW || (minX+maxX)/2 < 440 || (minX+maxX)/2 > 520 {
+		t.Errorf("the count under the bar: %d lit px from x %v to %v, want a centred line of text", lit, minX, maxX)
 	}
 }

@@ -37,7 +37,7 @@ func headlessConnect(ctx context.Context, p *playFlags, addr string, stdout, std
 		defer cancel()
 	}
 	opts := gameloop.Options{Session: sess, Log: log, LogOnce: conn.once, Start: time.Now(), Context: ctx, AutoTeam: true,
-		SoundFetcher: conn.soundFetcher}
+		SoundFetcher: conn.assets.SoundFetcher}
 	if p.audioOut != "" {
 		// Sound without a device: the mix runs in real time into the WAV.
 		mx := mix.New(mix.Options{})
@@ -65,6 +65,11 @@ func headlessConnect(ctx context.Context, p *playFlags, addr string, stdout, std
 			log.Info("connecting", "ws", t.WSURL, "origin", t.Origin, "game", t.GameID, "version", t.GameVersion)
 			loop.SetTarget(t)
 		}}
+	closeLobby, code := joinLobby(ctx, p, runner, log, stderr)
+	if code != 0 {
+		return code
+	}
+	defer closeLobby()
 	start := time.Now()
 	info, runErr := gameloop.RunHeadless(ctx, loop, runner.Run, 60, nil)
 	if err := conn.rec.Close(); err != nil {

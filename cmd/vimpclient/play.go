@@ -7,14 +7,12 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"net/url"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
 	"time"
 
-	"vimpclient/audio"
 	"vimpclient/audio/synth"
 	"vimpclient/host"
 	"vimpclient/input"
@@ -48,6 +46,7 @@ type playFlags struct {
 	set      setFlag
 	origin   string
 	ca       string
+	cache    string
 	record   string
 	verbose  bool
 	bots     int
@@ -57,6 +56,7 @@ type playFlags struct {
 	fullscreen      bool
 	screenshot      string
 	screenshotAfter time.Duration
+	lobby           lobbyFlags
 }
 
 func (p *playFlags) register(fs *flag.FlagSet) {
@@ -68,7 +68,8 @@ func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&p.nick, "nick", "", "nick for the host's name field")
 	fs.Var(p.set, "set", "auth form value `field=value` (repeatable)")
 	fs.StringVar(&p.origin, "origin", "", "Origin header to send (default: derived from the address)")
-	fs.StringVar(&p.ca, "ca", "", "PEM file with an extra CA to trust for https/wss hosts")
+	fs.StringVar(&p.ca, "ca", "", "PEM file with an extra CA to trust for https/wss hosts (and their images and sounds)")
+	fs.StringVar(&p.cache, "asset-cache", defaultAssetCache(), "`dir`ectory keeping downloaded images and sounds between runs (\"-\" or empty: none)")
 	fs.StringVar(&p.record, "record", "", "write every message both ways to this JSON-lines file")
 	fs.BoolVar(&p.verbose, "v", false, "log connection details to stderr")
 	fs.IntVar(&p.bots, "bots", 5, "bots in the embedded host's match (when no address is given)")
@@ -77,12 +78,14 @@ func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&p.fullscreen, "fullscreen", false, "start in fullscreen (F11 or Alt+Enter toggles it)")
 	fs.StringVar(&p.screenshot, "screenshot", "", "write a PNG of the window to this file after -screenshot-after, then quit")
 	fs.DurationVar(&p.screenshotAfter, "screenshot-after", 10*time.Second, "when to take the -screenshot")
+	p.lobby.register(fs)
 }
 
 func usagePlay(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, "usage: vimpclient [flags] ADDRESS      (http://host:port, or ws://host:port/path)")
 	fmt.Fprintln(w, "       vimpclient replay [flags] FILE  (play a recording back)")
 	fmt.Fprintln(w, "       vimpclient frames -schema SCHEMA.json FILE...")
+	fmt.Fprintln(w, "       vimpclient -room NAME|ID MASTER  (a lobby room; see also: servers, login, serve -master)")
 	fs.PrintDefaults()
 }
 
@@ -101,6 +104,8 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "vimpclient: one address expected, got %q\n", fs.Args())
 		return 2
 	}
+	p.lobby.out = newRedactor(stderr) // identity tokens never reach the logs
+	stderr = p.lobby.out
 	if !p.headless {
 		if err := window.Available(); err != nil {
 			fmt.Fprintf(stderr, "vimpclient: %v\n", err)
@@ -167,11 +172,13 @@ func openRecorder(path, scenario string, now func() time.Time) (*session.Recorde
 }
 
 // connection is what both play modes set up before connecting: the logger,
-// the HTTP client (with -ca), the remembered auth values and the recorder.
+// the HTTP client (with -ca), the asset downloaders built from it, the
+// remembered auth values and the recorder.
 type connection struct {
 	log    *slog.Logger
 	once   *logs.Once // says each warning once per connection
 	client *http.Client
+	assets *targetAssets
 	store  *session.AuthStore // nil when values cannot be remembered
 	rec    *session.Recorder  // nil without -record
 }
@@ -183,6 +190,7 @@ func newConnection(p *playFlags, mode, addr string, stderr io.Writer) (*connecti
 	if c.client, err = session.HTTPClient(p.ca); err != nil {
 		return nil, err
 	}
+	c.assets = newTargetAssets(c.client, p.cache, c.log)
 	if c.store, err = session.DefaultAuthStore(); err != nil {
 		c.log.Warn("auth values will not be remembered", "err", err)
 		c.store = nil
@@ -191,19 +199,6 @@ func newConnection(p *playFlags, mode, addr string, stderr io.Writer) (*connecti
 		return nil, err
 	}
 	return c, nil
-}
-
-// soundFetcher fetches a game's sound files from its assets base with the
-// connection's HTTP client (which trusts -ca).
-func (c *connection) soundFetcher(base string) (audio.Fetcher, error) {
-	if base == "" {
-		return nil, nil // a host without a game manifest: no sounds to fetch
-	}
-	u, err := url.Parse(base)
-	if err != nil {
-		return nil, fmt.Errorf("assets base %q: %w", base, err)
-	}
-	return audio.HTTPFetcher{Client: c.client, Base: u}, nil
 }
 
 // guestNick is the nick a headless run uses when neither -nick nor a

@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"net/url"
 	"os"
 	"os/signal"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"vimpclient/assets"
 	"vimpclient/audio"
 	"vimpclient/audio/mix"
 	"vimpclient/audio/synth"
@@ -42,6 +42,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	script := fs.String("script", "", "headless: key script, as for a live host")
 	record := fs.String("record", "", "headless: re-record what the client sends during the replay")
 	assetsBase := fs.String("assets", "", "window: the game's assets base URL, for its images and sounds (default: drawn and sounded by the client itself)")
+	ca := fs.String("ca", "", "window: PEM file with an extra CA to trust for an https -assets host")
 	verbose := fs.Bool("v", false, "log details to stderr")
 	var shot screenshotFlags
 	shot.register(fs)
@@ -81,7 +82,14 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	log, once := logs.New(stderr, *verbose)
 	if !*headless {
-		return watchDemo(ctx, lines, *conn, *nick, *team, *assetsBase, shot, log, stderr)
+		var dl *assets.Downloader
+		if *assetsBase != "" {
+			if dl, err = demoAssets(*assetsBase, *ca, log); err != nil {
+				fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
+				return 2
+			}
+		}
+		return watchDemo(ctx, lines, *conn, *nick, *team, dl, shot, log, stderr)
 	}
 	rp, err := session.NewReplay(lines, *conn)
 	if err != nil {
@@ -101,10 +109,12 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	}
 	// The whole recording may be queued before the loop catches up: size the
 	// queue to it so a fast replay loses nothing.
+	queue := session.NewQueue(len(lines) + 64)
+	queue.SetByteLimit(session.RecordingBytes(lines))
 	sess := session.New(session.Options{
 		Auth:     session.AuthValues{Nick: *nick},
 		AutoTeam: true, Team: *team, Recorder: rec, Now: rp.Now,
-		Queue:  session.NewQueue(len(lines) + 64),
+		Queue:  queue,
 		Logger: log,
 	})
 	ents := gameloop.NewEntities()
@@ -125,7 +135,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 }
 
 // watchDemo plays a recording in a window.
-func watchDemo(ctx context.Context, lines []session.RecordedLine, conn, nick, team, assetsBase string, shot screenshotFlags, log *slog.Logger, stderr io.Writer) int {
+func watchDemo(ctx context.Context, lines []session.RecordedLine, conn, nick, team string, dl *assets.Downloader, shot screenshotFlags, log *slog.Logger, stderr io.Writer) int {
 	mx := mix.New(mix.Options{})
 	out, err := audio.OpenOutput(ctx, mx, audio.OutputOptions{Logger: log})
 	if err != nil {
@@ -133,11 +143,12 @@ func watchDemo(ctx context.Context, lines []session.RecordedLine, conn, nick, te
 		return 1
 	}
 	defer out.Close()
-	renderer, err := render.New(ctx, render.Options{AssetsBase: assetsBase, Log: log})
-	if err != nil {
-		fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
-		return 1
+	renderer := render.New(ctx, render.Options{Assets: dl, Log: log})
+	assetsBase := ""
+	if dl != nil {
+		assetsBase = dl.Base()
 	}
+	soundFetcher := func(session.Target) (audio.Fetcher, error) { return demoSounds(dl), nil }
 	var sounds *audio.Manager
 	d, err := demo.New(demo.Options{Lines: lines, Conn: conn, Nick: nick, Team: team, Log: log, AssetsBase: assetsBase,
 		NewLoop: func(sess *session.Session) *gameloop.Loop {
@@ -147,7 +158,7 @@ func watchDemo(ctx context.Context, lines []session.RecordedLine, conn, nick, te
 			}
 			sounds = audio.NewManager(mx, audio.Options{Logger: log})
 			return gameloop.New(gameloop.Options{Session: sess, Log: log, Context: ctx, NoPrediction: true,
-				Textures: renderer.Textures(), Sounds: sounds, SoundFetcher: demoSounds, Interactive: true, AutoTeam: true})
+				Textures: renderer.Textures(), Sounds: sounds, SoundFetcher: soundFetcher, Interactive: true, AutoTeam: true})
 		}})
 	if err != nil {
 		fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
@@ -176,15 +187,26 @@ func watchDemo(ctx context.Context, lines []session.RecordedLine, conn, nick, te
 	return 0
 }
 
+// demoAssets is the downloader of a demo's -assets host. It keeps no disk
+// cache: a recording does not say which version of the game it holds, so
+// nothing would tell a stale entry from a fresh one.
+func demoAssets(base, ca string, log *slog.Logger) (*assets.Downloader, error) {
+	client, err := session.HTTPClient(ca)
+	if err != nil {
+		return nil, err
+	}
+	d, err := assets.New(assets.Options{Client: client, Base: base, Log: log})
+	if err != nil {
+		return nil, fmt.Errorf("-assets: %w", err)
+	}
+	return d, nil
+}
+
 // demoSounds fetches a demo's sounds from the game's assets when given,
 // else the client's own synthesised effects under the recorded names.
-func demoSounds(base string) (audio.Fetcher, error) {
-	if base != "" {
-		u, err := url.Parse(base)
-		if err != nil {
-			return nil, fmt.Errorf("assets base %q: %w", base, err)
-		}
-		return audio.HTTPFetcher{Base: u}, nil
+func demoSounds(dl *assets.Downloader) audio.Fetcher {
+	if dl != nil {
+		return dl.Sounds()
 	}
 	return audio.FetchFunc(func(_ context.Context, path string) ([]byte, error) {
 		name, _ := strings.CutPrefix(path, "sounds/")
@@ -193,7 +215,7 @@ func demoSounds(base string) (audio.Fetcher, error) {
 			return b, nil
 		}
 		return nil, fmt.Errorf("%s: no such sound", path)
-	}), nil
+	})
 }
 
 // screenshotFlags take a picture of the demo window and close it: for a

@@ -13,7 +13,8 @@ import (
 
 // runServe runs the embedded host alone: `vimpclient serve -addr HOST:PORT
 // -bots N`. It listens on loopback unless the user names another address,
-// prints the URL clients join, and stops when ctx ends.
+// prints the URL clients join, and stops when ctx ends. With -master NAME
+// the same match is also a room of that lobby master.
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -21,7 +22,13 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	bots := fs.Int("bots", 5, "number of bots in the match")
 	maxPlayers := fs.Int("max-players", 30, "maximum number of human players")
 	verbose := fs.Bool("v", false, "log debug messages")
+	var lf lobbyServeFlags
+	lf.register(fs)
 	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if err := lf.check(); err != nil {
+		fmt.Fprintf(stderr, "serve: %v\n", err)
 		return 2
 	}
 	if fs.NArg() > 0 {
@@ -43,6 +50,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		return 1
 	}
 	fmt.Fprintf(stdout, "vimpclient host: %s (bots %d)\n", srv.URL(), *bots)
+	if lf.master != "" {
+		roomDone, err := serveLobby(ctx, srv, &lf, *maxPlayers, log, stdout, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "serve: %v\n", err)
+			return 1
+		}
+		defer func() { <-roomDone }()
+	}
 	<-srv.Done()
 	return 0
 }

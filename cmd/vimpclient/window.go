@@ -34,8 +34,10 @@ func windowConnect(ctx context.Context, p *playFlags, addr string, stdout, stder
 		AutoTeam: p.team != "", Team: p.team, Recorder: conn.rec, Logger: log,
 	})
 	// The window is built for the first host the runner resolves (its game
-	// and assets); later targets reach the loop directly.
+	// and assets); later targets reach the loop and the renderer directly
+	// (a new game version brings a new asset downloader).
 	var loopRef atomic.Pointer[gameloop.Loop]
+	var rendererRef atomic.Pointer[render.Renderer]
 	targets := make(chan session.Target, 1)
 	runner := &session.Runner{Session: sess, Addr: addr, Origin: p.origin, Client: conn.client,
 		OnTarget: func(t session.Target) {
@@ -43,11 +45,23 @@ func windowConnect(ctx context.Context, p *playFlags, addr string, stdout, stder
 			if l := loopRef.Load(); l != nil {
 				l.SetTarget(t)
 			}
+			if r := rendererRef.Load(); r != nil {
+				d, err := conn.assets.For(t)
+				if err != nil {
+					log.Warn("no host images", "err", err)
+				}
+				r.SetAssets(d)
+			}
 			select {
 			case targets <- t:
 			default:
 			}
 		}}
+	closeLobby, code := joinLobby(ctx, p, runner, log, stderr)
+	if code != 0 {
+		return code
+	}
+	defer closeLobby()
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	runDone := make(chan struct{})
@@ -78,17 +92,18 @@ func windowConnect(ctx context.Context, p *playFlags, addr string, stdout, stder
 	defer out.Close()
 	sounds := audio.NewManager(mx, audio.Options{Logger: log})
 	defer sounds.Destroy()
-	renderer, err := render.New(ctx, render.Options{AssetsBase: target.AssetsBase, Log: log})
+	dl, err := conn.assets.For(target)
 	if err != nil {
-		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
-		return 1
+		log.Warn("no host images or sounds", "err", err) // the parts draw their fallbacks
 	}
+	renderer := render.New(ctx, render.Options{Assets: dl, Log: log})
+	rendererRef.Store(renderer)
 	var hudStore hud.Store // nil when values cannot be remembered
 	if conn.store != nil {
 		hudStore = conn.store
 	}
 	opts := gameloop.Options{Session: sess, Log: log, LogOnce: conn.once, Start: time.Now(), Context: ctx,
-		Textures: renderer.Textures(), Sounds: sounds, SoundFetcher: conn.soundFetcher,
+		Textures: renderer.Textures(), Sounds: sounds, SoundFetcher: conn.assets.SoundFetcher,
 		Store: hudStore, Interactive: true, AutoTeam: p.team != ""}
 	if path, err := input.BindingsPath(); err == nil {
 		if b, err := input.LoadBindings(path, target.GameID); err != nil {

@@ -307,6 +307,14 @@ func (m *Match) uniqueName(name string) string {
 	}
 }
 
+// MapName is the name of the map being played.
+func (m *Match) MapName() string {
+	if m.current == nil {
+		return ""
+	}
+	return m.current.Name
+}
+
 // Full reports whether no game id is left for another participant.
 func (m *Match) Full() bool { return m.freeGID() == 0 }
 

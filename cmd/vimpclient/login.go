@@ -1,0 +1,105 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"runtime"
+
+	"vimpclient/lobby"
+	"vimpclient/session"
+)
+
+// runLogin signs in for a master: `vimpclient login -auth URL [-port N]
+// MASTER`. The browser opens on the identity service's sign-in, which
+// returns to http://127.0.0.1:PORT/callback (the port operators allow-list,
+// 53682 by default); a pasted token works too. The token is stored for the
+// master.
+func runLogin(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("login", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	auth := fs.String("auth", "", "the identity service's URL (e.g. https://auth.example)")
+	port := fs.Int("port", lobby.LoginPort, "loopback port the sign-in returns to (the identity service must allow http://127.0.0.1:PORT)")
+	noBrowser := fs.Bool("no-browser", false, "do not open a browser: print the address, and accept a pasted token")
+	ca := fs.String("ca", "", "PEM file with an extra CA to trust")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() != 1 || *auth == "" {
+		fmt.Fprintln(stderr, "usage: vimpclient login -auth URL [-port N] MASTER")
+		return 2
+	}
+	if *port <= 0 || *port > 65535 {
+		fmt.Fprintln(stderr, "login: -port must be a TCP port")
+		return 2
+	}
+	m, err := lobby.NewMaster(fs.Arg(0), nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "login: %v\n", err)
+		return 2
+	}
+	client, err := session.HTTPClient(*ca)
+	if err != nil {
+		fmt.Fprintf(stderr, "login: %v\n", err)
+		return 2
+	}
+	store, err := lobby.DefaultTokenStore()
+	if err != nil {
+		fmt.Fprintf(stderr, "login: %v\n", err)
+		return 1
+	}
+	lines := make(chan string)
+	go func() {
+		defer close(lines)
+		sc := bufio.NewScanner(stdin)
+		sc.Buffer(make([]byte, 0, 4096), 16<<10)
+		for sc.Scan() {
+			select {
+			case lines <- sc.Text():
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	l := &lobby.Login{Auth: *auth, Port: *port, HTTP: client, Lines: lines, Out: stdout}
+	if !*noBrowser {
+		l.Open = openBrowser
+	}
+	token, err := l.Run(ctx)
+	if err != nil {
+		fmt.Fprintf(stderr, "login: %v\n", err)
+		return 1
+	}
+	if err := store.Save(m.Key(), token, *auth); err != nil {
+		fmt.Fprintf(stderr, "login: %v\n", err)
+		return 1
+	}
+	fmt.Fprintf(stdout, "Sign-in stored for %s.\n", m.URL())
+	return 0
+}
+
+// openBrowser shows url in the system browser.
+func openBrowser(url string) error {
+	var cmd *exec.Cmd
+	switch runtime.GOOS {
+	case "windows":
+		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
+	case "darwin":
+		cmd = exec.Command("open", url)
+	default:
+		if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
+			return errors.New("no display")
+		}
+		cmd = exec.Command("xdg-open", url)
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	go func() { _ = cmd.Wait() }()
+	return nil
+}

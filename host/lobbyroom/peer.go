@@ -1,0 +1,56 @@
+package lobbyroom
+
+import (
+	"context"
+	"sync"
+
+	"vimpclient/host"
+	"vimpclient/lobby"
+	"vimpclient/session/rtc"
+)
+
+// answerer sets up one joiner's connection and serves it.
+type answerer struct {
+	room     *Room
+	clientID string
+
+	mu   sync.Mutex
+	peer *rtc.HostPeer
+}
+
+// candidate applies a joiner's candidate; one that arrives before the offer
+// was applied is dropped (the joiner queues its candidates until the answer).
+func (a *answerer) candidate(c lobby.Candidate) {
+	a.mu.Lock()
+	p := a.peer
+	a.mu.Unlock()
+	if p != nil {
+		p.AddCandidate(c)
+	}
+}
+
+func (a *answerer) serve(ctx context.Context, offer lobby.SDP) error {
+	r := a.room
+	p, err := rtc.Answer(r.api, r.sig.Welcome().ICEServers, offer,
+		func(s lobby.SDP) error { return r.sig.Send(ctx, lobby.AnswerMsg(a.clientID, s)) },
+		func(c lobby.Candidate) { r.send(lobby.CandidateMsg(a.clientID, c)) })
+	if err != nil {
+		return err
+	}
+	a.mu.Lock()
+	a.peer = p
+	a.mu.Unlock()
+	octx, cancel := context.WithTimeout(ctx, openTimeout)
+	err = p.WaitOpen(octx)
+	cancel()
+	if err != nil {
+		_ = p.Close()
+		return err
+	}
+	var peer host.Peer = p
+	if r.cfg.WrapPeer != nil {
+		peer = r.cfg.WrapPeer(peer)
+	}
+	r.srv.ServePeer(ctx, peer, r.verifyToken)
+	return nil
+}

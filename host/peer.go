@@ -1,0 +1,169 @@
+package host
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"time"
+
+	"vimpclient/protocol"
+)
+
+// Peer is a client connection other than the host's WebSocket: a lobby
+// room's pair of WebRTC data channels. The room runs the same port state
+// machine over it; only the writer knows which channel a message takes.
+type Peer interface {
+	// Recv returns the next client message, both channels merged.
+	Recv(ctx context.Context) ([]byte, error)
+	// Send writes one message, binary or text; lossy ones go over the
+	// unordered channel (PING, positional frames), the rest over the
+	// reliable one.
+	Send(b []byte, binary, lossy bool) error
+	// Close ends the connection once what was sent is delivered (waiting a
+	// bounded time).
+	Close() error
+}
+
+// TokenVerifier checks a lobby joiner's identity token and returns the nick
+// it carries.
+type TokenVerifier func(ctx context.Context, token string) (nick string, err error)
+
+// errNoVerifier refuses every lobby joiner of a host given no verifier.
+var errNoVerifier = errors.New("this host cannot verify identity tokens")
+
+// verifyTimeout bounds one token check (a key fetch at worst).
+const verifyTimeout = 10 * time.Second
+
+// ServePeer runs one lobby joiner until its connection ends or the host
+// stops: the same admission, handshake, pings and kicks as a WebSocket
+// client, with the nick taken from the verified token.
+func (s *Server) ServePeer(ctx context.Context, p Peer, verify TokenVerifier) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	c := &client{id: int(s.nextID.Add(1)), out: make(chan outMsg, outQueue), cancel: cancel, lobby: true}
+	select {
+	case s.room.joins <- c:
+	case <-ctx.Done():
+		_ = p.Close()
+		return
+	case <-s.room.stopped:
+		_ = p.Close()
+		return
+	}
+	writerDone := make(chan struct{})
+	go func() {
+		defer close(writerDone)
+		s.writePeer(ctx, p, c)
+	}()
+	s.readPeer(ctx, p, c, verify)
+	select {
+	case s.room.leaves <- c:
+	case <-s.room.stopped:
+	}
+	cancel()
+	<-writerDone
+	_ = p.Close()
+}
+
+// readPeer forwards a peer's messages to the room under the same message
+// budget as the WebSocket; an AUTH_RESPONSE's token is verified here.
+func (s *Server) readPeer(ctx context.Context, p Peer, c *client, verify TokenVerifier) {
+	var windowStart time.Time
+	count := 0
+	for {
+		data, err := p.Recv(ctx)
+		if err != nil {
+			return
+		}
+		if len(data) > protocol.MaxClientMessage {
+			return // the WebSocket closes with 1009 here; a peer just ends
+		}
+		now := time.Now()
+		if now.Sub(windowStart) >= time.Second {
+			windowStart, count = now, 0
+		}
+		count++
+		if count > s.cfg.MessageRate {
+			continue
+		}
+		port, payload, ok := ParseClientMessage(data)
+		if !ok {
+			continue
+		}
+		ev := event{c: c, port: port, payload: payload}
+		if port == protocol.AuthResponse {
+			ev.nick, ev.authErr = s.verifyAuth(ctx, payload, verify)
+		}
+		select {
+		case s.room.events <- ev:
+		case <-ctx.Done():
+			return
+		case <-s.room.stopped:
+			return
+		}
+	}
+}
+
+func (s *Server) verifyAuth(ctx context.Context, payload json.RawMessage, verify TokenVerifier) (string, error) {
+	if verify == nil {
+		return "", errNoVerifier
+	}
+	var obj struct {
+		Token string `json:"token"`
+	}
+	if json.Unmarshal(payload, &obj) != nil || obj.Token == "" {
+		return "", errors.New("no token in the auth response")
+	}
+	vctx, cancel := context.WithTimeout(ctx, verifyTimeout)
+	defer cancel()
+	return verify(vctx, obj.Token)
+}
+
+func (s *Server) writePeer(ctx context.Context, p Peer, c *client) {
+	for {
+		var m outMsg
+		select {
+		case m = <-c.out:
+		case <-ctx.Done():
+			return
+		}
+		var err error
+		switch {
+		case m.closeCode != 0:
+			// No close codes on a data channel: the reason went ahead as
+			// TECH_INFORM; closing waits for it to be delivered.
+			_ = p.Close()
+			c.cancel()
+			return
+		case m.binary != nil:
+			err = p.Send(*m.binary, true, m.lossy)
+			s.room.putBuf(m.binary)
+		default:
+			err = p.Send(m.text, false, m.lossy)
+		}
+		if err != nil {
+			c.cancel()
+			return
+		}
+	}
+}
+
+// Players is the number of authenticated players in the match.
+func (s *Server) Players() int { return int(s.room.players.Load()) }
+
+// MapName is the map being played ("" before the first tick).
+func (s *Server) MapName() string {
+	if p := s.room.mapName.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// MaxPlayers is the cap on authenticated players.
+func (s *Server) MaxPlayers() int { return s.cfg.MaxPlayers }
+
+// GameID is the id of the game the host runs.
+func (s *Server) GameID() string { return "tanks" }
+
+// Version is the host's game version (a digest of its config, maps and art).
+func (s *Server) Version() string { return s.version }

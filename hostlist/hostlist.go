@@ -1,0 +1,243 @@
+// Package hostlist keeps the hosts a player joined lately and the ones they
+// marked as favourites, dedicated hosts and lobby rooms alike, in a JSON
+// file under the user config directory. It is a plain model: the terminal
+// and the window's server browser read and change it.
+package hostlist
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Kind tells a dedicated host from a lobby room.
+type Kind string
+
+const (
+	Dedicated Kind = "dedicated"
+	Lobby     Kind = "lobby"
+)
+
+// Bounds of the list: recent entries beyond MaxRecent fall off (favourites
+// stay); at most MaxFavourites favourites.
+const (
+	MaxRecent     = 20
+	MaxFavourites = 100
+	maxFile       = 1 << 20
+	maxField      = 512
+)
+
+// Entry is one host. A dedicated host is its address; a lobby room is its
+// master's address and the room id.
+type Entry struct {
+	Kind       Kind      `json:"kind"`
+	Address    string    `json:"address"`
+	Room       string    `json:"room,omitempty"`
+	Name       string    `json:"name,omitempty"`
+	GameID     string    `json:"gameId,omitempty"`
+	LastJoined time.Time `json:"lastJoined,omitzero"`
+	Favourite  bool      `json:"favourite,omitempty"`
+}
+
+// Key identifies an entry: kind, normalised address and room.
+func (e Entry) Key() string {
+	addr := strings.TrimSuffix(strings.TrimSpace(e.Address), "/")
+	if u, err := url.Parse(addr); err == nil && u.Host != "" {
+		u.Host = strings.ToLower(u.Host)
+		u.Scheme = strings.ToLower(u.Scheme)
+		addr = u.String()
+	}
+	return string(e.Kind) + "|" + addr + "|" + e.Room
+}
+
+func (e Entry) valid() bool {
+	return (e.Kind == Dedicated || e.Kind == Lobby) && e.Address != "" && len(e.Address) <= maxField &&
+		len(e.Room) <= maxField && len(e.Name) <= maxField && len(e.GameID) <= maxField && (e.Kind == Lobby) == (e.Room != "")
+}
+
+// List is the hosts, most recently joined first.
+type List struct {
+	Entries []Entry `json:"hosts"`
+}
+
+// ErrBadEntry refuses an entry without a kind and address (or a lobby
+// entry without a room).
+var ErrBadEntry = errors.New("host entry needs a kind, an address and, for a lobby room, a room id")
+
+// Touch records a join of e at now: the entry moves to the front, keeping
+// its favourite mark; the oldest recent entries past MaxRecent fall off.
+func (l *List) Touch(e Entry, now time.Time) error {
+	if !e.valid() {
+		return ErrBadEntry
+	}
+	k := e.Key()
+	if i := l.index(k); i >= 0 {
+		e.Favourite = e.Favourite || l.Entries[i].Favourite
+		if e.Name == "" {
+			e.Name = l.Entries[i].Name
+		}
+		if e.GameID == "" {
+			e.GameID = l.Entries[i].GameID
+		}
+		l.Entries = slices.Delete(l.Entries, i, i+1)
+	}
+	e.LastJoined = now
+	l.Entries = slices.Insert(l.Entries, 0, e)
+	l.trim()
+	return nil
+}
+
+func (l *List) index(key string) int {
+	for i, x := range l.Entries {
+		if x.Key() == key {
+			return i
+		}
+	}
+	return -1
+}
+
+// trim drops recent (non-favourite) entries past MaxRecent, oldest first.
+func (l *List) trim() {
+	recent := 0
+	out := l.Entries[:0]
+	for _, e := range l.Entries {
+		if !e.Favourite {
+			recent++
+			if recent > MaxRecent {
+				continue
+			}
+		}
+		out = append(out, e)
+	}
+	clear(l.Entries[len(out):])
+	l.Entries = out
+}
+
+// SetFavourite marks or unmarks an entry (adding it when marked and not
+// listed yet).
+func (l *List) SetFavourite(e Entry, on bool) error {
+	if !e.valid() {
+		return ErrBadEntry
+	}
+	i := l.index(e.Key())
+	if on && (i < 0 || !l.Entries[i].Favourite) && len(l.Favourites()) >= MaxFavourites {
+		return fmt.Errorf("at most %d favourites", MaxFavourites)
+	}
+	if i < 0 {
+		if !on {
+			return nil
+		}
+		e.Favourite = true
+		l.Entries = append(l.Entries, e)
+		return nil
+	}
+	l.Entries[i].Favourite = on
+	l.trim()
+	return nil
+}
+
+// Remove forgets an entry.
+func (l *List) Remove(e Entry) {
+	if i := l.index(e.Key()); i >= 0 {
+		l.Entries = slices.Delete(l.Entries, i, i+1)
+	}
+}
+
+// Recent lists the entries by last join, newest first.
+func (l *List) Recent() []Entry {
+	out := slices.Clone(l.Entries)
+	slices.SortStableFunc(out, func(a, b Entry) int { return b.LastJoined.Compare(a.LastJoined) })
+	return out
+}
+
+// Favourites lists the favourite entries, in list order.
+func (l *List) Favourites() []Entry {
+	var out []Entry
+	for _, e := range l.Entries {
+		if e.Favourite {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// Parse decodes a saved list, dropping invalid and repeated entries and
+// holding to the bounds.
+func Parse(b []byte) (*List, error) {
+	var raw struct {
+		Hosts []Entry `json:"hosts"`
+	}
+	if len(b) > maxFile {
+		return nil, fmt.Errorf("host list: over %d bytes", maxFile)
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return nil, fmt.Errorf("host list: %w", err)
+	}
+	l := &List{}
+	seen := map[string]bool{}
+	favs := 0
+	for _, e := range raw.Hosts {
+		if !e.valid() || seen[e.Key()] {
+			continue
+		}
+		if e.Favourite {
+			if favs >= MaxFavourites {
+				e.Favourite = false
+			} else {
+				favs++
+			}
+		}
+		seen[e.Key()] = true
+		l.Entries = append(l.Entries, e)
+	}
+	l.trim()
+	return l, nil
+}
+
+// DefaultPath is the list's file in the user config directory.
+func DefaultPath() (string, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("host list: %w", err)
+	}
+	return filepath.Join(dir, "vimpclient", "hosts.json"), nil
+}
+
+// Load reads the list at path; a missing file is an empty list.
+func Load(path string) (*List, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return &List{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("host list: %w", err)
+	}
+	return Parse(b)
+}
+
+// Save writes the list to path (atomically, readable by its owner only).
+func (l *List) Save(path string) error {
+	b, err := json.MarshalIndent(struct {
+		Hosts []Entry `json:"hosts"`
+	}{l.Entries}, "", "  ")
+	if err != nil {
+		return fmt.Errorf("host list: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return fmt.Errorf("host list: %w", err)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return fmt.Errorf("host list: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("host list: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,100 @@
+package hostlist
+
+import (
+	"fmt"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestTouchFavouritesAndBounds(t *testing.T) {
+	var l List
+	t0 := time.Unix(1_800_000_000, 0)
+	ded := Entry{Kind: Dedicated, Address: "http://127.0.0.1:3002", Name: "LAN"}
+	room := Entry{Kind: Lobby, Address: "https://vimp.example", Room: "abcd2345", Name: "Native Room", GameID: "tanks"}
+	if err := l.Touch(ded, t0); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.Touch(room, t0.Add(time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if err := l.SetFavourite(ded, true); err != nil {
+		t.Fatal(err)
+	}
+	// The same host typed differently is the same entry.
+	if err := l.Touch(Entry{Kind: Dedicated, Address: "HTTP://127.0.0.1:3002/"}, t0.Add(2*time.Minute)); err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Entries) != 2 || l.Entries[0].Key() != ded.Key() || !l.Entries[0].Favourite || l.Entries[0].Name != "LAN" {
+		t.Fatalf("after re-join: %+v", l.Entries)
+	}
+	for i := range MaxRecent + 5 {
+		if err := l.Touch(Entry{Kind: Dedicated, Address: fmt.Sprintf("http://h%d:1", i)}, t0.Add(time.Hour+time.Duration(i)*time.Second)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(l.Entries) != MaxRecent+1 || len(l.Favourites()) != 1 || l.Favourites()[0].Key() != ded.Key() {
+		t.Fatalf("bounds: %d entries, favourites %+v", len(l.Entries), l.Favourites())
+	}
+	if r := l.Recent(); r[0].Address != fmt.Sprintf("http://h%d:1", MaxRecent+4) || r[len(r)-1].Key() != ded.Key() {
+		t.Errorf("recent order: first %s, last %s", r[0].Address, r[len(r)-1].Address)
+	}
+	if l.index(room.Key()) >= 0 {
+		t.Error("the oldest recent room was kept past the bound")
+	}
+	l.Remove(ded)
+	if len(l.Favourites()) != 0 {
+		t.Error("removed favourite still listed")
+	}
+	for _, bad := range []Entry{{Kind: Lobby, Address: "http://m"}, {Kind: "x", Address: "a"}, {Kind: Dedicated}} {
+		if err := l.Touch(bad, t0); err == nil {
+			t.Errorf("accepted %+v", bad)
+		}
+	}
+}
+
+func TestSaveLoad(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "sub", "hosts.json")
+	l, err := Load(path)
+	if err != nil || len(l.Entries) != 0 {
+		t.Fatalf("missing file: %+v %v", l, err)
+	}
+	_ = l.Touch(Entry{Kind: Lobby, Address: "http://127.0.0.1:3002", Room: "r1", Name: "A"}, time.Unix(5, 0))
+	_ = l.SetFavourite(Entry{Kind: Dedicated, Address: "http://lan:3002"}, true)
+	if err := l.Save(path); err != nil {
+		t.Fatal(err)
+	}
+	back, err := Load(path)
+	if err != nil || len(back.Entries) != 2 || back.Entries[0].Name != "A" || !back.Entries[0].LastJoined.Equal(time.Unix(5, 0)) || !back.Entries[1].Favourite {
+		t.Fatalf("round trip: %+v %v", back, err)
+	}
+	if _, err := Parse([]byte(`{"hosts":[{"kind":"lobby","address":"m"},{"kind":"dedicated","address":"a"},{"kind":"dedicated","address":"a"}]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if l, _ := Parse([]byte(`{"hosts":[{"kind":"lobby","address":"m"},{"kind":"dedicated","address":"a"},{"kind":"dedicated","address":"a"}]}`)); len(l.Entries) != 1 {
+		t.Errorf("invalid or repeated entries kept: %+v", l.Entries)
+	}
+}
+
+func FuzzParse(f *testing.F) {
+	f.Add([]byte(`{"hosts":[{"kind":"lobby","address":"http://m:1","room":"r","favourite":true,"lastJoined":"2026-01-01T00:00:00Z"}]}`))
+	f.Add([]byte(`{"hosts":[{"kind":"dedicated","address":"a"},{"kind":"dedicated","address":"A/"}]}`))
+	f.Add([]byte(`{"hosts":null}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, b []byte) {
+		l, err := Parse(b)
+		if err != nil {
+			return
+		}
+		if len(l.Favourites()) > MaxFavourites || len(l.Entries)-len(l.Favourites()) > MaxRecent {
+			t.Fatalf("bounds: %d entries", len(l.Entries))
+		}
+		seen := map[string]bool{}
+		for _, e := range l.Entries {
+			if !e.valid() || seen[e.Key()] {
+				t.Fatalf("entry %+v", e)
+			}
+			seen[e.Key()] = true
+		}
+	})
+}

@@ -1,0 +1,217 @@
+package lobby
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/go-jose/go-jose/v4"
+	"github.com/go-jose/go-jose/v4/jwt"
+)
+
+// Issuer is the iss claim of the identity service's tokens.
+const Issuer = "vimp-auth"
+
+// maxTokenLen bounds a token read from a flag, a file, the environment or
+// the store (a 2048-bit RS256 token with its claims is under 1 KiB).
+const maxTokenLen = 8 << 10
+
+// expiryMargin refuses a token about to expire: joining takes a moment,
+// and a host checks exp when the answer arrives.
+const expiryMargin = time.Minute
+
+// Claims are the identity token claims this client reads.
+type Claims struct {
+	Subject string
+	Nick    string
+	Issuer  string
+	Expiry  time.Time // zero when the token has no exp
+	KeyID   string
+}
+
+type nickClaim struct {
+	Nick string `json:"nick"`
+}
+
+var signatureAlgs = []jose.SignatureAlgorithm{jose.RS256}
+
+// ErrBadToken reports a token that is not an RS256 JWT with readable claims.
+var ErrBadToken = errors.New("not a vimp identity token")
+
+// ParseClaims reads a token's claims without checking its signature: the
+// client only needs exp (to ask for a new sign-in in time) and nick (to say
+// who it plays as). Hosts verify the signature.
+func ParseClaims(token string) (Claims, error) {
+	token = strings.TrimSpace(token)
+	if token == "" || len(token) > maxTokenLen {
+		return Claims{}, fmt.Errorf("%w: empty or over %d bytes", ErrBadToken, maxTokenLen)
+	}
+	t, err := jwt.ParseSigned(token, signatureAlgs)
+	if err != nil {
+		return Claims{}, fmt.Errorf("%w: %v", ErrBadToken, err)
+	}
+	var std jwt.Claims
+	var n nickClaim
+	if err := t.UnsafeClaimsWithoutVerification(&std, &n); err != nil {
+		return Claims{}, fmt.Errorf("%w: %v", ErrBadToken, err)
+	}
+	return claimsOf(t, std, n), nil
+}
+
+func claimsOf(t *jwt.JSONWebToken, std jwt.Claims, n nickClaim) Claims {
+	c := Claims{Subject: std.Subject, Nick: n.Nick, Issuer: std.Issuer}
+	if std.Expiry != nil {
+		c.Expiry = std.Expiry.Time()
+	}
+	if len(t.Headers) > 0 {
+		c.KeyID = t.Headers[0].KeyID
+	}
+	return c
+}
+
+// ErrTokenExpired reports a token past (or about to pass) its exp.
+var ErrTokenExpired = errors.New("your sign-in has expired: sign in again")
+
+// ErrNoToken reports that no token was found for a master.
+var ErrNoToken = errors.New("this room needs a sign-in")
+
+// CheckFresh refuses a token that expires within a minute of now, or that
+// has no exp at all (hosts refuse those).
+func CheckFresh(c Claims, now time.Time) error {
+	if c.Expiry.IsZero() {
+		return fmt.Errorf("%w (the token has no expiry)", ErrTokenExpired)
+	}
+	if !now.Add(expiryMargin).Before(c.Expiry) {
+		return fmt.Errorf("%w (it expired at %s)", ErrTokenExpired, c.Expiry.Local().Format("2006-01-02 15:04"))
+	}
+	return nil
+}
+
+// TokenSources are the places a token may come from, in the order tried:
+// the -token flag, the -token-file flag, the VIMP_TOKEN environment
+// variable, and the token stored for the master.
+type TokenSources struct {
+	Flag  string
+	File  string
+	Env   string // the value of VIMP_TOKEN
+	Store *TokenStore
+}
+
+// Token returns the token for master (its Key) and where it came from.
+func (s TokenSources) Token(master string) (token, from string, err error) {
+	if t := strings.TrimSpace(s.Flag); t != "" {
+		return t, "-token", nil
+	}
+	if s.File != "" {
+		b, err := readTokenFile(s.File)
+		if err != nil {
+			return "", "", err
+		}
+		return b, "-token-file", nil
+	}
+	if t := strings.TrimSpace(s.Env); t != "" {
+		return t, "VIMP_TOKEN", nil
+	}
+	if s.Store != nil {
+		if t := s.Store.Load(master); t != "" {
+			return t, "the stored sign-in", nil
+		}
+	}
+	return "", "", ErrNoToken
+}
+
+func readTokenFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", fmt.Errorf("token file: %w", err)
+	}
+	defer f.Close()
+	b := make([]byte, maxTokenLen+1)
+	n, _ := f.Read(b)
+	if n > maxTokenLen {
+		return "", fmt.Errorf("token file %s: over %d bytes", path, maxTokenLen)
+	}
+	t := strings.TrimSpace(string(b[:n]))
+	if t == "" {
+		return "", fmt.Errorf("token file %s is empty", path)
+	}
+	return t, nil
+}
+
+// TokenStore keeps one token per master in a JSON file readable only by
+// its owner.
+type TokenStore struct {
+	path string
+	mu   sync.Mutex
+}
+
+// DefaultTokenStore is the store in the user config directory.
+func DefaultTokenStore() (*TokenStore, error) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return nil, fmt.Errorf("token store: %w", err)
+	}
+	return NewTokenStore(filepath.Join(dir, "vimpclient", "tokens.json")), nil
+}
+
+// NewTokenStore uses the file at path (created on first save).
+func NewTokenStore(path string) *TokenStore { return &TokenStore{path: path} }
+
+type storedToken struct {
+	Token string `json:"token"`
+	Auth  string `json:"auth,omitempty"` // the identity service that issued it
+}
+
+func (s *TokenStore) readAll() map[string]storedToken {
+	all := map[string]storedToken{}
+	b, err := os.ReadFile(s.path)
+	if err != nil || len(b) > 1<<20 {
+		return all
+	}
+	if json.Unmarshal(b, &all) != nil || all == nil {
+		return map[string]storedToken{}
+	}
+	return all
+}
+
+// Load returns the token stored for master ("" when none).
+func (s *TokenStore) Load(master string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.readAll()[strings.ToLower(master)].Token
+}
+
+// AuthURL returns the identity service the master's token came from.
+func (s *TokenStore) AuthURL(master string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.readAll()[strings.ToLower(master)].Auth
+}
+
+// Save stores the token for master, replacing the previous one.
+func (s *TokenStore) Save(master, token, auth string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	all := s.readAll()
+	all[strings.ToLower(master)] = storedToken{Token: token, Auth: auth}
+	b, err := json.MarshalIndent(all, "", "  ")
+	if err != nil {
+		return fmt.Errorf("token store: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
+		return fmt.Errorf("token store: %w", err)
+	}
+	tmp := s.path + ".tmp"
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return fmt.Errorf("token store: %w", err)
+	}
+	if err := os.Rename(tmp, s.path); err != nil {
+		return fmt.Errorf("token store: %w", err)
+	}
+	return nil
+}

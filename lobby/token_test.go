@@ -1,0 +1,115 @@
+package lobby_test
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"vimpclient/internal/fakemaster"
+	"vimpclient/lobby"
+)
+
+func TestParseClaimsAndFreshness(t *testing.T) {
+	k := testKeys(t)
+	exp := time.Now().Add(2 * time.Hour).Truncate(time.Second)
+	c, err := lobby.ParseClaims(k.Sign(fakemaster.TokenClaims{Sub: "7", Nick: "Alice", Expiry: exp}))
+	if err != nil || c.Nick != "Alice" || c.Subject != "7" || !c.Expiry.Equal(exp) || c.Issuer != lobby.Issuer || c.KeyID != "test-key" {
+		t.Fatalf("%+v %v", c, err)
+	}
+	now := time.Now()
+	if err := lobby.CheckFresh(c, now); err != nil {
+		t.Error(err)
+	}
+	for name, at := range map[string]time.Time{"expired": now.Add(-time.Minute), "about to": now.Add(30 * time.Second)} {
+		c.Expiry = at
+		if err := lobby.CheckFresh(c, now); !errors.Is(err, lobby.ErrTokenExpired) || !strings.Contains(err.Error(), "sign in again") {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	c.Expiry = time.Time{}
+	if err := lobby.CheckFresh(c, now); !errors.Is(err, lobby.ErrTokenExpired) {
+		t.Errorf("no exp: %v", err)
+	}
+	for _, bad := range []string{"", "abc", "a.b.c", strings.Repeat("x", 9000)} {
+		if _, err := lobby.ParseClaims(bad); !errors.Is(err, lobby.ErrBadToken) {
+			t.Errorf("%.20q: %v", bad, err)
+		}
+	}
+}
+
+func TestTokenSourcesOrder(t *testing.T) {
+	dir := t.TempDir()
+	store := lobby.NewTokenStore(filepath.Join(dir, "tokens.json"))
+	if err := store.Save("127.0.0.1:3002", "stored", "http://auth"); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := os.Stat(filepath.Join(dir, "tokens.json")); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Errorf("store file mode: %v %v", fi, err)
+	}
+	file := filepath.Join(dir, "t.txt")
+	if err := os.WriteFile(file, []byte(" fromfile\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		src        lobby.TokenSources
+		want, from string
+	}{
+		{lobby.TokenSources{Flag: "flag", File: file, Env: "env", Store: store}, "flag", "-token"},
+		{lobby.TokenSources{File: file, Env: "env", Store: store}, "fromfile", "-token-file"},
+		{lobby.TokenSources{Env: "env", Store: store}, "env", "VIMP_TOKEN"},
+		{lobby.TokenSources{Store: store}, "stored", "the stored sign-in"},
+	} {
+		got, from, err := tc.src.Token("127.0.0.1:3002")
+		if err != nil || got != tc.want || from != tc.from {
+			t.Errorf("%+v: %q %q %v", tc.src, got, from, err)
+		}
+	}
+	if _, _, err := (lobby.TokenSources{Store: store}).Token("other:1"); !errors.Is(err, lobby.ErrNoToken) {
+		t.Errorf("another master's token was used: %v", err)
+	}
+	if _, _, err := (lobby.TokenSources{File: filepath.Join(dir, "missing")}).Token("x"); err == nil {
+		t.Error("missing token file accepted")
+	}
+	if store.AuthURL("127.0.0.1:3002") != "http://auth" {
+		t.Error("auth URL not stored")
+	}
+}
+
+func TestVerifier(t *testing.T) {
+	k := testKeys(t)
+	other, err := fakemaster.NewKeys("test-key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v := k.Verifier()
+	ctx := context.Background()
+	hour := time.Now().Add(time.Hour)
+	if c, err := v.Verify(ctx, k.Token("5", "Neo")); err != nil || c.Nick != "Neo" {
+		t.Fatalf("valid token: %+v %v", c, err)
+	}
+	for name, tok := range map[string]string{
+		"expired":     k.Sign(fakemaster.TokenClaims{Sub: "5", Nick: "Neo", Expiry: time.Now().Add(-time.Minute)}),
+		"mis-signed":  other.Token("5", "Neo"),
+		"no nick":     k.Sign(fakemaster.TokenClaims{Sub: "5", Expiry: hour}),
+		"no exp":      k.Sign(fakemaster.TokenClaims{Sub: "5", Nick: "Neo"}),
+		"wrong iss":   k.Sign(fakemaster.TokenClaims{Sub: "5", Nick: "Neo", Expiry: hour, Issuer: "someone"}),
+		"unknown kid": k.Sign(fakemaster.TokenClaims{Sub: "5", Nick: "Neo", Expiry: hour, KeyID: "other"}),
+		"alg none":    "eyJhbGciOiJub25lIn0.eyJuaWNrIjoiTmVvIn0.",
+		"missing":     "",
+	} {
+		if _, err := v.Verify(ctx, tok); !errors.Is(err, lobby.ErrTokenInvalid) {
+			t.Errorf("%s: %v", name, err)
+		}
+	}
+	down := &lobby.Verifier{Fetch: func(context.Context) ([]byte, error) { return nil, errors.New("502") }}
+	if _, err := down.Verify(ctx, k.Token("5", "Neo")); err == nil || !strings.Contains(err.Error(), "identity keys") {
+		t.Errorf("keys down: %v", err)
+	}
+	if _, err := lobby.ParseJWKS([]byte(`{"keys":[{"kty":"oct","k":"AAAA"}]}`)); err == nil {
+		t.Error("a symmetric key set accepted")
+	}
+}

@@ -1,0 +1,265 @@
+package rtc
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/pion/datachannel"
+	"github.com/pion/webrtc/v4"
+
+	"vimpclient/protocol"
+	"vimpclient/session"
+)
+
+// Limits of one peer connection.
+const (
+	// inbox bounds the merged receive queue. A full queue drops positional
+	// frames (they may be lost anyway) and holds back the reliable channel.
+	inbox = 1024
+	// maxBuffered is how much may wait unsent on a channel: past it a
+	// lossy message is dropped and a reliable send fails (the peer reads
+	// too slowly).
+	maxBuffered = 4 << 20
+	// slabSize is the receive arena: messages are copied into slabs, a new
+	// slab once one is full, so a steady stream of frames allocates once per
+	// few hundred frames, not once per frame. A receiver owns what it got
+	// (the slab is never reused), as with any other transport.
+	slabSize = 256 << 10
+	// closeFlush bounds the wait for sent data to leave before a close.
+	closeFlush = 2 * time.Second
+	firstRead  = 64 << 10
+)
+
+// ErrSlowPeer ends a connection whose peer does not read what it is sent.
+var ErrSlowPeer = errors.New("the peer reads too slowly")
+
+// msgReader is a detached data channel's receive side.
+type msgReader interface {
+	ReadDataChannel(p []byte) (n int, isString bool, err error)
+}
+
+// msgWriter is a detached data channel's send side.
+type msgWriter interface {
+	WriteDataChannel(p []byte, isString bool) (n int, err error)
+}
+
+// slab hands out copies of received messages from a shared arena.
+type slab struct{ buf []byte }
+
+func (s *slab) copy(b []byte) []byte {
+	if len(b) > slabSize/8 {
+		return append([]byte(nil), b...)
+	}
+	if cap(s.buf)-len(s.buf) < len(b) {
+		s.buf = make([]byte, 0, slabSize)
+	}
+	off := len(s.buf)
+	s.buf = append(s.buf, b...)
+	return s.buf[off:len(s.buf):len(s.buf)]
+}
+
+// pair is the two data channels of one peer connection, merged into one
+// receive queue. The session-facing Transport and the host's Peer are both
+// a pair.
+type pair struct {
+	pc                *webrtc.PeerConnection
+	metaDC, stateDC   *webrtc.DataChannel
+	metaRW, stateRW   msgWriter
+	metaBuf, stateBuf func() uint64 // buffered amounts
+
+	in       chan session.Message
+	done     chan struct{}
+	endOnce  sync.Once
+	endErr   *session.CloseError
+	discard  atomic.Bool  // drop what is still queued (host changed)
+	lastTech atomic.Int32 // last terminal TECH_INFORM seen on meta, -1 none
+	peekTech bool         // the client side tracks TECH_INFORM
+	dropped  atomic.Uint64
+	lossyOut atomic.Uint64
+}
+
+func newPair(pc *webrtc.PeerConnection, peekTech bool) *pair {
+	p := &pair{pc: pc, in: make(chan session.Message, inbox), done: make(chan struct{}), peekTech: peekTech}
+	p.lastTech.Store(-1)
+	return p
+}
+
+// attach starts reading a detached channel.
+func (p *pair) attach(dc *webrtc.DataChannel, rw datachannel.ReadWriteCloser, lossy bool) {
+	if lossy {
+		p.stateDC, p.stateRW, p.stateBuf = dc, rw, dc.BufferedAmount
+	} else {
+		p.metaDC, p.metaRW, p.metaBuf = dc, rw, dc.BufferedAmount
+	}
+	go p.read(rw, lossy)
+}
+
+// read copies each message of one channel into the merged queue.
+func (p *pair) read(r msgReader, lossy bool) {
+	buf := make([]byte, firstRead)
+	var arena slab
+	for {
+		n, isString, err := r.ReadDataChannel(buf)
+		if errors.Is(err, io.ErrShortBuffer) && n > len(buf) && n <= MaxMessage {
+			buf = make([]byte, n)
+			continue
+		}
+		if err != nil {
+			p.remoteEnd(fmt.Errorf("data channel: %w", err))
+			return
+		}
+		m := session.Message{Binary: !isString, Data: arena.copy(buf[:n])}
+		if p.peekTech && isString && !lossy {
+			p.noteTech(m.Data)
+		}
+		if lossy {
+			select {
+			case p.in <- m:
+			default:
+				p.dropped.Add(1)
+			}
+			continue
+		}
+		select {
+		case p.in <- m:
+		case <-p.done:
+			return
+		}
+	}
+}
+
+// noteTech remembers the last TECH_INFORM: a lobby host sends the reason
+// of a close that way, and no code comes with the close.
+func (p *pair) noteTech(b []byte) {
+	if len(b) < 3 || b[0] != '[' || b[1] != '8' || (b[2] != ',' && b[2] != ' ') {
+		return
+	}
+	env, err := protocol.ParseEnvelope(b)
+	if err != nil || env.Port != protocol.TechInformData {
+		return
+	}
+	ti, err := protocol.ParseTechInform(env.Payload)
+	switch {
+	case err != nil:
+	case ti.Hide:
+		p.lastTech.Store(-1)
+	case ti.Terminal():
+		p.lastTech.Store(int32(ti.Code))
+	}
+}
+
+// remoteEnd ends the connection the peer closed or lost: with the close
+// code its last TECH_INFORM stands for, else as a drop (1006).
+func (p *pair) remoteEnd(cause error) {
+	code := protocol.CloseAbnormal
+	if c, ok := protocol.TechCloseCode(int(p.lastTech.Load())); ok {
+		code, cause = c, nil
+	}
+	p.end(&session.CloseError{Code: code, Err: cause})
+}
+
+// end records how the connection ended (the first call wins) and closes it.
+func (p *pair) end(ce *session.CloseError) {
+	p.endOnce.Do(func() {
+		p.endErr = ce
+		close(p.done)
+		if p.pc != nil {
+			go func() { _ = p.pc.Close() }()
+		}
+	})
+}
+
+func (p *pair) closeErr() *session.CloseError {
+	<-p.done
+	return p.endErr
+}
+
+// recv returns the next message of either channel. After the end, what is
+// still queued comes first (a closing TECH_INFORM), unless discarded.
+func (p *pair) recv(ctx context.Context) (session.Message, error) {
+	if !p.discard.Load() {
+		select {
+		case m := <-p.in:
+			return m, nil
+		default:
+		}
+	}
+	select {
+	case m := <-p.in:
+		if p.discard.Load() {
+			return session.Message{}, p.closeErr()
+		}
+		return m, nil
+	case <-p.done:
+		if !p.discard.Load() {
+			select {
+			case m := <-p.in:
+				return m, nil
+			default:
+			}
+		}
+		return session.Message{}, p.closeErr()
+	case <-ctx.Done():
+		return session.Message{}, &session.CloseError{Code: protocol.CloseAbnormal, Err: ctx.Err()}
+	}
+}
+
+// send writes one message: lossy ones over state, the rest over meta.
+func (p *pair) send(b []byte, isString, lossy bool) error {
+	select {
+	case <-p.done:
+		return p.closeErr()
+	default:
+	}
+	if len(b) > MaxMessage {
+		return fmt.Errorf("message of %d bytes over %d", len(b), MaxMessage)
+	}
+	w, buffered := p.metaRW, p.metaBuf
+	if lossy {
+		w, buffered = p.stateRW, p.stateBuf
+	}
+	if buffered() > maxBuffered {
+		if lossy {
+			p.lossyOut.Add(1)
+			return nil
+		}
+		p.end(&session.CloseError{Code: protocol.CloseAbnormal, Err: ErrSlowPeer})
+		return ErrSlowPeer
+	}
+	if _, err := w.WriteDataChannel(b, isString); err != nil {
+		return fmt.Errorf("data channel write: %w", err)
+	}
+	return nil
+}
+
+// flush waits (bounded) until what was sent has left both channels.
+func (p *pair) flush() {
+	deadline := time.Now().Add(closeFlush)
+	for time.Now().Before(deadline) {
+		if (p.metaBuf == nil || p.metaBuf() == 0) && (p.stateBuf == nil || p.stateBuf() == 0) {
+			// Buffered amounts count what SCTP has not handed to the
+			// network yet; a moment more lets the last packet go out.
+			time.Sleep(50 * time.Millisecond)
+			return
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// watch ends the pair when the peer connection fails or closes;
+// "disconnected" is transient and waited out.
+func (p *pair) watch() {
+	p.pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
+		switch s {
+		case webrtc.PeerConnectionStateFailed:
+			p.remoteEnd(errors.New("the peer connection failed"))
+		case webrtc.PeerConnectionStateClosed:
+			p.remoteEnd(errors.New("the peer connection closed"))
+		}
+	})
+}

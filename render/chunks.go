@@ -1,7 +1,9 @@
 package render
 
 import (
+	"image"
 	"math"
+	"sync"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -27,6 +29,9 @@ const (
 	maxVisibleChunks = 1024
 	// chunkPool is how many released chunk images are kept for reuse.
 	chunkPool = 8
+	// maxInFlight bounds the chunks being composed away from the drawing
+	// goroutine at once.
+	maxInFlight = 4
 )
 
 type chunkKey struct{ cx, cy int32 }
@@ -41,18 +46,36 @@ type bakedLayer struct {
 	chunks     map[chunkKey]*chunk
 }
 
-// chunk is one baked piece: img is nil when it shows nothing.
+// chunk is one baked piece: img is nil when it shows nothing or while it
+// is being composed (pending).
 type chunk struct {
-	layer *bakedLayer
-	key   chunkKey
-	img   *ebiten.Image
-	used  uint64 // frame it was last drawn in
+	layer   *bakedLayer
+	key     chunkKey
+	img     *ebiten.Image
+	pending bool
+	used    uint64 // frame it was last drawn in
+}
+
+// bakeJob is a chunk composed on a goroutine of its own from the cells the
+// drawing goroutine listed: its pixels are uploaded by the next frame.
+type bakeJob struct {
+	ch    *chunk
+	gen   uint64
+	cells []bakeCell
+	sheet *image.RGBA
+	pix   []byte
 }
 
 // chunkCache renders static layers into chunks lazily, around what is
 // drawn, a few per frame, and keeps at most budget chunks with content,
 // releasing the least recently drawn. A frame then draws each visible chunk
 // with one call. drop releases everything (the renderer's Rebake).
+//
+// Baking is mostly off the drawing goroutine: the frame lists a chunk's
+// cells (the layer's At runs there), a goroutine composes the pixels on the
+// CPU from the sheet's CPU copy, and a later frame uploads them in one
+// call; until then the chunk's cells are drawn directly. A sheet too large
+// to keep a copy of is baked on the GPU, on the drawing goroutine.
 type chunkCache struct {
 	d       *drawer
 	tex     *textures
@@ -68,16 +91,68 @@ type chunkCache struct {
 	op      ebiten.DrawImageOptions
 	baked   int // chunks baked since the last drop
 	skipped int // visible chunks left undrawn since the last drop
+	// whole bakes every chunk of every layer drawn at once, with no
+	// allowance or budget: how long a map takes to bake is measured so.
+	whole bool
+
+	gen      uint64 // bumped by drop: results of older jobs are dropped
+	inFlight int
+	wg       sync.WaitGroup
+	mu       sync.Mutex
+	done     []*bakeJob // composed, to upload
+	taken    []*bakeJob
+	pixPool  [][]byte
+	cellPool [][]bakeCell
 }
 
 func newChunkCache(d *drawer, tex *textures) *chunkCache {
 	return &chunkCache{d: d, tex: tex, layers: map[*parts.StaticLayer]*bakedLayer{}, budget: defaultChunkBudget, b: newBatch(d)}
 }
 
-// startFrame begins a frame's baking allowance.
+// startFrame begins a frame's baking allowance and uploads the chunks
+// composed since the last frame.
 func (c *chunkCache) startFrame() {
 	c.frame++
 	c.bakes, c.spent = 0, 0
+	c.collect()
+}
+
+// collect uploads the composed chunks of the current generation.
+func (c *chunkCache) collect() {
+	c.mu.Lock()
+	c.done, c.taken = c.taken[:0], c.done
+	c.mu.Unlock()
+	for i, j := range c.taken {
+		c.inFlight--
+		if j.gen == c.gen {
+			img := c.image()
+			img.WritePixels(j.pix)
+			j.ch.img, j.ch.pending = img, false
+			c.live = append(c.live, j.ch)
+		}
+		if len(c.pixPool) < maxInFlight {
+			c.pixPool = append(c.pixPool, j.pix)
+		}
+		c.putCells(j.cells)
+		c.taken[i] = nil
+	}
+}
+
+func (c *chunkCache) putCells(cells []bakeCell) {
+	if len(c.cellPool) < maxInFlight+1 {
+		c.cellPool = append(c.cellPool, cells[:0])
+	}
+}
+
+// image returns a chunk image, a pooled one when there is one (its pixels
+// are about to be replaced).
+func (c *chunkCache) image() *ebiten.Image {
+	if n := len(c.pool); n > 0 {
+		img := c.pool[n-1]
+		c.pool = c.pool[:n-1]
+		return img
+	}
+	return ebiten.NewImage(chunkPx, chunkPx)
 }
 
 // drop releases every chunk and forgets every layer.
@@ -94,6 +169,7 @@ func (c *chunkCache) drop() {
 	clear(c.layers)
 	c.stale = false
 	c.baked, c.skipped = 0, 0
+	c.gen++ // chunks still being composed are dropped when they arrive
 }
 
 // bytes is the texture memory the chunks hold, pooled images included.
@@ -149,10 +225,10 @@ func (c *chunkCache) release(img *ebiten.Image) {
 // canBake reports whether this frame may bake another chunk, making room
 // under the budget by releasing a chunk not drawn this frame.
 func (c *chunkCache) canBake() bool {
-	if c.bakes >= maxBakesPerFrame || c.spent >= bakeBudget {
+	if c.bakes >= maxBakesPerFrame || c.spent >= bakeBudget || c.inFlight >= maxInFlight {
 		return false
 	}
-	if len(c.live) < c.budget {
+	if len(c.live)+c.inFlight < c.budget {
 		return true
 	}
 	oldest := -1
@@ -184,32 +260,103 @@ func cellRange(l *parts.StaticLayer, x0, y0, x1, y1 float64) (c0, r0, c1, r1 int
 	return
 }
 
-// bake renders one chunk.
+// bake starts baking one chunk: an empty one is done at once, the others
+// are composed on a goroutine (or drawn on the GPU when the sheet has no CPU
+// copy).
 func (c *chunkCache) bake(bl *bakedLayer, key chunkKey) *chunk {
 	t0 := time.Now()
 	ch := &chunk{layer: bl, key: key}
 	bl.chunks[key] = ch
-	var img *ebiten.Image
-	if n := len(c.pool); n > 0 {
-		img, c.pool = c.pool[n-1], c.pool[:n-1]
-		c.d.clear(img)
-	} else {
-		img = ebiten.NewImage(chunkPx, chunkPx)
-	}
-	x0, y0 := float64(key.cx)*bl.span, float64(key.cy)*bl.span
-	col0, row0, col1, row1 := cellRange(bl.l, x0, y0, x0+bl.span, y0+bl.span)
-	drawn := emitCells(&c.b, img, c.tex, bl.l, col0, row0, col1, row1, bl.ppu, -x0*bl.ppu, -y0*bl.ppu)
-	c.b.forget()
-	if drawn > 0 {
-		ch.img = img
-		c.live = append(c.live, ch)
-	} else {
-		c.release(img)
+	_, _, loaded := c.tex.source(bl.l.Sheet)
+	sheet := c.tex.cpu(bl.l.Sheet)
+	cells, needSheet := c.list(bl, key, loaded)
+	switch {
+	case len(cells) == 0:
+		c.putCells(cells)
+	case needSheet && sheet == nil:
+		c.putCells(cells)
+		c.bakeGPU(ch)
+	default:
+		var pix []byte
+		if n := len(c.pixPool); n > 0 {
+			pix, c.pixPool = c.pixPool[n-1], c.pixPool[:n-1]
+		} else {
+			pix = make([]byte, chunkPx*chunkPx*4)
+		}
+		j := &bakeJob{ch: ch, gen: c.gen, cells: cells, sheet: sheet, pix: pix}
+		ch.pending = true
+		c.inFlight++
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			compose(j.pix, j.cells, j.sheet)
+			c.mu.Lock()
+			c.done = append(c.done, j)
+			c.mu.Unlock()
+		}()
 	}
 	c.bakes++
 	c.baked++
 	c.spent += time.Since(t0)
 	return ch
+}
+
+// list lists the cells of one chunk for compose, and whether any of them
+// needs the sheet.
+func (c *chunkCache) list(bl *bakedLayer, key chunkKey, loaded bool) (cells []bakeCell, needSheet bool) {
+	if n := len(c.cellPool); n > 0 {
+		cells, c.cellPool = c.cellPool[n-1][:0], c.cellPool[:n-1]
+	}
+	l := bl.l
+	x0, y0 := float64(key.cx)*bl.span, float64(key.cy)*bl.span
+	col0, row0, col1, row1 := cellRange(l, x0, y0, x0+bl.span, y0+bl.span)
+	for row := row0; row < row1; row++ {
+		for col := col0; col < col1; col++ {
+			sc, ok := l.At(col, row, loaded)
+			if !ok {
+				continue
+			}
+			r := l.CellRect(col, row, sc)
+			cell := bakeCell{x0: (r.X - x0) * bl.ppu, y0: (r.Y - y0) * bl.ppu, x1: (r.X + r.W - x0) * bl.ppu, y1: (r.Y + r.H - y0) * bl.ppu}
+			if sc.Src.W > 0 && loaded {
+				cell.src = image.Rect(int(sc.Src.X), int(sc.Src.Y), int(sc.Src.X+sc.Src.W), int(sc.Src.Y+sc.Src.H))
+				needSheet = true
+			} else {
+				if sc.Fill.A <= 0 {
+					continue
+				}
+				p := premul(sc.Fill)
+				for i := range p {
+					cell.fill[i] = uint8(math.Round(float64(min(max(p[i], 0), 1)) * 255))
+				}
+			}
+			cells = append(cells, cell)
+		}
+	}
+	return cells, needSheet
+}
+
+// bakeGPU draws one chunk on the GPU, for a sheet with no CPU copy.
+func (c *chunkCache) bakeGPU(ch *chunk) {
+	bl := ch.layer
+	img := c.image()
+	c.d.clear(img)
+	x0, y0 := float64(ch.key.cx)*bl.span, float64(ch.key.cy)*bl.span
+	col0, row0, col1, row1 := cellRange(bl.l, x0, y0, x0+bl.span, y0+bl.span)
+	drawn := emitCells(&c.b, img, c.tex, bl.l, col0, row0, col1, row1, bl.ppu, -x0*bl.ppu, -y0*bl.ppu)
+	c.b.forget()
+	if drawn == 0 {
+		c.release(img)
+		return
+	}
+	ch.img = img
+	c.live = append(c.live, ch)
+}
+
+// finish waits for every chunk being composed and uploads it (a whole bake).
+func (c *chunkCache) finish() {
+	c.wg.Wait()
+	c.collect()
 }
 
 // emitCells adds the cells col0..col1 × row0..row1 of l to b, drawn onto
@@ -269,6 +416,9 @@ func (c *chunkCache) draw(g *gfx, l *parts.StaticLayer) {
 	if cx1 <= cx0 || cy1 <= cy0 {
 		return
 	}
+	if c.whole {
+		c.bakeWhole(bl)
+	}
 	if (cx1-cx0)*(cy1-cy0) > maxVisibleChunks {
 		c.skipped += (cx1 - cx0) * (cy1 - cy0)
 		return
@@ -285,7 +435,10 @@ func (c *chunkCache) draw(g *gfx, l *parts.StaticLayer) {
 				ch = c.bake(bl, key)
 			}
 			ch.used = c.frame
-			if ch.img != nil {
+			switch {
+			case ch.pending:
+				g.cellsOf(bl, key)
+			case ch.img != nil:
 				g.chunk(bl, ch)
 			}
 		}
@@ -302,4 +455,17 @@ func (c *chunkCache) draw(g *gfx, l *parts.StaticLayer) {
 			c.bake(bl, key).used = c.frame
 		}
 	}
+}
+
+// bakeWhole bakes every chunk of a layer not baked yet.
+func (c *chunkCache) bakeWhole(bl *bakedLayer) {
+	for cy := range bl.rows {
+		for cx := range bl.cols {
+			key := chunkKey{int32(cx), int32(cy)}
+			if _, ok := bl.chunks[key]; !ok {
+				c.bake(bl, key).used = c.frame
+			}
+		}
+	}
+	c.finish()
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"image"
+	"image/draw"
 	"sync"
 	"sync/atomic"
 
@@ -30,7 +31,11 @@ type textures struct {
 	names []string
 	imgs  []*ebiten.Image
 	ver   []uint32 // per handle, bumped whenever its image is installed
-	atl   *atlas
+	// pixels keeps a CPU copy of each image of at most maxCopyPixels
+	// pixels, premultiplied, so static layers can be baked from it away
+	// from the drawing goroutine (nil for larger ones and the atlas's).
+	pixels []*image.RGBA
+	atl    *atlas
 	// inAtlas is where each baked texture sits in the atlas.
 	inAtlas map[parts.Tex]image.Rectangle
 	byName  map[string]parts.Tex
@@ -50,7 +55,7 @@ type loadedImage struct {
 }
 
 func newTextures(ctx context.Context, src *assets.Downloader) *textures {
-	t := &textures{ctx: ctx, src: src, names: []string{""}, imgs: []*ebiten.Image{nil}, ver: []uint32{0},
+	t := &textures{ctx: ctx, src: src, names: []string{""}, imgs: []*ebiten.Image{nil}, ver: []uint32{0}, pixels: []*image.RGBA{nil},
 		byName: map[string]parts.Tex{}, assets: map[string]parts.Tex{}, inAtlas: map[parts.Tex]image.Rectangle{}}
 	t.next.Store(src)
 	return t
@@ -67,6 +72,7 @@ func (t *textures) handle(name string) parts.Tex {
 	t.names = append(t.names, name)
 	t.imgs = append(t.imgs, nil)
 	t.ver = append(t.ver, 0)
+	t.pixels = append(t.pixels, nil)
 	t.byName[name] = h
 	return h
 }
@@ -81,6 +87,31 @@ func (t *textures) set(h parts.Tex, img image.Image) {
 	}
 	t.imgs[h] = ebiten.NewImageFromImage(img)
 	t.ver[h]++
+	t.pixels[h] = cpuCopy(img)
+}
+
+// maxCopyPixels bounds the images a CPU copy is kept of (a tile sheet is a
+// few hundred thousand pixels): 16 MiB each at most.
+const maxCopyPixels = 4 << 20
+
+// cpuCopy returns img as premultiplied RGBA, never sharing its pixels, or
+// nil when it is too large to keep.
+func cpuCopy(img image.Image) *image.RGBA {
+	b := img.Bounds()
+	if b.Empty() || b.Dx()*b.Dy() > maxCopyPixels {
+		return nil
+	}
+	out := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	draw.Draw(out, out.Bounds(), img, b.Min, draw.Src)
+	return out
+}
+
+// cpu returns the CPU copy of a texture (nil when none is kept).
+func (t *textures) cpu(h parts.Tex) *image.RGBA {
+	if _, inAtlas := t.inAtlas[h]; inAtlas || int(h) >= len(t.pixels) {
+		return nil
+	}
+	return t.pixels[h]
 }
 
 // Bake implements parts.Textures: the game's procedural textures, packed
@@ -101,6 +132,7 @@ func (t *textures) Bake(imgs map[string]*image.RGBA) {
 				old.Deallocate()
 				t.imgs[h] = nil
 			}
+			t.pixels[h] = nil
 			t.inAtlas[h] = r
 			t.ver[h]++
 			continue

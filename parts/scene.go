@@ -398,6 +398,19 @@ func (s *Scene) Clear(keys []string, all bool) {
 	}
 }
 
+// Parts lists the live parts: the entities' instances, the effects and the
+// map's static parts (for tests and diagnostics; it allocates).
+func (s *Scene) Parts() []Part {
+	out := make([]Part, 0, len(s.inst)+len(s.effects)+len(s.mapParts))
+	for _, p := range s.inst {
+		out = append(out, p)
+	}
+	for _, e := range s.effects {
+		out = append(out, e.p)
+	}
+	return append(out, s.mapParts...)
+}
+
 // Counts reports live instances per part class name and the effect count.
 func (s *Scene) Counts() (perPart map[string]int, effects int) {
 	perPart = map[string]int{}

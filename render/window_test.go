@@ -167,13 +167,18 @@ func tanksConfig(t testing.TB) []byte {
 	if err := json.Unmarshal(b, &schema); err != nil {
 		t.Fatal(err)
 	}
+	return tanksConfigWith(schema.Keys)
+}
+
+// tanksConfigWith is the tanks CONFIG_DATA with the snapshot keys given.
+func tanksConfigWith(keys []byte) []byte {
 	return []byte(`{"modules":{"canvasManager":{
 	  "dynamicCamera":{"lookAheadFactor":30,"zoomOutFactor":0.5,"maxZoomOut":0.6,"smoothnessPosition":0.008,"smoothnessZoom":0.005,"smoothnessVelocity":0.15},
 	  "canvases":{"vimp":{"width":960,"height":600,"aspectRatio":"16:9","baseScale":"5:1","dynamicCamera":true,"shakeCamera":true},
 	              "radar":{"width":150,"height":150,"fixSize":"150","baseScale":"1:8"}}}},
 	 "parts":{"gameSets":{"c1":["Map","MapRadar"],"c2":["Map"],"m1":["Tank","TankRadar","Smoke","Tracks"],"w1":["ShotEffect"],"w2":["Bomb"],"w2e":["ExplosionEffect"]},
 	   "entitiesOnCanvas":{"Map":"vimp","MapRadar":"radar","TankRadar":"radar","Tank":"vimp","ShotEffect":"vimp","Bomb":"vimp","ExplosionEffect":"vimp","Smoke":"vimp","Tracks":"vimp"}},
-	 "snapshot":` + string(schema.Keys) + `}`)
+	 "snapshot":` + string(keys) + `}`)
 }
 
 var (

@@ -13,10 +13,10 @@ import (
 
 // Atlas layout.
 const (
-	atlasW     = 2048
+	atlasW     = 1024
 	atlasPad   = 2   // transparent pixels around every entry: linear filtering never reaches a neighbour
 	discSide   = 128 // side of the anti-aliased disc drawn for Disc
-	labelAreaH = 768 // rows at the atlas's bottom kept for label text
+	labelAreaH = 512 // rows at the atlas's bottom kept for label text
 	maxAtlasH  = 4096
 )
 
@@ -34,7 +34,7 @@ type atlas struct {
 	labels labelArea
 }
 
-// newAtlas packs baked images into shelves of a 2048 px wide atlas, tallest
+// newAtlas packs baked images into shelves of a 1024 px wide atlas, tallest
 // first (names break ties, so a bake always packs the same way), above the
 // white square, the disc and the label area.
 func newAtlas(baked map[string]*image.RGBA) *atlas {
@@ -72,7 +72,8 @@ func newAtlas(baked map[string]*image.RGBA) *atlas {
 	for n, r := range a.byName {
 		draw.Draw(pix, r, baked[n], baked[n].Bounds().Min, draw.Src)
 	}
-	a.img = ebiten.NewImageFromImage(pix)
+	a.img = newOwnImage(atlasW, h)
+	a.img.WritePixels(pix.Pix)
 	a.labels = newLabelArea(a.img, image.Rect(0, top, atlasW, h))
 	return a
 }

@@ -14,24 +14,30 @@ import (
 // Baking static layers.
 const (
 	// chunkPx is the side of one baked piece of a layer, in texture pixels
-	// (a chunk holds 1 MiB of pixels).
-	chunkPx = 512
-	// defaultChunkBudget is how many chunks with content are kept: beyond
-	// it the least recently drawn one is released.
-	defaultChunkBudget = 96
+	// (a chunk holds 256 KiB of pixels): small enough that a sparse layer
+	// and a map's edge waste little, large enough that a view takes a few
+	// dozen of them.
+	chunkPx = 256
+	// defaultChunkBudget is how many chunks with content are kept (48 MiB):
+	// beyond it the least recently drawn one is released.
+	defaultChunkBudget = 192
 	// maxBakesPerFrame and bakeBudget bound the baking done in one frame
 	// (CPU time, checked before each chunk); chunks still missing are drawn
 	// cell by cell meanwhile, or left out when they hold too many cells.
-	maxBakesPerFrame = 4
+	maxBakesPerFrame = 8
 	bakeBudget       = 3 * time.Millisecond
 	maxFallbackCells = 4096
+	// maxDirectCells bounds the cells a frame draws directly (for chunks
+	// not baked yet), so that a map with many layers costs a frame a
+	// bounded number of vertices; the rest show once baked.
+	maxDirectCells = 16384
 	// maxVisibleChunks bounds the chunks of one layer a frame looks at.
 	maxVisibleChunks = 1024
 	// chunkPool is how many released chunk images are kept for reuse.
 	chunkPool = 8
 	// maxInFlight bounds the chunks being composed away from the drawing
 	// goroutine at once.
-	maxInFlight = 4
+	maxInFlight = 8
 )
 
 type chunkKey struct{ cx, cy int32 }
@@ -86,6 +92,7 @@ type chunkCache struct {
 	frame   uint64
 	bakes   int           // chunks baked this frame
 	spent   time.Duration // baking time this frame
+	direct  int           // cells drawn directly this frame
 	stale   bool          // a baked layer's sheet changed
 	b       batch
 	op      ebiten.DrawImageOptions
@@ -113,7 +120,7 @@ func newChunkCache(d *drawer, tex *textures) *chunkCache {
 // composed since the last frame.
 func (c *chunkCache) startFrame() {
 	c.frame++
-	c.bakes, c.spent = 0, 0
+	c.bakes, c.spent, c.direct = 0, 0, 0
 	c.collect()
 }
 
@@ -152,7 +159,15 @@ func (c *chunkCache) image() *ebiten.Image {
 		c.pool = c.pool[:n-1]
 		return img
 	}
-	return ebiten.NewImage(chunkPx, chunkPx)
+	return newOwnImage(chunkPx, chunkPx)
+}
+
+// newOwnImage makes an image that is a texture of its own (chunks, canvases,
+// the atlas): in Ebiten's shared atlas, large images grow its pages by
+// doubling, and a page keeps its memory for as long as any image lives on
+// it.
+func newOwnImage(w, h int) *ebiten.Image {
+	return ebiten.NewImageWithOptions(image.Rect(0, 0, w, h), &ebiten.NewImageOptions{Unmanaged: true})
 }
 
 // drop releases every chunk and forgets every layer.

@@ -243,10 +243,12 @@ func (g *gfx) chunk(bl *bakedLayer, ch *chunk) {
 func (g *gfx) cellsOf(bl *bakedLayer, key chunkKey) {
 	x0, y0 := float64(key.cx)*bl.span, float64(key.cy)*bl.span
 	col0, row0, col1, row1 := cellRange(bl.l, x0, y0, x0+bl.span, y0+bl.span)
-	if (col1-col0)*(row1-row0) > maxFallbackCells {
+	n := (col1 - col0) * (row1 - row0)
+	if n > maxFallbackCells || g.cache.direct+n > maxDirectCells {
 		g.cache.skipped++
 		return
 	}
+	g.cache.direct += n
 	emitCells(&g.b, g.dst, g.tex, bl.l, col0, row0, col1, row1, g.sx, g.tx, g.ty)
 }
 

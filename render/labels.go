@@ -12,7 +12,7 @@ import (
 const (
 	labelPx    = 48  // font size the text is drawn at, then scaled
 	maxLabels  = 512 // distinct texts kept at once
-	maxLabelW  = 1024
+	maxLabelW  = atlasW - 2*atlasPad
 	labelSlack = 3 // pixels around each text, so filtering stays inside
 )
 

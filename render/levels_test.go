@@ -281,3 +281,34 @@ func TestLayeredCrateFallsOffTheSlab(t *testing.T) {
 		last = w
 	}
 }
+
+// A ramp is drawn as a wedge: a tank half way up it is drawn at its height
+// over the slope, and the slope's upper end is raised like the slab it
+// reaches (displaced away from the camera centre), with a skirt beneath.
+func TestLayeredRampWedge(t *testing.T) {
+	const cx, cy = 180, 380
+	// The west ramp climbs east over columns 6-11 (x 115.2-230.4) of rows
+	// 14-17; a tank half way up, at x 172.8, is half a level up.
+	sc, _ := bridgeScene(t, cx, cy, map[uint32][]float32{
+		1: levelTank(172.8, 300, 0, 1, bridgeHeight/2, 0),
+	}, nil)
+	img := shoot(t, sc, "layered-ramp", nil)
+	px, py := screenOf(172.8, 300, 0.5, cx, cy)
+	if !nearColour(img, px, py, 4, team1Turret, 14) {
+		t.Errorf("climbing tank missing at %d,%d: %v", px, py, at(img, px, py))
+	}
+	// The ramp's surface at its top end, on its south edge, stands a level
+	// up: the skirt fills the strip between where that edge is drawn and
+	// where it would be on the ground, darker than the slope (side tint).
+	_, ground := screenOf(225, 345.6, 0, cx, cy)
+	_, raised := screenOf(225, 345.6, 1, cx, cy)
+	sx, _ := screenOf(225, 345.6, 1, cx, cy)
+	if raised >= ground {
+		t.Fatalf("the top end is not raised: %d vs %d", raised, ground)
+	}
+	mid := (raised + ground) / 2
+	skirt, slope := at(img, sx, mid), at(img, sx, raised-20)
+	if int(skirt.R)+int(skirt.G)+int(skirt.B) >= int(slope.R)+int(slope.G)+int(slope.B) {
+		t.Errorf("skirt %v at %d,%d not darker than the slope %v", skirt, sx, mid, slope)
+	}
+}

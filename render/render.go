@@ -97,6 +97,17 @@ func (r *Renderer) Rebake() {
 	r.rebakes++
 }
 
+// Release frees the images the renderer draws into: its canvases and the
+// baked chunks. It draws again afterwards, making them anew.
+func (r *Renderer) Release() {
+	for i := range r.images {
+		r.images[i].release()
+	}
+	r.images = r.images[:0]
+	r.Rebake()
+	r.bakedScales = r.bakedScales[:0]
+}
+
 // BakeStats reports the chunks baked since the last Rebake, the texture
 // bytes the chunks hold now, and how many rebakes there were.
 func (r *Renderer) BakeStats() (baked, bytes, rebakes int) {
@@ -172,7 +183,7 @@ func (r *Renderer) Draw(screen *ebiten.Image, w *world.World, dpr float64) {
 		pw, ph := int(math.Ceil(c.Size.W*dpr)), int(math.Ceil(c.Size.H*dpr))
 		if ci.img == nil || ci.img.Bounds().Dx() != pw || ci.img.Bounds().Dy() != ph {
 			ci.release()
-			ci.img = ebiten.NewImage(max(1, pw), max(1, ph))
+			ci.img = newOwnImage(max(1, pw), max(1, ph))
 		}
 		if c.Style.Background.A > 0 {
 			if ci.bgc == nil || ci.bg != c.Style.Background {
@@ -222,8 +233,8 @@ func (r *Renderer) clipCircle(c *world.Canvas, ci *canvasImages, dpr float64) {
 			ci.mask.Deallocate()
 			ci.deco.Deallocate()
 		}
-		ci.mask = ebiten.NewImage(b.Dx(), b.Dy())
-		ci.deco = ebiten.NewImage(b.Dx(), b.Dy())
+		ci.mask = newOwnImage(b.Dx(), b.Dy())
+		ci.deco = newOwnImage(b.Dx(), b.Dy())
 		cx, cy := float64(b.Dx())/2, float64(b.Dy())/2
 		rad := math.Min(cx, cy)
 		g := r.gfx

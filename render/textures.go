@@ -91,8 +91,9 @@ func (t *textures) set(h parts.Tex, img image.Image) {
 }
 
 // maxCopyPixels bounds the images a CPU copy is kept of (a tile sheet is a
-// few hundred thousand pixels): 16 MiB each at most.
-const maxCopyPixels = 4 << 20
+// few hundred thousand pixels): 4 MiB each at most; the layers of a larger
+// sheet are baked on the GPU.
+const maxCopyPixels = 1 << 20
 
 // cpuCopy returns img as premultiplied RGBA, never sharing its pixels, or
 // nil when it is too large to keep.

@@ -320,6 +320,7 @@ func (s *scene) configure() error {
 		}
 		s.lastMap = m
 		s.w.SetMap(m)
+		s.mapJSON = nil // parsed once, as the client does
 	}
 	s.w.SetCore(s.core)
 	return nil

@@ -87,9 +87,45 @@ type Gfx interface {
 	Polyline(pts []Vec, width float64, c Color)
 	// Label draws a short text centred at (x, y), h world units tall.
 	Label(s string, x, y, h float64, c Color)
-	// View is the visible world rectangle (for culling).
+	// View is the world rectangle visible at the current height (for
+	// culling); its centre is the camera centre.
 	View() Rect
+	// Elevate sets the height, in levels above the ground, at which the
+	// calls that follow draw, until the next Elevate (a stage sets 0 before
+	// each of its entries): what stands higher is drawn nearer the viewer,
+	// as Project says.
+	Elevate(h float64)
+	// Mesh draws triangles whose vertices each stand at their own height
+	// (a ramp's slope, a wall's sides), textured from tex (texture pixels)
+	// and tinted by c; tex NoTex fills them with c.
+	Mesh(tex Tex, vs []MeshVertex, is []uint16, c Color)
+	// Static draws a static layer at the current height. The backend may
+	// render the layer once, in pieces, and draw those pieces afterwards.
+	Static(l *StaticLayer)
 }
+
+// MeshVertex is one vertex of Gfx.Mesh: a world point at a height in
+// levels, and the texture point drawn there.
+type MeshVertex struct {
+	X, Y, H float64
+	U, V    float64
+}
+
+// Shear is the 2.5D height projection's strength: a point h levels above
+// the ground is drawn h·Shear of its distance from the camera centre
+// further out, and whatever stands there is scaled by 1 + h·Shear, so a
+// body on a slab moves and grows exactly as the slab does.
+const Shear = 0.22
+
+// Project returns where a world point h levels above the ground is drawn
+// (in ground world units) for the camera centre cam.
+func Project(x, y, h float64, cam Vec) (float64, float64) {
+	k := h * Shear
+	return x + (x-cam.X)*k, y + (y-cam.Y)*k
+}
+
+// Centre is the centre of a rectangle: the camera centre of a Gfx view.
+func (r Rect) Centre() Vec { return Vec{X: r.X + r.W/2, Y: r.Y + r.H/2} }
 
 // Textures gives parts their images.
 type Textures interface {

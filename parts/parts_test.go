@@ -14,6 +14,15 @@ type mark struct {
 
 func (m mark) Draw(Gfx) { *m.out = append(*m.out, m.id) }
 
+// heightOnly is a Gfx that only takes heights: a stage sets one before
+// every entry.
+type heightOnly struct {
+	Gfx
+	set int
+}
+
+func (g *heightOnly) Elevate(float64) { g.set++ }
+
 func TestStageOrder(t *testing.T) {
 	var got []int
 	s := NewStage("vimp")
@@ -22,16 +31,24 @@ func TestStageOrder(t *testing.T) {
 	s.Add(3, mark{3, &got})
 	s.Add(2, mark{4, &got})
 	s.Add(1, mark{5, &got})
-	s.Draw(nil)
+	s.Draw(&heightOnly{})
 	if want := "2 5 4 1 3"; join(got) != want {
 		t.Fatalf("order %s want %s (ascending z, ties in insertion order)", join(got), want)
 	}
 	s.Remove(h3)
 	s.Remove(h3) // twice is harmless
 	got = got[:0]
-	s.Draw(nil)
+	s.Draw(&heightOnly{})
 	if want := "2 5 4 3"; join(got) != want || s.Len() != 4 {
 		t.Fatalf("after removal %s", join(got))
+	}
+	// Move puts an entry last among its new order's; an unknown handle stays.
+	h := s.Add(0, mark{6, &got})
+	h = s.Move(h, 2)
+	got = got[:0]
+	s.Draw(&heightOnly{})
+	if want := "2 5 4 6 3"; join(got) != want || h.Z() != 2 || s.Move(h3, 9) != h3 {
+		t.Fatalf("after move %s", join(got))
 	}
 }
 

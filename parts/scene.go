@@ -33,6 +33,9 @@ type Ctx struct {
 	Sound    Sounds               // nil: silent
 	Key      string               // snapshot key the part was built from
 	Canvases map[string]*Stage    // every canvas, for parts that draw on two
+	// Levels is the scene's book of heights: the map's level height and
+	// where the actors stand.
+	Levels *Levels
 }
 
 // Binding is a part class bound to one snapshot key.
@@ -120,6 +123,7 @@ type Scene struct {
 	mapParts  []Part
 	fallback  MapBuilder
 	first     *Ctx
+	levels    *Levels
 	// Fallbacks lists "key/part: reason" for every route drawn by the
 	// generic renderer because the game's part did not match the schema.
 	Fallbacks []string
@@ -160,11 +164,11 @@ func NewScene(o SceneOptions, schema *clientcore.Schema, pc PartsConfig) (*Scene
 		o.Rand = rand.Float64
 	}
 	s := &Scene{log: o.Log, game: o.Game, schema: schema, stages: map[string]*Stage{},
-		inst: map[instKey]Part{}, keyOf: map[int]uint8{}, fallback: o.MapFallback}
+		inst: map[instKey]Part{}, keyOf: map[int]uint8{}, fallback: o.MapFallback, levels: NewLevels()}
 	for _, id := range o.Canvases {
 		s.stages[id] = NewStage(id)
 	}
-	s.first = &Ctx{Stage: s.stages[o.Canvases[0]], Tex: o.Tex, IsLocal: o.IsLocal, Rand: o.Rand, Canvases: s.stages}
+	s.first = &Ctx{Stage: s.stages[o.Canvases[0]], Tex: o.Tex, IsLocal: o.IsLocal, Rand: o.Rand, Canvases: s.stages, Levels: s.levels}
 	for _, k := range schema.Keys {
 		if k == nil {
 			continue
@@ -205,7 +209,7 @@ func NewScene(o SceneOptions, schema *clientcore.Schema, pc PartsConfig) (*Scene
 				}
 				name = "generic"
 			}
-			ctx := &Ctx{Stage: st, Tex: o.Tex, IsLocal: o.IsLocal, Rand: o.Rand, Sound: o.Sound, Key: k.Name, Canvases: s.stages}
+			ctx := &Ctx{Stage: st, Tex: o.Tex, IsLocal: o.IsLocal, Rand: o.Rand, Sound: o.Sound, Key: k.Name, Canvases: s.stages, Levels: s.levels}
 			r := route{part: name, bind: b, ctx: ctx, index: len(s.routeName)}
 			s.routes[k.ID] = append(s.routes[k.ID], r)
 			s.routeName = append(s.routeName, name)
@@ -220,6 +224,9 @@ type genericMarker interface{ Generic() bool }
 
 // Stage returns the draw list of a canvas.
 func (s *Scene) Stage(id string) *Stage { return s.stages[id] }
+
+// Levels is the scene's book of heights.
+func (s *Scene) Levels() *Levels { return s.levels }
 
 // Game returns the game in use (nil for generic only).
 func (s *Scene) Game() *Game { return s.game }
@@ -327,6 +334,7 @@ func (s *Scene) SetMap(m *gamemap.Map) {
 		p.Destroy()
 	}
 	s.mapParts = s.mapParts[:0]
+	s.levels.SetLevelHeight(m.LevelHeight)
 	built := false
 	defer func() {
 		if !built && s.fallback != nil {
@@ -392,6 +400,19 @@ func (s *Scene) Clear(keys []string, all bool) {
 		}
 		s.mapParts = s.mapParts[:0]
 	}
+}
+
+// Parts lists the live parts: the entities' instances, the effects and the
+// map's static parts (for tests and diagnostics; it allocates).
+func (s *Scene) Parts() []Part {
+	out := make([]Part, 0, len(s.inst)+len(s.effects)+len(s.mapParts))
+	for _, p := range s.inst {
+		out = append(out, p)
+	}
+	for _, e := range s.effects {
+		out = append(out, e.p)
+	}
+	return append(out, s.mapParts...)
 }
 
 // Counts reports live instances per part class name and the effect count.

@@ -57,11 +57,33 @@ func (s *Stage) Remove(h Handle) {
 // Len is the number of entries.
 func (s *Stage) Len() int { return len(s.entries) }
 
-// Draw draws every entry in order.
+// Move puts the entry at z (after the entries already there) and returns
+// its new handle; an unknown handle is ignored and returned as is.
+func (s *Stage) Move(h Handle, z int) Handle {
+	if h.z == z {
+		return h
+	}
+	lo := sort.Search(len(s.entries), func(i int) bool { return s.entries[i].z >= h.z })
+	for i := lo; i < len(s.entries) && s.entries[i].z == h.z; i++ {
+		if s.entries[i].seq == h.seq {
+			d := s.entries[i].d
+			s.Remove(h)
+			return s.Add(z, d)
+		}
+	}
+	return h
+}
+
+// Z is the draw order an entry was added at.
+func (h Handle) Z() int { return h.z }
+
+// Draw draws every entry in order, each from the ground up (height 0).
 func (s *Stage) Draw(g Gfx) {
 	for i := range s.entries {
+		g.Elevate(0)
 		s.entries[i].d.Draw(g)
 	}
+	g.Elevate(0)
 }
 
 // Clear drops every entry.

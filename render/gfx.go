@@ -6,121 +6,132 @@ import (
 	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
-	"github.com/hajimehoshi/ebiten/v2/ebitenutil"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"vimpclient/parts"
 	"vimpclient/world/canvas"
 )
 
-// discSide is the side of the anti-aliased disc texture used for Disc.
-const discSide = 128
-
-// maxLabels bounds the cache of rendered label images.
-const maxLabels = 512
-
-// gfx implements parts.Gfx on an Ebiten image for one canvas. It is reused
-// every frame; nothing in it allocates in steady state.
+// gfx implements parts.Gfx on an Ebiten image for one canvas at a time: the
+// one drawing backend of the parts. Sprites, fills, discs, labels and
+// meshes gather in a triangle batch (see batch), static layers are drawn
+// from their baked chunks (see chunkCache), and only anti-aliased strokes
+// go to Ebiten on their own. It is reused every frame; nothing in it
+// allocates in steady state.
+//
+// Heights: Elevate(h) draws what follows h levels above the ground, by the
+// height projection of parts.Project. The camera centre it projects from is
+// reconstructed from the canvas's stage transform and size, so the picture
+// is the same at any window size.
 type gfx struct {
+	d     *drawer
 	tex   *textures
-	dst   *ebiten.Image
-	st    canvas.Stage // device pixels
-	view  parts.Rect
+	cache *chunkCache
+	b     batch
+	face  text.Face // labels' face (nil: labels are not drawn)
+
+	dst  *ebiten.Image
+	st   canvas.Stage // device px, at the ground
+	base float64      // device px per world unit without the camera zoom
+	w, h float64      // the canvas in device px
+	cam  parts.Vec
+	k    float64 // height × Shear
+	sx   float64 // the projected transform: device = world·sx + (tx, ty)
+	tx   float64
+	ty   float64
+	view parts.Rect
+
+	// Anti-aliased strokes (Ring, Polyline).
 	white *ebiten.Image // 1×1 white (sub-image of a 3×3 one, no edge bleed)
-	disc  *ebiten.Image
-	op    ebiten.DrawImageOptions
 	top   ebiten.DrawTrianglesOptions
 	vs    []ebiten.Vertex
 	is    []uint16
-	subs  map[subKey]*ebiten.Image
-	gen   uint64 // textures generation the sub-images belong to
-	label map[string]*ebiten.Image
 }
 
-type subKey struct {
-	tex        parts.Tex
-	x, y, w, h int32
-}
-
-func newGfx(t *textures, antiAlias bool) *gfx {
+func newGfx(dr *drawer, t *textures, antiAlias bool, face text.Face) *gfx {
 	w3 := ebiten.NewImage(3, 3)
 	w3.Fill(color.White)
-	d := image.NewRGBA(image.Rect(0, 0, discSide, discSide))
-	r := float64(discSide) / 2
-	for y := range discSide {
-		for x := range discSide {
-			// Coverage of the pixel by the disc, from the distance to the edge.
-			dist := math.Hypot(float64(x)+0.5-r, float64(y)+0.5-r)
-			a := math.Max(0, math.Min(1, r-dist+0.5))
-			v := uint8(math.Round(a * 255))
-			d.SetRGBA(x, y, color.RGBA{v, v, v, v})
-		}
-	}
-	g := &gfx{tex: t, white: w3.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image),
-		disc: ebiten.NewImageFromImage(d), subs: map[subKey]*ebiten.Image{}, label: map[string]*ebiten.Image{}}
-	g.op.Filter = ebiten.FilterLinear
+	g := &gfx{d: dr, tex: t, cache: newChunkCache(dr, t), b: newBatch(dr), face: face,
+		white: w3.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)}
 	g.top.AntiAlias = antiAlias
 	g.top.FillRule = ebiten.FillRuleNonZero
 	return g
 }
 
-// begin prepares drawing into dst with the stage transform st (device px).
-func (g *gfx) begin(dst *ebiten.Image, st canvas.Stage) {
-	if g.gen != g.tex.gen {
-		clear(g.subs)
-		g.gen = g.tex.gen
+// begin prepares drawing into dst, a canvas of w×h device px, with the
+// stage transform st (device px) whose scale without the camera's zoom is
+// base.
+func (g *gfx) begin(dst *ebiten.Image, st canvas.Stage, base, w, h float64) {
+	g.dst, g.st, g.base, g.w, g.h = dst, st, base, w, h
+	if st.S != 0 {
+		g.cam = parts.Vec{X: (w/2 - st.X) / st.S, Y: (h/2 - st.Y) / st.S}
 	}
-	g.dst, g.st = dst, st
-	b := dst.Bounds()
-	x0, y0, _ := st.ToWorld(0, 0)
-	x1, y1, _ := st.ToWorld(float64(b.Dx()), float64(b.Dy()))
-	g.view = parts.Rect{X: x0, Y: y0, W: x1 - x0, H: y1 - y0}
+	g.Elevate(0)
 }
 
-func (g *gfx) geo(m parts.Affine) ebiten.GeoM {
-	var gm ebiten.GeoM
+// end sends what the canvas still has gathered.
+func (g *gfx) end() { g.b.forget() }
+
+// Elevate implements parts.Gfx.
+func (g *gfx) Elevate(h float64) {
+	if !(h > 0) {
+		h = 0
+	}
+	h = min(h, parts.MaxHeight)
+	g.k = h * parts.Shear
 	s := g.st.S
-	gm.SetElement(0, 0, m.A*s)
-	gm.SetElement(0, 1, m.C*s)
-	gm.SetElement(0, 2, m.TX*s+g.st.X)
-	gm.SetElement(1, 0, m.B*s)
-	gm.SetElement(1, 1, m.D*s)
-	gm.SetElement(1, 2, m.TY*s+g.st.Y)
-	return gm
+	g.sx = s * (1 + g.k)
+	g.tx = g.st.X - s*g.k*g.cam.X
+	g.ty = g.st.Y - s*g.k*g.cam.Y
+	if g.sx != 0 {
+		x0, y0 := -g.tx/g.sx, -g.ty/g.sx
+		g.view = parts.Rect{X: x0, Y: y0, W: g.w / g.sx, H: g.h / g.sx}
+	}
 }
 
-func (g *gfx) colour(c parts.Color) ebiten.ColorScale {
-	var cs ebiten.ColorScale
-	cs.Scale(c.R*c.A, c.G*c.A, c.B*c.A, c.A)
-	return cs
+// View implements parts.Gfx.
+func (g *gfx) View() parts.Rect { return g.view }
+
+// dev maps a world point at the current height to device px.
+func (g *gfx) dev(x, y float64) (float64, float64) { return x*g.sx + g.tx, y*g.sx + g.ty }
+
+// spriteFilter is the filter for drawing part of an image: a sheet cell is
+// sampled nearest, so neighbouring cells never bleed into its edges; a
+// whole image is filtered linearly.
+func spriteFilter(src parts.Rect, w, h int) ebiten.Filter {
+	if src.X != 0 || src.Y != 0 || int(src.W) != w || int(src.H) != h {
+		return ebiten.FilterNearest
+	}
+	return ebiten.FilterLinear
+}
+
+// affineQuad adds the source rectangle (u0, v0)-(u1, v1) of img drawn with
+// its corner (0, 0) .. (w, h) in texture space mapped by m to world units.
+func (g *gfx) affineQuad(img *ebiten.Image, f ebiten.Filter, m parts.Affine, x0, y0, x1, y1, u0, v0, u1, v1 float64, c [4]float32) {
+	g.b.use(g.dst, img, f)
+	ax, ay := g.dev(m.Apply(x0, y0))
+	bx, by := g.dev(m.Apply(x1, y0))
+	cx, cy := g.dev(m.Apply(x1, y1))
+	dx, dy := g.dev(m.Apply(x0, y1))
+	g.b.quad(ax, ay, bx, by, cx, cy, dx, dy, u0, v0, u1, v1, c)
 }
 
 // Image implements parts.Gfx.
 func (g *gfx) Image(tex parts.Tex, src parts.Rect, m parts.Affine, c parts.Color) {
-	img := g.tex.image(tex)
-	if img == nil || c.A <= 0 {
+	img, r, ok := g.tex.source(tex)
+	if !ok || c.A <= 0 {
 		return
 	}
-	b := img.Bounds()
-	if src.X != 0 || src.Y != 0 || int(src.W) != b.Dx() || int(src.H) != b.Dy() {
-		k := subKey{tex, int32(src.X), int32(src.Y), int32(src.W), int32(src.H)}
-		sub, ok := g.subs[k]
-		if !ok {
-			r := image.Rect(int(src.X), int(src.Y), int(src.X+src.W), int(src.Y+src.H)).Intersect(b)
-			if r.Empty() {
-				return
-			}
-			sub = img.SubImage(r).(*ebiten.Image)
-			g.subs[k] = sub
-		}
-		img = sub
-		// Sheet cells are drawn edge to edge: nearest sampling keeps
-		// neighbouring cells from bleeding into seams.
-		g.op.Filter = ebiten.FilterNearest
+	// The requested rectangle, cut to the texture.
+	x0, y0 := math.Max(0, math.Trunc(src.X)), math.Max(0, math.Trunc(src.Y))
+	x1 := math.Min(float64(r.Dx()), math.Trunc(src.X+src.W))
+	y1 := math.Min(float64(r.Dy()), math.Trunc(src.Y+src.H))
+	if !(x1 > x0 && y1 > y0) {
+		return
 	}
-	g.op.GeoM = g.geo(m)
-	g.op.ColorScale = g.colour(c)
-	g.dst.DrawImage(img, &g.op)
-	g.op.Filter = ebiten.FilterLinear
+	f := spriteFilter(src, r.Dx(), r.Dy())
+	ox, oy := float64(r.Min.X), float64(r.Min.Y)
+	g.affineQuad(img, f, m, x0-src.X, y0-src.Y, x1-src.X, y1-src.Y, ox+x0, oy+y0, ox+x1, oy+y1, premul(c))
 }
 
 // Quad implements parts.Gfx.
@@ -128,9 +139,9 @@ func (g *gfx) Quad(m parts.Affine, c parts.Color) {
 	if c.A <= 0 {
 		return
 	}
-	g.op.GeoM = g.geo(m)
-	g.op.ColorScale = g.colour(c)
-	g.dst.DrawImage(g.white, &g.op)
+	a := g.tex.shapes()
+	u, v := float64(a.white.Min.X)+1.5, float64(a.white.Min.Y)+1.5
+	g.affineQuad(a.img, ebiten.FilterLinear, m, 0, 0, 1, 1, u, v, u, v, premul(c))
 }
 
 // Disc implements parts.Gfx.
@@ -138,14 +149,113 @@ func (g *gfx) Disc(x, y, r float64, c parts.Color) {
 	if c.A <= 0 || !(r > 0) {
 		return
 	}
-	k := 2 * r / discSide
-	g.op.GeoM = g.geo(parts.Affine{A: k, D: k, TX: x - r, TY: y - r})
-	g.op.ColorScale = g.colour(c)
-	g.dst.DrawImage(g.disc, &g.op)
+	a := g.tex.shapes()
+	d := a.disc
+	k := 2 * r / float64(d.Dx())
+	m := parts.Affine{A: k, D: k, TX: x - r, TY: y - r}
+	g.affineQuad(a.img, ebiten.FilterLinear, m, 0, 0, float64(d.Dx()), float64(d.Dy()),
+		float64(d.Min.X), float64(d.Min.Y), float64(d.Max.X), float64(d.Max.Y), premul(c))
 }
 
-func (g *gfx) vertex(x, y float64, c parts.Color) ebiten.Vertex {
-	sx, sy := x*g.st.S+g.st.X, y*g.st.S+g.st.Y
+// Label implements parts.Gfx: the text is drawn once into the atlas, in
+// the HUD's font, and scaled so its line box is h world units tall.
+func (g *gfx) Label(s string, x, y, h float64, c parts.Color) {
+	if s == "" || c.A <= 0 || !(h > 0) || g.face == nil {
+		return
+	}
+	a := g.tex.shapes()
+	if !a.labels.has(s) {
+		g.b.flush() // a full label area is cleared before the text is drawn
+	}
+	sl, ok := a.labels.slot(g.d, g.face, s)
+	if !ok || sl.lineH <= 0 {
+		return
+	}
+	k := h / sl.lineH
+	w, hh := float64(sl.r.Dx()), float64(sl.r.Dy())
+	m := parts.Affine{A: k, D: k, TX: x - w*k/2, TY: y - hh*k/2}
+	g.affineQuad(a.img, ebiten.FilterLinear, m, 0, 0, w, hh,
+		float64(sl.r.Min.X), float64(sl.r.Min.Y), float64(sl.r.Max.X), float64(sl.r.Max.Y), premul(c))
+}
+
+// Mesh implements parts.Gfx: every vertex projected from its own height.
+func (g *gfx) Mesh(tex parts.Tex, vs []parts.MeshVertex, is []uint16, c parts.Color) {
+	if c.A <= 0 || len(vs) == 0 || len(is) < 3 {
+		return
+	}
+	col := premul(c)
+	var img *ebiten.Image
+	var ox, oy float64
+	fixed := false
+	if tex != parts.NoTex {
+		i, r, ok := g.tex.source(tex)
+		if !ok {
+			return
+		}
+		img, ox, oy = i, float64(r.Min.X), float64(r.Min.Y)
+	} else {
+		a := g.tex.shapes()
+		img, ox, oy, fixed = a.img, float64(a.white.Min.X)+1.5, float64(a.white.Min.Y)+1.5, true
+	}
+	for _, i := range is {
+		if int(i) >= len(vs) {
+			return
+		}
+	}
+	g.b.use(g.dst, img, ebiten.FilterNearest)
+	base := uint32(len(g.b.vs))
+	s := g.st.S
+	for _, v := range vs {
+		k := min(max(v.H, 0), parts.MaxHeight) * parts.Shear
+		dx := v.X*s*(1+k) + g.st.X - s*k*g.cam.X
+		dy := v.Y*s*(1+k) + g.st.Y - s*k*g.cam.Y
+		u, w := ox+v.U, oy+v.V
+		if fixed {
+			u, w = ox, oy
+		}
+		g.b.vs = append(g.b.vs, vertex(dx, dy, u, w, col))
+	}
+	for _, i := range is[:len(is)/3*3] {
+		g.b.is = append(g.b.is, base+uint32(i))
+	}
+}
+
+// Static implements parts.Gfx.
+func (g *gfx) Static(l *parts.StaticLayer) { g.cache.draw(g, l) }
+
+// chunk draws one baked chunk.
+func (g *gfx) chunk(bl *bakedLayer, ch *chunk) {
+	g.b.flush()
+	op := &g.cache.op
+	op.GeoM.Reset()
+	k := g.sx / bl.ppu
+	op.GeoM.Scale(k, k)
+	op.GeoM.Translate(g.tx+g.sx*float64(ch.key.cx)*bl.span, g.ty+g.sx*float64(ch.key.cy)*bl.span)
+	op.Filter = ebiten.FilterNearest
+	if bl.l.Smooth {
+		op.Filter = ebiten.FilterLinear
+	}
+	g.d.image(g.dst, ch.img, op)
+}
+
+// cellsOf draws a chunk that is not baked yet cell by cell, if it holds few
+// enough cells.
+func (g *gfx) cellsOf(bl *bakedLayer, key chunkKey) {
+	x0, y0 := float64(key.cx)*bl.span, float64(key.cy)*bl.span
+	col0, row0, col1, row1 := cellRange(bl.l, x0, y0, x0+bl.span, y0+bl.span)
+	n := (col1 - col0) * (row1 - row0)
+	if n > maxFallbackCells || g.cache.direct+n > maxDirectCells {
+		g.cache.skipped++
+		return
+	}
+	g.cache.direct += n
+	emitCells(&g.b, g.dst, g.tex, bl.l, col0, row0, col1, row1, g.sx, g.tx, g.ty)
+}
+
+// strokeVertex is a vertex of an anti-aliased stroke: straight alpha, as
+// the strokes have always been drawn.
+func (g *gfx) strokeVertex(x, y float64, c parts.Color) ebiten.Vertex {
+	sx, sy := g.dev(x, y)
 	return ebiten.Vertex{DstX: float32(sx), DstY: float32(sy), SrcX: 1, SrcY: 1,
 		ColorR: c.R * c.A, ColorG: c.G * c.A, ColorB: c.B * c.A, ColorA: c.A}
 }
@@ -161,9 +271,10 @@ func (g *gfx) tri(a, b, c uint16) {
 	g.is = append(g.is, a, b, c)
 }
 
-func (g *gfx) flush() {
+func (g *gfx) flushStroke() {
 	if len(g.is) > 0 {
-		g.dst.DrawTriangles(g.vs, g.is, g.white, &g.top)
+		g.b.flush()
+		g.d.triangles(g.dst, g.vs, g.is, g.white, &g.top)
 	}
 	g.vs, g.is = g.vs[:0], g.is[:0]
 }
@@ -177,14 +288,14 @@ func (g *gfx) Ring(x, y, r, w float64, c parts.Color) {
 	ri, ro := math.Max(0, r-w/2), r+w/2
 	for i := range n {
 		s, co := math.Sincos(2 * math.Pi * float64(i) / n)
-		g.vs = append(g.vs, g.vertex(x+co*ri, y+s*ri, c), g.vertex(x+co*ro, y+s*ro, c))
+		g.vs = append(g.vs, g.strokeVertex(x+co*ri, y+s*ri, c), g.strokeVertex(x+co*ro, y+s*ro, c))
 	}
 	for i := range n {
 		a, b := uint16(2*i), uint16(2*((i+1)%n))
 		g.tri(a, a+1, b+1)
 		g.tri(a, b+1, b)
 	}
-	g.flush()
+	g.flushStroke()
 }
 
 // Polyline implements parts.Gfx: one mesh of segment quads and round joins.
@@ -196,10 +307,10 @@ func (g *gfx) Polyline(pts []parts.Vec, width float64, c parts.Color) {
 	const fan = 16
 	for i, p := range pts {
 		base := uint16(len(g.vs))
-		g.vs = append(g.vs, g.vertex(p.X, p.Y, c))
+		g.vs = append(g.vs, g.strokeVertex(p.X, p.Y, c))
 		for k := range fan {
 			s, co := math.Sincos(2 * math.Pi * float64(k) / fan)
-			g.vs = append(g.vs, g.vertex(p.X+co*hw, p.Y+s*hw, c))
+			g.vs = append(g.vs, g.strokeVertex(p.X+co*hw, p.Y+s*hw, c))
 		}
 		for k := range fan {
 			g.tri(base, base+1+uint16(k), base+1+uint16((k+1)%fan))
@@ -211,43 +322,15 @@ func (g *gfx) Polyline(pts []parts.Vec, width float64, c parts.Color) {
 			if l > 0 {
 				nx, ny := -dy/l*hw, dx/l*hw
 				b := uint16(len(g.vs))
-				g.vs = append(g.vs, g.vertex(q.X+nx, q.Y+ny, c), g.vertex(p.X+nx, p.Y+ny, c),
-					g.vertex(p.X-nx, p.Y-ny, c), g.vertex(q.X-nx, q.Y-ny, c))
+				g.vs = append(g.vs, g.strokeVertex(q.X+nx, q.Y+ny, c), g.strokeVertex(p.X+nx, p.Y+ny, c),
+					g.strokeVertex(p.X-nx, p.Y-ny, c), g.strokeVertex(q.X-nx, q.Y-ny, c))
 				g.tri(b, b+1, b+2)
 				g.tri(b, b+2, b+3)
 			}
 		}
 		if len(g.vs) > 60000 {
-			g.flush()
+			g.flushStroke()
 		}
 	}
-	g.flush()
+	g.flushStroke()
 }
-
-// Label implements parts.Gfx with the debug font, rendered once per text.
-func (g *gfx) Label(s string, x, y, h float64, c parts.Color) {
-	if s == "" || c.A <= 0 || !(h > 0) {
-		return
-	}
-	img, ok := g.label[s]
-	if !ok {
-		if len(g.label) >= maxLabels {
-			for k, v := range g.label {
-				v.Deallocate()
-				delete(g.label, k)
-			}
-		}
-		img = ebiten.NewImage(6*len(s)+2, 16)
-		ebitenutil.DebugPrintAt(img, s, 1, 0)
-		g.label[s] = img
-	}
-	const glyphH = 16.0
-	k := h / glyphH
-	w := float64(img.Bounds().Dx())
-	g.op.GeoM = g.geo(parts.Affine{A: k, D: k, TX: x - w*k/2, TY: y - h/2})
-	g.op.ColorScale = g.colour(c)
-	g.dst.DrawImage(img, &g.op)
-}
-
-// View implements parts.Gfx.
-func (g *gfx) View() parts.Rect { return g.view }

@@ -13,8 +13,11 @@ import (
 	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"vimpclient/assets"
+	"vimpclient/gamemap"
+	"vimpclient/hud/view"
 	"vimpclient/parts"
 	"vimpclient/world"
 	"vimpclient/world/canvas"
@@ -28,22 +31,33 @@ type Options struct {
 	// NoAntiAlias draws stroked meshes (snake bodies, rings, generic
 	// shapes) without anti-aliasing: much cheaper on software GL.
 	NoAntiAlias bool
-	Log         *slog.Logger
+	// Fonts draw the parts' labels (nil: the bundled fonts of the HUD).
+	Fonts *view.Fonts
+	Log   *slog.Logger
 }
 
 // Renderer draws worlds. It runs on the window's goroutine.
 type Renderer struct {
-	log    *slog.Logger
-	tex    *textures
-	gfx    *gfx
-	images []canvasImages
-	compOp ebiten.DrawImageOptions
-	maskOp ebiten.DrawImageOptions
-	decoOp ebiten.DrawImageOptions
+	log   *slog.Logger
+	tex   *textures
+	gfx   *gfx
+	d     drawer
+	draws int // drawing calls of the last frame
+	// What the baked chunks were made for: the map, and each canvas's
+	// device scale at rest; a change of either bakes again.
+	bakedMap    *gamemap.Map
+	bakedScales []float64
+	rebakes     int
+	images      []canvasImages
+	compOp      ebiten.DrawImageOptions
+	maskOp      ebiten.DrawImageOptions
+	decoOp      ebiten.DrawImageOptions
 }
 
 // canvasImages are one canvas's offscreen images.
 type canvasImages struct {
+	bg   parts.Color
+	bgc  color.Color // bg as Fill takes it, made once
 	img  *ebiten.Image
 	mask *ebiten.Image // circle clip
 	deco *ebiten.Image // inner glow and ring, drawn once per size
@@ -55,7 +69,72 @@ func New(ctx context.Context, o Options) *Renderer {
 		o.Log = slog.Default()
 	}
 	tex := newTextures(ctx, o.Assets)
-	return &Renderer{log: o.Log, tex: tex, gfx: newGfx(tex, !o.NoAntiAlias)}
+	r := &Renderer{log: o.Log, tex: tex}
+	fonts := o.Fonts
+	if fonts == nil {
+		f, err := view.NewFonts()
+		if err != nil {
+			o.Log.Warn("no font for labels", "err", err)
+		}
+		fonts = f
+	}
+	var face text.Face
+	if fonts != nil {
+		face = fonts.Face(false, labelPx)
+	}
+	r.gfx = newGfx(&r.d, tex, !o.NoAntiAlias, face)
+	return r
+}
+
+// Rebake drops every baked chunk of every static layer (the maps' tile
+// layers, the radar's map); they are baked again, a few each frame, around
+// what is drawn. The renderer calls it itself when the world's map changes,
+// when a layer's tile set (its sheet image) changes and when a canvas's
+// scale changes; a caller whose textures were lost calls it too. It is
+// never needed per frame.
+func (r *Renderer) Rebake() {
+	r.gfx.cache.drop()
+	r.rebakes++
+}
+
+// Release frees the images the renderer draws into: its canvases and the
+// baked chunks. It draws again afterwards, making them anew.
+func (r *Renderer) Release() {
+	for i := range r.images {
+		r.images[i].release()
+	}
+	r.images = r.images[:0]
+	r.Rebake()
+	r.bakedScales = r.bakedScales[:0]
+}
+
+// BakeStats reports the chunks baked since the last Rebake, the texture
+// bytes the chunks hold now, and how many rebakes there were.
+func (r *Renderer) BakeStats() (baked, bytes, rebakes int) {
+	return r.gfx.cache.baked, r.gfx.cache.bytes(), r.rebakes
+}
+
+// checkBakes bakes again when what the chunks were made for changed.
+func (r *Renderer) checkBakes(w *world.World, dpr float64) {
+	again := r.gfx.cache.stale
+	if m := w.Map(); m != r.bakedMap {
+		r.bakedMap = m
+		again = true
+	}
+	cs := w.Canvases()
+	if len(r.bakedScales) != len(cs) {
+		r.bakedScales = make([]float64, len(cs))
+	}
+	for i := range cs {
+		if s := cs[i].Size.CurrentScale * dpr; s != r.bakedScales[i] {
+			r.bakedScales[i] = s
+			again = true
+		}
+	}
+	if again {
+		r.Rebake()
+	}
+	r.gfx.cache.startFrame()
 }
 
 // Textures are the images parts draw from; hand them to the world.
@@ -67,6 +146,10 @@ func (r *Renderer) SetAsset(file string, img image.Image) { r.tex.SetAsset(file,
 // Poll installs the images downloaded since the last call; call it once a
 // frame before drawing.
 func (r *Renderer) Poll() { r.tex.poll() }
+
+// Draws is the number of Ebiten drawing calls (images, triangle batches,
+// fills, text) the last Draw made.
+func (r *Renderer) Draws() int { return r.draws }
 
 // SetAssets changes where host images come from (a new game version on
 // reconnect): at the next Poll every image asked for so far is asked for
@@ -92,6 +175,8 @@ func toColor(c parts.Color) color.Color {
 // Draw draws every canvas of w once, in declaration order, and composites
 // them into screen; dpr is the device scale factor.
 func (r *Renderer) Draw(screen *ebiten.Image, w *world.World, dpr float64) {
+	r.d.reset()
+	r.checkBakes(w, dpr)
 	cs := w.Canvases()
 	for len(r.images) < len(cs) {
 		r.images = append(r.images, canvasImages{})
@@ -102,17 +187,22 @@ func (r *Renderer) Draw(screen *ebiten.Image, w *world.World, dpr float64) {
 		pw, ph := int(math.Ceil(c.Size.W*dpr)), int(math.Ceil(c.Size.H*dpr))
 		if ci.img == nil || ci.img.Bounds().Dx() != pw || ci.img.Bounds().Dy() != ph {
 			ci.release()
-			ci.img = ebiten.NewImage(max(1, pw), max(1, ph))
+			ci.img = newOwnImage(max(1, pw), max(1, ph))
 		}
-		ci.img.Clear()
 		if c.Style.Background.A > 0 {
-			ci.img.Fill(toColor(c.Style.Background))
+			if ci.bgc == nil || ci.bg != c.Style.Background {
+				ci.bg, ci.bgc = c.Style.Background, toColor(c.Style.Background)
+			}
+			r.d.fill(ci.img, ci.bgc) // Fill replaces every pixel
+		} else {
+			r.d.clear(ci.img)
 		}
 		st := canvas.Stage{X: c.Stage.X * dpr, Y: c.Stage.Y * dpr, S: c.Stage.S * dpr}
-		r.gfx.begin(ci.img, st)
+		r.gfx.begin(ci.img, st, c.Size.CurrentScale*dpr, c.Size.W*dpr, c.Size.H*dpr)
 		if stage := w.Stage(c.Spec.ID); stage != nil {
 			stage.Draw(r.gfx)
 		}
+		r.gfx.end()
 		if c.Style.Circle {
 			r.clipCircle(c, ci, dpr)
 		}
@@ -120,12 +210,13 @@ func (r *Renderer) Draw(screen *ebiten.Image, w *world.World, dpr float64) {
 		op.GeoM.Reset()
 		op.GeoM.Scale(c.Rect.W/c.Size.W, c.Rect.H/c.Size.H)
 		op.GeoM.Translate(c.Rect.Left*dpr, c.Rect.Top*dpr)
-		screen.DrawImage(ci.img, op)
+		r.d.image(screen, ci.img, op)
 	}
 	for i := len(cs); i < len(r.images); i++ {
 		r.images[i].release() // canvases a new configuration dropped
 	}
 	r.images = r.images[:len(cs)]
+	r.draws = r.d.calls
 }
 
 func (ci *canvasImages) release() {
@@ -146,14 +237,16 @@ func (r *Renderer) clipCircle(c *world.Canvas, ci *canvasImages, dpr float64) {
 			ci.mask.Deallocate()
 			ci.deco.Deallocate()
 		}
-		ci.mask = ebiten.NewImage(b.Dx(), b.Dy())
-		ci.deco = ebiten.NewImage(b.Dx(), b.Dy())
+		ci.mask = newOwnImage(b.Dx(), b.Dy())
+		ci.deco = newOwnImage(b.Dx(), b.Dy())
 		cx, cy := float64(b.Dx())/2, float64(b.Dy())/2
 		rad := math.Min(cx, cy)
 		g := r.gfx
-		g.begin(ci.mask, canvas.Stage{S: 1})
+		w, h := float64(b.Dx()), float64(b.Dy())
+		g.begin(ci.mask, canvas.Stage{S: 1}, 1, w, h)
 		g.Disc(cx, cy, rad, parts.White())
-		g.begin(ci.deco, canvas.Stage{S: 1})
+		g.end()
+		g.begin(ci.deco, canvas.Stage{S: 1}, 1, w, h)
 		if c.Style.GlowWidth > 0 {
 			// Inset glow: faint rings fading towards the centre.
 			gw := math.Min(c.Style.GlowWidth*dpr, rad)
@@ -165,8 +258,9 @@ func (r *Renderer) clipCircle(c *world.Canvas, ci *canvasImages, dpr float64) {
 		if c.Style.RingWidth > 0 {
 			g.Ring(cx, cy, rad-c.Style.RingWidth*dpr/2, c.Style.RingWidth*dpr, c.Style.Ring)
 		}
+		g.end()
 	}
-	ci.img.DrawImage(ci.deco, &r.decoOp)
+	r.d.image(ci.img, ci.deco, &r.decoOp)
 	r.maskOp.Blend = ebiten.BlendDestinationIn
-	ci.img.DrawImage(ci.mask, &r.maskOp)
+	r.d.image(ci.img, ci.mask, &r.maskOp)
 }

@@ -3,6 +3,7 @@ package render
 import (
 	"context"
 	"image"
+	"image/draw"
 	"sync"
 	"sync/atomic"
 
@@ -15,22 +16,31 @@ import (
 // maxTextures bounds the handle table.
 const maxTextures = 4096
 
-// textures implements parts.Textures over Ebiten images. Ebiten packs small
-// images into shared atlases itself, so sprites drawn in a row batch into
-// few draw calls.
+// textures implements parts.Textures over Ebiten images. The game's baked
+// textures live in one atlas with the shapes and the labels' text (see
+// atlas), so the sprites of a canvas are drawn in few triangle batches;
+// host images and images registered at run time are images of their own.
 //
 // Host images come from the asset downloader: each file is asked for once,
 // on a goroutine of its own (the downloader bounds how many fetch at once),
 // and installed by poll on the game loop's goroutine.
 type textures struct {
-	ctx    context.Context
-	src    *assets.Downloader // nil: no host assets (every image falls back)
-	next   atomic.Pointer[assets.Downloader]
-	names  []string
-	imgs   []*ebiten.Image
-	byName map[string]parts.Tex
-	assets map[string]parts.Tex
-	gen    uint64 // bumped whenever an image is replaced
+	ctx   context.Context
+	src   *assets.Downloader // nil: no host assets (every image falls back)
+	next  atomic.Pointer[assets.Downloader]
+	names []string
+	imgs  []*ebiten.Image
+	ver   []uint32 // per handle, bumped whenever its image is installed
+	// pixels keeps a CPU copy of each image of at most maxCopyPixels
+	// pixels, premultiplied, so static layers can be baked from it away
+	// from the drawing goroutine (nil for larger ones and the atlas's).
+	pixels []*image.RGBA
+	atl    *atlas
+	// inAtlas is where each baked texture sits in the atlas.
+	inAtlas map[parts.Tex]image.Rectangle
+	byName  map[string]parts.Tex
+	assets  map[string]parts.Tex
+	gen     uint64 // bumped whenever an image is replaced or a bake installed
 
 	mu    sync.Mutex
 	ready []loadedImage // finished downloads, for poll
@@ -45,8 +55,8 @@ type loadedImage struct {
 }
 
 func newTextures(ctx context.Context, src *assets.Downloader) *textures {
-	t := &textures{ctx: ctx, src: src, names: []string{""}, imgs: []*ebiten.Image{nil},
-		byName: map[string]parts.Tex{}, assets: map[string]parts.Tex{}}
+	t := &textures{ctx: ctx, src: src, names: []string{""}, imgs: []*ebiten.Image{nil}, ver: []uint32{0}, pixels: []*image.RGBA{nil},
+		byName: map[string]parts.Tex{}, assets: map[string]parts.Tex{}, inAtlas: map[parts.Tex]image.Rectangle{}}
 	t.next.Store(src)
 	return t
 }
@@ -61,6 +71,8 @@ func (t *textures) handle(name string) parts.Tex {
 	h := parts.Tex(len(t.names))
 	t.names = append(t.names, name)
 	t.imgs = append(t.imgs, nil)
+	t.ver = append(t.ver, 0)
+	t.pixels = append(t.pixels, nil)
 	t.byName[name] = h
 	return h
 }
@@ -74,13 +86,90 @@ func (t *textures) set(h parts.Tex, img image.Image) {
 		t.gen++ // sub-images cut from it are stale
 	}
 	t.imgs[h] = ebiten.NewImageFromImage(img)
+	t.ver[h]++
+	t.pixels[h] = cpuCopy(img)
 }
 
-// Bake implements parts.Textures: the game's procedural textures.
-func (t *textures) Bake(imgs map[string]*image.RGBA) {
-	for name, img := range imgs {
-		t.set(t.handle("baked:"+name), img)
+// maxCopyPixels bounds the images a CPU copy is kept of (a tile sheet is a
+// few hundred thousand pixels): 4 MiB each at most; the layers of a larger
+// sheet are baked on the GPU.
+const maxCopyPixels = 1 << 20
+
+// cpuCopy returns img as premultiplied RGBA, never sharing its pixels, or
+// nil when it is too large to keep.
+func cpuCopy(img image.Image) *image.RGBA {
+	b := img.Bounds()
+	if b.Empty() || b.Dx()*b.Dy() > maxCopyPixels {
+		return nil
 	}
+	out := image.NewRGBA(image.Rect(0, 0, b.Dx(), b.Dy()))
+	draw.Draw(out, out.Bounds(), img, b.Min, draw.Src)
+	return out
+}
+
+// cpu returns the CPU copy of a texture (nil when none is kept).
+func (t *textures) cpu(h parts.Tex) *image.RGBA {
+	if _, inAtlas := t.inAtlas[h]; inAtlas || int(h) >= len(t.pixels) {
+		return nil
+	}
+	return t.pixels[h]
+}
+
+// Bake implements parts.Textures: the game's procedural textures, packed
+// into a new atlas. What the previous bake installed is released, its
+// handles kept for the same names.
+func (t *textures) Bake(imgs map[string]*image.RGBA) {
+	a := newAtlas(imgs)
+	t.atl.release()
+	t.atl = a
+	clear(t.inAtlas)
+	for name, img := range imgs {
+		h := t.handle("baked:" + name)
+		if h == parts.NoTex {
+			continue
+		}
+		if r, ok := a.byName[name]; ok {
+			if old := t.imgs[h]; old != nil {
+				old.Deallocate()
+				t.imgs[h] = nil
+			}
+			t.pixels[h] = nil
+			t.inAtlas[h] = r
+			t.ver[h]++
+			continue
+		}
+		t.set(h, img) // too large for the atlas: an image of its own
+	}
+	t.gen++
+}
+
+// shapes returns the atlas, building an empty one (shapes and labels only)
+// when the game baked nothing.
+func (t *textures) shapes() *atlas {
+	if t.atl == nil {
+		t.atl = newAtlas(nil)
+	}
+	return t.atl
+}
+
+// source returns the image a texture is drawn from and its rectangle in
+// that image; ok is false while it is not loaded.
+func (t *textures) source(h parts.Tex) (img *ebiten.Image, r image.Rectangle, ok bool) {
+	if r, ok := t.inAtlas[h]; ok {
+		return t.atl.img, r, true
+	}
+	if int(h) < len(t.imgs) && t.imgs[h] != nil {
+		return t.imgs[h], t.imgs[h].Bounds(), true
+	}
+	return nil, image.Rectangle{}, false
+}
+
+// version tells an image's installations apart (0: never installed).
+func (t *textures) version(h parts.Tex) uint32 {
+	if int(h) < len(t.ver) {
+		return t.ver[h]
+	}
+	return 0
 }
 
 // Baked implements parts.Textures.
@@ -130,19 +219,8 @@ func (t *textures) Register(name string, img *image.RGBA) parts.Tex {
 
 // Size implements parts.Textures.
 func (t *textures) Size(h parts.Tex) (int, int, bool) {
-	img := t.image(h)
-	if img == nil {
-		return 0, 0, false
-	}
-	b := img.Bounds()
-	return b.Dx(), b.Dy(), true
-}
-
-func (t *textures) image(h parts.Tex) *ebiten.Image {
-	if int(h) < len(t.imgs) {
-		return t.imgs[h]
-	}
-	return nil
+	_, r, ok := t.source(h)
+	return r.Dx(), r.Dy(), ok
 }
 
 // setSource makes src the source of host images from the next poll on (a

@@ -13,7 +13,6 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 	"time"
 
@@ -168,13 +167,18 @@ func tanksConfig(t testing.TB) []byte {
 	if err := json.Unmarshal(b, &schema); err != nil {
 		t.Fatal(err)
 	}
+	return tanksConfigWith(schema.Keys)
+}
+
+// tanksConfigWith is the tanks CONFIG_DATA with the snapshot keys given.
+func tanksConfigWith(keys []byte) []byte {
 	return []byte(`{"modules":{"canvasManager":{
 	  "dynamicCamera":{"lookAheadFactor":30,"zoomOutFactor":0.5,"maxZoomOut":0.6,"smoothnessPosition":0.008,"smoothnessZoom":0.005,"smoothnessVelocity":0.15},
 	  "canvases":{"vimp":{"width":960,"height":600,"aspectRatio":"16:9","baseScale":"5:1","dynamicCamera":true,"shakeCamera":true},
 	              "radar":{"width":150,"height":150,"fixSize":"150","baseScale":"1:8"}}}},
 	 "parts":{"gameSets":{"c1":["Map","MapRadar"],"c2":["Map"],"m1":["Tank","TankRadar","Smoke","Tracks"],"w1":["ShotEffect"],"w2":["Bomb"],"w2e":["ExplosionEffect"]},
 	   "entitiesOnCanvas":{"Map":"vimp","MapRadar":"radar","TankRadar":"radar","Tank":"vimp","ShotEffect":"vimp","Bomb":"vimp","ExplosionEffect":"vimp","Smoke":"vimp","Tracks":"vimp"}},
-	 "snapshot":` + string(schema.Keys) + `}`)
+	 "snapshot":` + string(keys) + `}`)
 }
 
 var (
@@ -316,6 +320,7 @@ func (s *scene) configure() error {
 		}
 		s.lastMap = m
 		s.w.SetMap(m)
+		s.mapJSON = nil // parsed once, as the client does
 	}
 	s.w.SetCore(s.core)
 	return nil
@@ -534,54 +539,6 @@ func mustPNG(b []byte) image.Image {
 		panic(err)
 	}
 	return img
-}
-
-// BenchmarkDrawHeavyScene measures one render tick plus the draw of the
-// heavy scene into an offscreen image (CPU side: building Ebiten's
-// command list), and the allocations of that code per frame.
-func BenchmarkDrawHeavyScene(b *testing.B) {
-	g, core := heavyScene(b)
-	off := ebiten.NewImage(1920, 1080)
-	warm := 40
-	var spent time.Duration
-	var mallocs uint64
-	var ms runtime.MemStats
-	frames := 0
-	n := b.N
-	j := &job{g: g, frames: warm + n, w: 1920, h: 1080, done: make(chan struct{})}
-	j.each = func(screen *ebiten.Image, frame int) {
-		core.hot.Flags |= clientcore.HotGame
-		if frame < warm {
-			return
-		}
-		if frame == warm {
-			b.ResetTimer()
-		}
-		runtime.ReadMemStats(&ms)
-		before := ms.Mallocs
-		t0 := time.Now()
-		g.now += 16.7
-		g.w.Tick(g.now, 16.7)
-		g.r.Draw(off, g.w, 1)
-		spent += time.Since(t0)
-		runtime.ReadMemStats(&ms)
-		mallocs += ms.Mallocs - before
-		frames++
-		if d := os.Getenv("RENDER_SHOT_DIR"); d != "" && frame == warm+n-1 {
-			writeTestPNG(b, off, filepath.Join(d, "tanks-heavy-scene.png"))
-		}
-	}
-	theDriver.jobs <- j
-	<-j.done
-	b.StopTimer()
-	if frames > 0 {
-		b.ReportMetric(float64(spent.Microseconds())/1000/float64(frames), "cpu-ms/frame")
-		b.ReportMetric(float64(mallocs)/float64(frames), "allocs/frame")
-	}
-	stages := g.w.Stage("vimp").Len()
-	if stages < 200 {
-		b.Fatalf("heavy scene has only %d drawables", stages)
-	}
 }
 
 func snakesConfig(t testing.TB) []byte {

@@ -91,34 +91,89 @@ type Op struct {
 	X, Y  float64
 	R     float64
 	Label string
+	// H is the height (levels) the call was drawn at.
+	H float64
+	// Mesh holds a mesh's vertices, Static a static layer.
+	Mesh   []parts.MeshVertex
+	Static *parts.StaticLayer
 }
 
 // Gfx records drawing calls.
 type Gfx struct {
 	Ops  []Op
 	Rect parts.Rect
+	h    float64
+}
+
+func (g *Gfx) add(op Op) {
+	op.H = g.h
+	g.Ops = append(g.Ops, op)
+}
+
+// Elevate implements parts.Gfx.
+func (g *Gfx) Elevate(h float64) { g.h = h }
+
+// Mesh implements parts.Gfx: the vertices are copied.
+func (g *Gfx) Mesh(tex parts.Tex, vs []parts.MeshVertex, is []uint16, c parts.Color) {
+	op := Op{Kind: "mesh", Tex: tex, C: c, Mesh: append([]parts.MeshVertex(nil), vs...)}
+	if len(vs) > 0 {
+		op.X, op.Y = vs[0].X, vs[0].Y
+	}
+	g.add(op)
+}
+
+// Static implements parts.Gfx.
+func (g *Gfx) Static(l *parts.StaticLayer) { g.add(Op{Kind: "static", Tex: l.Sheet, Static: l}) }
+
+// Cell is one drawn cell of a static layer.
+type Cell struct {
+	Col, Row int
+	parts.StaticCell
+}
+
+// Cells lists what every cell of a static layer shows, with the sheet
+// loaded or not, row by row.
+func Cells(l *parts.StaticLayer, sheet bool) []Cell {
+	var out []Cell
+	for row := range l.Rows {
+		for col := range l.Cols {
+			if c, ok := l.At(col, row, sheet); ok {
+				out = append(out, Cell{Col: col, Row: row, StaticCell: c})
+			}
+		}
+	}
+	return out
+}
+
+// Kinds counts the recorded calls by kind.
+func (g *Gfx) Kinds() map[string]int {
+	n := map[string]int{}
+	for _, op := range g.Ops {
+		n[op.Kind]++
+	}
+	return n
 }
 
 // Image implements parts.Gfx.
 func (g *Gfx) Image(tex parts.Tex, src parts.Rect, m parts.Affine, c parts.Color) {
 	x, y := m.Apply(src.W/2, src.H/2)
-	g.Ops = append(g.Ops, Op{Kind: "image", Tex: tex, Src: src, M: m, C: c, X: x, Y: y})
+	g.add(Op{Kind: "image", Tex: tex, Src: src, M: m, C: c, X: x, Y: y})
 }
 
 // Quad implements parts.Gfx.
 func (g *Gfx) Quad(m parts.Affine, c parts.Color) {
 	x, y := m.Apply(0.5, 0.5)
-	g.Ops = append(g.Ops, Op{Kind: "quad", M: m, C: c, X: x, Y: y})
+	g.add(Op{Kind: "quad", M: m, C: c, X: x, Y: y})
 }
 
 // Disc implements parts.Gfx.
 func (g *Gfx) Disc(x, y, r float64, c parts.Color) {
-	g.Ops = append(g.Ops, Op{Kind: "disc", X: x, Y: y, R: r, C: c})
+	g.add(Op{Kind: "disc", X: x, Y: y, R: r, C: c})
 }
 
 // Ring implements parts.Gfx.
 func (g *Gfx) Ring(x, y, r, w float64, c parts.Color) {
-	g.Ops = append(g.Ops, Op{Kind: "ring", X: x, Y: y, R: r, C: c})
+	g.add(Op{Kind: "ring", X: x, Y: y, R: r, C: c})
 }
 
 // Polyline implements parts.Gfx.
@@ -127,12 +182,12 @@ func (g *Gfx) Polyline(pts []parts.Vec, width float64, c parts.Color) {
 	if len(pts) > 0 {
 		op.X, op.Y = pts[0].X, pts[0].Y
 	}
-	g.Ops = append(g.Ops, op)
+	g.add(op)
 }
 
 // Label implements parts.Gfx.
 func (g *Gfx) Label(s string, x, y, h float64, c parts.Color) {
-	g.Ops = append(g.Ops, Op{Kind: "label", Label: s, X: x, Y: y, R: h, C: c})
+	g.add(Op{Kind: "label", Label: s, X: x, Y: y, R: h, C: c})
 }
 
 // View implements parts.Gfx.

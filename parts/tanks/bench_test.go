@@ -15,13 +15,16 @@ type countGfx struct {
 	view parts.Rect
 }
 
-func (g *countGfx) Image(parts.Tex, parts.Rect, parts.Affine, parts.Color) { g.n++ }
-func (g *countGfx) Quad(parts.Affine, parts.Color)                         { g.n++ }
-func (g *countGfx) Disc(float64, float64, float64, parts.Color)            { g.n++ }
-func (g *countGfx) Ring(float64, float64, float64, float64, parts.Color)   { g.n++ }
-func (g *countGfx) Polyline([]parts.Vec, float64, parts.Color)             { g.n++ }
-func (g *countGfx) Label(string, float64, float64, float64, parts.Color)   { g.n++ }
-func (g *countGfx) View() parts.Rect                                       { return g.view }
+func (g *countGfx) Image(parts.Tex, parts.Rect, parts.Affine, parts.Color)    { g.n++ }
+func (g *countGfx) Quad(parts.Affine, parts.Color)                            { g.n++ }
+func (g *countGfx) Disc(float64, float64, float64, parts.Color)               { g.n++ }
+func (g *countGfx) Ring(float64, float64, float64, float64, parts.Color)      { g.n++ }
+func (g *countGfx) Polyline([]parts.Vec, float64, parts.Color)                { g.n++ }
+func (g *countGfx) Label(string, float64, float64, float64, parts.Color)      { g.n++ }
+func (g *countGfx) View() parts.Rect                                          { return g.view }
+func (g *countGfx) Elevate(float64)                                           {}
+func (g *countGfx) Mesh(parts.Tex, []parts.MeshVertex, []uint16, parts.Color) { g.n++ }
+func (g *countGfx) Static(*parts.StaticLayer)                                 { g.n++ }
 
 // BenchmarkHeavySceneParts runs the heavy scene (32 tanks in every
 // condition, 40 bombs, 20 tracers, 10 explosions, 64 crates, smoke and

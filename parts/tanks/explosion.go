@@ -54,6 +54,9 @@ type ExplosionEffect struct {
 	hCrater   parts.Handle
 	flash     flashLayer
 	crater    craterLayer
+	// At is where it went off: the height of the bomb that detonated
+	// there (the ground when none is known).
+	At parts.Height
 }
 
 type flashLayer struct{ e *ExplosionEffect }
@@ -73,8 +76,9 @@ func (b *explosionBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Par
 	for range 30 {
 		e.spawnSmoke()
 	}
-	e.hCrater = c.Stage.Add(2, &e.crater)
-	e.hFlash = c.Stage.Add(4, &e.flash)
+	e.At = c.Levels.BlastAt(e.X, e.Y, blastMatch)
+	e.hCrater = c.Stage.Add(drawZ(2, e.At), &e.crater)
+	e.hFlash = c.Stage.Add(drawZ(4, e.At), &e.flash)
 	if c.Sound != nil { // a one-shot: it ends by itself
 		c.Sound.Register("explosion", parts.SoundData{X: e.X, Y: e.Y})
 	}
@@ -155,6 +159,10 @@ var (
 
 const explosionSide = 116 // texture side; content diameter 100
 
+// blastMatch is how near a bomb's point an explosion must be to be that
+// bomb's (the rows round points to 0.1 and 0.01 units).
+const blastMatch = 1
+
 // Draw implements parts.Drawable for the flash (zIndex 4).
 func (f *flashLayer) Draw(g parts.Gfx) {
 	e := f.e
@@ -162,6 +170,7 @@ func (f *flashLayer) Draw(g parts.Gfx) {
 		return
 	}
 	p := e.t / flashMs
+	g.Elevate(e.At.H)
 	k := 2 * e.R / explosionContent
 	m := parts.Identity().Translate(-explosionSide/2, -explosionSide/2).Scale(k, k).Translate(e.X, e.Y)
 	g.Image(e.flashTex, parts.Rect{W: explosionSide, H: explosionSide}, m, flashBody.WithAlpha(0.6*(1-p*p)))
@@ -176,6 +185,7 @@ func (f *flashLayer) Draw(g parts.Gfx) {
 // Draw implements parts.Drawable for the crater and its smoke (zIndex 2).
 func (c *craterLayer) Draw(g parts.Gfx) {
 	e := c.e
+	g.Elevate(e.At.H)
 	a := 0.225 * math.Max(0, math.Min(1, math.Min(e.t/50, (craterMs-e.t)/4000)))
 	k := e.craterD / funnelContent
 	m := parts.Identity().Translate(-funnelSide/2, -funnelSide/2).Scale(k, k).Rotate(e.craterRot).Translate(e.X, e.Y)

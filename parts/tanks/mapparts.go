@@ -1,8 +1,6 @@
 package tanks
 
 import (
-	"image"
-	"image/color"
 	"math"
 
 	"vimpclient/clientcore"
@@ -12,17 +10,20 @@ import (
 )
 
 // MapFactory is the Map part class: static tile layers from MAP_DATA and
-// the crates moved by the map set's rows.
+// the crates moved by the map set's rows. On a layered map a crate's row
+// carries its height (role z, world units above the ground) and level
+// (role level), and maybe its state byte (role state: 1 damaged, 2
+// destroyed); without those roles the crates are drawn flat.
 type MapFactory struct{}
 
-type mapBinding struct{ x, y, angle clientcore.BoundField }
+type mapBinding struct{ x, y, angle, z, level, state clientcore.BoundField }
 
 // Bind implements parts.Factory.
 func (MapFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := clientcore.NewBinder(k)
-	mb := &mapBinding{x: b.Require("x"), y: b.Require("y"), angle: b.Require("angle")}
-	b.Ignore("vx", "vy", "angvel")                                              // used by prediction only
-	b.IgnoreRoles(clientcore.RoleZ, clientcore.RoleLevel, clientcore.RoleState) // a layered map's bodies: drawn flat here
+	mb := &mapBinding{x: b.Require("x"), y: b.Require("y"), angle: b.Require("angle"),
+		z: b.Role(clientcore.RoleZ), level: b.Role(clientcore.RoleLevel), state: b.Role(clientcore.RoleState)}
+	b.Ignore("vx", "vy", "angvel") // used by prediction only
 	return mb, b.Complete()
 }
 
@@ -34,31 +35,61 @@ func (b *mapBinding) New(*parts.Ctx, uint32, []float32) parts.Part { return nil 
 func (b *mapBinding) BuildMap(c *parts.Ctx, m *gamemap.Map) ([]parts.Part, map[uint32]parts.Part) {
 	static := tiles.Build(c, m)
 	dyn := map[uint32]parts.Part{}
+	layered := b.z.Bound() && b.level.Bound()
 	for i, body := range m.Dynamic {
 		cr := &Crate{b: b, c: c, scale: m.Scale, body: body, X: body.X * m.Scale, Y: body.Y * m.Scale, Angle: body.AngleDeg * math.Pi / 180}
+		if layered {
+			cr.Level, cr.H = body.Level, float64(body.Level)
+		}
 		if body.Img != "" {
 			cr.tex = c.Tex.Asset(body.Img)
 		}
-		cr.h = c.Stage.Add(body.Layer, cr)
+		cr.h = c.Stage.Add(cr.z(), cr)
 		dyn[uint32(i)] = cr
 	}
 	return static, dyn
 }
 
-// Crate is one dynamic map body, drawn from its top-left origin.
+// Crate states from the role-state byte.
+const (
+	crateDamaged   = 1
+	crateDestroyed = 2
+)
+
+// Crate is one dynamic map body, drawn from its top-left origin at its
+// height: a crate falling off a slab shrinks towards the level it lands on.
 type Crate struct {
 	b           *mapBinding
 	c           *parts.Ctx
 	scale       float64
 	body        gamemap.Body
 	X, Y, Angle float64
+	Level       int     // the level it stands on
+	H           float64 // its height above the ground in levels
+	State       int
 	tex         parts.Tex
 	h           parts.Handle
+}
+
+// z is the crate's draw order: its layer on the level it is drawn on (a
+// destroyed crate lies under the tanks).
+func (cr *Crate) z() int {
+	base := cr.body.Layer
+	if cr.State >= crateDestroyed {
+		base = 1
+	}
+	return parts.LevelZ(base, parts.RenderLevel(cr.Level, cr.H))
 }
 
 // Update implements parts.Part: rows are in world units.
 func (cr *Crate) Update(row []float32) {
 	cr.X, cr.Y, cr.Angle = cr.b.x.Float64(row), cr.b.y.Float64(row), cr.b.angle.Float64(row)
+	if cr.b.level.Bound() {
+		cr.Level = min(max(int(cr.b.level.Get(row)), 0), gamemap.MaxLevels-1)
+		cr.H = cr.c.Levels.Levels(cr.b.z.Float64(row))
+	}
+	cr.State = int(cr.b.state.Get(row))
+	cr.h = cr.c.Stage.Move(cr.h, cr.z())
 }
 
 // Step implements parts.Part.
@@ -71,16 +102,28 @@ var crateFallback = parts.RGB(0x8b6a3e)
 
 // Draw implements parts.Drawable.
 func (cr *Crate) Draw(g parts.Gfx) {
+	g.Elevate(cr.H)
+	tint := parts.White()
+	switch {
+	case cr.State >= crateDestroyed:
+		tint = parts.Color{R: 0.3, G: 0.3, B: 0.3, A: 1}
+	case cr.State == crateDamaged:
+		tint = parts.Color{R: 0.75, G: 0.75, B: 0.75, A: 1}
+	}
 	w, h := cr.body.Width*cr.scale, cr.body.Height*cr.scale
 	if tw, th, ok := cr.c.Tex.Size(cr.tex); ok && tw > 0 && th > 0 {
 		m := parts.Identity().Scale(w/float64(tw), h/float64(th)).Rotate(cr.Angle).Translate(cr.X, cr.Y)
-		g.Image(cr.tex, parts.Rect{W: float64(tw), H: float64(th)}, m, parts.White())
+		g.Image(cr.tex, parts.Rect{W: float64(tw), H: float64(th)}, m, tint)
 		return
 	}
-	g.Quad(parts.Identity().Scale(w, h).Rotate(cr.Angle).Translate(cr.X, cr.Y), crateFallback)
+	g.Quad(parts.Identity().Scale(w, h).Rotate(cr.Angle).Translate(cr.X, cr.Y), mul(crateFallback, tint))
 }
 
-// MapRadarFactory is the MapRadar part class: wall tiles on the radar.
+func mul(a, b parts.Color) parts.Color {
+	return parts.Color{R: a.R * b.R, G: a.G * b.G, B: a.B * b.B, A: a.A * b.A}
+}
+
+// MapRadarFactory is the MapRadar part class: the map on the radar.
 type MapRadarFactory struct{}
 
 type mapRadarBinding struct{}
@@ -96,33 +139,45 @@ func (MapRadarFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 // New implements parts.Binding: dynamic instances draw nothing on the radar.
 func (mapRadarBinding) New(*parts.Ctx, uint32, []float32) parts.Part { return nil }
 
-// BuildMap implements parts.MapBuilder: one image, 2 px per cell, with the
-// top-left pixel white for every wall tile (a white square of side step/2).
+// Radar map colours: a wall is the top-left quarter of its cell in white,
+// an overhead level's floor a faint square over the whole cell.
+var (
+	radarWall  = parts.White()
+	radarFloor = parts.Color{R: 1, G: 1, B: 1, A: 0.3}
+)
+
+// BuildMap implements parts.MapBuilder: every level's walls, and the floor
+// of every level above the ground, as static layers of 2 px per cell.
 func (mapRadarBinding) BuildMap(c *parts.Ctx, m *gamemap.Map) ([]parts.Part, map[uint32]parts.Part) {
-	lv := &m.Levels[0]
-	if lv.Cols == 0 || lv.Rows == 0 {
+	if len(m.Levels) == 0 || m.Levels[0].Cols == 0 || m.Levels[0].Rows == 0 {
 		return nil, nil
 	}
-	img := image.NewRGBA(image.Rect(0, 0, 2*lv.Cols, 2*lv.Rows))
-	walls := tiles.Lookup(m.Static)
-	for row := range lv.Rows {
-		for col := range lv.Cols {
-			if tiles.In(walls, lv.Tile(col, row)) {
-				img.SetRGBA(2*col, 2*row, color.RGBA{255, 255, 255, 255})
-			}
-		}
+	r := &MapRadar{c: c}
+	for i := range m.Levels {
+		lv := &m.Levels[i]
+		walls, floor := tiles.Lookup(lv.Solid), tiles.Lookup(lv.Floor)
+		r.layers = append(r.layers, parts.StaticLayer{Cols: lv.Cols, Rows: lv.Rows, Cell: m.CellWorld(), DetailPx: 2, Smooth: true,
+			At: func(col, row int, _ bool) (parts.StaticCell, bool) {
+				t := lv.Tile(col, row)
+				switch {
+				case tiles.In(walls, t):
+					return parts.StaticCell{Fill: radarWall, Part: parts.Rect{W: 0.5, H: 0.5}}, true
+				case lv.Index > 0 && tiles.In(floor, t):
+					return parts.StaticCell{Fill: radarFloor}, true
+				}
+				return parts.StaticCell{}, false
+			}})
 	}
-	r := &MapRadar{c: c, tex: c.Tex.Register("tanks.mapradar", img), w: float64(img.Bounds().Dx()), h: float64(img.Bounds().Dy()), k: m.CellWorld() / 2}
 	r.hd = c.Stage.Add(2, r)
 	return []parts.Part{r}, nil
 }
 
-// MapRadar draws the walls on the radar.
+// MapRadar draws the map on the radar: the walls of every level and the
+// slabs above the ground, flat (the radar has no height projection).
 type MapRadar struct {
-	c       *parts.Ctx
-	tex     parts.Tex
-	w, h, k float64
-	hd      parts.Handle
+	c      *parts.Ctx
+	layers []parts.StaticLayer
+	hd     parts.Handle
 }
 
 // Update implements parts.Part.
@@ -136,5 +191,7 @@ func (r *MapRadar) Destroy() { r.c.Stage.Remove(r.hd) }
 
 // Draw implements parts.Drawable.
 func (r *MapRadar) Draw(g parts.Gfx) {
-	g.Image(r.tex, parts.Rect{W: r.w, H: r.h}, parts.Identity().Scale(r.k, r.k), parts.White())
+	for i := range r.layers {
+		g.Static(&r.layers[i])
+	}
 }

@@ -27,6 +27,7 @@ type smokeParticle struct {
 	start, end, size float64
 	alpha, alpha0    float64
 	rot, spin        float64
+	h                float64 // the tank's height when it was emitted
 }
 
 // Smoke emits damage smoke behind a tank (zIndex 4).
@@ -39,6 +40,7 @@ type Smoke struct {
 	Particles []smokeParticle
 	h         parts.Handle
 	tex       parts.Tex
+	at        parts.Height
 }
 
 type smokeMode struct {
@@ -64,13 +66,17 @@ func (b *smokeBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
 	s := &Smoke{b: b, c: c, lastCond: 3, Particles: make([]smokeParticle, 0, 64)}
 	s.tex, _ = c.Tex.Baked("smoke")
 	s.Update(row)
-	s.h = c.Stage.Add(4, s)
+	s.h = c.Stage.Add(drawZ(4, s.at), s)
 	return s
 }
 
 // Update implements parts.Part; a change to a damaged condition bursts.
 func (s *Smoke) Update(row []float32) {
 	s.Pose = s.b.f.read(row)
+	s.at = s.Pose.height(s.c.Levels)
+	if s.h != (parts.Handle{}) {
+		s.h = s.c.Stage.Move(s.h, drawZ(4, s.at))
+	}
 	if s.Pose.cond != s.lastCond {
 		s.lastCond = s.Pose.cond
 		if m := smokeFor(s.Pose.cond); m.streams > 0 {
@@ -114,7 +120,7 @@ func (s *Smoke) spawn(m smokeMode, stream int, burst bool) {
 		vx:   bx*away + rx*lat + uniform(rnd, -10, 10) + p.vx,
 		vy:   by*away + ry*lat + uniform(rnd, -10, 10) + p.vy,
 		life: uniform(rnd, 800, 1800), start: start, end: end, size: start,
-		alpha: a0, alpha0: a0, rot: rnd() * 2 * math.Pi, spin: uniform(rnd, -1, 1),
+		alpha: a0, alpha0: a0, rot: rnd() * 2 * math.Pi, spin: uniform(rnd, -1, 1), h: s.at.H,
 	})
 }
 
@@ -172,6 +178,7 @@ func (s *Smoke) Draw(g parts.Gfx) {
 		d := q.size * mm * 8
 		k := d / smokeContent
 		m := parts.Identity().Translate(-side/2, -side/2).Scale(k, k).Rotate(q.rot).Translate(q.x, q.y)
+		g.Elevate(q.h)
 		g.Image(s.tex, parts.Rect{W: side, H: side}, m, smokeTint.WithAlpha(q.alpha))
 	}
 }

@@ -11,9 +11,11 @@ import (
 	"vimpclient/parts"
 )
 
-// tankFields are the m1 fields bound once per CONFIG_DATA.
+// tankFields are the m1 fields bound once per CONFIG_DATA. A layered
+// host's rows also carry z (the tank's height above the ground, world
+// units) and level; a schema without them gives flat tanks.
 type tankFields struct {
-	x, y, angle, gun, vx, vy, load, cond, size, team clientcore.BoundField
+	x, y, angle, gun, vx, vy, load, cond, size, team, z, level clientcore.BoundField
 }
 
 func bindTank(k *clientcore.KeySchema, ignore ...string) (tankFields, error) {
@@ -22,9 +24,9 @@ func bindTank(k *clientcore.KeySchema, ignore ...string) (tankFields, error) {
 		x: b.Require("x"), y: b.Require("y"), angle: b.Require("angle"), gun: b.Require("gunRotation"),
 		vx: b.Require("vx"), vy: b.Require("vy"), load: b.Require("engineLoad"),
 		cond: b.Require("condition"), size: b.Require("size"), team: b.Require("team"),
+		z: b.Optional("z", 0), level: b.Optional("level", 0),
 	}
 	b.Ignore(ignore...)
-	b.Ignore("z", "level") // a layered host's height and level: drawn flat here
 	return f, b.Complete()
 }
 
@@ -32,6 +34,8 @@ func bindTank(k *clientcore.KeySchema, ignore ...string) (tankFields, error) {
 type tankPose struct {
 	x, y, angle, gun, vx, vy, load float64
 	cond, size, team               int
+	worldZ                         float64 // height above the ground, world units
+	level                          int
 }
 
 func (f *tankFields) read(row []float32) tankPose {
@@ -39,8 +43,20 @@ func (f *tankFields) read(row []float32) tankPose {
 		x: f.x.Float64(row), y: f.y.Float64(row), angle: f.angle.Float64(row), gun: f.gun.Float64(row),
 		vx: f.vx.Float64(row), vy: f.vy.Float64(row), load: f.load.Float64(row),
 		cond: int(f.cond.Float64(row)), size: int(f.size.Float64(row)), team: int(f.team.Float64(row)),
+		worldZ: f.z.Float64(row), level: min(max(int(f.level.Get(row)), 0), maxLevel),
 	}
 }
+
+// maxLevel is the highest level of a map.
+const maxLevel = 7
+
+// height is where the tank stands: its level and its height in levels.
+func (p *tankPose) height(l *parts.Levels) parts.Height {
+	return parts.Height{Level: p.level, H: l.Levels(p.worldZ)}
+}
+
+// drawZ is the draw order of base order z for something at height at.
+func drawZ(z int, at parts.Height) int { return parts.LevelZ(z, parts.RenderLevel(at.Level, at.H)) }
 
 // TankFactory is the Tank part class.
 type TankFactory struct{}
@@ -65,6 +81,7 @@ type Tank struct {
 	wreck  parts.Tex
 	engine parts.SoundID
 	hasEng bool
+	At     parts.Height
 }
 
 // New implements parts.Binding.
@@ -76,13 +93,19 @@ func (b *tankBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
 	}
 	t.wreck, _ = c.Tex.Baked("tank.destroyed")
 	t.Update(row)
-	t.h = c.Stage.Add(3, t)
+	t.h = c.Stage.Add(drawZ(3, t.At), t)
 	return t
 }
 
-// Update implements parts.Part.
+// Update implements parts.Part: the tank moves to the level it is drawn
+// on, and its height is what the effects it causes start from.
 func (t *Tank) Update(row []float32) {
 	t.Pose = t.b.f.read(row)
+	t.At = t.Pose.height(t.c.Levels)
+	t.c.Levels.SetActor(t.ID, t.At)
+	if t.h != (parts.Handle{}) {
+		t.h = t.c.Stage.Move(t.h, drawZ(3, t.At))
+	}
 	t.syncEngine()
 }
 
@@ -117,6 +140,7 @@ func (t *Tank) Step(float64) bool { return true }
 // Destroy implements parts.Part.
 func (t *Tank) Destroy() {
 	t.c.Stage.Remove(t.h)
+	t.c.Levels.ForgetActor(t.ID)
 	if t.hasEng {
 		t.c.Sound.Unregister(t.engine)
 		t.hasEng = false
@@ -133,6 +157,7 @@ func teamIndex(team int) int {
 // Draw implements parts.Drawable.
 func (t *Tank) Draw(g parts.Gfx) {
 	p := &t.Pose
+	g.Elevate(t.At.H)
 	k := float64(p.size) / 10
 	if p.cond == 0 {
 		m := parts.Identity().Translate(-wreckW/2, -wreckH/2).Scale(k, k).Rotate(p.angle).Translate(p.x, p.y)

@@ -276,19 +276,30 @@ func TestMapLayersCratesRadarAndClear(t *testing.T) {
 	var g partstest.Gfx
 	g.Rect = parts.Rect{W: 1000, H: 1000}
 	sc.Stage("vimp").Draw(&g)
-	// 16 cells: 12 walls (layer 2), 3 floor tiles (layer 1), 1 roof (layer 4), drawn in z order; crate (z3) has no image: fallback quad.
+	// Three static layers in z order, the crate (z3) between them with no
+	// image: its fallback quad. Of the 16 cells, layer 1 draws the 3 floor
+	// tiles, layer 2 the 12 walls, layer 4 the roof, each with its frame.
 	var kinds []string
 	for _, op := range g.Ops {
 		kinds = append(kinds, op.Kind)
 	}
-	if len(g.Ops) != 17 || g.Ops[0].Src.X != 0 || g.Ops[3].Src.X != 32 || g.Ops[15].Kind != "quad" || g.Ops[16].Src.X != 96 {
+	if strings.Join(kinds, " ") != "static static quad static" {
 		t.Fatalf("map ops %v", kinds)
+	}
+	for i, want := range map[int]struct {
+		n      int
+		frameX float64
+	}{0: {3, 0}, 1: {12, 32}, 3: {1, 96}} {
+		cells := partstest.Cells(g.Ops[i].Static, true)
+		if len(cells) != want.n || cells[0].Src.X != want.frameX || cells[0].Src.W != 32 {
+			t.Fatalf("layer op %d: %d cells, first %+v", i, len(cells), cells)
+		}
 	}
 	// A c1 row moves the crate (world units, origin at the top-left corner).
 	sc.ApplyFrame(frame(block(s, "c1", clientcore.Row{ID: 0, Fields: rowtest.Row(t, s.Key("c1"), map[string]float64{"x": 50, "y": 60})})))
 	g.Ops = g.Ops[:0]
 	sc.Stage("vimp").Draw(&g)
-	if q := g.Ops[15]; q.M.TX != 50 || q.M.TY != 60 {
+	if q := g.Ops[2]; q.M.TX != 50 || q.M.TY != 60 {
 		t.Fatalf("crate at %v,%v", q.M.TX, q.M.TY)
 	}
 	// Round-start CLEAR keeps the map.
@@ -308,8 +319,13 @@ func TestMapLayersCratesRadarAndClear(t *testing.T) {
 	g.Ops = g.Ops[:0]
 	f2.scene.Stage("vimp").Draw(&g)
 	for _, op := range g.Ops {
-		if op.Kind != "quad" {
-			t.Fatalf("missing sheet drew %s", op.Kind)
+		if op.Kind != "static" {
+			continue
+		}
+		for _, c := range partstest.Cells(op.Static, false) {
+			if c.Src.W != 0 || c.Fill.A != 1 {
+				t.Fatalf("missing sheet drew %+v", c)
+			}
 		}
 	}
 }

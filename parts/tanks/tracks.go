@@ -25,6 +25,7 @@ type mark struct {
 	m         parts.Affine // texture pixels to world, fixed at creation
 	age, fade float64
 	alpha     float64
+	h         float64 // the tank's height when the mark was left
 }
 
 // Tracks leaves track marks behind a tank (zIndex 1).
@@ -39,6 +40,7 @@ type Tracks struct {
 	Marks               []mark
 	h                   parts.Handle
 	tex                 parts.Tex
+	at, prevAt          parts.Height
 }
 
 // New implements parts.Binding.
@@ -46,12 +48,18 @@ func (b *tracksBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
 	t := &Tracks{b: b, c: c, Marks: make([]mark, 0, 64)}
 	t.tex, _ = c.Tex.Baked("trackMark")
 	t.Update(row)
-	t.h = c.Stage.Add(1, t)
+	t.h = c.Stage.Add(drawZ(1, t.at), t)
 	return t
 }
 
 // Update implements parts.Part.
-func (t *Tracks) Update(row []float32) { t.Pose = t.b.f.read(row) }
+func (t *Tracks) Update(row []float32) {
+	t.Pose = t.b.f.read(row)
+	t.at = t.Pose.height(t.c.Levels)
+	if t.h != (parts.Handle{}) {
+		t.h = t.c.Stage.Move(t.h, drawZ(1, t.at))
+	}
+}
 
 // Step implements parts.Part (game-tanks.md §4.7).
 func (t *Tracks) Step(dt float64) bool {
@@ -73,7 +81,7 @@ func (t *Tracks) Step(dt float64) bool {
 	t.sinceMark += dt
 	p := t.Pose
 	if !t.havePrev {
-		t.prev, t.havePrev = p, true
+		t.prev, t.prevAt, t.havePrev = p, t.at, true
 		return true
 	}
 	speed := math.Hypot(p.x-t.prev.x, p.y-t.prev.y)
@@ -85,7 +93,7 @@ func (t *Tracks) Step(dt float64) bool {
 		t.leave()
 		t.sinceMark = 0
 	}
-	t.prev, t.prevSpeed, t.prevTurn = p, speed, turn
+	t.prev, t.prevSpeed, t.prevTurn, t.prevAt = p, speed, turn, t.at
 	return true
 }
 
@@ -102,7 +110,7 @@ func (t *Tracks) leave() {
 		y := t.prev.y + s*lat*math.Sin(a+math.Pi/2) - back*math.Sin(a)
 		l, w := 0.5*size, 0.4*size
 		m := parts.Identity().Scale(l/trackMarkW, w/trackH).Translate(-l/2, -w/2).Rotate(a).Translate(x, y)
-		t.Marks = append(t.Marks, mark{m: m, fade: uniform(t.c.Rand, 1800, 2500), alpha: 0.4})
+		t.Marks = append(t.Marks, mark{m: m, fade: uniform(t.c.Rand, 1800, 2500), alpha: 0.4, h: t.prevAt.H})
 	}
 }
 
@@ -113,6 +121,7 @@ func (t *Tracks) Destroy() { t.c.Stage.Remove(t.h) }
 func (t *Tracks) Draw(g parts.Gfx) {
 	for i := range t.Marks {
 		m := &t.Marks[i]
+		g.Elevate(m.h)
 		g.Image(t.tex, parts.Rect{W: trackMarkW, H: trackH}, m.m, parts.White().WithAlpha(m.alpha))
 	}
 }

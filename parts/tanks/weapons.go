@@ -11,13 +11,13 @@ import (
 // BombFactory is the Bomb part class (w2 rows).
 type BombFactory struct{}
 
-type bombBinding struct{ x, y, angle, size, time clientcore.BoundField }
+type bombBinding struct{ x, y, angle, size, time, owner clientcore.BoundField }
 
 // Bind implements parts.Factory.
 func (BombFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := clientcore.NewBinder(k)
-	bb := &bombBinding{x: b.Require("x"), y: b.Require("y"), angle: b.Require("angle"), size: b.Require("size"), time: b.Require("time")}
-	b.Ignore("ownerId")
+	bb := &bombBinding{x: b.Require("x"), y: b.Require("y"), angle: b.Require("angle"), size: b.Require("size"), time: b.Require("time"),
+		owner: b.Require("ownerId")}
 	return bb, b.Complete()
 }
 
@@ -32,15 +32,18 @@ type Bomb struct {
 	tex               parts.Tex
 	snd               parts.SoundID
 	hasSnd            bool
+	// At is where the bomb lies: its planter's height when it was planted.
+	At parts.Height
 }
 
 // New implements parts.Binding.
 func (b *bombBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
 	m := &Bomb{b: b, c: c, fuse: b.time.Float64(row)}
 	m.tex, _ = c.Tex.Baked("bomb")
+	m.At = c.Levels.Actor(uint32(b.owner.Get(row)))
 	m.Update(row)
 	m.label = bombLabel(m.fuse)
-	m.h = c.Stage.Add(2, m)
+	m.h = c.Stage.Add(drawZ(2, m.At), m)
 	if c.Sound != nil {
 		m.snd, m.hasSnd = c.Sound.Register("bombHasBeenPlanted", parts.SoundData{X: m.X, Y: m.Y})
 	}
@@ -86,6 +89,7 @@ func (m *Bomb) Step(dt float64) bool {
 // already playing one finishes.
 func (m *Bomb) Destroy() {
 	m.c.Stage.Remove(m.h)
+	m.c.Levels.Blasted(m.X, m.Y, m.At)
 	if m.hasSnd {
 		m.c.Sound.Release(m.snd)
 		m.hasSnd = false
@@ -94,6 +98,7 @@ func (m *Bomb) Destroy() {
 
 // Draw implements parts.Drawable.
 func (m *Bomb) Draw(g parts.Gfx) {
+	g.Elevate(m.At.H)
 	k := m.Size / bombSide
 	a := parts.Identity().Translate(-bombSide/2, -bombSide/2).Scale(k, k).Rotate(m.Angle).Translate(m.X, m.Y)
 	g.Image(m.tex, parts.Rect{W: bombSide, H: bombSide}, a, parts.White())
@@ -103,14 +108,13 @@ func (m *Bomb) Draw(g parts.Gfx) {
 // ShotEffectFactory is the ShotEffect part class (w1 rows, effects).
 type ShotEffectFactory struct{}
 
-type shotBinding struct{ sx, sy, ex, ey, bx, by, hit clientcore.BoundField }
+type shotBinding struct{ sx, sy, ex, ey, bx, by, hit, shooter clientcore.BoundField }
 
 // Bind implements parts.Factory.
 func (ShotEffectFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := clientcore.NewBinder(k)
 	sb := &shotBinding{sx: b.Require("startX"), sy: b.Require("startY"), ex: b.Require("endX"), ey: b.Require("endY"),
-		bx: b.Require("bodyX"), by: b.Require("bodyY"), hit: b.Require("wasHit")}
-	b.Ignore("shooterId") // the core's duplicate filter
+		bx: b.Require("bodyX"), by: b.Require("bodyY"), hit: b.Require("wasHit"), shooter: b.Require("shooterId")}
 	return sb, b.Complete()
 }
 
@@ -138,6 +142,8 @@ type ShotEffect struct {
 	pts                [12]parts.Vec
 	trail              int
 	alpha              float64
+	// At is the shooter's height: the tracer and its debris are drawn there.
+	At parts.Height
 }
 
 var tracerColour = parts.RGB(0xffff99)
@@ -153,7 +159,8 @@ func (b *shotBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
 		s.dist = 0 // NaN or absurd: draw nothing but still end
 	}
 	s.dur = math.Max(45, math.Min(80, s.dist/19000*1000))
-	s.h = c.Stage.Add(2, s)
+	s.At = c.Levels.Actor(uint32(b.shooter.Get(row)))
+	s.h = c.Stage.Add(drawZ(2, s.At), s)
 	if c.Sound != nil { // a one-shot: it ends by itself
 		c.Sound.Register("shot", parts.SoundData{X: b.bx.Float64(row), Y: b.by.Float64(row)})
 	}
@@ -257,6 +264,7 @@ func (s *ShotEffect) Destroy() { s.c.Stage.Remove(s.h) }
 
 // Draw implements parts.Drawable.
 func (s *ShotEffect) Draw(g parts.Gfx) {
+	g.Elevate(s.At.H)
 	for i := range s.trail {
 		f := float64(i) / 11
 		p := s.pts[i]

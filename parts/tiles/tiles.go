@@ -1,6 +1,17 @@
-// Package tiles draws MAP_DATA tile layers from the host's sprite sheet: one
-// part per layer per level, culled to the view, with procedural tiles while
-// the sheet is missing. Level n > 0 layers draw above the ground (z + 10·n).
+// Package tiles draws MAP_DATA's tile layers from the host's sprite sheet,
+// level by level: level 0 from the map's layers over its grid, level n from
+// levels[n].layers over levels[n].map. Every layer is a static layer, which
+// the drawing backend renders once and draws in baked pieces; it shows
+// procedural tiles while the sheet is missing.
+//
+// Levels above the ground are drawn by the height projection (parts.Project):
+// a layer of level n stands n levels up. A layer with a volume (the map's
+// volumes) stands that many levels taller still: its sides are drawn as a
+// skirt down to its level and its tiles on top, above the bodies of its
+// level, so what stands behind a wall goes behind it. Ramps are drawn by
+// the layer that draws their tiles, as wedges rising from the level they
+// leave to the level they reach, with skirts along the stretch the ramp's
+// rails hold (gamemap.RampRailSpan) and across their upper end.
 package tiles
 
 import (
@@ -10,7 +21,8 @@ import (
 	"vimpclient/parts"
 )
 
-// Build creates the static layer parts of every level.
+// Build creates the static layer parts of every level; the parts are
+// numbered s0..sN across all levels, in level order.
 func Build(c *parts.Ctx, m *gamemap.Map) []parts.Part {
 	var static []parts.Part
 	sheet := parts.NoTex
@@ -20,9 +32,7 @@ func Build(c *parts.Ctx, m *gamemap.Map) []parts.Part {
 	for li := range m.Levels {
 		lv := &m.Levels[li]
 		for _, layer := range lv.Layers {
-			tl := &TileLayer{c: c, m: m, lv: lv, sheet: sheet, draw: Lookup(layer.Tiles), solid: Lookup(lv.Solid)}
-			tl.h = c.Stage.Add(layer.Z+10*lv.Index, tl)
-			static = append(static, tl)
+			static = append(static, newTileLayer(c, m, lv, layer, sheet, len(static)))
 		}
 	}
 	return static
@@ -53,17 +63,46 @@ func Lookup(tiles []int) []bool {
 	return out
 }
 
+// In reports whether tile value v is in a Lookup table.
 func In(tab []bool, v int) bool { return v >= 0 && v < len(tab) && tab[v] }
 
-// TileLayer draws one render layer of one level, culled to the view.
+// TileLayer draws one render layer of one level.
 type TileLayer struct {
-	c     *parts.Ctx
-	m     *gamemap.Map
-	lv    *gamemap.Level
-	sheet parts.Tex
-	draw  []bool
-	solid []bool
-	h     parts.Handle
+	c      *parts.Ctx
+	m      *gamemap.Map
+	lv     *gamemap.Level
+	ID     int // the instance number, s<ID>
+	sheet  parts.Tex
+	draw   []bool
+	solid  []bool
+	Level  int
+	Volume float64 // visual height in levels (0: flat)
+	layer  parts.StaticLayer
+	h      parts.Handle
+	top    *volumeTop // the raised sides and top of a layer with a volume
+	ramps  []wedge
+	mesh   []parts.MeshVertex
+	idx    []uint16
+}
+
+func newTileLayer(c *parts.Ctx, m *gamemap.Map, lv *gamemap.Level, layer gamemap.Layer, sheet parts.Tex, id int) *TileLayer {
+	t := &TileLayer{c: c, m: m, lv: lv, ID: id, sheet: sheet, draw: Lookup(layer.Tiles), solid: Lookup(lv.Solid),
+		Level: lv.Index, Volume: math.Min(max(layer.Volume, 0), parts.MaxHeight)}
+	detail := 0.0
+	for _, tile := range layer.Tiles {
+		if tile >= 0 && tile < len(m.Frames) {
+			f := m.Frames[tile]
+			detail = math.Max(detail, math.Max(f[2], f[3]))
+		}
+	}
+	t.layer = parts.StaticLayer{Cols: lv.Cols, Rows: lv.Rows, Cell: m.CellWorld(), Sheet: sheet, DetailPx: math.Max(detail, 1), At: t.at}
+	t.ramps = buildWedges(m, lv.Index, t.draw)
+	t.h = c.Stage.Add(parts.LevelZ(layer.Z, lv.Index), t)
+	if t.Volume > 0 {
+		t.top = &volumeTop{t: t}
+		t.top.h = c.Stage.Add(parts.LevelZ(parts.OccluderZ, lv.Index), t.top)
+	}
+	return t
 }
 
 // Update implements parts.Part.
@@ -73,7 +112,15 @@ func (t *TileLayer) Update([]float32) {}
 func (t *TileLayer) Step(float64) bool { return true }
 
 // Destroy implements parts.Part.
-func (t *TileLayer) Destroy() { t.c.Stage.Remove(t.h) }
+func (t *TileLayer) Destroy() {
+	t.c.Stage.Remove(t.h)
+	if t.top != nil {
+		t.c.Stage.Remove(t.top.h)
+	}
+}
+
+// Static is the layer as the backend bakes it.
+func (t *TileLayer) Static() *parts.StaticLayer { return &t.layer }
 
 // Procedural tile colours when the sprite sheet is missing or refused.
 var (
@@ -81,35 +128,54 @@ var (
 	fallbackFloor = [4]parts.Color{parts.RGB(0x3d4a32), parts.RGB(0x44523a), parts.RGB(0x394530), parts.RGB(0x2f5a6e)}
 )
 
-// Draw implements parts.Drawable.
-func (t *TileLayer) Draw(g parts.Gfx) {
-	cell := t.m.CellWorld()
-	v := g.View()
-	c0 := max(0, int(math.Floor(v.X/cell)))
-	r0 := max(0, int(math.Floor(v.Y/cell)))
-	c1 := min(t.lv.Cols, int(math.Ceil((v.X+v.W)/cell))+1)
-	r1 := min(t.lv.Rows, int(math.Ceil((v.Y+v.H)/cell))+1)
+// sideTint darkens the sides of volumes and ramps.
+var sideTint = parts.RGB(0x9aa0aa)
+
+// frame returns a tile's frame when the sheet is loaded and holds it.
+func (t *TileLayer) frame(tile int) (parts.Rect, bool) {
 	sw, sh, ok := t.c.Tex.Size(t.sheet)
-	for row := r0; row < r1; row++ {
-		for col := c0; col < c1; col++ {
-			tile := t.lv.Tile(col, row)
-			if !In(t.draw, tile) {
-				continue
-			}
-			x, y := float64(col)*cell, float64(row)*cell
-			if ok && tile < len(t.m.Frames) {
-				f := t.m.Frames[tile]
-				if f[0] >= 0 && f[1] >= 0 && f[0]+f[2] <= float64(sw) && f[1]+f[3] <= float64(sh) && f[2] > 0 && f[3] > 0 {
-					m := parts.Identity().Scale(t.m.Step/f[2]*t.m.Scale, t.m.Step/f[3]*t.m.Scale).Translate(x, y)
-					g.Image(t.sheet, parts.Rect{X: f[0], Y: f[1], W: f[2], H: f[3]}, m, parts.White())
-					continue
-				}
-			}
-			col := fallbackFloor[tile&3]
-			if In(t.solid, tile) {
-				col = fallbackWall
-			}
-			g.Quad(parts.Identity().Scale(cell, cell).Translate(x, y), col)
+	if !ok || tile < 0 || tile >= len(t.m.Frames) {
+		return parts.Rect{}, false
+	}
+	f := t.m.Frames[tile]
+	if f[0] >= 0 && f[1] >= 0 && f[0]+f[2] <= float64(sw) && f[1]+f[3] <= float64(sh) && f[2] > 0 && f[3] > 0 {
+		return parts.Rect{X: f[0], Y: f[1], W: f[2], H: f[3]}, true
+	}
+	return parts.Rect{}, false
+}
+
+func (t *TileLayer) fallback(tile int) parts.Color {
+	if In(t.solid, tile) {
+		return fallbackWall
+	}
+	return fallbackFloor[tile&3]
+}
+
+// at is the layer's StaticLayer.At.
+func (t *TileLayer) at(col, row int, sheet bool) (parts.StaticCell, bool) {
+	tile := t.lv.Tile(col, row)
+	if !In(t.draw, tile) {
+		return parts.StaticCell{}, false
+	}
+	if sheet {
+		if f, ok := t.frame(tile); ok {
+			return parts.StaticCell{Src: f}, true
 		}
 	}
+	return parts.StaticCell{Fill: t.fallback(tile)}, true
+}
+
+// has reports whether the layer draws cell (col, row).
+func (t *TileLayer) has(col, row int) bool {
+	return col >= 0 && row >= 0 && col < t.lv.Cols && row < t.lv.Rows && In(t.draw, t.lv.Tile(col, row))
+}
+
+// Draw implements parts.Drawable: the layer at its level (a layer with a
+// volume is drawn by its top instead), then the ramps it draws.
+func (t *TileLayer) Draw(g parts.Gfx) {
+	g.Elevate(float64(t.Level))
+	if t.top == nil {
+		g.Static(&t.layer)
+	}
+	t.drawWedges(g)
 }

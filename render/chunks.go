@@ -1,0 +1,486 @@
+package render
+
+import (
+	"image"
+	"math"
+	"sync"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"vimpclient/parts"
+)
+
+// Baking static layers.
+const (
+	// chunkPx is the side of one baked piece of a layer, in texture pixels
+	// (a chunk holds 256 KiB of pixels): small enough that a sparse layer
+	// and a map's edge waste little, large enough that a view takes a few
+	// dozen of them.
+	chunkPx = 256
+	// defaultChunkBudget is how many chunks with content are kept (48 MiB):
+	// beyond it the least recently drawn one is released.
+	defaultChunkBudget = 192
+	// maxBakesPerFrame and bakeBudget bound the baking done in one frame
+	// (CPU time, checked before each chunk); chunks still missing are drawn
+	// cell by cell meanwhile, or left out when they hold too many cells.
+	maxBakesPerFrame = 8
+	bakeBudget       = 3 * time.Millisecond
+	maxFallbackCells = 4096
+	// maxDirectCells bounds the cells a frame draws directly (for chunks
+	// not baked yet), so that a map with many layers costs a frame a
+	// bounded number of vertices; the rest show once baked.
+	maxDirectCells = 16384
+	// maxVisibleChunks bounds the chunks of one layer a frame looks at.
+	maxVisibleChunks = 1024
+	// chunkPool is how many released chunk images are kept for reuse.
+	chunkPool = 8
+	// maxInFlight bounds the chunks being composed away from the drawing
+	// goroutine at once.
+	maxInFlight = 8
+)
+
+type chunkKey struct{ cx, cy int32 }
+
+// bakedLayer is one static layer's chunks at one detail.
+type bakedLayer struct {
+	l          *parts.StaticLayer
+	ppu        float64 // texture pixels per world unit
+	span       float64 // world side of a chunk
+	cols, rows int     // chunks across the layer
+	sheetVer   uint32  // the sheet's version the chunks were baked with
+	chunks     map[chunkKey]*chunk
+}
+
+// chunk is one baked piece: img is nil when it shows nothing or while it
+// is being composed (pending).
+type chunk struct {
+	layer   *bakedLayer
+	key     chunkKey
+	img     *ebiten.Image
+	pending bool
+	used    uint64 // frame it was last drawn in
+}
+
+// bakeJob is a chunk composed on a goroutine of its own from the cells the
+// drawing goroutine listed: its pixels are uploaded by the next frame.
+type bakeJob struct {
+	ch    *chunk
+	gen   uint64
+	cells []bakeCell
+	sheet *image.RGBA
+	pix   []byte
+}
+
+// chunkCache renders static layers into chunks lazily, around what is
+// drawn, a few per frame, and keeps at most budget chunks with content,
+// releasing the least recently drawn. A frame then draws each visible chunk
+// with one call. drop releases everything (the renderer's Rebake).
+//
+// Baking is mostly off the drawing goroutine: the frame lists a chunk's
+// cells (the layer's At runs there), a goroutine composes the pixels on the
+// CPU from the sheet's CPU copy, and a later frame uploads them in one
+// call; until then the chunk's cells are drawn directly. A sheet too large
+// to keep a copy of is baked on the GPU, on the drawing goroutine.
+type chunkCache struct {
+	d       *drawer
+	tex     *textures
+	layers  map[*parts.StaticLayer]*bakedLayer
+	live    []*chunk // chunks holding an image
+	pool    []*ebiten.Image
+	budget  int
+	frame   uint64
+	bakes   int           // chunks baked this frame
+	spent   time.Duration // baking time this frame
+	direct  int           // cells drawn directly this frame
+	stale   bool          // a baked layer's sheet changed
+	b       batch
+	op      ebiten.DrawImageOptions
+	baked   int // chunks baked since the last drop
+	skipped int // visible chunks left undrawn since the last drop
+	// whole bakes every chunk of every layer drawn at once, with no
+	// allowance or budget: how long a map takes to bake is measured so.
+	whole bool
+
+	gen      uint64 // bumped by drop: results of older jobs are dropped
+	inFlight int
+	wg       sync.WaitGroup
+	mu       sync.Mutex
+	done     []*bakeJob // composed, to upload
+	taken    []*bakeJob
+	pixPool  [][]byte
+	cellPool [][]bakeCell
+}
+
+func newChunkCache(d *drawer, tex *textures) *chunkCache {
+	return &chunkCache{d: d, tex: tex, layers: map[*parts.StaticLayer]*bakedLayer{}, budget: defaultChunkBudget, b: newBatch(d)}
+}
+
+// startFrame begins a frame's baking allowance and uploads the chunks
+// composed since the last frame.
+func (c *chunkCache) startFrame() {
+	c.frame++
+	c.bakes, c.spent, c.direct = 0, 0, 0
+	c.collect()
+}
+
+// collect uploads the composed chunks of the current generation.
+func (c *chunkCache) collect() {
+	c.mu.Lock()
+	c.done, c.taken = c.taken[:0], c.done
+	c.mu.Unlock()
+	for i, j := range c.taken {
+		c.inFlight--
+		if j.gen == c.gen {
+			img := c.image()
+			img.WritePixels(j.pix)
+			j.ch.img, j.ch.pending = img, false
+			c.live = append(c.live, j.ch)
+		}
+		if len(c.pixPool) < maxInFlight {
+			c.pixPool = append(c.pixPool, j.pix)
+		}
+		c.putCells(j.cells)
+		c.taken[i] = nil
+	}
+}
+
+func (c *chunkCache) putCells(cells []bakeCell) {
+	if len(c.cellPool) < maxInFlight+1 {
+		c.cellPool = append(c.cellPool, cells[:0])
+	}
+}
+
+// image returns a chunk image, a pooled one when there is one (its pixels
+// are about to be replaced).
+func (c *chunkCache) image() *ebiten.Image {
+	if n := len(c.pool); n > 0 {
+		img := c.pool[n-1]
+		c.pool = c.pool[:n-1]
+		return img
+	}
+	return newOwnImage(chunkPx, chunkPx)
+}
+
+// newOwnImage makes an image that is a texture of its own (chunks, canvases,
+// the atlas): in Ebiten's shared atlas, large images grow its pages by
+// doubling, and a page keeps its memory for as long as any image lives on
+// it.
+func newOwnImage(w, h int) *ebiten.Image {
+	return ebiten.NewImageWithOptions(image.Rect(0, 0, w, h), &ebiten.NewImageOptions{Unmanaged: true})
+}
+
+// drop releases every chunk and forgets every layer.
+func (c *chunkCache) drop() {
+	for _, ch := range c.live {
+		ch.img.Deallocate()
+		ch.img = nil
+	}
+	for _, img := range c.pool {
+		img.Deallocate()
+	}
+	clear(c.live)
+	c.live, c.pool = c.live[:0], c.pool[:0]
+	clear(c.layers)
+	c.stale = false
+	c.baked, c.skipped = 0, 0
+	c.gen++ // chunks still being composed are dropped when they arrive
+}
+
+// bytes is the texture memory the chunks hold, pooled images included.
+func (c *chunkCache) bytes() int { return (len(c.live) + len(c.pool)) * chunkPx * chunkPx * 4 }
+
+// layerFor returns the baked form of l at devicePPU device pixels per world
+// unit: each cell gets the detail of its content (DetailPx), never more
+// than the device shows and never less than one pixel.
+func (c *chunkCache) layerFor(l *parts.StaticLayer, devicePPU float64) *bakedLayer {
+	cellPx := devicePPU * l.Cell
+	if l.DetailPx > 0 {
+		cellPx = min(cellPx, l.DetailPx)
+	}
+	cellPx = max(cellPx, 1)
+	ppu := cellPx / l.Cell
+	if bl, ok := c.layers[l]; ok && bl.ppu == ppu {
+		return bl
+	} else if ok {
+		c.forgetLayer(bl)
+	}
+	span := chunkPx / ppu
+	bl := &bakedLayer{l: l, ppu: ppu, span: span,
+		cols: int(math.Ceil(float64(l.Cols) * l.Cell / span)), rows: int(math.Ceil(float64(l.Rows) * l.Cell / span)),
+		sheetVer: c.tex.version(l.Sheet), chunks: map[chunkKey]*chunk{}}
+	c.layers[l] = bl
+	return bl
+}
+
+func (c *chunkCache) forgetLayer(bl *bakedLayer) {
+	n := 0
+	for _, ch := range c.live {
+		if ch.layer == bl {
+			c.release(ch.img)
+			ch.img = nil
+			continue
+		}
+		c.live[n] = ch
+		n++
+	}
+	clear(c.live[n:])
+	c.live = c.live[:n]
+	delete(c.layers, bl.l)
+}
+
+func (c *chunkCache) release(img *ebiten.Image) {
+	if len(c.pool) < chunkPool {
+		c.pool = append(c.pool, img)
+		return
+	}
+	img.Deallocate()
+}
+
+// canBake reports whether this frame may bake another chunk, making room
+// under the budget by releasing a chunk not drawn this frame.
+func (c *chunkCache) canBake() bool {
+	if c.bakes >= maxBakesPerFrame || c.spent >= bakeBudget || c.inFlight >= maxInFlight {
+		return false
+	}
+	if len(c.live)+c.inFlight < c.budget {
+		return true
+	}
+	oldest := -1
+	for i, ch := range c.live {
+		if ch.used < c.frame && (oldest < 0 || ch.used < c.live[oldest].used) {
+			oldest = i
+		}
+	}
+	if oldest < 0 {
+		return false // every chunk held is on screen
+	}
+	ch := c.live[oldest]
+	c.release(ch.img)
+	ch.img = nil
+	delete(ch.layer.chunks, ch.key)
+	last := len(c.live) - 1
+	c.live[oldest] = c.live[last]
+	c.live[last] = nil
+	c.live = c.live[:last]
+	return true
+}
+
+// cellRange is the cells a world rectangle touches.
+func cellRange(l *parts.StaticLayer, x0, y0, x1, y1 float64) (c0, r0, c1, r1 int) {
+	c0 = max(0, int(math.Floor(x0/l.Cell)))
+	r0 = max(0, int(math.Floor(y0/l.Cell)))
+	c1 = min(l.Cols, int(math.Ceil(x1/l.Cell)))
+	r1 = min(l.Rows, int(math.Ceil(y1/l.Cell)))
+	return
+}
+
+// bake starts baking one chunk: an empty one is done at once, the others
+// are composed on a goroutine (or drawn on the GPU when the sheet has no CPU
+// copy).
+func (c *chunkCache) bake(bl *bakedLayer, key chunkKey) *chunk {
+	t0 := time.Now()
+	ch := &chunk{layer: bl, key: key}
+	bl.chunks[key] = ch
+	_, _, loaded := c.tex.source(bl.l.Sheet)
+	sheet := c.tex.cpu(bl.l.Sheet)
+	cells, needSheet := c.list(bl, key, loaded)
+	switch {
+	case len(cells) == 0:
+		c.putCells(cells)
+	case needSheet && sheet == nil:
+		c.putCells(cells)
+		c.bakeGPU(ch)
+	default:
+		var pix []byte
+		if n := len(c.pixPool); n > 0 {
+			pix, c.pixPool = c.pixPool[n-1], c.pixPool[:n-1]
+		} else {
+			pix = make([]byte, chunkPx*chunkPx*4)
+		}
+		j := &bakeJob{ch: ch, gen: c.gen, cells: cells, sheet: sheet, pix: pix}
+		ch.pending = true
+		c.inFlight++
+		c.wg.Add(1)
+		go func() {
+			defer c.wg.Done()
+			compose(j.pix, j.cells, j.sheet)
+			c.mu.Lock()
+			c.done = append(c.done, j)
+			c.mu.Unlock()
+		}()
+	}
+	c.bakes++
+	c.baked++
+	c.spent += time.Since(t0)
+	return ch
+}
+
+// list lists the cells of one chunk for compose, and whether any of them
+// needs the sheet.
+func (c *chunkCache) list(bl *bakedLayer, key chunkKey, loaded bool) (cells []bakeCell, needSheet bool) {
+	if n := len(c.cellPool); n > 0 {
+		cells, c.cellPool = c.cellPool[n-1][:0], c.cellPool[:n-1]
+	}
+	l := bl.l
+	x0, y0 := float64(key.cx)*bl.span, float64(key.cy)*bl.span
+	col0, row0, col1, row1 := cellRange(l, x0, y0, x0+bl.span, y0+bl.span)
+	for row := row0; row < row1; row++ {
+		for col := col0; col < col1; col++ {
+			sc, ok := l.At(col, row, loaded)
+			if !ok {
+				continue
+			}
+			r := l.CellRect(col, row, sc)
+			cell := bakeCell{x0: (r.X - x0) * bl.ppu, y0: (r.Y - y0) * bl.ppu, x1: (r.X + r.W - x0) * bl.ppu, y1: (r.Y + r.H - y0) * bl.ppu}
+			if sc.Src.W > 0 && loaded {
+				cell.src = image.Rect(int(sc.Src.X), int(sc.Src.Y), int(sc.Src.X+sc.Src.W), int(sc.Src.Y+sc.Src.H))
+				needSheet = true
+			} else {
+				if sc.Fill.A <= 0 {
+					continue
+				}
+				p := premul(sc.Fill)
+				for i := range p {
+					cell.fill[i] = uint8(math.Round(float64(min(max(p[i], 0), 1)) * 255))
+				}
+			}
+			cells = append(cells, cell)
+		}
+	}
+	return cells, needSheet
+}
+
+// bakeGPU draws one chunk on the GPU, for a sheet with no CPU copy.
+func (c *chunkCache) bakeGPU(ch *chunk) {
+	bl := ch.layer
+	img := c.image()
+	c.d.clear(img)
+	x0, y0 := float64(ch.key.cx)*bl.span, float64(ch.key.cy)*bl.span
+	col0, row0, col1, row1 := cellRange(bl.l, x0, y0, x0+bl.span, y0+bl.span)
+	drawn := emitCells(&c.b, img, c.tex, bl.l, col0, row0, col1, row1, bl.ppu, -x0*bl.ppu, -y0*bl.ppu)
+	c.b.forget()
+	if drawn == 0 {
+		c.release(img)
+		return
+	}
+	ch.img = img
+	c.live = append(c.live, ch)
+}
+
+// finish waits for every chunk being composed and uploads it (a whole bake).
+func (c *chunkCache) finish() {
+	c.wg.Wait()
+	c.collect()
+}
+
+// emitCells adds the cells col0..col1 × row0..row1 of l to b, drawn onto
+// dst with device = world·scale + (ox, oy), and returns how many it drew.
+func emitCells(b *batch, dst *ebiten.Image, tex *textures, l *parts.StaticLayer, col0, row0, col1, row1 int, scale, ox, oy float64) int {
+	sheet, sr, loaded := tex.source(l.Sheet)
+	atl := tex.shapes()
+	wx, wy := float64(atl.white.Min.X)+1.5, float64(atl.white.Min.Y)+1.5
+	n := 0
+	for row := row0; row < row1; row++ {
+		for col := col0; col < col1; col++ {
+			sc, ok := l.At(col, row, loaded)
+			if !ok {
+				continue
+			}
+			r := l.CellRect(col, row, sc)
+			ax, ay := r.X*scale+ox, r.Y*scale+oy
+			bx, by := (r.X+r.W)*scale+ox, (r.Y+r.H)*scale+oy
+			if sc.Src.W > 0 && loaded {
+				b.use(dst, sheet, ebiten.FilterNearest)
+				sx, sy := float64(sr.Min.X)+sc.Src.X, float64(sr.Min.Y)+sc.Src.Y
+				b.quad(ax, ay, bx, ay, bx, by, ax, by, sx, sy, sx+sc.Src.W, sy+sc.Src.H, white)
+			} else {
+				if sc.Fill.A <= 0 {
+					continue
+				}
+				b.use(dst, atl.img, ebiten.FilterNearest)
+				b.quad(ax, ay, bx, ay, bx, by, ax, by, wx, wy, wx, wy, premul(sc.Fill))
+			}
+			n++
+		}
+	}
+	return n
+}
+
+// white is the neutral premultiplied tint.
+var white = [4]float32{1, 1, 1, 1}
+
+func premul(c parts.Color) [4]float32 { return [4]float32{c.R * c.A, c.G * c.A, c.B * c.A, c.A} }
+
+// draw draws l as the gfx's current projection shows it: the chunks in view,
+// baking the missing ones while the frame's allowance lasts, then baking
+// the ring of chunks around the view with what is left of it.
+func (c *chunkCache) draw(g *gfx, l *parts.StaticLayer) {
+	if l == nil || l.Cols <= 0 || l.Rows <= 0 || !(l.Cell > 0) || l.At == nil {
+		return
+	}
+	bl := c.layerFor(l, g.base*(1+g.k))
+	if v := c.tex.version(l.Sheet); v != bl.sheetVer {
+		c.stale = true // the tile set changed: the renderer bakes everything again
+	}
+	v := g.view
+	cx0 := max(0, int(math.Floor(v.X/bl.span)))
+	cy0 := max(0, int(math.Floor(v.Y/bl.span)))
+	cx1 := min(bl.cols, int(math.Floor((v.X+v.W)/bl.span))+1)
+	cy1 := min(bl.rows, int(math.Floor((v.Y+v.H)/bl.span))+1)
+	if cx1 <= cx0 || cy1 <= cy0 {
+		return
+	}
+	if c.whole {
+		c.bakeWhole(bl)
+	}
+	if (cx1-cx0)*(cy1-cy0) > maxVisibleChunks {
+		c.skipped += (cx1 - cx0) * (cy1 - cy0)
+		return
+	}
+	for cy := cy0; cy < cy1; cy++ {
+		for cx := cx0; cx < cx1; cx++ {
+			key := chunkKey{int32(cx), int32(cy)}
+			ch, ok := bl.chunks[key]
+			if !ok {
+				if !c.canBake() {
+					g.cellsOf(bl, key)
+					continue
+				}
+				ch = c.bake(bl, key)
+			}
+			ch.used = c.frame
+			switch {
+			case ch.pending:
+				g.cellsOf(bl, key)
+			case ch.img != nil:
+				g.chunk(bl, ch)
+			}
+		}
+	}
+	for cy := cy0 - 1; cy <= cy1; cy++ {
+		for cx := cx0 - 1; cx <= cx1; cx++ {
+			if cx < 0 || cy < 0 || cx >= bl.cols || cy >= bl.rows || (cx >= cx0 && cx < cx1 && cy >= cy0 && cy < cy1) {
+				continue
+			}
+			key := chunkKey{int32(cx), int32(cy)}
+			if _, ok := bl.chunks[key]; ok || !c.canBake() {
+				continue
+			}
+			c.bake(bl, key).used = c.frame
+		}
+	}
+}
+
+// bakeWhole bakes every chunk of a layer not baked yet.
+func (c *chunkCache) bakeWhole(bl *bakedLayer) {
+	for cy := range bl.rows {
+		for cx := range bl.cols {
+			key := chunkKey{int32(cx), int32(cy)}
+			if _, ok := bl.chunks[key]; !ok {
+				c.bake(bl, key).used = c.frame
+			}
+		}
+	}
+	c.finish()
+}

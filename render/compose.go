@@ -1,0 +1,62 @@
+package render
+
+import (
+	"image"
+	"math"
+)
+
+// bakeCell is one cell of a chunk being baked: where it lands in the chunk
+// (pixels, fractional) and what it shows, a rectangle of the sheet's CPU
+// copy or a fill.
+type bakeCell struct {
+	x0, y0, x1, y1 float64
+	src            image.Rectangle // empty: fill
+	fill           [4]uint8        // premultiplied
+}
+
+// compose renders cells into a chunk's pixels (chunkPx², premultiplied
+// RGBA, cleared first) on the CPU, from sheet. A pixel belongs to a cell
+// when its centre lies inside it, and samples the nearest texel, as a GPU
+// draws a quad; cells do not overlap, so each pixel is written once.
+func compose(pix []byte, cells []bakeCell, sheet *image.RGBA) {
+	clear(pix)
+	const stride = chunkPx * 4
+	for i := range cells {
+		c := &cells[i]
+		px0 := max(0, int(math.Ceil(c.x0-0.5)))
+		py0 := max(0, int(math.Ceil(c.y0-0.5)))
+		px1 := min(chunkPx, int(math.Ceil(c.x1-0.5)))
+		py1 := min(chunkPx, int(math.Ceil(c.y1-0.5)))
+		if px1 <= px0 || py1 <= py0 {
+			continue
+		}
+		if c.src.Empty() {
+			for y := py0; y < py1; y++ {
+				row := pix[y*stride+px0*4 : y*stride+px1*4]
+				for x := 0; x < len(row); x += 4 {
+					row[x], row[x+1], row[x+2], row[x+3] = c.fill[0], c.fill[1], c.fill[2], c.fill[3]
+				}
+			}
+			continue
+		}
+		if sheet == nil || !c.src.In(sheet.Bounds()) {
+			continue
+		}
+		sw, sh := float64(c.src.Dx()), float64(c.src.Dy())
+		kx, ky := sw/(c.x1-c.x0), sh/(c.y1-c.y0)
+		same := px1-px0 == c.src.Dx() && float64(px0) == c.x0 && kx == 1
+		for y := py0; y < py1; y++ {
+			sy := c.src.Min.Y + min(c.src.Dy()-1, max(0, int(math.Floor((float64(y)+0.5-c.y0)*ky))))
+			srow := sheet.Pix[sy*sheet.Stride:]
+			drow := pix[y*stride:]
+			if same {
+				copy(drow[px0*4:px1*4], srow[c.src.Min.X*4:c.src.Max.X*4])
+				continue
+			}
+			for x := px0; x < px1; x++ {
+				sx := c.src.Min.X + min(c.src.Dx()-1, max(0, int(math.Floor((float64(x)+0.5-c.x0)*kx))))
+				copy(drow[x*4:x*4+4], srow[sx*4:sx*4+4])
+			}
+		}
+	}
+}

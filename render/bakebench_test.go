@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -190,11 +191,13 @@ func BenchmarkBakeWhileMoving(b *testing.B) {
 			x = 200
 		}
 		core.hot.Camera = [2]float32{x, 480}
+		runtime.LockOSThread() // both CPU readings on one thread
 		c0, _ := threadCPU()
 		sc.now += 16.7
 		sc.w.Tick(sc.now, 16.7)
 		sc.r.Draw(off, sc.w, 1)
 		c1, cok := threadCPU()
+		runtime.UnlockOSThread()
 		probe.DrawImage(off, nil)
 		probe.ReadPixels(px) // the frame's GPU work is done
 		now := time.Now()

@@ -3,21 +3,20 @@
 package render
 
 import (
-	"syscall"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
-// rusageThread is Linux's RUSAGE_THREAD, which the syscall package does not
-// name.
-const rusageThread = 1
-
-// threadCPU is the CPU time the calling thread has used (user + system):
-// what a frame costs, which a loaded machine does not inflate the way it
-// inflates wall time. The window's loop runs on one locked thread.
+// threadCPU is the CPU time the calling thread has used, from the
+// nanosecond per-thread clock (getrusage's thread figure moves in
+// scheduler ticks, too coarse for a frame of a millisecond): what a frame
+// costs, which a loaded machine does not inflate the way it inflates wall
+// time. Callers lock their goroutine to its thread between two readings.
 func threadCPU() (time.Duration, bool) {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(rusageThread, &ru); err != nil {
+	var ts unix.Timespec
+	if err := unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts); err != nil {
 		return 0, false
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()), true
+	return time.Duration(ts.Nano()), true
 }

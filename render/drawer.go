@@ -12,27 +12,31 @@ import (
 // counted, so a frame's drawing calls can be measured and kept few.
 type drawer struct {
 	calls int // drawing calls since the last reset
+	verts int // vertices those calls sent (an image draw is four)
 }
 
 // reset starts counting a new frame and returns the previous frame's count.
 func (d *drawer) reset() int {
 	n := d.calls
-	d.calls = 0
+	d.calls, d.verts = 0, 0
 	return n
 }
 
 func (d *drawer) image(dst, src *ebiten.Image, op *ebiten.DrawImageOptions) {
 	d.calls++
+	d.verts += 4
 	dst.DrawImage(src, op)
 }
 
 func (d *drawer) triangles(dst *ebiten.Image, vs []ebiten.Vertex, is []uint16, src *ebiten.Image, op *ebiten.DrawTrianglesOptions) {
 	d.calls++
+	d.verts += len(vs)
 	dst.DrawTriangles(vs, is, src, op)
 }
 
 func (d *drawer) triangles32(dst *ebiten.Image, vs []ebiten.Vertex, is []uint32, src *ebiten.Image, op *ebiten.DrawTrianglesOptions) {
 	d.calls++
+	d.verts += len(vs)
 	dst.DrawTriangles32(vs, is, src, op)
 }
 

@@ -43,6 +43,7 @@ type Renderer struct {
 	gfx   *gfx
 	d     drawer
 	draws int // drawing calls of the last frame
+	verts int // the vertices they sent
 	// What the baked chunks were made for: the map, and each canvas's
 	// device scale at rest; a change of either bakes again.
 	bakedMap    *gamemap.Map
@@ -151,6 +152,11 @@ func (r *Renderer) Poll() { r.tex.poll() }
 // fills, text) the last Draw made.
 func (r *Renderer) Draws() int { return r.draws }
 
+// Vertices is how many vertices the last frame's drawing calls sent
+// Ebiten, which copies and transforms each: with few calls, the frame's
+// CPU cost follows this number.
+func (r *Renderer) Vertices() int { return r.verts }
+
 // SetAssets changes where host images come from (a new game version on
 // reconnect): at the next Poll every image asked for so far is asked for
 // again from d, and replaced when it arrives. Any goroutine may call it.
@@ -216,7 +222,7 @@ func (r *Renderer) Draw(screen *ebiten.Image, w *world.World, dpr float64) {
 		r.images[i].release() // canvases a new configuration dropped
 	}
 	r.images = r.images[:len(cs)]
-	r.draws = r.d.calls
+	r.draws, r.verts = r.d.calls, r.d.verts
 }
 
 func (ci *canvasImages) release() {

@@ -36,8 +36,10 @@ type textures struct {
 	// from the drawing goroutine (nil for larger ones and the atlas's).
 	pixels []*image.RGBA
 	atl    *atlas
-	// inAtlas is where each baked texture sits in the atlas.
-	inAtlas map[parts.Tex]image.Rectangle
+	// inAtlas is where each baked texture sits in the atlas, by handle
+	// (an empty rectangle: not in it). A slice, not a map: every sprite a
+	// frame draws looks its handle up here.
+	inAtlas []image.Rectangle
 	byName  map[string]parts.Tex
 	assets  map[string]parts.Tex
 	gen     uint64 // bumped whenever an image is replaced or a bake installed
@@ -56,7 +58,7 @@ type loadedImage struct {
 
 func newTextures(ctx context.Context, src *assets.Downloader) *textures {
 	t := &textures{ctx: ctx, src: src, names: []string{""}, imgs: []*ebiten.Image{nil}, ver: []uint32{0}, pixels: []*image.RGBA{nil},
-		byName: map[string]parts.Tex{}, assets: map[string]parts.Tex{}, inAtlas: map[parts.Tex]image.Rectangle{}}
+		byName: map[string]parts.Tex{}, assets: map[string]parts.Tex{}, inAtlas: []image.Rectangle{{}}}
 	t.next.Store(src)
 	return t
 }
@@ -73,6 +75,7 @@ func (t *textures) handle(name string) parts.Tex {
 	t.imgs = append(t.imgs, nil)
 	t.ver = append(t.ver, 0)
 	t.pixels = append(t.pixels, nil)
+	t.inAtlas = append(t.inAtlas, image.Rectangle{})
 	t.byName[name] = h
 	return h
 }
@@ -109,7 +112,7 @@ func cpuCopy(img image.Image) *image.RGBA {
 
 // cpu returns the CPU copy of a texture (nil when none is kept).
 func (t *textures) cpu(h parts.Tex) *image.RGBA {
-	if _, inAtlas := t.inAtlas[h]; inAtlas || int(h) >= len(t.pixels) {
+	if _, inAtlas := t.atlasRect(h); inAtlas || int(h) >= len(t.pixels) {
 		return nil
 	}
 	return t.pixels[h]
@@ -122,7 +125,7 @@ func (t *textures) Bake(imgs map[string]*image.RGBA) {
 	a := newAtlas(imgs)
 	t.atl.release()
 	t.atl = a
-	clear(t.inAtlas)
+	clear(t.inAtlas) // every rectangle empty
 	for name, img := range imgs {
 		h := t.handle("baked:" + name)
 		if h == parts.NoTex {
@@ -155,13 +158,22 @@ func (t *textures) shapes() *atlas {
 // source returns the image a texture is drawn from and its rectangle in
 // that image; ok is false while it is not loaded.
 func (t *textures) source(h parts.Tex) (img *ebiten.Image, r image.Rectangle, ok bool) {
-	if r, ok := t.inAtlas[h]; ok {
+	if r, ok := t.atlasRect(h); ok {
 		return t.atl.img, r, true
 	}
 	if int(h) < len(t.imgs) && t.imgs[h] != nil {
 		return t.imgs[h], t.imgs[h].Bounds(), true
 	}
 	return nil, image.Rectangle{}, false
+}
+
+// atlasRect is where a baked texture sits in the atlas; ok is false for
+// a texture that is not in it.
+func (t *textures) atlasRect(h parts.Tex) (r image.Rectangle, ok bool) {
+	if int(h) < len(t.inAtlas) {
+		r = t.inAtlas[h]
+	}
+	return r, !r.Empty()
 }
 
 // version tells an image's installations apart (0: never installed).

@@ -119,9 +119,13 @@ func (t *Tracks) Destroy() { t.c.Stage.Remove(t.h) }
 
 // Draw implements parts.Drawable: marks 0.5·size long, 0.4·size wide.
 func (t *Tracks) Draw(g parts.Gfx) {
+	h := math.NaN() // the height the gfx is elevated to; marks of a stretch share one
 	for i := range t.Marks {
 		m := &t.Marks[i]
-		g.Elevate(m.h)
+		if m.h != h {
+			h = m.h
+			g.Elevate(h)
+		}
 		g.Image(t.tex, parts.Rect{W: trackMarkW, H: trackH}, m.m, parts.White().WithAlpha(m.alpha))
 	}
 }

@@ -43,6 +43,9 @@ type textures struct {
 	byName  map[string]parts.Tex
 	assets  map[string]parts.Tex
 	gen     uint64 // bumped whenever an image is replaced or a bake installed
+	// bakedSrc is every procedural texture baked so far, by name: the
+	// atlas is packed anew from all of them at each bake.
+	bakedSrc map[string]*image.RGBA
 
 	mu    sync.Mutex
 	ready []loadedImage // finished downloads, for poll
@@ -118,15 +121,22 @@ func (t *textures) cpu(h parts.Tex) *image.RGBA {
 	return t.pixels[h]
 }
 
-// Bake implements parts.Textures: the game's procedural textures, packed
-// into a new atlas. What the previous bake installed is released, its
-// handles kept for the same names.
+// Bake implements parts.Textures: the game's procedural textures, added
+// to those baked before (a name baked again is replaced: a palette's team
+// colours over the game's own) and packed with them into a new atlas; the
+// previous atlas is released, the handles kept for the same names.
 func (t *textures) Bake(imgs map[string]*image.RGBA) {
-	a := newAtlas(imgs)
+	if t.bakedSrc == nil {
+		t.bakedSrc = map[string]*image.RGBA{}
+	}
+	for name, img := range imgs {
+		t.bakedSrc[name] = img
+	}
+	a := newAtlas(t.bakedSrc)
 	t.atl.release()
 	t.atl = a
 	clear(t.inAtlas) // every rectangle empty
-	for name, img := range imgs {
+	for name, img := range t.bakedSrc {
 		h := t.handle("baked:" + name)
 		if h == parts.NoTex {
 			continue
@@ -141,7 +151,9 @@ func (t *textures) Bake(imgs map[string]*image.RGBA) {
 			t.ver[h]++
 			continue
 		}
-		t.set(h, img) // too large for the atlas: an image of its own
+		if _, fresh := imgs[name]; fresh || t.imgs[h] == nil {
+			t.set(h, img) // too large for the atlas: an image of its own
+		}
 	}
 	t.gen++
 }

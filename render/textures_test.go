@@ -73,3 +73,35 @@ func TestAssetImagesFollowTheDownloader(t *testing.T) {
 		t.Fatalf("second source: %d px, requests %d and %d", side(), hitsA.Load(), hitsB.Load())
 	}
 }
+
+// A second bake adds to the first: a palette's team colours baked after
+// the game's textures replace the names they bake and leave the others
+// drawable, from the new atlas.
+func TestBakeAddsToEarlierBakes(t *testing.T) {
+	tex := newTextures(context.Background(), nil)
+	solid := func(side int, v uint8) *image.RGBA {
+		img := image.NewRGBA(image.Rect(0, 0, side, side))
+		for i := range img.Pix {
+			img.Pix[i] = v
+		}
+		return img
+	}
+	tex.Bake(map[string]*image.RGBA{"body": solid(8, 10), "gun.1": solid(4, 20)})
+	body, _ := tex.Baked("body")
+	gun, _ := tex.Baked("gun.1")
+	gunVersion := tex.version(gun)
+	tex.Bake(map[string]*image.RGBA{"gun.1": solid(6, 30)})
+	if h, _ := tex.Baked("body"); h != body {
+		t.Fatalf("body's handle changed: %d → %d", body, h)
+	}
+	img, r, ok := tex.source(body)
+	if !ok || img == nil || r.Dx() != 8 || r.Dy() != 8 {
+		t.Fatalf("body after the second bake: ok %v, %v", ok, r)
+	}
+	if _, r, ok := tex.source(gun); !ok || r.Dx() != 6 {
+		t.Fatalf("gun.1 after the second bake: ok %v, %v, want the 6 px one", ok, r)
+	}
+	if tex.version(gun) == gunVersion {
+		t.Fatal("gun.1's version did not change when it was baked again")
+	}
+}

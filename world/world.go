@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"image"
 	"log/slog"
 	"math"
 	"math/rand/v2"
@@ -128,6 +129,10 @@ type World struct {
 	followKey string
 	followID  uint32
 	palette   string // team colours (SetPalette); "" the game's own
+	// bakes keeps what each game's bakers drew, by game ID (and palette,
+	// for the team textures): drawing them takes a large part of a second
+	// and a host sends CONFIG_DATA on every map change and reconnect.
+	bakes map[string]map[string]*image.RGBA
 }
 
 // New returns an empty world; Configure gives it a game.
@@ -165,10 +170,10 @@ func (w *World) Configure(cfg *Config, game *parts.Game) error {
 		return fmt.Errorf("world: %w", err)
 	}
 	if game != nil && game.Bake != nil {
-		w.tex.Bake(game.Bake())
+		w.bake(game.ID, game.Bake)
 	}
 	if game != nil && game.BakeTeams != nil && w.palette != "" {
-		w.tex.Bake(game.BakeTeams(w.palette))
+		w.bakeTeams(game, w.palette)
 	}
 	w.cam = camera.New(cfg.Camera, w.rnd)
 	if w.scene != nil {
@@ -208,8 +213,31 @@ func (w *World) SetPalette(name string) {
 	}
 	w.palette = name
 	if w.game != nil && w.game.BakeTeams != nil {
-		w.tex.Bake(w.game.BakeTeams(name))
+		w.bakeTeams(w.game, name)
 	}
+}
+
+// bake hands the textures that draw the world what draw makes, drawn once
+// per key. Textures that draw nothing (a headless client's) get none and
+// nothing is drawn for them.
+func (w *World) bake(key string, draw func() map[string]*image.RGBA) {
+	if _, none := w.tex.(parts.NoTextures); none {
+		return
+	}
+	imgs, ok := w.bakes[key]
+	if !ok {
+		imgs = draw()
+		if w.bakes == nil {
+			w.bakes = map[string]map[string]*image.RGBA{}
+		}
+		w.bakes[key] = imgs
+	}
+	w.tex.Bake(imgs)
+}
+
+// bakeTeams bakes game's team textures in palette's colours.
+func (w *World) bakeTeams(game *parts.Game, palette string) {
+	w.bake(game.ID+"/teams/"+palette, func() map[string]*image.RGBA { return game.BakeTeams(palette) })
 }
 
 // Configured reports whether a CONFIG_DATA was applied.

@@ -158,3 +158,51 @@ func TestSetPaletteRebakes(t *testing.T) {
 		t.Fatal("the same palette baked again")
 	}
 }
+
+// countingGame wraps the tanks game's bakers with counters.
+func countingGame(pg *parts.Game) (*parts.Game, *int, *int) {
+	var bakes, teams int
+	g := *pg
+	bake, bakeTeams := g.Bake, g.BakeTeams
+	g.Bake = func() map[string]*image.RGBA { bakes++; return bake() }
+	g.BakeTeams = func(p string) map[string]*image.RGBA { teams++; return bakeTeams(p) }
+	return &g, &bakes, &teams
+}
+
+// A game's textures are drawn once however often the host configures the
+// world (every map change and reconnect), and once per palette; each
+// configuration still hands them to the textures.
+func TestBakesDrawnOncePerGameAndPalette(t *testing.T) {
+	tex := &bakeLog{}
+	w := New(Options{Textures: tex, Rand: func() float64 { return 0.5 }})
+	cfg, pg := tanksConfig(t)
+	g, bakes, teams := countingGame(pg)
+	w.SetPalette("colorblind")
+	for range 3 {
+		if err := w.Configure(cfg, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.SetPalette("standard")
+	w.SetPalette("colorblind")
+	if *bakes != 1 || *teams != 2 {
+		t.Fatalf("drawn: %d game bakes, %d team bakes; want 1 and 2", *bakes, *teams)
+	}
+	if len(tex.baked) != 8 {
+		t.Fatalf("handed to the textures %d times, want 8 (3 configurations × 2, 2 palette changes)", len(tex.baked))
+	}
+}
+
+// A world whose textures draw nothing (headless) draws no textures at all.
+func TestHeadlessWorldBakesNothing(t *testing.T) {
+	w := New(Options{Rand: func() float64 { return 0.5 }})
+	cfg, pg := tanksConfig(t)
+	g, bakes, teams := countingGame(pg)
+	w.SetPalette("colorblind")
+	if err := w.Configure(cfg, g); err != nil {
+		t.Fatal(err)
+	}
+	if *bakes != 0 || *teams != 0 {
+		t.Fatalf("a headless world drew %d game and %d team bakes", *bakes, *teams)
+	}
+}

@@ -27,8 +27,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// sharedDir finds the shared test data ($VIMP_SHARED, else ../shared
-// beside the module root).
+// sharedDir finds the engine's test data: testdata/ at the module root,
+// or $VIMP_SHARED when set.
 func sharedDir(t testing.TB) string { return capturetest.SharedDir(t) }
 
 func conformanceDir(t testing.TB) string {

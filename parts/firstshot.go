@@ -19,7 +19,7 @@ const (
 )
 
 // ParseFirstShot reads FIRST_SHOT_DATA `[gameSnapshot, camera, serverTime,
-// seq]` (clientcore.md §4.5) into an event frame the scene can apply. Only
+// seq]` (the first snapshot after a map is ready) into an event frame the scene can apply. Only
 // the object-of-objects snapshot shape is rendered; any other shape yields
 // an empty frame. Keys the schema does not know are skipped; rows may be
 // narrower than the schema. A camera array [x, y, reset?, shake?] is kept.

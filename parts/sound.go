@@ -3,8 +3,8 @@ package parts
 // SoundID is a sound manager registration (opaque, never reused).
 type SoundID uint64
 
-// SoundData is what a part tells the sound manager about one registration
-// (audio.md §5.3).
+// SoundData is what a part tells the sound manager about one registration:
+// the sound, where it plays and how loud.
 type SoundData struct {
 	X, Y        float64 // world position
 	VolumeScale float64 // multiplier on the catalog volume; 0 means 1

@@ -155,7 +155,7 @@ func sharedPath(t testing.TB, rel string) string {
 }
 
 // tanksConfig builds a CONFIG_DATA like the tanks host sends (the canvas
-// and parts sections of game-tanks.md §3, the schema from conformance).
+// and parts sections of the tanks game's CONFIG_DATA, the schema from conformance).
 func tanksConfig(t testing.TB) []byte {
 	b, err := os.ReadFile(sharedPath(t, "conformance/schemas/tanks.json"))
 	if err != nil {

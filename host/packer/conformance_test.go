@@ -12,8 +12,8 @@ import (
 	"vimpclient/internal/capturetest"
 )
 
-// sharedDir finds the shared test data ($VIMP_SHARED, else ../shared
-// beside the module root).
+// sharedDir finds the engine's test data: testdata/ at the module root,
+// or $VIMP_SHARED when set.
 func sharedDir(t testing.TB) string { return capturetest.SharedDir(t) }
 
 type confFile struct {

@@ -1,4 +1,4 @@
-// Package snakes draws the reference game "snakes" (game-snakes.md §4): the
+// Package snakes draws the reference game "snakes": the
 // Arena built from MAP_DATA, the Snake bodies and the Crystals.
 package snakes
 

@@ -60,7 +60,7 @@ const (
 	trackMarkW, trackH = 5, 4
 )
 
-// Bake draws every tanks texture (game-tanks.md §4.12). rnd drives the
+// Bake draws every tanks texture, as the game's own bakers do. rnd drives the
 // funnel irregularity.
 func Bake(rnd func() float64) map[string]*image.RGBA {
 	out := BakeTeams("")

@@ -1,4 +1,4 @@
-// Package tanks draws the reference game "tanks" (game-tanks.md §4): the
+// Package tanks draws the reference game "tanks": the
 // Tank, TankRadar, Smoke, Tracks, Bomb, ShotEffect, ExplosionEffect, Map and
 // MapRadar parts, with their textures baked natively.
 package tanks
@@ -111,7 +111,7 @@ func (t *Tank) Update(row []float32) {
 
 // syncEngine keeps the spatial engine loop of a live tank: registered when
 // it is alive and has none, refreshed every update (rate and volume follow
-// the engine load), stopped when it becomes a wreck (game-tanks.md §4.4).
+// the engine load), stopped when it becomes a wreck.
 func (t *Tank) syncEngine() {
 	snd := t.c.Sound
 	if snd == nil {

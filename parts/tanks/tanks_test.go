@@ -18,7 +18,7 @@ import (
 	"vimpclient/parts/partstest"
 )
 
-// partsConfig is tanks' CONFIG_DATA parts section (game-tanks.md §3.1).
+// partsConfig is tanks' CONFIG_DATA parts section.
 const partsConfig = `{"gameSets":{"c1":["Map","MapRadar"],"c2":["Map"],"m1":["Tank","TankRadar","Smoke","Tracks"],
  "w1":["ShotEffect"],"w2":["Bomb"],"w2e":["ExplosionEffect"]},
  "entitiesOnCanvas":{"Map":"vimp","MapRadar":"radar","TankRadar":"radar","Tank":"vimp","ShotEffect":"vimp",

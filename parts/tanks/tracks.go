@@ -61,7 +61,7 @@ func (t *Tracks) Update(row []float32) {
 	}
 }
 
-// Step implements parts.Part (game-tanks.md §4.7).
+// Step implements parts.Part: marks fade out over their lifetime and go.
 func (t *Tracks) Step(dt float64) bool {
 	if dt <= 0 {
 		return true

@@ -46,8 +46,9 @@ type RawTuning struct {
 	SmoothnessVelocity *float64 `json:"smoothnessVelocity"`
 }
 
-// Sanitize applies the fallbacks and clamps of client-ui.md §3.5 to the
-// raw keys: missing keys take the fallback (not the engine default).
+// Sanitize applies the client's fallbacks and clamps to the raw keys:
+// missing keys take the fallback (not the engine default), values out of
+// range are clamped.
 func (r RawTuning) Sanitize() Tuning {
 	get := func(p *float64, fallback float64) float64 {
 		if p == nil || math.IsNaN(*p) || math.IsInf(*p, 0) {
@@ -75,7 +76,7 @@ func (t Tuning) DeadZone() float64 { return 0.5 / math.Max(t.LookAheadFactor, 1)
 // Rand returns a uniform number in [0, 1); injected so tests are repeatable.
 type Rand func() float64
 
-// Camera is the state shared by every canvas (client-ui.md §3.5).
+// Camera is the state shared by every canvas: position, zoom and shake.
 type Camera struct {
 	tune Tuning
 	rnd  Rand

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// Worked table of client-ui.md §3.5: engine defaults, 1920x1080, baseScale 5,
+// Worked table of the camera's zoom: engine defaults, 1920x1080, baseScale 5,
 // reset at x = 0, then +2 u per call.
 func TestWorkedTable(t *testing.T) {
 	want := map[int][6]float64{ // tick: x, avgDx, ox, zm, camX, scale

@@ -1,7 +1,7 @@
 // Package canvas holds the canvas manager's pure arithmetic: the canvas set
 // from CONFIG_DATA, adaptive sizing against the 1920 px reference width,
-// the per-canvas stage transform and screen<->world conversion
-// (client-ui.md §3.1, §3.2, §3.4, §3.7). It draws nothing, so it is tested
+// the per-canvas stage transform and screen<->world conversion, as the
+// browser client computes them. It draws nothing, so it is tested
 // without a display. All sizes are logical pixels.
 package canvas
 
@@ -166,8 +166,8 @@ type Size struct {
 	CurrentScale float64 // world->screen scale before the camera zoom
 }
 
-// Resize computes a canvas's size for a window of (sw, sh) logical pixels
-// (client-ui.md §3.2). ok is false for a non-finite or non-positive window
+// Resize computes a canvas's size for a window of (sw, sh) logical pixels:
+// its share of the window, scaled against the reference width. ok is false for a non-finite or non-positive window
 // (minimised), in which case nothing must change.
 func (s Spec) Resize(sw, sh float64) (Size, bool) {
 	if !(sw > 0) || !(sh > 0) || math.IsInf(sw, 0) || math.IsInf(sh, 0) {
@@ -204,7 +204,7 @@ type Stage struct {
 }
 
 // StageFor centres the camera point (camX, camY) in a canvas of logical
-// size (w, h) at scale s (client-ui.md §3.4).
+// size (w, h) at scale s.
 func StageFor(w, h, camX, camY, s float64) Stage {
 	return Stage{X: w/2 - camX*s, Y: h/2 - camY*s, S: s}
 }
@@ -227,7 +227,7 @@ func (st Stage) ToWorld(cx, cy float64) (float64, float64, bool) {
 type Rect struct{ Left, Top, W, H float64 }
 
 // ScreenToWorld converts a window point to a world point for the pointer
-// channel (client-ui.md §3.7); (w, h) is the canvas's logical size.
+// channel; (w, h) is the canvas's logical size.
 func ScreenToWorld(clientX, clientY float64, r Rect, w, h float64, st Stage) (float64, float64, bool) {
 	if r.W == 0 || r.H == 0 {
 		return 0, 0, false

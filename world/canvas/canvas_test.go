@@ -20,7 +20,7 @@ func TestBaseScale(t *testing.T) {
 	}
 }
 
-// Table of client-ui.md §3.2.
+// The browser client's canvas sizes for these windows.
 func TestResizeTable(t *testing.T) {
 	tanks := Spec{AspectA: 16, AspectB: 9, BaseScale: 5}
 	cases := []struct{ sw, sh, w, h, scale float64 }{

@@ -1,5 +1,10 @@
 package gamemap
 
+import (
+	"cmp"
+	"slices"
+)
+
 // Block is a rectangle of wall tiles glued together on one level: one
 // collider on the host, one contact partner in prediction. Reading walls
 // as these blocks and not tile by tile matters: a body straddling a long
@@ -29,11 +34,21 @@ func (l *MapLevels) BlockAt(level, col, row int) int {
 	if level < 0 || level >= len(l.levels) || !l.inside(col, row) {
 		return -1
 	}
-	of := l.levels[level].blockOf
-	if of == nil {
+	lv := &l.levels[level]
+	if lv.rowStart == nil {
 		return -1
 	}
-	return int(of[row*l.cols+col])
+	ids := lv.rowBlocks[lv.rowStart[row]:lv.rowStart[row+1]]
+	// The last block of the row starting at or left of col covers it, or
+	// none does: blocks in a row never overlap.
+	i, _ := slices.BinarySearchFunc(ids, col, func(id int32, col int) int { return cmp.Compare(lv.blocks[id].Col0, col+1) })
+	if i == 0 {
+		return -1
+	}
+	if id := ids[i-1]; lv.blocks[id].Col1 > col {
+		return int(id)
+	}
+	return -1
 }
 
 // buildBlocks glues the wall tiles of every level, at most maxBlocks in all.
@@ -45,14 +60,12 @@ func (l *MapLevels) buildBlocks(maxBlocks int) error {
 		if len(lv.solid) == 0 {
 			continue
 		}
-		of := make([]int32, cols*rows)
-		for i := range of {
-			of[i] = -1
-		}
+		taken := make([]uint64, (cols*rows+63)/64) // cells already in a block
 		free := func(x, y int) bool {
 			i := y*cols + x
-			return of[i] < 0 && lv.solid.has(lv.grid[i])
+			return taken[i/64]&(1<<(i%64)) == 0 && lv.solid.has(lv.grid[i])
 		}
+		entries := 0
 		for y := 0; y < rows; y++ {
 			for x := 0; x < cols; x++ {
 				if !free(x, y) {
@@ -75,18 +88,44 @@ func (l *MapLevels) buildBlocks(maxBlocks int) error {
 				if total++; total > maxBlocks {
 					return countOver("physicsStatic", "glued wall blocks", total, maxBlocks)
 				}
-				id := int32(len(lv.blocks))
 				for j := y; j <= y1; j++ {
 					for i := x; i <= x1; i++ {
-						of[j*cols+i] = id
+						k := j*cols + i
+						taken[k/64] |= 1 << (k % 64)
 					}
 				}
+				entries += y1 - y + 1
 				lv.blocks = append(lv.blocks, Block{Level: li, Col0: x, Row0: y, Col1: x1 + 1, Row1: y1 + 1,
 					X0: float32(x) * l.tile, Y0: float32(y) * l.tile,
 					X1: float32(x1+1) * l.tile, Y1: float32(y1+1) * l.tile})
 			}
 		}
-		lv.blockOf = of
+		lv.indexRows(rows, entries)
 	}
 	return nil
+}
+
+// indexRows builds the by-row index of the level's blocks, entries long.
+func (lv *geoLevel) indexRows(rows, entries int) {
+	lv.rowStart = make([]int32, rows+1)
+	for _, b := range lv.blocks {
+		for r := b.Row0; r < b.Row1; r++ {
+			lv.rowStart[r+1]++
+		}
+	}
+	for r := range rows {
+		lv.rowStart[r+1] += lv.rowStart[r]
+	}
+	lv.rowBlocks = make([]int32, entries)
+	next := slices.Clone(lv.rowStart[:rows])
+	for id, b := range lv.blocks {
+		for r := b.Row0; r < b.Row1; r++ {
+			lv.rowBlocks[next[r]] = int32(id)
+			next[r]++
+		}
+	}
+	for r := range rows {
+		row := lv.rowBlocks[lv.rowStart[r]:lv.rowStart[r+1]]
+		slices.SortFunc(row, func(a, b int32) int { return cmp.Compare(lv.blocks[a].Col0, lv.blocks[b].Col0) })
+	}
 }

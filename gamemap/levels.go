@@ -26,11 +26,16 @@ type MapLevels struct {
 
 // geoLevel is one level's geometry.
 type geoLevel struct {
-	grid    []int32 // shared with Map.Levels[i].Grid
-	solid   tileSet
-	floor   tileSet
-	blocks  []Block
-	blockOf []int32 // block index per cell, -1 for open cells; nil without walls
+	grid   []int32 // shared with Map.Levels[i].Grid
+	solid  tileSet
+	floor  tileSet
+	blocks []Block
+	// rowStart and rowBlocks index the blocks by row: the blocks covering
+	// row r are rowBlocks[rowStart[r]:rowStart[r+1]], ordered by column.
+	// Far smaller than an index per cell: an entry per block and row it
+	// spans, where a grid of a million cells would need four megabytes.
+	rowStart  []int32
+	rowBlocks []int32
 }
 
 // sharedCell is the first cell two ramp declarations both claim.

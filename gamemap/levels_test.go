@@ -2,6 +2,7 @@ package gamemap
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -198,5 +199,52 @@ func TestFallModel(t *testing.T) {
 	}
 	if f.ElapsedAt(1, 1, 1) != 0 || (FallModel{}).ZAt(1, 0, 0) != 0 {
 		t.Fatal("a fall of no height or no time is over at once")
+	}
+}
+
+// On random walls, BlockAt names for every cell the one block covering
+// it, or -1 for a cell no block covers, and every wall cell is covered.
+func TestBlockAtFollowsEveryCell(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 11))
+	for round := range 20 {
+		cols, rows := 1+rng.IntN(40), 1+rng.IntN(40)
+		grid := make([][]int, rows)
+		for y := range grid {
+			grid[y] = make([]int, cols)
+			for x := range grid[y] {
+				if rng.IntN(3) == 0 {
+					grid[y][x] = 1
+				}
+			}
+		}
+		f := bridgeMap(t)
+		f["map"] = grid
+		delete(f, "levels")
+		delete(f, "ramps")
+		delete(f, "physicsDynamic")
+		delete(f, "respawns")
+		f["physicsStatic"] = []int{1}
+		m := mustParse(t, f)
+		l := m.MapLevels()
+		blocks := l.StaticBlocks(0)
+		for y := range rows {
+			for x := range cols {
+				want := -1
+				for i, b := range blocks {
+					if x >= b.Col0 && x < b.Col1 && y >= b.Row0 && y < b.Row1 {
+						if want >= 0 {
+							t.Fatalf("round %d: cell (%d, %d) in blocks %d and %d", round, x, y, want, i)
+						}
+						want = i
+					}
+				}
+				if got := l.BlockAt(0, x, y); got != want {
+					t.Fatalf("round %d: BlockAt(%d, %d) = %d, want %d", round, x, y, got, want)
+				}
+				if (grid[y][x] == 1) != (want >= 0) {
+					t.Fatalf("round %d: cell (%d, %d) tile %d, block %d", round, x, y, grid[y][x], want)
+				}
+			}
+		}
 	}
 }

@@ -109,11 +109,14 @@ func spriteFilter(src parts.Rect, w, h int) ebiten.Filter {
 // its corner (0, 0) .. (w, h) in texture space mapped by m to world units.
 func (g *gfx) affineQuad(img *ebiten.Image, f ebiten.Filter, m parts.Affine, x0, y0, x1, y1, u0, v0, u1, v1 float64, c [4]float32) {
 	g.b.use(g.dst, img, f)
+	// The corner (x0, y0) in device px, and the quad's two edges: m and the
+	// projection are both affine, so the other corners follow from them
+	// without mapping each one through both.
 	ax, ay := g.dev(m.Apply(x0, y0))
-	bx, by := g.dev(m.Apply(x1, y0))
-	cx, cy := g.dev(m.Apply(x1, y1))
-	dx, dy := g.dev(m.Apply(x0, y1))
-	g.b.quad(ax, ay, bx, by, cx, cy, dx, dy, u0, v0, u1, v1, c)
+	w, h := (x1-x0)*g.sx, (y1-y0)*g.sx
+	ex, ey := m.A*w, m.B*w
+	fx, fy := m.C*h, m.D*h
+	g.b.quad(ax, ay, ax+ex, ay+ey, ax+ex+fx, ay+ey+fy, ax+fx, ay+fy, u0, v0, u1, v1, c)
 }
 
 // Image implements parts.Gfx.

@@ -14,7 +14,6 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -27,124 +26,6 @@ import (
 	"vimpclient/registry"
 	"vimpclient/world"
 )
-
-// The window tests share one Ebiten loop (RunGame runs once per process,
-// on the main thread): each test hands a job to the driver and waits.
-
-const winW, winH = 960, 540
-
-// testGame is what the driver runs: a scene under test (a world drawn by a
-// renderer), or a whole game loop.
-type testGame interface {
-	Update() error
-	Draw(screen *ebiten.Image)
-	LayoutF(w, h float64) (float64, float64)
-}
-
-type job struct {
-	g      testGame
-	frames int
-	each   func(screen *ebiten.Image, frame int)
-	until  func() bool // optional: ends the job early once true
-	w, h   float64     // layout size; 0 = winW×winH
-	done   chan struct{}
-	err    error // what the game's Update returned when it ended the job
-}
-
-type driver struct {
-	jobs  chan *job
-	stop  chan struct{}
-	cur   *job
-	frame int
-}
-
-func (d *driver) Update() error {
-	if d.cur == nil {
-		select {
-		case d.cur = <-d.jobs:
-			d.frame = 0
-		case <-d.stop:
-			return ebiten.Termination
-		default:
-			return nil
-		}
-	}
-	w, h := d.cur.w, d.cur.h
-	if w == 0 {
-		w, h = winW, winH
-	}
-	d.cur.g.LayoutF(w, h)
-	if err := d.cur.g.Update(); err != nil {
-		// The game under test ended (e.g. after its screenshot): finish its job.
-		d.cur.err = err
-		close(d.cur.done)
-		d.cur = nil
-	}
-	return nil
-}
-
-func (d *driver) Draw(screen *ebiten.Image) {
-	if d.cur == nil {
-		return
-	}
-	d.cur.g.Draw(screen)
-	if d.cur.each != nil {
-		d.cur.each(screen, d.frame)
-	}
-	d.frame++
-	if d.frame >= d.cur.frames || (d.cur.until != nil && d.cur.until()) {
-		close(d.cur.done)
-		d.cur = nil
-	}
-}
-
-func (d *driver) Layout(int, int) (int, int) {
-	if d.cur != nil && d.cur.w != 0 {
-		return int(d.cur.w), int(d.cur.h)
-	}
-	return winW, winH
-}
-
-var theDriver = &driver{jobs: make(chan *job), stop: make(chan struct{})}
-
-func TestMain(m *testing.M) {
-	ebiten.SetWindowSize(winW, winH)
-	ebiten.SetVsyncEnabled(false)
-	ebiten.SetTPS(ebiten.SyncWithFPS)
-	code := make(chan int, 1)
-	go func() {
-		c := m.Run()
-		close(theDriver.stop)
-		code <- c
-	}()
-	if err := ebiten.RunGame(theDriver); err != nil {
-		fmt.Fprintln(os.Stderr, "ebiten:", err)
-		os.Exit(1)
-	}
-	os.Exit(<-code)
-}
-
-// run plays g for frames frames, calling each after every Draw.
-func run(t testing.TB, g testGame, frames int, each func(*ebiten.Image, int)) error {
-	return runUntil(t, g, frames, each, nil)
-}
-
-// runUntil is run that also ends once until reports true.
-func runUntil(t testing.TB, g testGame, frames int, each func(*ebiten.Image, int), until func() bool) error {
-	t.Helper()
-	j := &job{g: g, frames: frames, each: each, until: until, done: make(chan struct{})}
-	select {
-	case theDriver.jobs <- j:
-	case <-time.After(time.Minute):
-		t.Fatal("window loop not running")
-	}
-	select {
-	case <-j.done:
-	case <-time.After(5 * time.Minute):
-		t.Fatal("window job did not finish")
-	}
-	return j.err
-}
 
 func sharedPath(t testing.TB, rel string) string {
 	p := filepath.Join(capturetest.SharedDir(t), rel)
@@ -473,64 +354,6 @@ func TestWindowTanksScene(t *testing.T) {
 	if x, y, ok := sc.w.ScreenToWorld(winW/2, winH/2); !ok || math.Abs(x-300) > 1e-6 || math.Abs(y-200) > 1e-6 {
 		t.Errorf("centre maps to %v,%v,%v", x, y, ok)
 	}
-}
-
-func mustSnapshot(t testing.TB, cfg []byte) []byte {
-	var doc struct {
-		Snapshot json.RawMessage `json:"snapshot"`
-	}
-	if err := json.Unmarshal(cfg, &doc); err != nil {
-		t.Fatal(err)
-	}
-	return doc.Snapshot
-}
-
-// heavyScene is the benchmark scene: 32 tanks, 40 bombs, 20 tracers,
-// 10 explosions, 64 crates, with smoke and tracks.
-func heavyScene(t testing.TB) (*scene, *fakeCore) {
-	cfg := tanksConfig(t)
-	schema, err := clientcore.ParseSchema(mustSnapshot(t, cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
-	m1, w1, w2, w2e, c1 := schema.Key("m1"), schema.Key("w1"), schema.Key("w2"), schema.Key("w2e"), schema.Key("c1")
-	core := &fakeCore{my: 0}
-	var tanksRows, bombs, tracers, blasts []clientcore.Row
-	for i := range 32 {
-		x, y := 250+float32(i%8)*20, 160+float32(i/8)*20
-		cond := float32(i % 4) // all four conditions: smoke of every kind, wrecks
-		tanksRows = append(tanksRows, clientcore.Row{ID: uint32(i), Fields: []float32{x, y, 0.1 * float32(i), 0.2, 30, 10, 1.5, cond, 2, float32(1 + i%2), 0}})
-	}
-	for i := range 40 {
-		bombs = append(bombs, clientcore.Row{ID: uint32(1000 + i), Fields: []float32{240 + float32(i%10)*18, 150 + float32(i/10)*25, 0, 8, 300, 1}})
-	}
-	for i := range 20 {
-		tracers = append(tracers, clientcore.Row{ID: uint32(i), Fields: []float32{260, 170 + float32(i), 420, 250 + float32(i), 260, 170, 1, 2}})
-	}
-	for i := range 10 {
-		blasts = append(blasts, clientcore.Row{ID: uint32(i), Fields: []float32{260 + float32(i)*15, 230, 50}})
-	}
-	core.frames = []clientcore.EventFrame{{
-		Blocks:    []clientcore.Block{{Schema: m1, Rows: tanksRows}, {Schema: w1, Rows: tracers}, {Schema: w2, Rows: bombs}, {Schema: w2e, Rows: blasts}},
-		HasCamera: true, Camera: clientcore.FrameCamera{X: 320, Y: 200, ForceReset: true},
-	}}
-	core.hot.Flags = clientcore.HotGame | clientcore.HotCamera
-	core.hot.Camera = [2]float32{320, 200}
-	for i, r := range tanksRows {
-		f := make([]float32, len(r.Fields))
-		for k, v := range r.Fields {
-			f[k] = float32(v)
-		}
-		f[0] += float32(i % 3) // moving tanks leave tracks
-		core.hot.Actors = append(core.hot.Actors, clientcore.Record{Schema: m1, ID: r.ID, Fields: f})
-	}
-	for i := range 64 {
-		core.hot.Dynamics = append(core.hot.Dynamics, clientcore.Record{Schema: c1, ID: uint32(i),
-			Fields: []float32{float32(120 + (i%8)*54), float32(120 + (i/8)*54), 0.1, 0, 0, 0}})
-	}
-	sc := newScene(t, sceneOptions{config: cfg, mapJSON: testMap(64), core: core, gameID: "tanks", rand: func() float64 { return 0.37 }})
-	sc.r.SetAsset("tiles.png", mustPNG(tileSheet()))
-	return sc, core
 }
 
 func mustPNG(b []byte) image.Image {

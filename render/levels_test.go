@@ -59,10 +59,7 @@ const bridgeHeight = 19.2
 // rows (c1 by index).
 func bridgeScene(t testing.TB, cx, cy float32, tanks map[uint32][]float32, crates map[uint32][]float32) (*scene, *fakeCore) {
 	cfg := layeredConfig(t)
-	schema, err := clientcore.ParseSchema(mustSnapshot(t, cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := mustSchema(t, cfg)
 	m1, c1 := schema.Key("m1"), schema.Key("c1")
 	core := &fakeCore{my: 1}
 	var rows []clientcore.Row

@@ -211,10 +211,7 @@ func layersMap() []byte {
 // the canopy), three bombs and the radar, the camera at (cx, cy).
 func layersScene(t testing.TB, cx, cy float32) *scene {
 	cfg := tanksConfig(t)
-	schema, err := clientcore.ParseSchema(mustSnapshot(t, cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := mustSchema(t, cfg)
 	m1, w2 := schema.Key("m1"), schema.Key("w2")
 	core := &fakeCore{my: 1}
 	core.frames = []clientcore.EventFrame{{

@@ -7,6 +7,16 @@ import (
 	"vimpclient/clientcore"
 )
 
+// mustSchema parses the snapshot schema of a CONFIG_DATA.
+func mustSchema(t testing.TB, cfg []byte) *clientcore.Schema {
+	t.Helper()
+	schema, err := clientcore.ParseSchema(mustSnapshot(t, cfg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return schema
+}
+
 // mustSnapshot is the snapshot schema inside a CONFIG_DATA.
 func mustSnapshot(t testing.TB, cfg []byte) []byte {
 	var doc struct {
@@ -22,10 +32,7 @@ func mustSnapshot(t testing.TB, cfg []byte) []byte {
 // 10 explosions, 64 crates, with smoke and tracks.
 func heavyScene(t testing.TB) (*scene, *fakeCore) {
 	cfg := tanksConfig(t)
-	schema, err := clientcore.ParseSchema(mustSnapshot(t, cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := mustSchema(t, cfg)
 	m1, w1, w2, w2e, c1 := schema.Key("m1"), schema.Key("w1"), schema.Key("w2"), schema.Key("w2e"), schema.Key("c1")
 	core := &fakeCore{my: 0}
 	var tanksRows, bombs, tracers, blasts []clientcore.Row

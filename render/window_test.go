@@ -285,10 +285,7 @@ func pixel(px []byte, x, y int) color.RGBA {
 
 func TestWindowTanksScene(t *testing.T) {
 	cfg := tanksConfig(t)
-	schema, err := clientcore.ParseSchema(mustSnapshot(t, cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := mustSchema(t, cfg)
 	m1 := schema.Key("m1")
 	core := &fakeCore{my: 3}
 	core.frames = []clientcore.EventFrame{{
@@ -384,10 +381,7 @@ func snakesConfig(t testing.TB) []byte {
 
 func TestWindowSnakesScene(t *testing.T) {
 	cfg := snakesConfig(t)
-	schema, err := clientcore.ParseSchema(mustSnapshot(t, cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := mustSchema(t, cfg)
 	s1 := schema.Key("s1")
 	row := make([]float32, 37)
 	for i := range 16 {
@@ -456,10 +450,7 @@ func TestWindowGenericGame(t *testing.T) {
 			}
 		}
 	}
-	schema, err := clientcore.ParseSchema(mustSnapshot(t, cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := mustSchema(t, cfg)
 	a1 := schema.Key("a1")
 	core := &fakeCore{my: 1, hot: clientcore.Hot{Flags: clientcore.HotGame | clientcore.HotCamera, Camera: [2]float32{64, 64},
 		Actors: []clientcore.Record{{Schema: a1, ID: 1, Fields: []float32{64, 64, 0, 1}}}},
@@ -493,10 +484,7 @@ func TestWindowGenericGame(t *testing.T) {
 // dot, all on the #222 canvas with no map.
 func TestWindowPartImages(t *testing.T) {
 	cfg := tanksConfig(t)
-	schema, err := clientcore.ParseSchema(mustSnapshot(t, cfg))
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := mustSchema(t, cfg)
 	m1, w2 := schema.Key("m1"), schema.Key("w2")
 	core := &fakeCore{my: 9}
 	core.frames = []clientcore.EventFrame{{

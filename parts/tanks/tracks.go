@@ -68,13 +68,15 @@ func (t *Tracks) Step(dt float64) bool {
 	}
 	n := 0
 	for i := range t.Marks {
-		m := t.Marks[i]
+		m := &t.Marks[i]
 		m.age += dt
 		if m.age >= m.fade {
 			continue
 		}
-		m.alpha = 0.4 * (1 - math.Min(1, m.age/m.fade))
-		t.Marks[n] = m
+		m.alpha = 0.4 * (1 - m.age/m.fade)
+		if n != i {
+			t.Marks[n] = *m // a mark before it went: close the gap
+		}
 		n++
 	}
 	t.Marks = t.Marks[:n]

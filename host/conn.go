@@ -123,8 +123,7 @@ func (s *Server) serveGame(w http.ResponseWriter, r *http.Request) {
 // readLoop forwards every parsable message to the room, dropping what
 // exceeds the per-second message budget before parsing it.
 func (s *Server) readLoop(ctx context.Context, ws *websocket.Conn, c *client) {
-	var windowStart time.Time
-	count := 0
+	budget := messageBudget{limit: s.cfg.MessageRate}
 	for {
 		_, data, err := ws.Read(ctx)
 		if err != nil {
@@ -134,25 +133,29 @@ func (s *Server) readLoop(ctx context.Context, ws *websocket.Conn, c *client) {
 			}
 			return
 		}
-		now := time.Now()
-		if now.Sub(windowStart) >= time.Second {
-			windowStart, count = now, 0
-		}
-		count++
-		if count > s.cfg.MessageRate {
+		if !budget.admit(time.Now()) {
 			continue
 		}
 		port, payload, ok := ParseClientMessage(data)
 		if !ok {
 			continue
 		}
-		select {
-		case s.room.events <- event{c: c, port: port, payload: payload}:
-		case <-ctx.Done():
-			return
-		case <-s.room.stopped:
+		if !s.forward(ctx, event{c: c, port: port, payload: payload}) {
 			return
 		}
+	}
+}
+
+// forward hands a client's message to the room; false when the client or
+// the room is gone.
+func (s *Server) forward(ctx context.Context, ev event) bool {
+	select {
+	case s.room.events <- ev:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-s.room.stopped:
+		return false
 	}
 }
 

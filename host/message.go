@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strconv"
+	"time"
 
 	"vimpclient/protocol"
 )
@@ -30,4 +31,23 @@ func ParseClientMessage(data []byte) (port int, payload json.RawMessage, ok bool
 		payload = elems[1]
 	}
 	return p, payload, true
+}
+
+// messageBudget is a client's per-second message allowance: what a client
+// sends past it is dropped before it is parsed, whichever transport it
+// came over.
+type messageBudget struct {
+	limit int
+	count int
+	start time.Time
+}
+
+// admit counts one message at now and reports whether it is within the
+// budget of the current one-second window.
+func (b *messageBudget) admit(now time.Time) bool {
+	if now.Sub(b.start) >= time.Second {
+		b.start, b.count = now, 0
+	}
+	b.count++
+	return b.count <= b.limit
 }

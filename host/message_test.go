@@ -3,6 +3,7 @@ package host
 import (
 	"encoding/json"
 	"testing"
+	"time"
 )
 
 func TestParseClientMessage(t *testing.T) {
@@ -54,4 +55,19 @@ func FuzzParseClientMessage(f *testing.F) {
 			t.Fatalf("payload %q is not JSON", payload)
 		}
 	})
+}
+
+// The budget admits limit messages a second, and a full allowance again
+// once a second has passed since its window opened.
+func TestMessageBudget(t *testing.T) {
+	b := messageBudget{limit: 3}
+	t0 := time.Unix(100, 0)
+	for i, want := range []bool{true, true, true, false, false} {
+		if got := b.admit(t0.Add(time.Duration(i) * 100 * time.Millisecond)); got != want {
+			t.Fatalf("message %d in the first second: admitted %v, want %v", i, got, want)
+		}
+	}
+	if !b.admit(t0.Add(time.Second)) || !b.admit(t0.Add(1500*time.Millisecond)) {
+		t.Fatal("the next second's messages refused")
+	}
 }

@@ -68,8 +68,7 @@ func (s *Server) ServePeer(ctx context.Context, p Peer, verify TokenVerifier) {
 // readPeer forwards a peer's messages to the room under the same message
 // budget as the WebSocket; an AUTH_RESPONSE's token is verified here.
 func (s *Server) readPeer(ctx context.Context, p Peer, c *client, verify TokenVerifier) {
-	var windowStart time.Time
-	count := 0
+	budget := messageBudget{limit: s.cfg.MessageRate}
 	for {
 		data, err := p.Recv(ctx)
 		if err != nil {
@@ -78,12 +77,7 @@ func (s *Server) readPeer(ctx context.Context, p Peer, c *client, verify TokenVe
 		if len(data) > protocol.MaxClientMessage {
 			return // the WebSocket closes with 1009 here; a peer just ends
 		}
-		now := time.Now()
-		if now.Sub(windowStart) >= time.Second {
-			windowStart, count = now, 0
-		}
-		count++
-		if count > s.cfg.MessageRate {
+		if !budget.admit(time.Now()) {
 			continue
 		}
 		port, payload, ok := ParseClientMessage(data)
@@ -94,11 +88,7 @@ func (s *Server) readPeer(ctx context.Context, p Peer, c *client, verify TokenVe
 		if port == protocol.AuthResponse {
 			ev.nick, ev.authErr = s.verifyAuth(ctx, payload, verify)
 		}
-		select {
-		case s.room.events <- ev:
-		case <-ctx.Done():
-			return
-		case <-s.room.stopped:
+		if !s.forward(ctx, ev) {
 			return
 		}
 	}

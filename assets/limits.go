@@ -54,34 +54,25 @@ func DefaultLimits() Limits {
 	}
 }
 
-// withDefaults fills the zero fields.
+// withDefaults fills the zero (or negative) fields from DefaultLimits.
 func (l Limits) withDefaults() Limits {
 	d := DefaultLimits()
-	if l.ImageBytes <= 0 {
-		l.ImageBytes = d.ImageBytes
-	}
-	if l.ImageSide <= 0 {
-		l.ImageSide = d.ImageSide
-	}
-	if l.ImagePixels <= 0 {
-		l.ImagePixels = d.ImagePixels
-	}
-	if l.SoundBytes <= 0 {
-		l.SoundBytes = d.SoundBytes
-	}
-	if l.JSONBytes <= 0 {
-		l.JSONBytes = d.JSONBytes
-	}
-	if l.Files <= 0 {
-		l.Files = d.Files
-	}
-	if l.Parallel <= 0 {
-		l.Parallel = d.Parallel
-	}
-	if l.Timeout <= 0 {
-		l.Timeout = d.Timeout
-	}
+	orDefault(&l.ImageBytes, d.ImageBytes)
+	orDefault(&l.ImageSide, d.ImageSide)
+	orDefault(&l.ImagePixels, d.ImagePixels)
+	orDefault(&l.SoundBytes, d.SoundBytes)
+	orDefault(&l.JSONBytes, d.JSONBytes)
+	orDefault(&l.Files, d.Files)
+	orDefault(&l.Parallel, d.Parallel)
+	orDefault(&l.Timeout, d.Timeout)
 	return l
+}
+
+// orDefault sets *v to d when *v is not positive.
+func orDefault[T int | int64 | time.Duration](v *T, d T) {
+	if *v <= 0 {
+		*v = d
+	}
 }
 
 // bytes is the size limit of one file of kind k.

@@ -5,8 +5,6 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
-	"os"
-	"os/exec"
 	"strings"
 	"sync"
 	"testing"
@@ -71,12 +69,7 @@ func TestLobbyWindowJoinsAndReturns(t *testing.T) {
 	if err := Available(); err != nil {
 		t.Skip(err)
 	}
-	if os.Getenv(childEnv) != "lobby" {
-		cmd := exec.Command(os.Args[0], "-test.run=^TestLobbyWindowJoinsAndReturns$")
-		cmd.Env = append(os.Environ(), childEnv+"=lobby")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("lobby window: %v\n%s", err, out)
-		}
+	if !inOwnProcess(t) {
 		return
 	}
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())

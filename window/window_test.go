@@ -28,6 +28,23 @@ import (
 // childEnv marks a test process started to run one window test alone.
 const childEnv = "VIMP_WINDOW_TEST_CHILD"
 
+// inOwnProcess runs the test t in a test process of its own (the graphics
+// library runs one game per process, and other tests run their windows in
+// this one) and reports whether the caller is that process: the parent
+// runs the child, fails t with its output if it fails, and returns false.
+func inOwnProcess(t *testing.T) bool {
+	t.Helper()
+	if os.Getenv(childEnv) == t.Name() {
+		return true
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$")
+	cmd.Env = append(os.Environ(), childEnv+"="+t.Name())
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%s in its own process: %v\n%s", t.Name(), err, out)
+	}
+	return false
+}
+
 // The graphics library runs its loop on the main thread, once per process:
 // TestMain serves the tests' window runs there.
 var mainThread = make(chan func())
@@ -154,14 +171,7 @@ func TestLoadingScreen(t *testing.T) {
 	if err := Available(); err != nil {
 		t.Skip(err)
 	}
-	if os.Getenv(childEnv) != "loading" {
-		// The graphics library runs one game per process, and another test
-		// runs its window here: this one runs in a process of its own.
-		cmd := exec.Command(os.Args[0], "-test.run=^TestLoadingScreen$")
-		cmd.Env = append(os.Environ(), childEnv+"=loading")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("loading screen: %v\n%s", err, out)
-		}
+	if !inOwnProcess(t) {
 		return
 	}
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())

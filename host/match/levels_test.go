@@ -212,19 +212,4 @@ func TestShotsKeepTheirLevel(t *testing.T) {
 // BenchmarkSimStepBridge is BenchmarkSimStep on the layered bridge map:
 // every body's level stepped after the contacts, the terrain of two levels
 // and the ramp guards.
-func BenchmarkSimStepBridge(b *testing.B) {
-	m, err := New(Config{Bots: 15, Seed: 1, Log: quiet(), RoundSeconds: 100000, Map: "bridge"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	r := newRecorder(b, m)
-	r.keep = false
-	joinHuman(b, m, 1, "Bench")
-	m.Vote(1, json.RawMessage(`["teamChange","team1"]`))
-	b.ReportAllocs()
-	for b.Loop() {
-		m.tick++
-		m.thinkBots()
-		m.step()
-	}
-}
+func BenchmarkSimStepBridge(b *testing.B) { benchSimStep(b, "bridge") }

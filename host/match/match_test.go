@@ -308,8 +308,12 @@ func BenchmarkSendTick(b *testing.B) {
 }
 
 // BenchmarkSimStep measures one 120 Hz simulation step alone.
-func BenchmarkSimStep(b *testing.B) {
-	m, err := New(Config{Bots: 15, Seed: 1, Log: quiet(), RoundSeconds: 100000})
+func BenchmarkSimStep(b *testing.B) { benchSimStep(b, "") }
+
+// benchSimStep steps a match of 15 bots and one player on the named map
+// ("": the rotation's first).
+func benchSimStep(b *testing.B, mapName string) {
+	m, err := New(Config{Bots: 15, Seed: 1, Log: quiet(), RoundSeconds: 100000, Map: mapName})
 	if err != nil {
 		b.Fatal(err)
 	}

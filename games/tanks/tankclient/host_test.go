@@ -27,6 +27,22 @@ type hostOut struct {
 	onFrame func(f *clientcore.Frame)
 }
 
+// stateDiff compares the predicted tank with the host's player block bit
+// for bit: the first component that differs (8: the centering flag), or
+// -1, and the predicted state as the block lays it out.
+func stateDiff(st tanks.Tank, p *clientcore.PlayerBlock) (int, [8]float32) {
+	got := [8]float32{st.X, st.Y, st.Angle, st.VX, st.VY, st.AngVel, st.Gun, st.Throttle}
+	for i := range got {
+		if math.Float32bits(got[i]) != math.Float32bits(p.State[i]) {
+			return i, got
+		}
+	}
+	if st.Centering != p.Centering {
+		return 8, got
+	}
+	return -1, got
+}
+
 type hostMsg struct {
 	port  int
 	bytes []byte // frames
@@ -225,11 +241,8 @@ func TestHostParity(t *testing.T) {
 			continue
 		}
 		p := &e.out.player
-		got := [8]float32{g.st.X, g.st.Y, g.st.Angle, g.st.VX, g.st.VY, g.st.AngVel, g.st.Gun, g.st.Throttle}
-		for i := range got {
-			if math.Float32bits(got[i]) != math.Float32bits(p.State[i]) || g.st.Centering != p.Centering {
-				t.Fatalf("tick %d: component %d: predicted %v, host %v (full %v vs %v)", tick, i, got[i], p.State[i], got, p.State)
-			}
+		if i, got := stateDiff(g.st, p); i >= 0 {
+			t.Fatalf("tick %d: component %d differs (centering %v vs %v): predicted %v, host %v", tick, i, g.st.Centering, p.Centering, got, p.State)
 		}
 		compared++
 	}

@@ -208,11 +208,8 @@ func TestBridgeParity(t *testing.T) {
 			continue
 		}
 		p := &e.out.player
-		got := [8]float32{g.st.X, g.st.Y, g.st.Angle, g.st.VX, g.st.VY, g.st.AngVel, g.st.Gun, g.st.Throttle}
-		for i := range got {
-			if math.Float32bits(got[i]) != math.Float32bits(p.State[i]) || g.st.Centering != p.Centering {
-				t.Fatalf("tick %d: component %d: predicted %v, host %v (level %+v)", tick, i, got[i], p.State[i], g.lv)
-			}
+		if i, got := stateDiff(g.st, p); i >= 0 {
+			t.Fatalf("tick %d: component %d differs: predicted %v, host %v (level %+v)", tick, i, got, p.State, g.lv)
 		}
 		if !own.ok {
 			t.Fatalf("tick %d: no own row", tick)

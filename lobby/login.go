@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"vimpclient/sameorigin"
 )
 
 // LoginPort is the fixed loopback port the sign-in returns to. An identity
@@ -198,11 +200,7 @@ func (l *Login) postNick(ctx context.Context, pending, nick string) (token, code
 	}
 	req.Header.Set("Authorization", "Bearer "+pending)
 	req.Header.Set("Content-Type", "application/json")
-	client := l.HTTP
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(req)
+	resp, err := sameorigin.Client(l.HTTP).Do(req)
 	if err != nil {
 		return "", "", fmt.Errorf("sign-in: identity service unreachable: %w", err)
 	}

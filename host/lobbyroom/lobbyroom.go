@@ -46,9 +46,9 @@ type Config struct {
 	// lobby.TokenSources.For found); "" binds it to Master. register_host
 	// is sent only to that master.
 	TokenHome string
-	HTTP       *http.Client
-	Log        *slog.Logger
-	API        *webrtc.API
+	HTTP      *http.Client
+	Log       *slog.Logger
+	API       *webrtc.API
 	// WrapPeer, when set, wraps each joiner's channels before the host
 	// serves them (tests reorder frames with it).
 	WrapPeer func(host.Peer) host.Peer

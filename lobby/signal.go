@@ -185,7 +185,7 @@ func (s *Signal) run(ctx context.Context, conn *websocket.Conn) {
 				}
 				break
 			}
-			if errors.Is(err, ErrInvalidOrigin) {
+			if errors.Is(err, ErrInvalidOrigin) || errors.Is(err, sameorigin.ErrRedirect) {
 				s.finish(err)
 				return
 			}

@@ -14,6 +14,7 @@ import (
 
 	"vimpclient/lobby"
 	"vimpclient/protocol"
+	"vimpclient/sameorigin"
 	"vimpclient/session"
 )
 
@@ -305,7 +306,7 @@ func (d *Dialer) signal(ctx context.Context, t session.Target) (*lobby.Signal, e
 	if sig != nil {
 		select {
 		case <-sig.Done():
-			if err := sig.Err(); errors.Is(err, lobby.ErrInvalidOrigin) {
+			if err := sig.Err(); errors.Is(err, lobby.ErrInvalidOrigin) || errors.Is(err, sameorigin.ErrRedirect) {
 				return nil, session.Stay(err)
 			}
 		default:

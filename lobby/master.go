@@ -109,6 +109,9 @@ func (m *Master) get(ctx context.Context, path string, q url.Values, header http
 		req.Header[k] = v
 	}
 	resp, err := m.http.Do(req)
+	if re, ok := sameorigin.Refused(err); ok {
+		return nil, fmt.Errorf("master: %w", re)
+	}
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return nil, fmt.Errorf("master %s did not answer within %s: %w", m.base.Host, RequestTimeout, err)

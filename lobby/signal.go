@@ -113,6 +113,9 @@ func (s *Signal) connect(ctx context.Context) (*websocket.Conn, Welcome, error) 
 	if resp != nil && resp.Body != nil {
 		resp.Body.Close()
 	}
+	if re, ok := sameorigin.Refused(err); ok {
+		return nil, Welcome{}, fmt.Errorf("signaling: %w", re)
+	}
 	if err != nil {
 		return nil, Welcome{}, fmt.Errorf("signaling %s: %w", s.cfg.URL, err)
 	}

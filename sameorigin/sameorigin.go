@@ -46,6 +46,13 @@ func (e *RedirectError) Error() string {
 // Unwrap makes errors.Is(err, ErrRedirect) hold.
 func (e *RedirectError) Unwrap() error { return ErrRedirect }
 
+// Refused finds a refused redirect in err's chain: the client's error for
+// the player then says that, without the layers of the request around it.
+func Refused(err error) (*RedirectError, bool) {
+	var re *RedirectError
+	return re, errors.As(err, &re)
+}
+
 // Of is u's origin, scheme://host:port in lower case, with the scheme's
 // default port written out; a WebSocket URL has the origin of the HTTP
 // request that opens it (ws as http, wss as https). "" for a URL without a

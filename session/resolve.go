@@ -151,6 +151,9 @@ func probe(ctx context.Context, client *http.Client, base *url.URL, t *Target) (
 		return false, fmt.Errorf("probe %s: %w", cu.String(), err)
 	}
 	resp, err := client.Do(req)
+	if re, ok := sameorigin.Refused(err); ok {
+		return false, fmt.Errorf("probe: %w", re)
+	}
 	if err != nil {
 		return false, fmt.Errorf("probe %s: host unreachable: %w", cu.String(), err)
 	}

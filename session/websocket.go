@@ -65,6 +65,9 @@ func DialWebSocket(ctx context.Context, client *http.Client, wsURL, origin strin
 	if resp != nil && resp.Body != nil {
 		resp.Body.Close()
 	}
+	if re, ok := sameorigin.Refused(err); ok {
+		return nil, fmt.Errorf("dial: %w", re)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", wsURL, err)
 	}

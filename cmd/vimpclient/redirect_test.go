@@ -17,13 +17,7 @@ import (
 // with an error naming both addresses, and the other master never sees the
 // player's or the hoster's token.
 func TestMasterRedirectFromTheTerminal(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("VIMP_TOKEN", "")
-	keys, err := fakemaster.NewKeys("k")
-	if err != nil {
-		t.Fatal(err)
-	}
+	keys := lobbyHome(t)
 	other := fakemaster.Start(fakemaster.Config{Keys: keys, AnyOrigin: true})
 	defer other.Close()
 	other.AddListed("Native Room", "eu", 0, 8)

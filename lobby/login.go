@@ -15,6 +15,7 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"vimpclient/sameorigin"
@@ -98,6 +99,7 @@ const (
 // callback without this sign-in's state, reads and checks a token before
 // its page says "Signed in", and hands the first result to results.
 func (l *Login) callbackHandler(state string, results chan<- callback) http.Handler {
+	var taken atomic.Bool // a result was handed over: later callbacks are too late
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.URL.Path != "/callback" {
 			http.NotFound(w, r)
@@ -131,10 +133,10 @@ func (l *Login) callbackHandler(state string, results chan<- callback) http.Hand
 		default:
 			status, msg = http.StatusBadRequest, pageNothing
 		}
-		select {
-		case results <- cb:
-		default:
+		if !taken.CompareAndSwap(false, true) {
 			status, msg = http.StatusConflict, pageDone
+		} else {
+			results <- cb // buffered for the one result
 		}
 		page(status, msg)
 	})

@@ -52,9 +52,9 @@ type Dialer struct {
 	cfg      Config
 	api      *webrtc.API
 	memberID string
-	home     string // the origin of the master the token was first bound to
 
 	mu          sync.Mutex
+	home        string // the origin of the master the token was first bound to
 	sig         *lobby.Signal
 	target      *session.Target // the chosen room, once resolved
 	peer        *offerer        // the current (or last) peer

@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+	"unicode/utf8"
 )
 
 // maxRedirects is the most same-origin redirects one request follows (the
@@ -34,13 +35,30 @@ type RedirectError struct {
 }
 
 func (e *RedirectError) Error() string {
+	from, to := clip(e.From), clip(e.To)
 	if e.WebSocket {
 		if Parse(e.From) == Parse(e.To) {
-			return fmt.Sprintf("%s answered the WebSocket upgrade with a redirect to %s: a WebSocket follows no redirect", e.From, e.To)
+			return fmt.Sprintf("%s answered the WebSocket upgrade with a redirect to %s: a WebSocket follows no redirect", from, to)
 		}
-		return fmt.Sprintf("%s answered the WebSocket upgrade with a redirect to another origin, %s: not followed", e.From, e.To)
+		return fmt.Sprintf("%s answered the WebSocket upgrade with a redirect to another origin, %s: not followed", from, to)
 	}
-	return fmt.Sprintf("%s redirected to another origin, %s: not followed (give that address yourself if you trust it)", e.From, e.To)
+	return fmt.Sprintf("%s redirected to another origin, %s: not followed (give that address yourself if you trust it)", from, to)
+}
+
+// maxShown bounds an address in an error: the redirect's target is the
+// server's to choose, up to a whole header's length.
+const maxShown = 200
+
+// clip shortens s to maxShown bytes (on a rune boundary), with an ellipsis.
+func clip(s string) string {
+	if len(s) <= maxShown {
+		return s
+	}
+	cut := maxShown
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
 }
 
 // Unwrap makes errors.Is(err, ErrRedirect) hold.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/coder/websocket"
 
@@ -76,6 +77,10 @@ func TestClientRefusesAnotherOrigin(t *testing.T) {
 	}
 	if hits.Load() != 0 {
 		t.Errorf("the other origin was asked %d times", hits.Load())
+	}
+	long := &sameorigin.RedirectError{From: first.URL, To: other.URL + "/" + strings.Repeat("é", 5000)}
+	if msg := long.Error(); len(msg) > 600 || !strings.Contains(msg, other.URL) || !utf8.ValidString(msg) {
+		t.Errorf("a long target is not clipped: %d bytes", len(msg))
 	}
 
 	resp, err := c.Get(first.URL + "/here")

@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net"
@@ -10,6 +11,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"vimpclient/sameorigin"
 )
 
 // Target is where and how to connect.
@@ -38,6 +41,29 @@ type Target struct {
 	// resolver sets it, for rooms of the master the token belongs to, so a
 	// dedicated host never receives one. It is never logged or recorded.
 	Token string
+	// TokenHome is the origin (scheme://host:port) of the master Token
+	// belongs to; RoomToken refuses the token to a room of any other.
+	TokenHome string
+}
+
+// ErrTokenNotHere refuses to put an identity token in an AUTH_RESPONSE
+// that would go anywhere but a room of the token's own master.
+var ErrTokenNotHere = errors.New("the identity token is not sent here")
+
+// RoomToken is the token the room's AUTH_RESPONSE carries: "" when the
+// target has none; an error (and no token) for a dedicated host or a room
+// reached through a master other than the token's own.
+func (t Target) RoomToken() (string, error) {
+	if t.Token == "" {
+		return "", nil
+	}
+	if !t.Lobby {
+		return "", fmt.Errorf("%w: %s is a dedicated host", ErrTokenNotHere, t.Host)
+	}
+	if home := sameorigin.Parse(t.Master); t.TokenHome == "" || home != t.TokenHome {
+		return "", fmt.Errorf("%w: it belongs to %q, and this room's master is %q", ErrTokenNotHere, t.TokenHome, home)
+	}
+	return t.Token, nil
 }
 
 // EngineAPI is the game plugin contract version this client follows.
@@ -50,8 +76,10 @@ const EngineAPI = 3
 // /config answering mode "dedicated" is a dedicated host; any other answer
 // (another mode, an older master's 404, no JSON) is a lobby master, as the
 // engine's own client decides. A host that cannot be reached is an error,
-// never taken for a lobby.
+// never taken for a lobby. A redirect to another origin is an error too:
+// the probe and the manifest follow redirects within the address only.
 func Resolve(ctx context.Context, client *http.Client, addr, origin string) (Target, error) {
+	client = sameorigin.Client(client)
 	if !strings.Contains(addr, "://") {
 		addr = "http://" + addr
 	}
@@ -123,6 +151,9 @@ func probe(ctx context.Context, client *http.Client, base *url.URL, t *Target) (
 		return false, fmt.Errorf("probe %s: %w", cu.String(), err)
 	}
 	resp, err := client.Do(req)
+	if re, ok := sameorigin.Refused(err); ok {
+		return false, fmt.Errorf("probe: %w", re)
+	}
 	if err != nil {
 		return false, fmt.Errorf("probe %s: host unreachable: %w", cu.String(), err)
 	}

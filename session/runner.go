@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"vimpclient/protocol"
+	"vimpclient/sameorigin"
 )
 
 // Back-off of the close policy: a reconnect 3 s after a close (as the
@@ -95,6 +96,11 @@ func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
 			return last, lastErr
 		}
 		info, err := r.attempt(ctx, attempt, resolve, dial)
+		if errors.Is(err, sameorigin.ErrRedirect) {
+			// The address sends the client elsewhere: only the player can
+			// choose to go there.
+			err = Stay(err)
+		}
 		if err != nil {
 			lastErr = err
 			r.Session.noteError("connect attempt %d: %v", attempt, err)

@@ -104,6 +104,11 @@ func (m *Master) signal(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			break
 		}
+		m.mu.Lock()
+		if len(m.raw) < maxRecorded {
+			m.raw = append(m.raw, b)
+		}
+		m.mu.Unlock()
 		var msg map[string]json.RawMessage
 		if json.Unmarshal(b, &msg) != nil {
 			continue

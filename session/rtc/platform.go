@@ -79,7 +79,7 @@ func (d *Dialer) onError(e *lobby.Error) {
 		d.joinTries++
 		d.mu.Unlock()
 		if retry {
-			time.AfterFunc(joinRetry, func() { d.send(lobby.JoinRoomMsg(t.Room, d.memberID, t.Token)) })
+			time.AfterFunc(joinRetry, func() { d.joinRoomLater(t) })
 			return
 		}
 	}
@@ -249,7 +249,17 @@ func (d *Dialer) Command(line string) (bool, error) {
 	if reason == "" {
 		return true, fmt.Errorf("%s needs a reason: %s REASON", cmd, cmd)
 	}
-	if err := d.sendNow(lobby.RateMsg(cmd == "/like", t.Room, reason, t.Token)); err != nil {
+	d.mu.Lock()
+	sig := d.sig
+	d.mu.Unlock()
+	if sig == nil {
+		return true, lobby.ErrNotConnected
+	}
+	ctx, cancel := contextTimeout()
+	defer cancel()
+	if err := sig.SendToken(ctx, roomToken(t), func(token string) []byte {
+		return lobby.RateMsg(cmd == "/like", t.Room, reason, token)
+	}); err != nil {
 		return true, err
 	}
 	d.notify(session.PlatformEvent{Kind: session.PlatformNotice, Text: "Rating sent."})

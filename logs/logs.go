@@ -36,15 +36,15 @@ func NewOnce(next slog.Handler) *Once {
 }
 
 // New returns a logger writing text to w at Info (verbose: Debug), with
-// warnings said once per connection, and the handler to Reset when a new
-// connection starts.
+// every text made safe for a terminal (Safe) and warnings said once per
+// connection, and the handler to Reset when a new connection starts.
 func New(w io.Writer, verbose bool) (*slog.Logger, *Once) {
 	lvl := slog.LevelInfo
 	if verbose {
 		lvl = slog.LevelDebug
 	}
 	h := NewOnce(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lvl}))
-	return slog.New(h), h
+	return slog.New(NewSafe(h)), h
 }
 
 // Reset forgets the warnings said so far: a new connection says them again.

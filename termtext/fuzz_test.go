@@ -41,6 +41,9 @@ func FuzzField(f *testing.F) {
 				t.Fatalf("not idempotent: %q then %q", out, again)
 			}
 		}
+		if cut := Truncate(s, limit); utf8.RuneCountInString(cut) > limit || !strings.HasPrefix(s, strings.TrimSuffix(cut, "…")) {
+			t.Fatalf("Truncate(%q, %d) = %q", s, limit, cut)
+		}
 		_, c1 := c1At(s)
 		introduced := s != "" && (s[0] == 0x1b || c1 > 0)
 		if n := SequenceLen(s); n < 0 || n > len(s) || (n > 0) != introduced {

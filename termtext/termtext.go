@@ -167,6 +167,24 @@ func escape(dst []byte, r rune, raw bool) []byte {
 	return append(dst, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 }
 
+// Truncate cuts s to at most limit runes (limit < 1 counts as 1), the
+// last of them Ellipsis when it was cut, and escapes nothing: for a text
+// that is still to be drawn (with its newlines) and only needs a bound.
+func Truncate(s string, limit int) string {
+	limit = max(limit, 1)
+	n := 0
+	for i := range s {
+		if n == limit-1 {
+			if _, size := utf8.DecodeRuneInString(s[i:]); i+size < len(s) {
+				return s[:i] + string(Ellipsis)
+			}
+			return s
+		}
+		n++
+	}
+	return s
+}
+
 // Number prints f in at most NumberMax bytes: four significant digits
 // (%.4g), exponent form for the very large and very small, NaN, +Inf and
 // -Inf by name, and no negative zero. A rating of -1e300 is "-1e+300",

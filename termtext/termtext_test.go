@@ -74,6 +74,25 @@ func TestFieldBoundsLength(t *testing.T) {
 	}
 }
 
+func TestTruncate(t *testing.T) {
+	for _, c := range []struct {
+		in    string
+		limit int
+		want  string
+	}{
+		{"abc", 3, "abc"},
+		{"abcd", 3, "ab…"},
+		{"line\nline", 20, "line\nline"}, // nothing escaped
+		{"房間房間", 3, "房間…"},
+		{"abc", 0, "…"},
+		{"", 0, ""},
+	} {
+		if got := Truncate(c.in, c.limit); got != c.want {
+			t.Errorf("Truncate(%q, %d) = %q, want %q", c.in, c.limit, got, c.want)
+		}
+	}
+}
+
 func TestNumberIsBounded(t *testing.T) {
 	for _, c := range []struct {
 		in   float64

@@ -16,6 +16,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"vimpclient/termtext"
 )
 
 func main() {
@@ -23,6 +25,9 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	// Whatever a host or master said and reached an error or a log line,
+	// stderr shows it escaped (see termtext).
+	stderr = termtext.NewWriter(stderr)
 	if len(args) > 0 {
 		switch args[0] {
 		case "frames":

@@ -1,7 +1,8 @@
 // Package logs builds the client's logger: text lines on stderr, at Info by
 // default (connections, refusals, errors: what a player needs) and Debug
 // with -v, where each warning is said once per connection instead of once
-// per occurrence.
+// per occurrence, and where every text a host or master put in a message
+// or a value is escaped and bounded for the terminal (Safe).
 package logs
 
 import (

@@ -22,7 +22,7 @@ func SequenceLen(s string) int {
 	if s == "" {
 		return 0
 	}
-	if s[0] == 0x1b {
+	if s[0] == 0x1b { // ESC and what follows it
 		if len(s) == 1 {
 			return 1
 		}
@@ -117,29 +117,39 @@ func stringLen(s string) int {
 // included, stay for the caller's own rules. s is returned as it is when
 // it holds no sequence.
 func StripSequences(s string) string {
-	first := -1
-	for i := 0; i < len(s); {
-		if SequenceLen(s[i:]) > 0 {
-			first = i
-			break
-		}
-		_, size := utf8.DecodeRuneInString(s[i:])
-		i += size
-	}
+	first := nextSequence(s, 0)
 	if first < 0 {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s))
-	b.WriteString(s[:first])
-	for i := first; i < len(s); {
-		if n := SequenceLen(s[i:]); n > 0 {
-			i += n
+	start := 0 // the first byte not copied yet
+	for i := first; i >= 0; i = nextSequence(s, start) {
+		b.WriteString(s[start:i])
+		start = i + SequenceLen(s[i:])
+	}
+	b.WriteString(s[start:])
+	return b.String()
+}
+
+// nextSequence is the index of the first sequence in s at or after the
+// rune boundary from, -1 for none.
+func nextSequence(s string, from int) int {
+	for i := from; i < len(s); {
+		c := s[i]
+		switch {
+		case c == 0x1b:
+			return i
+		case c < utf8.RuneSelf:
+			i++
 			continue
+		case c <= 0x9f || c == 0xc2:
+			if SequenceLen(s[i:]) > 0 {
+				return i
+			}
 		}
 		_, size := utf8.DecodeRuneInString(s[i:])
-		b.WriteString(s[i : i+size])
 		i += size
 	}
-	return b.String()
+	return -1
 }

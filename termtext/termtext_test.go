@@ -228,3 +228,28 @@ func TestWriterEscapesAndBoundsLines(t *testing.T) {
 		t.Errorf("lines %d, first %d runes, second %q", len(lines), utf8.RuneCountInString(lines[0]), lines[1])
 	}
 }
+
+// BenchmarkField is a room name as the table prints it: a clean one (no
+// allocation: returned as it is) and a hostile one.
+func BenchmarkField(b *testing.B) {
+	for _, c := range []struct{ name, in string }{
+		{"clean", "Native Room — 房間 eu-west"},
+		{"hostile", "\x1b[2J\x1b[HFree \x1b]0;pwned\x07Gold\r\u202eexe.moor" + strings.Repeat("x", 100)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = Name(c.in)
+			}
+		})
+	}
+}
+
+// BenchmarkStripSequences is a drawn line with no sequence: it is returned
+// as it is, without allocating.
+func BenchmarkStripSequences(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = StripSequences("Bob: nice shot — 房間 غرفة")
+	}
+}

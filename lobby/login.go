@@ -14,6 +14,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"vimpclient/termtext"
 )
 
 // LoginPort is the fixed loopback port the sign-in returns to. An identity
@@ -151,7 +153,7 @@ func (l *Login) accept(token string) (string, error) {
 	if err := CheckFresh(c, now()); err != nil {
 		return "", fmt.Errorf("sign-in: %w", err)
 	}
-	fmt.Fprintf(l.Out, "Signed in as %s.\n", c.Nick)
+	fmt.Fprintf(l.Out, "Signed in as %s.\n", termtext.Name(c.Nick))
 	return token, nil
 }
 

@@ -13,14 +13,19 @@ package main
 import (
 	"context"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
 
+	"vimpclient/logs"
 	"vimpclient/termtext"
 )
 
 func main() {
+	// A package that was given no logger logs through slog's default: it
+	// too makes every text safe for the terminal.
+	slog.SetDefault(logs.NewText(termtext.NewWriter(os.Stderr), slog.LevelInfo))
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

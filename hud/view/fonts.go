@@ -247,12 +247,14 @@ func (f *Fonts) prepare(s string) *Line {
 // as a box.
 func (f *Fonts) Printable(s string) string {
 	ok := true
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
 		// A byte that is not UTF-8 may be an 8-bit C1 control.
-		if invisible(r) || r == utf8.RuneError {
+		if invisible(r) || r == utf8.RuneError && size == 1 {
 			ok = false
 			break
 		}
+		i += size
 	}
 	if ok {
 		return s

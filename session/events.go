@@ -112,7 +112,8 @@ var defaultTechInform = []string{
 const maxTechText = 1000
 
 func fillTemplate(t string, params []string) string {
-	// Past 4 bytes a rune the text is over maxTechText runes for sure.
+	// A rune takes at most 4 bytes: past maxBytes the text has more than
+	// maxTechText runes, and Truncate cuts it with an ellipsis.
 	const maxBytes = 4 * maxTechText
 	out := make([]byte, 0, min(len(t), maxBytes))
 	for i := 0; i < len(t) && len(out) <= maxBytes; i++ {

@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"vimpclient/sameorigin"
+	"vimpclient/termtext"
 )
 
 // LoginPort is the fixed loopback port the sign-in returns to. An identity
@@ -193,7 +194,7 @@ func (l *Login) Run(ctx context.Context) (string, error) {
 			case cb.err != nil:
 				return "", fmt.Errorf("sign-in: the identity service returned a token that %w", cb.err)
 			case cb.token != "":
-				fmt.Fprintf(l.Out, "Signed in as %s.\n", cb.nick)
+				fmt.Fprintf(l.Out, "Signed in as %s.\n", termtext.Name(cb.nick))
 				return cb.token, nil
 			case cb.pending != "":
 				return l.chooseNick(ctx, cb.pending)
@@ -226,7 +227,7 @@ func (l *Login) accept(token string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("sign-in: the token %w", err)
 	}
-	fmt.Fprintf(l.Out, "Signed in as %s.\n", c.Nick)
+	fmt.Fprintf(l.Out, "Signed in as %s.\n", termtext.Name(c.Nick))
 	return token, nil
 }
 

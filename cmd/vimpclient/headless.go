@@ -11,6 +11,7 @@ import (
 	"vimpclient/audio/mix"
 	"vimpclient/gameloop"
 	"vimpclient/session"
+	"vimpclient/termtext"
 )
 
 // headlessConnect joins a live host with no window and no sound device:
@@ -85,7 +86,7 @@ func finishHeadless(l *gameloop.Loop, ents *gameloop.Entities, info *session.Clo
 	s := gameloop.Summarize(l, ents, d)
 	switch {
 	case info != nil && !info.Local:
-		fmt.Fprintf(stderr, "vimpclient: closed (%d): %s\n", info.Code, info.Reason)
+		fmt.Fprintf(stderr, "vimpclient: closed (%d): %s\n", info.Code, termtext.Reason(info.Reason))
 	case runErr != nil && !errors.Is(runErr, context.Canceled) && !errors.Is(runErr, context.DeadlineExceeded):
 		fmt.Fprintf(stderr, "vimpclient: %v\n", runErr)
 	}

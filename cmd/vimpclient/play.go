@@ -151,7 +151,7 @@ func hostLogger(w io.Writer, verbose bool) *slog.Logger {
 	if verbose {
 		lvl = slog.LevelDebug
 	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lvl}))
+	return logs.NewText(w, lvl)
 }
 
 func loadScript(path string) ([]input.ScriptStep, error) {

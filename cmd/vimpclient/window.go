@@ -16,6 +16,7 @@ import (
 	"vimpclient/render"
 	"vimpclient/session"
 	"vimpclient/settings"
+	"vimpclient/termtext"
 	"vimpclient/window"
 )
 
@@ -78,7 +79,7 @@ func windowConnect(ctx context.Context, p *playFlags, addr string, stdout, stder
 		defer close(runDone)
 		info, err := runner.Run(ctx)
 		if info != nil && !info.Local {
-			fmt.Fprintf(stderr, "vimpclient: closed (%d): %s\n", info.Code, info.Reason)
+			fmt.Fprintf(stderr, "vimpclient: closed (%d): %s\n", info.Code, termtext.Reason(info.Reason))
 		} else if err != nil && ctx.Err() == nil {
 			fmt.Fprintf(stderr, "vimpclient: %v\n", err)
 		}

@@ -300,7 +300,7 @@ func (m *Master) public(r *room) map[string]any {
 			"mapName": r.mapName, "currentPlayers": len(r.members), "maxPlayers": r.maxPlayers, "region": r.region}
 	}
 	return map[string]any{"hostId": r.id, "name": r.name, "mapName": r.mapName, "currentPlayers": r.players,
-		"maxPlayers": r.maxPlayers, "region": r.region, "gameId": r.gameID, "rating": 0}
+		"maxPlayers": r.maxPlayers, "region": r.region, "gameId": r.gameID, "rating": r.rating}
 }
 
 func toInt(s string, def, lo, hi int) int {
@@ -366,21 +366,44 @@ func (m *Master) servers(w http.ResponseWriter, r *http.Request) {
 
 // AddListed lists a room that has no host behind it (for list tests).
 func (m *Master) AddListed(name, region string, players, maxPlayers int) string {
+	return m.AddRoom(Listed{Name: name, Region: region, Players: players, MaxPlayers: maxPlayers})
+}
+
+// Listed is a room with no host behind it, whatever its texts hold (for
+// tests of what the client prints). An empty ID is a fresh one; an empty
+// GameID is tanks, an empty MapName arena. Rating is what the older
+// dialect lists.
+type Listed struct {
+	ID, Name, Region, GameID, MapName string
+	Players, MaxPlayers               int
+	Rating                            float64
+}
+
+// AddRoom lists l and returns its id.
+func (m *Master) AddRoom(l Listed) string {
 	m.mu.Lock()
-	id := m.newID()
-	m.mu.Unlock()
-	m.AddListedAs(id, name, region, players, maxPlayers)
+	defer m.mu.Unlock()
+	id := l.ID
+	if id == "" {
+		id = m.newID()
+	}
+	r := &room{id: id, name: l.Name, region: l.Region, gameID: l.GameID, mapName: l.MapName, players: l.Players,
+		maxPlayers: l.MaxPlayers, rating: l.Rating, status: "online", members: map[string]*member{}}
+	if r.gameID == "" {
+		r.gameID = "tanks"
+	}
+	if r.mapName == "" {
+		r.mapName = "arena"
+	}
+	m.rooms[id] = r
+	m.order = append(m.order, id)
 	return id
 }
 
 // AddListedAs lists a room with no host behind it under a given id (a
 // hostile master lists another master's rooms as its own).
 func (m *Master) AddListedAs(id, name, region string, players, maxPlayers int) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	m.rooms[id] = &room{id: id, name: name, region: region, gameID: "tanks", mapName: "arena",
-		players: players, maxPlayers: maxPlayers, status: "online", members: map[string]*member{}}
-	m.order = append(m.order, id)
+	m.AddRoom(Listed{ID: id, Name: name, Region: region, Players: players, MaxPlayers: maxPlayers})
 }
 
 // RoomIDs lists the registered rooms in order.

@@ -40,6 +40,7 @@ type room struct {
 	mapName    string
 	players    int
 	maxPlayers int
+	rating     float64 // older dialect
 	status     string
 	epoch      int
 	host       string // hosting session id

@@ -10,6 +10,7 @@ import (
 	"vimpclient/lobby"
 	"vimpclient/protocol"
 	"vimpclient/session"
+	"vimpclient/termtext"
 )
 
 // handle routes a signaling message (on the signaling read goroutine; it
@@ -161,7 +162,9 @@ func (d *Dialer) roomClosed(m *lobby.RoomClosed) {
 	}
 	why := "The room was closed."
 	if m.Reason != "" {
-		why = fmt.Sprintf("The room was closed (%s).", m.Reason)
+		// The master's words, escaped and bounded: they reach the notice,
+		// the summary and the terminal.
+		why = fmt.Sprintf("The room was closed (%s).", termtext.Reason(m.Reason))
 	}
 	d.closed, d.closedWhy, d.migrating, d.joined = true, why, false, false
 	close(d.changed)

@@ -62,7 +62,7 @@ type playFlags struct {
 
 func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&p.headless, "headless", false, "run without a window or sound device")
-	fs.DurationVar(&p.dur, "for", 0, "headless: leave after this long (0: until the host closes for good or Ctrl-C)")
+	fs.DurationVar(&p.dur, "for", 0, "headless: leave after this long (0: until the host closes for good, Ctrl-C, or 5 attempts in a row fail to reach play)")
 	fs.BoolVar(&p.summary, "summary", false, "headless: print a JSON summary on stdout when leaving")
 	fs.StringVar(&p.team, "team", "", "team to join when the host asks, again after every reconnect (default: headless the first team offered, in the window the player chooses)")
 	fs.StringVar(&p.script, "script", "", "headless: key script, lines of `<offset> <down|up> <command>` counted from reaching play")

@@ -256,3 +256,19 @@ func TestHeadlessFailsWhenAuthRejected(t *testing.T) {
 		t.Errorf("exit %d, summary %+v, stderr %q", code, s, errb.String())
 	}
 }
+
+// A plain web server is neither a host nor a master: the headless run says
+// so at once and exits 1, with the reason in the summary.
+func TestHeadlessRefusesNonVimpServer(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	srv := httptest.NewServer(http.FileServer(http.Dir(t.TempDir())))
+	defer srv.Close()
+	var out, errb bytes.Buffer
+	code := run([]string{"-headless", "-for", "5s", "-summary", srv.URL}, &out, &errb)
+	s := decodeSummary(t, out.Bytes())
+	want := srv.URL + ": not a vimp host or lobby master (GET /config: 404 text/plain)"
+	if code != 1 || !strings.Contains(errb.String(), want) || len(s.Errors) != 1 || !strings.Contains(s.Errors[0], want) {
+		t.Errorf("exit %d, summary errors %q, stderr %q; want %q", code, s.Errors, errb.String(), want)
+	}
+}

@@ -382,3 +382,33 @@ func TestRunnerGivesUpAfterMaxFailures(t *testing.T) {
 		t.Errorf("error %q, want %q", err, want)
 	}
 }
+
+// A replay answers the recorded auth form as the recorded client did: the
+// upstream capture's answer, with -nick in place of the name when given.
+func TestReplayAuthFromCapture(t *testing.T) {
+	lines := loadCapture(t, "minigame-dedicated.jsonl")
+	got := RecordedAuth(lines, "")
+	if len(got) != 2 || got["name"] != "Recorder" || got["model"] != "m1" {
+		t.Errorf("recorded answer %v, want name Recorder, model m1", got)
+	}
+	a := ReplayAuth(lines, "A", "Other")
+	if a.Nick != "Other" || a.Set["name"] != "" || a.Set["model"] != "m1" {
+		t.Errorf("with a nick: %+v", a)
+	}
+	if RecordedAuth(lines, "no such conn") != nil {
+		t.Error("an answer for a connection that is not recorded")
+	}
+	// The replay's session sends the recorded answer with no nick given.
+	rp, _ := NewReplay(lines, "A")
+	s := New(Options{Auth: ReplayAuth(lines, "A", ""), AutoTeam: true, Team: "team1", Now: rp.Now})
+	s.Run(context.Background(), rp, Target{})
+	sent := false
+	for _, m := range rp.Sent() {
+		if bytes.HasPrefix(m, []byte("[1,")) {
+			sent = bytes.Contains(m, []byte(`"name":"Recorder"`))
+		}
+	}
+	if !sent {
+		t.Error("the recorded name was not sent")
+	}
+}

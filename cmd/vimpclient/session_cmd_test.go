@@ -272,3 +272,22 @@ func TestHeadlessRefusesNonVimpServer(t *testing.T) {
 		t.Errorf("exit %d, summary errors %q, stderr %q; want %q", code, s.Errors, errb.String(), want)
 	}
 }
+
+// A recording made with -nick replays headless with no -nick: the recorded
+// auth answer is given again.
+func TestReplayOfNickRecordingNeedsNoNick(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	rec := filepath.Join(t.TempDir(), "match.jsonl")
+	var out, errb bytes.Buffer
+	if code := run([]string{"-headless", "-for", "2s", "-bots", "1", "-nick", "Alice", "-record", rec}, &out, &errb); code != 0 {
+		t.Fatalf("recording run: exit %d, %s", code, errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	code := run([]string{"replay", "-headless", "-summary", rec}, &out, &errb)
+	s := decodeSummary(t, out.Bytes())
+	if code != 0 || s.State != "playing" || strings.Contains(errb.String(), "needs a value") {
+		t.Errorf("replay: exit %d, state %q, stderr %q", code, s.State, errb.String())
+	}
+}

@@ -76,10 +76,14 @@ type Window struct {
 	quit     bool
 	err      error
 	pending  string // screenshot path to write at the end of the next Draw
-	loadBar  *ebiten.Image
-	loadOf   assets.Progress // what loadText says
-	loadText string
-	loadOp   text.DrawOptions
+	// toast is the line saying where the last F12 screenshot went, shown
+	// until toastUntil.
+	toast      string
+	toastUntil time.Time
+	loadBar    *ebiten.Image
+	loadOf     assets.Progress // what loadText says
+	loadText   string
+	loadOp     text.DrawOptions
 	// The settings overlay (settings.go), the HUD's size, the controller
 	// the overlay last took the game's commands from, and the gamepad
 	// layout with the player's bindings.
@@ -341,8 +345,16 @@ func (w *Window) Draw(screen *ebiten.Image) {
 	w.writePending(screen)
 }
 
-// writePending writes the screenshot asked for, if any.
+// toastFor is how long the line saying where a screenshot went stays.
+const toastFor = 2 * time.Second
+
+// writePending writes the screenshot asked for, if any, after drawing the
+// line about the last one while it lasts (so a screenshot never shows its
+// own line).
 func (w *Window) writePending(screen *ebiten.Image) {
+	if w.toast != "" && w.opts.Clock().Before(w.toastUntil) {
+		w.hud.DrawToast(screen, w.toast, w.hudDPR())
+	}
 	if w.pending != "" {
 		path := w.pending
 		w.pending = ""
@@ -351,8 +363,10 @@ func (w *Window) writePending(screen *ebiten.Image) {
 			if w.opts.Screenshot == path {
 				w.err = err
 			}
+			w.toast, w.toastUntil = "Screenshot failed: "+err.Error(), w.opts.Clock().Add(toastFor)
 		} else {
 			w.opts.Log.Info("screenshot written", "path", path)
+			w.toast, w.toastUntil = "Screenshot saved: "+path, w.opts.Clock().Add(toastFor)
 		}
 		if w.opts.Screenshot == path {
 			w.quit = true

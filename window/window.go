@@ -80,6 +80,7 @@ type Window struct {
 	// until toastUntil.
 	toast      string
 	toastUntil time.Time
+	geom       settings.Geometry // the window's size and position at the last Update
 	loadBar    *ebiten.Image
 	loadOf     assets.Progress // what loadText says
 	loadText   string
@@ -156,14 +157,21 @@ func newWindow(ctx context.Context, p play, renderer *render.Renderer, o Options
 // screenshot is written.
 func (w *Window) Run() error {
 	o := w.opts
+	last := w.menu.S.Window
 	if o.Width <= 0 || o.Height <= 0 {
 		o.Width, o.Height = 1280, 720
+		if last != nil && last.Valid() {
+			o.Width, o.Height = last.W, last.H
+		}
 	}
 	if o.Title == "" {
 		o.Title = "vimp"
 	}
 	ebiten.SetWindowTitle(o.Title)
 	ebiten.SetWindowSize(o.Width, o.Height)
+	if last != nil && last.Valid() {
+		ebiten.SetWindowPosition(last.X, last.Y)
+	}
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	ebiten.SetVsyncEnabled(w.menu.S.Vsync)
 	ebiten.SetFullscreen(w.menu.S.Fullscreen)
@@ -173,10 +181,31 @@ func (w *Window) Run() error {
 	if w.lobby != nil {
 		w.lobby.stopAll()
 	}
+	w.saveGeometry()
 	if err != nil {
 		return fmt.Errorf("window: %w", err)
 	}
 	return w.err
+}
+
+// saveGeometry remembers the window's last size and position in the
+// settings file, for the next start. A -screenshot run (a test, a script)
+// leaves the player's window as it was.
+func (w *Window) saveGeometry() {
+	g := w.geom
+	if w.opts.SettingsPath == "" || w.opts.Screenshot != "" || !g.Valid() {
+		return
+	}
+	if last := w.menu.S.Window; last != nil && *last == g {
+		return
+	}
+	s := w.menu.S
+	s.Window = &g
+	if err := settings.Save(w.opts.SettingsPath, s); err != nil {
+		w.opts.Log.Warn("window size not remembered", "err", err)
+		return
+	}
+	w.menu.S.Window = &g
 }
 
 // keyboard is the window's game loop input: Ebiten's keys, text, pointer,
@@ -252,6 +281,13 @@ func (k *keyboard) Feed(t *gameloop.InputTick) {
 func (w *Window) Update() error {
 	if w.quit || w.ctx.Err() != nil || (w.lobby == nil && w.play.Loop().GaveUp()) {
 		return ebiten.Termination
+	}
+	if !ebiten.IsFullscreen() {
+		// Kept each frame: once the window has closed it can no longer
+		// be asked.
+		sw, sh := ebiten.WindowSize()
+		x, y := ebiten.WindowPosition()
+		w.geom = settings.Geometry{W: sw, H: sh, X: x, Y: y}
 	}
 	alt := ebiten.IsKeyPressed(ebiten.KeyAlt)
 	if inpututil.IsKeyJustPressed(ebiten.KeyF11) || (alt && inpututil.IsKeyJustPressed(ebiten.KeyEnter)) {

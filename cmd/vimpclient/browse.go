@@ -61,7 +61,7 @@ func windowBrowse(ctx context.Context, p *playFlags, conn *connection, t session
 	bindingsPath, _ := input.BindingsPath()
 	win, err := window.NewLobby(ctx, l, renderer, window.Options{
 		Title: "vimpclient — " + master.URL(), Log: log, NetGraph: p.netGraph,
-		Fullscreen: p.fullscreen, Screenshot: p.screenshot, ScreenshotAfter: p.screenshotAfter,
+		Fullscreen: p.fullscreen, Screenshot: p.screenshot, ScreenshotAfter: p.screenshotAfter, Width: p.size.w, Height: p.size.h,
 		Settings: prefs, SettingsPath: prefsPath, BindingsPath: bindingsPath, Sound: av.sounds,
 	})
 	if err != nil {

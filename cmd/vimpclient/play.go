@@ -57,6 +57,7 @@ type playFlags struct {
 	fullscreen      bool
 	screenshot      string
 	screenshotAfter time.Duration
+	size            windowSize
 	lobby           lobbyFlags
 }
 
@@ -80,6 +81,7 @@ func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&p.fullscreen, "fullscreen", false, "start in fullscreen (F11 or Alt+Enter toggles it)")
 	fs.StringVar(&p.screenshot, "screenshot", "", "write a PNG of the window to this file after -screenshot-after, then quit")
 	fs.DurationVar(&p.screenshotAfter, "screenshot-after", 10*time.Second, "when to take the -screenshot")
+	fs.Var(&p.size, "window", "the window's size `WxH` (default: its size when last closed, else 1280x720)")
 	p.lobby.register(fs)
 }
 

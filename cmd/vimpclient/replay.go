@@ -178,7 +178,7 @@ func watchDemo(ctx context.Context, lines []session.RecordedLine, conn, nick, te
 	d.SetPaused(shot.paused)
 	prefs, prefsPath := loadSettings(log)
 	win, err := window.NewDemo(ctx, d, renderer, window.Options{Title: "vimpclient — demo", Log: log,
-		Screenshot: shot.path, ScreenshotAfter: shot.after, Settings: prefs, SettingsPath: prefsPath, Sound: vols})
+		Screenshot: shot.path, ScreenshotAfter: shot.after, Width: shot.size.w, Height: shot.size.h, Settings: prefs, SettingsPath: prefsPath, Sound: vols})
 	if err != nil {
 		fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
 		return 1
@@ -245,6 +245,7 @@ type screenshotFlags struct {
 	after  time.Duration
 	seek   time.Duration
 	paused bool
+	size   windowSize
 }
 
 func (s *screenshotFlags) register(fs *flag.FlagSet) {
@@ -252,4 +253,5 @@ func (s *screenshotFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&s.after, "screenshot-after", 3*time.Second, "when to take the -screenshot")
 	fs.DurationVar(&s.seek, "seek", 0, "window: start at this point of the recording")
 	fs.BoolVar(&s.paused, "paused", false, "window: start paused")
+	fs.Var(&s.size, "window", "window: its size `WxH` (default: its size when last closed, else 1280x720)")
 }

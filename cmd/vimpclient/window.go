@@ -129,7 +129,7 @@ func windowConnect(ctx context.Context, p *playFlags, addr string, stdout, stder
 	bindingsPath, _ := input.BindingsPath()
 	win, err := window.New(ctx, loop, renderer, window.Options{
 		Title: "vimpclient — " + target.Host, Log: log, NetGraph: p.netGraph,
-		Fullscreen: p.fullscreen, Screenshot: p.screenshot, ScreenshotAfter: p.screenshotAfter,
+		Fullscreen: p.fullscreen, Screenshot: p.screenshot, ScreenshotAfter: p.screenshotAfter, Width: p.size.w, Height: p.size.h,
 		Settings: prefs, SettingsPath: prefsPath, BindingsPath: bindingsPath, Sound: sounds,
 	})
 	if err != nil {

@@ -94,8 +94,11 @@ type Window struct {
 	padMap   input.PadMap
 	padGen   int // counts padMap's changes
 	// The server browser and its matches (lobby.go; nil: a window for
-	// one host), and the window's size in logical px.
+	// one host, or a start screen with no browser open), the start
+	// screen and what it opened (home.go; nil: none), and the window's
+	// size in logical px.
 	lobby      *lobbyScreen
+	home       *homeScreen
 	outW, outH float64
 }
 
@@ -178,6 +181,9 @@ func (w *Window) Run() error {
 	ebiten.SetTPS(ebiten.SyncWithFPS) // one tick per displayed frame
 	ebiten.SetRunnableOnUnfocused(true)
 	err := ebiten.RunGameWithOptions(w, &ebiten.RunGameOptions{})
+	if w.home != nil {
+		w.home.stopAll(w)
+	}
 	if w.lobby != nil {
 		w.lobby.stopAll()
 	}
@@ -279,7 +285,7 @@ func (k *keyboard) Feed(t *gameloop.InputTick) {
 // Update implements ebiten.Game: the window's own keys, then one tick (or
 // the server browser's frame).
 func (w *Window) Update() error {
-	if w.quit || w.ctx.Err() != nil || (w.lobby == nil && w.play.Loop().GaveUp()) {
+	if w.quit || w.ctx.Err() != nil || (w.home == nil && w.lobby == nil && w.play.Loop().GaveUp()) {
 		return ebiten.Termination
 	}
 	if !ebiten.IsFullscreen() {
@@ -304,7 +310,14 @@ func (w *Window) Update() error {
 		}
 	}
 	now := w.opts.Clock()
-	if w.lobby != nil && w.lobbyUpdate(now) {
+	screenOnly := false // a screen of its own is up: nothing plays
+	switch {
+	case w.home != nil:
+		screenOnly = w.homeUpdate(now)
+	case w.lobby != nil:
+		screenOnly = w.lobbyUpdate(now)
+	}
+	if screenOnly {
 		w.applyMenu()
 		w.shoot(now)
 		return nil
@@ -352,7 +365,7 @@ func (w *Window) shotReady(now time.Time) bool {
 		return w.opts.ScreenshotWhen()
 	}
 	if w.play == nil {
-		return true // the server browser has nothing to wait for
+		return true // the start, connecting and browser screens have nothing to wait for
 	}
 	return !w.renderer.ImagesLoading() && !w.play.Loop().Stats().PlayAt.IsZero()
 }
@@ -361,9 +374,11 @@ func (w *Window) shotReady(now time.Time) bool {
 func (w *Window) Draw(screen *ebiten.Image) {
 	screen.Fill(color.Black)
 	hs := w.hudDPR()
-	if w.play == nil { // the server browser
+	if w.play == nil { // the start screen, a connecting screen or the server browser
 		now := w.ms(w.opts.Clock())
-		w.hud.DrawBrowser(screen, w.lobby.cfg.Browser, now, hs)
+		if !w.drawHome(screen, now, hs) {
+			w.hud.DrawBrowser(screen, w.lobby.cfg.Browser, now, hs)
+		}
 		w.hud.DrawSettings(screen, w.menu, now, hs)
 		w.writePending(screen)
 		return

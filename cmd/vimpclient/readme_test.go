@@ -196,7 +196,8 @@ func TestReadmeCommandsRun(t *testing.T) {
 		case len(args) > 0 && !strings.HasPrefix(args[0], "-") && !strings.Contains(args[0], "://"):
 			code = run(args, &out, &errb) // frames, servers: as written
 		default:
-			code = run(headlessArgs(args), &out, &errb)
+			args = headlessArgs(args)
+			code = run(args, &out, &errb)
 		}
 		if code != 0 {
 			t.Errorf("%s\n\tran as %q: exit %d\n%s%s", c.line, args, code, out.String(), errb.String())

@@ -184,8 +184,9 @@ func (m *StartMenu) Hint() string {
 	return "↑/↓ choose · Enter open · F10 settings"
 }
 
-// Key handles a key press (DOM code).
-func (m *StartMenu) Key(code int) {
+// Key handles a key press (DOM code); shift and ctrl change nothing here
+// (the signature is the browser's, so the window feeds both alike).
+func (m *StartMenu) Key(code int, _, _ bool) {
 	if m.Open {
 		m.pageKey(code)
 		return
@@ -289,8 +290,9 @@ func (m *StartMenu) Scroll(steps int) {
 }
 
 // Click handles a click at (x, y) in a w×h window (logical px): an entry
-// is focused and opened, a line chosen, the field given the keys.
-func (m *StartMenu) Click(w, h, x, y float64) {
+// is focused and opened, a line chosen, the field given the keys. now is
+// unused (the signature is the browser's).
+func (m *StartMenu) Click(w, h, x, y, _ float64) {
 	g := m.Layout(w, h)
 	for k, r := range g.Items {
 		if r.Contains(x, y) {

@@ -30,7 +30,7 @@ func TestStartMenuEnterPlaysOffline(t *testing.T) {
 	if m.Focus != StartOffline {
 		t.Fatalf("focus at start = %v, want Play offline", m.Focus.Label())
 	}
-	m.Key(kEnter)
+	m.Key(kEnter, false, false)
 	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartOffline}}) {
 		t.Fatalf("Enter chose %+v, want offline", got)
 	}
@@ -41,21 +41,21 @@ func TestStartMenuEnterPlaysOffline(t *testing.T) {
 
 func TestStartMenuArrowsWrap(t *testing.T) {
 	m, _ := testMenu()
-	m.Key(kUp)
+	m.Key(kUp, false, false)
 	if m.Focus != StartQuit {
 		t.Fatalf("↑ from the top focused %q, want Quit", m.Focus.Label())
 	}
-	m.Key(kDown)
-	m.Key(kDown)
+	m.Key(kDown, false, false)
+	m.Key(kDown, false, false)
 	if m.Focus != StartJoin {
 		t.Fatalf("focus %q, want Join a server", m.Focus.Label())
 	}
-	m.Key(kDown)
-	m.Key(kDown)
-	m.Key(kDown)
-	m.Key(kEnter)
-	m.Key(kDown)
-	m.Key(kEnter)
+	m.Key(kDown, false, false)
+	m.Key(kDown, false, false)
+	m.Key(kDown, false, false)
+	m.Key(kEnter, false, false)
+	m.Key(kDown, false, false)
+	m.Key(kEnter, false, false)
 	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartSettings}, {Kind: StartQuit}}) {
 		t.Fatalf("chose %+v, want settings then quit", got)
 	}
@@ -63,28 +63,28 @@ func TestStartMenuArrowsWrap(t *testing.T) {
 
 func TestStartMenuJoinTypedAndListed(t *testing.T) {
 	m, asked := testMenu()
-	m.Key(kDown)
-	m.Key(kEnter)
+	m.Key(kDown, false, false)
+	m.Key(kEnter, false, false)
 	if !m.Open || len(m.Entries) != 2 || m.Sel != -1 {
 		t.Fatalf("Join page: open %v, %d entries, sel %d; want open, 2, the field", m.Open, len(m.Entries), m.Sel)
 	}
 	if !slices.Equal(*asked, []StartKind{StartJoin}) {
 		t.Fatalf("entries asked for %v", *asked)
 	}
-	m.Key(kEnter) // an empty field chooses nothing
+	m.Key(kEnter, false, false) // an empty field chooses nothing
 	if got := m.Choices(); len(got) != 0 {
 		t.Fatalf("empty field chose %+v", got)
 	}
 	m.Type([]rune("http://c:1x\x07"))
-	m.Key(kBack)
-	m.Key(kEnter)
+	m.Key(kBack, false, false)
+	m.Key(kEnter, false, false)
 	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartJoin, Value: "http://c:1"}}) {
 		t.Fatalf("typed address chose %+v", got)
 	}
-	m.Key(kDown)
-	m.Key(kDown)
-	m.Key(kDown) // stays on the last line
-	m.Key(kEnter)
+	m.Key(kDown, false, false)
+	m.Key(kDown, false, false)
+	m.Key(kDown, false, false) // stays on the last line
+	m.Key(kEnter, false, false)
 	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartJoin, Value: "http://b:3002"}}) {
 		t.Fatalf("second line chose %+v", got)
 	}
@@ -92,12 +92,12 @@ func TestStartMenuJoinTypedAndListed(t *testing.T) {
 	if m.Sel != -1 || m.Field != "http://c:1z" {
 		t.Fatalf("after typing: sel %d, field %q", m.Sel, m.Field)
 	}
-	m.Key(kEsc)
+	m.Key(kEsc, false, false)
 	if m.Open || m.Focus != StartJoin {
 		t.Fatalf("Esc: open %v, focus %q; want the entries, Join focused", m.Open, m.Focus.Label())
 	}
 	m.Type([]rune("q")) // no field open: nothing typed
-	m.Key(kEnter)
+	m.Key(kEnter, false, false)
 	if m.Field != "" || !m.Open {
 		t.Fatalf("reopened page: field %q, open %v", m.Field, m.Open)
 	}
@@ -106,8 +106,8 @@ func TestStartMenuJoinTypedAndListed(t *testing.T) {
 func TestStartMenuDemosSelectsNewest(t *testing.T) {
 	m, _ := testMenu()
 	m.Focus = StartDemos
-	m.Key(kEnter)
-	m.Key(kEnter)
+	m.Key(kEnter, false, false)
+	m.Key(kEnter, false, false)
 	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartDemos, Value: "/r/new.jsonl"}}) {
 		t.Fatalf("Enter on Demos twice chose %+v, want the newest recording", got)
 	}
@@ -128,7 +128,7 @@ func TestStartMenuClicks(t *testing.T) {
 		}
 	}
 	join := g.Items[StartJoin]
-	m.Click(w, h, join.X+5, join.Y+5)
+	m.Click(w, h, join.X+5, join.Y+5, 0)
 	if !m.Open || m.Focus != StartJoin {
 		t.Fatalf("click on Join: open %v, focus %q", m.Open, m.Focus.Label())
 	}
@@ -137,16 +137,16 @@ func TestStartMenuClicks(t *testing.T) {
 		t.Fatalf("%d rows laid out, want 2", len(g.Rows))
 	}
 	r := g.Rows[0]
-	m.Click(w, h, r.X+r.W/2, r.Y+r.H/2)
+	m.Click(w, h, r.X+r.W/2, r.Y+r.H/2, 0)
 	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartJoin, Value: "http://a:3002"}}) {
 		t.Fatalf("click on the first line chose %+v", got)
 	}
-	m.Click(w, h, g.Field.X+2, g.Field.Y+2)
+	m.Click(w, h, g.Field.X+2, g.Field.Y+2, 0)
 	if m.Sel != -1 {
 		t.Fatalf("click on the field: sel %d", m.Sel)
 	}
 	off := g.Items[StartOffline]
-	m.Click(w, h, off.X+2, off.Y+2)
+	m.Click(w, h, off.X+2, off.Y+2, 0)
 	if got := m.Choices(); m.Open || !slices.Equal(got, []StartChoice{{Kind: StartOffline}}) {
 		t.Fatalf("click on Play offline: open %v, chose %+v", m.Open, got)
 	}
@@ -161,9 +161,9 @@ func TestStartMenuLongListScrolls(t *testing.T) {
 		return out
 	})
 	m.Focus = StartBrowse
-	m.Key(kEnter)
+	m.Key(kEnter, false, false)
 	for range 20 {
-		m.Key(kDown)
+		m.Key(kDown, false, false)
 	}
 	if m.Sel != 19 || m.Top > 19 || m.Top+startMaxRows <= 19 {
 		t.Fatalf("sel %d top %d: the selection is out of view", m.Sel, m.Top)
@@ -180,7 +180,7 @@ func TestStartMenuLongListScrolls(t *testing.T) {
 func TestStartMenuFieldBounded(t *testing.T) {
 	m, _ := testMenu()
 	m.Focus = StartJoin
-	m.Key(kEnter)
+	m.Key(kEnter, false, false)
 	long := make([]rune, 3*maxStartText)
 	for i := range long {
 		long[i] = 'a'

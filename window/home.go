@@ -328,28 +328,7 @@ func (s *homeScreen) stopAll(w *Window) {
 // input feeds the start screen this frame's keys, text, clicks and wheel,
 // or the settings overlay while it is open.
 func (s *homeScreen) input(w *Window, now time.Time) {
-	if w.menu.Open {
-		s.kb.menuInput(nil, w.ms(now))
-		return
-	}
-	m := s.cfg.Menu
-	s.chars = ebiten.AppendInputChars(s.chars[:0])
-	m.Type(s.chars)
-	s.codes = w.typingKeys(s.codes[:0])
-	for _, code := range s.codes {
-		if code != keyF10 {
-			m.Key(code)
-		}
-	}
-	scale := w.hudDPR()
-	lw, lh := w.outW/w.hudScaleOr1(), w.outH/w.hudScaleOr1()
-	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
-		x, y := ebiten.CursorPosition()
-		m.Click(lw, lh, float64(x)/scale, float64(y)/scale)
-	}
-	if _, dy := ebiten.Wheel(); dy != 0 {
-		m.Scroll(-int(dy))
-	}
+	w.screenInput(s.kb, s.cfg.Menu, &s.codes, &s.chars, now)
 }
 
 // drawHome draws the start screen's own screens (the window has no play

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"vimpclient/demo"
 	"vimpclient/gameloop"
 	"vimpclient/host"
 	"vimpclient/hud"
@@ -55,20 +56,30 @@ func homeJoin(r *render.Renderer, offline string, watch *playWatch, endAfterPlay
 	}
 }
 
-// A window pointed at an address nothing answers at opens at once on the
-// connecting screen, and its -screenshot (which waits for nothing there)
-// pictures it at the window's size while the attempts go on.
-func TestHomeConnectingScreenshot(t *testing.T) {
+// homeTest readies a window test in a process of its own: ok is false in
+// the parent process (or with no display), which has nothing more to do.
+func homeTest(t *testing.T) (ctx context.Context, quiet *slog.Logger, ok bool) {
+	t.Helper()
 	if err := Available(); err != nil {
 		t.Skip(err)
 	}
 	if !inOwnProcess(t) {
-		return
+		return nil, nil, false
 	}
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
+	t.Cleanup(cancel)
+	return ctx, slog.New(slog.NewTextHandler(io.Discard, nil)), true
+}
+
+// A window pointed at an address nothing answers at opens at once on the
+// connecting screen, and its -screenshot (which waits for nothing there)
+// pictures it at the window's size while the attempts go on.
+func TestHomeConnectingScreenshot(t *testing.T) {
+	ctx, quiet, ok := homeTest(t)
+	if !ok {
+		return
+	}
 	r := render.New(ctx, render.Options{Log: quiet})
 	shot := filepath.Join(t.TempDir(), "connecting.png")
 	const addr = "http://127.0.0.1:1"
@@ -108,16 +119,10 @@ func TestHomeConnectingScreenshot(t *testing.T) {
 // arrived; a match that ends by itself goes back to the start screen,
 // which says why.
 func TestHomeOfflineAndBack(t *testing.T) {
-	if err := Available(); err != nil {
-		t.Skip(err)
-	}
-	if !inOwnProcess(t) {
+	ctx, quiet, ok := homeTest(t)
+	if !ok {
 		return
 	}
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
 	srv, err := host.Start(ctx, host.Config{Addr: "127.0.0.1:0", Bots: 1, Log: quiet})
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +138,7 @@ func TestHomeOfflineAndBack(t *testing.T) {
 		s := w.home
 		switch {
 		case !pressed:
-			menu.Key(13)
+			menu.Key(13, false, false)
 			pressed = true
 		case s.connecting:
 			sawConnecting = true
@@ -160,5 +165,65 @@ func TestHomeOfflineAndBack(t *testing.T) {
 	}
 	if menu.Status != "the host stopped" || !menu.Failed {
 		t.Errorf("start screen says %q (failed %v), want why the match ended", menu.Status, menu.Failed)
+	}
+}
+
+// A recording chosen on the start screen plays as a demo in the window;
+// closing it (Esc) goes back to the start screen and ends its session.
+func TestHomeDemoAndBack(t *testing.T) {
+	ctx, quiet, ok := homeTest(t)
+	if !ok {
+		return
+	}
+	path := filepath.Join("..", "testdata", "captures", "minigame-dedicated.jsonl")
+	r := render.New(ctx, render.Options{Log: quiet})
+	var opened *demo.Demo
+	openDemo := func(ctx context.Context, p string) (*demo.Demo, error) {
+		f, err := os.Open(p)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		lines, err := session.ReadRecording(f, 1<<20)
+		if err != nil {
+			return nil, err
+		}
+		opened, err = demo.New(demo.Options{Lines: lines, Conn: "A", Nick: "Recorder", Team: "team1", Log: quiet,
+			NewLoop: func(sess *session.Session) *gameloop.Loop {
+				return gameloop.New(gameloop.Options{Session: sess, Log: quiet, Context: ctx, NoPrediction: true,
+					Textures: r.Textures(), Interactive: true, AutoTeam: true})
+			}})
+		return opened, err
+	}
+	var w *Window
+	played, back := false, false
+	when := func() bool {
+		s := w.home
+		switch {
+		case s.demo != nil && s.demo.Position() > 0:
+			played = true
+			s.closeDemo(w) // what Esc does
+		case played && w.play == nil && s.demo == nil:
+			back = true
+		}
+		return back
+	}
+	w, err := NewHome(ctx, Home{Menu: hud.NewStartMenu(nil), Connect: homeJoin(r, "", nil, false), Demo: openDemo,
+		Start: &hud.StartChoice{Kind: hud.StartDemos, Value: path}},
+		r, Options{Title: "test", Width: 800, Height: 450, NoVsync: true, Log: quiet,
+			Screenshot: filepath.Join(t.TempDir(), "demo.png"), ScreenshotWhen: when})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if opened == nil || w.home.demo != opened {
+		t.Fatal("the recording was not opened as the window's demo")
+	}
+	var runErr error
+	onMain(func() { runErr = w.Run() })
+	if runErr != nil {
+		t.Fatalf("window: %v", runErr)
+	}
+	if !played || !back {
+		t.Fatalf("demo played %v, back on the start screen %v", played, back)
 	}
 }

@@ -259,28 +259,43 @@ func (s *lobbyScreen) stopAll() {
 // input feeds the browser this frame's keys, text, clicks and wheel, or
 // the settings overlay while it is open.
 func (s *lobbyScreen) input(w *Window, now time.Time) {
+	w.screenInput(s.kb, s.cfg.Browser, &s.codes, &s.chars, now)
+}
+
+// screenModel is a screen of its own that reads the keyboard and the
+// mouse: the server browser, the start screen.
+type screenModel interface {
+	Type(rs []rune)
+	Key(code int, shift, ctrl bool)
+	Click(w, h, x, y, now float64)
+	Scroll(steps int)
+}
+
+// screenInput feeds m this frame's text, keys, clicks and wheel, or the
+// settings overlay (through kb) while it is open. Text goes before keys:
+// the "/" that opens the browser's search field is not typed into it.
+func (w *Window) screenInput(kb *keyboard, m screenModel, codes *[]int, chars *[]rune, now time.Time) {
 	if w.menu.Open {
-		s.kb.menuInput(nil, w.ms(now))
+		kb.menuInput(nil, w.ms(now))
 		return
 	}
-	b := s.cfg.Browser
-	s.chars = ebiten.AppendInputChars(s.chars[:0])
-	b.Type(s.chars) // text before keys: the "/" that opens the field is not typed into it
-	s.codes = w.typingKeys(s.codes[:0])
+	*chars = ebiten.AppendInputChars((*chars)[:0])
+	m.Type(*chars)
+	*codes = w.typingKeys((*codes)[:0])
 	shift, ctrl := ebiten.IsKeyPressed(ebiten.KeyShift), ebiten.IsKeyPressed(ebiten.KeyControl)
-	for _, code := range s.codes {
+	for _, code := range *codes {
 		if code != keyF10 {
-			b.Key(code, shift, ctrl)
+			m.Key(code, shift, ctrl)
 		}
 	}
 	scale := w.hudDPR()
 	lw, lh := w.outW/w.hudScaleOr1(), w.outH/w.hudScaleOr1()
 	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
 		x, y := ebiten.CursorPosition()
-		b.Click(lw, lh, float64(x)/scale, float64(y)/scale, w.ms(now))
+		m.Click(lw, lh, float64(x)/scale, float64(y)/scale, w.ms(now))
 	}
 	if _, dy := ebiten.Wheel(); dy != 0 {
-		b.Scroll(-int(dy))
+		m.Scroll(-int(dy))
 	}
 }
 

@@ -26,7 +26,11 @@ import (
 // match, server browser and demo the player opens from there is built in
 // this window and torn down in it.
 func windowHome(ctx context.Context, p *playFlags, start *hud.StartChoice, stderr io.Writer) int {
-	conn, err := newConnection(p, "window", "", stderr)
+	scenario := "start screen"
+	if start != nil {
+		scenario = start.Value
+	}
+	conn, err := newConnection(p, "window", scenario, stderr)
 	if err != nil {
 		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
 		return 2

@@ -38,6 +38,10 @@ type Runner struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// OnTarget is told each resolved target.
 	OnTarget func(Target)
+	// MaxFailures ends Run after this many attempts in a row failed to
+	// reach play (0: no bound). A session that reached play resets the
+	// count, so a long run survives any number of drops it recovers from.
+	MaxFailures int
 
 	lastVersion string // gameVersion of the previous attempt, to notice a changed game
 }
@@ -120,6 +124,13 @@ func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
 			failures, retries = 0, 0
 		} else {
 			failures++
+		}
+		if r.MaxFailures > 0 && failures >= r.MaxFailures {
+			why := lastErr
+			if why == nil {
+				why = fmt.Errorf("the host closed the connection before play (%d)", last.Code)
+			}
+			return last, fmt.Errorf("gave up after %d failed attempts: %w", failures, why)
 		}
 		retries++
 		if info != nil {

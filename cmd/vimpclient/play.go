@@ -16,6 +16,7 @@ import (
 	"vimpclient/audio/synth"
 	"vimpclient/host"
 	"vimpclient/input"
+	"vimpclient/internal/version"
 	"vimpclient/logs"
 	"vimpclient/session"
 	"vimpclient/window"
@@ -58,6 +59,7 @@ type playFlags struct {
 	screenshot      string
 	screenshotAfter time.Duration
 	lobby           lobbyFlags
+	version         bool
 }
 
 func (p *playFlags) register(fs *flag.FlagSet) {
@@ -81,13 +83,16 @@ func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&p.screenshot, "screenshot", "", "write a PNG of the window to this file after -screenshot-after, then quit")
 	fs.DurationVar(&p.screenshotAfter, "screenshot-after", 10*time.Second, "when to take the -screenshot")
 	p.lobby.register(fs)
+	fs.BoolVar(&p.version, "version", false, "print the version, commit, build date and Go version, then exit")
 }
 
 func usagePlay(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintln(w, version.Get())
 	fmt.Fprintln(w, "usage: vimpclient [flags] ADDRESS      (http://host:port, or ws://host:port/path)")
 	fmt.Fprintln(w, "       vimpclient replay [flags] FILE  (play a recording back)")
 	fmt.Fprintln(w, "       vimpclient frames -schema SCHEMA.json FILE...")
 	fmt.Fprintln(w, "       vimpclient -room NAME|ID MASTER  (a lobby room; see also: servers, login, serve -master)")
+	fmt.Fprintln(w, "       vimpclient open vimp://MASTER/ROOM  (a join link; install-desktop registers it)")
 	fs.PrintDefaults()
 }
 
@@ -101,6 +106,10 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { usagePlay(stderr, fs) }
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if p.version {
+		fmt.Fprintln(stdout, version.Get())
+		return 0
 	}
 	if fs.NArg() > 1 {
 		fmt.Fprintf(stderr, "vimpclient: one address expected, got %q\n", fs.Args())

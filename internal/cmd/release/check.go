@@ -74,7 +74,12 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		default:
 			continue
 		}
-		if err := runBinary(ctx, t, *version, bin, launcher, stdout); err != nil {
+		err = runBinary(ctx, t, *version, bin, launcher, stdout)
+		if errors.Is(err, errWineTooOld) {
+			fmt.Fprintf(stdout, "  %s: not run: %v\n", t, err)
+			continue
+		}
+		if err != nil {
 			return fmt.Errorf("%s: %w", name, err)
 		}
 	}
@@ -85,6 +90,11 @@ func runCheck(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	}
 	return nil
 }
+
+// errWineTooOld is a Wine without bcryptprimitives.dll (Wine 8.0, Debian
+// 12's): every program of Go 1.22 or later stops at start-up there, before
+// any of its own code runs.
+var errWineTooOld = errors.New("this Wine has no bcryptprimitives.dll, which every Go 1.22+ Windows program needs at start-up (Debian 12's Wine 8.0 lacks it)")
 
 // runBinary runs the unpacked program (through launcher, when not empty):
 // -version must name the release, and a 5 s headless match against the
@@ -103,9 +113,21 @@ func runBinary(ctx context.Context, t release.Target, version string, bin []byte
 	if len(launcher) > 0 {
 		how = "under " + filepath.Base(launcher[0])
 	}
-	// A home of its own: the run keeps nothing of the player's.
+	// A home of its own: the run keeps nothing of the player's. Wine keeps
+	// one prefix under the user's cache, made on the first run only.
 	env := append(os.Environ(), "HOME="+dir, "XDG_CONFIG_HOME="+filepath.Join(dir, "config"),
 		"XDG_CACHE_HOME="+filepath.Join(dir, "cache"), "WINEDEBUG=-all")
+	if len(launcher) > 0 {
+		cache, err := os.UserCacheDir()
+		if err != nil {
+			return err
+		}
+		prefix := filepath.Join(cache, "vimpclient-dist-check", "wine")
+		if err := os.MkdirAll(prefix, 0o755); err != nil {
+			return err
+		}
+		env = append(env, "WINEPREFIX="+prefix)
+	}
 	// Wine's first start creates its prefix, which takes a while.
 	timeout := 2 * time.Minute
 	if len(launcher) > 0 {
@@ -124,6 +146,9 @@ func runBinary(ctx context.Context, t release.Target, version string, bin []byte
 		return o.Bytes(), e.Bytes(), time.Since(start), err
 	}
 	out, errOut, took, err := runOnce("-version")
+	if err != nil && len(launcher) > 0 && bytes.Contains(errOut, []byte("bcryptprimitives.dll not found")) {
+		return errWineTooOld
+	}
 	if err != nil {
 		return fmt.Errorf("%s -version %s: %w\n%s", t, how, err, errOut)
 	}

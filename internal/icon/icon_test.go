@@ -3,6 +3,7 @@ package icon
 import (
 	"bytes"
 	"encoding/binary"
+	"image"
 	"image/color"
 	"image/png"
 	"testing"
@@ -44,8 +45,16 @@ func TestPNGIsDeterministic(t *testing.T) {
 	}
 }
 
+// plainPNG is a cheap stand-in for the drawn icon: the packers are tested
+// on it, the drawing at the sizes above.
+func plainPNG(size int) ([]byte, error) {
+	var b bytes.Buffer
+	err := png.Encode(&b, image.NewGray(image.Rect(0, 0, size, size)))
+	return b.Bytes(), err
+}
+
 func TestICO(t *testing.T) {
-	b, err := ICO()
+	b, err := packICO(plainPNG)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +83,7 @@ func TestICO(t *testing.T) {
 }
 
 func TestICNS(t *testing.T) {
-	b, err := ICNS()
+	b, err := packICNS(plainPNG)
 	if err != nil {
 		t.Fatal(err)
 	}

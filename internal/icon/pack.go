@@ -11,10 +11,13 @@ var ICOSizes = []int{16, 24, 32, 48, 64, 128, 256}
 
 // ICO is a Windows icon file holding the icon at ICOSizes, each image
 // stored as PNG (which Windows reads since Vista).
-func ICO() ([]byte, error) {
+func ICO() ([]byte, error) { return packICO(PNG) }
+
+// packICO packs the images pngOf makes (PNG-encoded, size×size).
+func packICO(pngOf func(size int) ([]byte, error)) ([]byte, error) {
 	imgs := make([][]byte, len(ICOSizes))
 	for i, s := range ICOSizes {
-		b, err := PNG(s)
+		b, err := pngOf(s)
 		if err != nil {
 			return nil, err
 		}
@@ -56,14 +59,17 @@ var icnsTypes = []struct {
 // ICNS is a macOS icon file: the "icns" header and one PNG element per
 // type, each element its four-byte type and big-endian length (header
 // included) before the data.
-func ICNS() ([]byte, error) {
+func ICNS() ([]byte, error) { return packICNS(PNG) }
+
+// packICNS packs the images pngOf makes (PNG-encoded, size×size).
+func packICNS(pngOf func(size int) ([]byte, error)) ([]byte, error) {
 	pngs := map[int][]byte{}
 	var body bytes.Buffer
 	for _, t := range icnsTypes {
 		b, ok := pngs[t.size]
 		if !ok {
 			var err error
-			if b, err = PNG(t.size); err != nil {
+			if b, err = pngOf(t.size); err != nil {
 				return nil, err
 			}
 			pngs[t.size] = b

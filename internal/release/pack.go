@@ -23,6 +23,7 @@ type PackOptions struct {
 	OutDir   string    // receives the archives and SHA256SUMS
 	Docs     Docs
 	Targets  []Target // nil: Targets
+	Art      *Artwork // nil: NewArtwork draws it
 }
 
 // Pack writes one archive per target from its built binary, then the
@@ -37,9 +38,12 @@ func Pack(o PackOptions) ([]string, error) {
 	if err := os.MkdirAll(o.OutDir, 0o755); err != nil {
 		return nil, fmt.Errorf("release: %w", err)
 	}
-	art, err := NewArtwork(o.Targets)
-	if err != nil {
-		return nil, err
+	if o.Art == nil {
+		art, err := NewArtwork(o.Targets)
+		if err != nil {
+			return nil, err
+		}
+		o.Art = &art
 	}
 	var names []string
 	for _, t := range o.Targets {
@@ -47,7 +51,7 @@ func Pack(o PackOptions) ([]string, error) {
 		if err != nil {
 			return nil, fmt.Errorf("release: %s binary: %w", t, err)
 		}
-		files, err := Layout(t, o.Version, bin, o.Docs, art)
+		files, err := Layout(t, o.Version, bin, o.Docs, *o.Art)
 		if err != nil {
 			return nil, err
 		}

@@ -2,6 +2,8 @@ package release
 
 import (
 	"bytes"
+	"image"
+	"image/png"
 	"os"
 	"path/filepath"
 	"strings"
@@ -33,12 +35,22 @@ func fakeBinaries() map[Target][]byte {
 	}
 }
 
+// testArt stands in for the drawn icon (internal/icon tests the drawing):
+// a one-pixel PNG, and the start of an ICNS file.
+var testArt = func() *Artwork {
+	var b bytes.Buffer
+	if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, 1, 1))); err != nil {
+		panic(err)
+	}
+	return &Artwork{PNG: b.Bytes(), ICNS: []byte("icns\x00\x00\x00\x08")}
+}()
+
 var testDocs = Docs{"README.md": []byte("# read me\n"), "LICENSE": []byte("MIT\n"), "NOTICE": []byte("notice\n")}
 
 func TestPackAndCheck(t *testing.T) {
 	build := buildDir(t, fakeBinaries())
 	out := t.TempDir()
-	names, err := Pack(PackOptions{Version: "v1.2.3", Date: testDate, BuildDir: build, OutDir: out, Docs: testDocs})
+	names, err := Pack(PackOptions{Version: "v1.2.3", Date: testDate, BuildDir: build, OutDir: out, Docs: testDocs, Art: testArt})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +93,7 @@ func TestPackAndCheck(t *testing.T) {
 
 	// The same inputs make the same bytes.
 	again := t.TempDir()
-	if _, err := Pack(PackOptions{Version: "v1.2.3", Date: testDate, BuildDir: build, OutDir: again, Docs: testDocs}); err != nil {
+	if _, err := Pack(PackOptions{Version: "v1.2.3", Date: testDate, BuildDir: build, OutDir: again, Docs: testDocs, Art: testArt}); err != nil {
 		t.Fatal(err)
 	}
 	for _, n := range append(want, SumsFile) {
@@ -109,7 +121,7 @@ func TestCheckArchiveRefuses(t *testing.T) {
 	bins[Target{"linux", "amd64"}] = fakeELF(183)                        // an arm64 binary in the amd64 archive
 	bins[Target{"windows", "amd64"}] = fakePE(0x8664, []uint32{14}, nil) // an icon, no manifest or version
 	out := t.TempDir()
-	if _, err := Pack(PackOptions{Version: "v0.1.0-dev", Date: testDate, BuildDir: buildDir(t, bins), OutDir: out, Docs: testDocs,
+	if _, err := Pack(PackOptions{Version: "v0.1.0-dev", Date: testDate, BuildDir: buildDir(t, bins), OutDir: out, Docs: testDocs, Art: testArt,
 		Targets: []Target{{"linux", "amd64"}, {"windows", "amd64"}}}); err != nil {
 		t.Fatal(err)
 	}

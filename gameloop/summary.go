@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"vimpclient/clientcore"
+	"vimpclient/internal/version"
 	"vimpclient/session"
 	"vimpclient/termtext"
 )
@@ -32,6 +33,8 @@ type Summary struct {
 	CloseCode   *int         `json:"closeCode"`
 	Errors      []string     `json:"errors"`
 	DurationMs  int64        `json:"durationMs"`
+	// Client is the build that played (vimpclient -version).
+	Client string `json:"client"`
 }
 
 // Undecodable is how many snapshot frames could not be read, and why.
@@ -114,7 +117,8 @@ func Summarize(l *Loop, e *Entities, d time.Duration) Summary {
 	st := l.sess.Stats()
 	ls := l.Stats()
 	s := Summary{State: st.Furthest.String(), Player: st.Player, Pings: st.Pongs,
-		Ports: map[string]int{}, Entities: map[string]int{}, DurationMs: d.Milliseconds(), Prediction: ls.Prediction, Local: ls.Local}
+		Ports: map[string]int{}, Entities: map[string]int{}, DurationMs: d.Milliseconds(), Prediction: ls.Prediction, Local: ls.Local,
+		Client: version.Get().String()}
 	s.Frames = FrameCounts{Received: st.Frames, Decoded: ls.Decoded}
 	if st.Frames > int(ls.Decoded) {
 		s.Frames.Dropped = uint64(st.Frames) - ls.Decoded

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"vimpclient/internal/capturetest"
+	"vimpclient/internal/version"
 	"vimpclient/protocol"
 )
 
@@ -65,7 +66,8 @@ func TestVoteTimerAndTimeOff(t *testing.T) {
 func TestVoteMenuAndEngineQueue(t *testing.T) {
 	v := NewVote(voteSchema(t))
 	v.OpenMenu(0)
-	if v.Cur.Title != "Menu" || !reflect.DeepEqual(v.Cur.Options, []string{"Switch team", "Suggest map"}) {
+	// The title names the running build, as -version does.
+	if v.Cur.Title != "Menu · vimpclient "+version.Get().Label() || !reflect.DeepEqual(v.Cur.Options, []string{"Switch team", "Suggest map"}) {
 		t.Fatalf("menu %+v", v.Cur)
 	}
 	v.EngineVote(EngineVoteWindow{Name: "@changeHost", Title: "Change host?", Options: []string{"Yes", "No"},

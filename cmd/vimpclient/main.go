@@ -8,6 +8,9 @@
 //	vimpclient login -auth URL MASTER               sign in for a lobby master's rooms
 //	vimpclient replay [flags] FILE                  play a recording back
 //	vimpclient frames -schema SCHEMA.json FILE...   decode raw snapshot frames
+//	vimpclient open [flags] vimp://MASTER/ROOM      join a lobby room from a link (or https://MASTER/rooms/ID)
+//	vimpclient install-desktop [-uninstall]         register the program and its vimp:// links with the desktop
+//	vimpclient -version                             print the version, commit, build date and Go version
 package main
 
 import (
@@ -39,6 +42,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return runFrames(args[1:], stdout, stderr)
 		case "replay":
 			return runReplay(args[1:], stdout, stderr)
+		case "open":
+			return runOpen(args[1:], stdout, stderr)
+		case "install-desktop":
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return runInstallDesktop(ctx, args[1:], stdout, stderr)
 		case "serve":
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()

@@ -16,6 +16,7 @@ import (
 
 	"vimpclient/hud"
 	"vimpclient/input"
+	"vimpclient/internal/version"
 	"vimpclient/logs"
 	"vimpclient/session"
 	"vimpclient/window"
@@ -60,6 +61,7 @@ type playFlags struct {
 	size            windowSize
 	lobby           lobbyFlags
 	quickplay       bool
+	version         bool
 }
 
 func (p *playFlags) register(fs *flag.FlagSet) {
@@ -85,13 +87,16 @@ func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.Var(&p.size, "window", "the window's size `WxH` (default: its size when last closed, else 1280x720)")
 	fs.BoolVar(&p.quickplay, "quickplay", false, "window: skip the start screen and play against the embedded host at once")
 	p.lobby.register(fs)
+	fs.BoolVar(&p.version, "version", false, "print the version, commit, build date and Go version, then exit")
 }
 
 func usagePlay(w io.Writer, fs *flag.FlagSet) {
+	fmt.Fprintln(w, version.Get())
 	fmt.Fprintln(w, "usage: vimpclient [flags] ADDRESS      (http://host:port, or ws://host:port/path)")
 	fmt.Fprintln(w, "       vimpclient replay [flags] FILE  (play a recording back)")
 	fmt.Fprintln(w, "       vimpclient frames -schema SCHEMA.json FILE...")
 	fmt.Fprintln(w, "       vimpclient -room NAME|ID MASTER  (a lobby room; see also: servers, login, serve -master)")
+	fmt.Fprintln(w, "       vimpclient open vimp://MASTER/ROOM  (a join link; install-desktop registers it)")
 	fs.PrintDefaults()
 }
 
@@ -105,6 +110,10 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	fs.Usage = func() { usagePlay(stderr, fs) }
 	if err := fs.Parse(args); err != nil {
 		return 2
+	}
+	if p.version {
+		fmt.Fprintln(stdout, version.Get())
+		return 0
 	}
 	if fs.NArg() > 1 {
 		fmt.Fprintf(stderr, "vimpclient: one address expected, got %q\n", fs.Args())

@@ -46,7 +46,7 @@ func runInstallDesktop(ctx context.Context, args []string, stdout, stderr io.Wri
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseStatus(err)
 	}
 	if fs.NArg() > 0 {
 		fs.Usage()

@@ -92,11 +92,8 @@ func (p *playFlags) register(fs *flag.FlagSet) {
 
 func usagePlay(w io.Writer, fs *flag.FlagSet) {
 	fmt.Fprintln(w, version.Get())
-	fmt.Fprintln(w, "usage: vimpclient [flags] ADDRESS      (http://host:port, or ws://host:port/path)")
-	fmt.Fprintln(w, "       vimpclient replay [flags] FILE  (play a recording back)")
-	fmt.Fprintln(w, "       vimpclient frames -schema SCHEMA.json FILE...")
-	fmt.Fprintln(w, "       vimpclient -room NAME|ID MASTER  (a lobby room; see also: servers, login, serve -master)")
-	fmt.Fprintln(w, "       vimpclient open vimp://MASTER/ROOM  (a join link; install-desktop registers it)")
+	usageCommands(w)
+	fmt.Fprintln(w, "flags of the play commands:")
 	fs.PrintDefaults()
 }
 
@@ -109,7 +106,7 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	p.register(fs)
 	fs.Usage = func() { usagePlay(stderr, fs) }
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseStatus(err)
 	}
 	if p.version {
 		fmt.Fprintln(stdout, version.Get())

@@ -27,7 +27,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	var lf lobbyServeFlags
 	lf.register(fs)
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseStatus(err)
 	}
 	if err := lf.check(); err != nil {
 		fmt.Fprintf(stderr, "serve: %v\n", err)

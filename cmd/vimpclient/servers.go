@@ -37,7 +37,7 @@ func runServers(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	pingFor := fs.Duration("ping", 3*time.Second, "how long to measure latencies (0: do not)")
 	verbose := fs.Bool("v", false, "log details to stderr")
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseStatus(err)
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintln(stderr, "usage: vimpclient servers [-json] [-search S] [-region R] MASTER")

@@ -291,3 +291,26 @@ func TestReplayOfNickRecordingNeedsNoNick(t *testing.T) {
 		t.Errorf("replay: exit %d, state %q, stderr %q", code, s.State, errb.String())
 	}
 }
+
+// -h (of the program and of a subcommand) is asked for, not an error: it
+// exits 0 and lists every subcommand.
+func TestHelpExitsZero(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"-h"}, &out, &errb); code != 0 {
+		t.Fatalf("-h: exit %d", code)
+	}
+	for _, c := range []string{"servers", "login", "serve", "replay", "frames", "open", "install-desktop", "-version"} {
+		if !strings.Contains(errb.String(), "vimpclient "+c) {
+			t.Errorf("-h does not list %q:\n%s", c, errb.String())
+		}
+	}
+	for _, sub := range []string{"servers", "replay", "serve", "frames", "login", "open"} {
+		if code := run([]string{sub, "-h"}, &out, &errb); code != 0 {
+			t.Errorf("%s -h: exit %d", sub, code)
+		}
+	}
+	errb.Reset()
+	if code := run([]string{"demo", "-headless", filepath.Join(t.TempDir(), "missing.jsonl")}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "replay") {
+		t.Errorf("demo FILE is not replay: exit %d, %q", code, errb.String())
+	}
+}

@@ -459,6 +459,7 @@ func (w *World) applyCamera(x, y float64, reset bool, shake string) {
 	}
 	w.camX, w.camY, w.haveCam = x, y, true
 	w.cam.Update(x, y, reset, shake, w.nowMs)
+	w.limitLookAhead()
 	w.updateStages()
 	if w.onCamera != nil {
 		w.onCamera(x, y, w.AudioZoom())
@@ -487,8 +488,63 @@ func (w *World) AudioZoom() float64 {
 func (w *World) updateStages() {
 	for i := range w.canvases {
 		c := &w.canvases[i]
-		v := w.cam.ViewFor(c.Spec.Dynamic, c.Spec.Shake)
-		c.Stage = canvas.StageFor(c.Size.W, c.Size.H, v.CamX, v.CamY, c.Size.CurrentScale*v.Zoom)
+		v := w.cam.ViewFor(c.Spec.Dynamic, false)
+		s := c.Size.CurrentScale * v.Zoom
+		if lo, hi, ok := w.viewRange(c, s); ok {
+			v.CamX = clampCentre(v.CamX, lo[0], hi[0])
+			v.CamY = clampCentre(v.CamY, lo[1], hi[1])
+		}
+		if c.Spec.Shake {
+			if _, sx, sy := w.cam.Shaking(); sx != 0 || sy != 0 {
+				v.CamX += sx
+				v.CamY += sy
+			}
+		}
+		c.Stage = canvas.StageFor(c.Size.W, c.Size.H, v.CamX, v.CamY, s)
+	}
+}
+
+// viewRange is the range the centre of canvas c, drawn at scale s, may
+// take so that the canvas shows no void past the map's edges: half the
+// canvas in from each edge. An axis on which the map is smaller than the
+// canvas has lo > hi (the map is centred on it). ok is false for canvases
+// that are not kept inside the map: the fixed ones (a radar shows the
+// void around the player on purpose) and every canvas before MAP_DATA.
+func (w *World) viewRange(c *Canvas, s float64) (lo, hi [2]float64, ok bool) {
+	m := w.lastMap
+	if c.Spec.Fixed || m == nil || len(m.Levels) == 0 || !(s > 0) {
+		return lo, hi, false
+	}
+	mw, mh := m.WorldSize()
+	if !(mw > 0) || !(mh > 0) {
+		return lo, hi, false
+	}
+	hw, hh := c.Size.W/(2*s), c.Size.H/(2*s)
+	return [2]float64{hw, hh}, [2]float64{mw - hw, mh - hh}, true
+}
+
+// clampCentre keeps a view centre in [lo, hi], or at the middle of the
+// two when the map is smaller than the view (lo > hi).
+func clampCentre(v, lo, hi float64) float64 {
+	if lo > hi {
+		return (lo + hi) / 2
+	}
+	return min(max(v, lo), hi)
+}
+
+// limitLookAhead holds the camera's look-ahead inside the range the first
+// dynamic canvas's centre may take, so that an offset the clamp would hide
+// is never built up (see camera.LimitOffset).
+func (w *World) limitLookAhead() {
+	for i := range w.canvases {
+		c := &w.canvases[i]
+		if !c.Spec.Dynamic || c.Spec.Fixed {
+			continue
+		}
+		if lo, hi, ok := w.viewRange(c, c.Size.CurrentScale*w.cam.Zoom()); ok {
+			w.cam.LimitOffset(lo[0], lo[1], hi[0], hi[1])
+		}
+		return
 	}
 }
 

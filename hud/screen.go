@@ -116,8 +116,10 @@ func (h *HUD) Layout(w, ht float64) ScreenLayout {
 	if h.netGraph {
 		right = math.Min(right, l.NetGraph.X-bandGap)
 	}
-	left := l.Vote.X + l.Vote.W + bandGap
-	band := math.Max(0, right-left)
+	// The centre band is centred on the window (the game area is): as wide
+	// as the nearer of the vote column and the right-hand boxes allows.
+	half := math.Max(0, math.Min(w/2-(l.Vote.X+l.Vote.W+bandGap), right-w/2))
+	left, band := w/2-half, 2*half
 	l.Notices = Rect{X: left, Y: PanelH + 6, W: band, H: MaxNotices * NoticeH}
 	l.Banner = Rect{X: left, Y: l.Notices.Y + l.Notices.H + 4, W: band, H: BannerH}
 	size := InformSize(w)

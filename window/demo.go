@@ -43,6 +43,7 @@ type statusKey struct {
 	paused      bool
 	follow      world.Actor
 	following   bool
+	name        string // the followed player's nick ("" unknown)
 }
 
 // NewDemo builds the window for a demo, drawing with renderer.
@@ -144,6 +145,9 @@ func (p *demoPlay) Overlay(w *Window, screen *ebiten.Image) {
 
 	k := statusKey{sec: int(d.Position() / time.Second), length: int(d.Length() / time.Second), speed: d.Speed(), paused: d.Paused()}
 	k.follow, k.following = d.Loop().World().Following()
+	if k.following {
+		k.name = d.Loop().HUD().Watching
+	}
 	if k != p.key || p.status == "" {
 		p.key = k
 		p.status = fmt.Sprintf("%d:%02d / %d:%02d   %g×", k.sec/60, k.sec%60, k.length/60, k.length%60, k.speed)
@@ -151,7 +155,11 @@ func (p *demoPlay) Overlay(w *Window, screen *ebiten.Image) {
 			p.status += "   paused"
 		}
 		if k.following {
-			p.status += fmt.Sprintf("   following %s %d", k.follow.Key, k.follow.ID)
+			name := k.name
+			if name == "" {
+				name = fmt.Sprintf("player %d", k.follow.ID)
+			}
+			p.status += "   following " + name
 		}
 		p.status += "   Space pause · ←/→ seek · ↑/↓ speed · [ ] player · F recorded view"
 	}

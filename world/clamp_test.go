@@ -116,3 +116,38 @@ func TestLookAheadRespectsTheEdgeAndEasesBack(t *testing.T) {
 		t.Fatalf("centre %v ten seconds after the stop, want within 1 unit of %v", prev, x)
 	}
 }
+
+// The actor the camera shows is the one at the camera point, found again
+// when the camera moves to another; a camera kept where nobody stands
+// shows nobody.
+func TestWatchedIsTheActorAtTheCamera(t *testing.T) {
+	w, core := cameraWorld(t, emptyMap(t, 20, 10))
+	m1 := w.scene.Schema().Key("m1")
+	if m1 == nil {
+		t.Fatal("no m1 key")
+	}
+	tank := func(id uint32, x, y float32) clientcore.Record {
+		f := make([]float32, len(m1.Fields))
+		for i, fd := range m1.Fields {
+			switch fd.Name {
+			case "x":
+				f[i] = x
+			case "y":
+				f[i] = y
+			}
+		}
+		return clientcore.Record{Schema: m1, ID: id, Fields: f}
+	}
+	for _, c := range []struct {
+		cam  [2]float32
+		want uint32
+	}{{[2]float32{100, 100}, 3}, {[2]float32{300.4, 50}, 5}, {[2]float32{200, 200}, 0}} {
+		core.hot = clientcore.Hot{Flags: clientcore.HotCamera | clientcore.HotGame, Camera: c.cam,
+			Actors: []clientcore.Record{tank(3, 100, 100), tank(5, 300, 50)}}
+		w.Tick(16, 16)
+		a, ok := w.Watched()
+		if got := map[bool]uint32{true: a.ID}[ok]; got != c.want || ok && a.Key != "m1" {
+			t.Errorf("camera %v: watched %+v %v, want m1 %d", c.cam, a, ok, c.want)
+		}
+	}
+}

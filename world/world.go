@@ -411,6 +411,39 @@ func (w *World) Unfollow() { w.follow = false }
 // Following reports the followed actor.
 func (w *World) Following() (Actor, bool) { return Actor{Key: w.followKey, ID: w.followID}, w.follow }
 
+// watchRadius is how close, in world units, a hot actor must be to the
+// camera point to be the one the camera shows: the host's camera is the
+// watched actor's own position, interpolated the same way.
+const watchRadius = 1.0
+
+// Watched is the hot actor the camera shows: the followed one, else the
+// actor nearest the last camera point within watchRadius. ok is false when
+// no actor stands there (a camera kept where nobody is).
+func (w *World) Watched() (Actor, bool) {
+	if w.follow {
+		return Actor{Key: w.followKey, ID: w.followID}, true
+	}
+	if !w.haveCam {
+		return Actor{}, false
+	}
+	best, found := watchRadius*watchRadius, -1
+	for i := range w.hot.hot.Actors {
+		r := &w.hot.hot.Actors[i]
+		x, y, ok := position(r)
+		if !ok {
+			continue
+		}
+		if d := (x-w.camX)*(x-w.camX) + (y-w.camY)*(y-w.camY); d <= best {
+			best, found = d, i
+		}
+	}
+	if found < 0 {
+		return Actor{}, false
+	}
+	r := &w.hot.hot.Actors[found]
+	return Actor{Key: r.Key(), ID: r.ID}, true
+}
+
 func (w *World) actorAt(key string, id uint32) (float64, float64, bool) {
 	for i := range w.hot.hot.Actors {
 		r := &w.hot.hot.Actors[i]

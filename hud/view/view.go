@@ -39,6 +39,8 @@ type View struct {
 	white   *ebiten.Image
 	wraps   map[wrapKey][]string
 	palette string // the HUD's team palette at this Draw
+	// watchName and watchText: the "Watching NICK" line, built once per nick.
+	watchName, watchText string
 }
 
 type wrapKey struct {
@@ -103,6 +105,9 @@ func (v *View) Draw(screen *ebiten.Image, h *hud.HUD, now, scale float64) {
 	}
 	if h.Reveals("panel") { // z 7
 		v.drawPanel(screen, h.Panel, w, now)
+	}
+	if h.ModulesReady && h.Watching != "" && !h.Chat.Open() {
+		v.drawWatching(screen, h.Watching, &l)
 	}
 	if h.ModulesReady && h.Accolades.BannerShown {
 		v.drawBanner(screen, h.Accolades, &l, now)

@@ -131,7 +131,10 @@ func (h *HUD) Layout(w, ht float64) ScreenLayout {
 	chatTop := math.Max(l.Inform.Y+l.Inform.H+8, ht-ChatBottom-lines*ChatLineH)
 	l.Chat = Rect{X: cx, Y: chatTop, W: cw, H: math.Max(0, ht-ChatBottom-chatTop)}
 	bw := math.Min(0.9*w, 550)
-	l.Stat = Rect{X: (w - bw) / 2, Y: 30, W: bw, H: math.Max(60, ht-70)}
+	// The scoreboard starts under the notices shown now, so none is drawn
+	// over its rows.
+	statTop := math.Max(30, l.Notices.Y+float64(min(len(h.Notices()), MaxNotices))*NoticeH+4)
+	l.Stat = Rect{X: (w - bw) / 2, Y: statTop, W: bw, H: math.Max(60, ht-40-statTop)}
 	return l
 }
 

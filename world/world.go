@@ -129,6 +129,9 @@ type World struct {
 	followKey string
 	followID  uint32
 	palette   string // team colours (SetPalette); "" the game's own
+	// fixedScale sizes the fixed canvases (the radar) with the HUD: their
+	// on-screen rectangle is this many times their logical size (0: 1).
+	fixedScale float64
 	// bakes keeps what each game's bakers drew, by game ID (and palette,
 	// for the team textures): drawing them takes a large part of a second
 	// and a host sends CONFIG_DATA on every map change and reconnect.
@@ -590,13 +593,18 @@ func (w *World) Resize(sw, sh float64) {
 		if s, ok := c.Spec.Resize(sw, sh); ok {
 			c.Size = s
 		}
+		k := w.fixedScale
+		if k <= 0 {
+			k = 1
+		}
+		fw, fh := c.Size.W*k, c.Size.H*k
 		switch {
 		case !c.Spec.Fixed:
 			c.Rect = canvas.Centered(c.Size.W, c.Size.H, sw, sh)
 		case c.Style.RightFrac != 0 || c.Style.Top != 0:
-			c.Rect = canvas.Rect{Left: sw - sw*c.Style.RightFrac - c.Size.W, Top: c.Style.Top, W: c.Size.W, H: c.Size.H}
+			c.Rect = canvas.Rect{Left: sw - sw*c.Style.RightFrac - fw, Top: c.Style.Top * k, W: fw, H: fh}
 		default:
-			c.Rect = canvas.Rect{Left: sw - c.Size.W - 10, Top: 10 + float64(i-1)*(c.Size.H+10), W: c.Size.W, H: c.Size.H}
+			c.Rect = canvas.Rect{Left: sw - fw - 10*k, Top: (10 + float64(i-1)*(c.Size.H+10)) * k, W: fw, H: fh}
 		}
 	}
 	if w.cam != nil {
@@ -605,6 +613,17 @@ func (w *World) Resize(sw, sh float64) {
 		}
 		w.updateStages()
 	}
+}
+
+// SetFixedScale draws the fixed canvases (the radar) k times their logical
+// size, so they grow and shrink with the HUD around them; their contents
+// keep their scale in world units per canvas px.
+func (w *World) SetFixedScale(k float64) {
+	if !(k > 0) || math.IsInf(k, 0) || k == w.fixedScale {
+		return
+	}
+	w.fixedScale = k
+	w.Resize(w.winW, w.winH)
 }
 
 // Size is the window size of the last Resize, in logical px.

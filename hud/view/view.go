@@ -109,7 +109,9 @@ func (v *View) Draw(screen *ebiten.Image, h *hud.HUD, now, scale float64) {
 	if h.ModulesReady && h.Watching != "" && !h.Chat.Open() {
 		v.drawWatching(screen, h.Watching, &l)
 	}
-	if h.ModulesReady && h.Accolades.BannerShown {
+	// The banner's leaderboard is in the scoreboard too: it is not drawn
+	// under the table while Tab shows it.
+	if h.ModulesReady && h.Accolades.BannerShown && !h.Stat.Visible {
 		v.drawBanner(screen, h.Accolades, &l, now)
 	}
 	if h.ModulesReady && h.Stat.Visible {

@@ -209,7 +209,7 @@ func (v *View) drawWatching(dst *ebiten.Image, name string, l *hud.ScreenLayout)
 	w := v.textW(str, true, watchSize) + 24
 	// Under the screenshot line (DrawToast), which ends NoticeH+28 from
 	// the bottom.
-	r := hud.Rect{X: (l.W - w) / 2, Y: l.H - 27, W: w, H: 22}
+	r := hud.Rect{X: (l.W - w) / 2, Y: l.H - 27 - v.WatchLift, W: w, H: 22}
 	v.box(dst, r, 5, 1, rgba(0, 0, 0, 0.6), fade(colWhite, 0.5))
 	v.text(dst, str, true, watchSize, r.X+12, r.Y+(r.H-watchSize*1.2)/2, colWhite)
 }

@@ -41,6 +41,9 @@ type View struct {
 	palette string // the HUD's team palette at this Draw
 	// watchName and watchText: the "Watching NICK" line, built once per nick.
 	watchName, watchText string
+	// WatchLift raises the "Watching NICK" line this many logical px, off
+	// something the wiring draws at the bottom (a demo's timeline).
+	WatchLift float64
 }
 
 type wrapKey struct {

@@ -61,6 +61,7 @@ func NewDemo(ctx context.Context, d *demo.Demo, renderer *render.Renderer, o Opt
 }
 
 func (p *demoPlay) Loop() *gameloop.Loop { return p.d.Loop() }
+
 // Tick implements play. At the end of the recording the game stays drawn
 // as it was, under the end card, instead of the recorded connection's
 // closing screen.

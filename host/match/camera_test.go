@@ -39,7 +39,4 @@ func TestDeadPlayerWithNobodyToWatchKeepsTheCamera(t *testing.T) {
 	if r.frame.HasPlayer {
 		t.Fatal("a dead player got a player block")
 	}
-	if !alice.human.forceReset {
-		t.Fatal("the death's camera reset was dropped with the camera")
-	}
 }

@@ -276,8 +276,9 @@ func (m *Match) sendFrame(p *player, reliable bool) {
 	} else {
 		// Nobody alive to watch: the frame carries no camera, which a client
 		// reads as "keep the last one" (a camera at the origin would throw
-		// the view to the map's corner). A pending reset or shake waits for
-		// the next frame with a camera.
+		// the view to the map's corner). A pending reset or shake goes with
+		// it, as it went with the origin before: the next camera comes
+		// with a reset of its own (a round start, a kill, a switch).
 		cam = nil
 	}
 	if cam != nil {
@@ -288,8 +289,8 @@ func (m *Match) sendFrame(p *player, reliable bool) {
 		if h.forceReset {
 			reliable = true
 		}
-		h.forceReset, h.shake = false, ""
 	}
+	h.forceReset, h.shake = false, ""
 	m.frame.Start(m.seq, m.nowMs, cam, pl)
 	m.frame.Append(m.body)
 	b, err := m.frame.Bytes()

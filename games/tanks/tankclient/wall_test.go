@@ -2,26 +2,10 @@ package tankclient
 
 import (
 	"fmt"
-	"math/rand/v2"
 	"testing"
 
 	"vimpclient/clientcore"
 )
-
-// newSessionOn is newSessionBots on a pinned map.
-func newSessionOn(t *testing.T, seed uint64, lead bool, mapName string) *session {
-	s := &session{t: t, local: 1000, hostSkew: 5e11}
-	s.down = &link{rng: rand.New(rand.NewPCG(seed, 1))}
-	s.up = &link{rng: rand.New(rand.NewPCG(seed, 2))}
-	s.e = newEmbeddedOn(t, func(m hostMsg) { s.down.send(s.local, m, "") }, 0, mapName)
-	s.e.now = s.local + s.hostSkew
-	s.core = clientcore.New(s.e.schema, clientcore.Options{})
-	s.g = newGame(t, s.e)
-	s.core.SetGame(s.g)
-	s.g.Predictor().SetLeadClock(lead)
-	s.nextHost, s.nextDraw = s.local, s.local
-	return s
-}
 
 // Driving into the bridge map's east wall at full speed through the
 // delaying proxy: the predicted tank is never drawn inside the wall, and
@@ -37,7 +21,7 @@ func TestWallAtFullSpeed(t *testing.T) {
 }
 
 func wallAtFullSpeed(t *testing.T, seed uint64, lead bool) {
-	s := newSessionOn(t, seed, lead, "bridge")
+	s := newSessionOn(t, seed, lead, 0, "bridge")
 	s.run(2000)
 	if _, ok := overlayPos(t, s.hot); !ok {
 		t.Fatal("no predicted overlay after 2 s")

@@ -460,3 +460,15 @@ func TestAuthLabelledChoices(t *testing.T) {
 		t.Errorf("submitted %q, want the value m2", got)
 	}
 }
+
+// A player's nick is found by the game ID its stat row carries, in any
+// table; an unknown ID has none.
+func TestStatNameByID(t *testing.T) {
+	s := NewStat(captureUIConfig(t).Stat)
+	s.Apply(stat(t, `[[["4",1,["Alice","",5,1]],["7",2,["Bolt","dead",3,0]]],[],true]`))
+	for id, want := range map[string]string{"4": "Alice", "7": "Bolt", "9": ""} {
+		if got, ok := s.Name(id); got != want || ok != (want != "") {
+			t.Errorf("Name(%q) = %q, %v; want %q", id, got, ok, want)
+		}
+	}
+}

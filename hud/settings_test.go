@@ -82,7 +82,7 @@ func TestSettingsSlidersAndToggles(t *testing.T) {
 	if c := m.TakeChanges(); c != ChangeFullscreen|ChangeMotion|ChangeHUDScale|ChangePalette {
 		t.Fatalf("changes %b", c)
 	}
-	if !m.S.Fullscreen || !m.S.ReducedMotion || m.S.HUDScale != 1.25 || m.S.Palette != settings.PaletteColorBlind {
+	if !m.S.Fullscreen || !m.S.ReducedMotion || m.S.HUDScale != 0.75 || m.S.Palette != settings.PaletteColorBlind {
 		t.Fatalf("settings %+v", m.S)
 	}
 	if r := m.Rows[m.Focus]; r.Value != "Colour-blind safe" {
@@ -279,5 +279,31 @@ func TestMenuSettingsEntry(t *testing.T) {
 	out := h.Outgoing()
 	if len(out) != 1 || out[0].Kind != OutSettings || h.Vote.Cur != nil {
 		t.Fatalf("out %+v, window %+v", out, h.Vote.Cur)
+	}
+}
+
+// The HUD scale starts at Auto, the slider's first stop: right goes to
+// 0.75×, left from there back to Auto; Auto follows the window's width.
+func TestHUDScaleAuto(t *testing.T) {
+	m := openMenu(t)
+	focus(t, m, SettingSlider, "HUD scale")
+	if r := m.Rows[m.Focus]; r.Value != "Auto" || r.Fraction != 0 {
+		t.Fatalf("default HUD scale row %+v, want Auto at the slider's start", r)
+	}
+	m.Key(keyRight)
+	if m.S.HUDScale != 0.75 || m.Rows[m.Focus].Value != "0.75×" {
+		t.Fatalf("right of Auto: %v %q", m.S.HUDScale, m.Rows[m.Focus].Value)
+	}
+	m.Key(keyLeft)
+	if m.S.HUDScale != HUDScaleAuto || m.TakeChanges()&ChangeHUDScale == 0 {
+		t.Fatalf("left of 0.75×: %v", m.S.HUDScale)
+	}
+	for _, c := range []struct{ set, w, want float64 }{
+		{HUDScaleAuto, 1280, 1}, {HUDScaleAuto, 1920, 1.5}, {HUDScaleAuto, 800, 0.75}, {HUDScaleAuto, 3840, 2},
+		{HUDScaleAuto, 0, 1}, {1.25, 1920, 1.25},
+	} {
+		if got := HUDScaleFor(c.set, c.w); got != c.want {
+			t.Errorf("HUDScaleFor(%v, %v) = %v, want %v", c.set, c.w, got, c.want)
+		}
 	}
 }

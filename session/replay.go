@@ -27,6 +27,43 @@ type RecordedLine struct {
 	B64Omitted bool            `json:"b64Omitted"`
 	Code       int             `json:"code"`
 	Reason     string          `json:"reason"`
+	// A connect event's target: what keys the game's assets in the disk
+	// cache, so a replay draws with the images the match drew with.
+	Host        string `json:"host"`
+	GameID      string `json:"gameId"`
+	GameVersion string `json:"gameVersion"`
+	AssetsBase  string `json:"assetsBase"`
+}
+
+// connectFields are a connect event's fields for target t: the address
+// dialled and what keys the game's assets (see RecordedTarget).
+func connectFields(t Target) map[string]any {
+	f := map[string]any{"url": t.WSURL, "origin": t.Origin}
+	for k, v := range map[string]string{"host": t.Host, "gameId": t.GameID, "gameVersion": t.GameVersion, "assetsBase": t.AssetsBase} {
+		if v != "" {
+			f[k] = v
+		}
+	}
+	return f
+}
+
+// RecordedTarget is the target the recording's connection conn ("": the
+// first) was made to, as far as its connect event tells: the host, the game
+// and its version, and the assets base. ok is false when the recording
+// names no assets base (an older recording, or a host without a game
+// manifest).
+func RecordedTarget(lines []RecordedLine, conn string) (t Target, ok bool) {
+	for i := range lines {
+		l := &lines[i]
+		if l.Dir != "event" || l.Kind != "connect" || conn != "" && l.Conn != conn {
+			continue
+		}
+		if l.AssetsBase == "" {
+			return Target{}, false
+		}
+		return Target{Host: l.Host, GameID: l.GameID, GameVersion: l.GameVersion, AssetsBase: l.AssetsBase}, true
+	}
+	return Target{}, false
 }
 
 // Wire returns the message as it travelled, for s2c/c2s json and binary lines.

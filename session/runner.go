@@ -163,7 +163,7 @@ func (r *Runner) attempt(ctx context.Context, n int, resolve func(context.Contex
 	}
 	rec := r.Session.opts.Recorder
 	rec.SetConn(connLabel(n))
-	rec.Event("connect", map[string]any{"url": t.WSURL, "origin": t.Origin})
+	rec.Event("connect", connectFields(t))
 	tr, err := dial(ctx, t)
 	if err != nil {
 		rec.Event("error", map[string]any{"error": err.Error()})

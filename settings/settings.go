@@ -39,7 +39,7 @@ type Settings struct {
 	Vsync         bool    `json:"vsync"`
 	NetGraph      bool    `json:"netGraph"`
 	ReducedMotion bool    `json:"reducedMotion"`
-	HUDScale      float64 `json:"hudScale"` // 0.75..2, times the display's own scale
+	HUDScale      float64 `json:"hudScale"` // 0.75..2, times the display's own scale; 0 (HUDScaleAuto) follows the window
 	Palette       string  `json:"palette"`
 	// Pads are gamepad bindings per game id: control name → commands,
 	// replacing the layout derived from the game's keys for those controls.
@@ -72,9 +72,12 @@ func (g Geometry) Valid() bool {
 		in(g.X, -MaxWindowPos, MaxWindowPos) && in(g.Y, -MaxWindowPos, MaxWindowPos)
 }
 
+// HUDScaleAuto is the HUDScale that sizes the HUD with the window.
+const HUDScaleAuto = 0
+
 // Default is what a new player gets.
 func Default() Settings {
-	return Settings{MasterVolume: 1, EffectsVolume: 1, Vsync: true, HUDScale: 1, Palette: PaletteStandard}
+	return Settings{MasterVolume: 1, EffectsVolume: 1, Vsync: true, HUDScale: HUDScaleAuto, Palette: PaletteStandard}
 }
 
 // Path is where the settings live.
@@ -136,7 +139,12 @@ func Parse(b []byte) (Settings, []string) {
 	}
 	unit("masterVolume", &s.MasterVolume, 0, 1)
 	unit("effectsVolume", &s.EffectsVolume, 0, 1)
-	unit("hudScale", &s.HUDScale, 0.75, 2)
+	var hs float64
+	if v, ok := raw["hudScale"]; ok && json.Unmarshal(v, &hs) == nil && hs == HUDScaleAuto {
+		s.HUDScale = HUDScaleAuto
+	} else {
+		unit("hudScale", &s.HUDScale, 0.75, 2)
+	}
 	flag("fullscreen", &s.Fullscreen)
 	flag("vsync", &s.Vsync)
 	flag("netGraph", &s.NetGraph)

@@ -52,7 +52,7 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"window":{"w":1366,"h":768,"x":10,"y":-20}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		s, _ := Parse(b)
-		if s.MasterVolume < 0 || s.MasterVolume > 1 || s.HUDScale < 0.75 || s.HUDScale > 2 ||
+		if s.MasterVolume < 0 || s.MasterVolume > 1 || (s.HUDScale != HUDScaleAuto && (s.HUDScale < 0.75 || s.HUDScale > 2)) ||
 			(s.Palette != PaletteStandard && s.Palette != PaletteColorBlind) || len(s.Pads) > maxGames ||
 			(s.Window != nil && !s.Window.Valid()) {
 			t.Fatalf("out of range: %+v", s)

@@ -322,12 +322,9 @@ func (w *Window) ms(now time.Time) float64 {
 	return float64(now.Sub(w.start)) / float64(time.Millisecond)
 }
 
-func (w *Window) hudScaleOr1() float64 {
-	if w.hudScale <= 0 {
-		return 1
-	}
-	return w.hudScale
-}
+// hudScaleOr1 is the HUD scale drawn now: the setting, or Auto's for the
+// window's width.
+func (w *Window) hudScaleOr1() float64 { return hud.HUDScaleFor(w.hudScale, w.outW) }
 
 func (w *Window) title() string {
 	if w.opts.Title == "" {

@@ -255,7 +255,7 @@ func (k *keyboard) Feed(t *gameloop.InputTick) {
 		// The form is drawn at the HUD's scale: clicks are read at it too.
 		ww, wh := k.w.play.Loop().World().Size()
 		r.Scale = k.w.hudDPR()
-		r.UpdateForm(t.HUD, ww/k.w.hudScale, wh/k.w.hudScale)
+		r.UpdateForm(t.HUD, ww/k.w.hudScaleOr1(), wh/k.w.hudScaleOr1())
 		return
 	}
 	c := t.Controller
@@ -491,6 +491,7 @@ func (w *Window) LayoutF(outsideWidth, outsideHeight float64) (float64, float64)
 	if w.play != nil {
 		wd := w.play.Loop().World()
 		wd.SetDeviceScale(dpr)
+		wd.SetFixedScale(w.hudScaleOr1()) // the radar grows with the HUD
 		if ww, wh := wd.Size(); outsideWidth != ww || outsideHeight != wh {
 			wd.Resize(outsideWidth, outsideHeight)
 		}

@@ -43,6 +43,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	record := fs.String("record", "", "headless: re-record what the client sends during the replay")
 	assetsBase := fs.String("assets", "", "window: the game's assets base URL, for its images and sounds (default: drawn and sounded by the client itself)")
 	ca := fs.String("ca", "", "window: PEM file with an extra CA to trust for an https -assets host")
+	cacheDir := fs.String("asset-cache", defaultAssetCache(), "window: the asset cache the recorded match's images and sounds are read from when -assets is not given (\"-\" or empty: none)")
 	verbose := fs.Bool("v", false, "log details to stderr")
 	var shot screenshotFlags
 	shot.register(fs)
@@ -83,11 +84,14 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	log, once := logs.New(stderr, *verbose)
 	if !*headless {
 		var dl *assets.Downloader
-		if *assetsBase != "" {
+		switch t, ok := session.RecordedTarget(lines, *conn); {
+		case *assetsBase != "":
 			if dl, err = demoAssets(*assetsBase, *ca, log); err != nil {
 				fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
 				return 2
 			}
+		case ok:
+			dl = cachedAssets(t, *cacheDir, *ca, log, stderr)
 		}
 		return watchDemo(ctx, lines, *conn, *nick, *team, dl, shot, log, stderr)
 	}
@@ -220,6 +224,34 @@ func demoAssets(base, ca string, log *slog.Logger) (*assets.Downloader, error) {
 		return nil, fmt.Errorf("-assets: %w", err)
 	}
 	return d, nil
+}
+
+// cachedAssets is the downloader of the recorded match's assets, keyed as
+// the match's own was, so that the asset cache gives back the very images
+// and sounds the match drew with; the recorded host is asked for what the
+// cache lacks, and a file neither has is logged as unavailable. nil (the
+// client's own drawings) when there is no cache to read.
+func cachedAssets(t session.Target, dir, ca string, log *slog.Logger, stderr io.Writer) *assets.Downloader {
+	if dir == "" || dir == "-" {
+		return nil
+	}
+	cache, err := assets.OpenCache(dir, 0)
+	if err != nil {
+		fmt.Fprintf(stderr, "vimpclient replay: the asset cache: %v; drawing without the game's images\n", err)
+		return nil
+	}
+	client, err := session.HTTPClient(ca)
+	if err != nil {
+		fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
+		return nil
+	}
+	d, err := assets.New(assets.Options{Client: client, Base: t.AssetsBase, Host: t.Host, Version: t.GameVersion, Cache: cache, Log: log})
+	if err != nil {
+		fmt.Fprintf(stderr, "vimpclient replay: recorded assets base: %v\n", err)
+		return nil
+	}
+	fmt.Fprintf(stderr, "vimpclient replay: the game's images and sounds from the asset cache %s (recorded from %s)\n", cache.Dir(), t.AssetsBase)
+	return d
 }
 
 // demoSounds fetches a demo's sounds from the game's assets when given,

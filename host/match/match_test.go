@@ -150,20 +150,7 @@ func TestMatchSoak(t *testing.T) {
 }
 
 func TestMatchInputMovesTank(t *testing.T) {
-	m, err := New(Config{Log: quiet()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := newRecorder(t, m)
-	joinHuman(t, m, 7, "Bob")
-	m.Vote(7, json.RawMessage(`["teamChange","team2"]`))
-	now := 1.7e12
-	step := func(n int) {
-		for i := 0; i < n; i++ {
-			now += 1000.0 / 120
-			m.Step(now)
-		}
-	}
+	m, r, step := playing(t, Config{Log: quiet()}, 7, "Bob", "team2")
 	step(8)
 	p0, ok := r.players[7]
 	if !ok {

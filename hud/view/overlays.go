@@ -193,3 +193,23 @@ func (v *View) DrawToast(dst *ebiten.Image, text string, scale float64) {
 	v.stroke(dst, r, 1, borderC)
 	v.text(dst, str, false, toastSize, r.X+10, r.Y+(r.H-toastSize*1.2)/2, colWhite)
 }
+
+// --- whose view the camera shows ---
+
+const watchSize = 16
+
+// drawWatching names the player the camera follows, centred at the bottom
+// of the screen, under the chat (the command line takes that place while
+// it is open).
+func (v *View) drawWatching(dst *ebiten.Image, name string, l *hud.ScreenLayout) {
+	if name != v.watchName {
+		v.watchName, v.watchText = name, "Watching "+name
+	}
+	str := v.ellipsis(v.watchText, true, watchSize, l.W-40)
+	w := v.textW(str, true, watchSize) + 24
+	// Under the screenshot line (DrawToast), which ends NoticeH+28 from
+	// the bottom.
+	r := hud.Rect{X: (l.W - w) / 2, Y: l.H - 27 - v.WatchLift, W: w, H: 22}
+	v.box(dst, r, 5, 1, rgba(0, 0, 0, 0.6), fade(colWhite, 0.5))
+	v.text(dst, str, true, watchSize, r.X+12, r.Y+(r.H-watchSize*1.2)/2, colWhite)
+}

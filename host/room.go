@@ -11,6 +11,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"vimpclient/host/game"
 	"vimpclient/host/match"
 	"vimpclient/protocol"
 )
@@ -25,7 +26,7 @@ const maxCatchUp = 12
 // goroutine, so none of that state is locked.
 type room struct {
 	cfg     *Config
-	match   *match.Match
+	match   game.Match
 	joins   chan *client
 	leaves  chan *client
 	events  chan event
@@ -39,7 +40,7 @@ type room struct {
 	mapName atomic.Pointer[string]
 }
 
-func newRoom(cfg *Config, m *match.Match) *room {
+func newRoom(cfg *Config, m game.Match) *room {
 	r := &room{cfg: cfg, match: m, joins: make(chan *client), leaves: make(chan *client),
 		events: make(chan event, 1024), stopped: make(chan struct{}), clients: map[int]*client{}}
 	r.bufs.New = func() any { b := make([]byte, 0, 2048); return &b }
@@ -98,7 +99,7 @@ func (r *room) run(ctx context.Context) {
 	}
 }
 
-// JSON implements match.Out.
+// JSON implements game.Out.
 func (r *room) JSON(uid int, port int, payload any) {
 	c := r.clients[uid]
 	if c == nil || c.closing {
@@ -115,7 +116,7 @@ func (r *room) JSON(uid int, port int, payload any) {
 	r.enqueue(c, outMsg{text: b}, true)
 }
 
-// Frame implements match.Out.
+// Frame implements game.Out.
 func (r *room) Frame(uid int, b []byte, reliable bool) {
 	c := r.clients[uid]
 	if c == nil || c.closing {

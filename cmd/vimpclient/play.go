@@ -50,6 +50,7 @@ type playFlags struct {
 	record   string
 	verbose  bool
 	bots     int
+	game     string
 	mapName  string
 	// window mode
 	audioOut        string
@@ -74,7 +75,8 @@ func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&p.record, "record", "", "write every message both ways to this JSON-lines file")
 	fs.BoolVar(&p.verbose, "v", false, "log connection details to stderr")
 	fs.IntVar(&p.bots, "bots", 5, "bots in the embedded host's match (when no address is given)")
-	fs.StringVar(&p.mapName, "map", "", "the embedded host plays only this `map` (no rotation; not with an address)")
+	fs.StringVar(&p.game, "game", "", "the `game` the embedded host plays: "+gameList()+" (default "+host.DefaultGame+"; not with an address)")
+	fs.StringVar(&p.mapName, "map", "", "the embedded host plays only this `map` of the game (no rotation; not with an address)")
 	fs.StringVar(&p.audioOut, "audio-out", "", "also write the sound mix to this WAV file")
 	fs.BoolVar(&p.netGraph, "netgraph", false, "show the net graph from the start (F3 toggles it)")
 	fs.BoolVar(&p.fullscreen, "fullscreen", false, "start in fullscreen (F11 or Alt+Enter toggles it)")
@@ -112,6 +114,14 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "vimpclient: -map picks the embedded host's map; a host at an address plays its own")
 		return 2
 	}
+	if p.game != "" && fs.Arg(0) != "" {
+		fmt.Fprintln(stderr, "vimpclient: -game picks the embedded host's game; a host at an address plays its own")
+		return 2
+	}
+	if err := host.CheckMap(p.game, p.mapName); err != nil {
+		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
+		return 2
+	}
 	if !p.headless {
 		if err := window.Available(); err != nil {
 			fmt.Fprintf(stderr, "vimpclient: %v\n", err)
@@ -125,7 +135,7 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		// No address: a match against the embedded host, on a free loopback
 		// port, reached through the same WebSocket path a remote host uses.
 		hostCtx, stopHost := context.WithCancel(ctx)
-		srv, err := host.Start(hostCtx, host.Config{Addr: "127.0.0.1:0", Bots: p.bots, Map: p.mapName,
+		srv, err := host.Start(hostCtx, host.Config{Addr: "127.0.0.1:0", Game: p.game, Bots: p.bots, Map: p.mapName,
 			Sound: synth.WAV, Log: hostLogger(stderr, p.verbose)})
 		if err != nil {
 			fmt.Fprintf(stderr, "vimpclient: embedded host: %v\n", err)
@@ -142,6 +152,15 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		return windowConnect(ctx, p, addr, stdout, stderr)
 	}
 	return headlessConnect(ctx, p, addr, stdout, stderr)
+}
+
+// gameList names the games the embedded host can play, for the usage text.
+func gameList() string {
+	var ids []string
+	for _, g := range host.Games() {
+		ids = append(ids, g.ID)
+	}
+	return strings.Join(ids, ", ")
 }
 
 // hostLogger is the embedded host's logger: its problems only, unless -v

@@ -19,8 +19,16 @@ import (
 // tickInterval is the simulation step of the room loop (120 Hz).
 const tickInterval = time.Second / match.TicksPerSecond
 
-// maxCatchUp bounds the steps run for one wake-up after a stall.
-const maxCatchUp = 12
+// maxCatchUp bounds the steps run for one wake-up after a stall; the
+// backlog of a stall up to maxBacklog steps (1 s) is worked off over the
+// next wake-ups, so the match's time keeps pace with the frames' server
+// time (a snake never stops: steps dropped while the server time goes on
+// would show as prediction error on every client). Only a longer stall's
+// excess is dropped.
+const (
+	maxCatchUp = 12
+	maxBacklog = 120
+)
 
 // room owns the match and every client's protocol state; it runs on one
 // goroutine, so none of that state is locked.
@@ -86,7 +94,7 @@ func (r *room) run(ctx context.Context) {
 				at := start.Add(time.Duration(steps) * tickInterval)
 				r.match.Step(float64(at.UnixNano()) / 1e6)
 			}
-			steps = max(steps, due-maxCatchUp) // drop the backlog of a long stall
+			steps = max(steps, due-maxBacklog) // drop the excess of a long stall
 			if name := r.match.MapName(); r.mapName.Load() == nil || *r.mapName.Load() != name {
 				r.mapName.Store(&name)
 			}

@@ -26,6 +26,10 @@ func (p *panel) diff(sent *panel) []string {
 		}
 	}
 	num("t", p.t, sent.t)
+	if p.active && !sent.active {
+		// A new snake's panel goes out whole.
+		*sent = panel{t: p.t, e: -1, k: -1, s: -1, c: -1, d: -1}
+	}
 	if p.active || sent.active {
 		num("e", p.e, sent.e)
 		num("k", p.k, sent.k)

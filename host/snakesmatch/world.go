@@ -91,8 +91,7 @@ func (m *Match) spawn(p *player) {
 	m.statRow(p)
 	if h := p.human; h != nil {
 		h.forceReset = true
-		h.panel.active = true
-		h.panel.c, h.panel.d, h.panel.wa = o.crystals, 0, modeCruise
+		h.panel = panel{active: true, e: p.eaten, k: p.kills, s: p.score, c: o.crystals, wa: modeCruise, t: h.panel.t}
 		m.out.JSON(h.uid, 17, 1)
 	}
 }

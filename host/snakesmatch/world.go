@@ -48,7 +48,9 @@ func (m *Match) length(crystals int) float32 {
 	return m.model.BaseLength + m.model.LengthPerCrystal*float32(crystals)
 }
 
-// place puts a snake at (x, y) facing deg degrees, small and without input.
+// place puts a snake at (x, y) facing deg degrees, small. The input is
+// kept: the player's keys and pointer are still held on the client, whose
+// prediction keeps them through the respawn, so the host does too.
 func (m *Match) place(o *snakeObj, x, y, deg float32) {
 	x, y = m.arena.clampInside(x, y, m.world.EdgeMargin)
 	o.crystals = m.world.StartCrystals
@@ -56,7 +58,7 @@ func (m *Match) place(o *snakeObj, x, y, deg float32) {
 	o.s.Angle = snakes.Normalize(deg * math.Pi / 180)
 	o.s.Crystals, o.s.Length, o.s.Alive = float32(o.crystals), m.length(o.crystals), true
 	o.s.Path.Reset(x, y)
-	o.boosting, o.debt, o.held, o.aim, o.ptrBoost, o.respawn = false, 0, 0, false, false, false
+	o.boosting, o.debt, o.respawn = false, 0, false
 }
 
 // spawnSpot is a random point clear of every live body, facing the

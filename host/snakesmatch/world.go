@@ -12,6 +12,7 @@ const (
 	dropSpots         = 24  // the points along a crashed body its crystals scatter over
 	respawnAttempts   = 24  // random tries at a spot clear of other snakes
 	respawnClearance  = 140 // world units a respawn keeps from every body
+	spawnSpread       = 0.8 // radians a new snake's heading strays from the centre's direction
 	modeCruise        = "CRUISE"
 	modeBoost         = "BOOST"
 	rowFields         = 2*snakes.SpinePoints + 5
@@ -74,8 +75,10 @@ func (m *Match) spawnSpot() (float32, float32, float32) {
 			}
 		}
 		if clear {
-			deg := math.Atan2(float64(m.arena.cy-y), float64(m.arena.cx-x)) * 180 / math.Pi
-			return x, y, float32(deg)
+			// Roughly towards the centre, never at the edge; the spread
+			// keeps snakes spawned together from meeting head on there.
+			a := math.Atan2(float64(m.arena.cy-y), float64(m.arena.cx-x)) + spawnSpread*(2*m.rng.Float64()-1)
+			return x, y, float32(a * 180 / math.Pi)
 		}
 	}
 	s := m.arena.spawns[0]

@@ -258,32 +258,19 @@ func (m *Match) ValidateAuth(fields map[string]string) []string {
 }
 
 func (m *Match) freeGID() uint8 {
-	for i := 1; i < 256; i++ {
-		if m.players[i] == nil {
-			return uint8(i)
-		}
-	}
-	return 0
+	return game.FreeID(func(id uint8) bool { return m.players[id] != nil })
 }
 
-// uniqueName renames a taken nick: Alice → Alice#1 → Alice#2.
+// uniqueName renames a taken nick.
 func (m *Match) uniqueName(name string) string {
-	taken := func(n string) bool {
+	return game.UniqueName(name, func(n string) bool {
 		for _, p := range m.players {
 			if p != nil && p.name == n {
 				return true
 			}
 		}
 		return false
-	}
-	if !taken(name) {
-		return name
-	}
-	for i := 1; ; i++ {
-		if n := name + "#" + strconv.Itoa(i); !taken(n) {
-			return n
-		}
-	}
+	})
 }
 
 // Join creates the participant of an authenticated user as a spectator.

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"vimpclient/internal/fakemaster"
 )
 
 // The snakes scenario as a player runs it: `vimpclient -headless -summary
@@ -113,5 +115,52 @@ func TestGameFlag(t *testing.T) {
 	var serr bytes.Buffer
 	if code := runServe(context.Background(), []string{"-addr", "127.0.0.1:0", "-game", "snakes", "-map", "yard"}, io.Discard, &serr); code != 2 || !strings.Contains(serr.String(), "arena") {
 		t.Errorf("serve -game snakes -map yard: %d %q", code, serr.String())
+	}
+}
+
+// `serve -master … -game snakes` lists a snakes room, and a headless client
+// that joins it over WebRTC plays snakes.
+func TestLobbySnakesRoom(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("VIMP_TOKEN", "")
+	keys, err := fakemaster.NewKeys("k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fm := fakemaster.Start(fakemaster.Config{Keys: keys})
+	defer fm.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	serveDone := make(chan int, 1)
+	go func() {
+		serveDone <- runServe(ctx, []string{"-addr", "127.0.0.1:0", "-game", "snakes", "-bots", "1", "-master", fm.URL(),
+			"-name", "Snake Pit", "-token", keys.Token("1", "Hoster")}, pw, io.Discard)
+		pw.Close()
+	}()
+	rd := bufio.NewReader(pr)
+	for range 2 {
+		if _, err := rd.ReadString('\n'); err != nil {
+			t.Fatal(err)
+		}
+	}
+	go io.Copy(io.Discard, rd)
+	var out, errOut bytes.Buffer
+	if code := runServers(ctx, []string{"-json", fm.URL()}, &out, &errOut); code != 0 || !strings.Contains(out.String(), `"snakes"`) {
+		t.Fatalf("servers: %d %s %s", code, out.String(), errOut.String())
+	}
+	out.Reset()
+	code := run([]string{"-headless", "-for", "6s", "-summary", "-token", keys.Token("2", "Alice"), "-room", "Snake Pit", fm.URL()}, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("headless join: %d\n%s", code, errOut.String())
+	}
+	s := decodeSummary(t, out.Bytes())
+	if s.State != "playing" || s.Frames.Decoded == 0 || s.Frames.Dropped != 0 || s.Entities["s1"] < 2 {
+		t.Errorf("summary %+v", s)
+	}
+	cancel()
+	if code := <-serveDone; code != 0 {
+		t.Errorf("serve exit %d", code)
 	}
 }

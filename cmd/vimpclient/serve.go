@@ -9,6 +9,7 @@ import (
 
 	"vimpclient/audio/synth"
 	"vimpclient/host"
+	"vimpclient/logs"
 )
 
 // runServe runs the embedded host alone: `vimpclient serve -addr HOST:PORT
@@ -49,7 +50,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if *verbose {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	log := logs.NewText(stderr, level)
 	srv, err := host.Start(ctx, host.Config{Addr: *addr, Game: *game, Bots: *bots, Map: *mapName, MaxPlayers: *maxPlayers, Sound: synth.WAV, Log: log})
 	if err != nil {
 		fmt.Fprintf(stderr, "serve: %v\n", err)

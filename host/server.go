@@ -3,7 +3,9 @@
 // WebSocket, admits connections the way a dedicated host does (origin,
 // connection rate, message size and rate limits, handshake timeout), runs
 // the per-connection port state machine and the PING/PONG kicks, and drives
-// a tanks-compatible match (package match) at 120 Hz with 30 Hz frames.
+// one game's match at 120 Hz with 30 Hz frames: a tanks-compatible match
+// (package match) or a snakes one (package snakesmatch), as Config.Game
+// chooses.
 package host
 
 import (
@@ -21,16 +23,19 @@ import (
 	"time"
 
 	"vimpclient/host/art"
-	"vimpclient/host/match"
 )
 
 // Config configures a host. Zero values take the dedicated host defaults.
 type Config struct {
 	// Addr is the listen address; default 127.0.0.1:0 (a free loopback port).
 	Addr string
+	// Game is the id of the game to run (Games lists them); "" is
+	// DefaultGame.
+	Game string
 	// Bots is the number of bots in the match.
 	Bots int
-	// Map pins the match to one catalog map (no rotation); "" rotates.
+	// Map pins the match to one map of the game's catalog (no rotation);
+	// "" rotates.
 	Map string
 	// MaxPlayers caps authenticated humans (default 30).
 	MaxPlayers int
@@ -98,6 +103,7 @@ func (c *Config) defaults() {
 // Server is a running host.
 type Server struct {
 	cfg     Config
+	game    GameInfo
 	ln      net.Listener
 	http    *http.Server
 	room    *room
@@ -123,8 +129,7 @@ type connWindow struct {
 // every socket is closed with 1001 and Done is closed.
 func Start(ctx context.Context, cfg Config) (*Server, error) {
 	cfg.defaults()
-	m, err := match.New(match.Config{Bots: cfg.Bots, Seed: cfg.Seed, Map: cfg.Map, RoundSeconds: cfg.RoundSeconds,
-		MapSeconds: cfg.MapSeconds, VoteSeconds: cfg.VoteSeconds, Log: cfg.Log})
+	m, info, err := newMatch(&cfg)
 	if err != nil {
 		return nil, fmt.Errorf("host: %w", err)
 	}
@@ -138,9 +143,10 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		return nil, fmt.Errorf("host: listen %s: %w", cfg.Addr, err)
 	}
 	host, _, _ := net.SplitHostPort(cfg.Addr)
-	s := &Server{cfg: cfg, ln: ln, port: ln.Addr().(*net.TCPAddr).Port, host: host, images: images,
+	s := &Server{cfg: cfg, game: info, ln: ln, port: ln.Addr().(*net.TCPAddr).Port, host: host, images: images,
 		done: make(chan struct{}), conns: map[string]*connWindow{}}
 	h := sha256.New()
+	h.Write([]byte(info.ID))
 	h.Write(m.ConfigData())
 	for _, n := range m.MapNames() {
 		b, _ := m.MapText(n)
@@ -173,7 +179,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		s.wg.Wait()
 		close(s.done)
 	}()
-	cfg.Log.Info("host: listening", "url", s.URL(), "bots", cfg.Bots)
+	cfg.Log.Info("host: listening", "url", s.URL(), "game", info.ID, "bots", cfg.Bots)
 	return s, nil
 }
 

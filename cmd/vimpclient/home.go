@@ -186,7 +186,7 @@ func (o *offlineHost) stop() {
 // on a free loopback port, reached through the same WebSocket path a
 // remote host uses.
 func startEmbedded(ctx context.Context, p *playFlags, stderr io.Writer) (*host.Server, error) {
-	srv, err := host.Start(ctx, host.Config{Addr: "127.0.0.1:0", Bots: p.bots, Map: p.mapName,
+	srv, err := host.Start(ctx, host.Config{Addr: "127.0.0.1:0", Game: p.game, Bots: p.bots, Map: p.mapName,
 		Sound: synth.WAV, Log: hostLogger(stderr, p.verbose)})
 	if err != nil {
 		return nil, fmt.Errorf("embedded host: %w", err)

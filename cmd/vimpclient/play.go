@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"vimpclient/host"
 	"vimpclient/hud"
 	"vimpclient/input"
 	"vimpclient/internal/version"
@@ -51,6 +52,7 @@ type playFlags struct {
 	record   string
 	verbose  bool
 	bots     int
+	game     string
 	mapName  string
 	// window mode
 	audioOut        string
@@ -78,7 +80,8 @@ func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&p.record, "record", "", "write every message both ways to this JSON-lines file")
 	fs.BoolVar(&p.verbose, "v", false, "log connection details to stderr")
 	fs.IntVar(&p.bots, "bots", 5, "bots in the embedded host's match (when no address is given)")
-	fs.StringVar(&p.mapName, "map", "", "the embedded host plays only this `map` (no rotation; not with an address)")
+	fs.StringVar(&p.game, "game", "", "the `game` the embedded host plays: "+gameList()+" (default "+host.DefaultGame+"; not with an address)")
+	fs.StringVar(&p.mapName, "map", "", "the embedded host plays only this `map` of the game (no rotation; not with an address)")
 	fs.StringVar(&p.audioOut, "audio-out", "", "also write the sound mix to this WAV file")
 	fs.BoolVar(&p.netGraph, "netgraph", false, "show the net graph from the start (F3 toggles it)")
 	fs.BoolVar(&p.fullscreen, "fullscreen", false, "start in fullscreen (F11 or Alt+Enter toggles it)")
@@ -122,6 +125,14 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "vimpclient: -map picks the embedded host's map; a host at an address plays its own")
 		return 2
 	}
+	if p.game != "" && fs.Arg(0) != "" {
+		fmt.Fprintln(stderr, "vimpclient: -game picks the embedded host's game; a host at an address plays its own")
+		return 2
+	}
+	if err := host.CheckMap(p.game, p.mapName); err != nil {
+		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
+		return 2
+	}
 	if !p.headless {
 		if err := window.Available(); err != nil {
 			fmt.Fprintf(stderr, "vimpclient: %v\n", err)
@@ -162,9 +173,18 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	return headlessConnect(ctx, p, addr, stdout, stderr)
 }
 
+// gameList names the games the embedded host can play, for the usage text.
+func gameList() string {
+	var ids []string
+	for _, g := range host.Games() {
+		ids = append(ids, g.ID)
+	}
+	return strings.Join(ids, ", ")
+}
+
 // startFlags are the flags that say what to play: any of them skips the
 // start screen (the window plays against the embedded host at once).
-var startFlags = []string{"nick", "room", "quickplay", "team", "map", "bots", "set", "script"}
+var startFlags = []string{"nick", "room", "quickplay", "team", "game", "map", "bots", "set", "script"}
 
 // choosesPlay reports whether the command line set a flag that says what
 // to play.

@@ -13,7 +13,7 @@ import (
 )
 
 // runServe runs the embedded host alone: `vimpclient serve -addr HOST:PORT
-// -bots N [-map NAME]`. It listens on loopback unless the user names another
+// -bots N [-game GAME] [-map NAME]`. It listens on loopback unless the user names another
 // address, prints the URL clients join, and stops when ctx ends. With
 // -master NAME the same match is also a room of that lobby master.
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -21,7 +21,8 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:3002", "listen address HOST:PORT (loopback by default; 0.0.0.0:PORT for a LAN)")
 	bots := fs.Int("bots", 5, "number of bots in the match")
-	mapName := fs.String("map", "", "play only this `map` (no rotation)")
+	game := fs.String("game", "", "the `game` to host: "+gameList()+" (default "+host.DefaultGame+")")
+	mapName := fs.String("map", "", "play only this `map` of the game (no rotation)")
 	maxPlayers := fs.Int("max-players", 30, "maximum number of human players")
 	verbose := fs.Bool("v", false, "log debug messages")
 	var lf lobbyServeFlags
@@ -41,17 +42,21 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "serve: -bots must be between 0 and 200")
 		return 2
 	}
+	if err := host.CheckMap(*game, *mapName); err != nil {
+		fmt.Fprintf(stderr, "serve: %v\n", err)
+		return 2
+	}
 	level := slog.LevelInfo
 	if *verbose {
 		level = slog.LevelDebug
 	}
 	log := logs.NewText(stderr, level)
-	srv, err := host.Start(ctx, host.Config{Addr: *addr, Bots: *bots, Map: *mapName, MaxPlayers: *maxPlayers, Sound: synth.WAV, Log: log})
+	srv, err := host.Start(ctx, host.Config{Addr: *addr, Game: *game, Bots: *bots, Map: *mapName, MaxPlayers: *maxPlayers, Sound: synth.WAV, Log: log})
 	if err != nil {
 		fmt.Fprintf(stderr, "serve: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "vimpclient host: %s (bots %d)\n", srv.URL(), *bots)
+	fmt.Fprintf(stdout, "vimpclient host: %s (%s, bots %d)\n", srv.URL(), srv.GameID(), *bots)
 	if lf.master != "" {
 		roomDone, err := serveLobby(ctx, srv, &lf, *maxPlayers, log, stdout, stderr)
 		if err != nil {

@@ -21,20 +21,17 @@ import (
 	"strings"
 
 	"vimpclient/games/tanks"
+	"vimpclient/host/game"
 	"vimpclient/host/packer"
 )
+
+var _ game.Match = (*Match)(nil)
 
 //go:embed config.json
 var configJSON []byte
 
 // Out receives everything the match sends to one connected user.
-type Out interface {
-	// JSON sends [port, payload] as a text message.
-	JSON(uid int, port int, payload any)
-	// Frame sends a binary snapshot frame; b is only valid during the
-	// call. Unreliable frames may be dropped under backpressure.
-	Frame(uid int, b []byte, reliable bool)
-}
+type Out = game.Out
 
 // Config tunes a match.
 type Config struct {
@@ -277,11 +274,7 @@ func (m *Match) MapText(name string) ([]byte, bool) {
 }
 
 // AuthParam is one auth form field descriptor.
-type AuthParam struct {
-	Name    string         `json:"name"`
-	Value   string         `json:"value"`
-	Options map[string]any `json:"options"`
-}
+type AuthParam = game.AuthParam
 
 // AuthParams are the game's own auth fields (the host puts its guest
 // name field first).

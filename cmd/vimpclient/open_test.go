@@ -26,7 +26,7 @@ func TestVersionFlagAndUsage(t *testing.T) {
 	}
 	out.Reset()
 	errOut.Reset()
-	if code := run([]string{"-h"}, &out, &errOut); code != 2 {
+	if code := run([]string{"-h"}, &out, &errOut); code != 0 {
 		t.Errorf("-h: %d", code)
 	}
 	if first, _, _ := strings.Cut(errOut.String(), "\n"); first != want {

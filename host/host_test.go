@@ -208,11 +208,11 @@ func (c *tclient) expectClose() (websocket.StatusCode, []string) {
 }
 
 func TestHTTPDiscovery(t *testing.T) {
-	srv, _ := startHost(t, Config{Bots: 1, Sound: func(f string) ([]byte, bool) {
-		if f == "shot" {
-			return []byte("RIFF"), true
+	srv, _ := startHost(t, Config{Bots: 1, Sound: func(f string) ([]byte, string, bool) {
+		if f == "shot.mp3" {
+			return []byte("ID3"), "audio/mpeg", true
 		}
-		return nil, false
+		return nil, "", false
 	}})
 	get := func(path string) (int, []byte) {
 		resp, err := http.Get(srv.URL() + path)
@@ -242,11 +242,11 @@ func TestHTTPDiscovery(t *testing.T) {
 	if code, b = get("/games/tanks/maps/yard"); code != 200 || !strings.Contains(string(b), `"physicsStatic"`) {
 		t.Fatalf("map: %d %s", code, b)
 	}
-	if code, b = get("/games/tanks/sounds/shot.wav"); code != 200 || string(b) != "RIFF" {
-		t.Fatalf("shot.wav: %d %q", code, b)
+	if code, b = get("/games/tanks/sounds/shot.mp3"); code != 200 || string(b) != "ID3" {
+		t.Fatalf("shot.mp3: %d %q", code, b)
 	}
-	if code, _ = get("/games/tanks/sounds/shot.mp3"); code != 404 {
-		t.Fatalf("shot.mp3: %d", code)
+	if code, _ = get("/games/tanks/sounds/shot.wav"); code != 404 {
+		t.Fatalf("shot.wav: %d", code)
 	}
 	if code, _ = get("/games/tanks/maps/nowhere"); code != 404 {
 		t.Fatalf("unknown map: %d", code)

@@ -51,9 +51,11 @@ type Config struct {
 	ConnRate int
 	// Seed makes the bots' choices repeatable.
 	Seed uint64
-	// Sound returns the WAV bytes of a catalog sound file name (such as
-	// "shot"); nil serves no sounds. Served as <assetsBase>sounds/<file>.wav.
-	Sound func(file string) ([]byte, bool)
+	// Sound returns a sound file by its name with extension (such as
+	// "shot.mp3": a catalog file and one of its codecs) and its content
+	// type; nil serves no sounds. Served as <assetsBase>sounds/<name>;
+	// package host/sounds is the embedded match's.
+	Sound func(name string) (data []byte, contentType string, ok bool)
 	// RoundSeconds, MapSeconds, VoteSeconds pass to the match.
 	RoundSeconds, MapSeconds, VoteSeconds int
 	Log                                   *slog.Logger

@@ -18,9 +18,9 @@ import (
 	"vimpclient/assets"
 	"vimpclient/audio"
 	"vimpclient/audio/mix"
-	"vimpclient/audio/synth"
 	"vimpclient/gameloop"
 	"vimpclient/host"
+	"vimpclient/host/sounds"
 	"vimpclient/render"
 	"vimpclient/session"
 )
@@ -80,7 +80,7 @@ func TestWindowPlaysAndScreenshots(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv, err := host.Start(ctx, host.Config{Addr: "127.0.0.1:0", Bots: 2, Seed: 3, Sound: synth.WAV, Log: quiet})
+	srv, err := host.Start(ctx, host.Config{Addr: "127.0.0.1:0", Bots: 2, Seed: 3, Sound: sounds.File, Log: quiet})
 	if err != nil {
 		t.Fatal(err)
 	}

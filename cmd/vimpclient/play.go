@@ -13,8 +13,8 @@ import (
 	"syscall"
 	"time"
 
-	"vimpclient/audio/synth"
 	"vimpclient/host"
+	"vimpclient/host/sounds"
 	"vimpclient/input"
 	"vimpclient/logs"
 	"vimpclient/session"
@@ -126,7 +126,7 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		// port, reached through the same WebSocket path a remote host uses.
 		hostCtx, stopHost := context.WithCancel(ctx)
 		srv, err := host.Start(hostCtx, host.Config{Addr: "127.0.0.1:0", Bots: p.bots, Map: p.mapName,
-			Sound: synth.WAV, Log: hostLogger(stderr, p.verbose)})
+			Sound: sounds.File, Log: hostLogger(stderr, p.verbose)})
 		if err != nil {
 			fmt.Fprintf(stderr, "vimpclient: embedded host: %v\n", err)
 			stopHost()

@@ -7,8 +7,8 @@ import (
 	"io"
 	"log/slog"
 
-	"vimpclient/audio/synth"
 	"vimpclient/host"
+	"vimpclient/host/sounds"
 )
 
 // runServe runs the embedded host alone: `vimpclient serve -addr HOST:PORT
@@ -45,7 +45,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	srv, err := host.Start(ctx, host.Config{Addr: *addr, Bots: *bots, Map: *mapName, MaxPlayers: *maxPlayers, Sound: synth.WAV, Log: log})
+	srv, err := host.Start(ctx, host.Config{Addr: *addr, Bots: *bots, Map: *mapName, MaxPlayers: *maxPlayers, Sound: sounds.File, Log: log})
 	if err != nil {
 		fmt.Fprintf(stderr, "serve: %v\n", err)
 		return 1

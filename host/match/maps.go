@@ -75,6 +75,21 @@ func newMap(name string, text []byte) (*Map, error) {
 	return &Map{Name: name, Text: text, Data: data, geom: tanks.NewGeometry(data)}, nil
 }
 
+// layered reports whether the map has levels above the ground (a map the
+// match plays in the 2.5D dialect only).
+func (mp *Map) layered() bool { return len(mp.Data.Levels) > 1 }
+
+// flatNames lists the catalog's flat maps in rotation order.
+func flatNames(maps map[string]*Map) []string {
+	var names []string
+	for _, n := range MapNames() {
+		if !maps[n].layered() {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
 // bundled holds the maps kept as data rather than generated: bridge, a road
 // under a bridge with a ramp at each end, crates and spawn points on both
 // levels.

@@ -199,3 +199,35 @@ func TestLayeredMapOptsIntoThe25DDialect(t *testing.T) {
 		t.Error("MAP_DATA of the layered map without levels")
 	}
 }
+
+// A host given a game's own data sends it as it is: the real CONFIG_DATA,
+// AUTH_DATA and MAP_DATA, member for member, and the frames decode with
+// that CONFIG_DATA's schema.
+func TestGameDataIsSentAsItIs(t *testing.T) {
+	game, auth, err := LoadGameData(filepath.Join(capturetest.SharedDir(t), "captures", "real-tanks-0.13"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, _ := startHost(t, Config{Game: game, AuthData: auth, Map: "garden", Bots: 1})
+	c := dial(t, srv)
+	same := func(what string, got []byte, want any) {
+		t.Helper()
+		var diff []string
+		jsonDiff(decodeJSON(t, got), want, "", nil, &diff)
+		for _, d := range diff {
+			t.Errorf("%s %s", what, d)
+		}
+	}
+	c.handshakeWith("Verbatim", func(port int, payload []byte) {
+		switch port {
+		case protocol.ConfigData:
+			same("CONFIG_DATA", payload, realTanks(t, "config-data.json"))
+		case protocol.AuthData:
+			same("AUTH_DATA", payload, realTanks(t, "auth-data.json"))
+		case protocol.MapData:
+			same("MAP_DATA", payload, realTanks(t, "maps/garden.json"))
+		}
+	})
+	c.joinTeam("team1")
+	c.until("a decoded frame with tanks", func(m msg) bool { return m.binary && c.gid >= 0 })
+}

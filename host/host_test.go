@@ -150,9 +150,17 @@ func (c *tclient) port(p int) msg {
 
 // handshake runs the dedicated join until the initial vote, building a
 // decoder from CONFIG_DATA.
-func (c *tclient) handshake(name string) {
+func (c *tclient) handshake(name string) { c.handshakeWith(name, nil) }
+
+// handshakeWith is handshake, handing seen the payloads of CONFIG_DATA,
+// AUTH_DATA and MAP_DATA.
+func (c *tclient) handshakeWith(name string, seen func(port int, payload []byte)) {
 	c.t.Helper()
+	if seen == nil {
+		seen = func(int, []byte) {}
+	}
 	cfg := c.port(protocol.ConfigData)
+	seen(protocol.ConfigData, cfg.payload)
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(cfg.payload, &top); err != nil {
 		c.t.Fatal(err)
@@ -165,6 +173,7 @@ func (c *tclient) handshake(name string) {
 	c.core = clientcore.New(s, clientcore.Options{})
 	c.send(protocol.ConfigReady, nil)
 	auth := c.port(protocol.AuthData)
+	seen(protocol.AuthData, auth.payload)
 	if !strings.Contains(string(auth.payload), `"name":"name"`) {
 		c.t.Fatalf("AUTH_DATA without the guest name field: %s", auth.payload)
 	}
@@ -174,7 +183,7 @@ func (c *tclient) handshake(name string) {
 		c.t.Fatalf("auth rejected: %s", res.payload)
 	}
 	c.send(protocol.ModulesReady, nil)
-	c.port(protocol.MapData)
+	seen(protocol.MapData, c.port(protocol.MapData).payload)
 	c.send(protocol.MapReady, nil)
 	c.port(protocol.FirstShotData)
 	c.send(protocol.FirstShotReady, nil)

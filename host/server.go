@@ -10,11 +10,14 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -56,6 +59,13 @@ type Config struct {
 	// type; nil serves no sounds. Served as <assetsBase>sounds/<name>;
 	// package host/sounds is the embedded match's.
 	Sound func(name string) (data []byte, contentType string, ok bool)
+	// Game plays another tanks game's own data instead of the built-in
+	// one: its CONFIG_DATA and MAP_DATA sent verbatim (package match says
+	// what the schema must be), its images drawn in the shapes its maps ask
+	// for. AuthData, when set, is the AUTH_DATA sent verbatim to a guest.
+	// Together they make the host send what a real host of that game sends.
+	Game     *match.GameData
+	AuthData json.RawMessage
 	// RoundSeconds, MapSeconds, VoteSeconds pass to the match.
 	RoundSeconds, MapSeconds, VoteSeconds int
 	Log                                   *slog.Logger
@@ -126,13 +136,18 @@ type connWindow struct {
 func Start(ctx context.Context, cfg Config) (*Server, error) {
 	cfg.defaults()
 	m, err := match.New(match.Config{Bots: cfg.Bots, Seed: cfg.Seed, Map: cfg.Map, RoundSeconds: cfg.RoundSeconds,
-		MapSeconds: cfg.MapSeconds, VoteSeconds: cfg.VoteSeconds, Log: cfg.Log})
+		MapSeconds: cfg.MapSeconds, VoteSeconds: cfg.VoteSeconds, Game: cfg.Game, Log: cfg.Log})
 	if err != nil {
 		return nil, fmt.Errorf("host: %w", err)
 	}
 	images, err := art.Images()
 	if err != nil {
 		return nil, fmt.Errorf("host: %w", err)
+	}
+	if cfg.Game != nil {
+		if images, err = gameImages(cfg.Game.Maps); err != nil {
+			return nil, fmt.Errorf("host: %w", err)
+		}
 	}
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", cfg.Addr)
@@ -148,7 +163,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		b, _ := m.MapText(n)
 		h.Write(b)
 	}
-	for _, n := range []string{"tiles.png", "crate.png"} {
+	for _, n := range slices.Sorted(maps.Keys(images)) {
 		h.Write(images[n])
 	}
 	s.version = hex.EncodeToString(h.Sum(nil))[:16]

@@ -12,7 +12,7 @@ import (
 )
 
 // runServe runs the embedded host alone: `vimpclient serve -addr HOST:PORT
-// -bots N [-map NAME]`. It listens on loopback unless the user names another
+// -bots N [-map NAME] [-data DIR]`. It listens on loopback unless the user names another
 // address, prints the URL clients join, and stops when ctx ends. With
 // -master NAME the same match is also a room of that lobby master.
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -21,6 +21,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	addr := fs.String("addr", "127.0.0.1:3002", "listen address HOST:PORT (loopback by default; 0.0.0.0:PORT for a LAN)")
 	bots := fs.Int("bots", 5, "number of bots in the match")
 	mapName := fs.String("map", "", "play only this `map` (no rotation)")
+	dataDir := fs.String("data", "", "play another tanks game's own data from `DIR` (config-data.json, auth-data.json, maps/NAME.json), sent as a real host of it sends it")
 	maxPlayers := fs.Int("max-players", 30, "maximum number of human players")
 	verbose := fs.Bool("v", false, "log debug messages")
 	var lf lobbyServeFlags
@@ -45,7 +46,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		level = slog.LevelDebug
 	}
 	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	srv, err := host.Start(ctx, host.Config{Addr: *addr, Bots: *bots, Map: *mapName, MaxPlayers: *maxPlayers, Sound: sounds.File, Log: log})
+	hc := host.Config{Addr: *addr, Bots: *bots, Map: *mapName, MaxPlayers: *maxPlayers, Sound: sounds.File, Log: log}
+	if *dataDir != "" {
+		var err error
+		if hc.Game, hc.AuthData, err = host.LoadGameData(*dataDir); err != nil {
+			fmt.Fprintf(stderr, "serve: %v\n", err)
+			return 1
+		}
+	}
+	srv, err := host.Start(ctx, hc)
 	if err != nil {
 		fmt.Fprintf(stderr, "serve: %v\n", err)
 		return 1

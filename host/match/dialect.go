@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"vimpclient/internal/jsonobj"
 )
@@ -22,6 +23,29 @@ import (
 // bomb's ammunition use in weapons.w2.consumption. Only a match pinned to
 // a layered map (bridge) sends it, since one CONFIG_DATA serves every map
 // of a connection.
+
+// configData is the CONFIG_DATA a match sends: a game's own verbatim
+// (compacted), else config.json with the host's vote time, in the 2.5D
+// dialect when the first map is layered.
+func configData(cfg *Config, first *Map) ([]byte, error) {
+	var b bytes.Buffer
+	if cfg.Game != nil {
+		if err := json.Compact(&b, cfg.Game.Config); err != nil {
+			return nil, err
+		}
+		return b.Bytes(), nil
+	}
+	// The vote window the client shows is the host's vote time; the
+	// object is patched as text so every key keeps its declared order.
+	text := bytes.Replace(configJSON, []byte(`"time": 10000`), []byte(`"time": `+strconv.Itoa(cfg.VoteSeconds*1000)), 1)
+	if err := json.Compact(&b, text); err != nil {
+		return nil, err
+	}
+	if first.layered() {
+		return layeredConfig(b.Bytes())
+	}
+	return b.Bytes(), nil
+}
 
 // Layered fields, in the form config.json writes fields.
 const (

@@ -13,7 +13,6 @@
 package match
 
 import (
-	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -48,7 +47,26 @@ type Config struct {
 	// and never rotated, voted or proposed away. "" plays the rotation
 	// from its first map.
 	Map string
-	Log *slog.Logger
+	// Game replaces the built-in game data (config.json and the map
+	// catalog) with another tanks game's; nil plays the built-in one.
+	Game *GameData
+	Log  *slog.Logger
+}
+
+// GameData is a tanks game's own data, as a real host of it sends it: the
+// CONFIG_DATA, sent verbatim (its snapshot schema must be one the match
+// writes: the rows are bound by field name, and fields the match has no
+// value for are refused), and the maps' MAP_DATA, sent verbatim, in
+// rotation order.
+type GameData struct {
+	Config []byte
+	Maps   []MapData
+}
+
+// MapData is one map of a GameData: its name and MAP_DATA text.
+type MapData struct {
+	Name string
+	Text []byte
 }
 
 // Team ids and keys (tanks: team1, team2, spectators).
@@ -93,6 +111,7 @@ type Match struct {
 	rows                               rowLayouts // where each value goes in those keys' rows
 
 	maps    map[string]*Map
+	names   []string // the catalog, in rotation order
 	flat    []string // the rotation of an unpinned match: the flat maps
 	current *Map
 
@@ -187,28 +206,28 @@ func New(cfg Config) (*Match, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
-	maps, err := catalogMaps()
+	var maps map[string]*Map
+	var names []string
+	var err error
+	if cfg.Game != nil {
+		maps, names, err = gameMaps(cfg.Game.Maps)
+	} else {
+		maps, err = catalogMaps()
+		names = MapNames()
+	}
 	if err != nil {
 		return nil, err
 	}
-	first := MapNames()[0]
+	first := names[0]
 	if cfg.Map != "" {
 		if maps[cfg.Map] == nil {
-			return nil, fmt.Errorf("match: no map %q (the catalog: %s)", cfg.Map, strings.Join(MapNames(), ", "))
+			return nil, fmt.Errorf("match: no map %q (the catalog: %s)", cfg.Map, strings.Join(names, ", "))
 		}
 		first = cfg.Map
 	}
-	// The vote window the client shows is the host's vote time; the
-	// object is patched as text so every key keeps its declared order.
-	text := bytes.Replace(configJSON, []byte(`"time": 10000`), []byte(`"time": `+strconv.Itoa(cfg.VoteSeconds*1000)), 1)
-	compact, err := json.Marshal(json.RawMessage(text))
+	compact, err := configData(&cfg, maps[first])
 	if err != nil {
 		return nil, fmt.Errorf("match config: %w", err)
-	}
-	if maps[first].layered() {
-		if compact, err = layeredConfig(compact); err != nil {
-			return nil, fmt.Errorf("match config: %w", err)
-		}
 	}
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(compact, &top); err != nil {
@@ -240,7 +259,7 @@ func New(cfg Config) (*Match, error) {
 		config: compact, schema: schema,
 		keyM1: schema.Key("m1"), keyW1: schema.Key("w1"), keyW2: schema.Key("w2"),
 		keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"), rows: rows,
-		maps: maps, flat: flatNames(maps), byUID: map[int]*player{},
+		maps: maps, names: names, flat: flatNames(maps, names), byUID: map[int]*player{},
 		out: discard{}, model: tanks.M1(), levels: levels,
 	}
 	m.loadMap(first)
@@ -263,7 +282,7 @@ func (m *Match) SetOut(o Out) { m.out = o }
 func (m *Match) ConfigData() json.RawMessage { return m.config }
 
 // MapNames returns the catalog.
-func (m *Match) MapNames() []string { return MapNames() }
+func (m *Match) MapNames() []string { return m.names }
 
 // Pinned reports whether the match plays one map only (Config.Map).
 func (m *Match) Pinned() bool { return m.cfg.Map != "" }

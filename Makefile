@@ -7,7 +7,7 @@ FUZZTIME ?= 5m
 # Debian packages Ebiten (cgo, X11, GL), oto (ALSA) and the window tests (Xvfb) need, and
 # a small CJK font (WenQuanYi Micro Hei, about 5 MB) the HUD's font fallback tests draw with.
 DEB_PKGS := gcc pkg-config libx11-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev \
-            libgl1-mesa-dev libxxf86vm-dev libasound2-dev xvfb xauth fonts-wqy-microhei
+            libgl1-mesa-dev libxxf86vm-dev libasound2-dev xvfb xauth fonts-wqy-microhei fonts-symbola
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps build run test vet bench fuzz dist clean

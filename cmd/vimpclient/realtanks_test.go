@@ -34,15 +34,15 @@ func realTanksDir(t *testing.T) string {
 
 // startRealTanksHost starts a test host that sends exactly the real data:
 // its CONFIG_DATA, AUTH_DATA and the map's MAP_DATA verbatim, with frames
-// the match packs for that CONFIG_DATA's schema, one bot, and the sounds
-// as mp3 and webm.
-func startRealTanksHost(t *testing.T, ctx context.Context, mapName string) *host.Server {
+// the match packs for that CONFIG_DATA's schema, the bots asked for, and
+// the sounds as mp3 and webm.
+func startRealTanksHost(t *testing.T, ctx context.Context, mapName string, bots int) *host.Server {
 	t.Helper()
 	game, auth, err := host.LoadGameData(realTanksDir(t))
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := host.Start(ctx, host.Config{Addr: "127.0.0.1:0", Bots: 1, Seed: 1, Map: mapName, Game: game, AuthData: auth,
+	srv, err := host.Start(ctx, host.Config{Addr: "127.0.0.1:0", Bots: bots, Seed: 1, Map: mapName, Game: game, AuthData: auth,
 		Sound: sounds.File, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -57,7 +57,9 @@ func startRealTanksHost(t *testing.T, ctx context.Context, mapName string) *host
 // play, seen both tanks and every crate of the map, predicted its tank for
 // 60 samples and heard its sounds (the catalog's mp3s: the only codec of
 // the list it decodes, fetched, decoded and mixed); then every frame
-// decoded and no prediction snapped. The deadline only bounds a failure.
+// decoded and no prediction snapped. The other tank is a second client's,
+// in team2, that never moves or fires: a bot's shot would push the tank
+// in a way no prediction can know. The deadline only bounds a failure.
 func TestHeadlessOnTheRealTanksMaps(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("HOME", t.TempDir())
@@ -75,7 +77,7 @@ func TestHeadlessOnTheRealTanksMaps(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()
-			srv := startRealTanksHost(t, ctx, name)
+			srv := startRealTanksHost(t, ctx, name, 0)
 			dl, err := assets.New(assets.Options{Client: http.DefaultClient, Base: srv.URL() + "/games/tanks/", Log: quiet})
 			if err != nil {
 				t.Fatal(err)
@@ -105,6 +107,12 @@ func TestHeadlessOnTheRealTanksMaps(t *testing.T) {
 				}
 			}
 			runner := &session.Runner{Session: sess, Addr: srv.URL(), Client: http.DefaultClient, OnTarget: g.SetTarget}
+			other := session.New(session.Options{Auth: session.AuthValues{Nick: "Target"}, AutoTeam: true, Team: "team2", Logger: quiet})
+			og := gameloop.New(gameloop.Options{Session: other, Log: quiet, Start: time.Now(), Context: ctx, AutoTeam: true, Team: "team2"})
+			orun := &session.Runner{Session: other, Addr: srv.URL(), Client: http.DefaultClient, OnTarget: og.SetTarget}
+			otherDone := make(chan struct{})
+			go func() { defer close(otherDone); gameloop.RunHeadless(play, og, orun.Run, 30, nil) }()
+			defer func() { <-otherDone }()
 			start := time.Now()
 			gameloop.RunHeadless(play, g, runner.Run, 60, nil)
 			s := gameloop.Summarize(g, ents, time.Since(start))
@@ -158,7 +166,7 @@ func TestRealTanksSoundsChosenAsMP3(t *testing.T) {
 	if codec, ok := cat.Codec("mp3", "wav"); !ok || codec != "mp3" {
 		t.Fatalf("codec %q %v, want mp3", codec, ok)
 	}
-	srv := startRealTanksHost(t, ctx, realTanksMaps[0])
+	srv := startRealTanksHost(t, ctx, realTanksMaps[0], 1)
 	var (
 		mu      sync.Mutex
 		fetched []string

@@ -9,6 +9,7 @@ import (
 
 	"vimpclient/clientcore"
 	"vimpclient/session"
+	"vimpclient/termtext"
 )
 
 // maxIDsPerKey bounds the distinct-id sets of the summary.
@@ -137,15 +138,23 @@ func Summarize(l *Loop, e *Entities, d time.Duration) Summary {
 	if f := l.Fatal(); f != nil && len(s.Errors) == 0 {
 		s.Errors = append(s.Errors, f.Error())
 	}
+	// Errors quote what the host or master said: escaped and bounded.
+	for i, e := range s.Errors {
+		s.Errors[i] = termtext.Message(e)
+	}
+	if s.Undecodable != nil {
+		s.Undecodable.Reason = termtext.Message(s.Undecodable.Reason)
+	}
 	return s
 }
 
-// WriteSummary writes s as one JSON line.
+// WriteSummary writes s as one JSON line, with the runes that would steer
+// a terminal (in the host's schema keys, say) written as \u escapes.
 func WriteSummary(w io.Writer, s Summary) error {
 	b, err := json.Marshal(s)
 	if err != nil {
 		return fmt.Errorf("summary: %w", err)
 	}
-	_, err = w.Write(append(b, '\n'))
+	_, err = w.Write(append(termtext.EscapeJSON(b), '\n'))
 	return err
 }

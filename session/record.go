@@ -9,6 +9,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"vimpclient/termtext"
 )
 
 // Recorder writes every message both ways, and connection events, as JSON
@@ -89,7 +91,9 @@ func (r *Recorder) write(fields map[string]any) {
 	for _, s := range r.secrets {
 		b = bytes.ReplaceAll(b, s, []byte(Redacted))
 	}
-	b = append(b, '\n')
+	// The same JSON, but a transcript printed on a terminal obeys none
+	// of the host's text (DEL, C1, bidi marks as \u escapes).
+	b = append(termtext.EscapeJSON(b), '\n')
 	if _, err := r.w.Write(b); err != nil {
 		r.err = fmt.Errorf("recorder: %w", err)
 		return

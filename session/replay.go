@@ -200,3 +200,46 @@ func (r *Replay) Sent() [][]byte {
 	defer r.mu.Unlock()
 	return append([][]byte(nil), r.sent...)
 }
+
+// RecordedAuth is the auth answer the recorded client last sent on conn
+// (the first connection when conn is ""), so a replay answers the recorded
+// form as the player did and needs no -nick. Non-string values keep their
+// JSON text; the identity token (redacted in recordings anyway) is left out.
+// nil when the recording holds no answer.
+func RecordedAuth(lines []RecordedLine, conn string) map[string]string {
+	var last json.RawMessage
+	for _, l := range lines {
+		if conn == "" && l.Conn != "" && (l.Dir == "s2c" || l.Dir == "c2s") {
+			conn = l.Conn
+		}
+		if l.Conn == conn && l.Dir == "c2s" && l.Kind == "json" && l.Port == protocol.AuthResponse {
+			last = l.Payload
+		}
+	}
+	var fields map[string]json.RawMessage
+	if last == nil || json.Unmarshal(last, &fields) != nil || len(fields) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(fields))
+	for k, raw := range fields {
+		if k == TokenField {
+			continue
+		}
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			s = string(raw)
+		}
+		out[k] = s
+	}
+	return out
+}
+
+// ReplayAuth is how a replay answers the recorded auth form: the recorded
+// answer, with nick (when not "") in place of the recorded identity field.
+func ReplayAuth(lines []RecordedLine, conn, nick string) AuthValues {
+	set := RecordedAuth(lines, conn)
+	if nick != "" {
+		delete(set, NickField)
+	}
+	return AuthValues{Nick: nick, Set: set}
+}

@@ -132,6 +132,10 @@ func playAndScreenshot(t *testing.T, hc host.Config) windowRun {
 	if loop.World().GameID() != "tanks" {
 		t.Fatalf("world game %q", loop.World().GameID())
 	}
+	// The window says where the screenshot went (shown for toastFor).
+	if w.toast != "Screenshot saved: "+shot {
+		t.Errorf("toast %q", w.toast)
+	}
 	// The screenshot waited for play, the images and the ten sounds of the
 	// catalog, all through the one downloader.
 	if p, loading := r.Loading(); loading || p.Failed != 0 || p.Total < 11 {

@@ -75,7 +75,7 @@ func runLogin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "login: %v\n", err)
 		return 1
 	}
-	if err := store.Save(m.Key(), token, *auth); err != nil {
+	if err := store.Save(m, token, *auth); err != nil {
 		fmt.Fprintf(stderr, "login: %v\n", err)
 		return 1
 	}

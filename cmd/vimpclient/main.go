@@ -13,16 +13,26 @@ package main
 import (
 	"context"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"syscall"
+
+	"vimpclient/logs"
+	"vimpclient/termtext"
 )
 
 func main() {
+	// A package that was given no logger logs through slog's default: it
+	// too makes every text safe for the terminal.
+	slog.SetDefault(logs.NewText(termtext.NewWriter(os.Stderr), slog.LevelInfo))
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	// Whatever a host or master said and reached an error or a log line,
+	// stderr shows it escaped (see termtext).
+	stderr = termtext.NewWriter(stderr)
 	if len(args) > 0 {
 		switch args[0] {
 		case "frames":

@@ -9,12 +9,12 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
-	"vimpclient/host"
-	"vimpclient/host/sounds"
+	"vimpclient/hud"
 	"vimpclient/input"
 	"vimpclient/logs"
 	"vimpclient/session"
@@ -57,12 +57,14 @@ type playFlags struct {
 	fullscreen      bool
 	screenshot      string
 	screenshotAfter time.Duration
+	size            windowSize
 	lobby           lobbyFlags
+	quickplay       bool
 }
 
 func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&p.headless, "headless", false, "run without a window or sound device")
-	fs.DurationVar(&p.dur, "for", 0, "headless: leave after this long (0: until the host closes for good or Ctrl-C)")
+	fs.DurationVar(&p.dur, "for", 0, "headless: leave after this long (0: until the host closes for good, Ctrl-C, or 5 attempts in a row fail to reach play)")
 	fs.BoolVar(&p.summary, "summary", false, "headless: print a JSON summary on stdout when leaving")
 	fs.StringVar(&p.team, "team", "", "team to join when the host asks, again after every reconnect (default: headless the first team offered, in the window the player chooses)")
 	fs.StringVar(&p.script, "script", "", "headless: key script, lines of `<offset> <down|up> <command>` counted from reaching play")
@@ -80,6 +82,8 @@ func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&p.fullscreen, "fullscreen", false, "start in fullscreen (F11 or Alt+Enter toggles it)")
 	fs.StringVar(&p.screenshot, "screenshot", "", "write a PNG of the window to this file after -screenshot-after, then quit")
 	fs.DurationVar(&p.screenshotAfter, "screenshot-after", 10*time.Second, "when to take the -screenshot")
+	fs.Var(&p.size, "window", "the window's size `WxH` (default: its size when last closed, else 1280x720)")
+	fs.BoolVar(&p.quickplay, "quickplay", false, "window: skip the start screen and play against the embedded host at once")
 	p.lobby.register(fs)
 }
 
@@ -121,14 +125,25 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	addr := fs.Arg(0)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if !p.headless {
+		// The window opens at once: on the start screen when nothing on
+		// the command line says what to play, else on the connecting
+		// screen of the address (or of the embedded host).
+		var start *hud.StartChoice
+		switch {
+		case addr != "":
+			start = &hud.StartChoice{Kind: hud.StartJoin, Value: addr}
+		case choosesPlay(fs):
+			start = &hud.StartChoice{Kind: hud.StartOffline}
+		}
+		return windowHome(ctx, p, start, stderr)
+	}
 	if addr == "" {
-		// No address: a match against the embedded host, on a free loopback
-		// port, reached through the same WebSocket path a remote host uses.
+		// No address: a match against the embedded host.
 		hostCtx, stopHost := context.WithCancel(ctx)
-		srv, err := host.Start(hostCtx, host.Config{Addr: "127.0.0.1:0", Bots: p.bots, Map: p.mapName,
-			Sound: sounds.File, Log: hostLogger(stderr, p.verbose)})
+		srv, err := startEmbedded(hostCtx, p, stderr)
 		if err != nil {
-			fmt.Fprintf(stderr, "vimpclient: embedded host: %v\n", err)
+			fmt.Fprintf(stderr, "vimpclient: %v\n", err)
 			stopHost()
 			return 1
 		}
@@ -138,10 +153,19 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		}()
 		addr = srv.URL()
 	}
-	if !p.headless {
-		return windowConnect(ctx, p, addr, stdout, stderr)
-	}
 	return headlessConnect(ctx, p, addr, stdout, stderr)
+}
+
+// startFlags are the flags that say what to play: any of them skips the
+// start screen (the window plays against the embedded host at once).
+var startFlags = []string{"nick", "room", "quickplay", "team", "map", "bots", "set", "script"}
+
+// choosesPlay reports whether the command line set a flag that says what
+// to play.
+func choosesPlay(fs *flag.FlagSet) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || slices.Contains(startFlags, f.Name) })
+	return set
 }
 
 // hostLogger is the embedded host's logger: its problems only, unless -v
@@ -151,7 +175,7 @@ func hostLogger(w io.Writer, verbose bool) *slog.Logger {
 	if verbose {
 		lvl = slog.LevelDebug
 	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lvl}))
+	return logs.NewText(w, lvl)
 }
 
 func loadScript(path string) ([]input.ScriptStep, error) {

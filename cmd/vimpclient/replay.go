@@ -36,7 +36,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	headless := fs.Bool("headless", false, "run without a window: replay at -speed (0: at once) and print what happened")
 	conn := fs.String("conn", "", "connection label to replay (default: the first one in the file)")
 	speed := fs.Float64("speed", 0, "headless: play at this multiple of the recorded pace (0: as fast as possible; the window starts at 1 and changes it with the arrow keys)")
-	nick := fs.String("nick", "", "nick to answer the recorded auth form with")
+	nick := fs.String("nick", "", "nick to answer the recorded auth form with (default: the recorded answer)")
 	team := fs.String("team", "", "team to answer the recorded team vote with (default: the first offered)")
 	sum := fs.Bool("summary", false, "headless: print a JSON summary on stdout")
 	script := fs.String("script", "", "headless: key script, as for a live host")
@@ -112,7 +112,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	queue := session.NewQueue(len(lines) + 64)
 	queue.SetByteLimit(session.RecordingBytes(lines))
 	sess := session.New(session.Options{
-		Auth:     session.AuthValues{Nick: *nick},
+		Auth:     session.ReplayAuth(lines, *conn, *nick),
 		AutoTeam: true, Team: *team, Recorder: rec, Now: rp.Now,
 		Queue:  queue,
 		Logger: log,
@@ -178,7 +178,7 @@ func watchDemo(ctx context.Context, lines []session.RecordedLine, conn, nick, te
 	d.SetPaused(shot.paused)
 	prefs, prefsPath := loadSettings(log)
 	win, err := window.NewDemo(ctx, d, renderer, window.Options{Title: "vimpclient — demo", Log: log,
-		Screenshot: shot.path, ScreenshotAfter: shot.after, Settings: prefs, SettingsPath: prefsPath, Sound: vols})
+		Screenshot: shot.path, ScreenshotAfter: shot.after, Width: shot.size.w, Height: shot.size.h, Settings: prefs, SettingsPath: prefsPath, Sound: vols})
 	if err != nil {
 		fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
 		return 1
@@ -247,6 +247,7 @@ type screenshotFlags struct {
 	after  time.Duration
 	seek   time.Duration
 	paused bool
+	size   windowSize
 }
 
 func (s *screenshotFlags) register(fs *flag.FlagSet) {
@@ -254,4 +255,5 @@ func (s *screenshotFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&s.after, "screenshot-after", 3*time.Second, "when to take the -screenshot")
 	fs.DurationVar(&s.seek, "seek", 0, "window: start at this point of the recording")
 	fs.BoolVar(&s.paused, "paused", false, "window: start paused")
+	fs.Var(&s.size, "window", "window: its size `WxH` (default: its size when last closed, else 1280x720)")
 }

@@ -9,6 +9,7 @@ import (
 
 	"vimpclient/host"
 	"vimpclient/host/sounds"
+	"vimpclient/logs"
 )
 
 // runServe runs the embedded host alone: `vimpclient serve -addr HOST:PORT
@@ -45,7 +46,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	if *verbose {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
+	log := logs.NewText(stderr, level)
 	hc := host.Config{Addr: *addr, Bots: *bots, Map: *mapName, MaxPlayers: *maxPlayers, Sound: sounds.File, Log: log}
 	if *dataDir != "" {
 		var err error

@@ -351,6 +351,11 @@ func TestPrintableDropsControlAndInvisible(t *testing.T) {
 		"⚔\ufe0f  Bob":         "⚔  Bob",
 		"Zoë Ünicode Жук 日本":   "Zoë Ünicode Жук 日本",
 		"\u200e\u0085x\u200dy": "xy",
+		// Escape sequences go whole, not just their ESC.
+		"\x1b[2J\x1b[HRoom":           "Room",
+		"a\x1b]0;title\x07b":          "ab",
+		"c\u009b31md\x1b(Be":          "cde",
+		"osc \x1b]8;;http://x\x1b\\l": "osc l",
 	} {
 		if got := f.Printable(in); got != want {
 			t.Errorf("Printable(%q) = %q, want %q", in, got, want)

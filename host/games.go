@@ -70,8 +70,13 @@ func newMatch(cfg *Config) (game.Match, GameInfo, error) {
 	if err != nil {
 		return nil, GameInfo{}, err
 	}
-	if err := CheckMap(g.ID, cfg.Map); err != nil {
-		return nil, GameInfo{}, err
+	if cfg.Data != nil && g.ID != DefaultGame {
+		return nil, GameInfo{}, fmt.Errorf("game data is for tanks, not %s", g.Title)
+	}
+	if cfg.Data == nil { // a game's own data brings its own maps
+		if err := CheckMap(g.ID, cfg.Map); err != nil {
+			return nil, GameInfo{}, err
+		}
 	}
 	var m game.Match
 	switch g.ID {
@@ -80,7 +85,7 @@ func newMatch(cfg *Config) (game.Match, GameInfo, error) {
 			VoteSeconds: cfg.VoteSeconds, Log: cfg.Log})
 	default:
 		m, err = match.New(match.Config{Bots: cfg.Bots, Seed: cfg.Seed, Map: cfg.Map, RoundSeconds: cfg.RoundSeconds,
-			MapSeconds: cfg.MapSeconds, VoteSeconds: cfg.VoteSeconds, Log: cfg.Log})
+			MapSeconds: cfg.MapSeconds, VoteSeconds: cfg.VoteSeconds, Game: cfg.Data, Log: cfg.Log})
 	}
 	if err != nil {
 		return nil, GameInfo{}, err

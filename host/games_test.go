@@ -14,8 +14,8 @@ import (
 // /config and manifest, the arena map, its sounds and no tank images; an
 // unknown game or a map of the other game does not start.
 func TestSnakesDiscovery(t *testing.T) {
-	srv, _ := startHost(t, Config{Game: "snakes", Bots: 1, Sound: func(f string) ([]byte, bool) {
-		return []byte("RIFF" + f), f == "death" || f == "shot"
+	srv, _ := startHost(t, Config{Game: "snakes", Bots: 1, Sound: func(f string) ([]byte, string, bool) {
+		return []byte("ID3" + f), "audio/mpeg", f == "death.mp3" || f == "shot.mp3"
 	}})
 	if srv.GameID() != "snakes" || srv.MapName() != "" && srv.MapName() != "arena" {
 		t.Fatalf("game %q map %q", srv.GameID(), srv.MapName())
@@ -40,7 +40,7 @@ func TestSnakesDiscovery(t *testing.T) {
 		t.Fatalf("manifest: %d %s", code, b)
 	}
 	for path, want := range map[string]int{"/games/tanks/manifest.json": 404, "/games/snakes/maps/arena": 200,
-		"/games/snakes/maps/yard": 404, "/games/snakes/sounds/death.wav": 200, "/games/tanks/sounds/death.wav": 404,
+		"/games/snakes/maps/yard": 404, "/games/snakes/sounds/death.mp3": 200, "/games/tanks/sounds/death.mp3": 404,
 		"/games/snakes/img/tiles.png": 404, "/games/tanks/img/tiles.png": 404} {
 		if code, b := get(path); code != want {
 			t.Errorf("%s: %d %.80s, want %d", path, code, b, want)

@@ -63,17 +63,16 @@ func (s *Server) routes() http.Handler {
 		_, _ = w.Write(b)
 	})
 	mux.HandleFunc("GET /games/{id}/sounds/{file}", func(w http.ResponseWriter, r *http.Request) {
-		name, ok := strings.CutSuffix(r.PathValue("file"), ".wav")
-		if !ok || s.cfg.Sound == nil || r.PathValue("id") != s.game.ID {
+		if s.cfg.Sound == nil || r.PathValue("id") != s.game.ID {
 			http.NotFound(w, r)
 			return
 		}
-		b, ok := s.cfg.Sound(name)
+		b, ct, ok := s.cfg.Sound(r.PathValue("file"))
 		if !ok {
 			http.NotFound(w, r)
 			return
 		}
-		w.Header().Set("Content-Type", "audio/wav")
+		w.Header().Set("Content-Type", ct)
 		_, _ = w.Write(b)
 	})
 	mux.HandleFunc("/game", s.serveGame)

@@ -219,6 +219,9 @@ type authError struct {
 // authData is the auth form: a guest name field on the WebSocket, none for
 // a lobby joiner (the nick comes from its identity token).
 func (r *room) authData(lobby bool) any {
+	if r.cfg.AuthData != nil && !lobby {
+		return r.cfg.AuthData
+	}
 	params := []any{}
 	if !lobby {
 		params = append(params, map[string]any{"name": "name", "value": "", "options": map[string]any{

@@ -12,17 +12,21 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"vimpclient/host/art"
+	"vimpclient/host/match"
 )
 
 // Config configures a host. Zero values take the dedicated host defaults.
@@ -56,9 +60,18 @@ type Config struct {
 	ConnRate int
 	// Seed makes the bots' choices repeatable.
 	Seed uint64
-	// Sound returns the WAV bytes of a catalog sound file name (such as
-	// "shot"); nil serves no sounds. Served as <assetsBase>sounds/<file>.wav.
-	Sound func(file string) ([]byte, bool)
+	// Sound returns a sound file by its name with extension (such as
+	// "shot.mp3": a catalog file and one of its codecs) and its content
+	// type; nil serves no sounds. Served as <assetsBase>sounds/<name>;
+	// package host/sounds is the embedded match's.
+	Sound func(name string) (data []byte, contentType string, ok bool)
+	// Data plays another tanks game's own data instead of the built-in
+	// one: its CONFIG_DATA and MAP_DATA sent verbatim (package match says
+	// what the schema must be), its images drawn in the shapes its maps ask
+	// for. AuthData, when set, is the AUTH_DATA sent verbatim to a guest.
+	// Together they make the host send what a real host of that game sends.
+	Data     *match.GameData
+	AuthData json.RawMessage
 	// RoundSeconds, MapSeconds, VoteSeconds pass to the match.
 	RoundSeconds, MapSeconds, VoteSeconds int
 	Log                                   *slog.Logger
@@ -137,6 +150,11 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("host: %w", err)
 	}
+	if cfg.Data != nil {
+		if images, err = gameImages(cfg.Data.Maps); err != nil {
+			return nil, fmt.Errorf("host: %w", err)
+		}
+	}
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", cfg.Addr)
 	if err != nil {
@@ -152,7 +170,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		b, _ := m.MapText(n)
 		h.Write(b)
 	}
-	for _, n := range []string{"tiles.png", "crate.png"} {
+	for _, n := range slices.Sorted(maps.Keys(images)) {
 		h.Write(images[n])
 	}
 	s.version = hex.EncodeToString(h.Sum(nil))[:16]

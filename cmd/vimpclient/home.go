@@ -8,10 +8,10 @@ import (
 	"path/filepath"
 	"sync"
 
-	"vimpclient/audio/synth"
 	"vimpclient/demo"
 	"vimpclient/gameloop"
 	"vimpclient/host"
+	"vimpclient/host/sounds"
 	"vimpclient/hostlist"
 	"vimpclient/hud"
 	"vimpclient/input"
@@ -187,7 +187,7 @@ func (o *offlineHost) stop() {
 // remote host uses.
 func startEmbedded(ctx context.Context, p *playFlags, stderr io.Writer) (*host.Server, error) {
 	srv, err := host.Start(ctx, host.Config{Addr: "127.0.0.1:0", Game: p.game, Bots: p.bots, Map: p.mapName,
-		Sound: synth.WAV, Log: hostLogger(stderr, p.verbose)})
+		Sound: sounds.File, Log: hostLogger(stderr, p.verbose)})
 	if err != nil {
 		return nil, fmt.Errorf("embedded host: %w", err)
 	}

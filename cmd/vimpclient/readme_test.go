@@ -152,7 +152,8 @@ func TestReadmeCommandsRun(t *testing.T) {
 		"HOST": srv.URL(), "http://127.0.0.1:3002": srv.URL(), "FILE": rec, "MASTER": fm.URL(),
 		"S.json": filepath.Join(conf, "schemas", "tanks.json"), "F.bin": filepath.Join(conf, "frames", "tanks", "0000.bin"),
 		"S": "Native", "AUTH_URL": "http://127.0.0.1:1/auth",
-		"0.0.0.0:3002": "127.0.0.1:0", // loopback only, on a free port
+		"0.0.0.0:3002":   "127.0.0.1:0", // loopback only, on a free port
+		"127.0.0.1:3003": "127.0.0.1:0",
 	}
 
 	// login comes first (the rooms need its sign-in), then the hosting
@@ -168,6 +169,9 @@ func TestReadmeCommandsRun(t *testing.T) {
 		for i, a := range c.args {
 			if s, ok := subst[a]; ok {
 				a = s
+			}
+			if strings.HasPrefix(a, "testdata/") {
+				a = filepath.Join("..", "..", a) // the README's commands run from the module root
 			}
 			args[i] = a
 		}

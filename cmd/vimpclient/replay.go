@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 	"vimpclient/audio/synth"
 	"vimpclient/demo"
 	"vimpclient/gameloop"
+	"vimpclient/host/sounds"
 	"vimpclient/logs"
 	"vimpclient/render"
 	"vimpclient/session"
@@ -262,8 +262,10 @@ func demoSounds(dl *assets.Downloader) audio.Fetcher {
 	}
 	return audio.FetchFunc(func(_ context.Context, path string) ([]byte, error) {
 		name, _ := strings.CutPrefix(path, "sounds/")
-		name = strings.TrimSuffix(name, filepath.Ext(name))
-		if b, ok := synth.WAV(name); ok {
+		if b, _, ok := sounds.File(name); ok {
+			return b, nil
+		}
+		if b, ok := synth.WAV(strings.TrimSuffix(name, ".wav")); ok && strings.HasSuffix(name, ".wav") {
 			return b, nil
 		}
 		return nil, fmt.Errorf("%s: no such sound", path)

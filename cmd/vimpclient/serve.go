@@ -7,13 +7,13 @@ import (
 	"io"
 	"log/slog"
 
-	"vimpclient/audio/synth"
 	"vimpclient/host"
+	"vimpclient/host/sounds"
 	"vimpclient/logs"
 )
 
 // runServe runs the embedded host alone: `vimpclient serve -addr HOST:PORT
-// -bots N [-game GAME] [-map NAME]`. It listens on loopback unless the user names another
+// -bots N [-game GAME] [-map NAME] [-data DIR]`. It listens on loopback unless the user names another
 // address, prints the URL clients join, and stops when ctx ends. With
 // -master NAME the same match is also a room of that lobby master.
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -23,6 +23,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	bots := fs.Int("bots", 5, "number of bots in the match")
 	game := fs.String("game", "", "the `game` to host: "+gameList()+" (default "+host.DefaultGame+")")
 	mapName := fs.String("map", "", "play only this `map` of the game (no rotation)")
+	dataDir := fs.String("data", "", "play another tanks game's own data from `DIR` (config-data.json, auth-data.json, maps/NAME.json), sent as a real host of it sends it")
 	maxPlayers := fs.Int("max-players", 30, "maximum number of human players")
 	verbose := fs.Bool("v", false, "log debug messages")
 	var lf lobbyServeFlags
@@ -51,7 +52,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		level = slog.LevelDebug
 	}
 	log := logs.NewText(stderr, level)
-	srv, err := host.Start(ctx, host.Config{Addr: *addr, Game: *game, Bots: *bots, Map: *mapName, MaxPlayers: *maxPlayers, Sound: synth.WAV, Log: log})
+	hc := host.Config{Addr: *addr, Game: *game, Bots: *bots, Map: *mapName, MaxPlayers: *maxPlayers, Sound: sounds.File, Log: log}
+	if *dataDir != "" {
+		var err error
+		if hc.Data, hc.AuthData, err = host.LoadGameData(*dataDir); err != nil {
+			fmt.Fprintf(stderr, "serve: %v\n", err)
+			return 1
+		}
+	}
+	srv, err := host.Start(ctx, hc)
 	if err != nil {
 		fmt.Fprintf(stderr, "serve: %v\n", err)
 		return 1

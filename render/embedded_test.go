@@ -15,6 +15,7 @@ import (
 	"vimpclient/gameloop"
 	"vimpclient/host"
 	"vimpclient/session"
+	"vimpclient/world"
 )
 
 // loopGame runs the client's game loop and draws its world: the window
@@ -40,6 +41,22 @@ func (g *loopGame) LayoutF(w, h float64) (float64, float64) {
 		g.loop.World().Resize(w, h)
 	}
 	return w, h
+}
+
+// cameraOnScreen is where w draws its camera point (the live tank's
+// position) on the canvas named id, in window logical px; ok is false
+// before a camera or without that canvas.
+func cameraOnScreen(w *world.World, id string) (x, y float64, ok bool) {
+	cx, cy, ok := w.Camera()
+	if !ok {
+		return 0, 0, false
+	}
+	for i, c := range w.Canvases() {
+		if c.Spec.ID == id {
+			return w.WorldToScreen(i, cx, cy)
+		}
+	}
+	return 0, 0, false
 }
 
 // Against the embedded host, as a new player sees it: the local tank is

@@ -236,6 +236,15 @@ func (m *StartMenu) pick(i int) {
 	}
 }
 
+// OpenPage focuses entry k and opens its page (the Demos page after a demo
+// ended, say); an entry with no page is only focused.
+func (m *StartMenu) OpenPage(k StartKind) {
+	m.Focus, m.Open = k, false
+	if k.hasPage() {
+		m.activate()
+	}
+}
+
 // activate acts on the focused entry: a choice, or its page.
 func (m *StartMenu) activate() {
 	if !m.Focus.hasPage() {

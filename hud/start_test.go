@@ -220,3 +220,21 @@ func TestConnectingFollowsAttempts(t *testing.T) {
 		t.Fatalf("ended detail %q: the address is said once, in the title", got)
 	}
 }
+
+// After a demo ends, "open another" opens the Demos page with the newest
+// recording ready for Enter.
+func TestStartMenuOpenPageDemos(t *testing.T) {
+	m, asked := testMenu()
+	m.OpenPage(StartDemos)
+	if m.Focus != StartDemos || !m.Open || m.Sel != 0 || len(*asked) != 1 {
+		t.Fatalf("focus %v open %v sel %d asked %v", m.Focus.Label(), m.Open, m.Sel, *asked)
+	}
+	m.Key(kEnter, false, false)
+	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartDemos, Value: "/r/new.jsonl"}}) {
+		t.Fatalf("Enter chose %+v", got)
+	}
+	m.OpenPage(StartSettings)
+	if m.Open || m.Focus != StartSettings {
+		t.Fatalf("an entry with no page opened one: %+v", m)
+	}
+}

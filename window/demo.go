@@ -35,6 +35,9 @@ type demoPlay struct {
 	key     statusKey
 	textOp  text.DrawOptions
 	barRect [4]float64 // timeline in device px: x, y, w, h
+	// inHome is set for a demo opened from the start screen, whose end
+	// card also offers another demo and the way back to the menu.
+	inHome bool
 }
 
 type statusKey struct {
@@ -202,6 +205,9 @@ func (p *demoPlay) Overlay(w *Window, screen *ebiten.Image) {
 const (
 	endTitle = "End of the demo"
 	endKeys  = "R  watch it again   ·   ←  back 5 s   ·   Esc  close"
+	// endKeysHome are the end card's keys for a demo opened from the
+	// start screen.
+	endKeysHome = "R  watch it again   ·   O  open another   ·   Esc  back to the menu"
 )
 
 // drawEndCard draws the card over the last picture of the match: the
@@ -209,6 +215,10 @@ const (
 func (p *demoPlay) drawEndCard(screen *ebiten.Image, s float64) {
 	b := screen.Bounds()
 	title, keys := p.fonts.Face(true, 28*s), p.fonts.Face(false, 16*s)
+	endKeys := endKeys
+	if p.inHome {
+		endKeys = endKeysHome
+	}
 	tw, _ := text.Measure(endTitle, title, 0)
 	kw, _ := text.Measure(endKeys, keys, 0)
 	cw := max(tw, kw) + 60*s

@@ -109,6 +109,12 @@ func (w *Window) homeUpdate(now time.Time) bool {
 			s.closeDemo(w)
 			return true
 		}
+		if s.demo.Ended() && inpututil.IsKeyJustPressed(ebiten.KeyO) && !w.menu.Open {
+			// Another demo: the Demos page, the newest recording ready.
+			s.closeDemo(w)
+			s.cfg.Menu.OpenPage(hud.StartDemos)
+			return true
+		}
 		return false
 	}
 	if s.match != nil {
@@ -297,7 +303,7 @@ func (s *homeScreen) openDemo(w *Window, path string) {
 		return
 	}
 	s.demo = d
-	w.play = &demoPlay{d: d, fonts: w.hud.Fonts()}
+	w.play = &demoPlay{d: d, fonts: w.hud.Fonts(), inHome: true}
 	w.applyLoop(d.Loop())
 	ebiten.SetWindowTitle(w.title() + " — " + path)
 }

@@ -25,11 +25,17 @@ type Limits struct {
 	// NewPerFrame bounds the entities and effects one event frame or one
 	// hot sample may create (default 1024).
 	NewPerFrame int
+	// FramesPerTick bounds the event frames one tick applies (default 64)
+	// and RowsPerTick their rows (default 65536; the first frame of a tick
+	// is applied whatever its size). The rest wait, in order, for the next
+	// tick: a flood slows the world down instead of freezing it.
+	FramesPerTick, RowsPerTick int
 }
 
 // DefaultLimits returns the limits the client applies.
 func DefaultLimits() Limits {
-	return Limits{EntitiesPerKey: 4096, EntitiesPerCanvas: 16384, Effects: 4096, NewPerFrame: 1024}
+	return Limits{EntitiesPerKey: 4096, EntitiesPerCanvas: 16384, Effects: 4096, NewPerFrame: 1024,
+		FramesPerTick: 64, RowsPerTick: 1 << 16}
 }
 
 // WithDefaults fills the zero (or negative) fields from DefaultLimits.
@@ -41,6 +47,7 @@ func (l Limits) WithDefaults() Limits {
 	}{
 		{&l.EntitiesPerKey, d.EntitiesPerKey}, {&l.EntitiesPerCanvas, d.EntitiesPerCanvas},
 		{&l.Effects, d.Effects}, {&l.NewPerFrame, d.NewPerFrame},
+		{&l.FramesPerTick, d.FramesPerTick}, {&l.RowsPerTick, d.RowsPerTick},
 	} {
 		if *f.v <= 0 {
 			*f.v = f.d

@@ -37,7 +37,9 @@ func rows(t *testing.T, s *clientcore.Schema, first, n int) []clientcore.Row {
 func TestSceneRefusesFramesOverItsLimits(t *testing.T) {
 	sc, s := limitedScene(t, parts.Limits{EntitiesPerKey: 10, NewPerFrame: 6, EntitiesPerCanvas: 100, Effects: 3})
 	frame := func(blocks ...clientcore.Block) *clientcore.EventFrame { return &clientcore.EventFrame{Blocks: blocks} }
-	a1 := func(first, n int) clientcore.Block { return clientcore.Block{Schema: s.Key("a1"), Rows: rows(t, s, first, n)} }
+	a1 := func(first, n int) clientcore.Block {
+		return clientcore.Block{Schema: s.Key("a1"), Rows: rows(t, s, first, n)}
+	}
 
 	sc.ApplyFrame(frame(a1(0, 7))) // 7 new in one frame, the limit is 6
 	if counts, _ := sc.Counts(); counts["generic"] != 0 {

@@ -236,7 +236,7 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 	close(drain)
 	wait := drainTimeout
 	if ctx.Err() != nil {
-		wait = closeGrace // leaving: the host had its close frame
+		wait = closeGrace / 3 // leaving: the host had its close frame
 	}
 	select {
 	case <-wdone:

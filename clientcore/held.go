@@ -79,3 +79,12 @@ func (c *Core) shed() {
 		c.freed = freed[:0]
 	}
 }
+
+// HeldBytes is the storage of the decoded frames the core holds and of its
+// pool of free slots: at most twice maxHeldBytes plus one frame being
+// decoded (for tests and diagnostics).
+func (c *Core) HeldBytes() int { return c.heldBytes() + c.poolBytes }
+
+// MaxHeldBytes is the bound HeldBytes keeps to, the frame being decoded
+// aside.
+const MaxHeldBytes = 2 * maxHeldBytes

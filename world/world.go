@@ -269,6 +269,10 @@ func (w *World) Refused() parts.Refusals {
 	return r
 }
 
+// Scene is the parts scene of the last Configure (nil before one), for
+// tests and diagnostics that count what it holds.
+func (w *World) Scene() *parts.Scene { return w.scene }
+
 // Configured reports whether a CONFIG_DATA was applied.
 func (w *World) Configured() bool { return w.scene != nil }
 

@@ -7,6 +7,7 @@
 package hostile
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -194,20 +195,26 @@ func entitySchema() *packer.Schema {
 }
 
 // EntityFrames returns a function building the next frame of the entity
-// flood: each frame names perFrame entities never seen before and a few
-// event rows, its server time advancing 16 ms a frame.
-func EntityFrames(perFrame int) func() []byte {
+// flood: each frame names perFrame entities never seen before, repeats the
+// keep latest ones before them (interpolation shows an entity only once
+// two frames carry it) and adds a few event rows, its server time
+// advancing 16 ms a frame.
+func EntityFrames(perFrame, keep int) func() []byte {
 	s := entitySchema()
 	a, e := s.Key("a"), s.Key("e")
 	var f packer.Frame
-	seq, id := uint32(0), uint32(0)
+	seq, last := uint32(0), uint32(0)
 	vals := make([]packer.Value, 4)
 	return func() []byte {
 		seq++
 		f.Start(seq, float64(seq)*16, &packer.Camera{X: 0, Y: 0}, nil)
 		f.Block(a)
-		for range perFrame {
-			id++
+		first := uint32(1)
+		if last > uint32(keep) {
+			first = last - uint32(keep) + 1
+		}
+		last += uint32(perFrame)
+		for id := first; id <= last; id++ {
 			vals[0], vals[1] = packer.F(float32(id%1000)), packer.F(float32(id/1000))
 			vals[2], vals[3] = packer.F(0), packer.I(id%4)
 			f.Row(id, vals)
@@ -220,12 +227,12 @@ func EntityFrames(perFrame int) func() []byte {
 		if err != nil {
 			panic(err) // the rows fit the schema by construction
 		}
-		return b
+		return bytes.Clone(b) // the frame's buffer is reused
 	}
 }
 
 func floodEntities(c *conn) error {
-	next := EntityFrames(500)
+	next := EntityFrames(500, 500)
 	for {
 		if err := c.c.Write(c.ctx, websocket.MessageBinary, next()); err != nil {
 			return err

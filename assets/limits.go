@@ -49,7 +49,7 @@ type Limits struct {
 func DefaultLimits() Limits {
 	return Limits{
 		ImageBytes: 16 << 20, ImageSide: 8192, ImagePixels: 32 << 20,
-		SoundBytes: 16 << 20, JSONBytes: 4 << 20,
+		SoundBytes: 4 << 20, JSONBytes: 4 << 20,
 		Files: 1024, Parallel: 4, Timeout: time.Minute,
 	}
 }

@@ -248,8 +248,8 @@ func FuzzPipeline(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in []byte) {
 		msgs := pipelineMessages(in)
-		if len(msgs) > 512 {
-			msgs = msgs[:512]
+		if len(msgs) > 256 {
+			msgs = msgs[:256]
 		}
 		runPipeline(t, msgs)
 	})

@@ -39,7 +39,7 @@ func (h *Host) assetRoutes() {
 		name := strings.TrimPrefix(r.URL.Path, "/assets/sounds/")
 		switch {
 		case strings.HasPrefix(name, "big"):
-			const n = 16<<20 - 44
+			const n = 4<<20 - 44
 			_, _ = w.Write(wavHeader(n))
 			writeZeros(w, n)
 		case strings.HasPrefix(name, "endless"):

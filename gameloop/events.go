@@ -100,6 +100,12 @@ func (l *Loop) message(ev *session.Event) {
 			return // answered with the team chosen earlier in the run
 		}
 	}
+	if cfg, ok := ev.Value.(*protocol.Config); ok && len(cfg.Snapshot) > clientcore.MaxSchemaBytes {
+		// Refused before the HUD, the core and the world each read it: a
+		// host repeating a huge CONFIG_DATA must not cost a tick each.
+		l.note(fmt.Sprintf("snapshot schema: %d bytes, the limit is %d", len(cfg.Snapshot), clientcore.MaxSchemaBytes))
+		return
+	}
 	l.hud.Handle(ev.Value, l.nowMs)
 	switch v := ev.Value.(type) {
 	case *protocol.Config:

@@ -212,6 +212,11 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 			select {
 			case <-closed:
 			case <-time.After(closeGrace):
+				// The close frame is stuck behind a host that does not
+				// read: drop the connection, which frees its writers too.
+				if cn, ok := t.(interface{ CloseNow() error }); ok {
+					_ = cn.CloseNow()
+				}
 			}
 			rcancel()
 		case <-stopWatch:

@@ -110,6 +110,9 @@ func (w *WebSocket) Send(ctx context.Context, text []byte, _ bool) error {
 	return nil
 }
 
+// CloseNow drops the connection without a close handshake.
+func (w *WebSocket) CloseNow() error { return w.conn.CloseNow() }
+
 // Close implements Transport.
 func (w *WebSocket) Close(code int, reason string) error {
 	return w.conn.Close(websocket.StatusCode(code), reason)

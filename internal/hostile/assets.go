@@ -27,9 +27,22 @@ var soundCatalog = func() string {
 	return b.String()
 }()
 
-// The map of the Assets scenario draws from these images.
-const trapMap = `{"setId":"m","step":32,"scale":1,"spriteSheet":{"img":"bomb.png","frames":[[0,0,32,32]]},` +
-	`"layers":{"1":[0]},"map":[[0,0],[0,0]]}`
+// The map of the Assets scenario draws from these images: a sheet of the
+// most pixels an image could once have, and bodies naming eight images
+// each just within the one-image limit.
+var trapMap = func() string {
+	var b strings.Builder
+	b.WriteString(`{"setId":"m","step":32,"scale":1,"spriteSheet":{"img":"bomb.png","frames":[[0,0,32,32]]},` +
+		`"layers":{"1":[0],"2":[0]},"map":[[0,0],[0,0]],"physicsDynamic":[`)
+	for i := range 8 {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		fmt.Fprintf(&b, `{"position":[%d,0],"width":32,"height":32,"angle":0,"img":"big%d.png","layer":2}`, i*40, i)
+	}
+	b.WriteString("]}")
+	return b.String()
+}()
 
 func (h *Host) assetRoutes() {
 	h.mux.HandleFunc("/games/manifest.json", func(w http.ResponseWriter, r *http.Request) {
@@ -52,6 +65,10 @@ func (h *Host) assetRoutes() {
 	})
 	h.mux.HandleFunc("/assets/img/", func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "image/png")
+		if strings.HasPrefix(r.URL.Path, "/assets/img/big") {
+			_, _ = w.Write(bigPNG())
+			return
+		}
 		_, _ = w.Write(bombPNG())
 	})
 }
@@ -81,13 +98,18 @@ func writeZeros(w http.ResponseWriter, n int64) {
 	}
 }
 
+// bigPNG is a PNG of 2896×2896 px, within the one-image pixel limit.
+var bigPNG = sync.OnceValue(func() []byte { return grayPNG(2896, 2896) })
+
 // bombPNG is a PNG of the most pixels an image may have (8192×4096), a
 // few hundred KiB on the wire and 128 MiB decoded.
-var bombPNG = sync.OnceValue(func() []byte {
-	img := image.NewGray(image.Rect(0, 0, 8192, 4096))
+var bombPNG = sync.OnceValue(func() []byte { return grayPNG(8192, 4096) })
+
+func grayPNG(w, h int) []byte {
+	img := image.NewGray(image.Rect(0, 0, w, h))
 	var b bytes.Buffer
 	if err := (&png.Encoder{CompressionLevel: png.BestCompression}).Encode(&b, img); err != nil {
 		panic(err) // an in-memory image
 	}
 	return b.Bytes()
-})
+}

@@ -143,13 +143,11 @@ func pipelineSeeds(t testing.TB) [][]byte {
 // pipelineLimits are small enough that the fuzzer reaches every one.
 var pipelineLimits = parts.Limits{EntitiesPerKey: 64, EntitiesPerCanvas: 256, Effects: 64, NewPerFrame: 48, FramesPerTick: 4, RowsPerTick: 512}
 
-// maxPipelineTick is a bound no tick of a fuzz input comes near (they take
-// microseconds); one past it is a freeze, not a slow machine.
-const maxPipelineTick = 2 * time.Second
-
 // runPipeline plays msgs through a session, the loop, the world and the
 // parts scene (nothing drawn), then ticks until the loop has caught up. It
-// checks every tick's work and, at the end, what the pipeline holds.
+// checks every tick's work by count, not by the clock (the events one tick
+// took, what the scene and the core hold after it): a tick's time depends
+// on the machine, its work does not.
 func runPipeline(t *testing.T, msgs []session.Message) *Loop {
 	clock := time.Unix(1000, 0)
 	now := func() time.Time { return clock }
@@ -160,11 +158,7 @@ func runPipeline(t *testing.T, msgs []session.Message) *Loop {
 	sess.Run(context.Background(), &scripted{msgs: msgs}, session.Target{Host: "fuzz"})
 	for tick := 0; ; tick++ {
 		queued := sess.Queue().Len()
-		start := time.Now()
 		l.Tick(clock)
-		if d := time.Since(start); d > maxPipelineTick {
-			t.Fatalf("tick %d took %v", tick, d)
-		}
 		if took := queued - sess.Queue().Len(); took > eventsPerTick {
 			t.Fatalf("tick %d handled %d events, the bound is %d", tick, took, eventsPerTick)
 		}

@@ -4,13 +4,34 @@
 GO      ?= go
 PKGS    ?= ./...
 FUZZTIME ?= 5m
-# Debian packages Ebiten (cgo, X11, GL), oto (ALSA) and the window tests (Xvfb) need, and
-# a small CJK font (WenQuanYi Micro Hei, about 5 MB) the HUD's font fallback tests draw with.
-DEB_PKGS := gcc pkg-config libx11-dev libxrandr-dev libxcursor-dev libxinerama-dev libxi-dev \
-            libgl1-mesa-dev libxxf86vm-dev libasound2-dev xvfb xauth fonts-wqy-microhei
+# Debian packages running and testing need. The client builds without cgo: Ebiten and oto
+# open libGL, X11 and ALSA at run time, so only their runtime libraries are listed (no -dev
+# packages). gcc and libc6-dev are for the tests alone: the race detector needs cgo on Linux.
+# Xvfb and xauth give the window tests a display; WenQuanYi Micro Hei (about 5 MB) is the CJK
+# font the HUD's font fallback tests draw with; Symbola gives the chat's emoji a glyph.
+RUN_PKGS  := libgl1 libgl1-mesa-dri libegl1 libx11-6 libxrandr2 libxcursor1 libxinerama1 libxi6 \
+             libxxf86vm1 libxext6 libxrender1 libasound2
+TEST_PKGS := gcc libc6-dev xvfb xauth fonts-wqy-microhei fonts-symbola
+DEB_PKGS  := $(RUN_PKGS) $(TEST_PKGS)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: all deps build run test vet bench fuzz dist clean
+# Release builds: cgo-free, paths trimmed, stripped, an empty build id, and the version, the
+# commit and the commit's time (not the build's: the same commit builds the same bytes) set
+# in vimpclient/internal/version.
+VERSION ?= $(shell git describe --tags --match 'v[0-9]*' 2>/dev/null || echo v0.1.0-dev)
+COMMIT  := $(shell git rev-parse HEAD 2>/dev/null || echo unknown)
+DATE    := $(shell TZ=UTC git log -1 --date=format-local:%Y-%m-%dT%H:%M:%SZ --format=%cd 2>/dev/null || echo 1970-01-01T00:00:00Z)
+VPKG    := vimpclient/internal/version
+LDFLAGS := -s -w -buildid= -X $(VPKG).version=$(VERSION) -X $(VPKG).commit=$(COMMIT) -X $(VPKG).date=$(DATE)
+RELEASE_BUILD := CGO_ENABLED=0 $(GO) build -trimpath -buildvcs=false -ldflags "$(LDFLAGS)"
+RELEASE_TARGETS := linux/amd64 linux/arm64 windows/amd64 darwin/amd64 darwin/arm64
+# go-winres writes the Windows icon, manifest and version resources as a .syso the Go linker
+# takes; it is made at dist time only, so other builds never carry a stale one.
+WINRES  := github.com/tc-hib/go-winres@v0.3.3
+SYSO    := cmd/vimpclient/rsrc_windows_amd64.syso
+WINVER  := $(shell echo "$(VERSION)" | sed -E 's/^v?([0-9]+(\.[0-9]+)*).*/\1/;t;s/.*/0.0.0/')
+
+.PHONY: all deps build run test vet bench fuzz dist dist-check notice clean
 
 all: build
 
@@ -24,16 +45,39 @@ deps:
 	  $(SUDO) apt-get update -qq && DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq $$missing; \
 	fi
 
-# build makes the one client program: the window, -headless, serve, frames, replay.
+# build makes the one client program: the window, -headless, serve, frames, replay. No
+# platform needs cgo.
 build: deps
-	$(GO) build -o bin/vimpclient ./cmd/vimpclient
+	CGO_ENABLED=0 $(GO) build -o bin/vimpclient ./cmd/vimpclient
 
-# dist cross-builds release binaries: Linux amd64 (cgo, this machine's libraries)
-# and Windows amd64 (the graphics and sound libraries need no cgo there).
-dist: deps
-	mkdir -p dist
-	GOOS=linux GOARCH=amd64 $(GO) build -trimpath -o dist/vimpclient-linux-amd64 ./cmd/vimpclient
-	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -trimpath -o dist/vimpclient-windows-amd64.exe ./cmd/vimpclient
+# dist builds the release archives of every platform into dist/, with SHA256SUMS: Linux
+# tar.gz (binary, desktop entry, icon), Windows zip (.exe with icon, manifest, version
+# info), macOS zip (vimpclient.app). Nothing in it needs a C toolchain.
+dist:
+	rm -rf dist
+	$(GO) run ./internal/cmd/release icons -out dist/build/res
+	@set -e; trap 'rm -f $(SYSO)' EXIT; \
+	$(GO) run $(WINRES) simply --arch amd64 --out cmd/vimpclient/rsrc --manifest gui \
+	  --icon dist/build/res/vimpclient.ico --product-name vimpclient --file-description "vimp game client" \
+	  --product-version "$(VERSION)" --file-version "$(WINVER)" --original-filename vimpclient.exe \
+	  --copyright "Copyright (c) The vimpclient authors, MIT licence"; \
+	for t in $(RELEASE_TARGETS); do \
+	  os=$${t%/*}; arch=$${t#*/}; ext=; [ $$os = windows ] && ext=.exe; \
+	  echo "build $$t"; \
+	  GOOS=$$os GOARCH=$$arch $(RELEASE_BUILD) -o dist/build/$${os}_$${arch}/vimpclient$$ext ./cmd/vimpclient; \
+	done
+	$(GO) run ./internal/cmd/release pack -version "$(VERSION)" -date "$(DATE)" -build dist/build -out dist
+	rm -rf dist/build
+
+# dist-check verifies dist/: the checksums, each archive's files and binary (ELF/PE/Mach-O,
+# architecture), then runs linux/amd64 (-version, a 5 s headless match against the embedded
+# host) and windows/amd64 the same way under Wine when Wine is installed.
+dist-check:
+	$(GO) run ./internal/cmd/release check -version "$(VERSION)" -dist dist -run
+
+# notice writes NOTICE: the licences of the modules the release binaries link.
+notice:
+	$(GO) run ./internal/cmd/notice -o NOTICE $(RELEASE_TARGETS:%=-target %) ./cmd/vimpclient
 
 # run starts the client against the embedded host (pass ARGS="http://host:port" for another).
 run: build
@@ -63,4 +107,4 @@ fuzz: deps
 	  done; done
 
 clean:
-	rm -rf bin dist
+	rm -rf bin dist $(SYSO)

@@ -23,6 +23,11 @@ func ParseBase(s string) (*url.URL, error) {
 	if u.User != nil || u.RawQuery != "" || u.ForceQuery || u.Fragment != "" {
 		return nil, fmt.Errorf("assets base %q: a user, query or fragment has no place in it", s)
 	}
+	if hasDotSegment(u.Path) {
+		// A base with "." or ".." in it names a folder only once a server
+		// cleans it: what lies under it could not be told from the URL.
+		return nil, fmt.Errorf("assets base %q: a \".\" or \"..\" segment has no place in it", s)
+	}
 	if !strings.HasSuffix(u.Path, "/") {
 		u.Path += "/"
 		if u.RawPath != "" {

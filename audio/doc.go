@@ -27,9 +27,10 @@
 //	// settings: sm.SetEffectsVolume(v), sm.SetHRTFVariant(spatial.HRTFBrowser), sm.SetITD(true)
 //	// disconnect: sm.Destroy()
 //
-// The embedded host serves the project's own effects: host.Config{Sound: synth.WAV} (or
-// synth.Handler, which caches, under <assetsBase>sounds/); its catalog lists wav first (the
-// client decodes mp3 and wav; webm is not decodable in pure Go).
+// The embedded host serves the project's own effects encoded as mp3 and webm (package
+// host/sounds: host.Config{Sound: sounds.File}); its catalog lists webm then mp3, as a real
+// tanks host does, and the client picks mp3 (it decodes mp3 and wav; webm is not decodable in
+// pure Go). synth.Handler serves the effects as wav.
 //
 // To hear the model without a session, render the scripted scene of scene_test.go:
 //

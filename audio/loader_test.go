@@ -49,7 +49,7 @@ func TestInitExpectsTheWholeCatalog(t *testing.T) {
 	l := m.Init(context.Background(), cat, f)
 	<-l.Done()
 	if loaded, failed, _ := l.Counts(); loaded != 1 || failed != 1 {
-		t.Fatalf("loaded %d failed %d; log:\n%s", loaded, failed, sink.buf.String())
+		t.Fatalf("loaded %d failed %d; log:\n%s", loaded, failed, sink.String())
 	}
 	f.mu.Lock()
 	expected, fetched, ctx := slices.Sorted(slices.Values(f.expected)), slices.Sorted(slices.Values(f.fetched)), f.ctx

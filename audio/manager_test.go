@@ -30,6 +30,13 @@ func (s *logSink) Write(p []byte) (int, error) {
 	return s.buf.Write(p)
 }
 
+// String is what was logged so far (the logger may still be writing).
+func (s *logSink) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.buf.String()
+}
+
 func (s *logSink) count(sub string) int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -347,7 +354,7 @@ func TestSystemSoundsBypassTheLimit(t *testing.T) {
 		t.Fatalf("system sound not centred: %v %v", out[0], out[1])
 	}
 	if r.log.count("unknown sound") != 1 || r.log.count("dropped SOUND_DATA") != 1 {
-		t.Fatalf("log:\n%s", r.log.buf.String())
+		t.Fatalf("log:\n%s", r.log.String())
 	}
 	r.m.SetMuted(true)
 	r.tick()

@@ -59,7 +59,7 @@ func TestSilentFallbackRecordsAndEndsVoices(t *testing.T) {
 		t.Fatal("the one-shot did not end while silent")
 	}
 	if n := sink.count("no sound device"); n != 1 {
-		t.Fatalf("%d device warnings, want 1:\n%s", n, sink.buf.String())
+		t.Fatalf("%d device warnings, want 1:\n%s", n, sink.String())
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -148,14 +148,14 @@ func TestDeviceChild(t *testing.T) {
 	switch mode {
 	case "device":
 		if !out.Device() {
-			t.Fatalf("null device not opened:\n%s", sink.buf.String())
+			t.Fatalf("null device not opened:\n%s", sink.String())
 		}
 	case "fallback":
 		if out.Device() {
 			t.Fatal("broken device reported as playing")
 		}
 		if n := sink.count("no sound device"); n != 1 {
-			t.Fatalf("%d warnings, want 1:\n%s", n, sink.buf.String())
+			t.Fatalf("%d warnings, want 1:\n%s", n, sink.String())
 		}
 	}
 	select {
@@ -173,5 +173,5 @@ func TestDeviceChild(t *testing.T) {
 	if b, err := wav.Decode(data); err != nil || b.Frames() == 0 {
 		t.Fatalf("recording with mode %s: %v, %d frames", mode, err, b.Frames())
 	}
-	t.Log(sink.buf.String())
+	t.Log(sink.String())
 }

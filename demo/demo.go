@@ -32,8 +32,9 @@ type Options struct {
 	Lines []session.RecordedLine
 	// Conn is the recorded connection to play ("" = the first one).
 	Conn string
-	// Nick and Team answer the recorded auth form and team vote, so the
-	// session's handshake runs as it did.
+	// The recorded auth form is answered as the recorded client answered
+	// it, with Nick (when set) for the identity field; Team answers the
+	// team vote. So the session's handshake runs as it did.
 	Nick, Team string
 	// NewLoop builds the game loop for a session; the demo builds a new
 	// session and loop whenever it restarts. It should set NoPrediction:
@@ -92,7 +93,9 @@ func (d *Demo) restart() {
 	d.stopRun()
 	f := newFeed(d.lines)
 	q := session.NewQueue(len(d.lines) + 64)
-	sess := session.New(session.Options{Auth: session.AuthValues{Nick: d.opts.Nick, GuestNick: "Viewer"},
+	auth := session.ReplayAuth(d.opts.Lines, d.opts.Conn, d.opts.Nick)
+	auth.GuestNick = "Viewer"
+	sess := session.New(session.Options{Auth: auth,
 		AutoTeam: true, Team: d.opts.Team, Now: f.Now, Queue: q, Logger: d.opts.Log})
 	ctx, cancel := context.WithCancel(context.Background())
 	r := &run{feed: f, sess: sess, loop: d.opts.NewLoop(sess), cancel: cancel, done: make(chan struct{})}

@@ -295,6 +295,7 @@ func (l *Loop) Tick(now time.Time) {
 	l.hud.Update(nowMs)
 	l.world.Tick(nowMs, min(dt, 100))
 	l.checkRefused()
+	l.updateWatching()
 	if s := l.opts.Sounds; s != nil {
 		if x, y, ok := l.world.Camera(); ok {
 			s.SetListener(x, y)

@@ -83,11 +83,15 @@ func newHeavyMatch(t testing.TB, obs Observer) *heavyMatch {
 func heavyFrame(t testing.TB, ps *packer.Schema, events bool) []byte {
 	var f packer.Frame
 	f.Start(1, 0, &packer.Camera{X: 400, Y: 300}, &packer.Player{GameID: 1, State: [8]float32{400, 300}})
-	f.Block(ps.Key("m1"))
+	// The tank rows end with z and level and the crate rows' heads with
+	// them in a layered schema; a flat one has neither, so the rows are cut
+	// to the schema's width (its head for the crates).
+	m1 := ps.Key("m1")
+	f.Block(m1)
 	for i := range 32 {
 		x, y := packer.Round2(250+float32(i%8)*20), packer.Round2(160+float32(i/8)*20)
 		f.Row(uint32(i+1), []packer.Value{packer.F(x), packer.F(y), packer.F(0.5), packer.F(0.2), packer.F(30), packer.F(10),
-			packer.F(1.5), packer.I(3), packer.I(2), packer.I(uint32(1 + i%2)), packer.F(0), packer.F(0), packer.I(0)})
+			packer.F(1.5), packer.I(3), packer.I(2), packer.I(uint32(1 + i%2)), packer.F(0), packer.F(0), packer.I(0)}[:len(m1.Names)])
 	}
 	if events {
 		f.Block(ps.Key("w1"))
@@ -105,9 +109,10 @@ func heavyFrame(t testing.TB, ps *packer.Schema, events bool) []byte {
 	for i := range 10 * btoi(events) {
 		f.ListRow([]packer.Value{packer.F(packer.Round2(260 + float32(i)*15)), packer.F(230), packer.F(50)})
 	}
-	f.Block(ps.Key("c1"))
+	c1 := ps.Key("c1")
+	f.Block(c1)
 	for i := range 64 {
-		f.Row(uint32(i), []packer.Value{packer.F(float32(120 + (i%8)*54)), packer.F(float32(120 + (i/8)*54)), packer.F(0.1), packer.F(0), packer.I(0)})
+		f.Row(uint32(i), []packer.Value{packer.F(float32(120 + (i%8)*54)), packer.F(float32(120 + (i/8)*54)), packer.F(0.1), packer.F(0), packer.I(0)}[:c1.OptionalFrom])
 	}
 	b, err := f.Bytes()
 	if err != nil {

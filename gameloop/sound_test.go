@@ -11,9 +11,9 @@ import (
 
 	"vimpclient/audio"
 	"vimpclient/audio/mix"
-	"vimpclient/audio/synth"
 	"vimpclient/clientcore"
 	"vimpclient/host/match"
+	hostsounds "vimpclient/host/sounds"
 	"vimpclient/internal/rowtest"
 	"vimpclient/parts"
 	"vimpclient/registry"
@@ -77,8 +77,7 @@ func TestExplosionPans(t *testing.T) {
 		}
 		loading := sounds.Init(context.Background(), cat, audio.FetchFunc(func(ctx context.Context, path string) ([]byte, error) {
 			name, _ := strings.CutPrefix(path, "sounds/")
-			name, _ = strings.CutSuffix(name, ".wav")
-			if b, ok := synth.WAV(name); ok {
+			if b, _, ok := hostsounds.File(name); ok {
 				return b, nil
 			}
 			return nil, fmt.Errorf("%s: not found", path)

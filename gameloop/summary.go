@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"vimpclient/clientcore"
+	"vimpclient/internal/version"
 	"vimpclient/session"
+	"vimpclient/termtext"
 )
 
 // maxIDsPerKey bounds each distinct-id set of the summary, and maxIDs all
@@ -38,6 +40,8 @@ type Summary struct {
 	CloseCode  *int     `json:"closeCode"`
 	Errors     []string `json:"errors"`
 	DurationMs int64    `json:"durationMs"`
+	// Client is the build that played (vimpclient -version).
+	Client string `json:"client"`
 }
 
 // Undecodable is how many snapshot frames could not be read, and why.
@@ -133,7 +137,8 @@ func Summarize(l *Loop, e *Entities, d time.Duration) Summary {
 	st := l.sess.Stats()
 	ls := l.Stats()
 	s := Summary{State: st.Furthest.String(), Player: st.Player, Pings: st.Pongs,
-		Ports: map[string]int{}, Entities: map[string]int{}, DurationMs: d.Milliseconds(), Prediction: ls.Prediction, Local: ls.Local}
+		Ports: map[string]int{}, Entities: map[string]int{}, DurationMs: d.Milliseconds(), Prediction: ls.Prediction, Local: ls.Local,
+		Client: version.Get().String()}
 	s.Frames = FrameCounts{Received: st.Frames, Decoded: ls.Decoded}
 	if st.Frames > int(ls.Decoded) {
 		s.Frames.Dropped = uint64(st.Frames) - ls.Decoded
@@ -160,15 +165,23 @@ func Summarize(l *Loop, e *Entities, d time.Duration) Summary {
 	if f := l.Fatal(); f != nil && len(s.Errors) == 0 {
 		s.Errors = append(s.Errors, f.Error())
 	}
+	// Errors quote what the host or master said: escaped and bounded.
+	for i, e := range s.Errors {
+		s.Errors[i] = termtext.Message(e)
+	}
+	if s.Undecodable != nil {
+		s.Undecodable.Reason = termtext.Message(s.Undecodable.Reason)
+	}
 	return s
 }
 
-// WriteSummary writes s as one JSON line.
+// WriteSummary writes s as one JSON line, with the runes that would steer
+// a terminal (in the host's schema keys, say) written as \u escapes.
 func WriteSummary(w io.Writer, s Summary) error {
 	b, err := json.Marshal(s)
 	if err != nil {
 		return fmt.Errorf("summary: %w", err)
 	}
-	_, err = w.Write(append(b, '\n'))
+	_, err = w.Write(append(termtext.EscapeJSON(b), '\n'))
 	return err
 }

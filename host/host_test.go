@@ -150,9 +150,17 @@ func (c *tclient) port(p int) msg {
 
 // handshake runs the dedicated join until the initial vote, building a
 // decoder from CONFIG_DATA.
-func (c *tclient) handshake(name string) {
+func (c *tclient) handshake(name string) { c.handshakeWith(name, nil) }
+
+// handshakeWith is handshake, handing seen the payloads of CONFIG_DATA,
+// AUTH_DATA and MAP_DATA.
+func (c *tclient) handshakeWith(name string, seen func(port int, payload []byte)) {
 	c.t.Helper()
+	if seen == nil {
+		seen = func(int, []byte) {}
+	}
 	cfg := c.port(protocol.ConfigData)
+	seen(protocol.ConfigData, cfg.payload)
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(cfg.payload, &top); err != nil {
 		c.t.Fatal(err)
@@ -165,6 +173,7 @@ func (c *tclient) handshake(name string) {
 	c.core = clientcore.New(s, clientcore.Options{})
 	c.send(protocol.ConfigReady, nil)
 	auth := c.port(protocol.AuthData)
+	seen(protocol.AuthData, auth.payload)
 	if !strings.Contains(string(auth.payload), `"name":"name"`) {
 		c.t.Fatalf("AUTH_DATA without the guest name field: %s", auth.payload)
 	}
@@ -174,7 +183,7 @@ func (c *tclient) handshake(name string) {
 		c.t.Fatalf("auth rejected: %s", res.payload)
 	}
 	c.send(protocol.ModulesReady, nil)
-	c.port(protocol.MapData)
+	seen(protocol.MapData, c.port(protocol.MapData).payload)
 	c.send(protocol.MapReady, nil)
 	c.port(protocol.FirstShotData)
 	c.send(protocol.FirstShotReady, nil)
@@ -208,11 +217,11 @@ func (c *tclient) expectClose() (websocket.StatusCode, []string) {
 }
 
 func TestHTTPDiscovery(t *testing.T) {
-	srv, _ := startHost(t, Config{Bots: 1, Sound: func(f string) ([]byte, bool) {
-		if f == "shot" {
-			return []byte("RIFF"), true
+	srv, _ := startHost(t, Config{Bots: 1, Sound: func(f string) ([]byte, string, bool) {
+		if f == "shot.mp3" {
+			return []byte("ID3"), "audio/mpeg", true
 		}
-		return nil, false
+		return nil, "", false
 	}})
 	get := func(path string) (int, []byte) {
 		resp, err := http.Get(srv.URL() + path)
@@ -242,11 +251,11 @@ func TestHTTPDiscovery(t *testing.T) {
 	if code, b = get("/games/tanks/maps/yard"); code != 200 || !strings.Contains(string(b), `"physicsStatic"`) {
 		t.Fatalf("map: %d %s", code, b)
 	}
-	if code, b = get("/games/tanks/sounds/shot.wav"); code != 200 || string(b) != "RIFF" {
-		t.Fatalf("shot.wav: %d %q", code, b)
+	if code, b = get("/games/tanks/sounds/shot.mp3"); code != 200 || string(b) != "ID3" {
+		t.Fatalf("shot.mp3: %d %q", code, b)
 	}
-	if code, _ = get("/games/tanks/sounds/shot.mp3"); code != 404 {
-		t.Fatalf("shot.mp3: %d", code)
+	if code, _ = get("/games/tanks/sounds/shot.wav"); code != 404 {
+		t.Fatalf("shot.wav: %d", code)
 	}
 	if code, _ = get("/games/tanks/maps/nowhere"); code != 404 {
 		t.Fatalf("unknown map: %d", code)

@@ -153,7 +153,7 @@ func (s *Server) MapName() string {
 func (s *Server) MaxPlayers() int { return s.cfg.MaxPlayers }
 
 // GameID is the id of the game the host runs.
-func (s *Server) GameID() string { return "tanks" }
+func (s *Server) GameID() string { return s.game.ID }
 
 // Version is the host's game version (a digest of its config, maps and art).
 func (s *Server) Version() string { return s.version }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"vimpclient/host/game"
 	"vimpclient/host/match"
 	"vimpclient/protocol"
 )
@@ -18,14 +19,22 @@ import (
 // tickInterval is the simulation step of the room loop (120 Hz).
 const tickInterval = time.Second / match.TicksPerSecond
 
-// maxCatchUp bounds the steps run for one wake-up after a stall.
-const maxCatchUp = 12
+// maxCatchUp bounds the steps run for one wake-up after a stall; the
+// backlog of a stall up to maxBacklog steps (1 s) is worked off over the
+// next wake-ups, so the match's time keeps pace with the frames' server
+// time (a snake never stops: steps dropped while the server time goes on
+// would show as prediction error on every client). Only a longer stall's
+// excess is dropped.
+const (
+	maxCatchUp = 12
+	maxBacklog = 120
+)
 
 // room owns the match and every client's protocol state; it runs on one
 // goroutine, so none of that state is locked.
 type room struct {
 	cfg     *Config
-	match   *match.Match
+	match   game.Match
 	joins   chan *client
 	leaves  chan *client
 	events  chan event
@@ -39,7 +48,7 @@ type room struct {
 	mapName atomic.Pointer[string]
 }
 
-func newRoom(cfg *Config, m *match.Match) *room {
+func newRoom(cfg *Config, m game.Match) *room {
 	r := &room{cfg: cfg, match: m, joins: make(chan *client), leaves: make(chan *client),
 		events: make(chan event, 1024), stopped: make(chan struct{}), clients: map[int]*client{}}
 	r.bufs.New = func() any { b := make([]byte, 0, 2048); return &b }
@@ -85,7 +94,7 @@ func (r *room) run(ctx context.Context) {
 				at := start.Add(time.Duration(steps) * tickInterval)
 				r.match.Step(float64(at.UnixNano()) / 1e6)
 			}
-			steps = max(steps, due-maxCatchUp) // drop the backlog of a long stall
+			steps = max(steps, due-maxBacklog) // drop the excess of a long stall
 			if name := r.match.MapName(); r.mapName.Load() == nil || *r.mapName.Load() != name {
 				r.mapName.Store(&name)
 			}
@@ -98,7 +107,7 @@ func (r *room) run(ctx context.Context) {
 	}
 }
 
-// JSON implements match.Out.
+// JSON implements game.Out.
 func (r *room) JSON(uid int, port int, payload any) {
 	c := r.clients[uid]
 	if c == nil || c.closing {
@@ -115,7 +124,7 @@ func (r *room) JSON(uid int, port int, payload any) {
 	r.enqueue(c, outMsg{text: b}, true)
 }
 
-// Frame implements match.Out.
+// Frame implements game.Out.
 func (r *room) Frame(uid int, b []byte, reliable bool) {
 	c := r.clients[uid]
 	if c == nil || c.closing {
@@ -210,6 +219,9 @@ type authError struct {
 // authData is the auth form: a guest name field on the WebSocket, none for
 // a lobby joiner (the nick comes from its identity token).
 func (r *room) authData(lobby bool) any {
+	if r.cfg.AuthData != nil && !lobby {
+		return r.cfg.AuthData
+	}
 	params := []any{}
 	if !lobby {
 		params = append(params, map[string]any{"name": "name", "value": "", "options": map[string]any{

@@ -3,18 +3,23 @@
 // WebSocket, admits connections the way a dedicated host does (origin,
 // connection rate, message size and rate limits, handshake timeout), runs
 // the per-connection port state machine and the PING/PONG kicks, and drives
-// a tanks-compatible match (package match) at 120 Hz with 30 Hz frames.
+// one game's match at 120 Hz with 30 Hz frames: a tanks-compatible match
+// (package match) or a snakes one (package snakesmatch), as Config.Game
+// chooses.
 package host
 
 import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"net"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -28,9 +33,13 @@ import (
 type Config struct {
 	// Addr is the listen address; default 127.0.0.1:0 (a free loopback port).
 	Addr string
+	// Game is the id of the game to run (Games lists them); "" is
+	// DefaultGame.
+	Game string
 	// Bots is the number of bots in the match.
 	Bots int
-	// Map pins the match to one catalog map (no rotation); "" rotates.
+	// Map pins the match to one map of the game's catalog (no rotation);
+	// "" rotates.
 	Map string
 	// MaxPlayers caps authenticated humans (default 30).
 	MaxPlayers int
@@ -51,9 +60,18 @@ type Config struct {
 	ConnRate int
 	// Seed makes the bots' choices repeatable.
 	Seed uint64
-	// Sound returns the WAV bytes of a catalog sound file name (such as
-	// "shot"); nil serves no sounds. Served as <assetsBase>sounds/<file>.wav.
-	Sound func(file string) ([]byte, bool)
+	// Sound returns a sound file by its name with extension (such as
+	// "shot.mp3": a catalog file and one of its codecs) and its content
+	// type; nil serves no sounds. Served as <assetsBase>sounds/<name>;
+	// package host/sounds is the embedded match's.
+	Sound func(name string) (data []byte, contentType string, ok bool)
+	// Data plays another tanks game's own data instead of the built-in
+	// one: its CONFIG_DATA and MAP_DATA sent verbatim (package match says
+	// what the schema must be), its images drawn in the shapes its maps ask
+	// for. AuthData, when set, is the AUTH_DATA sent verbatim to a guest.
+	// Together they make the host send what a real host of that game sends.
+	Data     *match.GameData
+	AuthData json.RawMessage
 	// RoundSeconds, MapSeconds, VoteSeconds pass to the match.
 	RoundSeconds, MapSeconds, VoteSeconds int
 	Log                                   *slog.Logger
@@ -98,6 +116,7 @@ func (c *Config) defaults() {
 // Server is a running host.
 type Server struct {
 	cfg     Config
+	game    GameInfo
 	ln      net.Listener
 	http    *http.Server
 	room    *room
@@ -123,8 +142,7 @@ type connWindow struct {
 // every socket is closed with 1001 and Done is closed.
 func Start(ctx context.Context, cfg Config) (*Server, error) {
 	cfg.defaults()
-	m, err := match.New(match.Config{Bots: cfg.Bots, Seed: cfg.Seed, Map: cfg.Map, RoundSeconds: cfg.RoundSeconds,
-		MapSeconds: cfg.MapSeconds, VoteSeconds: cfg.VoteSeconds, Log: cfg.Log})
+	m, info, err := newMatch(&cfg)
 	if err != nil {
 		return nil, fmt.Errorf("host: %w", err)
 	}
@@ -132,21 +150,27 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	if err != nil {
 		return nil, fmt.Errorf("host: %w", err)
 	}
+	if cfg.Data != nil {
+		if images, err = gameImages(cfg.Data.Maps); err != nil {
+			return nil, fmt.Errorf("host: %w", err)
+		}
+	}
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", cfg.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("host: listen %s: %w", cfg.Addr, err)
 	}
 	host, _, _ := net.SplitHostPort(cfg.Addr)
-	s := &Server{cfg: cfg, ln: ln, port: ln.Addr().(*net.TCPAddr).Port, host: host, images: images,
+	s := &Server{cfg: cfg, game: info, ln: ln, port: ln.Addr().(*net.TCPAddr).Port, host: host, images: images,
 		done: make(chan struct{}), conns: map[string]*connWindow{}}
 	h := sha256.New()
+	h.Write([]byte(info.ID))
 	h.Write(m.ConfigData())
 	for _, n := range m.MapNames() {
 		b, _ := m.MapText(n)
 		h.Write(b)
 	}
-	for _, n := range []string{"tiles.png", "crate.png"} {
+	for _, n := range slices.Sorted(maps.Keys(images)) {
 		h.Write(images[n])
 	}
 	s.version = hex.EncodeToString(h.Sum(nil))[:16]
@@ -173,7 +197,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		s.wg.Wait()
 		close(s.done)
 	}()
-	cfg.Log.Info("host: listening", "url", s.URL(), "bots", cfg.Bots)
+	cfg.Log.Info("host: listening", "url", s.URL(), "game", info.ID, "bots", cfg.Bots)
 	return s, nil
 }
 

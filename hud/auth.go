@@ -370,12 +370,12 @@ func (f *AuthForm) Submit() []byte {
 		fd := &f.Fields[i]
 		if fd.Control == "checkbox" {
 			fd.Error = "Property must be a string"
-			errs = append(errs, strings.ToUpper(fd.Name)+": "+fd.Error)
+			errs = append(errs, fd.rejection(fd.Error))
 			continue
 		}
 		if fd.opts.Validator == "isValidName" && !validName.MatchString(fd.Value) {
 			fd.Error = "not valid"
-			errs = append(errs, strings.ToUpper(fd.Name)+": "+fd.Error)
+			errs = append(errs, fd.rejection(fd.Error))
 		}
 		values[fd.Name] = fd.Value
 		if fd.Numeric {
@@ -427,21 +427,49 @@ func (f *AuthForm) Result(v protocol.AuthVerdict) error {
 	}
 	f.Errors = nil
 	for _, e := range v.Errors {
-		text := strings.ToUpper(cleanText(e.Name)) + ": " + cleanText(e.Error)
-		if e.Error == "" {
-			text = strings.ToUpper(cleanText(e.Name)) + " is not correctly!"
+		why := cleanText(e.Error)
+		if why == "" {
+			why = "not correct"
 		}
-		f.Errors = append(f.Errors, text)
+		text := strings.ToUpper(cleanText(e.Name)) + ": " + why
 		for i := range f.Fields {
-			if f.Fields[i].Name == e.Name {
-				f.Fields[i].Error = cleanText(e.Error)
-				if f.Fields[i].Error == "" {
-					f.Fields[i].Error = "not correct"
-				}
+			if fd := &f.Fields[i]; fd.Name == e.Name {
+				fd.Error = why
+				text = fd.rejection(why)
 			}
 		}
+		f.Errors = append(f.Errors, text)
 	}
 	return nil
+}
+
+// rejection is the form's line for a rejected field: its label, why, and
+// the rule its descriptor gives (the engine's name rule, the length limit),
+// so the player learns what the host accepts.
+func (fd *AuthField) rejection(why string) string {
+	label := fd.Label
+	if label == "" {
+		label = fd.Name
+	}
+	line := label + ": " + why
+	if rule := fd.rule(); rule != "" {
+		line += " — " + rule
+	}
+	return line
+}
+
+// rule says in words what the field's descriptor asks of a value.
+func (fd *AuthField) rule() string {
+	var parts []string
+	if fd.opts.Validator == "isValidName" {
+		parts = append(parts, "2–15 letters, digits, _, # or spaces; a letter first, no space or # last")
+	} else if fd.opts.MaxLength > 0 {
+		parts = append(parts, fmt.Sprintf("at most %d characters", fd.opts.MaxLength))
+	}
+	if fd.pattern != nil && fd.opts.Validator == "" {
+		parts = append(parts, "in the host's format")
+	}
+	return strings.Join(parts, "; ")
 }
 
 // Submitted is a copy of the values of the last Submit.

@@ -4,6 +4,7 @@ import (
 	"unicode"
 
 	"vimpclient/protocol"
+	"vimpclient/termtext"
 )
 
 // ChatFadeMs is how long a removed line takes to fade out.
@@ -249,9 +250,11 @@ func (c *Chat) History() []ChatLine { return c.history }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
 
-// cleanText removes control characters (so none is ever drawn) and bounds
+// cleanText removes terminal escape sequences whole and control
+// characters (so none is ever drawn, nor what follows an ESC) and bounds
 // the length.
 func cleanText(s string) string {
+	s = termtext.StripSequences(s)
 	clean := true
 	n := 0
 	for _, r := range s {

@@ -24,6 +24,9 @@ type HUD struct {
 	Reconnect Reconnect
 	// HostChange is the lobby room's host-change screen (see HostChanging).
 	HostChange HostChange
+	// Watching is the nick of the player the camera follows while the
+	// local player is dead or spectating ("" when none): see SetWatching.
+	Watching string
 
 	host, game string
 	store      Store
@@ -372,3 +375,8 @@ func (h *HUD) AuthClick(w, ht, x, y float64) {
 
 // AuthOpen reports whether the auth form is on screen.
 func (h *HUD) AuthOpen() bool { return h.Auth != nil }
+
+// SetWatching names the player the camera shows while the local player
+// does not play (dead, or a spectator): "" when it is the player's own
+// view or nobody the scoreboard knows.
+func (h *HUD) SetWatching(name string) { h.Watching = name }

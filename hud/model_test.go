@@ -90,7 +90,8 @@ func TestChatTemplates(t *testing.T) {
 	p := chatParams()
 	p.CacheMin, p.CacheMax = 200, 300
 	c := NewChat(p)
-	for _, raw := range []string{`"s:0:x"`, `"s:2:team1"`, `"g:0:Bob,2"`, `"c:0"`, `"v:4"`, `"n:0"`, `"g:5"`, `"m:0"`, `["plain\u0007 sys"]`, `["hi\nthere","Bo\tb",2]`} {
+	for _, raw := range []string{`"s:0:x"`, `"s:2:team1"`, `"g:0:Bob,2"`, `"c:0"`, `"v:4"`, `"n:0"`, `"g:5"`, `"m:0"`, `["plain\u0007 sys"]`, `["hi\nthere","Bo\tb",2]`,
+		`["\u001b[2J\u001b[Hcleared \u001b]0;title\u0007screen\u009b31m"]`} {
 		m, err := protocol.ParseChat(json.RawMessage(raw))
 		if err != nil {
 			t.Fatal(err)
@@ -107,6 +108,7 @@ func TestChatTemplates(t *testing.T) {
 		"System: Current map: {0}", // a placeholder without a parameter stays
 		"System: plain sys",
 		"Bob: hithere",
+		"System: cleared screen", // escape sequences go whole, not only their ESC
 	}
 	if got := chatTexts(c); !reflect.DeepEqual(got, want) {
 		t.Fatalf("got\n%q\nwant\n%q", got, want)
@@ -456,5 +458,17 @@ func TestAuthLabelledChoices(t *testing.T) {
 	}
 	if got := f.Submitted()["model"]; got != "m2" {
 		t.Errorf("submitted %q, want the value m2", got)
+	}
+}
+
+// A player's nick is found by the game ID its stat row carries, in any
+// table; an unknown ID has none.
+func TestStatNameByID(t *testing.T) {
+	s := NewStat(captureUIConfig(t).Stat)
+	s.Apply(stat(t, `[[["4",1,["Alice","",5,1]],["7",2,["Bolt","dead",3,0]]],[],true]`))
+	for id, want := range map[string]string{"4": "Alice", "7": "Bolt", "9": ""} {
+		if got, ok := s.Name(id); got != want || ok != (want != "") {
+			t.Errorf("Name(%q) = %q, %v; want %q", id, got, ok, want)
+		}
 	}
 }

@@ -116,8 +116,10 @@ func (h *HUD) Layout(w, ht float64) ScreenLayout {
 	if h.netGraph {
 		right = math.Min(right, l.NetGraph.X-bandGap)
 	}
-	left := l.Vote.X + l.Vote.W + bandGap
-	band := math.Max(0, right-left)
+	// The centre band is centred on the window (the game area is): as wide
+	// as the nearer of the vote column and the right-hand boxes allows.
+	half := math.Max(0, math.Min(w/2-(l.Vote.X+l.Vote.W+bandGap), right-w/2))
+	left, band := w/2-half, 2*half
 	l.Notices = Rect{X: left, Y: PanelH + 6, W: band, H: MaxNotices * NoticeH}
 	l.Banner = Rect{X: left, Y: l.Notices.Y + l.Notices.H + 4, W: band, H: BannerH}
 	size := InformSize(w)
@@ -129,7 +131,10 @@ func (h *HUD) Layout(w, ht float64) ScreenLayout {
 	chatTop := math.Max(l.Inform.Y+l.Inform.H+8, ht-ChatBottom-lines*ChatLineH)
 	l.Chat = Rect{X: cx, Y: chatTop, W: cw, H: math.Max(0, ht-ChatBottom-chatTop)}
 	bw := math.Min(0.9*w, 550)
-	l.Stat = Rect{X: (w - bw) / 2, Y: 30, W: bw, H: math.Max(60, ht-70)}
+	// The scoreboard starts under the notices shown now, so none is drawn
+	// over its rows.
+	statTop := math.Max(30, l.Notices.Y+float64(min(len(h.Notices()), MaxNotices))*NoticeH+4)
+	l.Stat = Rect{X: (w - bw) / 2, Y: statTop, W: bw, H: math.Max(60, ht-40-statTop)}
 	return l
 }
 

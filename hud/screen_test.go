@@ -1,6 +1,7 @@
 package hud
 
 import (
+	"math"
 	"testing"
 
 	"vimpclient/protocol"
@@ -67,5 +68,20 @@ func TestLayoutFixedFromTheRenderer(t *testing.T) {
 	l := h.Layout(1280, 720)
 	if l.Fixed != (Rect{X: 994, Y: 34, W: 212, H: 112}) || l.NetGraph.Y < 146 {
 		t.Fatalf("fixed %+v net graph %+v", l.Fixed, l.NetGraph)
+	}
+}
+
+// The banner, the informer and the notices are centred on the window at
+// every common size, radar or not.
+func TestCentreBandIsCentred(t *testing.T) {
+	for _, sz := range [][2]float64{{1280, 720}, {1366, 768}, {1920, 1080}, {800, 600}} {
+		h := New("h", "g", nil)
+		h.Config.Fixed = []CanvasSize{{W: 150, H: 150}}
+		l := h.Layout(sz[0], sz[1])
+		for name, r := range map[string]Rect{"banner": l.Banner, "inform": l.Inform, "notices": l.Notices} {
+			if c := r.X + r.W/2; math.Abs(c-sz[0]/2) > 1e-9 || r.W <= 0 {
+				t.Errorf("%v: %s band %+v centred at %v, want %v", sz, name, r, c, sz[0]/2)
+			}
+		}
 	}
 }

@@ -77,7 +77,54 @@ const (
 	hudScaleMin   = 0.75
 	hudScaleMax   = 2
 	hudScaleSteps = 4
+	// hudScaleStops is the HUD scale slider's stops past Auto, its first:
+	// 0.75× to 2× by 0.25×.
+	hudScaleStops = (hudScaleMax-hudScaleMin)*hudScaleSteps + 1
+	// autoScaleWidth is the window width the Auto HUD scale draws at 1×.
+	autoScaleWidth = 1280
 )
+
+// HUDScaleAuto is the HUD scale setting that follows the window.
+const HUDScaleAuto = settings.HUDScaleAuto
+
+// HUDScaleFor is the HUD scale drawn in a window w logical px wide for the
+// setting scale: the setting itself, or for Auto (0) the window's width
+// over 1280 (1× in the default window, 1.5× at 1920, as the game canvas
+// grows against its 1920 reference), held to 0.75×..2×.
+func HUDScaleFor(scale, w float64) float64 {
+	if scale > 0 {
+		return scale
+	}
+	if !(w > 0) {
+		return 1
+	}
+	return math.Max(hudScaleMin, math.Min(hudScaleMax, w/autoScaleWidth))
+}
+
+// hudScaleStop is the slider stop of a HUD scale: 0 for Auto, then one a
+// step from 0.75×.
+func hudScaleStop(v float64) float64 {
+	if v <= 0 {
+		return 0
+	}
+	return 1 + math.Round((v-hudScaleMin)*hudScaleSteps)
+}
+
+// hudScaleAt is the HUD scale at a slider stop (0: Auto).
+func hudScaleAt(stop float64) float64 {
+	stop = math.Max(0, math.Min(hudScaleStops, stop))
+	if stop == 0 {
+		return HUDScaleAuto
+	}
+	return hudScaleMin + (stop-1)/hudScaleSteps
+}
+
+func hudScaleLabel(v float64) string {
+	if v <= 0 {
+		return "Auto"
+	}
+	return strconv.FormatFloat(v, 'g', -1, 64) + "×"
+}
 
 // SettingsMenu is the settings overlay (F10, or Settings in the M menu):
 // volumes, the window, the HUD, the team colours, and the game's key and
@@ -316,7 +363,8 @@ func (m *SettingsMenu) adjust(dir int) {
 			m.changed |= ChangeVolume
 		}
 	case setHUDScale:
-		if step(&s.HUDScale, hudScaleMin, hudScaleMax, hudScaleSteps) {
+		if nv := hudScaleAt(hudScaleStop(s.HUDScale) + float64(dir)); nv != s.HUDScale {
+			s.HUDScale = nv
 			m.changed |= ChangeHUDScale
 		}
 	case setFullscreen, setVsync, setNetGraph, setMotion, setPalette:
@@ -414,8 +462,8 @@ func (m *SettingsMenu) rebuild() {
 		SettingsRow{Kind: SettingToggle, Label: "Vsync", Value: onOff(s.Vsync), id: setVsync},
 		SettingsRow{Kind: SettingToggle, Label: "Net graph", Value: onOff(s.NetGraph), id: setNetGraph},
 		SettingsRow{Kind: SettingToggle, Label: "Reduced motion", Value: onOff(s.ReducedMotion), id: setMotion},
-		SettingsRow{Kind: SettingSlider, Label: "HUD scale", Value: strconv.FormatFloat(s.HUDScale, 'g', -1, 64) + "×",
-			Fraction: (s.HUDScale - hudScaleMin) / (hudScaleMax - hudScaleMin), id: setHUDScale},
+		SettingsRow{Kind: SettingSlider, Label: "HUD scale", Value: hudScaleLabel(s.HUDScale),
+			Fraction: hudScaleStop(s.HUDScale) / hudScaleStops, id: setHUDScale},
 		SettingsRow{Kind: SettingChoice, Label: "Team colours", Value: palette, id: setPalette},
 	)
 	m.Rows = m.bindingRows(rows)
@@ -533,7 +581,7 @@ func (m *SettingsMenu) setSlider(id settingID, f float64) {
 		}
 		m.changed |= ChangeVolume
 	case setHUDScale:
-		s.HUDScale = hudScaleMin + math.Round(f*(hudScaleMax-hudScaleMin)*hudScaleSteps)/hudScaleSteps
+		s.HUDScale = hudScaleAt(math.Round(f * hudScaleStops))
 		m.changed |= ChangeHUDScale
 	}
 	m.rebuild()

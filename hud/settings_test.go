@@ -82,7 +82,7 @@ func TestSettingsSlidersAndToggles(t *testing.T) {
 	if c := m.TakeChanges(); c != ChangeFullscreen|ChangeMotion|ChangeHUDScale|ChangePalette {
 		t.Fatalf("changes %b", c)
 	}
-	if !m.S.Fullscreen || !m.S.ReducedMotion || m.S.HUDScale != 1.25 || m.S.Palette != settings.PaletteColorBlind {
+	if !m.S.Fullscreen || !m.S.ReducedMotion || m.S.HUDScale != 0.75 || m.S.Palette != settings.PaletteColorBlind {
 		t.Fatalf("settings %+v", m.S)
 	}
 	if r := m.Rows[m.Focus]; r.Value != "Colour-blind safe" {
@@ -101,7 +101,7 @@ func TestSettingsSlidersAndToggles(t *testing.T) {
 
 func TestSettingsKeyBindings(t *testing.T) {
 	m := openMenu(t)
-	r := focus(t, m, SettingKey, "fire")
+	r := focus(t, m, SettingKey, "Fire")
 	if r.Value != "J" || r.Conflict != "" {
 		t.Fatalf("fire row %+v", r)
 	}
@@ -113,11 +113,11 @@ func TestSettingsKeyBindings(t *testing.T) {
 	if got := m.Bindings(); len(got["fire"]) != 1 || got["fire"][0] != 87 || m.TakeChanges() != ChangeKeys {
 		t.Fatalf("bindings %v", got)
 	}
-	if r := m.Rows[m.Focus]; r.Value != "W" || r.Conflict != "W also forward" || !strings.Contains(m.Status, "W also forward") {
+	if r := m.Rows[m.Focus]; r.Value != "W" || r.Conflict != "W also Forward" || !strings.Contains(m.Status, "W also Forward") {
 		t.Fatalf("fire row %+v, status %q", r, m.Status)
 	}
-	fwd := focus(t, m, SettingKey, "forward")
-	if fwd.Conflict != "W also fire" {
+	fwd := focus(t, m, SettingKey, "Forward")
+	if fwd.Conflict != "W also Fire" {
 		t.Fatalf("forward row %+v", fwd)
 	}
 	// Engine and window keys are refused; Escape cancels.
@@ -135,7 +135,7 @@ func TestSettingsKeyBindings(t *testing.T) {
 	}
 	// Delete gives fire its own key back; binding a command to its own
 	// single key needs no binding either.
-	focus(t, m, SettingKey, "fire")
+	focus(t, m, SettingKey, "Fire")
 	m.Key(keyDelete)
 	m.Key(keyEnter)
 	m.Key(74)
@@ -143,18 +143,18 @@ func TestSettingsKeyBindings(t *testing.T) {
 		t.Fatalf("bindings %v", b)
 	}
 	// The spectator's commands are listed, and say so.
-	focus(t, m, SettingKey, "nextPlayer (spectating)")
+	focus(t, m, SettingKey, "Watch next player (spectating)")
 	// What was saved comes back with SetGame.
 	m.SetGame("tanks", tanksKeys(), input.Binding{"fire": {32}})
-	if r := focus(t, m, SettingKey, "fire"); r.Value != "Space" {
+	if r := focus(t, m, SettingKey, "Fire"); r.Value != "Space" {
 		t.Fatalf("loaded binding %+v", r)
 	}
 }
 
 func TestSettingsPadBindings(t *testing.T) {
 	m := openMenu(t)
-	r := focus(t, m, SettingPad, "fire")
-	if r.Value != "a, rt" {
+	r := focus(t, m, SettingPad, "Fire")
+	if r.Value != "A button, Right trigger" {
 		t.Fatalf("fire row %+v", r)
 	}
 	m.Key(keyEnter)
@@ -166,7 +166,7 @@ func TestSettingsPadBindings(t *testing.T) {
 		t.Fatal("a key ended the gamepad capture")
 	}
 	m.Pad(input.PadRB) // nextWeapon's, and nextPlayer's when spectating
-	if m.TakeChanges() != ChangePads || m.Status != "rb: fire (was nextWeapon)" {
+	if m.TakeChanges() != ChangePads || m.Status != "Right bumper: Fire (was Next weapon)" {
 		t.Fatalf("status %q", m.Status)
 	}
 	pm := m.PadMap()
@@ -176,11 +176,11 @@ func TestSettingsPadBindings(t *testing.T) {
 	if got := m.S.Pads["tanks"]["rb"]; strings.Join(got, " ") != "fire nextPlayer" {
 		t.Fatalf("saved %v", got)
 	}
-	if r := focus(t, m, SettingPad, "nextWeapon"); r.Value != "—" {
+	if r := focus(t, m, SettingPad, "Next weapon"); r.Value != "—" {
 		t.Fatalf("nextWeapon row %+v", r)
 	}
 	// Start and Back keep opening the menu and the scoreboard; Back cancels.
-	focus(t, m, SettingPad, "fire")
+	focus(t, m, SettingPad, "Fire")
 	m.Key(keyEnter)
 	m.Pad(input.PadStart)
 	if !strings.HasSuffix(m.Status, "not bound") {
@@ -212,7 +212,7 @@ func TestSettingsLayoutAndClicks(t *testing.T) {
 	if len(g.Rows) >= len(m.Rows) || !g.More[1] || g.More[0] {
 		t.Fatalf("%d of %d rows shown, more %v", len(g.Rows), len(m.Rows), g.More)
 	}
-	focus(t, m, SettingPad, "right")
+	focus(t, m, SettingPad, "Turn right")
 	g = m.Layout(1280, 480)
 	if last := g.Rows[len(g.Rows)-1]; last.Index != m.Focus || !g.More[0] {
 		t.Fatalf("focus %d not the last shown row %d", m.Focus, last.Index)
@@ -279,5 +279,31 @@ func TestMenuSettingsEntry(t *testing.T) {
 	out := h.Outgoing()
 	if len(out) != 1 || out[0].Kind != OutSettings || h.Vote.Cur != nil {
 		t.Fatalf("out %+v, window %+v", out, h.Vote.Cur)
+	}
+}
+
+// The HUD scale starts at Auto, the slider's first stop: right goes to
+// 0.75×, left from there back to Auto; Auto follows the window's width.
+func TestHUDScaleAuto(t *testing.T) {
+	m := openMenu(t)
+	focus(t, m, SettingSlider, "HUD scale")
+	if r := m.Rows[m.Focus]; r.Value != "Auto" || r.Fraction != 0 {
+		t.Fatalf("default HUD scale row %+v, want Auto at the slider's start", r)
+	}
+	m.Key(keyRight)
+	if m.S.HUDScale != 0.75 || m.Rows[m.Focus].Value != "0.75×" {
+		t.Fatalf("right of Auto: %v %q", m.S.HUDScale, m.Rows[m.Focus].Value)
+	}
+	m.Key(keyLeft)
+	if m.S.HUDScale != HUDScaleAuto || m.TakeChanges()&ChangeHUDScale == 0 {
+		t.Fatalf("left of 0.75×: %v", m.S.HUDScale)
+	}
+	for _, c := range []struct{ set, w, want float64 }{
+		{HUDScaleAuto, 1280, 1}, {HUDScaleAuto, 1920, 1.5}, {HUDScaleAuto, 800, 0.75}, {HUDScaleAuto, 3840, 2},
+		{HUDScaleAuto, 0, 1}, {1.25, 1920, 1.25},
+	} {
+		if got := HUDScaleFor(c.set, c.w); got != c.want {
+			t.Errorf("HUDScaleFor(%v, %v) = %v, want %v", c.set, c.w, got, c.want)
+		}
 	}
 }

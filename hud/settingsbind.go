@@ -55,9 +55,9 @@ func (m *SettingsMenu) keysOf(set int, name string) []int {
 // label names a command for its rows: the spectator's commands say so.
 func (m *SettingsMenu) label(name string) string {
 	if s := m.sets(name); len(s) == 1 && s[0] == 0 {
-		return name + " (spectating)"
+		return input.CommandLabel(name) + " (spectating)"
 	}
-	return name
+	return input.CommandLabel(name)
 }
 
 // bindingRows appends the keyboard and gamepad sections to rows.
@@ -90,7 +90,7 @@ func (m *SettingsMenu) bindingRows(rows []SettingsRow) []SettingsRow {
 		r := SettingsRow{Kind: SettingPad, Label: m.label(c), command: c}
 		var names []string
 		for _, ctl := range pm.Controls(c) {
-			names = append(names, ctl.String())
+			names = append(names, ctl.Label())
 		}
 		r.Value = strings.Join(names, ", ")
 		if r.Value == "" {
@@ -120,7 +120,7 @@ func (m *SettingsMenu) keyConflict(name string) string {
 			}
 			for _, other := range m.cfg.Commands(set) {
 				if other != name && slices.Contains(m.keysOf(set, other), code) {
-					add(input.KeyName(code) + " also " + other)
+					add(input.KeyName(code) + " also " + input.CommandLabel(other))
 				}
 			}
 		}
@@ -166,7 +166,7 @@ func (m *SettingsMenu) bindKey(name string, code int) {
 		}
 	}
 	m.changed |= ChangeKeys
-	m.Status = name + ": " + input.KeyName(code)
+	m.Status = input.CommandLabel(name) + ": " + input.KeyName(code)
 	m.rebuild()
 	if c := m.keyConflict(name); c != "" {
 		m.Status += " — " + c
@@ -180,7 +180,7 @@ func (m *SettingsMenu) padConflict(pm input.PadMap, name string) string {
 	for _, ctl := range pm.Controls(name) {
 		for _, other := range pm[ctl] {
 			if other != name && m.sameSet(name, other) {
-				out = append(out, ctl.String()+" also "+other)
+				out = append(out, ctl.Label()+" also "+input.CommandLabel(other))
 			}
 		}
 	}
@@ -202,7 +202,7 @@ func (m *SettingsMenu) sameSet(a, b string) bool {
 // set) and loses the one it had in name's set.
 func (m *SettingsMenu) bindPad(name string, ctl input.PadControl) {
 	if ctl == input.PadStart || ctl == input.PadBack || ctl == input.PadNone {
-		m.Status = ctl.String() + " opens the menu or the scoreboard: not bound"
+		m.Status = ctl.Label() + " opens the menu or the scoreboard: not bound"
 		return
 	}
 	pm := m.PadMap()
@@ -218,8 +218,11 @@ func (m *SettingsMenu) bindPad(name string, ctl input.PadControl) {
 		}
 	}
 	m.setPads(ctl.String(), cmds, false)
-	m.Status = ctl.String() + ": " + name
+	m.Status = ctl.Label() + ": " + input.CommandLabel(name)
 	if len(lost) > 0 {
+		for i, c := range lost {
+			lost[i] = input.CommandLabel(c)
+		}
 		m.Status += " (was " + strings.Join(lost, ", ") + ")"
 	}
 	m.rebuild()

@@ -214,3 +214,26 @@ func (t *StatTable) resort(i int) {
 		i++
 	}
 }
+
+// Name is the name the scoreboard gives the player with row id id (the game
+// ID as the host's stat rows carry it): the "names" or "name" column, else
+// the first. ok is false when no table lists id.
+func (s *Stat) Name(id string) (name string, ok bool) {
+	col := 0
+	for i, c := range s.Columns {
+		if c == "names" || c == "name" {
+			col = i
+			break
+		}
+	}
+	for ti := range s.Tables {
+		t := &s.Tables[ti]
+		if i := t.find(id); i >= 0 {
+			if r := &t.Rows[i]; col < len(r.Cells) && r.Cells[col] != "" {
+				return r.Cells[col], true
+			}
+			return "", false
+		}
+	}
+	return "", false
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strconv"
 
+	"vimpclient/internal/version"
 	"vimpclient/protocol"
 )
 
@@ -85,6 +86,9 @@ type Vote struct {
 	settings  bool   // the menu ends with the client's Settings entry
 	browser   string // the client's server-list entry ("": none)
 }
+
+// MenuTitle is the M menu's title: "Menu", and the client's version.
+func MenuTitle() string { return "Menu · vimpclient " + version.Get().Label() }
 
 // SettingsLabel is the client's own last entry of the M menu.
 const SettingsLabel = "Settings (F10)"
@@ -268,9 +272,10 @@ func (v *Vote) show(w *VoteWindow, now float64) {
 	v.Cur = w
 }
 
-// OpenMenu shows the M-key menu (a host-origin window).
+// OpenMenu shows the M-key menu (a host-origin window); its title names
+// the client's version.
 func (v *Vote) OpenMenu(now float64) {
-	w := &VoteWindow{Title: "Menu", Menu: true}
+	w := &VoteWindow{Title: MenuTitle(), Menu: true}
 	for _, m := range v.schema.Menu {
 		w.Options = append(w.Options, cleanText(m.Template.Title))
 	}

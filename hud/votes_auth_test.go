@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 	"vimpclient/internal/capturetest"
+	"vimpclient/internal/version"
 	"vimpclient/protocol"
 )
 
@@ -65,7 +66,8 @@ func TestVoteTimerAndTimeOff(t *testing.T) {
 func TestVoteMenuAndEngineQueue(t *testing.T) {
 	v := NewVote(voteSchema(t))
 	v.OpenMenu(0)
-	if v.Cur.Title != "Menu" || !reflect.DeepEqual(v.Cur.Options, []string{"Switch team", "Suggest map"}) {
+	// The title names the running build, as -version does.
+	if v.Cur.Title != "Menu · vimpclient "+version.Get().Label() || !reflect.DeepEqual(v.Cur.Options, []string{"Switch team", "Suggest map"}) {
 		t.Fatalf("menu %+v", v.Cur)
 	}
 	v.EngineVote(EngineVoteWindow{Name: "@changeHost", Title: "Change host?", Options: []string{"Yes", "No"},
@@ -155,7 +157,8 @@ func TestAuthFormBuildValidateSubmit(t *testing.T) {
 	f.Type([]rune("abc"))
 	f.Next() // select
 	f.Step(-1)
-	if f.Submit() != nil || f.Errors[0] != "NAME: not valid" {
+	// A rejected name says the rule the field's descriptor names.
+	if f.Submit() != nil || f.Errors[0] != "Name: not valid — 2–15 letters, digits, _, # or spaces; a letter first, no space or # last" {
 		t.Fatalf("validator: %v", f.Errors)
 	}
 	f.Fields[0].Value = "Ann #2"
@@ -176,7 +179,7 @@ func TestAuthFormBuildValidateSubmit(t *testing.T) {
 	if err := f.Result(verdict); err != nil {
 		t.Fatal(err)
 	}
-	if f.Fields[0].Error != "not valid" || !reflect.DeepEqual(f.Errors, []string{"NAME: not valid", "MODEL is not correctly!"}) {
+	if f.Fields[0].Error != "not valid" || !reflect.DeepEqual(f.Errors, []string{"Name: not valid — 2–15 letters, digits, _, # or spaces; a letter first, no space or # last", "model: not correct"}) {
 		t.Fatalf("errors %v / %q", f.Errors, f.Fields[0].Error)
 	}
 	f.Step(1) // any change clears the error area
@@ -201,7 +204,7 @@ func TestAuthFormBuildValidateSubmit(t *testing.T) {
 func TestAuthCheckboxIsNotAString(t *testing.T) {
 	f := NewAuthForm(&protocol.AuthForm{Params: []protocol.AuthParam{{Name: "agree", Options: protocol.AuthOptions{Control: "checkbox"}}}}, "h", "g", nil)
 	f.Step(0)
-	if !f.Fields[0].Checked || f.Submit() != nil || f.Errors[0] != "AGREE: Property must be a string" {
+	if !f.Fields[0].Checked || f.Submit() != nil || f.Errors[0] != "agree: Property must be a string" {
 		t.Fatalf("%+v %v", f.Fields[0], f.Errors)
 	}
 }

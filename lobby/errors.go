@@ -3,6 +3,8 @@ package lobby
 import (
 	"errors"
 	"fmt"
+
+	"vimpclient/termtext"
 )
 
 // MasterError is a refusal from the master, with the request it answered.
@@ -61,7 +63,7 @@ func Words(code, reason string) string {
 	case "badRequest":
 		return "The master did not understand the request."
 	}
-	return fmt.Sprintf("The master refused the request (%s).", code)
+	return fmt.Sprintf("The master refused the request (%s).", termtext.Name(code))
 }
 
 func voteRejectedWords(reason string) string {

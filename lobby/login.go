@@ -3,6 +3,8 @@ package lobby
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -13,7 +15,11 @@ import (
 	"net/url"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
+
+	"vimpclient/sameorigin"
+	"vimpclient/termtext"
 )
 
 // LoginPort is the fixed loopback port the sign-in returns to. An identity
@@ -27,6 +33,13 @@ const loginTimeout = 10 * time.Minute
 
 // Login signs in through the identity service in the system browser, with
 // a pasted token as the fallback.
+//
+// The return address carries a random state that only this sign-in knows
+// (the identity service keeps the return address whole and adds the token
+// to its query): a callback without it, or with another, is refused, so no
+// page the browser visits can hand the client a token of its choosing.
+// The service sends the token itself back, with no code to exchange, so
+// there is nothing for PKCE to bind; the state does that job.
 type Login struct {
 	Auth string       // the identity service's base URL
 	Port int          // loopback port of the return address (LoginPort when 0)
@@ -40,9 +53,12 @@ type Login struct {
 	Now   func() time.Time
 }
 
-// callback is what the identity service's redirect brought back.
+// callback is what the identity service's redirect brought back: a token
+// already read and checked (nick set), a pending token, or a refusal.
 type callback struct {
 	token, pending, authErr string
+	nick                    string
+	err                     error // the token that came back is not usable
 }
 
 // ReturnURL is the loopback address the identity service redirects to.
@@ -57,14 +73,74 @@ func (l *Login) port() int {
 	return l.Port
 }
 
-// StartURL is where the browser begins the sign-in.
-func (l *Login) StartURL() (string, error) {
+// StartURL is where the browser begins the sign-in whose callback must
+// bring state back.
+func (l *Login) StartURL(state string) (string, error) {
 	u, err := url.Parse(strings.TrimSuffix(l.Auth, "/") + "/oauth/github/start")
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return "", fmt.Errorf("identity service address %q: want http(s)://host[:port]", l.Auth)
 	}
-	u.RawQuery = url.Values{"returnUrl": {l.ReturnURL()}}.Encode()
+	ret := l.ReturnURL() + "?" + url.Values{"state": {state}}.Encode()
+	u.RawQuery = url.Values{"returnUrl": {ret}}.Encode()
 	return u.String(), nil
+}
+
+// Pages of the loopback callback.
+const (
+	pageSignedIn   = "Signed in as %s: you can close this tab and return to vimpclient."
+	pageChooseNick = "Almost done: choose your nick in vimpclient."
+	pageFailed     = "The sign-in failed (%s): see vimpclient."
+	pageBadToken   = "The sign-in brought back a token vimpclient cannot use: see vimpclient."
+	pageNothing    = "The sign-in brought nothing back: see vimpclient."
+	pageNotOurs    = "This sign-in was not started by this vimpclient (its state is missing or wrong): ignored."
+	pageDone       = "This sign-in is already complete."
+)
+
+// callbackHandler serves the loopback return address: it refuses a
+// callback without this sign-in's state, reads and checks a token before
+// its page says "Signed in", and hands the first result to results.
+func (l *Login) callbackHandler(state string, results chan<- callback) http.Handler {
+	var taken atomic.Bool // a result was handed over: later callbacks are too late
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.URL.Path != "/callback" {
+			http.NotFound(w, r)
+			return
+		}
+		q := r.URL.Query()
+		page := func(status int, msg string) {
+			w.Header().Set("Content-Type", "text/html; charset=utf-8")
+			w.Header().Set("Cache-Control", "no-store")
+			w.WriteHeader(status)
+			fmt.Fprintf(w, "<!doctype html><title>vimpclient</title><p>%s</p>", html.EscapeString(msg))
+		}
+		if subtle.ConstantTimeCompare([]byte(q.Get("state")), []byte(state)) != 1 {
+			page(http.StatusBadRequest, pageNotOurs)
+			return
+		}
+		cb := callback{token: q.Get("token"), pending: q.Get("pendingToken"), authErr: q.Get("authError")}
+		status, msg := http.StatusOK, ""
+		switch {
+		case cb.authErr != "":
+			msg = fmt.Sprintf(pageFailed, cb.authErr)
+		case cb.token != "":
+			c, err := l.check(cb.token)
+			cb.nick, cb.err = c.Nick, err
+			msg = fmt.Sprintf(pageSignedIn, c.Nick)
+			if err != nil {
+				status, msg = http.StatusBadRequest, pageBadToken
+			}
+		case cb.pending != "":
+			msg = pageChooseNick
+		default:
+			status, msg = http.StatusBadRequest, pageNothing
+		}
+		if !taken.CompareAndSwap(false, true) {
+			status, msg = http.StatusConflict, pageDone
+		} else {
+			results <- cb // buffered for the one result
+		}
+		page(status, msg)
+	})
 }
 
 // Run waits for the browser's return (or a pasted token), asks for a nick
@@ -72,7 +148,8 @@ func (l *Login) StartURL() (string, error) {
 func (l *Login) Run(ctx context.Context) (string, error) {
 	ctx, cancel := context.WithTimeout(ctx, loginTimeout)
 	defer cancel()
-	start, err := l.StartURL()
+	state := rand.Text()
+	start, err := l.StartURL(state)
 	if err != nil {
 		return "", err
 	}
@@ -82,28 +159,14 @@ func (l *Login) Run(ctx context.Context) (string, error) {
 		return "", fmt.Errorf("sign-in: listen on 127.0.0.1:%d (another program holds it? choose another with -port; the identity service must allow that origin): %w", l.port(), err)
 	}
 	results := make(chan callback, 1)
-	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		if r.URL.Path != "/callback" {
-			http.NotFound(w, r)
-			return
-		}
-		q := r.URL.Query()
-		cb := callback{token: q.Get("token"), pending: q.Get("pendingToken"), authErr: q.Get("authError")}
-		msg := "Signed in: you can close this tab and return to vimpclient."
-		if cb.authErr != "" {
-			msg = "The sign-in failed (" + cb.authErr + "): see vimpclient."
-		} else if cb.token == "" && cb.pending == "" {
-			msg = "The sign-in brought nothing back: see vimpclient."
-		}
-		w.Header().Set("Content-Type", "text/html; charset=utf-8")
-		fmt.Fprintf(w, "<!doctype html><title>vimpclient</title><p>%s</p>", html.EscapeString(msg))
-		select {
-		case results <- cb:
-		default:
-		}
-	})}
+	srv := &http.Server{ReadHeaderTimeout: 10 * time.Second, Handler: l.callbackHandler(state, results)}
 	go func() { _ = srv.Serve(ln) }()
-	defer srv.Close()
+	defer func() {
+		// Shutdown lets the callback's page reach the browser first.
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(sctx)
+	}()
 
 	fmt.Fprintf(l.Out, "Sign in in the browser: %s\n", start)
 	if l.Open != nil {
@@ -128,8 +191,11 @@ func (l *Login) Run(ctx context.Context) (string, error) {
 			switch {
 			case cb.authErr != "":
 				return "", fmt.Errorf("sign-in failed: the identity service said %q", cb.authErr)
+			case cb.err != nil:
+				return "", fmt.Errorf("sign-in: the identity service returned a token that %w", cb.err)
 			case cb.token != "":
-				return l.accept(cb.token)
+				fmt.Fprintf(l.Out, "Signed in as %s.\n", termtext.Name(cb.nick))
+				return cb.token, nil
 			case cb.pending != "":
 				return l.chooseNick(ctx, cb.pending)
 			}
@@ -138,20 +204,30 @@ func (l *Login) Run(ctx context.Context) (string, error) {
 	}
 }
 
-// accept checks that a token is a readable, unexpired identity token.
-func (l *Login) accept(token string) (string, error) {
+// check reads a token's claims and refuses one that is not a readable,
+// unexpired identity token.
+func (l *Login) check(token string) (Claims, error) {
 	c, err := ParseClaims(token)
 	if err != nil {
-		return "", fmt.Errorf("sign-in: %w", err)
+		return Claims{}, fmt.Errorf("is not usable: %w", err)
 	}
 	now := time.Now
 	if l.Now != nil {
 		now = l.Now
 	}
 	if err := CheckFresh(c, now()); err != nil {
-		return "", fmt.Errorf("sign-in: %w", err)
+		return Claims{}, fmt.Errorf("is not usable: %w", err)
 	}
-	fmt.Fprintf(l.Out, "Signed in as %s.\n", c.Nick)
+	return c, nil
+}
+
+// accept checks a token and says who signed in.
+func (l *Login) accept(token string) (string, error) {
+	c, err := l.check(token)
+	if err != nil {
+		return "", fmt.Errorf("sign-in: the token %w", err)
+	}
+	fmt.Fprintf(l.Out, "Signed in as %s.\n", termtext.Name(c.Nick))
 	return token, nil
 }
 
@@ -198,11 +274,7 @@ func (l *Login) postNick(ctx context.Context, pending, nick string) (token, code
 	}
 	req.Header.Set("Authorization", "Bearer "+pending)
 	req.Header.Set("Content-Type", "application/json")
-	client := l.HTTP
-	if client == nil {
-		client = http.DefaultClient
-	}
-	resp, err := client.Do(req)
+	resp, err := sameorigin.Client(l.HTTP).Do(req)
 	if err != nil {
 		return "", "", fmt.Errorf("sign-in: identity service unreachable: %w", err)
 	}

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
 )
 
@@ -133,8 +134,131 @@ func TestLoginPastedToken(t *testing.T) {
 
 func TestLoginDefaultPort(t *testing.T) {
 	l := &lobby.Login{Auth: "https://auth.example"}
-	start, err := l.StartURL()
-	if err != nil || !strings.Contains(start, "returnUrl=http%3A%2F%2F127.0.0.1%3A53682%2Fcallback") {
+	start, err := l.StartURL("abc")
+	if err != nil || !strings.Contains(start, "returnUrl=http%3A%2F%2F127.0.0.1%3A53682%2Fcallback%3Fstate%3Dabc") {
 		t.Errorf("%s %v", start, err)
+	}
+}
+
+// fetch GETs u and returns the status and the page.
+func fetch(u string) (int, string) {
+	resp, err := http.Get(u)
+	if err != nil {
+		return 0, err.Error()
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+// visit is what a browser saw on one page of the sign-in.
+type visit struct {
+	what   string
+	status int
+	page   string
+}
+
+// The loopback callback takes only a callback that brings this sign-in's
+// state back: one without it, or with another, is refused and the sign-in
+// goes on; the page says "Signed in" only for a token read and checked.
+func TestLoginState(t *testing.T) {
+	id := identity(t, "token")
+	defer id.Close()
+	forged := testKeys(t).Token("666", "Mallory")
+	var starts []string
+	visits := make(chan visit, 8)
+	open := func(start string) error {
+		starts = append(starts, start)
+		u, _ := url.Parse(start)
+		ret, _ := url.Parse(u.Query().Get("returnUrl"))
+		cb := *ret
+		cb.RawQuery = ""
+		go func() {
+			// A hostile page sends the browser to the callback with a token
+			// of its choosing, without the state and with a guessed one.
+			for what, q := range map[string]url.Values{
+				"no state":    {"token": {forged}},
+				"wrong state": {"token": {forged}, "state": {"guessed"}},
+				"empty state": {"token": {forged}, "state": {""}},
+			} {
+				c := cb
+				c.RawQuery = q.Encode()
+				s, p := fetch(c.String())
+				visits <- visit{what, s, p}
+			}
+			s, p := fetch(start)
+			visits <- visit{"the sign-in", s, p}
+		}()
+		return nil
+	}
+	for range 2 {
+		var out strings.Builder
+		l := &lobby.Login{Auth: id.URL, Port: freePort(t), Open: open, Lines: make(chan string), Out: &out}
+		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+		tok, err := l.Run(ctx)
+		cancel()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c, _ := lobby.ParseClaims(tok); c.Nick != "Trinity" {
+			t.Errorf("signed in as %q, want the identity service's Trinity", c.Nick)
+		}
+		for range 4 {
+			v := <-visits
+			switch v.what {
+			case "the sign-in":
+				if v.status != http.StatusOK || !strings.Contains(v.page, "Signed in as Trinity") {
+					t.Errorf("sign-in page %d %q", v.status, v.page)
+				}
+			default:
+				if v.status != http.StatusBadRequest || strings.Contains(v.page, "Signed in") {
+					t.Errorf("%s: %d %q", v.what, v.status, v.page)
+				}
+			}
+		}
+	}
+	state := func(start string) string {
+		u, _ := url.Parse(start)
+		ret, _ := url.Parse(u.Query().Get("returnUrl"))
+		return ret.Query().Get("state")
+	}
+	if a, b := state(starts[0]), state(starts[1]); len(a) < 22 || a == b {
+		t.Errorf("states %q and %q: want a fresh random one per sign-in", a, b)
+	}
+}
+
+// A token that is not one, brought back with the right state, fails the
+// sign-in, and its page does not say "Signed in".
+func TestLoginUnusableToken(t *testing.T) {
+	k := testKeys(t)
+	expired := k.Sign(fakemaster.TokenClaims{Sub: "9", Nick: "Old", Expiry: time.Now().Add(-time.Hour)})
+	for name, token := range map[string]string{"garbage": "not-a-token", "expired": expired} {
+		t.Run(name, func(t *testing.T) {
+			id := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				ret, _ := url.Parse(r.URL.Query().Get("returnUrl"))
+				q := ret.Query()
+				q.Set("token", token)
+				ret.RawQuery = q.Encode()
+				http.Redirect(w, r, ret.String(), http.StatusFound)
+			}))
+			defer id.Close()
+			pages := make(chan visit, 1)
+			var out strings.Builder
+			l := &lobby.Login{Auth: id.URL, Port: freePort(t), Lines: make(chan string), Out: &out, Open: func(start string) error {
+				go func() {
+					s, p := fetch(start)
+					pages <- visit{"", s, p}
+				}()
+				return nil
+			}}
+			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+			defer cancel()
+			if _, err := l.Run(ctx); err == nil || !strings.Contains(err.Error(), "not usable") {
+				t.Errorf("sign-in with an unusable token: %v", err)
+			}
+			if v := <-pages; v.status != http.StatusBadRequest || strings.Contains(v.page, "Signed in") {
+				t.Errorf("page %d %q", v.status, v.page)
+			}
+		})
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"vimpclient/sameorigin"
 )
 
 // RequestTimeout bounds every HTTP request to the master.
@@ -31,7 +33,9 @@ type Master struct {
 }
 
 // NewMaster takes the master's address as the player typed it
-// (http(s)://host:port, or a bare host:port for http).
+// (http(s)://host:port, or a bare host:port for http). Its requests follow
+// a redirect only within the master's origin: one elsewhere is an error
+// that names both addresses.
 func NewMaster(addr string, client *http.Client) (*Master, error) {
 	if !strings.Contains(addr, "://") {
 		addr = "http://" + addr
@@ -40,14 +44,15 @@ func NewMaster(addr string, client *http.Client) (*Master, error) {
 	if err != nil || u.Host == "" || (u.Scheme != "http" && u.Scheme != "https") {
 		return nil, fmt.Errorf("master address %q: want http(s)://host[:port]", addr)
 	}
-	if client == nil {
-		client = http.DefaultClient
-	}
-	return &Master{base: &url.URL{Scheme: u.Scheme, Host: u.Host, Path: strings.TrimSuffix(u.Path, "/")}, http: client}, nil
+	return &Master{base: &url.URL{Scheme: u.Scheme, Host: u.Host, Path: strings.TrimSuffix(u.Path, "/")}, http: sameorigin.Client(client)}, nil
 }
 
 // URL is the master's base URL (no trailing slash).
 func (m *Master) URL() string { return m.base.String() }
+
+// Home is the master's own origin (scheme://host:port): the one place its
+// players' tokens may be sent.
+func (m *Master) Home() string { return sameorigin.Of(m.base) }
 
 // Key names the master in the token store: host:port, lower case.
 func (m *Master) Key() string { return MasterKey(m.base) }
@@ -104,6 +109,9 @@ func (m *Master) get(ctx context.Context, path string, q url.Values, header http
 		req.Header[k] = v
 	}
 	resp, err := m.http.Do(req)
+	if re, ok := sameorigin.Refused(err); ok {
+		return nil, fmt.Errorf("master: %w", re)
+	}
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
 			return nil, fmt.Errorf("master %s did not answer within %s: %w", m.base.Host, RequestTimeout, err)

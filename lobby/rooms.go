@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"vimpclient/termtext"
 )
 
 // MaxRooms bounds the rooms kept from one listing, across all its pages.
@@ -159,7 +161,8 @@ func FindRoom(rooms []Room, query string) (Room, error) {
 	return Room{}, fmt.Errorf("%d rooms are named %q; pick one by id: %s", len(named), q, candidates(named))
 }
 
-// candidates lists rooms as `"name" (id)`, at most 20 of them.
+// candidates lists rooms as `"name" (id)`, at most 20 of them, their texts
+// escaped and bounded (termtext): the list reaches the terminal.
 func candidates(rooms []Room) string {
 	if len(rooms) == 0 {
 		return "none"
@@ -173,7 +176,7 @@ func candidates(rooms []Room) string {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		fmt.Fprintf(&b, "%q (%s)", r.Name, r.ID)
+		fmt.Fprintf(&b, `"%s" (%s)`, termtext.Name(r.Name), termtext.Name(r.ID))
 	}
 	return b.String()
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/coder/websocket"
 
 	"vimpclient/protocol"
+	"vimpclient/sameorigin"
 )
 
 // Signaling timings: the wait for the master's welcome, the write deadline,
@@ -54,6 +55,7 @@ type SignalConfig struct {
 // Signal is a connection to the master's signaling WebSocket.
 type Signal struct {
 	cfg  SignalConfig
+	home string // the origin of cfg.URL: the master on the other end
 	log  *slog.Logger
 	done chan struct{}
 	ping *pinger
@@ -78,7 +80,7 @@ func DialSignal(ctx context.Context, cfg SignalConfig) (*Signal, error) {
 	if cfg.Handle == nil {
 		cfg.Handle = func(any) {}
 	}
-	s := &Signal{cfg: cfg, log: cfg.Log, done: make(chan struct{})}
+	s := &Signal{cfg: cfg, home: sameorigin.Parse(cfg.URL), log: cfg.Log, done: make(chan struct{})}
 	s.ping = newPinger(s, cfg.PingRate, cfg.PingInterval)
 	conn, w, err := s.connect(ctx)
 	if err != nil {
@@ -105,9 +107,14 @@ func (s *Signal) connect(ctx context.Context) (*websocket.Conn, Welcome, error) 
 	defer cancel()
 	h := http.Header{}
 	h.Set("Origin", s.cfg.Origin)
-	conn, resp, err := websocket.Dial(dctx, s.cfg.URL, &websocket.DialOptions{HTTPClient: s.cfg.HTTP, HTTPHeader: h})
+	// The upgrade follows no redirect: the socket carries the token, and a
+	// browser's WebSocket never follows one either.
+	conn, resp, err := websocket.Dial(dctx, s.cfg.URL, &websocket.DialOptions{HTTPClient: sameorigin.WebSocketClient(s.cfg.HTTP), HTTPHeader: h})
 	if resp != nil && resp.Body != nil {
 		resp.Body.Close()
+	}
+	if re, ok := sameorigin.Refused(err); ok {
+		return nil, Welcome{}, fmt.Errorf("signaling: %w", re)
 	}
 	if err != nil {
 		return nil, Welcome{}, fmt.Errorf("signaling %s: %w", s.cfg.URL, err)
@@ -181,7 +188,7 @@ func (s *Signal) run(ctx context.Context, conn *websocket.Conn) {
 				}
 				break
 			}
-			if errors.Is(err, ErrInvalidOrigin) {
+			if errors.Is(err, ErrInvalidOrigin) || errors.Is(err, sameorigin.ErrRedirect) {
 				s.finish(err)
 				return
 			}
@@ -245,6 +252,17 @@ func (s *Signal) Send(ctx context.Context, msg []byte) error {
 		return fmt.Errorf("signaling: send: %w", err)
 	}
 	return nil
+}
+
+// SendToken sends the message msg builds around tok's value, once tok is
+// known to belong to this socket's master (the dial followed no redirect,
+// so the master is the one at the socket's address). Any other token is not
+// sent: the error names its master and this one.
+func (s *Signal) SendToken(ctx context.Context, tok Token, msg func(token string) []byte) error {
+	if err := tok.CheckSend(s.home); err != nil {
+		return fmt.Errorf("signaling %s: %w", s.cfg.URL, err)
+	}
+	return s.Send(ctx, msg(tok.Value))
 }
 
 // Welcome is the latest welcome (this session's id and ICE servers).

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
@@ -102,6 +103,56 @@ type TokenSources struct {
 	Store *TokenStore
 }
 
+// fromStore names the token store as a token's source.
+const fromStore = "the stored sign-in"
+
+// Token is an identity token bound to the one master it may be sent to.
+// The binding is fixed once: a stored sign-in belongs to the master it was
+// stored for; a token from -token, -token-file or VIMP_TOKEN to the master
+// whose /config was asked first (the address the player gave: the probe
+// follows no redirect to another origin). Every message that carries it
+// checks the binding first (CheckSend, Signal.SendToken).
+type Token struct {
+	Value string
+	From  string // where it was found ("-token", "the stored sign-in", ...)
+	Home  string // its master's origin (Master.Home)
+}
+
+// ErrTokenElsewhere refuses to send a token to a master other than its own.
+var ErrTokenElsewhere = errors.New("the identity token belongs to another master: not sent")
+
+// CheckSend returns nil when the token may be sent to dest, an origin
+// (scheme://host:port); a token bound to nothing goes nowhere.
+func (t Token) CheckSend(dest string) error {
+	if t.Home == "" || t.Home != dest {
+		return fmt.Errorf("%w (its master is %q, the message would go to %q)", ErrTokenElsewhere, t.Home, dest)
+	}
+	return nil
+}
+
+// String keeps the token itself out of anything that prints a Token.
+func (t Token) String() string { return "identity token of " + t.Home }
+
+// LogValue keeps the token itself out of logs.
+func (t Token) LogValue() slog.Value { return slog.StringValue(t.String()) }
+
+// For finds the token for m and binds it to m's origin. A sign-in stored
+// for another origin of the same host and port (http against https) is
+// refused: it was given to that master, not this one.
+func (s TokenSources) For(m *Master) (Token, error) {
+	value, from, err := s.Token(m.Key())
+	if err != nil {
+		return Token{}, err
+	}
+	home := m.Home()
+	if from == fromStore {
+		if stored := s.Store.home(m.Key()); stored != "" && stored != home {
+			return Token{}, fmt.Errorf("the sign-in stored for %s is not for %s (sign in for it): %w", stored, home, ErrTokenElsewhere)
+		}
+	}
+	return Token{Value: value, From: from, Home: home}, nil
+}
+
 // Token returns the token for master (its Key) and where it came from.
 func (s TokenSources) Token(master string) (token, from string, err error) {
 	if t := strings.TrimSpace(s.Flag); t != "" {
@@ -119,7 +170,7 @@ func (s TokenSources) Token(master string) (token, from string, err error) {
 	}
 	if s.Store != nil {
 		if t := s.Store.Load(master); t != "" {
-			return t, "the stored sign-in", nil
+			return t, fromStore, nil
 		}
 	}
 	return "", "", ErrNoToken
@@ -165,6 +216,9 @@ func NewTokenStore(path string) *TokenStore { return &TokenStore{path: path} }
 type storedToken struct {
 	Token string `json:"token"`
 	Auth  string `json:"auth,omitempty"` // the identity service that issued it
+	// Home is the origin of the master it was stored for (absent in files
+	// written before origins were kept: the key, host and port, binds those).
+	Home string `json:"master,omitempty"`
 }
 
 func (s *TokenStore) readAll() map[string]storedToken {
@@ -193,12 +247,19 @@ func (s *TokenStore) AuthURL(master string) string {
 	return s.readAll()[strings.ToLower(master)].Auth
 }
 
-// Save stores the token for master, replacing the previous one.
-func (s *TokenStore) Save(master, token, auth string) error {
+func (s *TokenStore) home(master string) string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.readAll()[strings.ToLower(master)].Home
+}
+
+// Save stores the token for m, replacing the previous one: it is bound to
+// m's origin from then on.
+func (s *TokenStore) Save(m *Master, token, auth string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	all := s.readAll()
-	all[strings.ToLower(master)] = storedToken{Token: token, Auth: auth}
+	all[m.Key()] = storedToken{Token: token, Auth: auth, Home: m.Home()}
 	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
 		return fmt.Errorf("token store: %w", err)

@@ -3,6 +3,7 @@ package lobby_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -44,7 +45,7 @@ func TestParseClaimsAndFreshness(t *testing.T) {
 func TestTokenSourcesOrder(t *testing.T) {
 	dir := t.TempDir()
 	store := lobby.NewTokenStore(filepath.Join(dir, "tokens.json"))
-	if err := store.Save("127.0.0.1:3002", "stored", "http://auth"); err != nil {
+	if err := store.Save(master(t, "http://127.0.0.1:3002"), "stored", "http://auth"); err != nil {
 		t.Fatal(err)
 	}
 	if fi, err := os.Stat(filepath.Join(dir, "tokens.json")); err != nil || fi.Mode().Perm() != 0o600 {
@@ -76,6 +77,55 @@ func TestTokenSourcesOrder(t *testing.T) {
 	}
 	if store.AuthURL("127.0.0.1:3002") != "http://auth" {
 		t.Error("auth URL not stored")
+	}
+}
+
+func master(t *testing.T, addr string) *lobby.Master {
+	t.Helper()
+	m, err := lobby.NewMaster(addr, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+// A token is bound to one master: the one it was stored for, or the one
+// it was found for; it may be sent there and nowhere else.
+func TestTokenBinding(t *testing.T) {
+	store := lobby.NewTokenStore(filepath.Join(t.TempDir(), "tokens.json"))
+	home := master(t, "http://127.0.0.1:3002")
+	if err := store.Save(home, "stored-token-value", ""); err != nil {
+		t.Fatal(err)
+	}
+	tok, err := lobby.TokenSources{Store: store}.For(home)
+	if err != nil || tok.Value != "stored-token-value" || tok.Home != "http://127.0.0.1:3002" {
+		t.Fatalf("stored: %+v %v", tok, err)
+	}
+	if err := tok.CheckSend("http://127.0.0.1:3002"); err != nil {
+		t.Errorf("to its own master: %v", err)
+	}
+	for _, dest := range []string{"http://127.0.0.1:3003", "https://127.0.0.1:3002", "http://evil.example:3002", ""} {
+		err := tok.CheckSend(dest)
+		if !errors.Is(err, lobby.ErrTokenElsewhere) || !strings.Contains(err.Error(), tok.Home) || !strings.Contains(err.Error(), dest) {
+			t.Errorf("to %q: %v", dest, err)
+		}
+	}
+	if err := (lobby.Token{Value: "x"}).CheckSend("http://127.0.0.1:3002"); !errors.Is(err, lobby.ErrTokenElsewhere) {
+		t.Errorf("an unbound token was let through: %v", err)
+	}
+	if s := fmt.Sprint(tok) + fmt.Sprintf("%v %+v %s", tok, []lobby.Token{tok}, tok); strings.Contains(s, tok.Value) {
+		t.Errorf("a printed token shows its value: %s", s)
+	}
+
+	// The same host and port over https is another origin: the stored
+	// sign-in is not for it.
+	if _, err := (lobby.TokenSources{Store: store}).For(master(t, "https://127.0.0.1:3002")); !errors.Is(err, lobby.ErrTokenElsewhere) {
+		t.Errorf("a sign-in stored for http used for https: %v", err)
+	}
+	// A flag's token is bound to the master it was asked for.
+	flag, err := lobby.TokenSources{Flag: "flag-token"}.For(master(t, "127.0.0.1:4000"))
+	if err != nil || flag.Home != "http://127.0.0.1:4000" || flag.From != "-token" {
+		t.Errorf("flag: %+v %v", flag, err)
 	}
 }
 

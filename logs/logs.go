@@ -1,7 +1,8 @@
 // Package logs builds the client's logger: text lines on stderr, at Info by
 // default (connections, refusals, errors: what a player needs) and Debug
 // with -v, where each warning is said once per connection instead of once
-// per occurrence.
+// per occurrence, and where every text a host or master put in a message
+// or a value is escaped and bounded for the terminal (Safe).
 package logs
 
 import (
@@ -36,15 +37,15 @@ func NewOnce(next slog.Handler) *Once {
 }
 
 // New returns a logger writing text to w at Info (verbose: Debug), with
-// warnings said once per connection, and the handler to Reset when a new
-// connection starts.
+// every text made safe for a terminal (Safe) and warnings said once per
+// connection, and the handler to Reset when a new connection starts.
 func New(w io.Writer, verbose bool) (*slog.Logger, *Once) {
 	lvl := slog.LevelInfo
 	if verbose {
 		lvl = slog.LevelDebug
 	}
 	h := NewOnce(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lvl}))
-	return slog.New(h), h
+	return slog.New(NewSafe(h)), h
 }
 
 // Reset forgets the warnings said so far: a new connection says them again.

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"vimpclient/protocol"
+	"vimpclient/termtext"
 )
 
 // State is how far the handshake got; it only moves forward within a connection.
@@ -104,9 +105,18 @@ var defaultTechInform = []string{
 	"Room is full! Max players: {0}. Try again later.",
 }
 
+// maxTechText bounds a filled TECH_INFORM text, in runes: a template of
+// many placeholders and long parameters would otherwise multiply them.
+// The text keeps its newlines for the black screen; wherever it reaches a
+// terminal it is escaped (termtext).
+const maxTechText = 1000
+
 func fillTemplate(t string, params []string) string {
-	out := make([]byte, 0, len(t))
-	for i := 0; i < len(t); i++ {
+	// A rune takes at most 4 bytes: past maxBytes the text has more than
+	// maxTechText runes, and Truncate cuts it with an ellipsis.
+	const maxBytes = 4 * maxTechText
+	out := make([]byte, 0, min(len(t), maxBytes))
+	for i := 0; i < len(t) && len(out) <= maxBytes; i++ {
 		if t[i] == '{' {
 			j := i + 1
 			for j < len(t) && t[j] >= '0' && t[j] <= '9' {
@@ -121,7 +131,8 @@ func fillTemplate(t string, params []string) string {
 					}
 				}
 				if n < len(params) {
-					out = append(out, params[n]...)
+					p := params[n]
+					out = append(out, p[:min(len(p), maxBytes+1)]...)
 					i = j
 					continue
 				}
@@ -129,5 +140,5 @@ func fillTemplate(t string, params []string) string {
 		}
 		out = append(out, t[i])
 	}
-	return string(out)
+	return termtext.Truncate(string(out), maxTechText)
 }

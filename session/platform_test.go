@@ -91,7 +91,7 @@ func sentOn(t *testing.T, s *Session, tr *chanTransport, port int) string {
 func TestTokenOnlyToLobbyRooms(t *testing.T) {
 	var buf bytes.Buffer
 	rec := NewRecorder(nopCloser{&buf}, "test", nil)
-	s, tr, stop := runAuth(t, Target{Lobby: true, Token: fakeToken, Room: "r1"}, lobbyAuth, Options{Recorder: rec})
+	s, tr, stop := runAuth(t, roomTarget, lobbyAuth, Options{Recorder: rec})
 	msg := sentOn(t, s, tr, protocol.AuthResponse)
 	var got []map[string]string
 	if err := json.Unmarshal([]byte(strings.Replace(msg, "[1,", "[{},", 1)), &got); err != nil || got[1]["token"] != fakeToken || got[1]["model"] != "m1" {
@@ -117,8 +117,63 @@ func TestTokenOnlyToLobbyRooms(t *testing.T) {
 	}
 }
 
+// roomTarget is a lobby room with a token of its own master.
+var roomTarget = Target{Lobby: true, Master: "http://m.example:3002", Token: fakeToken, TokenHome: "http://m.example:3002", Room: "r1"}
+
+// authError waits for the AUTH_DATA event and returns why the session did
+// not answer it.
+func authError(t *testing.T, s *Session) error {
+	t.Helper()
+	deadline := time.NewTimer(10 * time.Second)
+	defer deadline.Stop()
+	var evs []Event
+	for {
+		select {
+		case <-s.opts.Queue.Ready():
+		case <-deadline.C:
+			t.Fatal("no AUTH_DATA event")
+		}
+		evs = s.opts.Queue.Drain(evs[:0])
+		for _, e := range evs {
+			if e.Kind == EventMessage && e.Port == protocol.AuthData {
+				return e.Err
+			}
+		}
+	}
+}
+
+// A token whose binding does not match the room's master, or a target
+// that is no lobby room, answers no AUTH_RESPONSE: the token is not sent.
+func TestTokenOnlyToItsOwnMaster(t *testing.T) {
+	for name, target := range map[string]Target{
+		"another master": {Lobby: true, Master: "http://evil.example:3002", Token: fakeToken, TokenHome: "http://m.example:3002", Room: "r1"},
+		"other scheme":   {Lobby: true, Master: "https://m.example:3002", Token: fakeToken, TokenHome: "http://m.example:3002", Room: "r1"},
+		"unbound":        {Lobby: true, Master: "http://m.example:3002", Token: fakeToken, Room: "r1"},
+		"dedicated host": {Host: "m.example:3002", Token: fakeToken, TokenHome: "http://m.example:3002"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			s, tr, stop := runAuth(t, target, lobbyAuth, Options{})
+			defer stop()
+			err := authError(t, s)
+			if !errors.Is(err, ErrTokenNotHere) {
+				t.Fatalf("auth answered with %v, want ErrTokenNotHere", err)
+			}
+			if err := s.SubmitAuth(map[string]string{"model": "m1"}); !errors.Is(err, ErrTokenNotHere) {
+				t.Errorf("a player's answer: %v", err)
+			}
+			tr.mu.Lock()
+			defer tr.mu.Unlock()
+			for _, m := range tr.sent {
+				if strings.Contains(m, fakeToken) || strings.HasPrefix(m, "["+itoa(protocol.AuthResponse)+",") {
+					t.Errorf("sent: %s", m)
+				}
+			}
+		})
+	}
+}
+
 func TestEngineVotesBelongToThePlatform(t *testing.T) {
-	s, tr, stop := runAuth(t, Target{Lobby: true, Token: fakeToken}, lobbyAuth, Options{})
+	s, tr, stop := runAuth(t, roomTarget, lobbyAuth, Options{})
 	defer stop()
 	if err := s.VoteAnswer(ChangeHostVote, "yes"); !errors.Is(err, errNoPlatform) {
 		t.Errorf("engine vote answered without a platform: %v", err)

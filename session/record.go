@@ -9,6 +9,9 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"vimpclient/internal/version"
+	"vimpclient/termtext"
 )
 
 // Recorder writes every message both ways, and connection events, as JSON
@@ -41,7 +44,8 @@ func (r *Recorder) Redact(secret string) {
 	r.secrets = append(r.secrets, []byte(secret))
 }
 
-// NewRecorder starts a transcript on w; the header line names the scenario.
+// NewRecorder starts a transcript on w; the header line names the scenario
+// and the client's build.
 // now is the clock of the timestamps (time.Now when nil; a replay's clock
 // when re-recording a replay, so its pauses survive).
 func NewRecorder(w io.WriteCloser, scenario string, now func() time.Time) *Recorder {
@@ -67,7 +71,8 @@ func (r *Recorder) line(fields map[string]any, withConn bool) {
 	defer r.mu.Unlock()
 	if r.start.IsZero() {
 		r.start = now
-		r.write(map[string]any{"t": now.UnixMilli(), "ms": 0, "dir": "event", "kind": "session", "scenario": r.scenario})
+		r.write(map[string]any{"t": now.UnixMilli(), "ms": 0, "dir": "event", "kind": "session", "scenario": r.scenario,
+			"client": version.Get().String()})
 	}
 	fields["t"] = now.UnixMilli()
 	fields["ms"] = float64(now.Sub(r.start).Microseconds()) / 1000
@@ -89,7 +94,9 @@ func (r *Recorder) write(fields map[string]any) {
 	for _, s := range r.secrets {
 		b = bytes.ReplaceAll(b, s, []byte(Redacted))
 	}
-	b = append(b, '\n')
+	// The same JSON, but a transcript printed on a terminal obeys none
+	// of the host's text (DEL, C1, bidi marks as \u escapes).
+	b = append(termtext.EscapeJSON(b), '\n')
 	if _, err := r.w.Write(b); err != nil {
 		r.err = fmt.Errorf("recorder: %w", err)
 		return

@@ -27,6 +27,43 @@ type RecordedLine struct {
 	B64Omitted bool            `json:"b64Omitted"`
 	Code       int             `json:"code"`
 	Reason     string          `json:"reason"`
+	// A connect event's target: what keys the game's assets in the disk
+	// cache, so a replay draws with the images the match drew with.
+	Host        string `json:"host"`
+	GameID      string `json:"gameId"`
+	GameVersion string `json:"gameVersion"`
+	AssetsBase  string `json:"assetsBase"`
+}
+
+// connectFields are a connect event's fields for target t: the address
+// dialled and what keys the game's assets (see RecordedTarget).
+func connectFields(t Target) map[string]any {
+	f := map[string]any{"url": t.WSURL, "origin": t.Origin}
+	for k, v := range map[string]string{"host": t.Host, "gameId": t.GameID, "gameVersion": t.GameVersion, "assetsBase": t.AssetsBase} {
+		if v != "" {
+			f[k] = v
+		}
+	}
+	return f
+}
+
+// RecordedTarget is the target the recording's connection conn ("": the
+// first) was made to, as far as its connect event tells: the host, the game
+// and its version, and the assets base. ok is false when the recording
+// names no assets base (an older recording, or a host without a game
+// manifest).
+func RecordedTarget(lines []RecordedLine, conn string) (t Target, ok bool) {
+	for i := range lines {
+		l := &lines[i]
+		if l.Dir != "event" || l.Kind != "connect" || conn != "" && l.Conn != conn {
+			continue
+		}
+		if l.AssetsBase == "" {
+			return Target{}, false
+		}
+		return Target{Host: l.Host, GameID: l.GameID, GameVersion: l.GameVersion, AssetsBase: l.AssetsBase}, true
+	}
+	return Target{}, false
 }
 
 // Wire returns the message as it travelled, for s2c/c2s json and binary lines.
@@ -199,4 +236,47 @@ func (r *Replay) Sent() [][]byte {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([][]byte(nil), r.sent...)
+}
+
+// RecordedAuth is the auth answer the recorded client last sent on conn
+// (the first connection when conn is ""), so a replay answers the recorded
+// form as the player did and needs no -nick. Non-string values keep their
+// JSON text; the identity token (redacted in recordings anyway) is left out.
+// nil when the recording holds no answer.
+func RecordedAuth(lines []RecordedLine, conn string) map[string]string {
+	var last json.RawMessage
+	for _, l := range lines {
+		if conn == "" && l.Conn != "" && (l.Dir == "s2c" || l.Dir == "c2s") {
+			conn = l.Conn
+		}
+		if l.Conn == conn && l.Dir == "c2s" && l.Kind == "json" && l.Port == protocol.AuthResponse {
+			last = l.Payload
+		}
+	}
+	var fields map[string]json.RawMessage
+	if last == nil || json.Unmarshal(last, &fields) != nil || len(fields) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(fields))
+	for k, raw := range fields {
+		if k == TokenField {
+			continue
+		}
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			s = string(raw)
+		}
+		out[k] = s
+	}
+	return out
+}
+
+// ReplayAuth is how a replay answers the recorded auth form: the recorded
+// answer, with nick (when not "") in place of the recorded identity field.
+func ReplayAuth(lines []RecordedLine, conn, nick string) AuthValues {
+	set := RecordedAuth(lines, conn)
+	if nick != "" {
+		delete(set, NickField)
+	}
+	return AuthValues{Nick: nick, Set: set}
 }

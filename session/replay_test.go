@@ -228,3 +228,29 @@ func TestReplayRealtime(t *testing.T) {
 		t.Errorf("sent %q", sent)
 	}
 }
+
+// A recording keeps what keys the game's assets: the connect event names
+// the host, the game and its version and the assets base, and a replay
+// reads them back for the connection it plays.
+func TestRecordedTargetKeysTheAssets(t *testing.T) {
+	var buf closingBuffer
+	rec := NewRecorder(&buf, "test", nil)
+	want := Target{WSURL: "ws://127.0.0.1:5/game", Host: "127.0.0.1:5", GameID: "tanks", GameVersion: "v7", AssetsBase: "http://127.0.0.1:5/games/tanks/"}
+	rec.Event("connect", connectFields(want))
+	rec.SetConn("B")
+	rec.Event("connect", connectFields(Target{WSURL: "ws://x/game", Host: "x"}))
+	if err := rec.Close(); err != nil {
+		t.Fatal(err)
+	}
+	lines, err := ReadRecording(&buf.Buffer, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, ok := RecordedTarget(lines, "")
+	if !ok || got.Host != want.Host || got.GameID != want.GameID || got.GameVersion != want.GameVersion || got.AssetsBase != want.AssetsBase {
+		t.Fatalf("recorded target %+v %v, want %+v", got, ok, want)
+	}
+	if _, ok := RecordedTarget(lines, "B"); ok {
+		t.Fatal("a connection to a host without an assets base gave a target")
+	}
+}

@@ -3,13 +3,18 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net"
 	"net/http"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
+
+	"vimpclient/sameorigin"
 )
 
 // Target is where and how to connect.
@@ -38,6 +43,29 @@ type Target struct {
 	// resolver sets it, for rooms of the master the token belongs to, so a
 	// dedicated host never receives one. It is never logged or recorded.
 	Token string
+	// TokenHome is the origin (scheme://host:port) of the master Token
+	// belongs to; RoomToken refuses the token to a room of any other.
+	TokenHome string
+}
+
+// ErrTokenNotHere refuses to put an identity token in an AUTH_RESPONSE
+// that would go anywhere but a room of the token's own master.
+var ErrTokenNotHere = errors.New("the identity token is not sent here")
+
+// RoomToken is the token the room's AUTH_RESPONSE carries: "" when the
+// target has none; an error (and no token) for a dedicated host or a room
+// reached through a master other than the token's own.
+func (t Target) RoomToken() (string, error) {
+	if t.Token == "" {
+		return "", nil
+	}
+	if !t.Lobby {
+		return "", fmt.Errorf("%w: %s is a dedicated host", ErrTokenNotHere, t.Host)
+	}
+	if home := sameorigin.Parse(t.Master); t.TokenHome == "" || home != t.TokenHome {
+		return "", fmt.Errorf("%w: it belongs to %q, and this room's master is %q", ErrTokenNotHere, t.TokenHome, home)
+	}
+	return t.Token, nil
 }
 
 // EngineAPI is the game plugin contract version this client follows.
@@ -47,11 +75,15 @@ const EngineAPI = 3
 // bare host:port) is probed with GET /config; ws(s)://host:port/path is used
 // as is. origin overrides the derived Origin header when not empty.
 //
-// /config answering mode "dedicated" is a dedicated host; any other answer
-// (another mode, an older master's 404, no JSON) is a lobby master, as the
-// engine's own client decides. A host that cannot be reached is an error,
-// never taken for a lobby.
+// /config answering mode "dedicated" is a dedicated host and mode "lobby" a
+// lobby master. Any other answer (an older master's 404, no JSON, another
+// mode) is a lobby master only when GET /servers answers with a room list;
+// otherwise the address is no vimp server and the error is marked Stay. A
+// host that cannot be reached is an error, never taken for a lobby. A
+// redirect to another origin is an error too: the probe, the room list and
+// the manifest follow redirects within the address only.
 func Resolve(ctx context.Context, client *http.Client, addr, origin string) (Target, error) {
+	client = sameorigin.Client(client)
 	if !strings.Contains(addr, "://") {
 		addr = "http://" + addr
 	}
@@ -123,6 +155,9 @@ func probe(ctx context.Context, client *http.Client, base *url.URL, t *Target) (
 		return false, fmt.Errorf("probe %s: %w", cu.String(), err)
 	}
 	resp, err := client.Do(req)
+	if re, ok := sameorigin.Refused(err); ok {
+		return false, fmt.Errorf("probe: %w", re)
+	}
 	if err != nil {
 		return false, fmt.Errorf("probe %s: host unreachable: %w", cu.String(), err)
 	}
@@ -132,8 +167,20 @@ func probe(ctx context.Context, client *http.Client, base *url.URL, t *Target) (
 		return false, fmt.Errorf("probe %s: %w", cu.String(), err)
 	}
 	var c configProbe
-	if resp.StatusCode != http.StatusOK || json.Unmarshal(body, &c) != nil || c.Mode != "dedicated" {
+	parsed := resp.StatusCode == http.StatusOK && json.Unmarshal(body, &c) == nil
+	switch {
+	case parsed && c.Mode == "lobby":
 		return true, nil
+	case !parsed || c.Mode != "dedicated":
+		// Neither of the engine's answers. An older master has no /config
+		// but serves its room list; anything else (a plain web server, a
+		// proxy's error page) is no vimp server at all, and no retry mends
+		// that.
+		if listsRooms(pctx, client, base) {
+			return true, nil
+		}
+		return false, Stay(fmt.Errorf("%s: not a vimp host or lobby master (GET /config: %s)",
+			originOf(base.Scheme, base), describeAnswer(resp, parsed, c.Mode)))
 	}
 	t.GameID = c.GameID
 	if c.GameVersion != nil {
@@ -160,6 +207,45 @@ func probe(ctx context.Context, client *http.Client, base *url.URL, t *Target) (
 	}
 	t.WSURL = (&url.URL{Scheme: scheme, Host: base.Host, Path: path}).String()
 	return false, nil
+}
+
+// describeAnswer says in a few words what a /config answer was: its status
+// and media type, and the mode when it was JSON with an unknown one.
+func describeAnswer(resp *http.Response, parsed bool, mode string) string {
+	media, _, err := mime.ParseMediaType(resp.Header.Get("Content-Type"))
+	if err != nil || media == "" {
+		media = "no content type"
+	}
+	s := strconv.Itoa(resp.StatusCode) + " " + media
+	if parsed {
+		s += fmt.Sprintf(", mode %.40q", mode)
+	}
+	return s
+}
+
+// listsRooms reports whether base answers GET /servers with a master's room
+// page: a JSON object whose "servers" member is an array.
+func listsRooms(ctx context.Context, client *http.Client, base *url.URL) bool {
+	su := *base
+	su.Path = strings.TrimSuffix(su.Path, "/") + "/servers"
+	su.RawQuery = "limit=1"
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, su.String(), nil)
+	if err != nil {
+		return false
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return false
+	}
+	defer resp.Body.Close()
+	if resp.StatusCode != http.StatusOK {
+		return false
+	}
+	var page struct {
+		Servers []json.RawMessage `json:"servers"`
+	}
+	dec := json.NewDecoder(io.LimitReader(resp.Body, 256<<10))
+	return dec.Decode(&page) == nil && page.Servers != nil
 }
 
 // hostKey normalises a host:port for the remembered-values store.

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"vimpclient/protocol"
+	"vimpclient/sameorigin"
 )
 
 // Back-off of the close policy: a reconnect 3 s after a close (as the
@@ -37,6 +38,10 @@ type Runner struct {
 	Sleep func(ctx context.Context, d time.Duration) error
 	// OnTarget is told each resolved target.
 	OnTarget func(Target)
+	// MaxFailures ends Run after this many attempts in a row failed to
+	// reach play (0: no bound). A session that reached play resets the
+	// count, so a long run survives any number of drops it recovers from.
+	MaxFailures int
 
 	lastVersion string // gameVersion of the previous attempt, to notice a changed game
 }
@@ -95,6 +100,11 @@ func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
 			return last, lastErr
 		}
 		info, err := r.attempt(ctx, attempt, resolve, dial)
+		if errors.Is(err, sameorigin.ErrRedirect) {
+			// The address sends the client elsewhere: only the player can
+			// choose to go there.
+			err = Stay(err)
+		}
 		if err != nil {
 			lastErr = err
 			r.Session.noteError("connect attempt %d: %v", attempt, err)
@@ -114,6 +124,13 @@ func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
 			failures, retries = 0, 0
 		} else {
 			failures++
+		}
+		if r.MaxFailures > 0 && failures >= r.MaxFailures {
+			why := lastErr
+			if why == nil {
+				why = fmt.Errorf("the host closed the connection before play (%d)", last.Code)
+			}
+			return last, fmt.Errorf("gave up after %d failed attempts: %w", failures, why)
 		}
 		retries++
 		if info != nil {
@@ -146,7 +163,7 @@ func (r *Runner) attempt(ctx context.Context, n int, resolve func(context.Contex
 	}
 	rec := r.Session.opts.Recorder
 	rec.SetConn(connLabel(n))
-	rec.Event("connect", map[string]any{"url": t.WSURL, "origin": t.Origin})
+	rec.Event("connect", connectFields(t))
 	tr, err := dial(ctx, t)
 	if err != nil {
 		rec.Event("error", map[string]any{"error": err.Error()})

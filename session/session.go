@@ -89,6 +89,7 @@ type Session struct {
 	submitted   map[string]string
 	platform    Platform
 	token       string          // identity token of the current lobby room ("" elsewhere)
+	tokenErr    error           // why the target's token may not be sent (Target.RoomToken)
 	secrets     []string        // redacted from kept errors
 	refused     map[string]bool // refusals already said on this connection
 }
@@ -168,7 +169,7 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 	s.mu.Lock()
 	s.ob, s.seq, s.inGame, s.pendingList, s.lastPlaying = ob, 0, false, "", false
 	s.authForm, s.submitted, s.refused = false, nil, nil
-	s.token = target.Token
+	s.token, s.tokenErr = target.RoomToken()
 	s.stats.Connections++
 	s.mu.Unlock()
 	s.Redact(target.Token)
@@ -441,7 +442,12 @@ func (s *Session) answerAuth(c *conn, ob *outbox, explicit map[string]string) er
 			return err
 		}
 	}
-	msg, err := protocol.AuthResponseMsg(withToken(values, c.target.Token))
+	token, err := c.target.RoomToken()
+	if err != nil {
+		s.noteError("auth: %v", err)
+		return err
+	}
+	msg, err := protocol.AuthResponseMsg(withToken(values, token))
 	if err != nil {
 		s.noteError("%v", err)
 		return err
@@ -487,8 +493,11 @@ func (s *Session) miscName(c *conn, m protocol.MiscEntry) {
 // Every field of the form must be present; values are remembered on success.
 func (s *Session) SubmitAuth(values map[string]string) error {
 	s.mu.Lock()
-	token := s.token
+	token, tokenErr := s.token, s.tokenErr
 	s.mu.Unlock()
+	if tokenErr != nil {
+		return fmt.Errorf("submit auth: %w", tokenErr)
+	}
 	msg, err := protocol.AuthResponseMsg(withToken(values, token))
 	if err != nil {
 		return err

@@ -175,12 +175,22 @@ func TestRunnerBacksOffWhenUnreachable(t *testing.T) {
 }
 
 func TestResolve(t *testing.T) {
-	var body string
+	var body, rooms string
 	manifest := `[{"id":"tanks","engineApi":3}]`
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.URL.Path {
 		case "/config":
+			if body == "" {
+				http.NotFound(w, r)
+				return
+			}
 			_, _ = w.Write([]byte(body))
+		case "/servers":
+			if rooms == "" {
+				http.NotFound(w, r)
+				return
+			}
+			_, _ = w.Write([]byte(rooms))
 		case "/games/manifest.json":
 			_, _ = w.Write([]byte(manifest))
 		default:
@@ -190,26 +200,34 @@ func TestResolve(t *testing.T) {
 	defer srv.Close()
 	client, _ := HTTPClient("")
 	host := srv.Listener.Addr().String()
+	lobby := Target{Lobby: true, Master: srv.URL, Origin: "https://" + host, Host: host}
 	for _, tc := range []struct {
-		body, addr, origin string
-		want               Target
-		err                bool
+		body, rooms, addr, origin string
+		want                      Target
+		err                       bool
 	}{
-		{`{"mode":"dedicated","gameId":"tanks","gameVersion":"abc","wsPath":"/game"}`, srv.URL, "",
+		{`{"mode":"dedicated","gameId":"tanks","gameVersion":"abc","wsPath":"/game"}`, "", srv.URL, "",
 			Target{WSURL: "ws://" + host + "/game", Origin: "http://" + host, Host: host, GameID: "tanks", GameVersion: "abc"}, false},
-		{`{"mode":"dedicated","gameId":"tanks"}`, host, "http://localhost:3002",
+		{`{"mode":"dedicated","gameId":"tanks"}`, "", host, "http://localhost:3002",
 			Target{WSURL: "ws://" + host + "/game", Origin: "http://localhost:3002", Host: host, GameID: "tanks"}, false},
-		{`{"mode":"dedicated","gameId":"g","wsUrl":"wss://example.org/x"}`, srv.URL, "",
+		{`{"mode":"dedicated","gameId":"g","wsUrl":"wss://example.org/x"}`, "", srv.URL, "",
 			Target{WSURL: "wss://example.org/x", Origin: "http://" + host, Host: host, GameID: "g"}, false},
-		{`{"mode":"lobby"}`, srv.URL, "", Target{Lobby: true, Master: srv.URL, Origin: "https://" + host, Host: host}, false},
-		{`not json`, srv.URL, "", Target{Lobby: true, Master: srv.URL, Origin: "https://" + host, Host: host}, false},
-		{`{"mode":"lobby"}`, srv.URL, "https://vimp.example", Target{Lobby: true, Master: srv.URL, Origin: "https://vimp.example", Host: host}, false},
-		{``, "http://127.0.0.1:1", "", Target{}, true},
-		{``, "ws://127.0.0.1:8090/game", "", Target{WSURL: "ws://127.0.0.1:8090/game", Origin: "http://127.0.0.1:8090", Host: "127.0.0.1:8090"}, false},
-		{``, "wss://example.org:443/game", "", Target{WSURL: "wss://example.org:443/game", Origin: "https://example.org", Host: "example.org:443"}, false},
-		{``, "ftp://x", "", Target{}, true},
+		{`{"mode":"lobby"}`, "", srv.URL, "", lobby, false},
+		// An older master: no /config, but a room list.
+		{``, `{"total":0,"servers":[]}`, srv.URL, "", lobby, false},
+		{`not json`, `{"total":1,"servers":[{"hostId":"a"}]}`, srv.URL, "", lobby, false},
+		// Neither answer, and no room list: no vimp server.
+		{`not json`, "", srv.URL, "", Target{}, true},
+		{``, "", srv.URL, "", Target{}, true},
+		{`{"mode":"other"}`, `{"servers":null}`, srv.URL, "", Target{}, true},
+		{``, `<html>`, srv.URL, "", Target{}, true},
+		{`{"mode":"lobby"}`, "", srv.URL, "https://vimp.example", Target{Lobby: true, Master: srv.URL, Origin: "https://vimp.example", Host: host}, false},
+		{``, "", "http://127.0.0.1:1", "", Target{}, true},
+		{``, "", "ws://127.0.0.1:8090/game", "", Target{WSURL: "ws://127.0.0.1:8090/game", Origin: "http://127.0.0.1:8090", Host: "127.0.0.1:8090"}, false},
+		{``, "", "wss://example.org:443/game", "", Target{WSURL: "wss://example.org:443/game", Origin: "https://example.org", Host: "example.org:443"}, false},
+		{``, "", "ftp://x", "", Target{}, true},
 	} {
-		body = tc.body
+		body, rooms = tc.body, tc.rooms
 		got, err := Resolve(context.Background(), client, tc.addr, tc.origin)
 		if tc.err {
 			if err == nil {
@@ -329,3 +347,90 @@ func TestRecordingRoundTrip(t *testing.T) {
 type closingBuffer struct{ bytes.Buffer }
 
 func (*closingBuffer) Close() error { return nil }
+
+// A plain web server is told apart from a vimp host and a master: the error
+// names the address and what /config answered, and no retry is made.
+func TestResolveNotVimp(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html; charset=utf-8")
+		w.WriteHeader(http.StatusNotFound)
+		_, _ = w.Write([]byte("<html><body>File not found</body></html>"))
+	}))
+	defer srv.Close()
+	client, _ := HTTPClient("")
+	_, err := Resolve(context.Background(), client, srv.URL, "")
+	if err == nil {
+		t.Fatal("a static web server was taken for a vimp server")
+	}
+	want := srv.URL + ": not a vimp host or lobby master (GET /config: 404 text/html)"
+	if err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
+	if !errors.Is(err, ErrStay) {
+		t.Error("the error is retried")
+	}
+}
+
+// With MaxFailures, an unreachable host is given up after that many
+// attempts in a row, with the last attempt's error.
+func TestRunnerGivesUpAfterMaxFailures(t *testing.T) {
+	s := New(Options{})
+	var waits []time.Duration
+	attempts := 0
+	r := &Runner{Session: s, MaxFailures: 5,
+		Resolve: func(context.Context) (Target, error) {
+			attempts++
+			return Target{}, fmt.Errorf("attempt %d refused", attempts)
+		},
+		Sleep: func(_ context.Context, d time.Duration) error {
+			waits = append(waits, d)
+			return nil
+		}}
+	info, err := r.Run(context.Background())
+	if info != nil || err == nil {
+		t.Fatalf("info %+v err %v", info, err)
+	}
+	if attempts != 5 || len(waits) != 4 {
+		t.Errorf("%d attempts, waits %v; want 5 attempts and 4 waits", attempts, waits)
+	}
+	var total time.Duration
+	for _, w := range waits {
+		total += w
+	}
+	if total != 45*time.Second {
+		t.Errorf("waited %v in all, want 45s (3+6+12+24)", total)
+	}
+	if want := "gave up after 5 failed attempts: attempt 5 refused"; err.Error() != want {
+		t.Errorf("error %q, want %q", err, want)
+	}
+}
+
+// A replay answers the recorded auth form as the recorded client did: the
+// upstream capture's answer, with -nick in place of the name when given.
+func TestReplayAuthFromCapture(t *testing.T) {
+	lines := loadCapture(t, "minigame-dedicated.jsonl")
+	got := RecordedAuth(lines, "")
+	if len(got) != 2 || got["name"] != "Recorder" || got["model"] != "m1" {
+		t.Errorf("recorded answer %v, want name Recorder, model m1", got)
+	}
+	a := ReplayAuth(lines, "A", "Other")
+	if a.Nick != "Other" || a.Set["name"] != "" || a.Set["model"] != "m1" {
+		t.Errorf("with a nick: %+v", a)
+	}
+	if RecordedAuth(lines, "no such conn") != nil {
+		t.Error("an answer for a connection that is not recorded")
+	}
+	// The replay's session sends the recorded answer with no nick given.
+	rp, _ := NewReplay(lines, "A")
+	s := New(Options{Auth: ReplayAuth(lines, "A", ""), AutoTeam: true, Team: "team1", Now: rp.Now})
+	s.Run(context.Background(), rp, Target{})
+	sent := false
+	for _, m := range rp.Sent() {
+		if bytes.HasPrefix(m, []byte("[1,")) {
+			sent = bytes.Contains(m, []byte(`"name":"Recorder"`))
+		}
+	}
+	if !sent {
+		t.Error("the recorded name was not sent")
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"github.com/coder/websocket"
 
 	"vimpclient/protocol"
+	"vimpclient/sameorigin"
 )
 
 // MaxIncomingMessage is the hard cap on one server message. MAP_DATA of the
@@ -23,7 +24,9 @@ const MaxIncomingMessage = 4 << 20
 
 // HTTPClient builds the client used for the /config probe and the WebSocket
 // dial. Certificates are always verified; caFile, when set, adds one PEM CA
-// bundle to the system roots (for self-signed development hosts).
+// bundle to the system roots (for self-signed development hosts). It
+// follows a redirect only within the origin asked for (a WebSocket dial
+// follows none): what the player typed is where the client goes.
 func HTTPClient(caFile string) (*http.Client, error) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	if caFile != "" {
@@ -40,7 +43,7 @@ func HTTPClient(caFile string) (*http.Client, error) {
 		}
 		tr.TLSClientConfig = &tls.Config{RootCAs: pool, MinVersion: tls.VersionTLS12}
 	}
-	return &http.Client{Transport: tr, Timeout: 0}, nil
+	return sameorigin.Client(&http.Client{Transport: tr, Timeout: 0}), nil
 }
 
 // WebSocket is the Transport over github.com/coder/websocket.
@@ -50,7 +53,8 @@ type WebSocket struct {
 }
 
 // DialWebSocket opens the game WebSocket with the Origin header the host
-// checks, and raises the read limit to MaxIncomingMessage.
+// checks, and raises the read limit to MaxIncomingMessage. The upgrade
+// follows no redirect, as a browser's WebSocket.
 func DialWebSocket(ctx context.Context, client *http.Client, wsURL, origin string) (*WebSocket, error) {
 	if origin == "" {
 		return nil, errors.New("dial: an Origin is required (hosts drop connections without one)")
@@ -59,9 +63,12 @@ func DialWebSocket(ctx context.Context, client *http.Client, wsURL, origin strin
 	defer cancel()
 	h := http.Header{}
 	h.Set("Origin", origin)
-	conn, resp, err := websocket.Dial(dctx, wsURL, &websocket.DialOptions{HTTPClient: client, HTTPHeader: h})
+	conn, resp, err := websocket.Dial(dctx, wsURL, &websocket.DialOptions{HTTPClient: sameorigin.WebSocketClient(client), HTTPHeader: h})
 	if resp != nil && resp.Body != nil {
 		resp.Body.Close()
+	}
+	if re, ok := sameorigin.Refused(err); ok {
+		return nil, fmt.Errorf("dial: %w", re)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", wsURL, err)

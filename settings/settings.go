@@ -39,16 +39,45 @@ type Settings struct {
 	Vsync         bool    `json:"vsync"`
 	NetGraph      bool    `json:"netGraph"`
 	ReducedMotion bool    `json:"reducedMotion"`
-	HUDScale      float64 `json:"hudScale"` // 0.75..2, times the display's own scale
+	HUDScale      float64 `json:"hudScale"` // 0.75..2, times the display's own scale; 0 (HUDScaleAuto) follows the window
 	Palette       string  `json:"palette"`
 	// Pads are gamepad bindings per game id: control name → commands,
 	// replacing the layout derived from the game's keys for those controls.
 	Pads map[string]map[string][]string `json:"pads,omitempty"`
+	// Window is the window's last size and position (nil: never saved),
+	// so the next start opens where the player left it.
+	Window *Geometry `json:"window,omitempty"`
 }
+
+// Geometry is a window's size and position in logical pixels.
+type Geometry struct {
+	W int `json:"w"`
+	H int `json:"h"`
+	X int `json:"x"`
+	Y int `json:"y"`
+}
+
+// Bounds of a remembered window: smaller or larger than any display, or
+// placed far off every screen, it is not used.
+const (
+	MinWindowSide = 320
+	MaxWindowSide = 16384
+	MaxWindowPos  = 32768
+)
+
+// Valid reports whether g can be used to open a window.
+func (g Geometry) Valid() bool {
+	in := func(v, lo, hi int) bool { return v >= lo && v <= hi }
+	return in(g.W, MinWindowSide, MaxWindowSide) && in(g.H, MinWindowSide/2, MaxWindowSide) &&
+		in(g.X, -MaxWindowPos, MaxWindowPos) && in(g.Y, -MaxWindowPos, MaxWindowPos)
+}
+
+// HUDScaleAuto is the HUDScale that sizes the HUD with the window.
+const HUDScaleAuto = 0
 
 // Default is what a new player gets.
 func Default() Settings {
-	return Settings{MasterVolume: 1, EffectsVolume: 1, Vsync: true, HUDScale: 1, Palette: PaletteStandard}
+	return Settings{MasterVolume: 1, EffectsVolume: 1, Vsync: true, HUDScale: HUDScaleAuto, Palette: PaletteStandard}
 }
 
 // Path is where the settings live.
@@ -110,7 +139,12 @@ func Parse(b []byte) (Settings, []string) {
 	}
 	unit("masterVolume", &s.MasterVolume, 0, 1)
 	unit("effectsVolume", &s.EffectsVolume, 0, 1)
-	unit("hudScale", &s.HUDScale, 0.75, 2)
+	var hs float64
+	if v, ok := raw["hudScale"]; ok && json.Unmarshal(v, &hs) == nil && hs == HUDScaleAuto {
+		s.HUDScale = HUDScaleAuto
+	} else {
+		unit("hudScale", &s.HUDScale, 0.75, 2)
+	}
 	flag("fullscreen", &s.Fullscreen)
 	flag("vsync", &s.Vsync)
 	flag("netGraph", &s.NetGraph)
@@ -121,6 +155,14 @@ func Parse(b []byte) (Settings, []string) {
 			bad("palette", "not "+PaletteStandard+" or "+PaletteColorBlind)
 		} else {
 			s.Palette = p
+		}
+	}
+	if v, ok := raw["window"]; ok {
+		var g Geometry
+		if json.Unmarshal(v, &g) != nil || !g.Valid() {
+			problems = append(problems, fmt.Sprintf("window: not a size of %d to %d px and a position on screen, not used", MinWindowSide, MaxWindowSide))
+		} else {
+			s.Window = &g
 		}
 	}
 	if v, ok := raw["pads"]; ok {

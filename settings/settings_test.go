@@ -49,11 +49,34 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"masterVolume":0.3,"pads":{"g":{"a":["x"]}}}`))
 	f.Add([]byte(`{"hudScale":1e309}`))
 	f.Add([]byte(`null`))
+	f.Add([]byte(`{"window":{"w":1366,"h":768,"x":10,"y":-20}}`))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		s, _ := Parse(b)
-		if s.MasterVolume < 0 || s.MasterVolume > 1 || s.HUDScale < 0.75 || s.HUDScale > 2 ||
-			(s.Palette != PaletteStandard && s.Palette != PaletteColorBlind) || len(s.Pads) > maxGames {
+		if s.MasterVolume < 0 || s.MasterVolume > 1 || (s.HUDScale != HUDScaleAuto && (s.HUDScale < 0.75 || s.HUDScale > 2)) ||
+			(s.Palette != PaletteStandard && s.Palette != PaletteColorBlind) || len(s.Pads) > maxGames ||
+			(s.Window != nil && !s.Window.Valid()) {
 			t.Fatalf("out of range: %+v", s)
 		}
 	})
+}
+
+// The window's last geometry comes back as saved; one no display could
+// show is reported and not used.
+func TestWindowGeometry(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "settings.json")
+	s := Default()
+	s.Window = &Geometry{W: 1366, H: 768, X: 40, Y: 30}
+	if err := Save(path, s); err != nil {
+		t.Fatal(err)
+	}
+	got, problems, err := Load(path)
+	if err != nil || len(problems) != 0 || got.Window == nil || *got.Window != *s.Window {
+		t.Fatalf("loaded %+v %v %v", got.Window, problems, err)
+	}
+	for _, bad := range []string{`{"window":{"w":10,"h":768}}`, `{"window":{"w":1280,"h":720,"x":99999}}`, `{"window":"big"}`} {
+		got, problems := Parse([]byte(bad))
+		if got.Window != nil || len(problems) != 1 || !strings.HasPrefix(problems[0], "window: ") {
+			t.Errorf("%s: window %+v, problems %q", bad, got.Window, problems)
+		}
+	}
 }

@@ -43,6 +43,7 @@ type statusKey struct {
 	paused      bool
 	follow      world.Actor
 	following   bool
+	name        string // the followed player's nick ("" unknown)
 }
 
 // NewDemo builds the window for a demo, drawing with renderer.
@@ -51,15 +52,40 @@ func NewDemo(ctx context.Context, d *demo.Demo, renderer *render.Renderer, o Opt
 	if err != nil {
 		return nil, fmt.Errorf("window: %w", err)
 	}
-	return newWindow(ctx, &demoPlay{d: d, fonts: f}, renderer, o)
+	w, err := newWindow(ctx, &demoPlay{d: d, fonts: f}, renderer, o)
+	if err != nil {
+		return nil, err
+	}
+	w.hud.WatchLift = 44 // over the timeline and its status line
+	return w, nil
 }
 
 func (p *demoPlay) Loop() *gameloop.Loop { return p.d.Loop() }
-func (p *demoPlay) Tick(now time.Time)   { p.d.Tick(now) }
+
+// Tick implements play. At the end of the recording the game stays drawn
+// as it was, under the end card, instead of the recorded connection's
+// closing screen.
+func (p *demoPlay) Tick(now time.Time) {
+	p.d.Tick(now)
+	if p.d.Ended() {
+		p.d.Loop().HUD().Tech.Shown = false
+	}
+}
 
 // Controls implements play: the demo's keys and the timeline click.
 func (p *demoPlay) Controls(w *Window) {
 	d := p.d
+	if d.Ended() {
+		switch {
+		case inpututil.IsKeyJustPressed(ebiten.KeyR), inpututil.IsKeyJustPressed(ebiten.KeyEnter), inpututil.IsKeyJustPressed(ebiten.KeyHome):
+			d.Seek(0)
+			d.SetPaused(false)
+			return
+		case inpututil.IsKeyJustPressed(ebiten.KeyEscape), inpututil.IsKeyJustPressed(ebiten.KeyQ):
+			w.quit = true
+			return
+		}
+	}
 	switch {
 	case inpututil.IsKeyJustPressed(ebiten.KeySpace):
 		d.SetPaused(!d.Paused())
@@ -144,6 +170,9 @@ func (p *demoPlay) Overlay(w *Window, screen *ebiten.Image) {
 
 	k := statusKey{sec: int(d.Position() / time.Second), length: int(d.Length() / time.Second), speed: d.Speed(), paused: d.Paused()}
 	k.follow, k.following = d.Loop().World().Following()
+	if k.following {
+		k.name = d.Loop().HUD().Watching
+	}
 	if k != p.key || p.status == "" {
 		p.key = k
 		p.status = fmt.Sprintf("%d:%02d / %d:%02d   %g×", k.sec/60, k.sec%60, k.length/60, k.length%60, k.speed)
@@ -151,7 +180,11 @@ func (p *demoPlay) Overlay(w *Window, screen *ebiten.Image) {
 			p.status += "   paused"
 		}
 		if k.following {
-			p.status += fmt.Sprintf("   following %s %d", k.follow.Key, k.follow.ID)
+			name := k.name
+			if name == "" {
+				name = fmt.Sprintf("player %d", k.follow.ID)
+			}
+			p.status += "   following " + name
 		}
 		p.status += "   Space pause · ←/→ seek · ↑/↓ speed · [ ] player · F recorded view"
 	}
@@ -160,4 +193,39 @@ func (p *demoPlay) Overlay(w *Window, screen *ebiten.Image) {
 	p.textOp.GeoM.Translate(x, y-18*s)
 	p.textOp.ColorScale.Reset()
 	text.Draw(screen, p.status, face, &p.textOp)
+	if d.Ended() {
+		p.drawEndCard(screen, s)
+	}
+}
+
+// The end card's lines: what ended, and the keys that go on from there.
+const (
+	endTitle = "End of the demo"
+	endKeys  = "R  watch it again   ·   ←  back 5 s   ·   Esc  close"
+)
+
+// drawEndCard draws the card over the last picture of the match: the
+// recording has ended, and what the keys do now.
+func (p *demoPlay) drawEndCard(screen *ebiten.Image, s float64) {
+	b := screen.Bounds()
+	title, keys := p.fonts.Face(true, 28*s), p.fonts.Face(false, 16*s)
+	tw, _ := text.Measure(endTitle, title, 0)
+	kw, _ := text.Measure(endKeys, keys, 0)
+	cw := max(tw, kw) + 60*s
+	ch := 110 * s
+	cx, cy := (float64(b.Dx())-cw)/2, (float64(b.Dy())-ch)/2
+	var op ebiten.DrawImageOptions
+	op.GeoM.Scale(cw, ch)
+	op.GeoM.Translate(cx, cy)
+	op.ColorScale.Scale(0, 0, 0, 0.8)
+	screen.DrawImage(p.bar, &op)
+	p.textOp.GeoM.Reset()
+	p.textOp.GeoM.Translate(cx+(cw-tw)/2, cy+20*s)
+	p.textOp.ColorScale.Reset()
+	text.Draw(screen, endTitle, title, &p.textOp)
+	p.textOp.GeoM.Reset()
+	p.textOp.GeoM.Translate(cx+(cw-kw)/2, cy+70*s)
+	p.textOp.ColorScale.Reset()
+	p.textOp.ColorScale.Scale(0.8, 0.8, 0.8, 1)
+	text.Draw(screen, endKeys, keys, &p.textOp)
 }

@@ -39,6 +39,9 @@ type Lobby struct {
 	Start *hud.BrowserChoice
 	// Silence stops the sounds of a match leaving the screen (nil: none).
 	Silence func()
+	// Close ends the backend once the browser is closed (nil: nothing to
+	// end); a window opened on the browser leaves it to the wiring.
+	Close func()
 }
 
 // Backend runs the browser's requests.
@@ -196,16 +199,31 @@ func (s *lobbyScreen) join(w *Window, c hud.BrowserChoice, now time.Time) {
 // show puts the joined match on screen: it takes the keyboard, the
 // player's settings and the menu's entries.
 func (s *lobbyScreen) show(w *Window, configAt time.Time) {
-	l := s.match.Loop()
 	s.shown = true
 	s.joinTime = configAt.Sub(s.askedAt)
 	w.opts.Log.Info("joined", "room", s.cfg.Browser.Joining.Label(), "to CONFIG_DATA", s.joinTime)
+	w.onScreen(s.match.Loop(), BrowserLabel, s.cfg.Browser.Joining.Label())
+}
+
+// onScreen puts a match's loop on screen: it takes the keyboard, the
+// player's settings and the menu's entries (entry is the one back to the
+// screen it came from), and the window's title names it.
+func (w *Window) onScreen(l *gameloop.Loop, entry, name string) {
 	w.play = live{l}
 	l.SetInput(&keyboard{w: w})
 	l.SetSettingsEntry(true)
-	l.SetBrowserEntry(BrowserLabel)
+	l.SetBrowserEntry(entry)
 	w.applyLoop(l)
-	ebiten.SetWindowTitle(w.title() + " — " + s.cfg.Browser.Joining.Label())
+	ebiten.SetWindowTitle(w.title() + " — " + name)
+}
+
+// offScreen takes the play off the screen, silencing it.
+func (w *Window) offScreen(silence func()) {
+	w.play = nil
+	if silence != nil {
+		silence()
+	}
+	ebiten.SetWindowTitle(w.title())
 }
 
 // leave stops the match (in the background: the window goes on at once)
@@ -215,11 +233,10 @@ func (s *lobbyScreen) leave(w *Window, reason string, failed bool) {
 	if m == nil {
 		return
 	}
-	s.match, s.shown = nil, false
-	w.play = nil
-	if s.cfg.Silence != nil {
-		s.cfg.Silence()
+	if s.shown {
+		w.offScreen(s.cfg.Silence)
 	}
+	s.match, s.shown = nil, false
 	s.stops.Add(1)
 	go func() {
 		defer s.stops.Done()
@@ -228,7 +245,6 @@ func (s *lobbyScreen) leave(w *Window, reason string, failed bool) {
 	b := s.cfg.Browser
 	b.JoinEnded(reason, failed)
 	b.Refresh() // the rooms, the sign-in and the recent hosts as they are now
-	ebiten.SetWindowTitle(w.title())
 }
 
 // stopAll ends the match, if any, and waits for every match to stop.
@@ -243,36 +259,58 @@ func (s *lobbyScreen) stopAll() {
 // input feeds the browser this frame's keys, text, clicks and wheel, or
 // the settings overlay while it is open.
 func (s *lobbyScreen) input(w *Window, now time.Time) {
+	w.screenInput(s.kb, s.cfg.Browser, &s.codes, &s.chars, now)
+}
+
+// screenModel is a screen of its own that reads the keyboard and the
+// mouse: the server browser, the start screen.
+type screenModel interface {
+	Type(rs []rune)
+	Key(code int, shift, ctrl bool)
+	Click(w, h, x, y, now float64)
+	Scroll(steps int)
+}
+
+// screenInput feeds m this frame's text, keys, clicks and wheel, or the
+// settings overlay (through kb) while it is open. Text goes before keys:
+// the "/" that opens the browser's search field is not typed into it.
+func (w *Window) screenInput(kb *keyboard, m screenModel, codes *[]int, chars *[]rune, now time.Time) {
 	if w.menu.Open {
-		s.kb.menuInput(nil, w.ms(now))
+		kb.menuInput(nil, w.ms(now))
 		return
 	}
-	b := s.cfg.Browser
-	s.chars = ebiten.AppendInputChars(s.chars[:0])
-	b.Type(s.chars) // text before keys: the "/" that opens the field is not typed into it
-	s.codes = w.reader.JustPressed(s.codes[:0])
-	for _, k := range [...]ebiten.Key{ebiten.KeyArrowUp, ebiten.KeyArrowDown, ebiten.KeyBackspace} {
-		if d := inpututil.KeyPressDuration(k); d > 1 && repeats(d) {
-			if code, ok := ebiteninput.DOMKeyCode(k); ok {
-				s.codes = append(s.codes, code)
-			}
-		}
-	}
+	*chars = ebiten.AppendInputChars((*chars)[:0])
+	m.Type(*chars)
+	*codes = w.typingKeys((*codes)[:0])
 	shift, ctrl := ebiten.IsKeyPressed(ebiten.KeyShift), ebiten.IsKeyPressed(ebiten.KeyControl)
-	for _, code := range s.codes {
+	for _, code := range *codes {
 		if code != keyF10 {
-			b.Key(code, shift, ctrl)
+			m.Key(code, shift, ctrl)
 		}
 	}
 	scale := w.hudDPR()
 	lw, lh := w.outW/w.hudScaleOr1(), w.outH/w.hudScaleOr1()
 	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
 		x, y := ebiten.CursorPosition()
-		b.Click(lw, lh, float64(x)/scale, float64(y)/scale, w.ms(now))
+		m.Click(lw, lh, float64(x)/scale, float64(y)/scale, w.ms(now))
 	}
 	if _, dy := ebiten.Wheel(); dy != 0 {
-		b.Scroll(-int(dy))
+		m.Scroll(-int(dy))
 	}
+}
+
+// typingKeys appends this frame's key presses (DOM codes) to codes, with
+// the arrows and Backspace repeating while held, as in a text field.
+func (w *Window) typingKeys(codes []int) []int {
+	codes = w.reader.JustPressed(codes)
+	for _, k := range [...]ebiten.Key{ebiten.KeyArrowUp, ebiten.KeyArrowDown, ebiten.KeyBackspace} {
+		if d := inpututil.KeyPressDuration(k); d > 1 && repeats(d) {
+			if code, ok := ebiteninput.DOMKeyCode(k); ok {
+				codes = append(codes, code)
+			}
+		}
+	}
+	return codes
 }
 
 // repeats is true at the OS-like repeat rate of a held key (after half a
@@ -284,12 +322,9 @@ func (w *Window) ms(now time.Time) float64 {
 	return float64(now.Sub(w.start)) / float64(time.Millisecond)
 }
 
-func (w *Window) hudScaleOr1() float64 {
-	if w.hudScale <= 0 {
-		return 1
-	}
-	return w.hudScale
-}
+// hudScaleOr1 is the HUD scale drawn now: the setting, or Auto's for the
+// window's width.
+func (w *Window) hudScaleOr1() float64 { return hud.HUDScaleFor(w.hudScale, w.outW) }
 
 func (w *Window) title() string {
 	if w.opts.Title == "" {

@@ -169,9 +169,4 @@ func (k *keyboard) menuInput(c *input.Controller, now float64) {
 }
 
 // hudDPR is the scale the HUD is drawn at: device pixels per HUD pixel.
-func (w *Window) hudDPR() float64 {
-	if w.hudScale <= 0 {
-		return w.dpr
-	}
-	return w.dpr * w.hudScale
-}
+func (w *Window) hudDPR() float64 { return w.dpr * w.hudScaleOr1() }

@@ -83,7 +83,7 @@ func TestSettingsOverlayAppliesAndSaves(t *testing.T) {
 		t.Fatalf("palette %q", loop.HUD().Palette())
 	}
 	for range len(menu.Rows) { // to fire's key
-		if r := menu.Rows[menu.Focus]; r.Kind == hud.SettingKey && r.Label == "fire" {
+		if r := menu.Rows[menu.Focus]; r.Kind == hud.SettingKey && r.Label == "Fire" {
 			break
 		}
 		menu.Key(40)
@@ -105,6 +105,13 @@ func TestSettingsOverlayAppliesAndSaves(t *testing.T) {
 	saved, problems, err := settings.Load(o.SettingsPath)
 	if err != nil || len(problems) != 0 || saved.MasterVolume != 0.95 || saved.Palette != settings.PaletteColorBlind {
 		t.Fatalf("saved %+v %v %v", saved, problems, err)
+	}
+	// The window's last size and position are kept with the settings.
+	w.geom = settings.Geometry{W: 1366, H: 768, X: 12, Y: 34}
+	w.saveGeometry()
+	saved, problems, err = settings.Load(o.SettingsPath)
+	if err != nil || len(problems) != 0 || saved.Window == nil || *saved.Window != w.geom || saved.MasterVolume != 0.95 {
+		t.Fatalf("saved window %+v, settings %+v %v %v", saved.Window, saved, problems, err)
 	}
 }
 

@@ -76,10 +76,15 @@ type Window struct {
 	quit     bool
 	err      error
 	pending  string // screenshot path to write at the end of the next Draw
-	loadBar  *ebiten.Image
-	loadOf   assets.Progress // what loadText says
-	loadText string
-	loadOp   text.DrawOptions
+	// toast is the line saying where the last F12 screenshot went, shown
+	// until toastUntil.
+	toast      string
+	toastUntil time.Time
+	geom       settings.Geometry // the window's size and position at the last Update
+	loadBar    *ebiten.Image
+	loadOf     assets.Progress // what loadText says
+	loadText   string
+	loadOp     text.DrawOptions
 	// The settings overlay (settings.go), the HUD's size, the controller
 	// the overlay last took the game's commands from, and the gamepad
 	// layout with the player's bindings.
@@ -89,8 +94,11 @@ type Window struct {
 	padMap   input.PadMap
 	padGen   int // counts padMap's changes
 	// The server browser and its matches (lobby.go; nil: a window for
-	// one host), and the window's size in logical px.
+	// one host, or a start screen with no browser open), the start
+	// screen and what it opened (home.go; nil: none), and the window's
+	// size in logical px.
 	lobby      *lobbyScreen
+	home       *homeScreen
 	outW, outH float64
 }
 
@@ -152,27 +160,58 @@ func newWindow(ctx context.Context, p play, renderer *render.Renderer, o Options
 // screenshot is written.
 func (w *Window) Run() error {
 	o := w.opts
+	last := w.menu.S.Window
 	if o.Width <= 0 || o.Height <= 0 {
 		o.Width, o.Height = 1280, 720
+		if last != nil && last.Valid() {
+			o.Width, o.Height = last.W, last.H
+		}
 	}
 	if o.Title == "" {
 		o.Title = "vimp"
 	}
 	ebiten.SetWindowTitle(o.Title)
 	ebiten.SetWindowSize(o.Width, o.Height)
+	if last != nil && last.Valid() {
+		ebiten.SetWindowPosition(last.X, last.Y)
+	}
 	ebiten.SetWindowResizingMode(ebiten.WindowResizingModeEnabled)
 	ebiten.SetVsyncEnabled(w.menu.S.Vsync)
 	ebiten.SetFullscreen(w.menu.S.Fullscreen)
 	ebiten.SetTPS(ebiten.SyncWithFPS) // one tick per displayed frame
 	ebiten.SetRunnableOnUnfocused(true)
 	err := ebiten.RunGameWithOptions(w, &ebiten.RunGameOptions{})
+	if w.home != nil {
+		w.home.stopAll(w)
+	}
 	if w.lobby != nil {
 		w.lobby.stopAll()
 	}
+	w.saveGeometry()
 	if err != nil {
 		return fmt.Errorf("window: %w", err)
 	}
 	return w.err
+}
+
+// saveGeometry remembers the window's last size and position in the
+// settings file, for the next start. A -screenshot run (a test, a script)
+// leaves the player's window as it was.
+func (w *Window) saveGeometry() {
+	g := w.geom
+	if w.opts.SettingsPath == "" || w.opts.Screenshot != "" || !g.Valid() {
+		return
+	}
+	if last := w.menu.S.Window; last != nil && *last == g {
+		return
+	}
+	s := w.menu.S
+	s.Window = &g
+	if err := settings.Save(w.opts.SettingsPath, s); err != nil {
+		w.opts.Log.Warn("window size not remembered", "err", err)
+		return
+	}
+	w.menu.S.Window = &g
 }
 
 // keyboard is the window's game loop input: Ebiten's keys, text, pointer,
@@ -216,7 +255,7 @@ func (k *keyboard) Feed(t *gameloop.InputTick) {
 		// The form is drawn at the HUD's scale: clicks are read at it too.
 		ww, wh := k.w.play.Loop().World().Size()
 		r.Scale = k.w.hudDPR()
-		r.UpdateForm(t.HUD, ww/k.w.hudScale, wh/k.w.hudScale)
+		r.UpdateForm(t.HUD, ww/k.w.hudScaleOr1(), wh/k.w.hudScaleOr1())
 		return
 	}
 	c := t.Controller
@@ -246,8 +285,15 @@ func (k *keyboard) Feed(t *gameloop.InputTick) {
 // Update implements ebiten.Game: the window's own keys, then one tick (or
 // the server browser's frame).
 func (w *Window) Update() error {
-	if w.quit || w.ctx.Err() != nil || (w.lobby == nil && w.play.Loop().GaveUp()) {
+	if w.quit || w.ctx.Err() != nil || (w.home == nil && w.lobby == nil && w.play.Loop().GaveUp()) {
 		return ebiten.Termination
+	}
+	if !ebiten.IsFullscreen() {
+		// Kept each frame: once the window has closed it can no longer
+		// be asked.
+		sw, sh := ebiten.WindowSize()
+		x, y := ebiten.WindowPosition()
+		w.geom = settings.Geometry{W: sw, H: sh, X: x, Y: y}
 	}
 	alt := ebiten.IsKeyPressed(ebiten.KeyAlt)
 	if inpututil.IsKeyJustPressed(ebiten.KeyF11) || (alt && inpututil.IsKeyJustPressed(ebiten.KeyEnter)) {
@@ -264,7 +310,14 @@ func (w *Window) Update() error {
 		}
 	}
 	now := w.opts.Clock()
-	if w.lobby != nil && w.lobbyUpdate(now) {
+	screenOnly := false // a screen of its own is up: nothing plays
+	switch {
+	case w.home != nil:
+		screenOnly = w.homeUpdate(now)
+	case w.lobby != nil:
+		screenOnly = w.lobbyUpdate(now)
+	}
+	if screenOnly {
 		w.applyMenu()
 		w.shoot(now)
 		return nil
@@ -312,7 +365,7 @@ func (w *Window) shotReady(now time.Time) bool {
 		return w.opts.ScreenshotWhen()
 	}
 	if w.play == nil {
-		return true // the server browser has nothing to wait for
+		return true // the start, connecting and browser screens have nothing to wait for
 	}
 	return !w.renderer.ImagesLoading() && !w.play.Loop().Stats().PlayAt.IsZero()
 }
@@ -321,9 +374,11 @@ func (w *Window) shotReady(now time.Time) bool {
 func (w *Window) Draw(screen *ebiten.Image) {
 	screen.Fill(color.Black)
 	hs := w.hudDPR()
-	if w.play == nil { // the server browser
+	if w.play == nil { // the start screen, a connecting screen or the server browser
 		now := w.ms(w.opts.Clock())
-		w.hud.DrawBrowser(screen, w.lobby.cfg.Browser, now, hs)
+		if !w.drawHome(screen, now, hs) {
+			w.hud.DrawBrowser(screen, w.lobby.cfg.Browser, now, hs)
+		}
 		w.hud.DrawSettings(screen, w.menu, now, hs)
 		w.writePending(screen)
 		return
@@ -341,8 +396,16 @@ func (w *Window) Draw(screen *ebiten.Image) {
 	w.writePending(screen)
 }
 
-// writePending writes the screenshot asked for, if any.
+// toastFor is how long the line saying where a screenshot went stays.
+const toastFor = 2 * time.Second
+
+// writePending writes the screenshot asked for, if any, after drawing the
+// line about the last one while it lasts (so a screenshot never shows its
+// own line).
 func (w *Window) writePending(screen *ebiten.Image) {
+	if w.toast != "" && w.opts.Clock().Before(w.toastUntil) {
+		w.hud.DrawToast(screen, w.toast, w.hudDPR())
+	}
 	if w.pending != "" {
 		path := w.pending
 		w.pending = ""
@@ -351,8 +414,10 @@ func (w *Window) writePending(screen *ebiten.Image) {
 			if w.opts.Screenshot == path {
 				w.err = err
 			}
+			w.toast, w.toastUntil = "Screenshot failed: "+err.Error(), w.opts.Clock().Add(toastFor)
 		} else {
 			w.opts.Log.Info("screenshot written", "path", path)
+			w.toast, w.toastUntil = "Screenshot saved: "+path, w.opts.Clock().Add(toastFor)
 		}
 		if w.opts.Screenshot == path {
 			w.quit = true
@@ -426,6 +491,7 @@ func (w *Window) LayoutF(outsideWidth, outsideHeight float64) (float64, float64)
 	if w.play != nil {
 		wd := w.play.Loop().World()
 		wd.SetDeviceScale(dpr)
+		wd.SetFixedScale(w.hudScaleOr1()) // the radar grows with the HUD
 		if ww, wh := wd.Size(); outsideWidth != ww || outsideHeight != wh {
 			wd.Resize(outsideWidth, outsideHeight)
 		}

@@ -18,9 +18,9 @@ import (
 	"vimpclient/assets"
 	"vimpclient/audio"
 	"vimpclient/audio/mix"
-	"vimpclient/audio/synth"
 	"vimpclient/gameloop"
 	"vimpclient/host"
+	"vimpclient/host/sounds"
 	"vimpclient/render"
 	"vimpclient/session"
 )
@@ -69,18 +69,27 @@ func onMain(f func()) {
 	<-done
 }
 
-// The whole window against the embedded host: the game loop ticks in the
-// window's Update, the player joins team1 from the flags, and the window
-// writes its screenshot and closes by itself.
-func TestWindowPlaysAndScreenshots(t *testing.T) {
-	if err := Available(); err != nil {
-		t.Skip(err)
-	}
+// windowRun is one window test's run: what played and its screenshot.
+type windowRun struct {
+	sess   *session.Session
+	loop   *gameloop.Loop
+	r      *render.Renderer
+	sounds *audio.Manager
+	shot   image.Image
+}
+
+// playAndScreenshot runs the whole window against a host started with hc:
+// the game loop ticks in the window's Update, the player joins team1 from
+// the flags, and the window writes its screenshot, once the game plays
+// and every image and sound has loaded, and closes by itself.
+func playAndScreenshot(t *testing.T, hc host.Config) windowRun {
+	t.Helper()
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	srv, err := host.Start(ctx, host.Config{Addr: "127.0.0.1:0", Bots: 2, Seed: 3, Sound: synth.WAV, Log: quiet})
+	hc.Addr, hc.Sound, hc.Log = "127.0.0.1:0", sounds.File, quiet
+	srv, err := host.Start(ctx, hc)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,10 +100,10 @@ func TestWindowPlaysAndScreenshots(t *testing.T) {
 		t.Fatal(err)
 	}
 	r := render.New(ctx, render.Options{Assets: dl, Log: quiet})
-	sounds := audio.NewManager(mix.New(mix.Options{}), audio.Options{Logger: quiet})
-	defer sounds.Destroy()
+	snd := audio.NewManager(mix.New(mix.Options{}), audio.Options{Logger: quiet})
+	t.Cleanup(snd.Destroy)
 	loop := gameloop.New(gameloop.Options{Session: sess, Log: quiet, Start: time.Now(), Textures: r.Textures(),
-		Sounds: sounds, SoundFetcher: func(session.Target) (audio.Fetcher, error) { return dl.Sounds(), nil },
+		Sounds: snd, SoundFetcher: func(session.Target) (audio.Fetcher, error) { return dl.Sounds(), nil },
 		Interactive: true, AutoTeam: true})
 	runner := &session.Runner{Session: sess, Addr: srv.URL(), Client: http.DefaultClient, OnTarget: loop.SetTarget}
 	runDone := make(chan struct{})
@@ -123,12 +132,16 @@ func TestWindowPlaysAndScreenshots(t *testing.T) {
 	if loop.World().GameID() != "tanks" {
 		t.Fatalf("world game %q", loop.World().GameID())
 	}
+	// The window says where the screenshot went (shown for toastFor).
+	if w.toast != "Screenshot saved: "+shot {
+		t.Errorf("toast %q", w.toast)
+	}
 	// The screenshot waited for play, the images and the ten sounds of the
 	// catalog, all through the one downloader.
 	if p, loading := r.Loading(); loading || p.Failed != 0 || p.Total < 11 {
 		t.Errorf("assets %+v (loading %v), want the images and the 10 sounds loaded", p, loading)
 	}
-	if _, ok := sounds.SoundConfig("shot"); !ok {
+	if _, ok := snd.SoundConfig("shot"); !ok {
 		t.Error("the shot sound did not load through the downloader")
 	}
 	f, err := os.Open(shot)
@@ -140,17 +153,32 @@ func TestWindowPlaysAndScreenshots(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Not a blank window: the map and the HUD put many colours on screen.
-	b := img.Bounds()
-	colours := map[[3]uint32]bool{}
-	for y := b.Min.Y; y < b.Max.Y; y += 7 {
-		for x := b.Min.X; x < b.Max.X; x += 7 {
-			r, g, bl, _ := img.At(x, y).RGBA()
-			colours[[3]uint32{r >> 12, g >> 12, bl >> 12}] = true
+	return windowRun{sess: sess, loop: loop, r: r, sounds: snd, shot: img}
+}
+
+// colours counts the distinct colours (4 bits a channel) of img's pixels
+// in rect, sampled every step pixels.
+func colours(img image.Image, rect image.Rectangle, step int) int {
+	seen := map[[3]uint32]bool{}
+	rect = rect.Intersect(img.Bounds())
+	for y := rect.Min.Y; y < rect.Max.Y; y += step {
+		for x := rect.Min.X; x < rect.Max.X; x += step {
+			r, g, b, _ := img.At(x, y).RGBA()
+			seen[[3]uint32{r >> 12, g >> 12, b >> 12}] = true
 		}
 	}
-	if len(colours) < 20 {
-		t.Errorf("screenshot %v has only %d colours", b, len(colours))
+	return len(seen)
+}
+
+// The whole window against the embedded host.
+func TestWindowPlaysAndScreenshots(t *testing.T) {
+	if err := Available(); err != nil {
+		t.Skip(err)
+	}
+	run := playAndScreenshot(t, host.Config{Bots: 2, Seed: 3})
+	// Not a blank window: the map and the HUD put many colours on screen.
+	if n := colours(run.shot, run.shot.Bounds(), 7); n < 20 {
+		t.Errorf("screenshot %v has only %d colours", run.shot.Bounds(), n)
 	}
 }
 

@@ -137,6 +137,9 @@ type World struct {
 	followKey string
 	followID  uint32
 	palette   string // team colours (SetPalette); "" the game's own
+	// fixedScale sizes the fixed canvases (the radar) with the HUD: their
+	// on-screen rectangle is this many times their logical size (0: 1).
+	fixedScale float64
 	// bakes keeps what each game's bakers drew, by game ID (and palette,
 	// for the team textures): drawing them takes a large part of a second
 	// and a host sends CONFIG_DATA on every map change and reconnect.
@@ -444,6 +447,39 @@ func (w *World) Unfollow() { w.follow = false }
 // Following reports the followed actor.
 func (w *World) Following() (Actor, bool) { return Actor{Key: w.followKey, ID: w.followID}, w.follow }
 
+// watchRadius is how close, in world units, a hot actor must be to the
+// camera point to be the one the camera shows: the host's camera is the
+// watched actor's own position, interpolated the same way.
+const watchRadius = 1.0
+
+// Watched is the hot actor the camera shows: the followed one, else the
+// actor nearest the last camera point within watchRadius. ok is false when
+// no actor stands there (a camera kept where nobody is).
+func (w *World) Watched() (Actor, bool) {
+	if w.follow {
+		return Actor{Key: w.followKey, ID: w.followID}, true
+	}
+	if !w.haveCam {
+		return Actor{}, false
+	}
+	best, found := watchRadius*watchRadius, -1
+	for i := range w.hot.hot.Actors {
+		r := &w.hot.hot.Actors[i]
+		x, y, ok := position(r)
+		if !ok {
+			continue
+		}
+		if d := (x-w.camX)*(x-w.camX) + (y-w.camY)*(y-w.camY); d <= best {
+			best, found = d, i
+		}
+	}
+	if found < 0 {
+		return Actor{}, false
+	}
+	r := &w.hot.hot.Actors[found]
+	return Actor{Key: r.Key(), ID: r.ID}, true
+}
+
 func (w *World) actorAt(key string, id uint32) (float64, float64, bool) {
 	for i := range w.hot.hot.Actors {
 		r := &w.hot.hot.Actors[i]
@@ -492,6 +528,7 @@ func (w *World) applyCamera(x, y float64, reset bool, shake string) {
 	}
 	w.camX, w.camY, w.haveCam = x, y, true
 	w.cam.Update(x, y, reset, shake, w.nowMs)
+	w.limitLookAhead()
 	w.updateStages()
 	if w.onCamera != nil {
 		w.onCamera(x, y, w.AudioZoom())
@@ -520,8 +557,63 @@ func (w *World) AudioZoom() float64 {
 func (w *World) updateStages() {
 	for i := range w.canvases {
 		c := &w.canvases[i]
-		v := w.cam.ViewFor(c.Spec.Dynamic, c.Spec.Shake)
-		c.Stage = canvas.StageFor(c.Size.W, c.Size.H, v.CamX, v.CamY, c.Size.CurrentScale*v.Zoom)
+		v := w.cam.ViewFor(c.Spec.Dynamic, false)
+		s := c.Size.CurrentScale * v.Zoom
+		if lo, hi, ok := w.viewRange(c, s); ok {
+			v.CamX = clampCentre(v.CamX, lo[0], hi[0])
+			v.CamY = clampCentre(v.CamY, lo[1], hi[1])
+		}
+		if c.Spec.Shake {
+			if _, sx, sy := w.cam.Shaking(); sx != 0 || sy != 0 {
+				v.CamX += sx
+				v.CamY += sy
+			}
+		}
+		c.Stage = canvas.StageFor(c.Size.W, c.Size.H, v.CamX, v.CamY, s)
+	}
+}
+
+// viewRange is the range the centre of canvas c, drawn at scale s, may
+// take so that the canvas shows no void past the map's edges: half the
+// canvas in from each edge. An axis on which the map is smaller than the
+// canvas has lo > hi (the map is centred on it). ok is false for canvases
+// that are not kept inside the map: the fixed ones (a radar shows the
+// void around the player on purpose) and every canvas before MAP_DATA.
+func (w *World) viewRange(c *Canvas, s float64) (lo, hi [2]float64, ok bool) {
+	m := w.lastMap
+	if c.Spec.Fixed || m == nil || len(m.Levels) == 0 || !(s > 0) {
+		return lo, hi, false
+	}
+	mw, mh := m.WorldSize()
+	if !(mw > 0) || !(mh > 0) {
+		return lo, hi, false
+	}
+	hw, hh := c.Size.W/(2*s), c.Size.H/(2*s)
+	return [2]float64{hw, hh}, [2]float64{mw - hw, mh - hh}, true
+}
+
+// clampCentre keeps a view centre in [lo, hi], or at the middle of the
+// two when the map is smaller than the view (lo > hi).
+func clampCentre(v, lo, hi float64) float64 {
+	if lo > hi {
+		return (lo + hi) / 2
+	}
+	return min(max(v, lo), hi)
+}
+
+// limitLookAhead holds the camera's look-ahead inside the range the first
+// dynamic canvas's centre may take, so that an offset the clamp would hide
+// is never built up (see camera.LimitOffset).
+func (w *World) limitLookAhead() {
+	for i := range w.canvases {
+		c := &w.canvases[i]
+		if !c.Spec.Dynamic || c.Spec.Fixed {
+			continue
+		}
+		if lo, hi, ok := w.viewRange(c, c.Size.CurrentScale*w.cam.Zoom()); ok {
+			w.cam.LimitOffset(lo[0], lo[1], hi[0], hi[1])
+		}
+		return
 	}
 }
 
@@ -534,13 +626,18 @@ func (w *World) Resize(sw, sh float64) {
 		if s, ok := c.Spec.Resize(sw, sh); ok {
 			c.Size = s
 		}
+		k := w.fixedScale
+		if k <= 0 {
+			k = 1
+		}
+		fw, fh := c.Size.W*k, c.Size.H*k
 		switch {
 		case !c.Spec.Fixed:
 			c.Rect = canvas.Centered(c.Size.W, c.Size.H, sw, sh)
 		case c.Style.RightFrac != 0 || c.Style.Top != 0:
-			c.Rect = canvas.Rect{Left: sw - sw*c.Style.RightFrac - c.Size.W, Top: c.Style.Top, W: c.Size.W, H: c.Size.H}
+			c.Rect = canvas.Rect{Left: sw - sw*c.Style.RightFrac - fw, Top: c.Style.Top * k, W: fw, H: fh}
 		default:
-			c.Rect = canvas.Rect{Left: sw - c.Size.W - 10, Top: 10 + float64(i-1)*(c.Size.H+10), W: c.Size.W, H: c.Size.H}
+			c.Rect = canvas.Rect{Left: sw - fw - 10*k, Top: (10 + float64(i-1)*(c.Size.H+10)) * k, W: fw, H: fh}
 		}
 	}
 	if w.cam != nil {
@@ -549,6 +646,17 @@ func (w *World) Resize(sw, sh float64) {
 		}
 		w.updateStages()
 	}
+}
+
+// SetFixedScale draws the fixed canvases (the radar) k times their logical
+// size, so they grow and shrink with the HUD around them; their contents
+// keep their scale in world units per canvas px.
+func (w *World) SetFixedScale(k float64) {
+	if !(k > 0) || math.IsInf(k, 0) || k == w.fixedScale {
+		return
+	}
+	w.fixedScale = k
+	w.Resize(w.winW, w.winH)
 }
 
 // Size is the window size of the last Resize, in logical px.

@@ -37,18 +37,19 @@ func TestBridgeScript(t *testing.T) {
 }
 
 // -map names the embedded host's map: with an address it is refused, and
-// a map the catalog lacks fails the host's start (the serve command too).
+// a map the game's catalog lacks is refused with the catalog (the serve
+// command too).
 func TestMapFlag(t *testing.T) {
 	var out, errb bytes.Buffer
 	if code := run([]string{"-headless", "-map", "bridge", "http://127.0.0.1:1"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "-map") {
 		t.Errorf("-map with an address: %d %q", code, errb.String())
 	}
 	errb.Reset()
-	if code := run([]string{"-headless", "-for", "1s", "-map", "atlantis"}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "atlantis") {
+	if code := run([]string{"-headless", "-for", "1s", "-map", "atlantis"}, &out, &errb); code != 2 || !strings.Contains(errb.String(), "atlantis") || !strings.Contains(errb.String(), "bridge") {
 		t.Errorf("-map atlantis: %d %q", code, errb.String())
 	}
 	var serr bytes.Buffer
-	if code := runServe(context.Background(), []string{"-addr", "127.0.0.1:0", "-map", "atlantis"}, io.Discard, &serr); code != 1 || !strings.Contains(serr.String(), "bridge") {
+	if code := runServe(context.Background(), []string{"-addr", "127.0.0.1:0", "-map", "atlantis"}, io.Discard, &serr); code != 2 || !strings.Contains(serr.String(), "bridge") {
 		t.Errorf("serve -map atlantis: %d %q", code, serr.String())
 	}
 }

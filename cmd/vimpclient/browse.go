@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"sync/atomic"
 	"time"
@@ -18,62 +17,10 @@ import (
 	"vimpclient/input"
 	"vimpclient/lobby"
 	"vimpclient/parts"
-	"vimpclient/render"
 	"vimpclient/session"
 	"vimpclient/session/rtc"
 	"vimpclient/window"
 )
-
-// windowBrowse opens the window on a lobby master's server browser; the
-// rooms (and recent hosts) the player joins from it each get a session and
-// a loop of their own (a matchMaker's), torn down when the player goes
-// back to the list. With -room, that room is joined at once.
-func windowBrowse(ctx context.Context, p *playFlags, conn *connection, t session.Target, stderr io.Writer) int {
-	log := conn.log
-	master, err := lobby.NewMaster(t.Master, conn.client)
-	if err != nil {
-		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
-		return 2
-	}
-	if p.nick != "" {
-		log.Warn("-nick is ignored in lobby rooms: the nick comes from the identity token")
-	}
-	tokens := p.lobby.tokenSources()
-	if tok, _, err := tokens.Token(master.Key()); err == nil {
-		p.lobby.out.add(tok)
-	}
-	av, err := openAudio(ctx, p, log)
-	if err != nil {
-		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
-		return 1
-	}
-	defer av.close()
-	renderer := render.New(ctx, render.Options{Log: log}) // each match's target brings its images
-	backend := newBrowserBackend(ctx, master, conn.client, t.Origin, tokens, log)
-	defer backend.close()
-	mm := &matchMaker{p: p, conn: conn, textures: renderer.Textures(), setAssets: renderer.SetAssets, sounds: av.sounds,
-		tokens: tokens, authHint: backend.authHint}
-	l := window.Lobby{Browser: hud.NewBrowser(master.URL()), Backend: backend, Join: mm.join, Silence: av.sounds.Reset}
-	if p.lobby.room != "" {
-		l.Start = &hud.BrowserChoice{Kind: hostlist.Lobby, Address: master.URL(), Room: p.lobby.room, Name: p.lobby.room}
-	}
-	prefs, prefsPath := loadSettings(log)
-	bindingsPath, _ := input.BindingsPath()
-	win, err := window.NewLobby(ctx, l, renderer, window.Options{
-		Title: "vimpclient — " + master.URL(), Log: log, NetGraph: p.netGraph,
-		Fullscreen: p.fullscreen, Screenshot: p.screenshot, ScreenshotAfter: p.screenshotAfter,
-		Settings: prefs, SettingsPath: prefsPath, BindingsPath: bindingsPath, Sound: av.sounds,
-	})
-	if err != nil {
-		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
-		return 1
-	}
-	if err := win.Run(); err != nil {
-		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
-		return 1
-	}
-	return 0
-}
 
 // matchMaker starts a match (a session, its runner and its loop) for each
 // choice of the browser: a room through the master's signaling, or a
@@ -88,7 +35,11 @@ type matchMaker struct {
 	sounds    *audio.Manager // nil: silent
 	tokens    lobby.TokenSources
 	authHint  string
+	found     mastersFound // the masters found at addresses joined as hosts
 }
+
+// master is the target of the lobby master a match found at its address.
+func (mm *matchMaker) master(addr string) (session.Target, bool) { return mm.found.get(addr) }
 
 // match is one running session and its loop.
 type match struct {
@@ -99,11 +50,17 @@ type match struct {
 	reason string
 	failed bool
 	gaveUp atomic.Bool // the player gave up reconnecting (the window's goroutine)
+	// master is the lobby master found at a host's address (read once
+	// done is closed).
+	master string
 }
 
 func (m *match) Loop() *gameloop.Loop            { return m.loop }
 func (m *match) Done() <-chan struct{}           { return m.done }
 func (m *match) End() (reason string, fail bool) { return m.reason, m.failed }
+
+// Master implements window.Redirect.
+func (m *match) Master() string { return m.master }
 
 // Stop implements window.Match: the runner ends (a room is left with
 // leave_room and its peer closed), then the dialer.
@@ -154,6 +111,19 @@ func (mm *matchMaker) join(ctx context.Context, c hud.BrowserChoice) (window.Mat
 			}
 		}}
 	keepRecent(runner, log)
+	if c.Kind != hostlist.Lobby {
+		// An address that answers as a lobby master ends the match: the
+		// window opens that master's browser instead.
+		runner.Resolve = func(ctx context.Context) (session.Target, error) {
+			t, err := session.Resolve(ctx, conn.client, c.Address, p.origin)
+			if err == nil && t.Lobby {
+				mm.found.add(t)
+				m.master = t.Master
+				return t, session.Stay(fmt.Errorf("%s is a lobby master: choose a room in its server browser", t.Master))
+			}
+			return t, err
+		}
+	}
 	if c.Kind == hostlist.Lobby {
 		d := rtc.NewDialer(rtc.Config{Addr: c.Address, Origin: p.origin, Room: c.Room, HTTP: conn.client, Tokens: mm.tokens,
 			AuthHint: mm.authHint, Session: sess, Log: log})

@@ -186,7 +186,8 @@ func (b *browserBackend) signIn() hud.SignIn {
 	if b.authHint != "" {
 		s.Command = "vimpclient login -auth " + b.authHint + " " + b.master.URL()
 	}
-	token, from, err := b.tokens.Token(b.master.Key())
+	tok, err := b.tokens.For(b.master)
+	token, from := tok.Value, tok.From
 	if errors.Is(err, lobby.ErrNoToken) {
 		return s
 	}

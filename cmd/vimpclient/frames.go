@@ -22,7 +22,7 @@ func runFrames(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseStatus(err)
 	}
 	if *schemaPath == "" || fs.NArg() == 0 {
 		fs.Usage()

@@ -11,7 +11,13 @@ import (
 	"vimpclient/audio/mix"
 	"vimpclient/gameloop"
 	"vimpclient/session"
+	"vimpclient/termtext"
 )
+
+// headlessMaxFailures is how many attempts in a row a headless run without
+// -for makes before giving up: with the reconnect back-off (3, 6, 12, 24 s)
+// an unreachable host is given up about 45 s after the start.
+const headlessMaxFailures = 5
 
 // headlessConnect joins a live host with no window and no sound device:
 // the same game loop as the window, its input from -script.
@@ -65,6 +71,10 @@ func headlessConnect(ctx context.Context, p *playFlags, addr string, stdout, std
 			log.Info("connecting", "ws", t.WSURL, "origin", t.Origin, "game", t.GameID, "version", t.GameVersion)
 			loop.SetTarget(t)
 		}}
+	if p.dur == 0 {
+		// Nothing else ends an unattended run that never gets to play.
+		runner.MaxFailures = headlessMaxFailures
+	}
 	closeLobby, code := joinLobby(ctx, p, runner, log, stderr)
 	if code != 0 {
 		return code
@@ -85,7 +95,7 @@ func finishHeadless(l *gameloop.Loop, ents *gameloop.Entities, info *session.Clo
 	s := gameloop.Summarize(l, ents, d)
 	switch {
 	case info != nil && !info.Local:
-		fmt.Fprintf(stderr, "vimpclient: closed (%d): %s\n", info.Code, info.Reason)
+		fmt.Fprintf(stderr, "vimpclient: closed (%d): %s\n", info.Code, termtext.Reason(info.Reason))
 	case runErr != nil && !errors.Is(runErr, context.Canceled) && !errors.Is(runErr, context.DeadlineExceeded):
 		fmt.Fprintf(stderr, "vimpclient: %v\n", runErr)
 	}

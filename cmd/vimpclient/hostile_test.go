@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"vimpclient/internal/hostile"
+	hostilehost "vimpclient/internal/hostile"
 )
 
 // A headless run against each hostile host returns when -for ends, prints
@@ -18,9 +18,9 @@ func TestHeadlessSurvivesHostileHosts(t *testing.T) {
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("XDG_CACHE_HOME", t.TempDir())
 	const runFor = 1500 * time.Millisecond
-	for _, sc := range hostile.Scenarios {
+	for _, sc := range hostilehost.Scenarios {
 		t.Run(string(sc), func(t *testing.T) {
-			h, err := hostile.New(sc)
+			h, err := hostilehost.New(sc)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -28,7 +28,7 @@ func TestHeadlessSurvivesHostileHosts(t *testing.T) {
 			defer srv.Close()
 			var out, errb bytes.Buffer
 			args := []string{"-headless", "-for", runFor.String(), "-summary", "-nick", "Tester", srv.URL}
-			if sc == hostile.Assets {
+			if sc == hostilehost.Assets {
 				// Sounds are loaded only with somewhere to play them.
 				args = append([]string{"-audio-out", t.TempDir() + "/out.wav"}, args...)
 			}
@@ -46,7 +46,7 @@ func TestHeadlessSurvivesHostileHosts(t *testing.T) {
 			if code != 0 || s.State != "playing" {
 				t.Errorf("exit %d, state %q, stderr %q", code, s.State, tail(errb.String()))
 			}
-			if sc != hostile.Entities {
+			if sc != hostilehost.Entities {
 				return
 			}
 			if s.Refused == nil || s.Refused.Rows == 0 || !strings.Contains(s.Refused.Reason, "the limit is") {

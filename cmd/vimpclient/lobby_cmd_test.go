@@ -24,13 +24,7 @@ import (
 // joins it by name over WebRTC and plays, a headless run without -room
 // lists the rooms and fails, and the room leaves the list when serve stops.
 func TestLobbyFromTheTerminal(t *testing.T) {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("VIMP_TOKEN", "")
-	keys, err := fakemaster.NewKeys("k")
-	if err != nil {
-		t.Fatal(err)
-	}
+	keys := lobbyHome(t)
 	fm := fakemaster.Start(fakemaster.Config{Keys: keys})
 	defer fm.Close()
 	fm.AddListed("Other Room", "eu", 1, 8)
@@ -133,6 +127,20 @@ func TestLobbyFromTheTerminal(t *testing.T) {
 	if err := fm.WaitGone(wctx, hosted); err != nil {
 		t.Errorf("the room stayed listed after serve stopped: %v", fm.RoomIDs())
 	}
+}
+
+// lobbyHome gives the test a config directory of its own and no token in
+// the environment, and returns the identity service's keys.
+func lobbyHome(t *testing.T) *fakemaster.Keys {
+	t.Helper()
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("VIMP_TOKEN", "")
+	keys, err := fakemaster.NewKeys("k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return keys
 }
 
 // `login` with a pasted token stores it for the master, where a later

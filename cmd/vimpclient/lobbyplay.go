@@ -27,7 +27,7 @@ type lobbyFlags struct {
 }
 
 func (l *lobbyFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&l.token, "token", "", "identity token for a lobby master's rooms (default: -token-file, $VIMP_TOKEN, then the one `vimpclient login` stored)")
+	fs.StringVar(&l.token, "token", "", "identity token for a lobby master's rooms (default: -token-file, $VIMP_TOKEN, then the one vimpclient login stored)")
 	fs.StringVar(&l.tokenFile, "token-file", "", "read the identity token from this file")
 	fs.StringVar(&l.room, "room", "", "lobby room to join: its id, or its exact name (any case)")
 }

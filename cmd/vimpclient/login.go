@@ -28,7 +28,7 @@ func runLogin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	noBrowser := fs.Bool("no-browser", false, "do not open a browser: print the address, and accept a pasted token")
 	ca := fs.String("ca", "", "PEM file with an extra CA to trust")
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseStatus(err)
 	}
 	if fs.NArg() != 1 || *auth == "" {
 		fmt.Fprintln(stderr, "usage: vimpclient login -auth URL [-port N] MASTER")
@@ -75,7 +75,7 @@ func runLogin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		fmt.Fprintf(stderr, "login: %v\n", err)
 		return 1
 	}
-	if err := store.Save(m.Key(), token, *auth); err != nil {
+	if err := store.Save(m, token, *auth); err != nil {
 		fmt.Fprintf(stderr, "login: %v\n", err)
 		return 1
 	}

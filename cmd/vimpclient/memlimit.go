@@ -18,15 +18,15 @@ const headlessMemoryLimit = 32 << 20
 // setMemoryLimit applies headlessMemoryLimit when args ask for no window,
 // unless GOMEMLIMIT says otherwise.
 func setMemoryLimit(args []string) {
-	if _, ok := os.LookupEnv("GOMEMLIMIT"); ok || !headlessArgs(args) {
+	if _, ok := os.LookupEnv("GOMEMLIMIT"); ok || !runsWithoutWindow(args) {
 		return
 	}
 	debug.SetMemoryLimit(headlessMemoryLimit)
 }
 
-// headlessArgs reports whether args run without a window: -headless (or
+// runsWithoutWindow reports whether args run without a window: -headless (or
 // its -headless=true form), or a subcommand that never opens one.
-func headlessArgs(args []string) bool {
+func runsWithoutWindow(args []string) bool {
 	if len(args) > 0 {
 		switch args[0] {
 		case "frames", "servers", "login", "serve":

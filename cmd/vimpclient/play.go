@@ -9,13 +9,15 @@ import (
 	"net/http"
 	"os"
 	"os/signal"
+	"slices"
 	"strings"
 	"syscall"
 	"time"
 
-	"vimpclient/audio/synth"
 	"vimpclient/host"
+	"vimpclient/hud"
 	"vimpclient/input"
+	"vimpclient/internal/version"
 	"vimpclient/logs"
 	"vimpclient/session"
 	"vimpclient/window"
@@ -50,6 +52,7 @@ type playFlags struct {
 	record   string
 	verbose  bool
 	bots     int
+	game     string
 	mapName  string
 	// window mode
 	audioOut        string
@@ -57,12 +60,15 @@ type playFlags struct {
 	fullscreen      bool
 	screenshot      string
 	screenshotAfter time.Duration
+	size            windowSize
 	lobby           lobbyFlags
+	quickplay       bool
+	version         bool
 }
 
 func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&p.headless, "headless", false, "run without a window or sound device")
-	fs.DurationVar(&p.dur, "for", 0, "headless: leave after this long (0: until the host closes for good or Ctrl-C)")
+	fs.DurationVar(&p.dur, "for", 0, "headless: leave after this long (0: until the host closes for good, Ctrl-C, or 5 attempts in a row fail to reach play)")
 	fs.BoolVar(&p.summary, "summary", false, "headless: print a JSON summary on stdout when leaving")
 	fs.StringVar(&p.team, "team", "", "team to join when the host asks, again after every reconnect (default: headless the first team offered, in the window the player chooses)")
 	fs.StringVar(&p.script, "script", "", "headless: key script, lines of `<offset> <down|up> <command>` counted from reaching play")
@@ -74,20 +80,23 @@ func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&p.record, "record", "", "write every message both ways to this JSON-lines file")
 	fs.BoolVar(&p.verbose, "v", false, "log connection details to stderr")
 	fs.IntVar(&p.bots, "bots", 5, "bots in the embedded host's match (when no address is given)")
-	fs.StringVar(&p.mapName, "map", "", "the embedded host plays only this `map` (no rotation; not with an address)")
+	fs.StringVar(&p.game, "game", "", "the `game` the embedded host plays: "+gameList()+" (default "+host.DefaultGame+"; not with an address)")
+	fs.StringVar(&p.mapName, "map", "", "the embedded host plays only this `map` of the game (no rotation; not with an address)")
 	fs.StringVar(&p.audioOut, "audio-out", "", "also write the sound mix to this WAV file")
 	fs.BoolVar(&p.netGraph, "netgraph", false, "show the net graph from the start (F3 toggles it)")
 	fs.BoolVar(&p.fullscreen, "fullscreen", false, "start in fullscreen (F11 or Alt+Enter toggles it)")
 	fs.StringVar(&p.screenshot, "screenshot", "", "write a PNG of the window to this file after -screenshot-after, then quit")
 	fs.DurationVar(&p.screenshotAfter, "screenshot-after", 10*time.Second, "when to take the -screenshot")
+	fs.Var(&p.size, "window", "the window's size `WxH` (default: its size when last closed, else 1280x720)")
+	fs.BoolVar(&p.quickplay, "quickplay", false, "window: skip the start screen and play against the embedded host at once")
 	p.lobby.register(fs)
+	fs.BoolVar(&p.version, "version", false, "print the version, commit, build date and Go version, then exit")
 }
 
 func usagePlay(w io.Writer, fs *flag.FlagSet) {
-	fmt.Fprintln(w, "usage: vimpclient [flags] ADDRESS      (http://host:port, or ws://host:port/path)")
-	fmt.Fprintln(w, "       vimpclient replay [flags] FILE  (play a recording back)")
-	fmt.Fprintln(w, "       vimpclient frames -schema SCHEMA.json FILE...")
-	fmt.Fprintln(w, "       vimpclient -room NAME|ID MASTER  (a lobby room; see also: servers, login, serve -master)")
+	fmt.Fprintln(w, version.Get())
+	usageCommands(w)
+	fmt.Fprintln(w, "flags of the play commands:")
 	fs.PrintDefaults()
 }
 
@@ -100,7 +109,11 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	p.register(fs)
 	fs.Usage = func() { usagePlay(stderr, fs) }
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseStatus(err)
+	}
+	if p.version {
+		fmt.Fprintln(stdout, version.Get())
+		return 0
 	}
 	if fs.NArg() > 1 {
 		fmt.Fprintf(stderr, "vimpclient: one address expected, got %q\n", fs.Args())
@@ -112,6 +125,14 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, "vimpclient: -map picks the embedded host's map; a host at an address plays its own")
 		return 2
 	}
+	if p.game != "" && fs.Arg(0) != "" {
+		fmt.Fprintln(stderr, "vimpclient: -game picks the embedded host's game; a host at an address plays its own")
+		return 2
+	}
+	if err := host.CheckMap(p.game, p.mapName); err != nil {
+		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
+		return 2
+	}
 	if !p.headless {
 		if err := window.Available(); err != nil {
 			fmt.Fprintf(stderr, "vimpclient: %v\n", err)
@@ -121,14 +142,25 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	addr := fs.Arg(0)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	if !p.headless {
+		// The window opens at once: on the start screen when nothing on
+		// the command line says what to play, else on the connecting
+		// screen of the address (or of the embedded host).
+		var start *hud.StartChoice
+		switch {
+		case addr != "":
+			start = &hud.StartChoice{Kind: hud.StartJoin, Value: addr}
+		case choosesPlay(fs):
+			start = &hud.StartChoice{Kind: hud.StartOffline}
+		}
+		return windowHome(ctx, p, start, stderr)
+	}
 	if addr == "" {
-		// No address: a match against the embedded host, on a free loopback
-		// port, reached through the same WebSocket path a remote host uses.
+		// No address: a match against the embedded host.
 		hostCtx, stopHost := context.WithCancel(ctx)
-		srv, err := host.Start(hostCtx, host.Config{Addr: "127.0.0.1:0", Bots: p.bots, Map: p.mapName,
-			Sound: synth.WAV, Log: hostLogger(stderr, p.verbose)})
+		srv, err := startEmbedded(hostCtx, p, stderr)
 		if err != nil {
-			fmt.Fprintf(stderr, "vimpclient: embedded host: %v\n", err)
+			fmt.Fprintf(stderr, "vimpclient: %v\n", err)
 			stopHost()
 			return 1
 		}
@@ -138,10 +170,28 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		}()
 		addr = srv.URL()
 	}
-	if !p.headless {
-		return windowConnect(ctx, p, addr, stdout, stderr)
-	}
 	return headlessConnect(ctx, p, addr, stdout, stderr)
+}
+
+// gameList names the games the embedded host can play, for the usage text.
+func gameList() string {
+	var ids []string
+	for _, g := range host.Games() {
+		ids = append(ids, g.ID)
+	}
+	return strings.Join(ids, ", ")
+}
+
+// startFlags are the flags that say what to play: any of them skips the
+// start screen (the window plays against the embedded host at once).
+var startFlags = []string{"nick", "room", "quickplay", "team", "game", "map", "bots", "set", "script"}
+
+// choosesPlay reports whether the command line set a flag that says what
+// to play.
+func choosesPlay(fs *flag.FlagSet) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || slices.Contains(startFlags, f.Name) })
+	return set
 }
 
 // hostLogger is the embedded host's logger: its problems only, unless -v
@@ -151,7 +201,7 @@ func hostLogger(w io.Writer, verbose bool) *slog.Logger {
 	if verbose {
 		lvl = slog.LevelDebug
 	}
-	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: lvl}))
+	return logs.NewText(w, lvl)
 }
 
 func loadScript(path string) ([]input.ScriptStep, error) {

@@ -8,7 +8,6 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
-	"path/filepath"
 	"strings"
 	"time"
 
@@ -18,6 +17,7 @@ import (
 	"vimpclient/audio/synth"
 	"vimpclient/demo"
 	"vimpclient/gameloop"
+	"vimpclient/host/sounds"
 	"vimpclient/logs"
 	"vimpclient/render"
 	"vimpclient/session"
@@ -36,13 +36,14 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	headless := fs.Bool("headless", false, "run without a window: replay at -speed (0: at once) and print what happened")
 	conn := fs.String("conn", "", "connection label to replay (default: the first one in the file)")
 	speed := fs.Float64("speed", 0, "headless: play at this multiple of the recorded pace (0: as fast as possible; the window starts at 1 and changes it with the arrow keys)")
-	nick := fs.String("nick", "", "nick to answer the recorded auth form with")
+	nick := fs.String("nick", "", "nick to answer the recorded auth form with (default: the recorded answer)")
 	team := fs.String("team", "", "team to answer the recorded team vote with (default: the first offered)")
 	sum := fs.Bool("summary", false, "headless: print a JSON summary on stdout")
 	script := fs.String("script", "", "headless: key script, as for a live host")
 	record := fs.String("record", "", "headless: re-record what the client sends during the replay")
 	assetsBase := fs.String("assets", "", "window: the game's assets base URL, for its images and sounds (default: drawn and sounded by the client itself)")
 	ca := fs.String("ca", "", "window: PEM file with an extra CA to trust for an https -assets host")
+	cacheDir := fs.String("asset-cache", defaultAssetCache(), "window: the asset cache the recorded match's images and sounds are read from when -assets is not given (\"-\" or empty: none)")
 	verbose := fs.Bool("v", false, "log details to stderr")
 	var shot screenshotFlags
 	shot.register(fs)
@@ -51,7 +52,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseStatus(err)
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
@@ -83,11 +84,14 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	log, once := logs.New(stderr, *verbose)
 	if !*headless {
 		var dl *assets.Downloader
-		if *assetsBase != "" {
+		switch t, ok := session.RecordedTarget(lines, *conn); {
+		case *assetsBase != "":
 			if dl, err = demoAssets(*assetsBase, *ca, log); err != nil {
 				fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
 				return 2
 			}
+		case ok:
+			dl = cachedAssets(t, *cacheDir, *ca, log, stderr)
 		}
 		return watchDemo(ctx, lines, *conn, *nick, *team, dl, shot, log, stderr)
 	}
@@ -112,7 +116,7 @@ func runReplay(args []string, stdout, stderr io.Writer) int {
 	queue := session.NewQueue(len(lines) + 64)
 	queue.SetByteLimit(session.RecordingBytes(lines))
 	sess := session.New(session.Options{
-		Auth:     session.AuthValues{Nick: *nick},
+		Auth:     session.ReplayAuth(lines, *conn, *nick),
 		AutoTeam: true, Team: *team, Recorder: rec, Now: rp.Now,
 		Queue:  queue,
 		Logger: log,
@@ -178,7 +182,7 @@ func watchDemo(ctx context.Context, lines []session.RecordedLine, conn, nick, te
 	d.SetPaused(shot.paused)
 	prefs, prefsPath := loadSettings(log)
 	win, err := window.NewDemo(ctx, d, renderer, window.Options{Title: "vimpclient — demo", Log: log,
-		Screenshot: shot.path, ScreenshotAfter: shot.after, Settings: prefs, SettingsPath: prefsPath, Sound: vols})
+		Screenshot: shot.path, ScreenshotAfter: shot.after, Width: shot.size.w, Height: shot.size.h, Settings: prefs, SettingsPath: prefsPath, Sound: vols})
 	if err != nil {
 		fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
 		return 1
@@ -222,6 +226,34 @@ func demoAssets(base, ca string, log *slog.Logger) (*assets.Downloader, error) {
 	return d, nil
 }
 
+// cachedAssets is the downloader of the recorded match's assets, keyed as
+// the match's own was, so that the asset cache gives back the very images
+// and sounds the match drew with; the recorded host is asked for what the
+// cache lacks, and a file neither has is logged as unavailable. nil (the
+// client's own drawings) when there is no cache to read.
+func cachedAssets(t session.Target, dir, ca string, log *slog.Logger, stderr io.Writer) *assets.Downloader {
+	if dir == "" || dir == "-" {
+		return nil
+	}
+	cache, err := assets.OpenCache(dir, 0)
+	if err != nil {
+		fmt.Fprintf(stderr, "vimpclient replay: the asset cache: %v; drawing without the game's images\n", err)
+		return nil
+	}
+	client, err := session.HTTPClient(ca)
+	if err != nil {
+		fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
+		return nil
+	}
+	d, err := assets.New(assets.Options{Client: client, Base: t.AssetsBase, Host: t.Host, Version: t.GameVersion, Cache: cache, Log: log})
+	if err != nil {
+		fmt.Fprintf(stderr, "vimpclient replay: recorded assets base: %v\n", err)
+		return nil
+	}
+	fmt.Fprintf(stderr, "vimpclient replay: the game's images and sounds from the asset cache %s (recorded from %s)\n", cache.Dir(), t.AssetsBase)
+	return d
+}
+
 // demoSounds fetches a demo's sounds from the game's assets when given,
 // else the client's own synthesised effects under the recorded names.
 func demoSounds(dl *assets.Downloader) audio.Fetcher {
@@ -230,8 +262,10 @@ func demoSounds(dl *assets.Downloader) audio.Fetcher {
 	}
 	return audio.FetchFunc(func(_ context.Context, path string) ([]byte, error) {
 		name, _ := strings.CutPrefix(path, "sounds/")
-		name = strings.TrimSuffix(name, filepath.Ext(name))
-		if b, ok := synth.WAV(name); ok {
+		if b, _, ok := sounds.File(name); ok {
+			return b, nil
+		}
+		if b, ok := synth.WAV(strings.TrimSuffix(name, ".wav")); ok && strings.HasSuffix(name, ".wav") {
 			return b, nil
 		}
 		return nil, fmt.Errorf("%s: no such sound", path)
@@ -245,6 +279,7 @@ type screenshotFlags struct {
 	after  time.Duration
 	seek   time.Duration
 	paused bool
+	size   windowSize
 }
 
 func (s *screenshotFlags) register(fs *flag.FlagSet) {
@@ -252,4 +287,5 @@ func (s *screenshotFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&s.after, "screenshot-after", 3*time.Second, "when to take the -screenshot")
 	fs.DurationVar(&s.seek, "seek", 0, "window: start at this point of the recording")
 	fs.BoolVar(&s.paused, "paused", false, "window: start paused")
+	fs.Var(&s.size, "window", "window: its size `WxH` (default: its size when last closed, else 1280x720)")
 }

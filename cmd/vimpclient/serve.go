@@ -7,12 +7,13 @@ import (
 	"io"
 	"log/slog"
 
-	"vimpclient/audio/synth"
 	"vimpclient/host"
+	"vimpclient/host/sounds"
+	"vimpclient/logs"
 )
 
 // runServe runs the embedded host alone: `vimpclient serve -addr HOST:PORT
-// -bots N [-map NAME]`. It listens on loopback unless the user names another
+// -bots N [-game GAME] [-map NAME] [-data DIR]`. It listens on loopback unless the user names another
 // address, prints the URL clients join, and stops when ctx ends. With
 // -master NAME the same match is also a room of that lobby master.
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
@@ -20,13 +21,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	fs.SetOutput(stderr)
 	addr := fs.String("addr", "127.0.0.1:3002", "listen address HOST:PORT (loopback by default; 0.0.0.0:PORT for a LAN)")
 	bots := fs.Int("bots", 5, "number of bots in the match")
-	mapName := fs.String("map", "", "play only this `map` (no rotation)")
+	game := fs.String("game", "", "the `game` to host: "+gameList()+" (default "+host.DefaultGame+")")
+	mapName := fs.String("map", "", "play only this `map` of the game (no rotation)")
+	dataDir := fs.String("data", "", "play another tanks game's own data from `DIR` (config-data.json, auth-data.json, maps/NAME.json), sent as a real host of it sends it")
 	maxPlayers := fs.Int("max-players", 30, "maximum number of human players")
 	verbose := fs.Bool("v", false, "log debug messages")
 	var lf lobbyServeFlags
 	lf.register(fs)
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseStatus(err)
 	}
 	if err := lf.check(); err != nil {
 		fmt.Fprintf(stderr, "serve: %v\n", err)
@@ -40,17 +43,29 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "serve: -bots must be between 0 and 200")
 		return 2
 	}
+	if err := host.CheckMap(*game, *mapName); err != nil {
+		fmt.Fprintf(stderr, "serve: %v\n", err)
+		return 2
+	}
 	level := slog.LevelInfo
 	if *verbose {
 		level = slog.LevelDebug
 	}
-	log := slog.New(slog.NewTextHandler(stderr, &slog.HandlerOptions{Level: level}))
-	srv, err := host.Start(ctx, host.Config{Addr: *addr, Bots: *bots, Map: *mapName, MaxPlayers: *maxPlayers, Sound: synth.WAV, Log: log})
+	log := logs.NewText(stderr, level)
+	hc := host.Config{Addr: *addr, Game: *game, Bots: *bots, Map: *mapName, MaxPlayers: *maxPlayers, Sound: sounds.File, Log: log}
+	if *dataDir != "" {
+		var err error
+		if hc.Data, hc.AuthData, err = host.LoadGameData(*dataDir); err != nil {
+			fmt.Fprintf(stderr, "serve: %v\n", err)
+			return 1
+		}
+	}
+	srv, err := host.Start(ctx, hc)
 	if err != nil {
 		fmt.Fprintf(stderr, "serve: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "vimpclient host: %s (bots %d)\n", srv.URL(), *bots)
+	fmt.Fprintf(stdout, "vimpclient host: %s (%s, bots %d)\n", srv.URL(), srv.GameID(), *bots)
 	if lf.master != "" {
 		roomDone, err := serveLobby(ctx, srv, &lf, *maxPlayers, log, stdout, stderr)
 		if err != nil {

@@ -51,4 +51,8 @@ func TestRunServeBadFlags(t *testing.T) {
 	if code := runServe(context.Background(), []string{"-addr", "127.0.0.1:bad"}, io.Discard, io.Discard); code != 1 {
 		t.Fatalf("exit code %d, want 1", code)
 	}
+	var errb strings.Builder
+	if code := runServe(context.Background(), []string{"-addr", "127.0.0.1:0", "-data", t.TempDir()}, io.Discard, &errb); code != 1 || !strings.Contains(errb.String(), "config-data.json") {
+		t.Fatalf("-data of an empty directory: exit %d %q", code, errb.String())
+	}
 }

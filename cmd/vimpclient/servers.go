@@ -16,6 +16,7 @@ import (
 
 	"vimpclient/lobby"
 	"vimpclient/session"
+	"vimpclient/termtext"
 )
 
 // maxPinged bounds the rooms one listing measures.
@@ -36,7 +37,7 @@ func runServers(ctx context.Context, args []string, stdout, stderr io.Writer) in
 	pingFor := fs.Duration("ping", 3*time.Second, "how long to measure latencies (0: do not)")
 	verbose := fs.Bool("v", false, "log details to stderr")
 	if err := fs.Parse(args); err != nil {
-		return 2
+		return parseStatus(err)
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintln(stderr, "usage: vimpclient servers [-json] [-search S] [-region R] MASTER")
@@ -123,7 +124,9 @@ func latencyMs(latency map[string]time.Duration, id string) *float64 {
 }
 
 // writeRoomsJSON prints every room as the master sent it, with latencyMs
-// added (null when not measured).
+// added (null when not measured). The JSON means exactly what the master
+// sent, but the runes that would steer a terminal (DEL, C1 controls, bidi
+// marks) are written as \u escapes, as encoding/json writes the C0 ones.
 func writeRoomsJSON(w io.Writer, list lobby.ServerPage, latency map[string]time.Duration) error {
 	var b bytes.Buffer
 	b.WriteString(`{"total":` + strconv.Itoa(list.Total) + `,"servers":[`)
@@ -149,11 +152,14 @@ func writeRoomsJSON(w io.Writer, list lobby.ServerPage, latency map[string]time.
 		return fmt.Errorf("room list: %w", err)
 	}
 	pretty.WriteByte('\n')
-	_, err := w.Write(pretty.Bytes())
+	_, err := w.Write(termtext.EscapeJSON(pretty.Bytes()))
 	return err
 }
 
-// printRooms prints the rooms as a table.
+// printRooms prints the rooms as a table. Every text the master gave is
+// escaped and cut to a name's length, and its rating printed in bounded
+// form: a name cannot clear the screen, overwrite a row, start another
+// or reorder the line.
 func printRooms(w io.Writer, list lobby.ServerPage, latency map[string]time.Duration) {
 	if len(list.Servers) == 0 {
 		fmt.Fprintln(w, "no rooms")
@@ -161,15 +167,17 @@ func printRooms(w io.Writer, list lobby.ServerPage, latency map[string]time.Dura
 	}
 	tw := tabwriter.NewWriter(w, 2, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tGAME\tMAP\tPLAYERS\tREGION\tRATING\tLATENCY\tID")
+	cell := func(s string) string { return termtext.Cell(s, termtext.NameMax) }
 	for _, r := range list.Servers {
 		rating, lat := "-", "-"
 		if r.Rating != nil {
-			rating = strconv.FormatFloat(*r.Rating, 'f', -1, 64)
+			rating = termtext.Number(*r.Rating)
 		}
 		if ms := latencyMs(latency, r.ID); ms != nil {
 			lat = strconv.FormatFloat(*ms, 'f', 0, 64) + " ms"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%s\t%s\t%s\t%s\n", r.Name, r.GameID, r.MapName, r.CurrentPlayers, r.MaxPlayers, r.Region, rating, lat, r.ID)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%s\t%s\t%s\t%s\n", cell(r.Name), cell(r.GameID), cell(r.MapName),
+			r.CurrentPlayers, r.MaxPlayers, cell(r.Region), rating, lat, cell(r.ID))
 	}
 	_ = tw.Flush()
 	if list.Total > len(list.Servers) {

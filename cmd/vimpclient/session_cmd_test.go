@@ -256,3 +256,61 @@ func TestHeadlessFailsWhenAuthRejected(t *testing.T) {
 		t.Errorf("exit %d, summary %+v, stderr %q", code, s, errb.String())
 	}
 }
+
+// A plain web server is neither a host nor a master: the headless run says
+// so at once and exits 1, with the reason in the summary.
+func TestHeadlessRefusesNonVimpServer(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	srv := httptest.NewServer(http.FileServer(http.Dir(t.TempDir())))
+	defer srv.Close()
+	var out, errb bytes.Buffer
+	code := run([]string{"-headless", "-for", "5s", "-summary", srv.URL}, &out, &errb)
+	s := decodeSummary(t, out.Bytes())
+	want := srv.URL + ": not a vimp host or lobby master (GET /config: 404 text/plain)"
+	if code != 1 || !strings.Contains(errb.String(), want) || len(s.Errors) != 1 || !strings.Contains(s.Errors[0], want) {
+		t.Errorf("exit %d, summary errors %q, stderr %q; want %q", code, s.Errors, errb.String(), want)
+	}
+}
+
+// A recording made with -nick replays headless with no -nick: the recorded
+// auth answer is given again.
+func TestReplayOfNickRecordingNeedsNoNick(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	rec := filepath.Join(t.TempDir(), "match.jsonl")
+	var out, errb bytes.Buffer
+	if code := run([]string{"-headless", "-for", "2s", "-bots", "1", "-nick", "Alice", "-record", rec}, &out, &errb); code != 0 {
+		t.Fatalf("recording run: exit %d, %s", code, errb.String())
+	}
+	out.Reset()
+	errb.Reset()
+	code := run([]string{"replay", "-headless", "-summary", rec}, &out, &errb)
+	s := decodeSummary(t, out.Bytes())
+	if code != 0 || s.State != "playing" || strings.Contains(errb.String(), "needs a value") {
+		t.Errorf("replay: exit %d, state %q, stderr %q", code, s.State, errb.String())
+	}
+}
+
+// -h (of the program and of a subcommand) is asked for, not an error: it
+// exits 0 and lists every subcommand.
+func TestHelpExitsZero(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"-h"}, &out, &errb); code != 0 {
+		t.Fatalf("-h: exit %d", code)
+	}
+	for _, c := range []string{"servers", "login", "serve", "replay", "frames", "open", "install-desktop", "-version"} {
+		if !strings.Contains(errb.String(), "vimpclient "+c) {
+			t.Errorf("-h does not list %q:\n%s", c, errb.String())
+		}
+	}
+	for _, sub := range []string{"servers", "replay", "serve", "frames", "login", "open"} {
+		if code := run([]string{sub, "-h"}, &out, &errb); code != 0 {
+			t.Errorf("%s -h: exit %d", sub, code)
+		}
+	}
+	errb.Reset()
+	if code := run([]string{"demo", "-headless", filepath.Join(t.TempDir(), "missing.jsonl")}, &out, &errb); code != 1 || !strings.Contains(errb.String(), "replay") {
+		t.Errorf("demo FILE is not replay: exit %d, %q", code, errb.String())
+	}
+}

@@ -227,8 +227,16 @@ func (g *Game) controls(in predict.Input) Controls {
 		Boost: in.Keys&g.bits.boost != 0 || in.PointerBoost, Aim: in.Aim, AimX: in.AimX, AimY: in.AimY}
 }
 
-// Step is one fixed step of the own snake (predict.Model).
-func (g *Game) Step(in predict.Input, dt float32) { g.model.Step(&g.s, g.controls(in), dt) }
+// Step is one fixed step of the own snake (predict.Model). A crashed
+// snake lies still until the host respawns it, as the host's does: the
+// player block keeps coming (alive 0), and replaying it forward would
+// count a frame's travel as error on every block.
+func (g *Game) Step(in predict.Input, dt float32) {
+	if !g.s.Alive {
+		return
+	}
+	g.model.Step(&g.s, g.controls(in), dt)
+}
 
 // Pos is the simulated head (predict.Model).
 func (g *Game) Pos() (float32, float32) { return g.s.X, g.s.Y }
@@ -403,8 +411,15 @@ func (g *Game) TakeSpawns() []clientcore.EventFrame { return nil }
 // ObserveHot is not needed: snakes predict only the own snake.
 func (g *Game) ObserveHot(*clientcore.Hot) {}
 
-// Prediction reports the own snake's prediction figures.
-func (g *Game) Prediction() (clientcore.PredictionReport, bool) { return g.pred.Report(), true }
+// Prediction reports the own snake's prediction figures and where its
+// head is (the arena has one level).
+func (g *Game) Prediction() (clientcore.PredictionReport, bool) {
+	r := g.pred.Report()
+	r.HasLocal = true
+	r.Local.X = math.Round(float64(g.s.X)*1000) / 1000
+	r.Local.Y = math.Round(float64(g.s.Y)*1000) / 1000
+	return r, true
+}
 
 // Reset follows CLEAR: also the own row is forgotten.
 func (g *Game) Reset() {

@@ -1,5 +1,6 @@
 // Package art draws the embedded host's own tile art: the sprite sheet of
-// the generated maps and the crate image, encoded as PNG at startup. The
+// the generated maps and the crate image, and sheets and boxes in the
+// shapes another game's maps ask for, encoded as PNG at startup. The
 // drawings are procedural (value noise and simple shapes), so the project
 // ships no image files.
 package art
@@ -20,11 +21,11 @@ const Tile = 32
 func Images() (map[string][]byte, error) {
 	out := map[string][]byte{}
 	for name, img := range map[string]image.Image{"tiles.png": tiles(), "crate.png": crate(48)} {
-		var buf bytes.Buffer
-		if err := png.Encode(&buf, img); err != nil {
+		b, err := Encode(img)
+		if err != nil {
 			return nil, fmt.Errorf("encode %s: %w", name, err)
 		}
-		out[name] = buf.Bytes()
+		out[name] = b
 	}
 	return out, nil
 }
@@ -102,4 +103,76 @@ func abs(v int) int {
 		return -v
 	}
 	return v
+}
+
+// Kind is what a tile of a map draws: the frames of the generated maps'
+// sheet, by index.
+type Kind int
+
+// Kinds of tile.
+const (
+	Floor Kind = iota
+	Wall
+	Grass
+	Canopy
+)
+
+// SheetSpec is a sprite sheet a map names: each tile's frame rectangle
+// (x, y, w, h in the sheet) and kind.
+type SheetSpec struct {
+	Frames [][4]int
+	Kinds  []Kind
+}
+
+// maxSheetSide bounds a drawn sheet (pixels per side).
+const maxSheetSide = 2048
+
+// Sheet draws a sheet for a map whose tiles index frames anywhere in it:
+// just large enough to hold every frame, each frame the generated sheet's
+// tile of its kind (scaled to the frame); a frame two tiles share is drawn
+// for the first of them. Transparent elsewhere.
+func Sheet(spec SheetSpec) (image.Image, error) {
+	w, h := 1, 1
+	for _, f := range spec.Frames {
+		if f[0] < 0 || f[1] < 0 || f[2] <= 0 || f[3] <= 0 || f[0]+f[2] > maxSheetSide || f[1]+f[3] > maxSheetSide {
+			return nil, fmt.Errorf("sheet frame %v outside 0..%d", f, maxSheetSide)
+		}
+		w, h = max(w, f[0]+f[2]), max(h, f[1]+f[3])
+	}
+	src := tiles()
+	img := image.NewNRGBA(image.Rect(0, 0, w, h))
+	drawn := map[[4]int]bool{}
+	for i, f := range spec.Frames {
+		if drawn[f] {
+			continue
+		}
+		drawn[f] = true
+		k := Floor
+		if i < len(spec.Kinds) {
+			k = spec.Kinds[i]
+		}
+		for y := 0; y < f[3]; y++ {
+			for x := 0; x < f[2]; x++ {
+				img.SetNRGBA(f[0]+x, f[1]+y, src.NRGBAAt(int(k)*Tile+x*Tile/f[2], y*Tile/f[3]))
+			}
+		}
+	}
+	return img, nil
+}
+
+// Box draws the crate image for bodies up to side pixels.
+func Box(side int) (image.Image, error) {
+	if side <= 0 || side > maxSheetSide {
+		return nil, fmt.Errorf("box side %d outside 1..%d", side, maxSheetSide)
+	}
+	return crate(side), nil
+}
+
+// Encode is an image as PNG.
+func Encode(img image.Image) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }

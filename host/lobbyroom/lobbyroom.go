@@ -42,9 +42,13 @@ type Config struct {
 	Name       string // the room's name in the list
 	MaxPlayers int    // 0: the host's own cap
 	Token      string // the hoster's identity token (the master verifies it)
-	HTTP       *http.Client
-	Log        *slog.Logger
-	API        *webrtc.API
+	// TokenHome is the origin of the master Token belongs to (what
+	// lobby.TokenSources.For found); "" binds it to Master. register_host
+	// is sent only to that master.
+	TokenHome string
+	HTTP      *http.Client
+	Log       *slog.Logger
+	API       *webrtc.API
 	// WrapPeer, when set, wraps each joiner's channels before the host
 	// serves them (tests reorder frames with it).
 	WrapPeer func(host.Peer) host.Peer
@@ -112,9 +116,18 @@ func Open(ctx context.Context, srv *host.Server, cfg Config) (*Room, error) {
 	return r, nil
 }
 
-func (r *Room) registerMsg() []byte {
+// token is the hoster's token, bound to its master.
+func (r *Room) token() lobby.Token {
+	home := r.cfg.TokenHome
+	if home == "" {
+		home = r.master.Home()
+	}
+	return lobby.Token{Value: r.cfg.Token, Home: home}
+}
+
+func (r *Room) registerMsg(token string) []byte {
 	return lobby.RegisterHostMsg(lobby.RegisterHost{Name: r.cfg.Name, MaxPlayers: r.cfg.MaxPlayers,
-		MapName: r.srv.MapName(), GameID: r.srv.GameID(), GameVersion: r.srv.Version(), Token: r.cfg.Token})
+		MapName: r.srv.MapName(), GameID: r.srv.GameID(), GameVersion: r.srv.Version(), Token: token})
 }
 
 // register sends register_host and waits for the master's answer.
@@ -127,8 +140,8 @@ func (r *Room) register(ctx context.Context) error {
 			drained = true
 		}
 	}
-	if err := r.sig.Send(ctx, r.registerMsg()); err != nil {
-		return err
+	if err := r.sig.SendToken(ctx, r.token(), r.registerMsg); err != nil {
+		return fmt.Errorf("lobby room: register_host: %w", err)
 	}
 	t := time.NewTimer(registerTimeout)
 	defer t.Stop()

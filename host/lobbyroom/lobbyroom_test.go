@@ -2,13 +2,17 @@ package lobbyroom
 
 import (
 	"context"
+	"errors"
 	"log/slog"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
 
 	"vimpclient/host"
 	"vimpclient/internal/fakemaster"
+	"vimpclient/lobby"
+	"vimpclient/sameorigin"
 )
 
 func TestRegisterAndLeave(t *testing.T) {
@@ -54,5 +58,45 @@ func TestRegisterAndLeave(t *testing.T) {
 	defer wcancel()
 	if err := fm.WaitGone(wctx, r.ID()); err != nil {
 		t.Error("the room stayed listed after leaving")
+	}
+}
+
+// register_host carries the hoster's token: a master that sends the
+// signaling upgrade to another origin gets an error naming both, and a
+// token bound to another master is not sent; the other master sees no
+// token either way.
+func TestRegisterHostStaysWithItsMaster(t *testing.T) {
+	keys, err := fakemaster.NewKeys("k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := fakemaster.Start(fakemaster.Config{Keys: keys, AnyOrigin: true})
+	defer other.Close()
+	fm := fakemaster.Start(fakemaster.Config{Keys: keys, Redirect: func(r *http.Request) string {
+		return other.URL() + r.URL.RequestURI()
+	}})
+	defer fm.Close()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srv, err := host.Start(ctx, host.Config{Log: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	token := keys.Token("1", "H")
+	_, err = Open(ctx, srv, Config{Master: fm.URL(), Name: "R", Token: token})
+	if !errors.Is(err, sameorigin.ErrRedirect) || !strings.Contains(err.Error(), strings.TrimPrefix(fm.URL(), "http://")) ||
+		!strings.Contains(err.Error(), strings.TrimPrefix(other.URL(), "http://")) {
+		t.Errorf("redirected registration: %v", err)
+	}
+	if len(other.Requests()) != 0 {
+		t.Errorf("the other master got %+v", other.Requests())
+	}
+
+	_, err = Open(ctx, srv, Config{Master: other.URL(), Name: "R", Token: token, TokenHome: sameorigin.Parse(fm.URL())})
+	if !errors.Is(err, lobby.ErrTokenElsewhere) {
+		t.Errorf("a token of another master: %v", err)
+	}
+	if other.Saw(token) || len(other.RoomIDs()) != 0 {
+		t.Errorf("the other master saw the token (rooms %v)", other.RoomIDs())
 	}
 }

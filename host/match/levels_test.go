@@ -122,10 +122,15 @@ func TestBridgeRowsCarryLevels(t *testing.T) {
 
 // The match binds its rows by name and role: a schema whose tank rows lack
 // z and level, or whose crate rows lack the roles, packs the flat rows of
-// before; a schema with only one of a pair is refused.
+// the real dialect; the layered dialect's rows have them; a schema with
+// only one of a pair is refused.
 func TestFlatSchemaRows(t *testing.T) {
+	layered, err := layeredConfig(configJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
 	var top map[string]json.RawMessage
-	if err := json.Unmarshal(configJSON, &top); err != nil {
+	if err := json.Unmarshal(layered, &top); err != nil {
 		t.Fatal(err)
 	}
 	parse := func(edit func(keys map[string]map[string]any)) (rowLayouts, error) {

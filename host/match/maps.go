@@ -75,6 +75,42 @@ func newMap(name string, text []byte) (*Map, error) {
 	return &Map{Name: name, Text: text, Data: data, geom: tanks.NewGeometry(data)}, nil
 }
 
+// layered reports whether the map has levels above the ground (a map the
+// match plays in the 2.5D dialect only).
+func (mp *Map) layered() bool { return len(mp.Data.Levels) > 1 }
+
+// flatNames lists the flat maps of a catalog, in its order.
+func flatNames(maps map[string]*Map, catalog []string) []string {
+	var names []string
+	for _, n := range catalog {
+		if !maps[n].layered() {
+			names = append(names, n)
+		}
+	}
+	return names
+}
+
+// gameMaps parses a game's own maps: the catalog and its order.
+func gameMaps(list []MapData) (map[string]*Map, []string, error) {
+	if len(list) == 0 {
+		return nil, nil, fmt.Errorf("match: a game without maps")
+	}
+	maps := map[string]*Map{}
+	var names []string
+	for _, md := range list {
+		if maps[md.Name] != nil {
+			return nil, nil, fmt.Errorf("match: map %q twice", md.Name)
+		}
+		mp, err := newMap(md.Name, md.Text)
+		if err != nil {
+			return nil, nil, err
+		}
+		maps[md.Name] = mp
+		names = append(names, md.Name)
+	}
+	return maps, names, nil
+}
+
 // bundled holds the maps kept as data rather than generated: bridge, a road
 // under a bridge with a ramp at each end, crates and spawn points on both
 // levels.

@@ -1,6 +1,8 @@
 // Package match is the tanks-compatible match the embedded host runs: the
-// game's CONFIG_DATA and auth fields, the map catalog (generated maps and
-// the bundled layered bridge; Config.Map pins one), the authoritative world
+// game's CONFIG_DATA and auth fields (a real tanks 0.13 host's; the 2.5D
+// dialect on a layered map, see dialect.go), the map catalog (generated
+// flat maps in rotation and the bundled layered bridge, which only
+// Config.Map plays; Config.Map pins any one), the authoritative world
 // (tanks and crates on the map's levels, stepped by the rules of package
 // tanks that the client predicts with; hitscan shots and bombs at their
 // level), rounds, teams, votes, chat, the scoreboard and the HUD panel,
@@ -11,7 +13,6 @@
 package match
 
 import (
-	"bytes"
 	_ "embed"
 	"encoding/json"
 	"fmt"
@@ -21,20 +22,17 @@ import (
 	"strings"
 
 	"vimpclient/games/tanks"
+	"vimpclient/host/game"
 	"vimpclient/host/packer"
 )
+
+var _ game.Match = (*Match)(nil)
 
 //go:embed config.json
 var configJSON []byte
 
 // Out receives everything the match sends to one connected user.
-type Out interface {
-	// JSON sends [port, payload] as a text message.
-	JSON(uid int, port int, payload any)
-	// Frame sends a binary snapshot frame; b is only valid during the
-	// call. Unreliable frames may be dropped under backpressure.
-	Frame(uid int, b []byte, reliable bool)
-}
+type Out = game.Out
 
 // Config tunes a match.
 type Config struct {
@@ -46,7 +44,26 @@ type Config struct {
 	// and never rotated, voted or proposed away. "" plays the rotation
 	// from its first map.
 	Map string
-	Log *slog.Logger
+	// Game replaces the built-in game data (config.json and the map
+	// catalog) with another tanks game's; nil plays the built-in one.
+	Game *GameData
+	Log  *slog.Logger
+}
+
+// GameData is a tanks game's own data, as a real host of it sends it: the
+// CONFIG_DATA, sent verbatim (its snapshot schema must be one the match
+// writes: the rows are bound by field name, and fields the match has no
+// value for are refused), and the maps' MAP_DATA, sent verbatim, in
+// rotation order.
+type GameData struct {
+	Config []byte
+	Maps   []MapData
+}
+
+// MapData is one map of a GameData: its name and MAP_DATA text.
+type MapData struct {
+	Name string
+	Text []byte
 }
 
 // Team ids and keys (tanks: team1, team2, spectators).
@@ -91,6 +108,8 @@ type Match struct {
 	rows                               rowLayouts // where each value goes in those keys' rows
 
 	maps    map[string]*Map
+	names   []string // the catalog, in rotation order
+	flat    []string // the rotation of an unpinned match: the flat maps
 	current *Map
 
 	tick    int64
@@ -184,8 +203,31 @@ func New(cfg Config) (*Match, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
+	var maps map[string]*Map
+	var names []string
+	var err error
+	if cfg.Game != nil {
+		maps, names, err = gameMaps(cfg.Game.Maps)
+	} else {
+		maps, err = catalogMaps()
+		names = MapNames()
+	}
+	if err != nil {
+		return nil, err
+	}
+	first := names[0]
+	if cfg.Map != "" {
+		if maps[cfg.Map] == nil {
+			return nil, fmt.Errorf("match: no map %q (the catalog: %s)", cfg.Map, strings.Join(names, ", "))
+		}
+		first = cfg.Map
+	}
+	compact, err := configData(&cfg, maps[first])
+	if err != nil {
+		return nil, fmt.Errorf("match config: %w", err)
+	}
 	var top map[string]json.RawMessage
-	if err := json.Unmarshal(configJSON, &top); err != nil {
+	if err := json.Unmarshal(compact, &top); err != nil {
 		return nil, fmt.Errorf("match config: %w", err)
 	}
 	schema, err := packer.ParseSchema(top["snapshot"])
@@ -197,7 +239,8 @@ func New(cfg Config) (*Match, error) {
 		return nil, fmt.Errorf("match config: %w", err)
 	}
 	// The fall time the clients predict with is the one the match steps
-	// with: both read prediction.mapFallTime.
+	// with: both read prediction.mapFallTime (the game's default when the
+	// dialect has none).
 	levels := tanks.DefaultLevelRules()
 	var pred struct {
 		MapFallTime *float64 `json:"mapFallTime"`
@@ -208,30 +251,12 @@ func New(cfg Config) (*Match, error) {
 	if pred.MapFallTime != nil {
 		levels.Fall.TimePerLevel = float32(*pred.MapFallTime)
 	}
-	// The vote window the client shows is the host's vote time; the
-	// object is patched as text so every key keeps its declared order.
-	text := bytes.Replace(configJSON, []byte(`"time": 10000`), []byte(`"time": `+strconv.Itoa(cfg.VoteSeconds*1000)), 1)
-	compact, err := json.Marshal(json.RawMessage(text))
-	if err != nil {
-		return nil, fmt.Errorf("match config: %w", err)
-	}
-	maps, err := catalogMaps()
-	if err != nil {
-		return nil, err
-	}
-	first := MapNames()[0]
-	if cfg.Map != "" {
-		if maps[cfg.Map] == nil {
-			return nil, fmt.Errorf("match: no map %q (the catalog: %s)", cfg.Map, strings.Join(MapNames(), ", "))
-		}
-		first = cfg.Map
-	}
 	m := &Match{
 		cfg: cfg, log: cfg.Log, rng: rand.New(rand.NewPCG(cfg.Seed, 0x74616e6b73)),
 		config: compact, schema: schema,
 		keyM1: schema.Key("m1"), keyW1: schema.Key("w1"), keyW2: schema.Key("w2"),
 		keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"), rows: rows,
-		maps: maps, byUID: map[int]*player{},
+		maps: maps, names: names, flat: flatNames(maps, names), byUID: map[int]*player{},
 		out: discard{}, model: tanks.M1(), levels: levels,
 	}
 	m.loadMap(first)
@@ -254,17 +279,30 @@ func (m *Match) SetOut(o Out) { m.out = o }
 func (m *Match) ConfigData() json.RawMessage { return m.config }
 
 // MapNames returns the catalog.
-func (m *Match) MapNames() []string { return MapNames() }
+func (m *Match) MapNames() []string { return m.names }
 
 // Pinned reports whether the match plays one map only (Config.Map).
 func (m *Match) Pinned() bool { return m.cfg.Map != "" }
 
-// rotation is the maps a vote may move the match to: none when pinned.
+// rotation is the maps a vote may move the match to: none when pinned,
+// else the catalog's flat maps (a layered map speaks another dialect than
+// the one the connection was configured with, so only a pinned match plays
+// one).
 func (m *Match) rotation() []string {
 	if m.Pinned() {
 		return nil
 	}
-	return MapNames()
+	return m.flat
+}
+
+// inRotation reports whether a vote may move the match to the map name.
+func (m *Match) inRotation(name string) bool {
+	for _, n := range m.rotation() {
+		if n == name {
+			return true
+		}
+	}
+	return false
 }
 
 // MapText returns the catalog JSON of a map (for the HTTP map endpoints).
@@ -277,11 +315,7 @@ func (m *Match) MapText(name string) ([]byte, bool) {
 }
 
 // AuthParam is one auth form field descriptor.
-type AuthParam struct {
-	Name    string         `json:"name"`
-	Value   string         `json:"value"`
-	Options map[string]any `json:"options"`
-}
+type AuthParam = game.AuthParam
 
 // AuthParams are the game's own auth fields (the host puts its guest
 // name field first).
@@ -292,18 +326,23 @@ func (m *Match) AuthParams() []AuthParam {
 	}}}
 }
 
-// AuthTexts is the auth screen text block.
+// AuthTexts is the auth screen text block, as the tanks game writes it: a
+// line with last ends a group of the controls, a separator line stands
+// between the command groups.
 func (m *Match) AuthTexts() any {
-	line := func(k, t string) map[string]string { return map[string]string{"keys": k, "text": t} }
+	line := func(k, t string) map[string]any { return map[string]any{"keys": k, "text": t} }
+	last := func(k, t string) map[string]any { return map[string]any{"keys": k, "text": t, "last": true} }
 	return map[string]any{"title": "Tank Battle", "sections": []any{
 		map[string]any{"heading": "Controls", "lines": []any{
-			line("w, a, s, d", "move the tank"), line("k, l", "turn the gun"), line("u", "centre the gun"),
-			line("j", "fire"), line("n, p", "switch weapon / player"), line("c", "chat / command line"),
-			line("m", "menu"), line("<Tab>", "stats"),
+			line("w, a, s, d", "move the tank"), line("k, l", "turn the gun"), line("u", "center the gun"),
+			line("j", "fire"), last("n, p", "switch weapon/player"),
+			line("c", "chat/command line"), line("m", "menu"), last("<Tab>", "stats"),
 		}},
 		map[string]any{"heading": "Command line", "lines": []any{
-			line("/name <name>", "change your name"), line("/mapname", "current map"), line("/timeleft", "time left on this map"),
-			line("/bot <count> [team]", "add bots"), line("/bot 0 [team]", "remove bots"),
+			line("/name <name>", "change nickname"), line("/mapname", "show current map name"), line("/timeleft", "map time left"),
+			map[string]any{"separator": true},
+			line("/bot <count>", "add bot(s)"), line("/bot <count> <team>", "add to team"),
+			line("/bot 0", "remove all bots"), line("/bot 0 <team>", "remove from team"),
 		}},
 	}}
 }

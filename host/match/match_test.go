@@ -150,20 +150,7 @@ func TestMatchSoak(t *testing.T) {
 }
 
 func TestMatchInputMovesTank(t *testing.T) {
-	m, err := New(Config{Log: quiet()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := newRecorder(t, m)
-	joinHuman(t, m, 7, "Bob")
-	m.Vote(7, json.RawMessage(`["teamChange","team2"]`))
-	now := 1.7e12
-	step := func(n int) {
-		for i := 0; i < n; i++ {
-			now += 1000.0 / 120
-			m.Step(now)
-		}
-	}
+	m, r, step := playing(t, Config{Log: quiet()}, 7, "Bob", "team2")
 	step(8)
 	p0, ok := r.players[7]
 	if !ok {
@@ -216,8 +203,14 @@ func TestMatchVotesAndChat(t *testing.T) {
 	m.Chat(1, "/nosuch")
 	m.Vote(1, json.RawMessage(`"maps"`))
 	step(40)
-	if !r.has(1, `[15,["hello there","Alice#1",3]]`) || !r.has(1, `[15,"c:0"]`) || !r.has(1, `[16,["crossing","maze","bridge"]]`) {
+	if !r.has(1, `[15,["hello there","Alice#1",3]]`) || !r.has(1, `[15,"c:0"]`) || !r.has(1, `[16,["crossing","maze"]]`) {
 		t.Fatalf("chat/vote replies missing: %v", r.texts[1])
+	}
+	// The layered map speaks another dialect: not in the flat rotation.
+	m.Vote(1, json.RawMessage(`["mapChange","bridge"]`))
+	step(8)
+	if r.has(2, `[16,{"name":"mapChangeByUser"`) {
+		t.Fatalf("the layered map was proposed to a flat match: %v", r.texts[2])
 	}
 	m.Vote(1, json.RawMessage(`["mapChange","maze"]`))
 	step(8)

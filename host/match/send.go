@@ -261,7 +261,8 @@ func abs(v float32) float32 {
 
 func (m *Match) sendFrame(p *player, reliable bool) {
 	h := p.human
-	cam := packer.Camera{ForceReset: h.forceReset}
+	camera := packer.Camera{ForceReset: h.forceReset}
+	cam := &camera
 	var pl *packer.Player
 	var block packer.Player
 	if t := p.tank; t != nil && t.alive() && p.team != Spectators {
@@ -270,21 +271,27 @@ func (m *Match) sendFrame(p *player, reliable bool) {
 		block = packer.Player{GameID: p.gid, InputSeq: h.inputSeq,
 			State: [8]float32{s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel, s.Gun, s.Throttle}, Centering: s.Centering}
 		pl = &block
+	} else if w := m.watched(p); w != nil {
+		cam.X, cam.Y = packer.Round2(w.tank.st.X), packer.Round2(w.tank.st.Y)
 	} else {
-		w := m.watched(p)
-		if w != nil {
-			cam.X, cam.Y = packer.Round2(w.tank.st.X), packer.Round2(w.tank.st.Y)
+		// Nobody alive to watch: the frame carries no camera, which a client
+		// reads as "keep the last one" (a camera at the origin would throw
+		// the view to the map's corner). A pending reset or shake goes with
+		// it, as it went with the origin before: the next camera comes
+		// with a reset of its own (a round start, a kill, a switch).
+		cam = nil
+	}
+	if cam != nil {
+		if h.shake != "" {
+			cam.Shake = h.shake
+			reliable = true
+		}
+		if h.forceReset {
+			reliable = true
 		}
 	}
-	if h.shake != "" {
-		cam.Shake = h.shake
-		reliable = true
-	}
-	if h.forceReset {
-		reliable = true
-	}
 	h.forceReset, h.shake = false, ""
-	m.frame.Start(m.seq, m.nowMs, &cam, pl)
+	m.frame.Start(m.seq, m.nowMs, cam, pl)
 	m.frame.Append(m.body)
 	b, err := m.frame.Bytes()
 	if err != nil {

@@ -176,8 +176,8 @@ func (m *Match) humansReady() []*player {
 }
 
 func (m *Match) proposeMap(p *player, name string) {
-	if _, ok := m.maps[name]; !ok || m.Pinned() {
-		return // only listed maps, and none on a pinned match; an unknown name must not crash the room
+	if !m.inRotation(name) {
+		return // only the rotation's maps, and none on a pinned match; an unknown name must not crash the room
 	}
 	hs := m.humansReady()
 	if len(hs) <= 1 {
@@ -225,12 +225,12 @@ func (m *Match) finishVote() {
 	if v.system {
 		count := map[string]int{}
 		for _, b := range v.ballots {
-			if _, ok := m.maps[b]; ok {
+			if m.inRotation(b) {
 				count[b]++
 			}
 		}
 		best := 0
-		for _, n := range MapNames() {
+		for _, n := range m.rotation() {
 			if count[n] > best {
 				best, winner = count[n], n
 			}

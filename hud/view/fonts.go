@@ -11,11 +11,14 @@ import (
 	"math"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 	"golang.org/x/image/font/gofont/gobold"
 	"golang.org/x/image/font/gofont/goregular"
 	"golang.org/x/image/font/sfnt"
+
+	"vimpclient/termtext"
 )
 
 // Bounds of the text caches: window resizes create new sizes, chat and
@@ -236,26 +239,37 @@ func (f *Fonts) prepare(s string) *Line {
 	return l
 }
 
-// Printable drops what is never drawn as a glyph: control characters and
-// the invisible formatting characters (variation selectors, joiners,
-// direction marks, tags), which would otherwise show as boxes. Every other
-// rune stays, drawn by some font or as a box.
+// Printable drops what is never drawn as a glyph: terminal escape
+// sequences whole (termtext.SequenceLen: no "[2J" is left of a screen
+// clear), control characters and the invisible formatting characters
+// (variation selectors, joiners, direction marks, tags), which would
+// otherwise show as boxes. Every other rune stays, drawn by some font or
+// as a box.
 func (f *Fonts) Printable(s string) string {
 	ok := true
-	for _, r := range s {
-		if invisible(r) {
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		// A byte that is not UTF-8 may be an 8-bit C1 control.
+		if invisible(r) || r == utf8.RuneError && size == 1 {
 			ok = false
 			break
 		}
+		i += size
 	}
 	if ok {
 		return s
 	}
 	f.sb.Reset()
-	for _, r := range s {
+	for i := 0; i < len(s); {
+		if n := termtext.SequenceLen(s[i:]); n > 0 {
+			i += n
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
 		if !invisible(r) {
 			f.sb.WriteRune(r)
 		}
+		i += size
 	}
 	return f.sb.String()
 }

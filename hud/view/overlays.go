@@ -169,3 +169,47 @@ func (v *View) drawReconnect(dst *ebiten.Image, r *hud.Reconnect, w, h, now floa
 		v.text(dst, d, false, hintSize, (w-v.textW(d, false, hintSize))/2, y+6, colEmpty)
 	}
 }
+
+// toastSize is the text size of DrawToast's line.
+const toastSize = 14
+
+// DrawToast draws one passing line (a screenshot's path, say) in a box at
+// the bottom centre of dst, over everything else.
+func (v *View) DrawToast(dst *ebiten.Image, text string, scale float64) {
+	if text == "" {
+		return
+	}
+	if scale <= 0 {
+		scale = 1
+	}
+	v.s = scale
+	b := dst.Bounds()
+	w, h := float64(b.Dx())/scale, float64(b.Dy())/scale
+	str := v.ellipsis(text, false, toastSize, w-40)
+	bw := math.Min(w-20, v.textW(str, false, toastSize)+20)
+	r := hud.Rect{X: (w - bw) / 2, Y: h - hud.NoticeH - 24, W: bw, H: hud.NoticeH - 4}
+	fillC, borderC := noticeColors(hud.NoticeInfo)
+	v.fill(dst, r, fillC)
+	v.stroke(dst, r, 1, borderC)
+	v.text(dst, str, false, toastSize, r.X+10, r.Y+(r.H-toastSize*1.2)/2, colWhite)
+}
+
+// --- whose view the camera shows ---
+
+const watchSize = 16
+
+// drawWatching names the player the camera follows, centred at the bottom
+// of the screen, under the chat (the command line takes that place while
+// it is open).
+func (v *View) drawWatching(dst *ebiten.Image, name string, l *hud.ScreenLayout) {
+	if name != v.watchName {
+		v.watchName, v.watchText = name, "Watching "+name
+	}
+	str := v.ellipsis(v.watchText, true, watchSize, l.W-40)
+	w := v.textW(str, true, watchSize) + 24
+	// Under the screenshot line (DrawToast), which ends NoticeH+28 from
+	// the bottom.
+	r := hud.Rect{X: (l.W - w) / 2, Y: l.H - 27 - v.WatchLift, W: w, H: 22}
+	v.box(dst, r, 5, 1, rgba(0, 0, 0, 0.6), fade(colWhite, 0.5))
+	v.text(dst, str, true, watchSize, r.X+12, r.Y+(r.H-watchSize*1.2)/2, colWhite)
+}

@@ -270,3 +270,38 @@ func TestNumericFieldDrawn(t *testing.T) {
 		t.Fatalf("label %q", h.Auth.Fields[0].Label)
 	}
 }
+
+// The scoreboard with a notice and the leaderboard banner up, at the HUD's
+// Auto scale of 1280×720 and 1920×1080: the notice sits above the table,
+// the banner is not drawn under it, and the box ends under its last line.
+func TestScoreboardWithNotice(t *testing.T) {
+	for _, sz := range [][2]float64{{1280, 720}, {1920, 1080}} {
+		h := scene(t)
+		h.Stat.Visible = true
+		h.Notice("Screenshot saved: /tmp/shot.png", hud.NoticeInfo)
+		h.Accolades.Banner, h.Accolades.BannerAt, h.Accolades.BannerShown = "Leaderboard: Alice #1 today", 8000, true
+		h.Update(8000)
+		k := hud.HUDScaleFor(hud.HUDScaleAuto, sz[0])
+		var v *View
+		runOnMain(func() {
+			var err error
+			if v, err = New(); err != nil {
+				t.Error(err)
+			}
+		})
+		if v == nil {
+			t.FailNow()
+		}
+		img := renderWith(t, fmt.Sprintf("scoreboard-notice-%.0f", sz[0]), v, h, 8000, sz[0], sz[1], k, nil)
+		l := v.Layout()
+		notices := hud.Rect{X: l.Notices.X, Y: l.Notices.Y, W: l.Notices.W, H: hud.NoticeH}
+		if notices.Intersects(l.Stat) {
+			t.Errorf("%v: the notice line %+v runs over the scoreboard %+v", sz, notices, l.Stat)
+		}
+		// No gold banner border inside the table.
+		box := hud.Rect{X: l.Stat.X * k, Y: l.Stat.Y * k, W: l.Stat.W * k, H: 60 * k}
+		if n := count(img, box, colGold, 10); n > 20 {
+			t.Errorf("%v: %d gold banner pixels inside the scoreboard's top", sz, n)
+		}
+	}
+}

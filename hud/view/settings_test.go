@@ -58,7 +58,7 @@ func TestSettingsOverlayScreenshot(t *testing.T) {
 		if rg.Index == m.Focus {
 			focus = rg.Row
 		}
-		if r := m.Rows[rg.Index]; r.Kind == hud.SettingKey && r.Label == "fire" {
+		if r := m.Rows[rg.Index]; r.Kind == hud.SettingKey && r.Label == "Fire" {
 			fire = rg.Row
 		}
 		if !g.Card.Contains(rg.Row.X, rg.Row.Y) || rg.Row.X+rg.Row.W > g.Card.X+g.Card.W {

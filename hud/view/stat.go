@@ -10,11 +10,14 @@ import (
 
 // --- scoreboard (z 7, after the panel) ---
 
+// The scoreboard's tables and the leaderboard under them share one text
+// size and line height.
 const (
-	statSize  = 10
-	statLineH = 15
+	statSize  = leadSize
+	statLineH = leadLineH
 	leadSize  = 12
 	leadLineH = 18
+	statPad   = 10 // above the first line and below the last
 )
 
 func tableColor(palette string, t *hud.StatTable, index int) color.RGBA {
@@ -30,8 +33,9 @@ func tableColor(palette string, t *hud.StatTable, index int) color.RGBA {
 
 func (v *View) drawStat(dst *ebiten.Image, s *hud.Stat, l *hud.ScreenLayout) {
 	r := l.Stat
+	r.H = min(r.H, statHeight(s)) // as tall as its lines, at most the room there is
 	v.box(dst, r, 5, 3, rgba(25, 25, 25, 0.9), colWhite)
-	y := r.Y + 10
+	y := r.Y + statPad
 	if s.LeaderboardMode() {
 		v.drawLeaderboard(dst, s, r, y)
 		return
@@ -57,6 +61,28 @@ func (v *View) drawStat(dst *ebiten.Image, s *hud.Stat, l *hud.ScreenLayout) {
 		v.fill(dst, hud.Rect{X: r.X + 10, Y: y - 6, W: inner, H: 1}, fade(colGold, 0.7))
 		v.drawLeaderboard(dst, s, r, y)
 	}
+}
+
+// statHeight is the scoreboard's height with every line drawStat draws.
+func statHeight(s *hud.Stat) float64 {
+	h := 2.0 * statPad
+	if s.LeaderboardMode() {
+		return h + leaderHeight(s)
+	}
+	h += statLineH // the column labels
+	for ti := range s.Tables {
+		h += 4 + statLineH + float64(len(s.Tables[ti].Rows))*statLineH
+	}
+	if len(s.Leader) > 0 {
+		h += 12 + leaderHeight(s)
+	}
+	return h
+}
+
+// leaderHeight is the leaderboard's height: its title, labels and rows
+// (or the line saying there are none).
+func leaderHeight(s *hud.Stat) float64 {
+	return leadLineH + 4 + leadLineH + float64(max(1, len(s.Leader)))*leadLineH
 }
 
 // leaderTitles are the leaderboard's headings: the title by period, and

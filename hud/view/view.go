@@ -39,6 +39,11 @@ type View struct {
 	white   *ebiten.Image
 	wraps   map[wrapKey][]string
 	palette string // the HUD's team palette at this Draw
+	// watchName and watchText: the "Watching NICK" line, built once per nick.
+	watchName, watchText string
+	// WatchLift raises the "Watching NICK" line this many logical px, off
+	// something the wiring draws at the bottom (a demo's timeline).
+	WatchLift float64
 }
 
 type wrapKey struct {
@@ -104,7 +109,12 @@ func (v *View) Draw(screen *ebiten.Image, h *hud.HUD, now, scale float64) {
 	if h.Reveals("panel") { // z 7
 		v.drawPanel(screen, h.Panel, w, now)
 	}
-	if h.ModulesReady && h.Accolades.BannerShown {
+	if h.ModulesReady && h.Watching != "" && !h.Chat.Open() {
+		v.drawWatching(screen, h.Watching, &l)
+	}
+	// The banner's leaderboard is in the scoreboard too: it is not drawn
+	// under the table while Tab shows it.
+	if h.ModulesReady && h.Accolades.BannerShown && !h.Stat.Visible {
 		v.drawBanner(screen, h.Accolades, &l, now)
 	}
 	if h.ModulesReady && h.Stat.Visible {

@@ -290,7 +290,7 @@ func TestScoreboardScreenshot(t *testing.T) {
 	h.Stat.Visible = true
 	img := render(t, "scoreboard", h, 8000, 1)
 	bx := (winW - 550) / 2
-	if p := px(img, bx+1, 200); p != colWhite {
+	if p := px(img, bx+1, 60); p != colWhite {
 		t.Fatalf("border %v", p)
 	}
 	box := hud.Rect{X: float64(bx + 5), Y: 35, W: 540, H: 200}
@@ -298,8 +298,23 @@ func TestScoreboardScreenshot(t *testing.T) {
 		t.Fatalf("team1 rows: %d", n)
 	}
 	bg := color.RGBA{26, 26, 26, 255} // rgba(25,25,25,0.9) over #222
-	if p := px(img, bx+540, 700); !near(p, bg, 3) {
+	if p := px(img, bx+540, 60); !near(p, bg, 3) {
 		t.Fatalf("background %v want %v", p, bg)
+	}
+	// The box is as tall as its lines: 10 px above and below them, 18 px
+	// a line (the labels, each table's head and rows, 4 px between tables).
+	lines, gaps := 1, 0
+	for _, tb := range h.Stat.Tables {
+		lines += 1 + len(tb.Rows)
+		gaps++
+	}
+	wantH := 20 + 18*lines + 4*gaps
+	bottom := 60
+	for bottom < winH && px(img, bx+1, bottom) == colWhite {
+		bottom++
+	}
+	if top := 30; bottom-top < wantH-2 || bottom-top > wantH+2 {
+		t.Fatalf("scoreboard %d px tall, want %d (its lines)", bottom-top, wantH)
 	}
 }
 
@@ -351,6 +366,11 @@ func TestPrintableDropsControlAndInvisible(t *testing.T) {
 		"⚔\ufe0f  Bob":         "⚔  Bob",
 		"Zoë Ünicode Жук 日本":   "Zoë Ünicode Жук 日本",
 		"\u200e\u0085x\u200dy": "xy",
+		// Escape sequences go whole, not just their ESC.
+		"\x1b[2J\x1b[HRoom":           "Room",
+		"a\x1b]0;title\x07b":          "ab",
+		"c\u009b31md\x1b(Be":          "cde",
+		"osc \x1b]8;;http://x\x1b\\l": "osc l",
 	} {
 		if got := f.Printable(in); got != want {
 			t.Errorf("Printable(%q) = %q, want %q", in, got, want)

@@ -53,8 +53,26 @@ type Config struct {
 	VoteDuration time.Duration
 	// OnVotePassed is told a passed vote (a test then calls Migrate).
 	OnVotePassed func(room string)
-	Log          *slog.Logger
+	// Redirect, when set, sees every request first, the signaling
+	// WebSocket's upgrade included: a URL it returns is answered with a 302
+	// to it ("" serves the request as usual). A hostile master sends the
+	// client to another origin with it.
+	Redirect func(r *http.Request) string
+	// AnyOrigin accepts every Origin on the signaling socket, as a master
+	// that wants what another master's clients send would.
+	AnyOrigin bool
+	Log       *slog.Logger
 }
+
+// Request is an HTTP request as the master got it.
+type Request struct {
+	Method string
+	URI    string // path and query
+	Header http.Header
+}
+
+// maxRecorded bounds each record the master keeps.
+const maxRecorded = 10000
 
 // Master is a running fake master.
 type Master struct {
@@ -69,6 +87,8 @@ type Master struct {
 	pings    map[string]*window
 	nextID   int
 	log      []Logged
+	requests []Request
+	raw      [][]byte      // every signaling message received, as sent
 	changed  chan struct{} // closed when rooms or members change
 }
 
@@ -115,7 +135,7 @@ func Start(cfg Config) *Master {
 		cfg.Log = slog.New(slog.DiscardHandler)
 	}
 	m := &Master{cfg: cfg, sessions: map[string]*sess{}, rooms: map[string]*room{}, pings: map[string]*window{}}
-	m.srv = httptest.NewServer(m.routes())
+	m.srv = httptest.NewServer(m.front(m.routes()))
 	_, m.port, _ = net.SplitHostPort(m.srv.Listener.Addr().String())
 	return m
 }
@@ -135,6 +155,57 @@ func (m *Master) Close() {
 	m.mu.Unlock()
 	m.srv.CloseClientConnections()
 	m.srv.Close()
+}
+
+// front records every request, then redirects it when the test asks.
+func (m *Master) front(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		m.mu.Lock()
+		if len(m.requests) < maxRecorded {
+			m.requests = append(m.requests, Request{Method: r.Method, URI: r.URL.RequestURI(), Header: r.Header.Clone()})
+		}
+		m.mu.Unlock()
+		if m.cfg.Redirect != nil {
+			if to := m.cfg.Redirect(r); to != "" {
+				http.Redirect(w, r, to, http.StatusFound)
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// Requests returns the HTTP requests the master got, the WebSocket
+// upgrades included.
+func (m *Master) Requests() []Request {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return append([]Request(nil), m.requests...)
+}
+
+// Saw reports whether s appeared anywhere in what the master got: a
+// request's path, query or headers, or a signaling message.
+func (m *Master) Saw(s string) bool {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	for _, r := range m.requests {
+		if strings.Contains(r.URI, s) {
+			return true
+		}
+		for _, vs := range r.Header {
+			for _, v := range vs {
+				if strings.Contains(v, s) {
+					return true
+				}
+			}
+		}
+	}
+	for _, b := range m.raw {
+		if strings.Contains(string(b), s) {
+			return true
+		}
+	}
+	return false
 }
 
 // Log returns the signaling messages seen so far.
@@ -229,7 +300,7 @@ func (m *Master) public(r *room) map[string]any {
 			"mapName": r.mapName, "currentPlayers": len(r.members), "maxPlayers": r.maxPlayers, "region": r.region}
 	}
 	return map[string]any{"hostId": r.id, "name": r.name, "mapName": r.mapName, "currentPlayers": r.players,
-		"maxPlayers": r.maxPlayers, "region": r.region, "gameId": r.gameID, "rating": 0}
+		"maxPlayers": r.maxPlayers, "region": r.region, "gameId": r.gameID, "rating": r.rating}
 }
 
 func toInt(s string, def, lo, hi int) int {
@@ -295,13 +366,44 @@ func (m *Master) servers(w http.ResponseWriter, r *http.Request) {
 
 // AddListed lists a room that has no host behind it (for list tests).
 func (m *Master) AddListed(name, region string, players, maxPlayers int) string {
+	return m.AddRoom(Listed{Name: name, Region: region, Players: players, MaxPlayers: maxPlayers})
+}
+
+// Listed is a room with no host behind it, whatever its texts hold (for
+// tests of what the client prints). An empty ID is a fresh one; an empty
+// GameID is tanks, an empty MapName arena. Rating is what the older
+// dialect lists.
+type Listed struct {
+	ID, Name, Region, GameID, MapName string
+	Players, MaxPlayers               int
+	Rating                            float64
+}
+
+// AddRoom lists l and returns its id.
+func (m *Master) AddRoom(l Listed) string {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	id := m.newID()
-	m.rooms[id] = &room{id: id, name: name, region: region, gameID: "tanks", mapName: "arena",
-		players: players, maxPlayers: maxPlayers, status: "online", members: map[string]*member{}}
+	id := l.ID
+	if id == "" {
+		id = m.newID()
+	}
+	r := &room{id: id, name: l.Name, region: l.Region, gameID: l.GameID, mapName: l.MapName, players: l.Players,
+		maxPlayers: l.MaxPlayers, rating: l.Rating, status: "online", members: map[string]*member{}}
+	if r.gameID == "" {
+		r.gameID = "tanks"
+	}
+	if r.mapName == "" {
+		r.mapName = "arena"
+	}
+	m.rooms[id] = r
 	m.order = append(m.order, id)
 	return id
+}
+
+// AddListedAs lists a room with no host behind it under a given id (a
+// hostile master lists another master's rooms as its own).
+func (m *Master) AddListedAs(id, name, region string, players, maxPlayers int) {
+	m.AddRoom(Listed{ID: id, Name: name, Region: region, Players: players, MaxPlayers: maxPlayers})
 }
 
 // RoomIDs lists the registered rooms in order.
@@ -335,12 +437,15 @@ func (m *Master) Members(room string) []string {
 
 // origins the master accepts: https on its own port, as the real one.
 func (m *Master) originOK(o string) bool {
+	if m.cfg.AnyOrigin {
+		return o != ""
+	}
 	return o == "https://127.0.0.1:"+m.port || o == "https://localhost:"+m.port
 }
 
 // record logs a message; callers hold m.mu.
 func (m *Master) record(session, dir, typ string) {
-	if len(m.log) < 10000 {
+	if len(m.log) < maxRecorded {
 		m.log = append(m.log, Logged{Session: session, Dir: dir, Type: typ, At: time.Now()})
 		m.bump()
 	}

@@ -40,6 +40,7 @@ type room struct {
 	mapName    string
 	players    int
 	maxPlayers int
+	rating     float64 // older dialect
 	status     string
 	epoch      int
 	host       string // hosting session id
@@ -104,6 +105,11 @@ func (m *Master) signal(w http.ResponseWriter, r *http.Request) {
 		if err != nil {
 			break
 		}
+		m.mu.Lock()
+		if len(m.raw) < maxRecorded {
+			m.raw = append(m.raw, b)
+		}
+		m.mu.Unlock()
 		var msg map[string]json.RawMessage
 		if json.Unmarshal(b, &msg) != nil {
 			continue

@@ -14,6 +14,7 @@ import (
 
 	"vimpclient/lobby"
 	"vimpclient/protocol"
+	"vimpclient/sameorigin"
 	"vimpclient/session"
 )
 
@@ -53,6 +54,7 @@ type Dialer struct {
 	memberID string
 
 	mu          sync.Mutex
+	home        string // the origin of the master the token was first bound to
 	sig         *lobby.Signal
 	target      *session.Target // the chosen room, once resolved
 	peer        *offerer        // the current (or last) peer
@@ -128,7 +130,7 @@ func (d *Dialer) Resolve(ctx context.Context) (session.Target, error) {
 	if prev != nil && migrating {
 		// A room in migration may be missing from the list: keep it.
 		nt := *prev
-		nt.Token = token
+		nt.Token, nt.TokenHome = token.Value, token.Home
 		return nt, nil
 	}
 	query := d.cfg.Room
@@ -149,7 +151,7 @@ func (d *Dialer) Resolve(ctx context.Context) (session.Target, error) {
 		}
 		return session.Target{}, session.Stay(err)
 	}
-	t.Room, t.RoomName, t.GameID, t.Token = room.ID, room.Name, room.GameID, token
+	t.Room, t.RoomName, t.GameID, t.Token, t.TokenHome = room.ID, room.Name, room.GameID, token.Value, token.Home
 	if room.GameID != "" {
 		if m, err := master.Manifest(ctx, room.GameID); err == nil {
 			t.AssetsBase, t.GameVersion = m.AssetsBase, m.Version
@@ -164,30 +166,69 @@ func (d *Dialer) Resolve(ctx context.Context) (session.Target, error) {
 	return t, nil
 }
 
-// token finds the identity token for the master and checks it is fresh.
-func (d *Dialer) token(m *lobby.Master) (string, error) {
+// token finds the identity token for the master, bound to it, and checks
+// it is fresh. The first master it is bound to is the only one: a later
+// resolve that lands on another master is refused.
+func (d *Dialer) token(m *lobby.Master) (lobby.Token, error) {
 	again := "vimpclient login -auth AUTH_URL " + m.URL()
 	if d.cfg.AuthHint != "" {
 		again = "vimpclient login -auth " + d.cfg.AuthHint + " " + m.URL()
 	}
-	token, from, err := d.cfg.Tokens.Token(m.Key())
+	tok, err := d.cfg.Tokens.For(m)
 	if errors.Is(err, lobby.ErrNoToken) {
-		return "", fmt.Errorf("%w: lobby rooms admit signed-in players only; sign in with `%s`, or give -token or -token-file", err, again)
+		return lobby.Token{}, fmt.Errorf("%w: lobby rooms admit signed-in players only; sign in with `%s`, or give -token or -token-file", err, again)
 	}
 	if err != nil {
-		return "", err
+		return lobby.Token{}, err
 	}
-	c, err := lobby.ParseClaims(token)
+	d.mu.Lock()
+	if d.home == "" {
+		d.home = tok.Home
+	}
+	home := d.home
+	d.mu.Unlock()
+	if err := tok.CheckSend(home); err != nil {
+		return lobby.Token{}, err
+	}
+	c, err := lobby.ParseClaims(tok.Value)
 	if err != nil {
-		return "", fmt.Errorf("the token from %s: %w", from, err)
+		return lobby.Token{}, fmt.Errorf("the token from %s: %w", tok.From, err)
 	}
 	if err := lobby.CheckFresh(c, d.cfg.Now()); err != nil {
-		return "", fmt.Errorf("the token from %s: %w with `%s`", from, err, again)
+		return lobby.Token{}, fmt.Errorf("the token from %s: %w with `%s`", tok.From, err, again)
 	}
 	if d.cfg.Session != nil {
-		d.cfg.Session.Redact(token)
+		d.cfg.Session.Redact(tok.Value)
 	}
-	return token, nil
+	return tok, nil
+}
+
+// roomToken is the target's token with its binding.
+func roomToken(t *session.Target) lobby.Token {
+	return lobby.Token{Value: t.Token, Home: t.TokenHome}
+}
+
+// joinRoom sends join_room, which carries the token: only to the token's
+// own master.
+func (d *Dialer) joinRoom(ctx context.Context, sig *lobby.Signal, t *session.Target) error {
+	return sig.SendToken(ctx, roomToken(t), func(token string) []byte {
+		return lobby.JoinRoomMsg(t.Room, d.memberID, token)
+	})
+}
+
+// joinRoomLater sends join_room from a goroutine of its own.
+func (d *Dialer) joinRoomLater(t *session.Target) {
+	d.mu.Lock()
+	sig := d.sig
+	d.mu.Unlock()
+	if sig == nil {
+		return
+	}
+	ctx, cancel := contextTimeout()
+	defer cancel()
+	if err := d.joinRoom(ctx, sig, t); err != nil {
+		d.cfg.Log.Warn("lobby: join_room not sent", "err", err)
+	}
 }
 
 // Dial is the Runner's dial: a WebSocket for a dedicated host; for a room,
@@ -229,7 +270,7 @@ func (d *Dialer) Dial(ctx context.Context, t session.Target) (session.Transport,
 	d.mu.Lock()
 	d.tr, d.joined, d.joinTries = tr, true, 0
 	d.mu.Unlock()
-	if err := sig.Send(ctx, lobby.JoinRoomMsg(t.Room, d.memberID, t.Token)); err != nil {
+	if err := d.joinRoom(ctx, sig, &t); err != nil {
 		d.cfg.Log.Warn("lobby: join_room not sent", "err", err)
 	}
 	go d.watchEnd(tr)
@@ -265,7 +306,7 @@ func (d *Dialer) signal(ctx context.Context, t session.Target) (*lobby.Signal, e
 	if sig != nil {
 		select {
 		case <-sig.Done():
-			if err := sig.Err(); errors.Is(err, lobby.ErrInvalidOrigin) {
+			if err := sig.Err(); errors.Is(err, lobby.ErrInvalidOrigin) || errors.Is(err, sameorigin.ErrRedirect) {
 				return nil, session.Stay(err)
 			}
 		default:
@@ -303,21 +344,7 @@ func (d *Dialer) onConnect(_ lobby.Welcome, reconnect bool) {
 	joined, t, sig := d.joined, d.target, d.sig
 	d.mu.Unlock()
 	if joined && t != nil && sig != nil {
-		go d.send(lobby.JoinRoomMsg(t.Room, d.memberID, t.Token))
-	}
-}
-
-func (d *Dialer) send(msg []byte) {
-	d.mu.Lock()
-	sig := d.sig
-	d.mu.Unlock()
-	if sig == nil {
-		return
-	}
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-	defer cancel()
-	if err := sig.Send(ctx, msg); err != nil {
-		d.cfg.Log.Warn("lobby: signaling message not sent", "err", err)
+		go d.joinRoomLater(t)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"vimpclient/lobby"
 	"vimpclient/protocol"
 	"vimpclient/session"
+	"vimpclient/termtext"
 )
 
 // handle routes a signaling message (on the signaling read goroutine; it
@@ -79,7 +80,7 @@ func (d *Dialer) onError(e *lobby.Error) {
 		d.joinTries++
 		d.mu.Unlock()
 		if retry {
-			time.AfterFunc(joinRetry, func() { d.send(lobby.JoinRoomMsg(t.Room, d.memberID, t.Token)) })
+			time.AfterFunc(joinRetry, func() { d.joinRoomLater(t) })
 			return
 		}
 	}
@@ -161,7 +162,9 @@ func (d *Dialer) roomClosed(m *lobby.RoomClosed) {
 	}
 	why := "The room was closed."
 	if m.Reason != "" {
-		why = fmt.Sprintf("The room was closed (%s).", m.Reason)
+		// The master's words, escaped and bounded: they reach the notice,
+		// the summary and the terminal.
+		why = fmt.Sprintf("The room was closed (%s).", termtext.Reason(m.Reason))
 	}
 	d.closed, d.closedWhy, d.migrating, d.joined = true, why, false, false
 	close(d.changed)
@@ -249,7 +252,17 @@ func (d *Dialer) Command(line string) (bool, error) {
 	if reason == "" {
 		return true, fmt.Errorf("%s needs a reason: %s REASON", cmd, cmd)
 	}
-	if err := d.sendNow(lobby.RateMsg(cmd == "/like", t.Room, reason, t.Token)); err != nil {
+	d.mu.Lock()
+	sig := d.sig
+	d.mu.Unlock()
+	if sig == nil {
+		return true, lobby.ErrNotConnected
+	}
+	ctx, cancel := contextTimeout()
+	defer cancel()
+	if err := sig.SendToken(ctx, roomToken(t), func(token string) []byte {
+		return lobby.RateMsg(cmd == "/like", t.Room, reason, token)
+	}); err != nil {
 		return true, err
 	}
 	d.notify(session.PlatformEvent{Kind: session.PlatformNotice, Text: "Rating sent."})

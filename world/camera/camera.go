@@ -145,12 +145,39 @@ func (c *Camera) Update(x, y float64, reset bool, shake string, nowMs float64) {
 	c.avgV = lerp(c.avgV, speed, sv)
 	tox := c.avgDx * t.LookAheadFactor
 	toy := c.avgDy * t.LookAheadFactor
+	if speed == 0 {
+		// A point at rest looks ahead nowhere: the offset eases back at
+		// once. Following the smoothed velocity instead, it would keep
+		// growing for a dozen calls after a stop (the smoothed velocity
+		// is still above it) and then come back: an overshoot past the
+		// point where the player stopped.
+		tox, toy = 0, 0
+	}
 	tz := math.Max(t.MaxZoomOut, 1-c.avgV*t.ZoomOutFactor)
 	c.ox = lerp(c.ox, tox, t.SmoothnessPosition)
 	c.oy = lerp(c.oy, toy, t.SmoothnessPosition)
 	c.zm = lerp(c.zm, tz, t.SmoothnessZoom)
 	c.px, c.py = x, y
 	c.x, c.y = x, y
+}
+
+// LimitOffset keeps the look-ahead from pointing further than the view's
+// centre may go: the offset is held to [minX−x, maxX−x] (and likewise on y)
+// around the last point, but never pushed past zero, so a point already
+// beyond a limit keeps a zero offset. Held at a map's edge, the offset eases
+// back as soon as the point slows instead of first spending seconds
+// unwinding a look-ahead no one saw. A range with min > max (a map smaller
+// than the view) holds that axis's offset at zero.
+func (c *Camera) LimitOffset(minX, minY, maxX, maxY float64) {
+	c.ox = limitAxis(c.ox, c.x, minX, maxX)
+	c.oy = limitAxis(c.oy, c.y, minY, maxY)
+}
+
+func limitAxis(off, p, lo, hi float64) float64 {
+	if lo > hi {
+		return 0
+	}
+	return clamp(off, math.Min(0, lo-p), math.Max(0, hi-p))
 }
 
 // View is what one canvas needs from the last update.

@@ -428,7 +428,32 @@ func (g *Game) Update(localNow float64) {
 // renderPose is the simulated pose plus the visual error.
 func (g *Game) renderPose() (x, y, angle float32) {
 	e := g.pred.Err
-	return g.st.X + e.X, g.st.Y + e.Y, g.st.Angle + e.Angle
+	ex, ey := g.wallClearError(e.X, e.Y)
+	return g.st.X + ex, g.st.Y + ey, g.st.Angle + e.Angle
+}
+
+// wallClearError shortens the visual error (ex, ey) so that it never moves
+// the drawn tank into a wall: the predicted tank rests against a wall the
+// host's lagging state had not reached yet, and the error, still pointing
+// where the host's tank was going, would draw it up to a unit or more inside
+// the wall while it decays. The error is cut at the wall face in front of
+// the tank's box along the error's direction (a ray from the centre, less
+// the box's extent that way).
+func (g *Game) wallClearError(ex, ey float32) (float32, float32) {
+	d := float32(math.Hypot(float64(ex), float64(ey)))
+	if g.terrain == nil || d < 1e-4 {
+		return ex, ey
+	}
+	ux, uy := ex/d, ey/d
+	sin, cos := math.Sincos(float64(g.st.Angle))
+	along := float32(math.Abs(float64(ux)*cos+float64(uy)*sin))*g.body.HalfW +
+		float32(math.Abs(float64(uy)*cos-float64(ux)*sin))*g.body.HalfH
+	free := g.terrain.Ray(g.lv.Level, g.st.X, g.st.Y, ux, uy, along+d) - along
+	if free >= d {
+		return ex, ey
+	}
+	free = max(free, 0)
+	return ux * free, uy * free
 }
 
 // Overlay appends the predicted own tank as an m1 record; its position is

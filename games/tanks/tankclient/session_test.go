@@ -66,10 +66,15 @@ func newSession(t *testing.T, seed uint64, lead bool) *session {
 }
 
 func newSessionBots(t *testing.T, seed uint64, lead bool, bots int) *session {
+	return newSessionOn(t, seed, lead, bots, "")
+}
+
+// newSessionOn is newSessionBots on a pinned map ("": the rotation's first).
+func newSessionOn(t *testing.T, seed uint64, lead bool, bots int, mapName string) *session {
 	s := &session{t: t, local: 1000, hostSkew: 5e11}
 	s.down = &link{rng: rand.New(rand.NewPCG(seed, 1))}
 	s.up = &link{rng: rand.New(rand.NewPCG(seed, 2))}
-	s.e = newEmbeddedBots(t, func(m hostMsg) { s.down.send(s.local, m, "") }, bots)
+	s.e = newEmbeddedOn(t, func(m hostMsg) { s.down.send(s.local, m, "") }, bots, mapName)
 	s.e.now = s.local + s.hostSkew
 	s.core = clientcore.New(s.e.schema, clientcore.Options{})
 	s.g = newGame(t, s.e)

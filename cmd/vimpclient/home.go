@@ -1,0 +1,222 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"vimpclient/demo"
+	"vimpclient/gameloop"
+	"vimpclient/host"
+	"vimpclient/host/sounds"
+	"vimpclient/hostlist"
+	"vimpclient/hud"
+	"vimpclient/input"
+	"vimpclient/lobby"
+	"vimpclient/render"
+	"vimpclient/session"
+	"vimpclient/window"
+)
+
+// windowHome plays in a window that opens at once: on the start screen, or
+// (start set) on the connecting screen of what the command line named. Every
+// match, server browser and demo the player opens from there is built in
+// this window and torn down in it.
+func windowHome(ctx context.Context, p *playFlags, start *hud.StartChoice, stderr io.Writer) int {
+	scenario := "start screen"
+	if start != nil {
+		scenario = start.Value
+	}
+	conn, err := newConnection(p, "window", scenario, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
+		return 2
+	}
+	log := conn.log
+	defer conn.rec.Close()
+	av, err := openAudio(ctx, p, log)
+	if err != nil {
+		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
+		return 1
+	}
+	defer av.close()
+	renderer := render.New(ctx, render.Options{Log: log}) // each match's target brings its images
+	mm := &matchMaker{p: p, conn: conn, textures: renderer.Textures(), setAssets: renderer.SetAssets, sounds: av.sounds,
+		tokens: p.lobby.tokenSources()}
+	off := &offlineHost{p: p, stderr: stderr}
+	defer off.stop()
+	room := p.lobby.room // joined at once in the first browser opened
+	menu := hud.NewStartMenu(startEntries)
+	menu.DemosDir, _ = RecordingsDir()
+	home := window.Home{
+		Menu: menu,
+		Connect: func(ctx context.Context, c hud.StartChoice) (window.Match, error) {
+			addr := c.Value
+			if c.Kind == hud.StartOffline {
+				if addr, err = off.url(ctx); err != nil {
+					return nil, err
+				}
+			}
+			return mm.join(ctx, hud.BrowserChoice{Address: addr, Name: addr})
+		},
+		Label: func(c hud.StartChoice) string {
+			if c.Kind == hud.StartOffline {
+				return fmt.Sprintf("the embedded host (%d bots)", p.bots)
+			}
+			return c.Value
+		},
+		Browse: func(ctx context.Context, master string) (window.Lobby, error) {
+			l, err := mm.browser(ctx, master, room)
+			room = ""
+			return l, err
+		},
+		Demo: func(ctx context.Context, path string) (*demo.Demo, error) {
+			return openMenuDemo(ctx, path, renderer, av, conn)
+		},
+		Start:   start,
+		Silence: av.sounds.Reset,
+	}
+	prefs, prefsPath := loadSettings(log)
+	bindingsPath, _ := input.BindingsPath()
+	win, err := window.NewHome(ctx, home, renderer, window.Options{
+		Title: "vimpclient", Log: log, NetGraph: p.netGraph,
+		Fullscreen: p.fullscreen, Screenshot: p.screenshot, ScreenshotAfter: p.screenshotAfter, Width: p.size.w, Height: p.size.h,
+		Settings: prefs, SettingsPath: prefsPath, BindingsPath: bindingsPath, Sound: av.sounds,
+	})
+	if err != nil {
+		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
+		return 1
+	}
+	if err := win.Run(); err != nil {
+		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
+		return 1
+	}
+	return 0
+}
+
+// browser builds the server browser of the master a match found at an
+// address (its target remembered by the match's resolve); room, if set,
+// is joined at once.
+func (mm *matchMaker) browser(ctx context.Context, addr, room string) (window.Lobby, error) {
+	log := mm.conn.log
+	t, ok := mm.master(addr)
+	if !ok {
+		return window.Lobby{}, fmt.Errorf("%s was not found to be a lobby master", addr)
+	}
+	master, err := lobby.NewMaster(t.Master, mm.conn.client)
+	if err != nil {
+		return window.Lobby{}, err
+	}
+	if mm.p.nick != "" {
+		log.Warn("-nick is ignored in lobby rooms: the nick comes from the identity token")
+	}
+	if tok, _, err := mm.tokens.Token(master.Key()); err == nil {
+		mm.p.lobby.out.add(tok)
+	}
+	backend := newBrowserBackend(ctx, master, mm.conn.client, t.Origin, mm.tokens, log)
+	mm.authHint = backend.authHint
+	l := window.Lobby{Browser: hud.NewBrowser(master.URL()), Backend: backend, Join: mm.join, Close: backend.close}
+	if mm.sounds != nil {
+		l.Silence = mm.sounds.Reset
+	}
+	if room != "" {
+		l.Start = &hud.BrowserChoice{Kind: hostlist.Lobby, Address: master.URL(), Room: room, Name: room}
+	}
+	return l, nil
+}
+
+// mastersFound keeps the targets of the lobby masters matches found at
+// their addresses, for the browsers opened on them.
+type mastersFound struct {
+	mu sync.Mutex
+	m  map[string]session.Target
+}
+
+func (f *mastersFound) add(t session.Target) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if f.m == nil {
+		f.m = map[string]session.Target{}
+	}
+	f.m[t.Master] = t
+}
+
+func (f *mastersFound) get(master string) (session.Target, bool) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	t, ok := f.m[master]
+	return t, ok
+}
+
+// offlineHost is the embedded host the start screen's "Play offline vs
+// bots" plays against: started at the first such match, on a free loopback
+// port, and kept until the window closes.
+type offlineHost struct {
+	p      *playFlags
+	stderr io.Writer
+	srv    *host.Server
+	cancel context.CancelFunc
+}
+
+// url starts the host if it is not running and says where it listens.
+func (o *offlineHost) url(ctx context.Context) (string, error) {
+	if o.srv == nil {
+		hctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		srv, err := startEmbedded(hctx, o.p, o.stderr)
+		if err != nil {
+			cancel()
+			return "", err
+		}
+		o.srv, o.cancel = srv, cancel
+	}
+	return o.srv.URL(), nil
+}
+
+func (o *offlineHost) stop() {
+	if o.srv != nil {
+		o.cancel()
+		<-o.srv.Done()
+	}
+}
+
+// startEmbedded starts the embedded host for a match without an address,
+// on a free loopback port, reached through the same WebSocket path a
+// remote host uses.
+func startEmbedded(ctx context.Context, p *playFlags, stderr io.Writer) (*host.Server, error) {
+	srv, err := host.Start(ctx, host.Config{Addr: "127.0.0.1:0", Game: p.game, Bots: p.bots, Map: p.mapName,
+		Sound: sounds.File, Log: hostLogger(stderr, p.verbose)})
+	if err != nil {
+		return nil, fmt.Errorf("embedded host: %w", err)
+	}
+	return srv, nil
+}
+
+// openMenuDemo opens a recording chosen on the start screen as a demo in
+// the window: the client draws and sounds it itself (as replay does
+// without -assets).
+func openMenuDemo(ctx context.Context, path string, renderer *render.Renderer, av *audioOut, conn *connection) (*demo.Demo, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("demo: %w", err)
+	}
+	lines, err := session.ReadRecording(f, maxRecordingLines)
+	f.Close()
+	if err != nil {
+		return nil, fmt.Errorf("demo %s: %w", filepath.Base(path), err)
+	}
+	log := conn.log
+	d, err := demo.New(demo.Options{Lines: lines, Log: log,
+		NewLoop: func(sess *session.Session) *gameloop.Loop {
+			av.sounds.Reset() // each pass through the recording starts with silence
+			return gameloop.New(gameloop.Options{Session: sess, Log: log, Context: ctx, NoPrediction: true,
+				Textures: renderer.Textures(), Sounds: av.sounds, SoundFetcher: conn.assets.SoundFetcher,
+				Interactive: true, AutoTeam: true})
+		}})
+	if err != nil {
+		return nil, fmt.Errorf("demo %s: %w", filepath.Base(path), err)
+	}
+	return d, nil
+}

@@ -1,0 +1,405 @@
+// Package snakesmatch is the snakes match the embedded host runs: the
+// game's CONFIG_DATA and auth fields, the one arena map that grows and
+// shrinks with the number of snakes, the authoritative world (snakes
+// stepped by the motion rules of package snakes that the client predicts
+// with, the boost's crystal drain, crystals that grow a snake, crashes
+// into the edge or another snake's body that scatter its crystals, kills
+// that hand the victim's score to the killer, respawn on request), bots,
+// the panel that drives the client's crash card, the stat table, chat and
+// the play-or-watch vote, and the 30 Hz snapshot frames.
+// A Match is owned by one goroutine (the host's room loop) and has no
+// locks; everything it sends goes through the Out it was given.
+package snakesmatch
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"strconv"
+
+	"vimpclient/games/snakes"
+	"vimpclient/host/game"
+	"vimpclient/host/packer"
+)
+
+//go:embed config.json
+var configJSON []byte
+
+var _ game.Match = (*Match)(nil)
+
+// Config tunes a match.
+type Config struct {
+	Bots int
+	Seed uint64
+	// Map must be "" or "arena", the one map.
+	Map string
+	// VoteSeconds is the vote window (default 10).
+	VoteSeconds int
+	Log         *slog.Logger
+}
+
+// Team ids: the snakes play in one team.
+const (
+	Players    = 1
+	Spectators = 2
+)
+
+func teamKey(team int) string {
+	if team == Players {
+		return "players"
+	}
+	return "spectators"
+}
+
+// Timing in simulation ticks (120 Hz), frames every fourth, bots think at
+// the frame rate.
+const (
+	TicksPerSecond = 120
+	sendEvery      = 4
+	dt             = float32(1) / TicksPerSecond
+	roundSeconds   = 3600
+	maxQueue       = 64
+)
+
+// Key bits of prediction.playerKeys.
+const (
+	keyLeft    = 1
+	keyRight   = 2
+	keyBoost   = 4
+	keyRespawn = 8
+)
+
+// MapNames is the catalog: one arena, sized by the population.
+func MapNames() []string { return []string{"arena"} }
+
+// Match is one room's game.
+type Match struct {
+	cfg    Config
+	out    game.Out
+	log    *slog.Logger
+	rng    *rand.Rand
+	config json.RawMessage
+	schema *packer.Schema
+	keyS1  *packer.Key
+	keyCr  *packer.Key
+	model  snakes.Model
+	world  worldRules
+
+	arena     arena
+	field     field
+	tick      int64
+	nowMs     float64
+	seq       uint32
+	players   [256]*player // by game id; 0 unused
+	byUID     map[int]*player
+	nextColor uint8
+	nulls     []uint8 // s1 rows to remove in the next frame
+
+	chatAll  []any
+	statRows []any
+	statHead bool
+
+	frame  packer.Frame
+	body   []byte
+	vals   []packer.Value
+	crRows []crRow
+	spine  [2 * snakes.SpinePoints]float32
+}
+
+type player struct {
+	gid   uint8
+	name  string
+	team  int
+	bot   *botBrain
+	human *human
+	snake *snakeObj // nil for a spectator
+	// The stat table's counters, kept through crashes: crystals eaten,
+	// snakes that crashed into this one, and the score (eaten plus the
+	// whole score of every snake this one killed).
+	eaten, kills, score int
+}
+
+type human struct {
+	uid        int
+	inGame     bool
+	ready      bool
+	sentSize   int // the arena size of the last MAP_DATA sent
+	inputSeq   uint32
+	watch      uint8
+	forceReset bool
+	latency    any
+	panel      panel
+	sentPanel  panel
+	chat       []any
+	votes      []any
+}
+
+// New builds a match with its bots.
+func New(cfg Config) (*Match, error) {
+	if cfg.Map != "" && cfg.Map != "arena" {
+		return nil, fmt.Errorf("snakes: no map %q (the catalog: arena)", cfg.Map)
+	}
+	if cfg.VoteSeconds <= 0 {
+		cfg.VoteSeconds = 10
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.Default()
+	}
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(configJSON, &top); err != nil {
+		return nil, fmt.Errorf("snakes config: %w", err)
+	}
+	schema, err := packer.ParseSchema(top["snapshot"])
+	if err != nil {
+		return nil, fmt.Errorf("snakes config: %w", err)
+	}
+	// The motion constants the host steps with are the ones the clients
+	// predict with: both read them from CONFIG_DATA.prediction.
+	pc, err := snakes.ParseConfig(top["prediction"])
+	if err != nil {
+		return nil, fmt.Errorf("snakes config: %w", err)
+	}
+	model, ok := pc.Models["s1"]
+	if !ok {
+		return nil, fmt.Errorf("snakes config: no model s1")
+	}
+	var pred struct {
+		Models map[string]struct {
+			BoostDrain float32    `json:"boostDrainPerSecond"`
+			World      worldRules `json:"world"`
+		} `json:"models"`
+	}
+	if err := json.Unmarshal(top["prediction"], &pred); err != nil {
+		return nil, fmt.Errorf("snakes config: prediction: %w", err)
+	}
+	world := pred.Models["s1"].World
+	world.BoostDrain = pred.Models["s1"].BoostDrain
+	if len(world.Tiers) == 0 || len(world.TierWeights) == 0 || world.SpawnInterval <= 0 {
+		return nil, fmt.Errorf("snakes config: the world has no tiers or spawn interval")
+	}
+	text := bytes.Replace(configJSON, []byte(`"time": 10000`), []byte(`"time": `+strconv.Itoa(cfg.VoteSeconds*1000)), 1)
+	compact, err := json.Marshal(json.RawMessage(text))
+	if err != nil {
+		return nil, fmt.Errorf("snakes config: %w", err)
+	}
+	m := &Match{cfg: cfg, log: cfg.Log, rng: rand.New(rand.NewPCG(cfg.Seed, 0x736e616b6573)),
+		config: compact, schema: schema, keyS1: schema.Key("s1"), keyCr: schema.Key("cr"),
+		model: model, world: world, byUID: map[int]*player{}, out: discard{}}
+	if m.keyS1 == nil || m.keyCr == nil || len(m.keyS1.Types) != rowFields || len(m.keyCr.Types) != 4 {
+		return nil, fmt.Errorf("snakes config: the snapshot has no s1 row of %d fields or no cr row of 4", rowFields)
+	}
+	m.arena = newArena(cfg.Bots)
+	for range cfg.Bots {
+		m.addBot()
+	}
+	return m, nil
+}
+
+type discard struct{}
+
+func (discard) JSON(int, int, any)      {}
+func (discard) Frame(int, []byte, bool) {}
+
+// SetOut connects the match to its transport.
+func (m *Match) SetOut(o game.Out) { m.out = o }
+
+// ConfigData is the CONFIG_DATA payload.
+func (m *Match) ConfigData() json.RawMessage { return m.config }
+
+// MapNames returns the catalog.
+func (m *Match) MapNames() []string { return MapNames() }
+
+// MapText returns the arena's MAP_DATA at its current size.
+func (m *Match) MapText(name string) ([]byte, bool) {
+	if name != "arena" {
+		return nil, false
+	}
+	return m.arena.text, true
+}
+
+// MapName is the map being played.
+func (m *Match) MapName() string { return "arena" }
+
+// ArenaRadius is the current arena's radius in world units.
+func (m *Match) ArenaRadius() float32 { return m.arena.radius }
+
+// AuthParams are the game's own auth fields.
+func (m *Match) AuthParams() []game.AuthParam {
+	return []game.AuthParam{{Name: "model", Value: "s1", Options: map[string]any{
+		"control": "select", "label": "Snake", "options": []string{"s1"},
+		"validator": "isValidModel", "storage": "model",
+	}}}
+}
+
+// AuthTexts is the auth screen text block.
+func (m *Match) AuthTexts() any {
+	line := func(k, t string) map[string]any { return map[string]any{"keys": k, "text": t} }
+	sep := map[string]any{"separator": true}
+	last := line("Tab", "stats")
+	last["last"] = true
+	return map[string]any{"title": "Vimp Snakes", "sections": []any{
+		map[string]any{"heading": "How to play", "lines": []any{
+			line("A, D", "turn"), line("W", "boost (burns crystals)"), line("R", "respawn after a crash"), sep,
+			line("", "eat crystals to grow"), line("", "the edge and other snakes kill you"), line("", "your own tail does not"), sep,
+			line("C", "chat"), line("M", "vote"), last,
+		}},
+	}}
+}
+
+// ValidateAuth checks the game's fields.
+func (m *Match) ValidateAuth(fields map[string]string) []string {
+	if fields["model"] != "s1" {
+		return []string{"model"}
+	}
+	return nil
+}
+
+func (m *Match) freeGID() uint8 {
+	return game.FreeID(func(id uint8) bool { return m.players[id] != nil })
+}
+
+// uniqueName renames a taken nick.
+func (m *Match) uniqueName(name string) string {
+	return game.UniqueName(name, func(n string) bool {
+		for _, p := range m.players {
+			if p != nil && p.name == n {
+				return true
+			}
+		}
+		return false
+	})
+}
+
+// Join creates the participant of an authenticated user as a spectator.
+func (m *Match) Join(uid int, name string) (string, bool) {
+	gid := m.freeGID()
+	if gid == 0 {
+		return "", false
+	}
+	p := &player{gid: gid, name: m.uniqueName(name), team: Spectators, human: &human{uid: uid}}
+	m.players[gid] = p
+	m.byUID[uid] = p
+	m.statRow(p)
+	return p.name, true
+}
+
+// Leave removes a user's participant at once.
+func (m *Match) Leave(uid int) {
+	p := m.byUID[uid]
+	if p == nil {
+		return
+	}
+	delete(m.byUID, uid)
+	m.removePlayer(p)
+	if p.human.ready {
+		m.chatAll = enqueue(m.chatAll, "s:6:"+p.name)
+	}
+}
+
+func (m *Match) removePlayer(p *player) {
+	m.dropSnake(p)
+	m.players[p.gid] = nil
+	m.statRows = append(m.statRows, []any{strconv.Itoa(int(p.gid)), p.team, nil})
+	m.statHead = true
+	for _, q := range m.players {
+		if q != nil && q.human != nil && q.human.watch == p.gid {
+			q.human.watch = 0
+		}
+	}
+}
+
+// SetLatency records a user's smoothed round-trip time for the stat table.
+func (m *Match) SetLatency(uid int, ms int) {
+	p := m.byUID[uid]
+	if p == nil || p.human.latency == ms {
+		return
+	}
+	p.human.latency = ms
+	m.statRow(p)
+}
+
+// Playing reports whether the user plays (idle kick scope).
+func (m *Match) Playing(uid int) bool {
+	p := m.byUID[uid]
+	return p != nil && p.team != Spectators
+}
+
+// ModulesReady sends the arena.
+func (m *Match) ModulesReady(uid int) {
+	p := m.byUID[uid]
+	if p == nil || p.human.inGame {
+		return
+	}
+	p.human.inGame = true
+	m.out.JSON(uid, 8, []int{2})
+	m.sendMap(p)
+}
+
+func (m *Match) sendMap(p *player) {
+	p.human.sentSize = m.arena.size
+	m.out.JSON(p.human.uid, 3, json.RawMessage(m.arena.text))
+}
+
+// MapReady answers the first MAP_READY with FIRST_SHOT_DATA, the stat
+// table and the panel; a MAP_READY after a resize needs no answer.
+func (m *Match) MapReady(uid int) {
+	p := m.byUID[uid]
+	if p == nil || !p.human.inGame || p.human.ready {
+		return
+	}
+	h := p.human
+	m.out.JSON(h.uid, 4, []any{m.firstShot(), 0, m.nowMs, 0})
+	m.out.JSON(h.uid, 14, []any{m.fullStatRows(), m.headRows(), true})
+	h.panel = panel{}
+	h.sentPanel = panel{t: -1}
+	m.out.JSON(h.uid, 17, 0)
+}
+
+// FirstShotReady makes the user ready: frames and meta start flowing, and
+// the crystal field is sent whole with the next frame.
+func (m *Match) FirstShotReady(uid int) {
+	p := m.byUID[uid]
+	if p == nil || !p.human.inGame || p.human.ready {
+		return
+	}
+	p.human.ready = true
+	m.field.resync = true
+	m.out.JSON(uid, 8, nil)
+	m.out.JSON(uid, 16, map[string]string{"name": "teamChange"})
+	m.chatAll = enqueue(m.chatAll, "s:5:"+p.name)
+}
+
+// firstShot lists the live snakes (FIRST_SHOT_DATA carries no crystals).
+func (m *Match) firstShot() any {
+	rows := map[string][]float64{}
+	for _, p := range m.players {
+		if p == nil || p.snake == nil || !p.snake.s.Alive {
+			continue
+		}
+		var r snakeRow
+		m.rowOf(p.snake, &r)
+		row := make([]float64, 0, rowFields)
+		for _, x := range r.spine {
+			row = append(row, float64(x))
+		}
+		row = append(row, float64(r.angle), float64(r.radius), float64(r.crystals), float64(r.color), float64(r.boost))
+		rows[strconv.Itoa(int(p.gid))] = row
+	}
+	if len(rows) == 0 {
+		return map[string]any{}
+	}
+	return map[string]any{"s1": rows}
+}
+
+func enqueue(q []any, items ...any) []any {
+	for _, it := range items {
+		if len(q) >= maxQueue {
+			break
+		}
+		q = append(q, it)
+	}
+	return q
+}

@@ -1,0 +1,229 @@
+package snakesmatch
+
+import (
+	"encoding/json"
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"vimpclient/host/match"
+)
+
+// Keys applies a KEYS_DATA payload: "seq:down|up:command" or the pointer's
+// "seq:aim:x:y:flags" (flags bit 0 pressed, bit 1 a double tap: boost).
+func (m *Match) Keys(uid int, payload string) {
+	p := m.byUID[uid]
+	if p == nil {
+		return
+	}
+	parts := strings.Split(payload, ":")
+	if len(parts) < 3 {
+		return
+	}
+	seq, err := strconv.ParseUint(parts[0], 10, 32)
+	if err != nil {
+		return
+	}
+	p.human.inputSeq = uint32(seq)
+	o := p.snake
+	if parts[1] == "aim" {
+		if len(parts) != 5 || o == nil {
+			return
+		}
+		x, errX := strconv.ParseFloat(parts[2], 32)
+		y, errY := strconv.ParseFloat(parts[3], 32)
+		flags, errF := strconv.ParseUint(parts[4], 10, 32)
+		if errX != nil || errY != nil || errF != nil || math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) {
+			return
+		}
+		applyAim(o, float32(x), float32(y), uint32(flags))
+		return
+	}
+	down := parts[1] == "down"
+	if len(parts) != 3 || !down && parts[1] != "up" {
+		return
+	}
+	if o == nil {
+		if down && p.human.ready && (parts[2] == "nextPlayer" || parts[2] == "prevPlayer") {
+			m.switchWatch(p, parts[2] == "nextPlayer")
+		}
+		return
+	}
+	applyKey(o, parts[2], down)
+}
+
+// applyAim is the pointer rule the client predicts with: a release drops
+// the aim and the pointer's boost.
+func applyAim(o *snakeObj, x, y float32, flags uint32) {
+	if flags&1 == 0 {
+		o.aim, o.ptrBoost = false, false
+		return
+	}
+	o.aim, o.aimX, o.aimY, o.ptrBoost = true, x, y, flags&2 != 0
+}
+
+// applyKey: left, right and boost are held; a left or right press takes
+// the steering back from the pointer; respawn is a request a crashed snake
+// takes on its next step (pressed while alive it is dropped).
+func applyKey(o *snakeObj, name string, down bool) {
+	var bit uint32
+	switch name {
+	case "left":
+		bit = keyLeft
+	case "right":
+		bit = keyRight
+	case "boost":
+		bit = keyBoost
+	case "respawn":
+		if down && !o.s.Alive {
+			o.respawn = true
+		}
+		return
+	default:
+		return
+	}
+	if !down {
+		o.held &^= bit
+		return
+	}
+	o.held |= bit
+	if bit != keyBoost {
+		o.aim = false
+	}
+}
+
+func (m *Match) switchWatch(p *player, forward bool) {
+	var ids []uint8
+	for _, q := range m.players {
+		if q != nil && q.snake != nil && q.snake.s.Alive {
+			ids = append(ids, q.gid)
+		}
+	}
+	if len(ids) == 0 {
+		return
+	}
+	next := 0
+	for i, id := range ids {
+		if id == p.human.watch {
+			next = (i + 1) % len(ids)
+			if !forward {
+				next = (i - 1 + len(ids)) % len(ids)
+			}
+		}
+	}
+	p.human.watch = ids[next]
+	p.human.forceReset = true
+}
+
+// Vote handles VOTE_DATA: "teams" asks for the list, ["teamChange", team]
+// plays or watches.
+func (m *Match) Vote(uid int, raw json.RawMessage) {
+	p := m.byUID[uid]
+	if p == nil || !p.human.ready {
+		return
+	}
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if s == "teams" {
+			p.human.votes = enqueue(p.human.votes, []string{"players", "spectators"})
+		}
+		return
+	}
+	var pair []string
+	if json.Unmarshal(raw, &pair) != nil || len(pair) != 2 || pair[0] != "teamChange" {
+		return
+	}
+	m.teamChange(p, pair[1])
+}
+
+func (m *Match) teamChange(p *player, key string) {
+	team := 0
+	switch key {
+	case "players":
+		team = Players
+	case "spectators":
+		team = Spectators
+	default:
+		return
+	}
+	h := p.human
+	if team == p.team {
+		h.chat = enqueue(h.chat, "s:1:"+key)
+		return
+	}
+	m.statRows = append(m.statRows, []any{strconv.Itoa(int(p.gid)), p.team, nil})
+	p.team = team
+	if team == Spectators {
+		m.dropSnake(p)
+		m.statRow(p)
+		m.out.JSON(h.uid, 17, 0)
+		h.chat = enqueue(h.chat, "s:3")
+		return
+	}
+	m.spawn(p)
+	h.chat = enqueue(h.chat, "s:2:"+key)
+}
+
+// Chat handles a CHAT_DATA line: a command or a line for everyone.
+func (m *Match) Chat(uid int, text string) {
+	p := m.byUID[uid]
+	if p == nil || !p.human.ready {
+		return
+	}
+	text = strings.Map(func(r rune) rune {
+		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
+			return -1
+		}
+		return r
+	}, text)
+	if r := []rune(text); len(r) > 60 {
+		text = string(r[:60])
+	}
+	if text == "" {
+		return
+	}
+	if !strings.HasPrefix(text, "/") {
+		m.chatAll = enqueue(m.chatAll, []any{text, p.name, p.team})
+		return
+	}
+	f := strings.Fields(text)
+	h := p.human
+	switch f[0] {
+	case "/mapname":
+		h.chat = enqueue(h.chat, "m:0:arena")
+	case "/name":
+		if len(f) != 2 || !match.ValidName(f[1]) {
+			h.chat = enqueue(h.chat, "n:0")
+			return
+		}
+		old := p.name
+		p.name = m.uniqueName(f[1])
+		m.statRow(p)
+		m.chatAll = enqueue(m.chatAll, "n:1:"+old+","+p.name)
+		m.out.JSON(h.uid, 9, map[string]string{"key": "localstorageNameReplace", "value": p.name})
+	case "/bot":
+		m.botCommand(f[1:])
+	default:
+		h.chat = enqueue(h.chat, "c:0")
+	}
+}
+
+// botCommand is "/bot N": the arena gets exactly N bot snakes.
+func (m *Match) botCommand(args []string) {
+	n, err := strconv.Atoi(strings.TrimSpace(strings.Join(args, "")))
+	if len(args) != 1 || err != nil || n < 0 {
+		m.chatAll = enqueue(m.chatAll, "g:1")
+		return
+	}
+	for _, p := range m.players {
+		if p != nil && p.bot != nil {
+			m.removePlayer(p)
+		}
+	}
+	made := 0
+	for made < n && m.addBot() {
+		made++
+	}
+	m.chatAll = enqueue(m.chatAll, "g:0:"+strconv.Itoa(made))
+}

@@ -1,0 +1,255 @@
+package snakesmatch
+
+import (
+	"math"
+	"strconv"
+
+	"vimpclient/host/packer"
+)
+
+// panel is a human's panel: crystals eaten, kills, score, crystals
+// carried, dead (0 alive, else carried-at-crash + 1: the client's crash
+// card), the drive mode and the round time.
+type panel struct {
+	active        bool
+	e, k, s, c, d int
+	wa            string
+	t             int
+}
+
+// diff lists the items that changed since sent and makes sent current.
+func (p *panel) diff(sent *panel) []string {
+	var items []string
+	num := func(key string, cur, old int) {
+		if cur != old {
+			items = append(items, key+":"+strconv.Itoa(cur))
+		}
+	}
+	num("t", p.t, sent.t)
+	if p.active && !sent.active {
+		// A new snake's panel goes out whole.
+		*sent = panel{t: p.t, e: -1, k: -1, s: -1, c: -1, d: -1}
+	}
+	if p.active || sent.active {
+		num("e", p.e, sent.e)
+		num("k", p.k, sent.k)
+		num("s", p.s, sent.s)
+		num("c", p.c, sent.c)
+		num("d", p.d, sent.d)
+		if p.wa != sent.wa && p.wa != "" {
+			items = append(items, "wa:"+p.wa)
+		}
+	}
+	*sent = *p
+	return items
+}
+
+// Step runs one 120 Hz simulation step at host wall time nowMs (epoch ms)
+// and, every fourth step, sends the frames and per-tick meta to every
+// ready user.
+func (m *Match) Step(nowMs float64) {
+	m.nowMs = nowMs
+	m.tick++
+	if m.tick%sendEvery == 0 {
+		m.thinkBots(dt * sendEvery)
+	}
+	m.step()
+	if m.tick%sendEvery == 0 {
+		m.send()
+	}
+}
+
+func (m *Match) roundSecondsLeft() int {
+	left := int64(roundSeconds)*TicksPerSecond - m.tick%(int64(roundSeconds)*TicksPerSecond)
+	return int((left + TicksPerSecond - 1) / TicksPerSecond)
+}
+
+// snakeRow is one s1 row.
+type snakeRow struct {
+	spine                  [2 * 16]float32
+	angle, radius          float32
+	crystals, color, boost uint32
+}
+
+// rowOf fills the s1 row of a live snake, every float rounded to the
+// hundredth as the clients decode it.
+func (m *Match) rowOf(o *snakeObj, r *snakeRow) {
+	o.s.Path.Resample(&m.spine)
+	for i, v := range m.spine {
+		r.spine[i] = packer.Round2(v)
+	}
+	r.angle = packer.Round2(o.s.Angle)
+	r.radius = packer.Round2(m.model.Radius(float32(o.crystals)))
+	r.crystals = uint32(min(o.crystals, maxCrystalsOnWire))
+	r.color = uint32(o.color)
+	r.boost = 0
+	if o.boosting {
+		r.boost = 1
+	}
+}
+
+func (m *Match) row(n int) []packer.Value {
+	if cap(m.vals) < n {
+		m.vals = make([]packer.Value, n)
+	}
+	return m.vals[:n]
+}
+
+// packBody packs the blocks every user shares: the snakes (rows of the
+// live ones, null rows of those that crashed or left) and the crystal
+// delta. It reports whether the frame carries removals or crystals (sent
+// reliably).
+func (m *Match) packBody() bool {
+	f := &m.frame
+	f.Start(0, 0, nil, nil)
+	f.Block(m.keyS1)
+	events := false
+	for _, id := range m.nulls {
+		if p := m.players[id]; p == nil || p.snake == nil || !p.snake.s.Alive {
+			f.NullRow(uint32(id))
+			events = true
+		}
+	}
+	m.nulls = m.nulls[:0]
+	var r snakeRow
+	for _, p := range m.players {
+		if p == nil || p.snake == nil || !p.snake.s.Alive {
+			continue
+		}
+		m.rowOf(p.snake, &r)
+		p.snake.shown = true
+		v := m.row(rowFields)
+		for i, x := range r.spine {
+			v[i] = packer.F(x)
+		}
+		n := len(r.spine)
+		v[n], v[n+1] = packer.F(r.angle), packer.F(r.radius)
+		v[n+2], v[n+3], v[n+4] = packer.I(r.crystals), packer.I(r.color), packer.I(r.boost)
+		f.Row(uint32(p.gid), v)
+	}
+	m.crRows = m.field.drain(m.crRows[:0])
+	if len(m.crRows) > 0 {
+		f.Block(m.keyCr)
+		for i := range m.crRows {
+			c := &m.crRows[i].c
+			if m.crRows[i].gone {
+				f.NullRow(c.id)
+				continue
+			}
+			v := m.row(4)
+			v[0], v[1] = packer.F(packer.Round2(c.x)), packer.F(packer.Round2(c.y))
+			v[2], v[3] = packer.I(uint32(c.tier)), packer.I(uint32(c.color))
+			f.Row(c.id, v)
+		}
+	}
+	body, err := f.Bytes()
+	if err != nil {
+		m.log.Error("snakes: pack frame body", "err", err)
+		m.body = m.body[:0]
+		return false
+	}
+	m.body = append(m.body[:0], body[headerLen:]...)
+	return events || len(m.crRows) > 0
+}
+
+// headerLen is the size of a frame header without camera or player block.
+const headerLen = 15
+
+// send packs the shared body once, then sends every ready user its header
+// (camera, player block) with it, and the tick's meta.
+func (m *Match) send() {
+	m.seq++
+	reliable := m.packBody()
+	var chatAll any
+	if len(m.chatAll) > 0 {
+		chatAll = m.chatAll[0]
+		m.chatAll = m.chatAll[1:]
+	}
+	var stat any
+	if len(m.statRows) > 0 || m.statHead {
+		heads := []any{}
+		if m.statHead {
+			heads = m.headRows()
+		}
+		stat = []any{m.statRows, heads}
+		m.statRows = nil
+		m.statHead = false
+	}
+	secs := m.roundSecondsLeft()
+	for _, p := range m.players {
+		if p == nil || p.human == nil || !p.human.ready {
+			continue
+		}
+		h := p.human
+		m.sendFrame(p, reliable)
+		h.panel.t = secs
+		if items := h.panel.diff(&h.sentPanel); items != nil {
+			m.out.JSON(h.uid, 13, items)
+		}
+		if stat != nil {
+			m.out.JSON(h.uid, 14, stat)
+		}
+		if chatAll != nil {
+			m.out.JSON(h.uid, 15, chatAll)
+		} else if len(h.chat) > 0 {
+			m.out.JSON(h.uid, 15, h.chat[0])
+			h.chat = h.chat[1:]
+		}
+		if len(h.votes) > 0 {
+			m.out.JSON(h.uid, 16, h.votes[0])
+			h.votes = h.votes[1:]
+		}
+	}
+}
+
+// sendFrame sends p the shared body behind p's own header: the camera on
+// its snake's head (a crashed one's too) or on the snake it watches, and
+// the player block [x, y, cos, sin, crystals, length, alive, 0].
+func (m *Match) sendFrame(p *player, reliable bool) {
+	h := p.human
+	cam := packer.Camera{ForceReset: h.forceReset}
+	var pl *packer.Player
+	var block packer.Player
+	if o := p.snake; o != nil {
+		cam.X, cam.Y = packer.Round2(o.s.X), packer.Round2(o.s.Y)
+		sn, cs := math.Sincos(float64(o.s.Angle))
+		alive := float32(0)
+		if o.s.Alive {
+			alive = 1
+		}
+		block = packer.Player{GameID: p.gid, InputSeq: h.inputSeq,
+			State: [8]float32{o.s.X, o.s.Y, float32(cs), float32(sn), float32(o.crystals), m.length(o.crystals), alive, 0}}
+		pl = &block
+	} else if w := m.watched(p); w != nil {
+		cam.X, cam.Y = packer.Round2(w.snake.s.X), packer.Round2(w.snake.s.Y)
+	}
+	if h.forceReset {
+		reliable = true
+	}
+	h.forceReset = false
+	m.frame.Start(m.seq, m.nowMs, &cam, pl)
+	m.frame.Append(m.body)
+	b, err := m.frame.Bytes()
+	if err != nil {
+		m.log.Error("snakes: pack frame", "err", err)
+		return
+	}
+	m.out.Frame(h.uid, b, reliable)
+}
+
+// watched returns the snake a spectator looks at: the chosen one while it
+// lives, else the first live one.
+func (m *Match) watched(p *player) *player {
+	if id := p.human.watch; id != 0 {
+		if w := m.players[id]; w != nil && w.snake != nil && w.snake.s.Alive {
+			return w
+		}
+	}
+	for _, q := range m.players {
+		if q != nil && q.snake != nil && q.snake.s.Alive {
+			p.human.watch = q.gid
+			return q
+		}
+	}
+	return nil
+}

@@ -1,0 +1,365 @@
+package hud
+
+import (
+	"math"
+	"strings"
+	"unicode"
+)
+
+// The start screen: what a plain start of the program opens on. Its
+// entries run down the left; the three that need more than Enter (Join a
+// server, Browse rooms, Demos) open a page beside them with a text field
+// and the entries the wiring knows (recent and favourite hosts, the masters
+// joined before, the recordings found). The model reads keys, text and
+// clicks and queues what the player chose; the window acts on it.
+
+// StartKind is one entry of the start screen.
+type StartKind uint8
+
+const (
+	StartOffline StartKind = iota
+	StartJoin
+	StartBrowse
+	StartDemos
+	StartSettings
+	StartQuit
+	numStartKinds
+)
+
+// startLabels are the entries' words, in the order shown.
+var startLabels = [numStartKinds]string{
+	"Play offline vs bots", "Join a server", "Browse rooms", "Demos", "Settings", "Quit",
+}
+
+// Label is the entry's words.
+func (k StartKind) Label() string {
+	if k >= numStartKinds {
+		return ""
+	}
+	return startLabels[k]
+}
+
+// hasPage reports whether the entry opens a page instead of acting at once.
+func (k StartKind) hasPage() bool { return k == StartJoin || k == StartBrowse || k == StartDemos }
+
+// StartEntry is one line of a page's list.
+type StartEntry struct {
+	Label  string // what the line says (an address, a room, a file name)
+	Detail string // after it, greyed: "favourite", "recent", a date
+	Value  string // what it opens: an address, a master, a recording's path
+}
+
+// StartChoice is what the player chose on the start screen.
+type StartChoice struct {
+	Kind StartKind
+	// Value is the address (StartJoin), the master (StartBrowse) or the
+	// recording (StartDemos); "" for the others.
+	Value string
+}
+
+// Sizes of the start screen (logical px).
+const (
+	StartItemH   = 40
+	StartRowH    = 28
+	StartFieldH  = 32
+	StartTitleH  = 64
+	startItemW   = 300
+	startPageW   = 560
+	startGap     = 24
+	startMaxRows = 12
+	maxStartText = 512 // runes in the text field
+)
+
+// StartGeom is where the start screen's parts are, in logical px.
+type StartGeom struct {
+	Title Rect
+	Items [numStartKinds]Rect
+	// Page, Field and Rows are the open page's (zero when none is open);
+	// Rows are the list's visible lines.
+	Page, Field Rect
+	Rows        []Rect
+	Status      Rect
+	Hint        Rect
+}
+
+// StartMenu is the start screen's model.
+type StartMenu struct {
+	// Focus is the entry the keys are on.
+	Focus StartKind
+	// Open is whether Focus's page is open (Join, Browse and Demos only).
+	Open bool
+	// Field is the page's text field (an address, a master, a path).
+	Field string
+	// Entries are the page's list; Sel is the line the keys are on, -1
+	// for the field; Top is the first line shown.
+	Entries []StartEntry
+	Sel     int
+	Top     int
+	// Status is the last word from the window (why a match ended),
+	// Failed whether it was a failure.
+	Status string
+	Failed bool
+	// EntryList lists a page's entries when it opens (nil: none).
+	EntryList func(StartKind) []StartEntry
+	// DemosDir is the folder the Demos page lists, for its description.
+	DemosDir string
+
+	out []StartChoice
+}
+
+// NewStartMenu is the start screen with "Play offline vs bots" focused.
+func NewStartMenu(list func(StartKind) []StartEntry) *StartMenu {
+	return &StartMenu{EntryList: list, Sel: -1}
+}
+
+// Choices returns what was chosen since the last call.
+func (m *StartMenu) Choices() []StartChoice {
+	out := m.out
+	m.out = nil
+	return out
+}
+
+// Say sets the status line.
+func (m *StartMenu) Say(text string, failed bool) {
+	m.Status, m.Failed = strings.Join(strings.Fields(cleanText(text)), " "), failed
+}
+
+// FieldHint is the open page's line over its field.
+func (m *StartMenu) FieldHint() string {
+	switch m.Focus {
+	case StartJoin:
+		return "Address (http://host:port), or a recent or favourite host:"
+	case StartBrowse:
+		return "Lobby master (http://host:port), or one joined before:"
+	case StartDemos:
+		return "Recording (a -record file's path), or one found:"
+	}
+	return ""
+}
+
+// Describe is what the focused entry does, shown beside the entries while
+// no page is open.
+func (m *StartMenu) Describe() string {
+	switch m.Focus {
+	case StartOffline:
+		return "A match of tanks against bots on this computer, on the host built into the client. Enter starts it."
+	case StartJoin:
+		return "Play on a vimp host: type its address, or choose a recent or favourite one."
+	case StartBrowse:
+		return "Rooms hosted by players, listed by a lobby master: type its address, or choose one joined before."
+	case StartDemos:
+		s := "Watch a recording made with -record FILE"
+		if m.DemosDir != "" {
+			s += ": the ones in " + m.DemosDir + ", or any file by its path."
+		} else {
+			s += ", by its path."
+		}
+		return s
+	case StartSettings:
+		return "Volumes, fullscreen, HUD scale, team colours, key and gamepad bindings. F10 opens them anywhere."
+	case StartQuit:
+		return "Close the window."
+	}
+	return ""
+}
+
+// EmptyText is what an open page's empty list says.
+func (m *StartMenu) EmptyText() string {
+	switch m.Focus {
+	case StartJoin:
+		return "No recent or favourite hosts yet."
+	case StartBrowse:
+		return "No lobby master joined yet."
+	case StartDemos:
+		return "No recordings found."
+	}
+	return ""
+}
+
+// Hint is the key line at the bottom.
+func (m *StartMenu) Hint() string {
+	if m.Open {
+		return "Type · ↑/↓ choose · Enter open · Esc back"
+	}
+	return "↑/↓ choose · Enter open · F10 settings"
+}
+
+// Key handles a key press (DOM code); shift and ctrl change nothing here
+// (the signature is the browser's, so the window feeds both alike).
+func (m *StartMenu) Key(code int, _, _ bool) {
+	if m.Open {
+		m.pageKey(code)
+		return
+	}
+	switch code {
+	case 38: // ↑
+		m.Focus = (m.Focus + numStartKinds - 1) % numStartKinds
+	case 40, 9: // ↓, Tab
+		m.Focus = (m.Focus + 1) % numStartKinds
+	case 13, 39: // Enter, →
+		m.activate()
+	}
+}
+
+func (m *StartMenu) pageKey(code int) {
+	switch code {
+	case 27, 37: // Esc; ← when the field is empty or a line is chosen
+		if code == 37 && m.Sel < 0 && m.Field != "" {
+			return
+		}
+		m.Open = false
+	case 38:
+		m.pick(m.Sel - 1)
+	case 40, 9:
+		m.pick(m.Sel + 1)
+	case 8:
+		m.Sel = -1
+		if r := []rune(m.Field); len(r) > 0 {
+			m.Field = string(r[:len(r)-1])
+		}
+	case 13:
+		m.choosePage()
+	}
+}
+
+// pick moves the keys to line i of the list (-1: the field), keeping it
+// in view.
+func (m *StartMenu) pick(i int) {
+	m.Sel = max(-1, min(i, len(m.Entries)-1))
+	if m.Sel >= 0 {
+		if m.Sel < m.Top {
+			m.Top = m.Sel
+		}
+		if m.Sel >= m.Top+startMaxRows {
+			m.Top = m.Sel - startMaxRows + 1
+		}
+	}
+}
+
+// activate acts on the focused entry: a choice, or its page.
+func (m *StartMenu) activate() {
+	if !m.Focus.hasPage() {
+		m.out = append(m.out, StartChoice{Kind: m.Focus})
+		return
+	}
+	m.Open, m.Sel, m.Top, m.Field = true, -1, 0, ""
+	m.Entries = nil
+	if m.EntryList != nil {
+		m.Entries = m.EntryList(m.Focus)
+	}
+	if len(m.Entries) > 0 && m.Focus == StartDemos {
+		m.Sel = 0 // the newest recording, ready for Enter
+	}
+}
+
+// choosePage chooses the line the keys are on, or what the field says.
+func (m *StartMenu) choosePage() {
+	v := strings.TrimSpace(m.Field)
+	if m.Sel >= 0 && m.Sel < len(m.Entries) {
+		v = m.Entries[m.Sel].Value
+	}
+	if v == "" {
+		return
+	}
+	m.out = append(m.out, StartChoice{Kind: m.Focus, Value: v})
+}
+
+// Type types into the open page's field (control characters dropped);
+// typing takes the keys back to the field.
+func (m *StartMenu) Type(rs []rune) {
+	if !m.Open {
+		return
+	}
+	r := []rune(m.Field)
+	for _, c := range rs {
+		if unicode.IsControl(c) || len(r) >= maxStartText {
+			continue
+		}
+		r = append(r, c)
+		m.Sel = -1
+	}
+	m.Field = string(r)
+}
+
+// Scroll moves the open page's list by steps lines.
+func (m *StartMenu) Scroll(steps int) {
+	if !m.Open || len(m.Entries) <= startMaxRows {
+		return
+	}
+	m.Top = max(0, min(m.Top+steps, len(m.Entries)-startMaxRows))
+}
+
+// Click handles a click at (x, y) in a w×h window (logical px): an entry
+// is focused and opened, a line chosen, the field given the keys. now is
+// unused (the signature is the browser's).
+func (m *StartMenu) Click(w, h, x, y, _ float64) {
+	g := m.Layout(w, h)
+	for k, r := range g.Items {
+		if r.Contains(x, y) {
+			if StartKind(k) == m.Focus && m.Open {
+				return
+			}
+			m.Focus, m.Open = StartKind(k), false
+			m.activate()
+			return
+		}
+	}
+	if !m.Open {
+		return
+	}
+	if g.Field.Contains(x, y) {
+		m.Sel = -1
+		return
+	}
+	for i, r := range g.Rows {
+		if r.Contains(x, y) {
+			m.Sel = m.Top + i
+			m.choosePage()
+			return
+		}
+	}
+}
+
+// Visible is the open page's lines in view.
+func (m *StartMenu) Visible() []StartEntry {
+	if !m.Open {
+		return nil
+	}
+	lo := min(m.Top, len(m.Entries))
+	return m.Entries[lo:min(len(m.Entries), lo+startMaxRows)]
+}
+
+// Layout places the start screen in a w×h window: the entries in a column,
+// the open page beside them, the whole centred.
+func (m *StartMenu) Layout(w, h float64) StartGeom {
+	var g StartGeom
+	itemW := math.Min(startItemW, w-40)
+	pageW := math.Min(startPageW, math.Max(0, w-itemW-startGap-40))
+	total := itemW + startGap + pageW
+	x := math.Round(math.Max(20, (w-total)/2))
+	colH := float64(StartTitleH + int(numStartKinds)*StartItemH)
+	y := math.Round(math.Max(20, (h-colH)/2-40))
+	g.Title = Rect{x, y, total, StartTitleH}
+	for k := range g.Items {
+		g.Items[k] = Rect{x, y + StartTitleH + float64(k*StartItemH), itemW, StartItemH - 6}
+	}
+	bottom := y + colH
+	px, py := x+itemW+startGap, y+StartTitleH
+	if !m.Open && pageW > 0 {
+		g.Page = Rect{px, py, pageW, float64(2*StartItemH - 6)}
+	}
+	if m.Open && pageW > 0 {
+		rows := max(1, min(startMaxRows, len(m.Entries)))
+		ph := 28 + StartFieldH + 12 + float64(rows*StartRowH) + 12
+		g.Page = Rect{px, py, pageW, ph}
+		g.Field = Rect{px + 12, py + 28, pageW - 24, StartFieldH}
+		ry := g.Field.Y + StartFieldH + 12
+		for i := range m.Visible() {
+			g.Rows = append(g.Rows, Rect{px + 12, ry + float64(i*StartRowH), pageW - 24, StartRowH})
+		}
+		bottom = math.Max(bottom, py+ph)
+	}
+	g.Status = Rect{x, bottom + 12, total, 22}
+	g.Hint = Rect{x, bottom + 38, total, 20}
+	return g
+}

@@ -1,0 +1,222 @@
+package hud
+
+import (
+	"slices"
+	"testing"
+)
+
+// DOM codes the tests press.
+const (
+	kUp, kDown, kEnter, kEsc, kBack = 38, 40, 13, 27, 8
+)
+
+func testMenu() (*StartMenu, *[]StartKind) {
+	var asked []StartKind
+	m := NewStartMenu(func(k StartKind) []StartEntry {
+		asked = append(asked, k)
+		switch k {
+		case StartJoin:
+			return []StartEntry{{Label: "http://a:3002", Detail: "favourite", Value: "http://a:3002"}, {Label: "http://b:3002", Value: "http://b:3002"}}
+		case StartDemos:
+			return []StartEntry{{Label: "new.jsonl", Value: "/r/new.jsonl"}, {Label: "old.jsonl", Value: "/r/old.jsonl"}}
+		}
+		return nil
+	})
+	return m, &asked
+}
+
+func TestStartMenuEnterPlaysOffline(t *testing.T) {
+	m, _ := testMenu()
+	if m.Focus != StartOffline {
+		t.Fatalf("focus at start = %v, want Play offline", m.Focus.Label())
+	}
+	m.Key(kEnter, false, false)
+	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartOffline}}) {
+		t.Fatalf("Enter chose %+v, want offline", got)
+	}
+	if got := m.Choices(); len(got) != 0 {
+		t.Fatalf("choices not drained: %+v", got)
+	}
+}
+
+func TestStartMenuArrowsWrap(t *testing.T) {
+	m, _ := testMenu()
+	m.Key(kUp, false, false)
+	if m.Focus != StartQuit {
+		t.Fatalf("↑ from the top focused %q, want Quit", m.Focus.Label())
+	}
+	m.Key(kDown, false, false)
+	m.Key(kDown, false, false)
+	if m.Focus != StartJoin {
+		t.Fatalf("focus %q, want Join a server", m.Focus.Label())
+	}
+	m.Key(kDown, false, false)
+	m.Key(kDown, false, false)
+	m.Key(kDown, false, false)
+	m.Key(kEnter, false, false)
+	m.Key(kDown, false, false)
+	m.Key(kEnter, false, false)
+	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartSettings}, {Kind: StartQuit}}) {
+		t.Fatalf("chose %+v, want settings then quit", got)
+	}
+}
+
+func TestStartMenuJoinTypedAndListed(t *testing.T) {
+	m, asked := testMenu()
+	m.Key(kDown, false, false)
+	m.Key(kEnter, false, false)
+	if !m.Open || len(m.Entries) != 2 || m.Sel != -1 {
+		t.Fatalf("Join page: open %v, %d entries, sel %d; want open, 2, the field", m.Open, len(m.Entries), m.Sel)
+	}
+	if !slices.Equal(*asked, []StartKind{StartJoin}) {
+		t.Fatalf("entries asked for %v", *asked)
+	}
+	m.Key(kEnter, false, false) // an empty field chooses nothing
+	if got := m.Choices(); len(got) != 0 {
+		t.Fatalf("empty field chose %+v", got)
+	}
+	m.Type([]rune("http://c:1x\x07"))
+	m.Key(kBack, false, false)
+	m.Key(kEnter, false, false)
+	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartJoin, Value: "http://c:1"}}) {
+		t.Fatalf("typed address chose %+v", got)
+	}
+	m.Key(kDown, false, false)
+	m.Key(kDown, false, false)
+	m.Key(kDown, false, false) // stays on the last line
+	m.Key(kEnter, false, false)
+	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartJoin, Value: "http://b:3002"}}) {
+		t.Fatalf("second line chose %+v", got)
+	}
+	m.Type([]rune("z")) // typing goes back to the field
+	if m.Sel != -1 || m.Field != "http://c:1z" {
+		t.Fatalf("after typing: sel %d, field %q", m.Sel, m.Field)
+	}
+	m.Key(kEsc, false, false)
+	if m.Open || m.Focus != StartJoin {
+		t.Fatalf("Esc: open %v, focus %q; want the entries, Join focused", m.Open, m.Focus.Label())
+	}
+	m.Type([]rune("q")) // no field open: nothing typed
+	m.Key(kEnter, false, false)
+	if m.Field != "" || !m.Open {
+		t.Fatalf("reopened page: field %q, open %v", m.Field, m.Open)
+	}
+}
+
+func TestStartMenuDemosSelectsNewest(t *testing.T) {
+	m, _ := testMenu()
+	m.Focus = StartDemos
+	m.Key(kEnter, false, false)
+	m.Key(kEnter, false, false)
+	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartDemos, Value: "/r/new.jsonl"}}) {
+		t.Fatalf("Enter on Demos twice chose %+v, want the newest recording", got)
+	}
+}
+
+func TestStartMenuClicks(t *testing.T) {
+	m, _ := testMenu()
+	const w, h = 1280, 720
+	g := m.Layout(w, h)
+	for k := range g.Items {
+		for j := range g.Items {
+			if k != j && g.Items[k].Intersects(g.Items[j]) {
+				t.Fatalf("entries %d and %d overlap", k, j)
+			}
+		}
+		if g.Items[k].Intersects(g.Page) {
+			t.Fatalf("entry %d overlaps the description", k)
+		}
+	}
+	join := g.Items[StartJoin]
+	m.Click(w, h, join.X+5, join.Y+5, 0)
+	if !m.Open || m.Focus != StartJoin {
+		t.Fatalf("click on Join: open %v, focus %q", m.Open, m.Focus.Label())
+	}
+	g = m.Layout(w, h)
+	if len(g.Rows) != 2 {
+		t.Fatalf("%d rows laid out, want 2", len(g.Rows))
+	}
+	r := g.Rows[0]
+	m.Click(w, h, r.X+r.W/2, r.Y+r.H/2, 0)
+	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartJoin, Value: "http://a:3002"}}) {
+		t.Fatalf("click on the first line chose %+v", got)
+	}
+	m.Click(w, h, g.Field.X+2, g.Field.Y+2, 0)
+	if m.Sel != -1 {
+		t.Fatalf("click on the field: sel %d", m.Sel)
+	}
+	off := g.Items[StartOffline]
+	m.Click(w, h, off.X+2, off.Y+2, 0)
+	if got := m.Choices(); m.Open || !slices.Equal(got, []StartChoice{{Kind: StartOffline}}) {
+		t.Fatalf("click on Play offline: open %v, chose %+v", m.Open, got)
+	}
+}
+
+func TestStartMenuLongListScrolls(t *testing.T) {
+	m := NewStartMenu(func(StartKind) []StartEntry {
+		out := make([]StartEntry, 30)
+		for i := range out {
+			out[i] = StartEntry{Label: "x", Value: string(rune('a' + i))}
+		}
+		return out
+	})
+	m.Focus = StartBrowse
+	m.Key(kEnter, false, false)
+	for range 20 {
+		m.Key(kDown, false, false)
+	}
+	if m.Sel != 19 || m.Top > 19 || m.Top+startMaxRows <= 19 {
+		t.Fatalf("sel %d top %d: the selection is out of view", m.Sel, m.Top)
+	}
+	if n := len(m.Visible()); n != startMaxRows {
+		t.Fatalf("%d lines visible, want %d", n, startMaxRows)
+	}
+	m.Scroll(100)
+	if m.Top != 30-startMaxRows {
+		t.Fatalf("scrolled to %d, want the last page at %d", m.Top, 30-startMaxRows)
+	}
+}
+
+func TestStartMenuFieldBounded(t *testing.T) {
+	m, _ := testMenu()
+	m.Focus = StartJoin
+	m.Key(kEnter, false, false)
+	long := make([]rune, 3*maxStartText)
+	for i := range long {
+		long[i] = 'a'
+	}
+	m.Type(long)
+	if n := len([]rune(m.Field)); n != maxStartText {
+		t.Fatalf("field holds %d runes, want at most %d", n, maxStartText)
+	}
+}
+
+func TestConnectingFollowsAttempts(t *testing.T) {
+	c := NewConnecting("http://127.0.0.1:1")
+	if got := c.Status(0); got != "Attempt 1…" || c.Detail() != "" {
+		t.Fatalf("before a failure: %q, %q", got, c.Detail())
+	}
+	var r Reconnect
+	c.Follow(&r) // not shown: nothing taken
+	if c.Attempt != 1 {
+		t.Fatalf("attempt %d after a hidden screen", c.Attempt)
+	}
+	r = Reconnect{Shown: true, Attempt: 1, At: 3000, Reason: "the host is not accepting connections", Failed: "the host is not accepting connections"}
+	c.Follow(&r)
+	if got := c.Status(500); got != "Attempt 2 in 3 s" {
+		t.Fatalf("status %q, want the second attempt's countdown", got)
+	}
+	if got := c.Detail(); got != "Last error: the host is not accepting connections" {
+		t.Fatalf("detail %q", got)
+	}
+	if c.Title() != "Connecting to http://127.0.0.1:1" {
+		t.Fatalf("title %q", c.Title())
+	}
+	c.End("http://127.0.0.1:1: http://127.0.0.1:1: not a vimp host or lobby master (GET /config: 404 text/html)")
+	if c.Title() != "Could not connect to http://127.0.0.1:1" || c.Status(0) != "Stopped after attempt 2" {
+		t.Fatalf("ended: %q, %q", c.Title(), c.Status(0))
+	}
+	if got := c.Detail(); got != "Last error: not a vimp host or lobby master (GET /config: 404 text/html)" {
+		t.Fatalf("ended detail %q: the address is said once, in the title", got)
+	}
+}

@@ -1,0 +1,9 @@
+package icon
+
+import "testing"
+
+func BenchmarkDraw256(b *testing.B) {
+	for b.Loop() {
+		Draw(256)
+	}
+}

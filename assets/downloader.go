@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Options configure a Downloader.
@@ -68,6 +69,8 @@ type Downloader struct {
 	lim    Limits
 	log    *slog.Logger
 	slots  chan struct{}
+	// pixels counts the decoded images' pixels against Limits.TotalPixels.
+	pixels atomic.Int64
 
 	mu    sync.Mutex
 	files map[fileKey]*file
@@ -394,7 +397,13 @@ func (d *Downloader) accept(k Kind, p string, b []byte) (result, error) {
 	}
 	switch k {
 	case Image:
-		img, err := decodeImage(p, b, d.lim)
+		img, err := decodeImage(p, b, d.lim, func(px int64) error {
+			if n := d.pixels.Add(px); n > d.lim.TotalPixels {
+				d.pixels.Add(-px)
+				return &LimitError{File: p, Kind: Image, What: "pixels with the images before it", Got: n, Limit: d.lim.TotalPixels}
+			}
+			return nil
+		})
 		if err != nil {
 			return result{}, err
 		}

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"image"
 	"image/color"
@@ -199,6 +200,28 @@ func TestImageOverTheByteLimit(t *testing.T) {
 	}
 }
 
+// The images of one downloader share a pixel budget: one past it is
+// refused, the ones before it kept.
+func TestImagesShareAPixelBudget(t *testing.T) {
+	files := map[string][]byte{}
+	for i := range 3 {
+		var b bytes.Buffer
+		if err := png.Encode(&b, image.NewGray(image.Rect(0, 0, 100, 100))); err != nil {
+			t.Fatal(err)
+		}
+		files[fmt.Sprintf("/games/tanks/img/%d.png", i)] = b.Bytes()
+	}
+	h := newTestHost(t, files)
+	d, _ := newDownloader(t, h, Options{Limits: Limits{TotalPixels: 25000}})
+	for i, ok := range []bool{true, true, false} {
+		_, err := d.Image(context.Background(), fmt.Sprintf("%d.png", i))
+		var le *LimitError
+		if ok != (err == nil) || (!ok && (!errors.As(err, &le) || le.Got != 30000 || le.Limit != 25000)) {
+			t.Errorf("image %d: %v", i, err)
+		}
+	}
+}
+
 // A few bytes claiming a huge picture are refused from the header: nothing
 // is decoded (the file has no pixels at all, so decoding would fail otherwise).
 func TestImageOverTheDimensionLimits(t *testing.T) {
@@ -211,7 +234,7 @@ func TestImageOverTheDimensionLimits(t *testing.T) {
 	for file, want := range map[string]LimitError{
 		"huge.png": {File: "img/huge.png", Kind: Image, What: "px a side", Got: 100000, Limit: 8192},
 		"wide.png": {File: "img/wide.png", Kind: Image, What: "px a side", Got: 9000, Limit: 8192},
-		"many.png": {File: "img/many.png", Kind: Image, What: "pixels", Got: 64000000, Limit: 32 << 20},
+		"many.png": {File: "img/many.png", Kind: Image, What: "pixels", Got: 64000000, Limit: 8 << 20},
 	} {
 		_, err := d.Image(context.Background(), file)
 		var le *LimitError

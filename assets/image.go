@@ -12,27 +12,36 @@ import (
 // checkImage reads an image's header and refuses dimensions over the
 // limits, before any pixel is decoded: a few bytes can claim a picture of
 // gigabytes.
-func checkImage(file string, b []byte, lim Limits) error {
+// It returns the image's pixel count.
+func checkImage(file string, b []byte, lim Limits) (int64, error) {
 	cfg, _, err := image.DecodeConfig(bytes.NewReader(b))
 	if err != nil {
-		return fmt.Errorf("%s: image header: %w", file, err)
+		return 0, fmt.Errorf("%s: image header: %w", file, err)
 	}
 	if cfg.Width <= 0 || cfg.Height <= 0 {
-		return fmt.Errorf("%s: image of %d×%d px", file, cfg.Width, cfg.Height)
+		return 0, fmt.Errorf("%s: image of %d×%d px", file, cfg.Width, cfg.Height)
 	}
 	if side := max(cfg.Width, cfg.Height); side > lim.ImageSide {
-		return &LimitError{File: file, Kind: Image, What: "px a side", Got: int64(side), Limit: int64(lim.ImageSide)}
+		return 0, &LimitError{File: file, Kind: Image, What: "px a side", Got: int64(side), Limit: int64(lim.ImageSide)}
 	}
-	if px := int64(cfg.Width) * int64(cfg.Height); px > lim.ImagePixels {
-		return &LimitError{File: file, Kind: Image, What: "pixels", Got: px, Limit: lim.ImagePixels}
+	px := int64(cfg.Width) * int64(cfg.Height)
+	if px > lim.ImagePixels {
+		return 0, &LimitError{File: file, Kind: Image, What: "pixels", Got: px, Limit: lim.ImagePixels}
 	}
-	return nil
+	return px, nil
 }
 
-// decodeImage checks the header, then decodes the pixels.
-func decodeImage(file string, b []byte, lim Limits) (image.Image, error) {
-	if err := checkImage(file, b, lim); err != nil {
+// decodeImage checks the header, then has reserve take the pixels from the
+// budget of all images (nil: none), then decodes them.
+func decodeImage(file string, b []byte, lim Limits, reserve func(px int64) error) (image.Image, error) {
+	px, err := checkImage(file, b, lim)
+	if err != nil {
 		return nil, err
+	}
+	if reserve != nil {
+		if err := reserve(px); err != nil {
+			return nil, err
+		}
 	}
 	img, _, err := image.Decode(bytes.NewReader(b))
 	if err != nil {

@@ -15,7 +15,7 @@ func FuzzDecodeImage(f *testing.F) {
 	f.Add([]byte("\xff\xd8\xff\xc0\x00\x11\x08\x7f\xff\x7f\xff\x03"))
 	lim := Limits{ImageSide: 64, ImagePixels: 1024}.withDefaults()
 	f.Fuzz(func(t *testing.T, b []byte) {
-		img, err := decodeImage("img/f.png", b, lim)
+		img, err := decodeImage("img/f.png", b, lim, nil)
 		if err != nil {
 			var le *LimitError
 			if errors.As(err, &le) && le.File != "img/f.png" {

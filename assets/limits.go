@@ -35,6 +35,11 @@ type Limits struct {
 	ImageBytes  int64 // one image file
 	ImageSide   int   // width or height of one decoded image, px
 	ImagePixels int64 // width×height of one decoded image
+	// TotalPixels bounds the pixels of every image one downloader decodes
+	// together: each becomes a texture, and a host naming many large
+	// images must not fill the video memory (or, with a software
+	// renderer, the client's own).
+	TotalPixels int64
 	SoundBytes  int64 // one sound file
 	JSONBytes   int64 // one manifest or map
 	Files       int   // distinct files one downloader fetches
@@ -48,8 +53,8 @@ type Limits struct {
 // effects and maps, and small against the memory of any desktop.
 func DefaultLimits() Limits {
 	return Limits{
-		ImageBytes: 16 << 20, ImageSide: 8192, ImagePixels: 32 << 20,
-		SoundBytes: 16 << 20, JSONBytes: 4 << 20,
+		ImageBytes: 16 << 20, ImageSide: 8192, ImagePixels: 8 << 20, TotalPixels: 16 << 20,
+		SoundBytes: 4 << 20, JSONBytes: 4 << 20,
 		Files: 1024, Parallel: 4, Timeout: time.Minute,
 	}
 }
@@ -60,6 +65,7 @@ func (l Limits) withDefaults() Limits {
 	orDefault(&l.ImageBytes, d.ImageBytes)
 	orDefault(&l.ImageSide, d.ImageSide)
 	orDefault(&l.ImagePixels, d.ImagePixels)
+	orDefault(&l.TotalPixels, d.TotalPixels)
 	orDefault(&l.SoundBytes, d.SoundBytes)
 	orDefault(&l.JSONBytes, d.JSONBytes)
 	orDefault(&l.Files, d.Files)

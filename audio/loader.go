@@ -11,12 +11,14 @@ import (
 	"vimpclient/audio/wav"
 )
 
-// MaxFileBytes bounds one sound file.
-const MaxFileBytes = 16 << 20
+// MaxFileBytes bounds one sound file (4 MiB: 20 s of 16-bit mono WAV, minutes of MP3; a game's
+// effects are a few KiB to a few hundred).
+const MaxFileBytes = 4 << 20
 
-// MaxCatalogSamples bounds the decoded samples of one catalog together (256 MiB of float32), so
+// MaxCatalogSamples bounds the decoded samples of one catalog together (16 MiB of float32, 95 s
+// of mono sound at 44.1 kHz; a game's effects take seconds), so
 // a host cannot make the client hold more than that however many files it lists.
-const MaxCatalogSamples = 64 << 20
+const MaxCatalogSamples = 4 << 20
 
 // loadWorkers is how many files decode at once (the machine the client runs on may be small).
 const loadWorkers = 2

@@ -2,6 +2,7 @@ package clientcore
 
 import (
 	"errors"
+	"math"
 
 	"vimpclient/gamemap"
 )
@@ -97,6 +98,15 @@ type EventFrame struct {
 	Camera    FrameCamera
 }
 
+// rows counts the frame's rows over all its blocks.
+func (f *EventFrame) rows() int {
+	n := 0
+	for i := range f.Blocks {
+		n += len(f.Blocks[i].Rows)
+	}
+	return n
+}
+
 // Stats counts what the core did with the frames it was given.
 type Stats struct {
 	Pushed       uint64 // PushFrame calls
@@ -121,11 +131,13 @@ type Core struct {
 	buf     buffer
 	scratch *slot
 	pool    []*slot
-	queue   []*slot      // emitted, waiting for TakeFrames
-	spawns  []EventFrame // the game's local spawns, waiting for TakeFrames
-	taken   []*slot      // handed out by the last TakeFrames
-	events  []EventFrame
-	freed   []*slot
+	// poolBytes is the storage of the pooled slots.
+	poolBytes int
+	queue     []*slot      // emitted, waiting for TakeFrames
+	spawns    []EventFrame // the game's local spawns, waiting for TakeFrames
+	taken     []*slot      // handed out by the last TakeFrames
+	events    []EventFrame
+	freed     []*slot
 
 	hot     Hot
 	recs    []Record
@@ -199,7 +211,9 @@ func (c *Core) LastPlayer() (PlayerBlock, bool) { return c.lastPlayer, c.hasLast
 func (c *Core) newSlot() *slot {
 	if n := len(c.pool); n > 0 {
 		s := c.pool[n-1]
+		c.pool[n-1] = nil
 		c.pool = c.pool[:n-1]
+		c.poolBytes -= s.frame.size()
 		s.pooled = false
 		return s
 	}
@@ -208,11 +222,18 @@ func (c *Core) newSlot() *slot {
 
 // release returns slots no longer referenced by the buffer or the queue. A
 // slot can be listed twice (buffered and queued at a reset); it is pooled once.
+//
+// The pool keeps at most maxHeldBytes of storage: a slot past that is left
+// to the garbage collector, so a burst of large frames is not kept for
+// ever.
 func (c *Core) release(slots []*slot) {
 	for _, s := range slots {
 		if !s.inBuffer && !s.inQueue && !s.pooled {
 			s.issued, s.pooled = false, true
-			c.pool = append(c.pool, s)
+			if sz := s.frame.size(); c.poolBytes+sz <= maxHeldBytes {
+				c.pool = append(c.pool, s)
+				c.poolBytes += sz
+			}
 		}
 	}
 }
@@ -279,6 +300,9 @@ func (c *Core) PushFrame(b []byte, localNow float64) bool {
 	c.release(freed)
 	clear(freed)
 	c.freed = freed[:0]
+	if res != pushDuplicate {
+		c.shed()
+	}
 	if reconcile && res != pushDuplicate {
 		c.myGameID, c.hasMyGameID = s.frame.Player.GameID, true
 		c.lastPlayer, c.hasLastPlayer = s.frame.Player, true
@@ -339,20 +363,39 @@ func (c *Core) Sample(localNow float64) *Hot {
 // TakeFrames returns the queued event frames in emission order, then the
 // game's local spawns, and empties the queue. The frames are valid until the
 // next call into the core.
-func (c *Core) TakeFrames() []EventFrame {
+func (c *Core) TakeFrames() []EventFrame { return c.TakeFramesUpTo(math.MaxInt, math.MaxInt) }
+
+// TakeFramesUpTo is TakeFrames bounded for one tick: at most maxFrames
+// queued frames, and no more of them than fit in maxRows rows (the first
+// always comes, however large). The rest stay queued, in order, for the
+// next call; the local spawns come once the queue is empty.
+func (c *Core) TakeFramesUpTo(maxFrames, maxRows int) []EventFrame {
 	c.settle()
 	c.events = c.events[:0]
+	n, rows := 0, 0
 	for _, s := range c.queue {
+		r := s.event.rows()
+		if n == maxFrames || (n > 0 && r > maxRows-rows) {
+			break
+		}
 		c.events = append(c.events, s.event)
+		n++
+		rows += r
 	}
-	c.events = append(c.events, c.spawns...)
-	clear(c.spawns)
-	c.spawns = c.spawns[:0]
-	c.taken = append(c.taken, c.queue...)
-	clear(c.queue)
-	c.queue = c.queue[:0]
+	c.taken = append(c.taken, c.queue[:n]...)
+	left := copy(c.queue, c.queue[n:])
+	clear(c.queue[left:])
+	c.queue = c.queue[:left]
+	if left == 0 {
+		c.events = append(c.events, c.spawns...)
+		clear(c.spawns)
+		c.spawns = c.spawns[:0]
+	}
 	return c.events
 }
+
+// Pending is the number of event frames queued for the next TakeFrames.
+func (c *Core) Pending() int { return len(c.queue) }
 
 // mergedBlocks returns the frame's blocks with each key once, in storage
 // the slot owns, so that a game filtering the event frame never edits the

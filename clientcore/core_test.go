@@ -2,6 +2,7 @@ package clientcore
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -225,5 +226,32 @@ func TestWrongPortAndCounts(t *testing.T) {
 	}
 	if st := c.Stats(); st.Dropped != 2 || st.Decoded != 0 || !errors.Is(c.LastError(), ErrWrongVersion) {
 		t.Errorf("stats %+v, last error %v", st, c.LastError())
+	}
+}
+
+// TakeFramesUpTo hands out at most the frames and rows asked for, the first
+// frame whatever its size, and keeps the rest queued in order.
+func TestTakeFramesUpToCarriesTheRest(t *testing.T) {
+	s, err := ParseSchema([]byte(`{"e":{"id":1,"kind":"indexed8","class":"event","fields":[{"name":"v","ty":"u8"}]}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := New(s, Options{Delay: 0, MaxFrameAge: 1e9})
+	k := s.Key("e")
+	for seq := uint32(1); seq <= 6; seq++ {
+		c.enqueue(&slot{frame: Frame{Seq: seq, Blocks: []Block{{Schema: k, Rows: make([]Row, seq)}}}})
+	}
+	var got []uint32
+	for _, step := range []struct{ frames, rows, want int }{{2, 100, 2}, {5, 1, 1}, {5, 8, 1}, {5, 100, 2}, {5, 100, 0}} {
+		fs := c.TakeFramesUpTo(step.frames, step.rows)
+		if len(fs) != step.want {
+			t.Fatalf("took %d frames, want %d (step %+v)", len(fs), step.want, step)
+		}
+		for _, f := range fs {
+			got = append(got, f.Seq)
+		}
+	}
+	if fmt.Sprint(got) != "[1 2 3 4 5 6]" || c.Pending() != 0 {
+		t.Fatalf("frames in order %v, pending %d", got, c.Pending())
 	}
 }

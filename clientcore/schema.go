@@ -170,6 +170,15 @@ func (e *SchemaError) Error() string {
 	return b.String()
 }
 
+// Bounds of a snapshot schema. The reference games' schemas are 2–3 KiB
+// with at most 37 fields a key (the snakes spine); every frame is decoded
+// and every part bound against the schema, so one that is far larger only
+// costs time and memory on every CONFIG_DATA a host repeats.
+const (
+	MaxSchemaBytes = 256 << 10
+	MaxKeyFields   = 256
+)
+
 func schemaErr(key string, field int, rule, format string, args ...any) error {
 	return &SchemaError{Key: key, Field: field, Rule: rule, Msg: fmt.Sprintf(format, args...)}
 }
@@ -179,7 +188,13 @@ func schemaErr(key string, field int, rule, format string, args ...any) error {
 // {"version": 5, "port": 5, "keys": {...}} used by the engine's own config
 // files (recognised only when version and port are numbers and keys is an
 // object; the wrapper's version and port must then be 5).
+//
+// A schema longer than MaxSchemaBytes, or a key with more than
+// MaxKeyFields fields, is refused before anything is built from it.
 func ParseSchema(raw []byte) (*Schema, error) {
+	if len(raw) > MaxSchemaBytes {
+		return nil, schemaErr("", -1, "limit", "%d bytes, the limit is %d", len(raw), MaxSchemaBytes)
+	}
 	keys, err := unwrapSchema(raw)
 	if err != nil {
 		return nil, err
@@ -322,6 +337,9 @@ func parseKey(name string, raw json.RawMessage) (*KeySchema, error) {
 		var fields []json.RawMessage
 		if err := json.Unmarshal(rk.Fields, &fields); err != nil {
 			return nil, schemaErr(name, -1, "V3", "fields is not an array")
+		}
+		if len(fields) > MaxKeyFields {
+			return nil, schemaErr(name, -1, "limit", "%d fields, the limit is %d", len(fields), MaxKeyFields)
 		}
 		for i, fr := range fields {
 			f, err := parseField(name, i, fr)

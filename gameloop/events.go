@@ -79,6 +79,7 @@ func (l *Loop) connectionOpened() {
 	l.ctrl = nil
 	l.close = nil
 	l.badFramesSaid = false
+	l.refusedSaid = false
 	l.rejoin, l.heldVote, l.autoVote, l.authSent = !l.opts.AutoTeam && l.team != "", nil, nil, nil
 	l.world.Clear(nil, true)
 	l.configAt = time.Time{}
@@ -98,6 +99,12 @@ func (l *Loop) message(ev *session.Event) {
 		if !l.opts.AutoTeam && !l.teamVote(v) {
 			return // answered with the team chosen earlier in the run
 		}
+	}
+	if cfg, ok := ev.Value.(*protocol.Config); ok && len(cfg.Snapshot) > clientcore.MaxSchemaBytes {
+		// Refused before the HUD, the core and the world each read it: a
+		// host repeating a huge CONFIG_DATA must not cost a tick each.
+		l.note(fmt.Sprintf("snapshot schema: %d bytes, the limit is %d", len(cfg.Snapshot), clientcore.MaxSchemaBytes))
+		return
 	}
 	l.hud.Handle(ev.Value, l.nowMs)
 	switch v := ev.Value.(type) {
@@ -261,6 +268,25 @@ func (l *Loop) loadSounds() {
 		return // nowhere to fetch them from (a host with no game manifest)
 	}
 	l.opts.Sounds.Init(l.opts.Context, l.catalog, f)
+}
+
+// checkRefused says once per connection that the host's frames went past
+// the scene's limits: in the log, the summary's errors and a notice over
+// the game that stays. The session stays up; what was refused is counted.
+func (l *Loop) checkRefused() {
+	r := l.world.Refused()
+	if r.Rows == l.refusedRows {
+		return
+	}
+	l.refusedRows = r.Rows
+	if l.refusedSaid {
+		return
+	}
+	l.refusedSaid = true
+	msg := "entities from this host refused: " + r.Reason
+	l.log.Warn(msg)
+	l.note(msg)
+	l.hud.Notice(msg, hud.NoticeError)
 }
 
 // undecodable counts a snapshot frame this client cannot read, and says why

@@ -12,6 +12,7 @@ package gameloop
 import (
 	"context"
 	"log/slog"
+	"slices"
 	"sync/atomic"
 	"time"
 
@@ -80,6 +81,9 @@ type Options struct {
 	Observer Observer
 	// Width and Height are the initial window size in logical px.
 	Width, Height float64
+	// Limits bound the world's parts scene and the event frames one tick
+	// applies (zero fields: parts.DefaultLimits).
+	Limits parts.Limits
 }
 
 // Observer watches the loop: a headless summary, a test.
@@ -137,7 +141,11 @@ type Loop struct {
 	badFrames      uint64
 	badFrameReason string
 	badFramesSaid  bool
-	close          *session.CloseInfo
+	// The scene's refusals seen so far, and whether this connection
+	// already said so.
+	refusedRows uint64
+	refusedSaid bool
+	close       *session.CloseInfo
 	// What the run asked for and carries over reconnects (feedback.go).
 	team     string         // the team asked for, or chosen on screen
 	unmet    error          // the team refused or full, not joined since
@@ -166,6 +174,16 @@ type Loop struct {
 // maxLoopErrors bounds the errors kept for the summary.
 const maxLoopErrors = 64
 
+// A tick handles at most eventsPerTick session events, and no more than
+// fit in eventBytesPerTick bytes of messages (the first always comes): the
+// rest wait in the session's queue, in order, for the next tick, so a tick's
+// work is bounded whatever the host sends. At 60 ticks a second that is
+// four times the heaviest traffic of the reference games.
+const (
+	eventsPerTick     = 256
+	eventBytesPerTick = 1 << 20
+)
+
 // New builds a loop for o.Session.
 func New(o Options) *Loop {
 	if o.Log == nil {
@@ -186,7 +204,7 @@ func New(o Options) *Loop {
 		snd = l.snd
 	}
 	l.world = world.New(world.Options{Log: o.Log, Rand: o.Rand, Textures: o.Textures, Sounds: snd,
-		Width: o.Width, Height: o.Height})
+		Width: o.Width, Height: o.Height, Limits: o.Limits})
 	l.hud = hud.New("", "", o.Store)
 	if !o.Start.IsZero() {
 		l.started = true
@@ -276,6 +294,7 @@ func (l *Loop) Tick(now time.Time) {
 	l.sendHUD()
 	l.hud.Update(nowMs)
 	l.world.Tick(nowMs, min(dt, 100))
+	l.checkRefused()
 	l.updateWatching()
 	if s := l.opts.Sounds; s != nil {
 		if x, y, ok := l.world.Camera(); ok {
@@ -292,10 +311,10 @@ func (l *Loop) Tick(now time.Time) {
 	}
 }
 
-// drain hands every queued session event to the loop's parts, in arrival
-// order.
+// drain hands the queued session events to the loop's parts, in arrival
+// order, as many as one tick takes.
 func (l *Loop) drain() {
-	l.evs = l.sess.Queue().Drain(l.evs)
+	l.evs = l.sess.Queue().DrainUpTo(l.evs, eventsPerTick, eventBytesPerTick)
 	for i := range l.evs {
 		l.handle(&l.evs[i])
 		if l.opts.Observer != nil {
@@ -304,6 +323,12 @@ func (l *Loop) drain() {
 	}
 	clear(l.evs)
 	l.evs = l.evs[:0]
+}
+
+// Behind reports whether work was carried to the next tick: session events
+// still queued, or event frames the world has not applied yet.
+func (l *Loop) Behind() bool {
+	return l.sess.Queue().Len() > 0 || (l.core != nil && l.core.Pending() > 0)
 }
 
 // sendHUD puts what the overlays want sent on the wire.
@@ -334,8 +359,12 @@ func (l *Loop) sendHUD() {
 	}
 }
 
-// note keeps an error for the summary, at most maxLoopErrors of them.
+// note keeps an error for the summary, each once, at most maxLoopErrors
+// of them.
 func (l *Loop) note(msg string) {
+	if slices.Contains(l.errs, msg) {
+		return // a host repeating itself says it once
+	}
 	if len(l.errs) < maxLoopErrors {
 		l.errs = append(l.errs, msg)
 	}
@@ -355,14 +384,16 @@ type Stats struct {
 	// wrong version, not a frame, a schema mismatch); Reason is the last why.
 	Undecodable       uint64
 	UndecodableReason string
-	Close             *session.CloseInfo // how the last connection ended (nil: open)
-	PlayAt            time.Time          // when the last connection reached play
+	// Refused is what the scene refused under its limits.
+	Refused parts.Refusals
+	Close   *session.CloseInfo // how the last connection ended (nil: open)
+	PlayAt  time.Time          // when the last connection reached play
 }
 
 // Stats returns the loop's totals.
 func (l *Loop) Stats() Stats {
 	s := Stats{Decoded: l.retired, Prediction: l.prediction, Local: l.local, Errors: l.errs, Close: l.close, PlayAt: l.playAt,
-		Undecodable: l.badFrames, UndecodableReason: l.badFrameReason}
+		Undecodable: l.badFrames, UndecodableReason: l.badFrameReason, Refused: l.world.Refused()}
 	if l.core != nil {
 		st := l.core.Stats()
 		s.Decoded += st.Decoded

@@ -34,7 +34,7 @@ func (c *scriptedCore) Sample(float64) *clientcore.Hot {
 	return &c.hot
 }
 
-func (c *scriptedCore) TakeFrames() []clientcore.EventFrame {
+func (c *scriptedCore) TakeFramesUpTo(int, int) []clientcore.EventFrame {
 	f := c.frames
 	c.frames = nil
 	return f

@@ -13,8 +13,13 @@ import (
 	"vimpclient/termtext"
 )
 
-// maxIDsPerKey bounds the distinct-id sets of the summary.
-const maxIDsPerKey = 1 << 16
+// maxIDsPerKey bounds each distinct-id set of the summary, and maxIDs all
+// of them together: a host naming new ids on every key of a 256-key schema
+// must not make the count the memory hog. Past them a count is a floor.
+const (
+	maxIDsPerKey = 1 << 14
+	maxIDs       = 1 << 16
+)
 
 // Summary is the headless session's report (-summary): how far the
 // handshake got, the frames and what they carried, prediction, errors.
@@ -30,9 +35,11 @@ type Summary struct {
 	Local *clientcore.LocalActor `json:"local,omitempty"`
 	// Undecodable is set when snapshot frames were dropped for their format.
 	Undecodable *Undecodable `json:"undecodable,omitempty"`
-	CloseCode   *int         `json:"closeCode"`
-	Errors      []string     `json:"errors"`
-	DurationMs  int64        `json:"durationMs"`
+	// Refused is set when the scene refused entities past its limits.
+	Refused    *Refused `json:"refused,omitempty"`
+	CloseCode  *int     `json:"closeCode"`
+	Errors     []string `json:"errors"`
+	DurationMs int64    `json:"durationMs"`
 	// Client is the build that played (vimpclient -version).
 	Client string `json:"client"`
 }
@@ -40,6 +47,14 @@ type Summary struct {
 // Undecodable is how many snapshot frames could not be read, and why.
 type Undecodable struct {
 	Frames uint64 `json:"frames"`
+	Reason string `json:"reason"`
+}
+
+// Refused is what the scene refused past its limits: the event frames not
+// applied, the rows whose entities were not created, and the last limit.
+type Refused struct {
+	Frames uint64 `json:"frames"`
+	Rows   uint64 `json:"rows"`
 	Reason string `json:"reason"`
 }
 
@@ -56,6 +71,7 @@ type FrameCounts struct {
 // session.
 type Entities struct {
 	ids    map[string]map[uint32]struct{}
+	total  int // ids in all the sets
 	OnTick func(l *Loop, now time.Time)
 }
 
@@ -98,13 +114,17 @@ func laterBlock(blocks []clientcore.Block, i int) bool {
 }
 
 func (e *Entities) see(key string, id uint32) {
+	if e.total >= maxIDs {
+		return
+	}
 	set := e.ids[key]
 	if set == nil {
 		set = map[uint32]struct{}{}
 		e.ids[key] = set
 	}
-	if len(set) < maxIDsPerKey {
+	if _, ok := set[id]; !ok && len(set) < maxIDsPerKey {
 		set[id] = struct{}{}
+		e.total++
 	}
 }
 
@@ -133,6 +153,9 @@ func Summarize(l *Loop, e *Entities, d time.Duration) Summary {
 	}
 	if ls.Undecodable > 0 {
 		s.Undecodable = &Undecodable{Frames: ls.Undecodable, Reason: ls.UndecodableReason}
+	}
+	if r := ls.Refused; r.Rows > 0 {
+		s.Refused = &Refused{Frames: r.Frames, Rows: r.Rows, Reason: r.Reason}
 	}
 	if ls.Close != nil && !ls.Close.Local {
 		code := ls.Close.Code

@@ -124,6 +124,16 @@ type Scene struct {
 	fallback  MapBuilder
 	first     *Ctx
 	levels    *Levels
+	created   int // entities the current hot sample created
+	// lastRefusal is the limit and route of the last refused row, so that
+	// the reason is formatted once per change.
+	lastRefusal [2]int
+	lim         Limits
+	live        []int // live instances per route index
+	refused     Refusals
+	// check is ApplyFrame's scratch: the entities a frame would create
+	// per route and per canvas.
+	check checkScratch
 	// Fallbacks lists "key/part: reason" for every route drawn by the
 	// generic renderer because the game's part did not match the schema.
 	Fallbacks []string
@@ -142,6 +152,9 @@ type SceneOptions struct {
 	// MapFallback draws MAP_DATA when no part of the map's set key builds
 	// it (unknown games); nil draws no map then.
 	MapFallback MapBuilder
+	// Limits bound the live entities and what one frame creates (zero
+	// fields: DefaultLimits).
+	Limits Limits
 }
 
 // NewScene binds every key of the schema to its parts. A part class that
@@ -164,7 +177,7 @@ func NewScene(o SceneOptions, schema *clientcore.Schema, pc PartsConfig) (*Scene
 		o.Rand = rand.Float64
 	}
 	s := &Scene{log: o.Log, game: o.Game, schema: schema, stages: map[string]*Stage{},
-		inst: map[instKey]Part{}, keyOf: map[int]uint8{}, fallback: o.MapFallback, levels: NewLevels()}
+		inst: map[instKey]Part{}, keyOf: map[int]uint8{}, fallback: o.MapFallback, levels: NewLevels(), lim: o.Limits.WithDefaults()}
 	for _, id := range o.Canvases {
 		s.stages[id] = NewStage(id)
 	}
@@ -213,6 +226,7 @@ func NewScene(o SceneOptions, schema *clientcore.Schema, pc PartsConfig) (*Scene
 			r := route{part: name, bind: b, ctx: ctx, index: len(s.routeName)}
 			s.routes[k.ID] = append(s.routes[k.ID], r)
 			s.routeName = append(s.routeName, name)
+			s.live = append(s.live, 0)
 			s.keyOf[r.index] = k.ID
 		}
 	}
@@ -234,8 +248,14 @@ func (s *Scene) Game() *Game { return s.game }
 // Schema returns the schema the scene was bound to.
 func (s *Scene) Schema() *clientcore.Schema { return s.schema }
 
-// ApplyFrame applies one event frame's blocks (not its camera).
+// ApplyFrame applies one event frame's blocks (not its camera). A frame
+// that would take the scene past its Limits is not applied at all, and is
+// counted in Refused.
 func (s *Scene) ApplyFrame(f *clientcore.EventFrame) {
+	if err := s.checkFrame(f); err != nil {
+		s.refuseFrame(err)
+		return
+	}
 	for bi := range f.Blocks {
 		blk := &f.Blocks[bi]
 		if blk.Schema == nil {
@@ -269,8 +289,7 @@ func (s *Scene) applyRow(r *route, id uint32, null bool, row []float32) {
 			if kp, ok := p.(Killer); ok {
 				kp.Killed()
 			}
-			p.Destroy()
-			delete(s.inst, k)
+			s.destroy(k, p)
 			return
 		}
 		p.Update(row)
@@ -279,13 +298,29 @@ func (s *Scene) applyRow(r *route, id uint32, null bool, row []float32) {
 	if null {
 		return
 	}
+	if !s.roomFor(r) {
+		s.refuseRow(r)
+		return
+	}
+	s.created++
 	if p := r.bind.New(r.ctx, id, row); p != nil {
 		s.inst[k] = p
+		s.live[r.index]++
 	}
 }
 
+// destroy removes a live instance.
+func (s *Scene) destroy(k instKey, p Part) {
+	p.Destroy()
+	delete(s.inst, k)
+	s.live[k.route]--
+}
+
 // ApplyHot applies one tick's hot records in order (later records win).
+// A sample's new entities past the Limits are not created (and counted in
+// Refused); the ones it already has are updated.
 func (s *Scene) ApplyHot(h *clientcore.Hot) {
+	s.created = 0
 	s.applyRecords(h.Actors)
 	s.applyRecords(h.Dynamics)
 	s.applyRecords(h.Tail)
@@ -355,8 +390,7 @@ func (s *Scene) SetMap(m *gamemap.Map) {
 		}
 		for key, p := range s.inst {
 			if key.route == r.index {
-				p.Destroy()
-				delete(s.inst, key)
+				s.destroy(key, p)
 			}
 		}
 		built = true
@@ -364,6 +398,7 @@ func (s *Scene) SetMap(m *gamemap.Map) {
 		s.mapParts = append(s.mapParts, static...)
 		for id, p := range dyn {
 			s.inst[instKey{route: r.index, id: id}] = p
+			s.live[r.index]++
 		}
 	}
 }
@@ -379,8 +414,7 @@ func (s *Scene) Clear(keys []string, all bool) {
 	}
 	for key, p := range s.inst {
 		if all || ids[s.keyOf[key.route]] {
-			p.Destroy()
-			delete(s.inst, key)
+			s.destroy(key, p)
 		}
 	}
 	n := 0

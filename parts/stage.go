@@ -1,6 +1,9 @@
 package parts
 
-import "sort"
+import (
+	"cmp"
+	"slices"
+)
 
 // Drawable is anything a canvas draws each frame.
 type Drawable interface {
@@ -15,15 +18,33 @@ type Handle struct {
 
 type stageEntry struct {
 	Handle
-	d Drawable
+	d Drawable // nil: removed, dropped at the next merge
+}
+
+func byOrder(a, b stageEntry) int {
+	if c := cmp.Compare(a.z, b.z); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.seq, b.seq)
 }
 
 // Stage is a canvas's draw list in ascending z, ties in insertion order.
-// Adding and removing happen when entities appear or vanish; drawing walks
-// the list without allocating.
+//
+// Entities appear and vanish by the thousand when a host floods a canvas,
+// so no operation moves the list: Add appends to a pending run (in
+// insertion order, so in seq order), Remove marks its entry by binary
+// search, and the list is rebuilt — the pending run sorted and merged in,
+// the marked entries left out — once before drawing, or as soon as the
+// pending and removed entries outnumber the sorted ones (a headless client
+// never draws). An operation costs O(log n) amortised, a rebuild O(n + k
+// log k) for k pending entries, and drawing walks the list without
+// allocating.
 type Stage struct {
 	ID      string
-	entries []stageEntry
+	entries []stageEntry // sorted by (z, seq); removed ones have a nil d
+	pending []stageEntry // added since the last merge, ascending seq
+	spare   []stageEntry // the merge's destination, swapped with entries
+	dead    int          // removed entries still in entries or pending
 	next    uint64
 }
 
@@ -34,28 +55,34 @@ func NewStage(id string) *Stage { return &Stage{ID: id} }
 func (s *Stage) Add(z int, d Drawable) Handle {
 	s.next++
 	h := Handle{z: z, seq: s.next}
-	i := sort.Search(len(s.entries), func(i int) bool { return s.entries[i].z > z })
-	s.entries = append(s.entries, stageEntry{})
-	copy(s.entries[i+1:], s.entries[i:])
-	s.entries[i] = stageEntry{Handle: h, d: d}
+	s.pending = append(s.pending, stageEntry{Handle: h, d: d})
+	s.maybeMerge()
 	return h
+}
+
+// find returns the live entry of h (nil for an unknown or removed handle).
+func (s *Stage) find(h Handle) *stageEntry {
+	if i, ok := slices.BinarySearchFunc(s.entries, stageEntry{Handle: h}, byOrder); ok && s.entries[i].d != nil {
+		return &s.entries[i]
+	}
+	if i, ok := slices.BinarySearchFunc(s.pending, h.seq, func(e stageEntry, seq uint64) int { return cmp.Compare(e.seq, seq) }); ok &&
+		s.pending[i].z == h.z && s.pending[i].d != nil {
+		return &s.pending[i]
+	}
+	return nil
 }
 
 // Remove takes the entry out; an unknown handle is ignored.
 func (s *Stage) Remove(h Handle) {
-	lo := sort.Search(len(s.entries), func(i int) bool { return s.entries[i].z >= h.z })
-	for i := lo; i < len(s.entries) && s.entries[i].z == h.z; i++ {
-		if s.entries[i].seq == h.seq {
-			copy(s.entries[i:], s.entries[i+1:])
-			s.entries[len(s.entries)-1] = stageEntry{}
-			s.entries = s.entries[:len(s.entries)-1]
-			return
-		}
+	if e := s.find(h); e != nil {
+		e.d = nil
+		s.dead++
+		s.maybeMerge()
 	}
 }
 
 // Len is the number of entries.
-func (s *Stage) Len() int { return len(s.entries) }
+func (s *Stage) Len() int { return len(s.entries) + len(s.pending) - s.dead }
 
 // Move puts the entry at z (after the entries already there) and returns
 // its new handle; an unknown handle is ignored and returned as is.
@@ -63,22 +90,62 @@ func (s *Stage) Move(h Handle, z int) Handle {
 	if h.z == z {
 		return h
 	}
-	lo := sort.Search(len(s.entries), func(i int) bool { return s.entries[i].z >= h.z })
-	for i := lo; i < len(s.entries) && s.entries[i].z == h.z; i++ {
-		if s.entries[i].seq == h.seq {
-			d := s.entries[i].d
-			s.Remove(h)
-			return s.Add(z, d)
-		}
+	e := s.find(h)
+	if e == nil {
+		return h
 	}
-	return h
+	d := e.d
+	e.d = nil
+	s.dead++
+	return s.Add(z, d)
 }
 
 // Z is the draw order an entry was added at.
 func (h Handle) Z() int { return h.z }
 
+// maybeMerge merges once the pending and removed entries outnumber the
+// sorted ones, which keeps the memory held and the cost per operation
+// bounded without drawing.
+func (s *Stage) maybeMerge() {
+	if len(s.pending)+s.dead > len(s.entries)+64 {
+		s.merge()
+	}
+}
+
+// merge rebuilds entries in order without the removed ones.
+func (s *Stage) merge() {
+	if len(s.pending) == 0 && s.dead == 0 {
+		return
+	}
+	// Pending entries are in seq order; a stable sort by z keeps that for
+	// ties, which is the (z, seq) order.
+	slices.SortStableFunc(s.pending, func(a, b stageEntry) int { return cmp.Compare(a.z, b.z) })
+	out := s.spare[:0]
+	i, j := 0, 0
+	for i < len(s.entries) || j < len(s.pending) {
+		var e stageEntry
+		if j == len(s.pending) || (i < len(s.entries) && byOrder(s.entries[i], s.pending[j]) < 0) {
+			e = s.entries[i]
+			i++
+		} else {
+			e = s.pending[j]
+			j++
+		}
+		if e.d != nil {
+			out = append(out, e)
+		}
+	}
+	clear(s.entries)
+	clear(s.pending)
+	s.spare = s.entries[:0]
+	s.entries = out
+	s.pending = s.pending[:0]
+	s.dead = 0
+}
+
 // Draw draws every entry in order, each from the ground up (height 0).
 func (s *Stage) Draw(g Gfx) {
+	s.merge()
 	for i := range s.entries {
 		g.Elevate(0)
 		s.entries[i].d.Draw(g)
@@ -89,5 +156,6 @@ func (s *Stage) Draw(g Gfx) {
 // Clear drops every entry.
 func (s *Stage) Clear() {
 	clear(s.entries)
-	s.entries = s.entries[:0]
+	clear(s.pending)
+	s.entries, s.pending, s.dead = s.entries[:0], s.pending[:0], 0
 }

@@ -17,6 +17,11 @@ const (
 	SendBurst    = 30
 	OutboxLimit  = 512 // queued input messages before Send refuses
 	drainTimeout = time.Second
+	// closeGrace bounds the close handshake, and a third of it the
+	// outbox's last writes, when the client leaves (the end of -for, a
+	// signal, a closed window): leaving takes well under a second whatever
+	// the host does.
+	closeGrace = 300 * time.Millisecond
 )
 
 // Errors returned to callers that queue a message.

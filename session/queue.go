@@ -21,9 +21,11 @@ type Queue struct {
 }
 
 // DefaultQueueBytes is a queue's byte budget unless SetByteLimit says
-// otherwise: a few seconds of the heaviest snapshot traffic plus the largest
-// map a host may send.
-const DefaultQueueBytes = 32 << 20
+// otherwise: the largest message a host may send (a map) and as much again
+// of other traffic, many seconds of the heaviest snapshot traffic of the
+// reference games. The game loop takes up to 4 MiB of it a tick, so a
+// budget this size fills only when a host sends faster than any game does.
+const DefaultQueueBytes = 2 * MaxIncomingMessage
 
 // eventOverhead is what an event costs the queue besides its bytes.
 const eventOverhead = 128
@@ -98,6 +100,37 @@ func (q *Queue) Drain(dst []Event) []Event {
 	q.bytes = 0
 	q.mu.Unlock()
 	return dst
+}
+
+// DrainUpTo moves the oldest queued events into dst (reusing its storage)
+// in arrival order: at most maxEvents of them, and no more than fit in
+// maxBytes of data (the first always comes). The rest stay queued, in order.
+func (q *Queue) DrainUpTo(dst []Event, maxEvents, maxBytes int) []Event {
+	dst = dst[:0]
+	q.mu.Lock()
+	n, bytes := 0, 0
+	for n < len(q.items) && n < maxEvents {
+		c := cost(&q.items[n])
+		if n > 0 && c > maxBytes-bytes {
+			break
+		}
+		bytes += c
+		n++
+	}
+	dst = append(dst, q.items[:n]...)
+	left := copy(q.items, q.items[n:])
+	clear(q.items[left:])
+	q.items = q.items[:left]
+	q.bytes -= bytes
+	q.mu.Unlock()
+	return dst
+}
+
+// Len is the number of events queued.
+func (q *Queue) Len() int {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	return len(q.items)
 }
 
 // Dropped reports the frames and events lost to overflow so far.

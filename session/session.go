@@ -202,7 +202,23 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 		select {
 		case <-ctx.Done():
 			rec.Event("client-close", map[string]any{"code": 1000})
-			_ = t.Close(1000, "")
+			// A host that keeps sending, or stops reading, must not hold
+			// the leave up: the close handshake gets closeGrace, then the
+			// read is cancelled, which drops the connection.
+			closed := make(chan struct{})
+			go func() {
+				_ = t.Close(1000, "")
+				close(closed)
+			}()
+			select {
+			case <-closed:
+			case <-time.After(closeGrace):
+				// The close frame is stuck behind a host that does not
+				// read: drop the connection, which frees its writers too.
+				if cn, ok := t.(interface{ CloseNow() error }); ok {
+					_ = cn.CloseNow()
+				}
+			}
 			rcancel()
 		case <-stopWatch:
 		}
@@ -224,9 +240,13 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 	<-watchDone
 	ob.close()
 	close(drain)
+	wait := drainTimeout
+	if ctx.Err() != nil {
+		wait = closeGrace / 3 // leaving: the host had its close frame
+	}
 	select {
 	case <-wdone:
-	case <-time.After(drainTimeout):
+	case <-time.After(wait):
 	}
 	wcancel()
 	<-wdone

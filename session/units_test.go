@@ -91,6 +91,28 @@ func TestQueueBoundedByBytes(t *testing.T) {
 	}
 }
 
+// DrainUpTo takes the oldest events within its counts, the first whatever
+// its size, and leaves the rest in order with their bytes.
+func TestQueueDrainUpToKeepsTheRest(t *testing.T) {
+	q := NewQueue(64)
+	for i := range 10 {
+		q.Push(Event{Kind: EventFrame, Data: make([]byte, 1000*(i+1)), Port: i})
+	}
+	var got []int
+	for _, step := range []struct{ events, bytes, want int }{{3, 1 << 20, 3}, {5, 10, 1}, {5, 5000 + 6000 + 2*eventOverhead, 2}, {100, 1 << 20, 4}, {1, 1, 0}} {
+		evs := q.DrainUpTo(nil, step.events, step.bytes)
+		if len(evs) != step.want {
+			t.Fatalf("step %+v: %d events", step, len(evs))
+		}
+		for _, e := range evs {
+			got = append(got, e.Port)
+		}
+	}
+	if fmt.Sprint(got) != "[0 1 2 3 4 5 6 7 8 9]" || q.Len() != 0 || q.bytes != 0 {
+		t.Fatalf("order %v, left %d events %d bytes", got, q.Len(), q.bytes)
+	}
+}
+
 func TestBackoff(t *testing.T) {
 	want := []time.Duration{3 * time.Second, 3 * time.Second, 6 * time.Second, 12 * time.Second, 24 * time.Second, 48 * time.Second, 60 * time.Second, 60 * time.Second}
 	for i, w := range want {

@@ -1,6 +1,7 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
 	"crypto/x509"
@@ -48,6 +49,7 @@ func HTTPClient(caFile string) (*http.Client, error) {
 // WebSocket is the Transport over github.com/coder/websocket.
 type WebSocket struct {
 	conn *websocket.Conn
+	buf  bytes.Buffer // read's buffer, used by the one reading goroutine
 }
 
 // DialWebSocket opens the game WebSocket with the Origin header the host
@@ -77,7 +79,7 @@ func DialWebSocket(ctx context.Context, client *http.Client, wsURL, origin strin
 
 // Recv implements Transport.
 func (w *WebSocket) Recv(ctx context.Context) (Message, error) {
-	typ, data, err := w.conn.Read(ctx)
+	typ, data, err := w.read(ctx)
 	if err != nil {
 		if code := websocket.CloseStatus(err); code != -1 {
 			var ce websocket.CloseError
@@ -92,6 +94,21 @@ func (w *WebSocket) Recv(ctx context.Context) (Message, error) {
 	return Message{Binary: typ == websocket.MessageBinary, Data: data}, nil
 }
 
+// read reads one message into the transport's reused buffer and returns a
+// copy of exactly its size: the queue's byte budget counts a message's
+// length, and a buffer grown by doubling would hold up to twice that.
+func (w *WebSocket) read(ctx context.Context) (websocket.MessageType, []byte, error) {
+	typ, r, err := w.conn.Reader(ctx)
+	if err != nil {
+		return 0, nil, err
+	}
+	w.buf.Reset()
+	if _, err := w.buf.ReadFrom(r); err != nil {
+		return 0, nil, err
+	}
+	return typ, bytes.Clone(w.buf.Bytes()), nil
+}
+
 // Send implements Transport; every client message is a text frame.
 func (w *WebSocket) Send(ctx context.Context, text []byte, _ bool) error {
 	if err := w.conn.Write(ctx, websocket.MessageText, text); err != nil {
@@ -99,6 +116,9 @@ func (w *WebSocket) Send(ctx context.Context, text []byte, _ bool) error {
 	}
 	return nil
 }
+
+// CloseNow drops the connection without a close handshake.
+func (w *WebSocket) CloseNow() error { return w.conn.CloseNow() }
 
 // Close implements Transport.
 func (w *WebSocket) Close(code int, reason string) error {

@@ -29,7 +29,9 @@ import (
 // satisfies it.
 type Core interface {
 	Sample(localNowMs float64) *clientcore.Hot
-	TakeFrames() []clientcore.EventFrame
+	// TakeFramesUpTo returns at most maxFrames queued event frames that
+	// fit in maxRows rows (at least one), keeping the rest for later.
+	TakeFramesUpTo(maxFrames, maxRows int) []clientcore.EventFrame
 	MyGameID() (uint8, bool)
 }
 
@@ -97,6 +99,9 @@ type Options struct {
 	// Width and Height are the initial window size in logical px (default
 	// 1280×720, the window's default).
 	Width, Height float64
+	// Limits bound the parts scene and the event frames one tick applies
+	// (zero fields: parts.DefaultLimits).
+	Limits parts.Limits
 }
 
 // World holds the canvases, the camera and the parts. Every method runs on
@@ -107,6 +112,9 @@ type World struct {
 	tex      parts.Textures
 	sounds   parts.Sounds
 	onCamera func(x, y, zoom float64)
+	lim      parts.Limits
+	// refused is what the scenes replaced since New refused.
+	refused parts.Refusals
 
 	cam      *camera.Camera
 	canvases []Canvas
@@ -153,7 +161,7 @@ func New(o Options) *World {
 		o.Width, o.Height = 1280, 720
 	}
 	return &World{log: o.Log, rnd: o.Rand, tex: o.Textures, sounds: o.Sounds, onCamera: o.OnCamera,
-		winW: o.Width, winH: o.Height, dpr: 1}
+		winW: o.Width, winH: o.Height, dpr: 1, lim: o.Limits.WithDefaults()}
 }
 
 // Rand is the world's random source, for building a game's parts.
@@ -168,7 +176,7 @@ func (w *World) Configure(cfg *Config, game *parts.Game) error {
 		ids[i] = s.ID
 	}
 	scene, err := parts.NewScene(parts.SceneOptions{Log: w.log, Game: game, Generic: generic.Factory{}, Tex: w.tex,
-		IsLocal: w.isLocal, Rand: w.rnd, Sound: w.sounds, Canvases: ids, MapFallback: tiles.MapBuilder{}}, cfg.Schema, cfg.Parts)
+		IsLocal: w.isLocal, Rand: w.rnd, Sound: w.sounds, Canvases: ids, MapFallback: tiles.MapBuilder{}, Limits: w.lim}, cfg.Schema, cfg.Parts)
 	if err != nil {
 		return fmt.Errorf("world: %w", err)
 	}
@@ -181,6 +189,12 @@ func (w *World) Configure(cfg *Config, game *parts.Game) error {
 	w.cam = camera.New(cfg.Camera, w.rnd)
 	if w.scene != nil {
 		w.scene.Clear(nil, true)
+		r := w.scene.Refused()
+		w.refused.Frames += r.Frames
+		w.refused.Rows += r.Rows
+		if r.Reason != "" {
+			w.refused.Reason = r.Reason
+		}
 	}
 	w.canvases = w.canvases[:0]
 	w.pointer = 0
@@ -242,6 +256,25 @@ func (w *World) bake(key string, draw func() map[string]*image.RGBA) {
 func (w *World) bakeTeams(game *parts.Game, palette string) {
 	w.bake(game.ID+"/teams/"+palette, func() map[string]*image.RGBA { return game.BakeTeams(palette) })
 }
+
+// Refused is what the world's scenes refused under their limits since
+// New, the current one's included.
+func (w *World) Refused() parts.Refusals {
+	r := w.refused
+	if w.scene != nil {
+		c := w.scene.Refused()
+		r.Frames += c.Frames
+		r.Rows += c.Rows
+		if c.Reason != "" {
+			r.Reason = c.Reason
+		}
+	}
+	return r
+}
+
+// Scene is the parts scene of the last Configure (nil before one), for
+// tests and diagnostics that count what it holds.
+func (w *World) Scene() *parts.Scene { return w.scene }
 
 // Configured reports whether a CONFIG_DATA was applied.
 func (w *World) Configured() bool { return w.scene != nil }
@@ -367,7 +400,7 @@ func (w *World) Tick(nowMs, dtMs float64) {
 	w.hot.copyFrom(w.core.Sample(nowMs))
 	h := &w.hot.hot
 	if h.Flags&clientcore.HotFrames != 0 {
-		frames := w.core.TakeFrames()
+		frames := w.core.TakeFramesUpTo(w.lim.FramesPerTick, w.lim.RowsPerTick)
 		for i := range frames {
 			w.applyFrame(&frames[i])
 		}

@@ -59,7 +59,7 @@ func (c *fakeCore) Sample(float64) *clientcore.Hot {
 	return &c.hot
 }
 
-func (c *fakeCore) TakeFrames() []clientcore.EventFrame {
+func (c *fakeCore) TakeFramesUpTo(int, int) []clientcore.EventFrame {
 	f := c.frames
 	c.frames = nil
 	return f

@@ -29,6 +29,7 @@ import (
 )
 
 func main() {
+	setMemoryLimit(os.Args[1:])
 	// A package that was given no logger logs through slog's default: it
 	// too makes every text safe for the terminal.
 	slog.SetDefault(logs.NewText(termtext.NewWriter(os.Stderr), slog.LevelInfo))

@@ -115,9 +115,21 @@ func shoot(t *testing.T, sc *scene, name string, each func(frame int)) *image.RG
 
 func at(img *image.RGBA, x, y int) color.RGBA { return img.RGBAAt(x, y) }
 
+// The bridge map is 48×32 cells of 19.2 world units, and the 1920×1080
+// main canvas at scale 5 shows 384×216 of it.
+const (
+	bridgeW, bridgeH = 48 * bridgeHeight, 32 * bridgeHeight
+	bridgeViewW      = 1920 / 5
+	bridgeViewH      = 1080 / 5
+)
+
 // screenOf is where a world point h levels up is drawn on the 1920×1080
-// main canvas (scale 5) of a camera at rest at (cx, cy).
+// main canvas (scale 5) of a camera at rest at (cx, cy). The view centre
+// is the camera point held half a view in from the map's edges, as the
+// world keeps the main view on the map; heights project from that centre.
 func screenOf(x, y, h, cx, cy float64) (int, int) {
+	cx = min(max(cx, bridgeViewW/2), bridgeW-bridgeViewW/2)
+	cy = min(max(cy, bridgeViewH/2), bridgeH-bridgeViewH/2)
 	k := 1 + 0.22*h
 	return int(960 + (cx+(x-cx)*k-cx)*5), int(540 + (cy+(y-cy)*k-cy)*5)
 }

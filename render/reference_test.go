@@ -70,7 +70,7 @@ func drawReference(t testing.TB, name string) *image.RGBA {
 	case "layers-1920x1080":
 		rs = &refScene{sc: layersScene(t, 300, 200), ticks: 30, w: 1920, h: 1080}
 	case "layers-1366x768":
-		rs = &refScene{sc: layersScene(t, 90, 60), ticks: 30, w: 1366, h: 768}
+		rs = &refScene{sc: layersScene(t, 200, 120), ticks: 30, w: 1366, h: 768}
 	default:
 		t.Fatalf("no reference scene %q", name)
 	}

@@ -43,9 +43,15 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "serve: -bots must be between 0 and 200")
 		return 2
 	}
-	if err := host.CheckMap(*game, *mapName); err != nil {
-		fmt.Fprintf(stderr, "serve: %v\n", err)
+	if *dataDir != "" && *game != "" && *game != host.DefaultGame {
+		fmt.Fprintln(stderr, "serve: -data plays a tanks game's own data; it does not go with -game "+*game)
 		return 2
+	}
+	if *dataDir == "" { // a game's own data brings its own maps, checked when they are read
+		if err := host.CheckMap(*game, *mapName); err != nil {
+			fmt.Fprintf(stderr, "serve: %v\n", err)
+			return 2
+		}
 	}
 	level := slog.LevelInfo
 	if *verbose {

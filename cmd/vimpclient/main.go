@@ -1,6 +1,6 @@
 // Command vimpclient is a native desktop client for vimp game hosts.
 //
-//	vimpclient [flags]                              play against the embedded host (started in-process)
+//	vimpclient [flags]                              the start screen (-quickplay: a match against the embedded host)
 //	vimpclient [flags] ADDRESS                      join a host (http://host:port or ws://host:port/path)
 //	vimpclient serve [-addr HOST:PORT] [-bots N]    run the embedded host alone, for LAN play
 //	vimpclient serve -master MASTER -name NAME      ... and list it as a room of a lobby master

@@ -3,6 +3,8 @@ package match
 import (
 	"strconv"
 	"strings"
+
+	"vimpclient/host/game"
 )
 
 // Chat and the chat commands (/name, /mapname, /timeleft, /bot).
@@ -13,15 +15,7 @@ func (m *Match) Chat(uid int, text string) {
 	if p == nil || !p.human.ready {
 		return
 	}
-	text = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f {
-			return -1
-		}
-		return r
-	}, text)
-	if r := []rune(text); len(r) > 60 {
-		text = string(r[:60])
-	}
+	text = game.CleanChat(text)
 	if text == "" {
 		return
 	}

@@ -3,6 +3,7 @@ package match
 import (
 	"strconv"
 
+	"vimpclient/host/game"
 	"vimpclient/host/packer"
 )
 
@@ -88,25 +89,8 @@ func (m *Match) send() {
 	m.seq++
 	m.packBody()
 	reliable := len(m.shots) > 0 || len(m.planted) > 0 || len(m.detonated) > 0 || len(m.explosions) > 0 || len(m.removed) > 0
-	var chatAll, voteAll any
-	if len(m.chatAll) > 0 {
-		chatAll = m.chatAll[0]
-		m.chatAll = m.chatAll[1:]
-	}
-	if len(m.voteAll) > 0 {
-		voteAll = m.voteAll[0]
-		m.voteAll = m.voteAll[1:]
-	}
-	var stat any
-	if len(m.statRows) > 0 || m.statHead {
-		heads := []any{}
-		if m.statHead {
-			heads = m.headRows()
-		}
-		stat = []any{m.statRows, heads}
-		m.statRows = nil
-		m.statHead = false
-	}
+	chatAll, voteAll := game.Next(&m.chatAll), game.Next(&m.voteAll)
+	stat := game.StatBlock(&m.statRows, &m.statHead, m.headRows)
 	secs := m.roundSecondsLeft()
 	for _, p := range m.players {
 		if p == nil || p.human == nil || !p.human.ready {

@@ -5,8 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
+	"vimpclient/host/game"
 	"vimpclient/host/match"
 )
 
@@ -171,15 +171,7 @@ func (m *Match) Chat(uid int, text string) {
 	if p == nil || !p.human.ready {
 		return
 	}
-	text = strings.Map(func(r rune) rune {
-		if r < 0x20 || r == 0x7f || r == utf8.RuneError {
-			return -1
-		}
-		return r
-	}, text)
-	if r := []rune(text); len(r) > 60 {
-		text = string(r[:60])
-	}
+	text = game.CleanChat(text)
 	if text == "" {
 		return
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"vimpclient/host/game"
 	"vimpclient/host/packer"
 )
 
@@ -160,21 +161,8 @@ const headerLen = 15
 func (m *Match) send() {
 	m.seq++
 	reliable := m.packBody()
-	var chatAll any
-	if len(m.chatAll) > 0 {
-		chatAll = m.chatAll[0]
-		m.chatAll = m.chatAll[1:]
-	}
-	var stat any
-	if len(m.statRows) > 0 || m.statHead {
-		heads := []any{}
-		if m.statHead {
-			heads = m.headRows()
-		}
-		stat = []any{m.statRows, heads}
-		m.statRows = nil
-		m.statHead = false
-	}
+	chatAll := game.Next(&m.chatAll)
+	stat := game.StatBlock(&m.statRows, &m.statHead, m.headRows)
 	secs := m.roundSecondsLeft()
 	for _, p := range m.players {
 		if p == nil || p.human == nil || !p.human.ready {

@@ -28,6 +28,11 @@ func ParseBase(s string) (*url.URL, error) {
 		// cleans it: what lies under it could not be told from the URL.
 		return nil, fmt.Errorf("assets base %q: a \".\" or \"..\" segment has no place in it", s)
 	}
+	if strings.Contains(u.Path, "//") {
+		// An empty segment is one a server may merge with its neighbour,
+		// which moves what lies under the base up a folder.
+		return nil, fmt.Errorf("assets base %q: an empty path segment has no place in it", s)
+	}
 	if !strings.HasSuffix(u.Path, "/") {
 		u.Path += "/"
 		if u.RawPath != "" {

@@ -123,10 +123,10 @@ func FuzzResolve(f *testing.F) {
 	})
 }
 
-// A base whose path has dot segments is refused: a server cleaning it would
+// A base whose path has dot or empty segments is refused: a server cleaning it would
 // serve another folder than the one the client confines downloads to.
-func TestParseBaseRefusesDotSegments(t *testing.T) {
-	for _, s := range []string{"http://0/.", "http://h/a/../b/", "https://h/games/./tanks/"} {
+func TestParseBaseRefusesDotAndEmptySegments(t *testing.T) {
+	for _, s := range []string{"http://0/.", "http://h/a/../b/", "https://h/games/./tanks/", "http://0//", "https://h/games//tanks/"} {
 		if u, err := ParseBase(s); err == nil {
 			t.Errorf("ParseBase(%q) = %v, want an error", s, u)
 		}

@@ -117,11 +117,16 @@ func (b *buffer) push(s *slot, localNow, maxFrameAge float64, released []*slot) 
 	if b.isIssued(seq) || b.emitted.has(seq) {
 		return pushDuplicate, released
 	}
-	idx := len(b.frames)
-	for idx > 0 && !seqLess(b.frames[idx-1].frame.Seq, seq) {
-		if b.frames[idx-1].frame.Seq == seq {
+	// The whole buffer is searched for the seq: serial order is not
+	// transitive once a host's seqs span half the number space, so the walk
+	// below could stop short of an equal seq and buffer the frame twice.
+	for _, f := range b.frames {
+		if f.frame.Seq == seq {
 			return pushDuplicate, released
 		}
+	}
+	idx := len(b.frames)
+	for idx > 0 && !seqLess(b.frames[idx-1].frame.Seq, seq) {
 		idx--
 	}
 	if !b.hasOffset {

@@ -30,6 +30,7 @@ func ExampleRunner_Run() {
 	sess := session.New(session.Options{Auth: session.AuthValues{Nick: "Probe"}, AutoTeam: true, Logger: quiet})
 	runner := &session.Runner{Session: sess, Addr: srv.URL()}
 	play, leave := context.WithCancel(ctx)
+	defer leave()
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
@@ -43,6 +44,8 @@ func ExampleRunner_Run() {
 		case <-sess.Queue().Ready():
 		case <-ctx.Done():
 			fmt.Println("no frame:", ctx.Err())
+			leave()
+			<-done
 			return
 		}
 		for _, ev := range sess.Queue().Drain(nil) {

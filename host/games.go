@@ -2,6 +2,7 @@ package host
 
 import (
 	"fmt"
+	"log/slog"
 	"strings"
 
 	"vimpclient/host/game"
@@ -17,6 +18,23 @@ type GameInfo struct {
 	Title string
 	// Maps is the game's map catalog (Config.Map picks one of them).
 	Maps []string
+	// New builds the match of one room. It is how a game plugs into the
+	// host: the room loop drives the match it returns through game.Match
+	// and knows nothing else of the game.
+	New func(MatchOptions) (game.Match, error)
+}
+
+// MatchOptions is what a room tells the match it builds: the host's
+// configuration as far as it concerns the game.
+type MatchOptions struct {
+	Bots int
+	Seed uint64
+	// Map is the map to pin ("" rotates); it is one of GameInfo.Maps.
+	Map                                   string
+	RoundSeconds, MapSeconds, VoteSeconds int
+	// Data is another tanks game's own data (Config.Data), tanks only.
+	Data *match.GameData
+	Log  *slog.Logger
 }
 
 // DefaultGame is the game a host runs when Config.Game is empty.
@@ -25,19 +43,27 @@ const DefaultGame = "tanks"
 // Games lists the games the embedded host can run, the default first.
 func Games() []GameInfo {
 	return []GameInfo{
-		{ID: "tanks", Title: "Tanks", Maps: match.MapNames()},
-		{ID: "snakes", Title: "Snakes", Maps: snakesmatch.MapNames()},
+		{ID: "tanks", Title: "Tanks", Maps: match.MapNames(), New: func(o MatchOptions) (game.Match, error) {
+			return match.New(match.Config{Bots: o.Bots, Seed: o.Seed, Map: o.Map, RoundSeconds: o.RoundSeconds,
+				MapSeconds: o.MapSeconds, VoteSeconds: o.VoteSeconds, Game: o.Data, Log: o.Log})
+		}},
+		{ID: "snakes", Title: "Snakes", Maps: snakesmatch.MapNames(), New: func(o MatchOptions) (game.Match, error) {
+			return snakesmatch.New(snakesmatch.Config{Bots: o.Bots, Seed: o.Seed, Map: o.Map,
+				VoteSeconds: o.VoteSeconds, Log: o.Log})
+		}},
 	}
 }
 
 // FindGame returns the game with the id ("" is DefaultGame), or an error
 // that lists the games there are.
-func FindGame(id string) (GameInfo, error) {
+func FindGame(id string) (GameInfo, error) { return findGame(Games(), id) }
+
+func findGame(games []GameInfo, id string) (GameInfo, error) {
 	if id == "" {
 		id = DefaultGame
 	}
 	var ids []string
-	for _, g := range Games() {
+	for _, g := range games {
 		if g.ID == id {
 			return g, nil
 		}
@@ -48,8 +74,10 @@ func FindGame(id string) (GameInfo, error) {
 
 // CheckMap reports whether name ("" for the game's own choice) is a map of
 // the game id, with an error that lists the game's maps when it is not.
-func CheckMap(id, name string) error {
-	g, err := FindGame(id)
+func CheckMap(id, name string) error { return checkMap(Games(), id, name) }
+
+func checkMap(games []GameInfo, id, name string) error {
+	g, err := findGame(games, id)
 	if err != nil {
 		return err
 	}
@@ -64,9 +92,13 @@ func CheckMap(id, name string) error {
 	return fmt.Errorf("%s has no map %q (its maps: %s)", g.Title, name, strings.Join(g.Maps, ", "))
 }
 
-// newMatch builds the match of cfg.Game.
+// newMatch builds the match of cfg.Game from the host's games.
 func newMatch(cfg *Config) (game.Match, GameInfo, error) {
-	g, err := FindGame(cfg.Game)
+	games := cfg.Games
+	if games == nil {
+		games = Games()
+	}
+	g, err := findGame(games, cfg.Game)
 	if err != nil {
 		return nil, GameInfo{}, err
 	}
@@ -74,19 +106,15 @@ func newMatch(cfg *Config) (game.Match, GameInfo, error) {
 		return nil, GameInfo{}, fmt.Errorf("game data is for tanks, not %s", g.Title)
 	}
 	if cfg.Data == nil { // a game's own data brings its own maps
-		if err := CheckMap(g.ID, cfg.Map); err != nil {
+		if err := checkMap(games, g.ID, cfg.Map); err != nil {
 			return nil, GameInfo{}, err
 		}
 	}
-	var m game.Match
-	switch g.ID {
-	case "snakes":
-		m, err = snakesmatch.New(snakesmatch.Config{Bots: cfg.Bots, Seed: cfg.Seed, Map: cfg.Map,
-			VoteSeconds: cfg.VoteSeconds, Log: cfg.Log})
-	default:
-		m, err = match.New(match.Config{Bots: cfg.Bots, Seed: cfg.Seed, Map: cfg.Map, RoundSeconds: cfg.RoundSeconds,
-			MapSeconds: cfg.MapSeconds, VoteSeconds: cfg.VoteSeconds, Game: cfg.Data, Log: cfg.Log})
+	if g.New == nil {
+		return nil, GameInfo{}, fmt.Errorf("game %s has no match to build", g.ID)
 	}
+	m, err := g.New(MatchOptions{Bots: cfg.Bots, Seed: cfg.Seed, Map: cfg.Map, RoundSeconds: cfg.RoundSeconds,
+		MapSeconds: cfg.MapSeconds, VoteSeconds: cfg.VoteSeconds, Data: cfg.Data, Log: cfg.Log})
 	if err != nil {
 		return nil, GameInfo{}, err
 	}

@@ -33,9 +33,11 @@ import (
 type Config struct {
 	// Addr is the listen address; default 127.0.0.1:0 (a free loopback port).
 	Addr string
-	// Game is the id of the game to run (Games lists them); "" is
-	// DefaultGame.
+	// Game is the id of the game to run, one of Games; "" is DefaultGame.
 	Game string
+	// Games are the games the host can run (nil: the built-in Games()). A
+	// game added here is found by Game like a built-in one.
+	Games []GameInfo
 	// Bots is the number of bots in the match.
 	Bots int
 	// Map pins the match to one map of the game's catalog (no rotation);

@@ -91,7 +91,7 @@ func (l *Loop) connectionOpened() {
 
 func (l *Loop) message(ev *session.Event) {
 	if v, ok := ev.Value.(protocol.Vote); ok {
-		if l.opts.AutoTeam && v.Open != nil && v.Open.Name == teamVoteName {
+		if l.opts.AutoTeam && v.Open != nil && v.Open.Name == protocol.TeamVote {
 			// The session answers it: nobody is asked, unless it refuses.
 			l.autoVote = &v
 			return

@@ -107,7 +107,7 @@ func (l *Loop) retry(r *session.RetryInfo) {
 // the HUD is to see the message.
 func (l *Loop) teamVote(v protocol.Vote) bool {
 	switch {
-	case v.Open != nil && v.Open.Name == teamVoteName:
+	case v.Open != nil && v.Open.Name == protocol.TeamVote:
 		if !l.rejoin || l.team == "" {
 			return true
 		}
@@ -118,7 +118,7 @@ func (l *Loop) teamVote(v protocol.Vote) bool {
 		held := *l.heldVote
 		l.heldVote = nil
 		if slices.Contains(v.List, l.team) {
-			if err := l.sess.VoteAnswer(teamVoteName, l.team); err != nil {
+			if err := l.sess.VoteAnswer(protocol.TeamVote, l.team); err != nil {
 				l.log.Warn("team not rejoined", "team", l.team, "err", err)
 			} else {
 				l.log.Info("rejoining team", "team", l.team)
@@ -139,7 +139,7 @@ func (l *Loop) teamVote(v protocol.Vote) bool {
 func (l *Loop) sentHUD(o hud.Out) {
 	switch o.Kind {
 	case hud.OutVoteAnswer:
-		if o.Vote == teamVoteName && o.Text != "" {
+		if o.Vote == protocol.TeamVote && o.Text != "" {
 			l.team = o.Text
 			l.unmet = nil
 		}

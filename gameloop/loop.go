@@ -97,9 +97,6 @@ type Observer interface {
 	Tick(l *Loop, now time.Time)
 }
 
-// teamVoteName is the engine's team vote.
-const teamVoteName = "teamChange"
-
 // resyncGapMs is the pause between ticks (a minimised window, a suspended
 // process) after which the buffered frames are stale and the core resyncs.
 const resyncGapMs = 3000

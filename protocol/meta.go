@@ -180,6 +180,10 @@ func ParseChat(raw json.RawMessage) (Chat, error) {
 	return c, nil
 }
 
+// TeamVote is the engine's team-change vote: the vote a host opens for a
+// joining player (the games' initial vote), answered with a team name.
+const TeamVote = "teamChange"
+
 // Vote is VOTE_DATA (port 16): either a vote to open or a list answering a
 // "teams"/"maps" request. Neither set means a shape the host never sends.
 type Vote struct {

@@ -30,9 +30,6 @@ type Options struct {
 // maxErrors bounds the error strings kept for the summary.
 const maxErrors = 64
 
-// teamVote is the engine's team-change vote name.
-const teamVote = "teamChange"
-
 // With AutoTeam the session answers the team vote like a player glancing at
 // it: the list request a moment after the vote opens, the choice a moment
 // after the list arrives (the pauses of the reference recordings).

@@ -22,7 +22,7 @@ func (s *Session) vote(c *conn, ob *outbox, v protocol.Vote) {
 			values = c.config.VoteTemplates[v.Open.Name].Values
 		}
 		if req := protocol.ListRequest(values); req != "" {
-			if s.opts.AutoTeam && v.Open.Name == teamVote {
+			if s.opts.AutoTeam && v.Open.Name == protocol.TeamVote {
 				s.schedule(c, ob, deferred{due: s.now().Add(TeamListPause), msg: protocol.VoteRequestMsg(req), pending: v.Open.Name})
 				return
 			}
@@ -40,7 +40,7 @@ func (s *Session) vote(c *conn, ob *outbox, v protocol.Vote) {
 	pending := s.pendingList
 	s.pendingList = ""
 	s.mu.Unlock()
-	if pending != teamVote || !s.opts.AutoTeam {
+	if pending != protocol.TeamVote || !s.opts.AutoTeam {
 		return
 	}
 	if len(v.List) == 0 {
@@ -55,7 +55,7 @@ func (s *Session) vote(c *conn, ob *outbox, v protocol.Vote) {
 		}
 		team = s.opts.Team
 	}
-	s.schedule(c, ob, deferred{due: s.now().Add(TeamAnswerPause), msg: protocol.VoteAnswerMsg(teamVote, team)})
+	s.schedule(c, ob, deferred{due: s.now().Add(TeamAnswerPause), msg: protocol.VoteAnswerMsg(protocol.TeamVote, team)})
 }
 
 // refuse notes that what the run asked for cannot be had, and tells the

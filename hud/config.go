@@ -111,26 +111,13 @@ const (
 	defaultVoteTime  = 10000
 )
 
-// DefaultTechInform returns the black-screen texts used before CONFIG_DATA.
-func DefaultTechInform() []string { return append([]string(nil), defaultTechInform[:]...) }
-
-var defaultTechInform = [...]string{
-	"Server is full! Please wait or try again later.\nMax players: {0}\nYou are #{1} in the queue.",
-	"Connection closed due to a new login from another device!",
-	"Loading...",
-	"Kicked for inactivity.",
-	"Connection terminated due to high network latency.",
-	"Connection terminated due to missed network pings.",
-	"Room is full! Max players: {0}. Try again later.",
-}
-
 // DefaultUIConfig is what the overlays use before CONFIG_DATA arrives.
 func DefaultUIConfig() UIConfig {
 	return UIConfig{
 		Chat: ChatParams{ListLimit: defaultListLimit, LineTime: defaultLineTime, CacheMin: defaultCacheMin, CacheMax: defaultCacheMax},
 		Vote: VoteSchema{Time: defaultVoteTime},
 		Stat: StatSchema{Period: defaultLeaderPeriod, Limit: defaultLeaderLimit},
-		Tech: DefaultTechInform(),
+		Tech: protocol.DefaultTechInform(),
 	}
 }
 
@@ -315,29 +302,9 @@ func fixSize(s string) (CanvasSize, bool) {
 	return CanvasSize{W: w, H: h}, true
 }
 
-// fill replaces {N} with the N-th parameter; a placeholder without a
-// parameter stays as written.
-func fill(t string, params []string) string {
-	if len(params) == 0 {
-		return t
-	}
-	out := make([]byte, 0, len(t))
-	for i := 0; i < len(t); i++ {
-		if t[i] == '{' {
-			j := i + 1
-			for j < len(t) && j-i <= 4 && t[j] >= '0' && t[j] <= '9' {
-				j++
-			}
-			if j > i+1 && j < len(t) && t[j] == '}' {
-				n, _ := strconv.Atoi(t[i+1 : j])
-				if n < len(params) {
-					out = append(out, params[n]...)
-					i = j
-					continue
-				}
-			}
-		}
-		out = append(out, t[i])
-	}
-	return string(out)
-}
+// maxFilledText bounds a filled template in bytes: chat lines, vote
+// titles and informs are shorter by far.
+const maxFilledText = 4096
+
+// fill replaces {N} with the N-th parameter (protocol.FillTemplate).
+func fill(t string, params []string) string { return protocol.FillTemplate(t, params, maxFilledText) }

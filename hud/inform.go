@@ -49,7 +49,7 @@ type TechInform struct {
 
 // NewTechInform makes the black screen with the engine's default texts; it
 // starts hidden.
-func NewTechInform() *TechInform { return &TechInform{list: DefaultTechInform()} }
+func NewTechInform() *TechInform { return &TechInform{list: protocol.DefaultTechInform()} }
 
 // SetList replaces the texts with CONFIG_DATA's techInformList.
 func (t *TechInform) SetList(list []string) {

@@ -87,22 +87,14 @@ type RetryInfo struct {
 // built-in defaults before CONFIG_DATA arrived.
 func techText(list []string, inf protocol.Inform) string {
 	if len(list) == 0 {
-		list = defaultTechInform
+		list = protocol.DefaultTechInform()
 	}
 	if inf.Code < 0 || inf.Code >= len(list) {
 		return "Unknown error"
 	}
-	return fillTemplate(list[inf.Code], inf.Params)
-}
-
-var defaultTechInform = []string{
-	"Server is full! Please wait or try again later.\nMax players: {0}\nYou are #{1} in the queue.",
-	"Connection closed due to a new login from another device!",
-	"Loading...",
-	"Kicked for inactivity.",
-	"Connection terminated due to high network latency.",
-	"Connection terminated due to missed network pings.",
-	"Room is full! Max players: {0}. Try again later.",
+	// A rune takes at most 4 bytes: past that many bytes the text has more
+	// than maxTechText runes, and Truncate cuts it with an ellipsis.
+	return termtext.Truncate(protocol.FillTemplate(list[inf.Code], inf.Params, 4*maxTechText), maxTechText)
 }
 
 // maxTechText bounds a filled TECH_INFORM text, in runes: a template of
@@ -110,35 +102,3 @@ var defaultTechInform = []string{
 // The text keeps its newlines for the black screen; wherever it reaches a
 // terminal it is escaped (termtext).
 const maxTechText = 1000
-
-func fillTemplate(t string, params []string) string {
-	// A rune takes at most 4 bytes: past maxBytes the text has more than
-	// maxTechText runes, and Truncate cuts it with an ellipsis.
-	const maxBytes = 4 * maxTechText
-	out := make([]byte, 0, min(len(t), maxBytes))
-	for i := 0; i < len(t) && len(out) <= maxBytes; i++ {
-		if t[i] == '{' {
-			j := i + 1
-			for j < len(t) && t[j] >= '0' && t[j] <= '9' {
-				j++
-			}
-			if j > i+1 && j < len(t) && t[j] == '}' {
-				n := 0
-				for _, c := range t[i+1 : j] {
-					n = n*10 + int(c-'0')
-					if n > 1<<16 {
-						break
-					}
-				}
-				if n < len(params) {
-					p := params[n]
-					out = append(out, p[:min(len(p), maxBytes+1)]...)
-					i = j
-					continue
-				}
-			}
-		}
-		out = append(out, t[i])
-	}
-	return termtext.Truncate(string(out), maxTechText)
-}

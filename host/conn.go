@@ -108,7 +108,7 @@ func (s *Server) serveGame(w http.ResponseWriter, r *http.Request) {
 	writerDone := make(chan struct{})
 	go func() {
 		defer close(writerDone)
-		s.writeLoop(ctx, ws, c)
+		s.writeLoop(ctx, wsTransport{ws}, c)
 	}()
 	s.readLoop(ctx, ws, c)
 	select {
@@ -159,7 +159,19 @@ func (s *Server) forward(ctx context.Context, ev event) bool {
 	}
 }
 
-func (s *Server) writeLoop(ctx context.Context, ws *websocket.Conn, c *client) {
+// transport is what the write loop needs of a client's connection: the
+// WebSocket of a dedicated client, or a lobby peer's data channels.
+type transport interface {
+	// write sends one message: the frame of m.binary, else the text.
+	write(ctx context.Context, m *outMsg) error
+	// close ends the connection, with the code and reason where the
+	// transport carries them.
+	close(code websocket.StatusCode, reason string)
+}
+
+// writeLoop sends the client's queue over t until the queue asks to close,
+// a write fails or ctx ends; either end cancels the client.
+func (s *Server) writeLoop(ctx context.Context, t transport, c *client) {
 	for {
 		var m outMsg
 		select {
@@ -167,17 +179,14 @@ func (s *Server) writeLoop(ctx context.Context, ws *websocket.Conn, c *client) {
 		case <-ctx.Done():
 			return
 		}
-		var err error
-		switch {
-		case m.closeCode != 0:
-			_ = ws.Close(m.closeCode, m.reason)
+		if m.closeCode != 0 {
+			t.close(m.closeCode, m.reason)
 			c.cancel()
 			return
-		case m.binary != nil:
-			err = ws.Write(ctx, websocket.MessageBinary, *m.binary)
+		}
+		err := t.write(ctx, &m)
+		if m.binary != nil {
 			s.room.putBuf(m.binary)
-		default:
-			err = ws.Write(ctx, websocket.MessageText, m.text)
 		}
 		if err != nil {
 			c.cancel()
@@ -185,3 +194,15 @@ func (s *Server) writeLoop(ctx context.Context, ws *websocket.Conn, c *client) {
 		}
 	}
 }
+
+// wsTransport is a dedicated client's WebSocket.
+type wsTransport struct{ ws *websocket.Conn }
+
+func (w wsTransport) write(ctx context.Context, m *outMsg) error {
+	if m.binary != nil {
+		return w.ws.Write(ctx, websocket.MessageBinary, *m.binary)
+	}
+	return w.ws.Write(ctx, websocket.MessageText, m.text)
+}
+
+func (w wsTransport) close(code websocket.StatusCode, reason string) { _ = w.ws.Close(code, reason) }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"time"
 
+	"github.com/coder/websocket"
+
 	"vimpclient/protocol"
 )
 
@@ -53,7 +55,7 @@ func (s *Server) ServePeer(ctx context.Context, p Peer, verify TokenVerifier) {
 	writerDone := make(chan struct{})
 	go func() {
 		defer close(writerDone)
-		s.writePeer(ctx, p, c)
+		s.writeLoop(ctx, peerTransport{p}, c)
 	}()
 	s.readPeer(ctx, p, c, verify)
 	select {
@@ -109,34 +111,20 @@ func (s *Server) verifyAuth(ctx context.Context, payload json.RawMessage, verify
 	return verify(vctx, obj.Token)
 }
 
-func (s *Server) writePeer(ctx context.Context, p Peer, c *client) {
-	for {
-		var m outMsg
-		select {
-		case m = <-c.out:
-		case <-ctx.Done():
-			return
-		}
-		var err error
-		switch {
-		case m.closeCode != 0:
-			// No close codes on a data channel: the reason went ahead as
-			// TECH_INFORM; closing waits for it to be delivered.
-			_ = p.Close()
-			c.cancel()
-			return
-		case m.binary != nil:
-			err = p.Send(*m.binary, true, m.lossy)
-			s.room.putBuf(m.binary)
-		default:
-			err = p.Send(m.text, false, m.lossy)
-		}
-		if err != nil {
-			c.cancel()
-			return
-		}
+// peerTransport is a lobby peer's data channels: frames and PING go over
+// the unordered channel when marked lossy, the rest over the ordered one.
+type peerTransport struct{ p Peer }
+
+func (t peerTransport) write(_ context.Context, m *outMsg) error {
+	if m.binary != nil {
+		return t.p.Send(*m.binary, true, m.lossy)
 	}
+	return t.p.Send(m.text, false, m.lossy)
 }
+
+// close has no code to send on a data channel: the reason went ahead as
+// TECH_INFORM, and closing waits for it to be delivered.
+func (t peerTransport) close(websocket.StatusCode, string) { _ = t.p.Close() }
 
 // Players is the number of authenticated players in the match.
 func (s *Server) Players() int { return int(s.room.players.Load()) }

@@ -2,8 +2,13 @@ package gameloop
 
 import (
 	"encoding/json"
+	"errors"
+	"strings"
 	"testing"
 	"time"
+
+	"vimpclient/input"
+	"vimpclient/session"
 )
 
 // The story counts from the run's start to the first CONFIG_DATA, and
@@ -36,4 +41,31 @@ func TestLobbyStory(t *testing.T) {
 		t.Fatalf("%d host changes kept", len(s.changes))
 	}
 	s.configured(t0, at(20000)) // the change past the bound has nowhere to go
+}
+
+// refusingPlatform turns every chat line down, as a lobby refuses a
+// command its master does not have.
+type refusingPlatform struct{}
+
+func (refusingPlatform) AnswerVote(string, string) error { return errors.New("no vote") }
+func (refusingPlatform) Command(line string) (bool, error) {
+	return true, errors.New(line + ": this master has no host vote")
+}
+
+// A chat line that went nowhere is said on screen, not only in the log.
+func TestRefusedChatLineIsSaid(t *testing.T) {
+	sess := session.New(session.Options{Logger: quiet()})
+	sess.SetPlatform(refusingPlatform{})
+	loop := New(Options{Session: sess, Log: quiet(), Interactive: true})
+	h := loop.HUD()
+	h.Chat.OpenInput()
+	h.Chat.Type([]rune("/changehost"))
+	h.ChatCommand(input.CmdEnter, 0)
+	loop.Tick(time.Now())
+	for _, n := range loop.HUD().Notices() {
+		if strings.Contains(n.Text, "/changehost: this master has no host vote") {
+			return
+		}
+	}
+	t.Fatalf("notices %+v", loop.HUD().Notices())
 }

@@ -61,6 +61,7 @@ func (d *Dialer) watch(tr *Transport) {
 			continue
 		}
 		stalled = now
+		d.cfg.Log.Info("lobby: host liveness", "stalled", stalled, "silent", silent.Round(time.Millisecond), "ice-down", p.iceDown.Load())
 		if stalled {
 			d.notify(session.PlatformEvent{Kind: session.PlatformHostStalled, Text: stalledText, Silent: silent})
 		} else {
@@ -106,6 +107,7 @@ func (d *Dialer) hostLost(tr *Transport, silent time.Duration) {
 		gone = d.roomGone(ctx, t)
 		cancel()
 	}
+	d.cfg.Log.Warn("lobby: host given up", "room", name, "silent", silent.Round(time.Millisecond), "gone", gone)
 	secs := fmt.Sprintf("%.1f s", silent.Seconds())
 	if !gone {
 		why := lostText + " (nothing for " + secs + "): joining the room again."

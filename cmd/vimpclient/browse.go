@@ -137,6 +137,9 @@ func (mm *matchMaker) join(ctx context.Context, c hud.BrowserChoice) (window.Mat
 		info, err := runner.Run(mctx)
 		m.close()
 		gaveUp := m.gaveUp.Load()
+		if t := m.loop.Target(); t.Lobby && t.RoomName != "" {
+			c.Name = t.RoomName // a room chosen by id is named by what the master listed
+		}
 		m.reason, m.failed = endReason(c, info, err, gaveUp, mctx.Err() != nil && !gaveUp)
 		log.Info("match ended", "room", c.Label(), "reason", m.reason)
 	}()

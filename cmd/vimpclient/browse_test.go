@@ -323,3 +323,17 @@ func BenchmarkBrowserJoinToConfig(b *testing.B) {
 	// (the world's configuration, the map).
 	b.ReportMetric(float64(applied.Microseconds())/1000/float64(b.N), "ms-to-applied/op")
 }
+
+// Why a match ended names its room once: words that name it already are
+// not prefixed with it again.
+func TestEndReasonNamesTheRoomOnce(t *testing.T) {
+	for _, tc := range []struct{ label, why, want string }{
+		{"Rig Room", "Room gone: “Rig Room”: the master no longer lists it.", "Room gone: “Rig Room”: the master no longer lists it."},
+		{"rig room", "Room gone: “Rig Room”: the master no longer lists it.", "Room gone: “Rig Room”: the master no longer lists it."},
+		{"Native Room", "The room was closed (hostLeft).", "Native Room: The room was closed (hostLeft)."},
+	} {
+		if got := labelled(tc.label, tc.why); got != tc.want {
+			t.Errorf("labelled(%q, %q) = %q", tc.label, tc.why, got)
+		}
+	}
+}

@@ -111,6 +111,7 @@ func (l *Loop) message(ev *session.Event) {
 	case *protocol.Config:
 		if l.configAt.IsZero() {
 			l.configAt = ev.At
+			l.story.configured(l.opts.Start, ev.At)
 		}
 		l.configure(v)
 	case *protocol.AuthForm:

@@ -232,6 +232,7 @@ func TestHostChangeThroughTheLoop(t *testing.T) {
 	watch := &hostChangeWatch{}
 	sess := lobbyPlayer(t, ctx, fm, ids[0], keys.Token("2", "Alice"), session.Options{AutoTeam: true})
 	loop := New(Options{Session: sess, Log: quiet(), Interactive: true, AutoTeam: true, Context: ctx, Observer: watch})
+	loop.SetTarget(session.Target{Lobby: true, Master: fm.URL(), Room: ids[0], RoomName: "Native Room"}) // as the runner does
 	tickUntil(t, loop, "playing", func() bool { return !loop.Stats().PlayAt.IsZero() })
 	wctx, wcancel := context.WithTimeout(ctx, 20*time.Second)
 	defer wcancel()
@@ -252,6 +253,15 @@ func TestHostChangeThroughTheLoop(t *testing.T) {
 	if h := loop.HUD(); h.HostChange.Shown || h.Reconnect.Shown || h.Tech.Shown {
 		t.Fatalf("on the new host: host change %v, reconnect %v, tech %v", h.HostChange.Shown, h.Reconnect.Shown, h.Tech.Shown)
 	}
+	ls := Summarize(loop, nil, time.Second).Lobby
+	if ls == nil || ls.Master != fm.URL() || ls.Room != "Native Room" || ls.RoomID != ids[0] || ls.JoinMs == nil || *ls.JoinMs <= 0 ||
+		ls.Migrations != 1 || len(ls.HostChanges) != 1 || ls.HostLostMs != nil {
+		t.Fatalf("lobby summary %+v", ls)
+	}
+	if c := ls.HostChanges[0]; c.Epoch != 2 || c.Mode != "cold" || c.GapMs == nil || *c.GapMs <= 0 {
+		t.Fatalf("host change %+v", c)
+	}
+	t.Logf("join %d ms, host change gap %d ms", *ls.JoinMs, *ls.HostChanges[0].GapMs)
 
 	fm.CloseRoom(ids[0], "hostLeft")
 	tickUntil(t, loop, "room closed", func() bool { return loop.RoomClosed() != "" && loop.Stats().Close != nil })

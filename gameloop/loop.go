@@ -164,6 +164,7 @@ type Loop struct {
 	// when this connection's CONFIG_DATA arrived.
 	roomClosed string
 	configAt   time.Time
+	story      lobbyStory // the room's story for the summary (lobbystory.go)
 	keys       input.Config
 	haveKeys   bool
 }
@@ -192,7 +193,8 @@ func New(o Options) *Loop {
 	if o.Context == nil {
 		o.Context = context.Background()
 	}
-	l := &Loop{opts: o, log: o.Log, sess: o.Session, games: o.Games, graph: netgraph.New(), input: NoInput{}, team: o.Team}
+	l := &Loop{opts: o, log: o.Log, sess: o.Session, games: o.Games, graph: netgraph.New(), input: NoInput{}, team: o.Team,
+		story: lobbyStory{gapFor: -1}}
 	if o.Sounds != nil {
 		l.snd = newPartSounds(o.Sounds)
 	}
@@ -350,6 +352,11 @@ func (l *Loop) sendHUD() {
 		}
 		if err != nil {
 			l.log.Warn("not sent", "kind", o.Kind, "err", err)
+			if o.Kind == hud.OutChat {
+				// A chat line or command the player typed: say why it
+				// went nowhere (a lobby command the master lacks, say).
+				l.hud.Notice(err.Error(), hud.NoticeError)
+			}
 			continue
 		}
 		l.sentHUD(o)

@@ -23,12 +23,22 @@ func (l *Loop) platform(ev *session.Event) {
 	case session.PlatformNotice:
 		l.hud.Notice(p.Text, hud.NoticeInfo)
 	case session.PlatformHostChanging:
+		l.story.migrations++
+		l.story.hostDropped(ev.At)
 		l.hud.HostChanging(p.Text, l.nowMs)
 		if l.ctrl != nil {
 			l.ctrl.SetEnabled(false, l.nowMs)
 		}
 	case session.PlatformHostChanged:
+		l.story.hostChanged(p.Epoch, p.Mode, ev.At)
 		l.hud.HostChanged(l.nowMs)
+	case session.PlatformHostStalled:
+		l.hud.HostStalled(p.Text, l.nowMs)
+	case session.PlatformHostResponding:
+		l.hud.HostResponding()
+	case session.PlatformHostLost:
+		l.story.hostLost(p.Silent)
+		l.note(p.Text)
 	case session.PlatformRoomClosed:
 		l.roomClosed = p.Text
 		l.hud.Notice(p.Text, hud.NoticeError)

@@ -36,10 +36,12 @@ type Summary struct {
 	// Undecodable is set when snapshot frames were dropped for their format.
 	Undecodable *Undecodable `json:"undecodable,omitempty"`
 	// Refused is set when the scene refused entities past its limits.
-	Refused    *Refused `json:"refused,omitempty"`
-	CloseCode  *int     `json:"closeCode"`
-	Errors     []string `json:"errors"`
-	DurationMs int64    `json:"durationMs"`
+	Refused *Refused `json:"refused,omitempty"`
+	// Lobby is the lobby room's story (absent for a dedicated host).
+	Lobby      *LobbySummary `json:"lobby,omitempty"`
+	CloseCode  *int          `json:"closeCode"`
+	Errors     []string      `json:"errors"`
+	DurationMs int64         `json:"durationMs"`
 	// Client is the build that played (vimpclient -version).
 	Client string `json:"client"`
 }
@@ -161,6 +163,7 @@ func Summarize(l *Loop, e *Entities, d time.Duration) Summary {
 		code := ls.Close.Code
 		s.CloseCode = &code
 	}
+	s.Lobby = l.lobbySummary()
 	s.Errors = append(append([]string{}, st.Errors...), ls.Errors...)
 	if f := l.Fatal(); f != nil && len(s.Errors) == 0 {
 		s.Errors = append(s.Errors, f.Error())

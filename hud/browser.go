@@ -1,6 +1,7 @@
 package hud
 
 import (
+	"strconv"
 	"strings"
 	"time"
 
@@ -213,6 +214,7 @@ type Browser struct {
 	emptyKey   emptyKey
 	emptyText  string
 	signInText string
+	unshown    string // "2 not shown: unreadable", for the page line
 }
 
 // NewBrowser makes the browser for the master at address.
@@ -284,6 +286,44 @@ func (b *Browser) SetRooms(gen int, offset, total int, rooms []BrowserRoom, err 
 	b.markFavourites()
 	b.clampSel()
 	b.pingPage()
+	b.nameJoining()
+}
+
+// SetUnshown says that n entries of the room list request gen were not
+// shown, and why ("unreadable"); the page line counts them.
+func (b *Browser) SetUnshown(gen, n int, why string) {
+	if gen != b.gen {
+		return
+	}
+	b.unshown = ""
+	if n > 0 {
+		b.unshown = strconv.Itoa(n) + " not shown: " + cleanText(why)
+	}
+}
+
+// nameJoining gives the room being joined its listed name when it was
+// chosen by id (a -room ID, an entry saved without one).
+func (b *Browser) nameJoining() {
+	j := b.Joining
+	if j == nil || j.Kind != hostlist.Lobby || j.Room == "" || (j.Name != "" && j.Name != j.Room) {
+		return
+	}
+	for i := range b.rooms {
+		if r := b.rooms[i].room; r.ID == j.Room && r.Name != "" {
+			b.JoinNamed(r.Name)
+			return
+		}
+	}
+}
+
+// JoinNamed names the room being joined (the wiring learnt it from the
+// master); the joining line says it from now on.
+func (b *Browser) JoinNamed(name string) {
+	if b.Joining == nil || name == "" || b.Joining.Name == name {
+		return
+	}
+	b.Joining.Name = name
+	b.setStatus("Joining "+b.Joining.Label()+"…", false)
 }
 
 // pingPage asks for the latencies of the rooms on the page shown, once per
@@ -456,6 +496,7 @@ func (b *Browser) JoinStarted(c BrowserChoice, now float64) {
 	b.Joining = &c
 	b.now = now
 	b.setStatus("Joining "+c.Label()+"…", false)
+	b.nameJoining()
 }
 
 // JoinProgress says how the join goes (a failed attempt and the next one),

@@ -160,13 +160,20 @@ func TestBrowserSearch(t *testing.T) {
 		t.Fatalf("enter %+v, searching %v", r, b.Searching)
 	}
 	b.Key(191, false, false)
-	b.Key(27, false, false) // Esc clears
-	if r := only(t, b.Requests(), RequestRooms); r.Search != "" || b.Search != "" || !b.Searching {
-		t.Fatalf("esc %+v", r)
+	b.Key(27, false, false) // Esc clears the search and leaves the field
+	if r := only(t, b.Requests(), RequestRooms); r.Search != "" || b.Search != "" || b.Searching {
+		t.Fatalf("esc %+v, searching %v", r, b.Searching)
 	}
-	b.Key(27, false, false) // and leaves
-	if b.Searching {
-		t.Fatal("still searching")
+	b.Type([]rune("r")) // R after Esc is the refresh key, not a letter of the search
+	b.Key(82, false, false)
+	if rs := b.Requests(); !reflect.DeepEqual(kinds(rs), []BrowserRequestKind{RequestRooms, RequestSignIn, RequestHosts}) ||
+		b.Search != "" || rs[0].Search != "" {
+		t.Fatalf("R after Esc: search %q, requests %+v", b.Search, rs)
+	}
+	b.Key(191, false, false)
+	b.Key(27, false, false) // Esc in an empty field leaves it too
+	if b.Searching || len(b.Requests()) != 0 {
+		t.Fatal("still searching, or searched again")
 	}
 }
 
@@ -328,5 +335,45 @@ func TestSignInText(t *testing.T) {
 		if got := s.Text(); got != want {
 			t.Errorf("%+v: %q, want %q", s, got, want)
 		}
+	}
+}
+
+// A room chosen by its id (a -room ID) is named in the joining line once
+// the list or the wiring knows its name.
+func TestJoiningNamesTheRoom(t *testing.T) {
+	b := NewBrowser(testMaster)
+	b.JoinStarted(BrowserChoice{Kind: hostlist.Lobby, Address: testMaster, Room: "r01", Name: "r01"}, 0)
+	if b.Status != "Joining r01…" {
+		t.Fatalf("status %q", b.Status)
+	}
+	b.Refresh()
+	r := b.Requests()[0]
+	b.SetRooms(r.Gen, 0, 2, rooms(2), nil)
+	if b.Status != "Joining Room 1…" || b.Joining.Label() != "Room 1" {
+		t.Fatalf("status %q", b.Status)
+	}
+	b.JoinNamed("Room 1") // the same name again says nothing new
+	b.JoinProgress("attempt 2")
+	b.JoinNamed("Renamed")
+	if b.Status != "Joining Renamed…" {
+		t.Fatalf("status %q", b.Status)
+	}
+}
+
+// Entries of the list the master sent but the client could not read are
+// counted on the page line, with why.
+func TestBrowserCountsUnshownRooms(t *testing.T) {
+	b := NewBrowser(testMaster)
+	b.Refresh()
+	r := b.Requests()[0]
+	b.SetRooms(r.Gen, 0, 5, rooms(3), nil)
+	b.SetUnshown(r.Gen-1, 7, "stale") // an older request's answer is dropped
+	b.SetUnshown(r.Gen, 2, "entries this client cannot read")
+	if got := b.PageText(); got != "Page 1 of 1 · 5 rooms · 2 not shown: entries this client cannot read" {
+		t.Fatalf("page line %q", got)
+	}
+	b.SetUnshown(r.Gen, 0, "")
+	if got := b.PageText(); strings.Contains(got, "not shown") {
+		t.Fatalf("page line %q", got)
 	}
 }

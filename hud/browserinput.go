@@ -107,12 +107,11 @@ func (b *Browser) Key(code int, shift, ctrl bool) {
 			b.Searching = false
 			b.applySearch()
 			return
-		case 27: // Esc: clear the search, or leave the field
+		case 27: // Esc: clear the search and leave the field (R refreshes again)
+			b.Searching = false
 			if b.Search != "" {
 				b.Search = ""
 				b.applySearch()
-			} else {
-				b.Searching = false
 			}
 			return
 		case 8:
@@ -275,7 +274,7 @@ func (b *Browser) Click(w, h, x, y, now float64) {
 
 // PageText is the footer's page line: "Page 2 of 3 · 23 rooms".
 func (b *Browser) PageText() string {
-	k := pageKey{b.Tab, b.Page, b.pages(), b.TabCount(b.Tab), b.Loading}
+	k := pageKey{b.Tab, b.Page, b.pages(), b.TabCount(b.Tab), b.Loading, b.unshown}
 	if k == b.pageKey && b.pageText != "" {
 		return b.pageText
 	}
@@ -285,6 +284,9 @@ func (b *Browser) PageText() string {
 		what = " hosts"
 	}
 	s := "Page " + strconv.Itoa(k.page+1) + " of " + strconv.Itoa(k.pages) + " · " + strconv.Itoa(k.count) + what
+	if k.tab == TabRooms && b.unshown != "" {
+		s += " · " + b.unshown
+	}
 	if k.loading {
 		s += " · loading…"
 	}
@@ -296,6 +298,7 @@ type pageKey struct {
 	tab                BrowserTab
 	page, pages, count int
 	loading            bool
+	unshown            string
 }
 
 // BrowserHint is the browser's key line.

@@ -112,11 +112,17 @@ type HostChange struct {
 	Text  string  // "Host changing" (the view adds the dots)
 	Found bool    // the master named the new host: joining it
 	Since float64 // when the change began (monotonic ms)
-	left  bool    // the player pressed the give-up key
+	// Stalled: no host change at all, the host has just gone quiet; the
+	// screen goes when it is heard again.
+	Stalled bool
+	left    bool // the player pressed the give-up key
 }
 
 // Detail is the line under the text.
 func (c *HostChange) Detail() string {
+	if c.Stalled {
+		return "Nothing has come from the host for a moment: waiting for it to answer"
+	}
 	if c.Found {
 		return "New host found: rejoining the room (the map and round start again)"
 	}
@@ -138,12 +144,38 @@ func (h *HUD) HostChanging(text string, now float64) {
 	if !h.HostChange.Shown {
 		h.HostChange = HostChange{Shown: true, Since: now}
 	}
-	h.HostChange.Text = text
+	h.HostChange.Text, h.HostChange.Stalled = text, false
 	h.Chat.Escape()
+}
+
+// HostStalled shows the host-change screen for a host that went quiet
+// (text: "Host not responding"); a host change already on screen stays.
+func (h *HUD) HostStalled(text string, now float64) {
+	if h.HostChange.Shown {
+		return // a host change, or the stall already shown
+	}
+	h.tick(now)
+	text = strings.TrimRight(strings.Join(strings.Fields(cleanText(text)), " "), "….")
+	if text == "" {
+		text = "Host not responding"
+	}
+	// The chat line stays open: a host heard again a moment later gives
+	// the keys back as they were.
+	h.HostChange = HostChange{Shown: true, Since: now, Text: text, Stalled: true}
+}
+
+// HostResponding hides the screen of a stalled host that is heard again.
+func (h *HUD) HostResponding() {
+	if h.HostChange.Stalled {
+		h.HostChange = HostChange{}
+	}
 }
 
 // HostChanged says the new host is being joined.
 func (h *HUD) HostChanged(now float64) {
+	if h.HostChange.Stalled {
+		h.HostChange = HostChange{}
+	}
 	h.HostChanging(h.HostChange.Text, now)
 	h.HostChange.Found = true
 }

@@ -2,6 +2,7 @@ package hud
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"vimpclient/protocol"
@@ -196,5 +197,34 @@ func TestHostChangeScreen(t *testing.T) {
 	h.Reconnecting("no new host", 300, 1)
 	if h.HostChange.Shown || h.HostChangeKey(GiveUpKey) {
 		t.Fatal("the host-change screen stayed over the reconnecting screen")
+	}
+}
+
+// A host that goes quiet shows the same screen as "Host not responding",
+// without closing the chat line; heard again, the screen goes. A host
+// change announced meanwhile takes the screen over and stays.
+func TestHostStalledScreen(t *testing.T) {
+	h := New("host", "tanks", nil)
+	h.Chat.OpenInput()
+	h.HostStalled("Host not responding", 100)
+	if c := h.HostChange; !c.Shown || !c.Stalled || c.Text != "Host not responding" || !strings.Contains(c.Detail(), "waiting") {
+		t.Fatalf("screen %+v", c)
+	}
+	if !h.Chat.Open() {
+		t.Error("the stall closed the chat line")
+	}
+	h.HostResponding()
+	if h.HostChange.Shown {
+		t.Fatal("the screen stayed after the host was heard again")
+	}
+	h.HostStalled("Host not responding", 200)
+	h.HostChanging("Host changing…", 300)
+	if c := h.HostChange; !c.Shown || c.Stalled || c.Text != "Host changing" {
+		t.Fatalf("the host change did not take the screen over: %+v", c)
+	}
+	h.HostResponding()
+	h.HostStalled("Host not responding", 400)
+	if c := h.HostChange; !c.Shown || c.Stalled || c.Text != "Host changing" {
+		t.Fatalf("a stall replaced the host change: %+v", c)
 	}
 }

@@ -58,12 +58,25 @@ func Words(code, reason string) string {
 		return "The room's host is changing; trying again."
 	case "memberTaken":
 		return "This room seat is in use by another account."
-	case "invalidRoomSecret", "staleEpoch", "roomTaken":
+	case "invalidRoomSecret", "staleEpoch", "roomTaken", "invalidPromotion":
 		return "The room cannot be taken back: it has a new host."
 	case "badRequest":
 		return "The master did not understand the request."
 	}
 	return fmt.Sprintf("The master refused the request (%s).", termtext.Name(code))
+}
+
+// ClosedWords is why a room was closed (room_closed's reason) in a
+// sentence. A reason the client does not know is quoted, escaped and
+// bounded.
+func ClosedWords(reason string) string {
+	switch reason {
+	case "":
+		return "The room was closed."
+	case "noHost":
+		return "The room was closed: its host left and no other player could take over."
+	}
+	return fmt.Sprintf("The room was closed (%s).", termtext.Reason(reason))
 }
 
 func voteRejectedWords(reason string) string {

@@ -189,16 +189,22 @@ func (m *Master) AllServers(ctx context.Context, q Query) (ServerPage, error) {
 			return ServerPage{}, err
 		}
 		all.Total = page.Total
+		all.Unreadable += page.Unreadable
+		all.OverLimit += page.OverLimit
 		added := 0
 		for _, r := range page.Servers {
-			if seen[r.ID] || len(all.Servers) >= MaxRooms {
+			if seen[r.ID] {
+				continue
+			}
+			if len(all.Servers) >= MaxRooms {
+				all.OverLimit++
 				continue
 			}
 			seen[r.ID] = true
 			all.Servers = append(all.Servers, r)
 			added++
 		}
-		q.Offset += len(page.Servers)
+		q.Offset += len(page.Servers) + page.Unreadable + page.OverLimit // the master pages by what it sent
 		if added == 0 || q.Offset >= page.Total || len(all.Servers) >= MaxRooms || q.Search != "" {
 			break
 		}

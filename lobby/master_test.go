@@ -265,3 +265,52 @@ func TestRoomByID(t *testing.T) {
 		fm.Close()
 	}
 }
+
+// A room's closing reason is a sentence: the newer master's code in
+// words, anything else quoted and escaped.
+func TestClosedWords(t *testing.T) {
+	if w := lobby.ClosedWords("noHost"); strings.Contains(w, "noHost") || !strings.Contains(w, "no other player") {
+		t.Errorf("noHost: %q", w)
+	}
+	if w := lobby.ClosedWords(""); w != "The room was closed." {
+		t.Errorf("no reason: %q", w)
+	}
+	if w := lobby.ClosedWords("hostLeft\x1b[2J"); w != `The room was closed (hostLeft\x1b[2J).` {
+		t.Errorf("unknown reason: %q", w)
+	}
+}
+
+// Entries the client cannot read are counted, not lost: the walk pages by
+// what the master sent, and the shortfall says how many rooms are not
+// shown and why.
+func TestAllServersCountsUnreadable(t *testing.T) {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		switch r.URL.Query().Get("offset") {
+		case "", "0":
+			fmt.Fprint(w, `{"total":6,"servers":[{"hostId":"a","name":"A"},{"name":"no id"},"not a room"]}`)
+		case "3":
+			fmt.Fprint(w, `{"total":6,"servers":[{"hostId":"b","name":"B"}]}`)
+		case "4": // the master counts rooms it does not send
+			fmt.Fprint(w, `{"total":6,"servers":[]}`)
+		default:
+			t.Errorf("asked for offset %q", r.URL.Query().Get("offset"))
+			fmt.Fprint(w, `{"total":6,"servers":[]}`)
+		}
+	}))
+	defer srv.Close()
+	m, err := lobby.NewMaster(srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := m.AllServers(context.Background(), lobby.Query{})
+	if err != nil || len(all.Servers) != 2 || all.Unreadable != 2 || all.Total != 6 {
+		t.Fatalf("all: %+v %v", all, err)
+	}
+	if got, want := all.Shortfall(), "2 of 6 rooms, 4 not shown: 2 unreadable, 2 not sent by the master"; got != want {
+		t.Errorf("shortfall %q, want %q", got, want)
+	}
+	if s := (lobby.ServerPage{Total: 1, Servers: all.Servers[:1]}).Shortfall(); s != "" {
+		t.Errorf("a whole list has a shortfall: %q", s)
+	}
+}

@@ -33,10 +33,38 @@ type Room struct {
 	Raw json.RawMessage
 }
 
-// ServerPage is one answer of GET /servers.
+// ServerPage is one answer of GET /servers (or all of them).
 type ServerPage struct {
 	Total   int
 	Servers []Room
+	// Unreadable counts the entries the master sent that are not rooms
+	// this client can read (no id, not an object, too long); OverLimit
+	// those past MaxRooms.
+	Unreadable, OverLimit int
+}
+
+// Shortfall says why fewer rooms are listed than the master counts, as
+// "23 of 34 rooms, 11 not shown: 3 unreadable, 8 not sent by the master"
+// ("" when every room is listed). The rooms a master counts but left off
+// its pages are those of other regions, or rooms that came and went while
+// the list was paged.
+func (p ServerPage) Shortfall() string {
+	shown := len(p.Servers)
+	total := max(p.Total, shown+p.Unreadable+p.OverLimit)
+	if shown >= total {
+		return ""
+	}
+	var why []string
+	if p.Unreadable > 0 {
+		why = append(why, fmt.Sprintf("%d unreadable", p.Unreadable))
+	}
+	if p.OverLimit > 0 {
+		why = append(why, fmt.Sprintf("%d past the %d-room limit", p.OverLimit, MaxRooms))
+	}
+	if rest := total - shown - p.Unreadable - p.OverLimit; rest > 0 {
+		why = append(why, fmt.Sprintf("%d not sent by the master", rest))
+	}
+	return fmt.Sprintf("%d of %d rooms, %d not shown: %s", shown, total, total-shown, strings.Join(why, ", "))
 }
 
 type roomWire struct {
@@ -75,14 +103,16 @@ func ParseServerPage(b []byte) (page ServerPage, dropped int, err error) {
 	} else {
 		page.Total = len(wire.Servers)
 	}
-	for _, raw := range wire.Servers {
+	for i, raw := range wire.Servers {
 		if len(page.Servers) >= MaxRooms {
-			dropped += len(wire.Servers) - MaxRooms
+			page.OverLimit = len(wire.Servers) - i
+			dropped += page.OverLimit
 			break
 		}
 		r, ok := parseRoom(raw)
 		if !ok {
 			dropped++
+			page.Unreadable++
 			continue
 		}
 		page.Servers = append(page.Servers, r)

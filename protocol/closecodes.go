@@ -31,6 +31,9 @@ const (
 	CloseAnotherDevice = 4902
 	// CloseServerFull: TECH_INFORM 0, the legacy queue of a full server.
 	CloseServerFull = 4903
+	// CloseHostLost: the room's host stopped sending anything; the room
+	// is still listed, so it is joined again at once.
+	CloseHostLost = 4904
 )
 
 // TechCloseCode maps the terminal TECH_INFORM a lobby host sent before
@@ -95,6 +98,8 @@ func CloseReason(code int) string {
 		return "Connection closed due to a new login from another device."
 	case CloseServerFull:
 		return "The server is full: try again later."
+	case CloseHostLost:
+		return "The room's host stopped responding."
 	}
 	return "Connection closed (code " + strconv.Itoa(code) + ")."
 }

@@ -45,10 +45,20 @@ const (
 	PlatformVote
 	// PlatformVoteResult: an engine vote ended (Vote, with Result).
 	PlatformVoteResult
+	// PlatformHostStalled: nothing has come from the room's host for a
+	// while (Silent), or its connection says it is unreachable: the match
+	// is frozen until it answers again or is given up.
+	PlatformHostStalled
+	// PlatformHostResponding: the stalled host is heard again.
+	PlatformHostResponding
+	// PlatformHostLost: the host was given up after Silent without a word;
+	// Text says what became of the room.
+	PlatformHostLost
 )
 
 func (k PlatformKind) String() string {
-	return [...]string{"notice", "host-changing", "host-changed", "room-closed", "vote", "vote-result"}[k]
+	return [...]string{"notice", "host-changing", "host-changed", "room-closed", "vote", "vote-result",
+		"host-stalled", "host-responding", "host-lost"}[k]
 }
 
 // PlatformEvent is a lobby notice for the game loop (EventPlatform).
@@ -56,6 +66,13 @@ type PlatformEvent struct {
 	Kind PlatformKind
 	Text string
 	Vote *EngineVote
+	// Epoch and Mode are the room's host generation and how the new host
+	// took over (PlatformHostChanged: checkpoint, planned, reclaimed, cold).
+	Epoch int
+	Mode  string
+	// Silent is how long the host had sent nothing (PlatformHostStalled,
+	// PlatformHostLost).
+	Silent time.Duration
 }
 
 // EngineVote is a vote the platform runs. Its window queues against host

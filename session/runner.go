@@ -68,7 +68,8 @@ func (e *stayError) Unwrap() []error { return []error{e.err, ErrStay} }
 // when an attempt failed with an error marked Stay.
 //
 // A lobby room's host change (CloseHostMigrating) is followed by the next
-// attempt at once: the dial waits for the master to name the new host.
+// attempt at once: the dial waits for the master to name the new host. So
+// is a lost host whose room the master still lists (CloseHostLost).
 func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
 	client := r.Client
 	if client == nil {
@@ -116,7 +117,7 @@ func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
 			if !info.Reconnect {
 				return info, nil
 			}
-			if info.Code == protocol.CloseHostMigrating {
+			if info.Code == protocol.CloseHostMigrating || info.Code == protocol.CloseHostLost {
 				continue
 			}
 		}

@@ -89,6 +89,7 @@ type Session struct {
 	tokenErr    error           // why the target's token may not be sent (Target.RoomToken)
 	secrets     []string        // redacted from kept errors
 	refused     map[string]bool // refusals already said on this connection
+	onPlaying   func()          // told each connection that reaches play
 }
 
 // New makes a session; Run connects it.
@@ -282,13 +283,17 @@ func (s *Session) setState(c *conn, st State) {
 	}
 	c.state = st
 	s.mu.Lock()
+	var played func()
 	if st == StatePlaying {
-		s.lastPlaying = true
+		s.lastPlaying, played = true, s.onPlaying
 	}
 	if st > s.stats.Furthest {
 		s.stats.Furthest = st
 	}
 	s.mu.Unlock()
+	if played != nil {
+		played()
+	}
 	s.queue.Push(Event{At: s.now(), Kind: EventState, State: st})
 }
 
@@ -523,6 +528,15 @@ func (s *Session) Pending() int {
 		return 0
 	}
 	return ob.pending()
+}
+
+// OnPlaying sets what is told each time a connection reaches play (the
+// host accepted the player and the match runs); it is called on the
+// session's read goroutine and must not block. nil removes it.
+func (s *Session) OnPlaying(f func()) {
+	s.mu.Lock()
+	s.onPlaying = f
+	s.mu.Unlock()
 }
 
 func (s *Session) lastReachedPlaying() bool {

@@ -42,10 +42,21 @@ type CloseError struct {
 }
 
 func (e *CloseError) Error() string {
-	if e.Err != nil {
-		return fmt.Sprintf("connection closed (%d %s): %v", e.Code, e.Reason, e.Err)
+	var s string
+	switch {
+	case e.Reason != "":
+		s = fmt.Sprintf("connection closed (%d %s)", e.Code, e.Reason)
+	case e.Code == 1000:
+		s = "the connection was closed"
+	case e.Code == protocol.CloseAbnormal:
+		s = "the connection was lost"
+	default:
+		s = fmt.Sprintf("connection closed (code %d)", e.Code)
 	}
-	return fmt.Sprintf("connection closed (%d %s)", e.Code, e.Reason)
+	if e.Err != nil {
+		return s + ": " + e.Err.Error()
+	}
+	return s
 }
 
 func (e *CloseError) Unwrap() error { return e.Err }

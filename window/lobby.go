@@ -147,6 +147,9 @@ func (w *Window) lobbyUpdate(now time.Time) bool {
 		// configuration arrives.
 		l := s.match.Loop()
 		l.Tick(now)
+		if t := l.Target(); t.Lobby {
+			b.JoinNamed(t.RoomName) // a room chosen by id is named once found
+		}
 		if at := l.ConfigAt(); !at.IsZero() {
 			s.show(w, at)
 		} else if r := &l.HUD().Reconnect; r.Shown {

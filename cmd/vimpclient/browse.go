@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -136,6 +137,9 @@ func (mm *matchMaker) join(ctx context.Context, c hud.BrowserChoice) (window.Mat
 		info, err := runner.Run(mctx)
 		m.close()
 		gaveUp := m.gaveUp.Load()
+		if t := m.loop.Target(); t.Lobby && t.RoomName != "" {
+			c.Name = t.RoomName // a room chosen by id is named by what the master listed
+		}
 		m.reason, m.failed = endReason(c, info, err, gaveUp, mctx.Err() != nil && !gaveUp)
 		log.Info("match ended", "room", c.Label(), "reason", m.reason)
 	}()
@@ -150,11 +154,20 @@ func endReason(c hud.BrowserChoice, info *session.CloseInfo, err error, gaveUp, 
 	case gaveUp:
 		return "Gave up reconnecting to " + c.Label(), true
 	case err != nil:
-		return c.Label() + ": " + err.Error(), true
+		return labelled(c.Label(), err.Error()), true
 	case info != nil && !info.Local:
-		return c.Label() + ": " + info.Reason, true
+		return labelled(c.Label(), info.Reason), true
 	}
 	return "", false
+}
+
+// labelled puts the room's or host's label before why it ended, unless
+// the words name it already.
+func labelled(label, why string) string {
+	if label != "" && strings.Contains(strings.ToLower(why), strings.ToLower(label)) {
+		return why
+	}
+	return label + ": " + why
 }
 
 // audioOut is the window's sound: the output device (or none) and the

@@ -237,6 +237,24 @@ func untilConfig(t testing.TB, m window.Match) time.Time {
 	return l.ConfigAt()
 }
 
+// untilPlaying ticks the match's loop until its session plays.
+func untilPlaying(t testing.TB, m window.Match) {
+	t.Helper()
+	l := m.Loop()
+	deadline := time.NewTimer(20 * time.Second)
+	defer deadline.Stop()
+	for l.Tick(time.Now()); l.Stats().PlayAt.IsZero(); l.Tick(time.Now()) {
+		select {
+		case <-l.Session().Queue().Ready():
+		case <-m.Done():
+			r, _ := m.End()
+			t.Fatalf("the match ended before play: %s", r)
+		case <-deadline.C:
+			t.Fatal("not playing within 20 s")
+		}
+	}
+}
+
 // From the browser into a room and out again: Enter joins the selected
 // room through the master; the player leaving stops the session (the
 // master hears leave_room); a room the master closes ends the match by
@@ -250,6 +268,7 @@ func TestBrowserJoinsAndLeaves(t *testing.T) {
 	if got := m.Loop().Target().Room; got != j.room {
 		t.Fatalf("joined room %q, want %q", got, j.room)
 	}
+	untilPlaying(t, m) // a join is kept once the host let the player in
 	m.Stop()
 	j.b.JoinEnded("", false) // as the window does when the player leaves
 	wctx, cancel := context.WithTimeout(j.ctx, 10*time.Second)
@@ -303,4 +322,18 @@ func BenchmarkBrowserJoinToConfig(b *testing.B) {
 	// The tick that got CONFIG_DATA also applied it and what came with it
 	// (the world's configuration, the map).
 	b.ReportMetric(float64(applied.Microseconds())/1000/float64(b.N), "ms-to-applied/op")
+}
+
+// Why a match ended names its room once: words that name it already are
+// not prefixed with it again.
+func TestEndReasonNamesTheRoomOnce(t *testing.T) {
+	for _, tc := range []struct{ label, why, want string }{
+		{"Rig Room", "Room gone: “Rig Room”: the master no longer lists it.", "Room gone: “Rig Room”: the master no longer lists it."},
+		{"rig room", "Room gone: “Rig Room”: the master no longer lists it.", "Room gone: “Rig Room”: the master no longer lists it."},
+		{"Native Room", "The room was closed (hostLeft).", "Native Room: The room was closed (hostLeft)."},
+	} {
+		if got := labelled(tc.label, tc.why); got != tc.want {
+			t.Errorf("labelled(%q, %q) = %q", tc.label, tc.why, got)
+		}
+	}
 }

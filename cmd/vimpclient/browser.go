@@ -105,7 +105,11 @@ func (b *browserBackend) rooms(r hud.BrowserRequest) {
 	if err != nil && b.ctx.Err() != nil {
 		return
 	}
-	b.answer(func(br *hud.Browser) { br.SetRooms(r.Gen, r.Offset, page.Total, rooms, err) })
+	unshown := page.Unreadable + page.OverLimit
+	b.answer(func(br *hud.Browser) {
+		br.SetRooms(r.Gen, r.Offset, page.Total, rooms, err)
+		br.SetUnshown(r.Gen, unshown, "entries this client cannot read")
+	})
 }
 
 // latencies pings the rooms through the master, within its ping budget.

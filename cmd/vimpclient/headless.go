@@ -90,7 +90,8 @@ func headlessConnect(ctx context.Context, p *playFlags, addr string, stdout, std
 
 // finishHeadless prints the closing note and the summary and picks the exit
 // status: 0 only when the session got to play what was asked (the team of
-// -team, or any team offered when none was named).
+// -team, or any team offered when none was named) and its lobby room, if
+// any, lasted.
 func finishHeadless(l *gameloop.Loop, ents *gameloop.Entities, info *session.CloseInfo, runErr error, d time.Duration, wantSummary bool, stdout, stderr io.Writer) int {
 	s := gameloop.Summarize(l, ents, d)
 	switch {
@@ -114,6 +115,11 @@ func finishHeadless(l *gameloop.Loop, ents *gameloop.Entities, info *session.Clo
 		}
 	}
 	if s.State != session.StatePlaying.String() || l.Fatal() != nil || l.Unmet() != nil {
+		return 1
+	}
+	if l.RoomClosed() != "" {
+		// The room went away under the run (its host lost, the master
+		// closed it): the match did not last as asked.
 		return 1
 	}
 	return 0

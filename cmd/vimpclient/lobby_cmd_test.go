@@ -106,6 +106,25 @@ func TestLobbyFromTheTerminal(t *testing.T) {
 	}
 	t.Logf("headless lobby run: %v", time.Since(start))
 
+	// A join the host refuses (a token the master's keys did not sign) is
+	// not kept among the recent hosts.
+	before, err := hostlist.Load(path)
+	if err != nil || len(before.Entries) != 1 {
+		t.Fatalf("recent hosts %+v %v", before, err)
+	}
+	joined := before.Entries[0].LastJoined
+	other, err := fakemaster.NewKeys("other")
+	if err != nil {
+		t.Fatal(err)
+	}
+	errOut.Reset()
+	if code := run([]string{"-headless", "-for", "3s", "-token", other.Token("2", "Mallory"), "-room", "Native Room", fm.URL()}, io.Discard, &errOut); code == 0 {
+		t.Errorf("a refused token played:\n%s", errOut.String())
+	}
+	if l, err := hostlist.Load(path); err != nil || len(l.Entries) != 1 || !l.Entries[0].LastJoined.Equal(joined) {
+		t.Errorf("the refused join touched the recent hosts: %+v %v", l, err)
+	}
+
 	errOut.Reset()
 	if code := run([]string{"-headless", "-token", token, fm.URL()}, io.Discard, &errOut); code != 1 ||
 		!strings.Contains(errOut.String(), "choose a room") || !strings.Contains(errOut.String(), "Native Room") {

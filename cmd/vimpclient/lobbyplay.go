@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"vimpclient/hostlist"
@@ -123,30 +124,47 @@ func joinLobby(ctx context.Context, p *playFlags, r *session.Runner, log *slog.L
 	return func() { _ = d.Close() }, 0
 }
 
-// keepRecent records every resolved target in the recent hosts.
+// keepRecent records in the recent hosts each target whose connection got
+// to play: a join the host refused (a bad token, a full room) or that never
+// got through is not kept.
 func keepRecent(r *session.Runner, log *slog.Logger) {
 	path, err := hostlist.DefaultPath()
 	if err != nil {
 		return
 	}
+	var current atomic.Pointer[session.Target]
 	prev := r.OnTarget
 	r.OnTarget = func(t session.Target) {
 		if prev != nil {
 			prev(t)
 		}
-		e := hostlist.Entry{Kind: hostlist.Dedicated, Address: r.Addr, GameID: t.GameID}
-		if t.Lobby {
-			e = hostlist.Entry{Kind: hostlist.Lobby, Address: t.Master, Room: t.Room, Name: t.RoomName, GameID: t.GameID}
+		current.Store(&t)
+	}
+	r.Session.OnPlaying(func() {
+		t := current.Load()
+		if t == nil {
+			return
 		}
-		l, err := hostlist.Load(path)
-		if err == nil {
-			err = l.Touch(e, time.Now())
-		}
-		if err == nil {
-			err = l.Save(path)
-		}
-		if err != nil {
-			log.Debug("recent hosts not kept", "err", err)
-		}
+		// On the session's read goroutine, as its recording is written: one
+		// small file, once per connection that got to play.
+		touchRecent(path, r.Addr, *t, log)
+	})
+}
+
+// touchRecent marks t joined now in the host list file at path.
+func touchRecent(path, addr string, t session.Target, log *slog.Logger) {
+	e := hostlist.Entry{Kind: hostlist.Dedicated, Address: addr, GameID: t.GameID}
+	if t.Lobby {
+		e = hostlist.Entry{Kind: hostlist.Lobby, Address: t.Master, Room: t.Room, Name: t.RoomName, GameID: t.GameID}
+	}
+	l, err := hostlist.Load(path)
+	if err == nil {
+		err = l.Touch(e, time.Now())
+	}
+	if err == nil {
+		err = l.Save(path)
+	}
+	if err != nil {
+		log.Debug("recent hosts not kept", "err", err)
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -63,8 +64,11 @@ func serveLobby(ctx context.Context, srv *host.Server, l *lobbyServeFlags, maxPl
 		src.Store = store
 	}
 	token, err := src.For(m)
+	if errors.Is(err, lobby.ErrNoToken) {
+		return nil, fmt.Errorf("hosting a room needs a sign-in: vimpclient login -auth URL %s, or -token", m.URL())
+	}
 	if err != nil {
-		return nil, fmt.Errorf("hosting a room needs a sign-in: %w (vimpclient login -auth URL %s, or -token)", err, m.URL())
+		return nil, fmt.Errorf("hosting a room: %w", err)
 	}
 	room, err := lobbyroom.Open(ctx, srv, lobbyroom.Config{Master: m.URL(), Origin: l.origin, Name: l.name,
 		MaxPlayers: maxPlayers, Token: token.Value, TokenHome: token.Home, HTTP: client, Log: log})

@@ -162,6 +162,10 @@ func writeRoomsJSON(w io.Writer, list lobby.ServerPage, latency map[string]time.
 // or reorder the line.
 func printRooms(w io.Writer, list lobby.ServerPage, latency map[string]time.Duration) {
 	if len(list.Servers) == 0 {
+		if why := list.Shortfall(); why != "" {
+			fmt.Fprintf(w, "no rooms shown (%s)\n", why)
+			return
+		}
 		fmt.Fprintln(w, "no rooms")
 		return
 	}
@@ -180,7 +184,7 @@ func printRooms(w io.Writer, list lobby.ServerPage, latency map[string]time.Dura
 			r.CurrentPlayers, r.MaxPlayers, cell(r.Region), rating, lat, cell(r.ID))
 	}
 	_ = tw.Flush()
-	if list.Total > len(list.Servers) {
-		fmt.Fprintf(w, "(%d of %d rooms)\n", len(list.Servers), list.Total)
+	if why := list.Shortfall(); why != "" {
+		fmt.Fprintf(w, "(%s)\n", why)
 	}
 }

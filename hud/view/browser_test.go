@@ -183,3 +183,42 @@ func TestBrowserDrawAllocatesNothing(t *testing.T) {
 		t.Fatalf("%.2f allocations per draw", a)
 	}
 }
+
+// The lobby's messages as drawn: a room chosen by id joins under its name,
+// the page line counts the entries the master sent that are not shown; in
+// a match, a host gone quiet gets the host-change box as "Host not
+// responding", and a command the master lacks says so in a notice.
+func TestLobbyMessagesScreenshot(t *testing.T) {
+	v := systemView(t)
+	b := browserScene(hud.SignIn{State: hud.SignedIn, Nick: "Alice", Until: time.Now().Add(3 * time.Hour), From: "the stored sign-in"})
+	b.Refresh()
+	var gen int
+	for _, r := range b.Requests() {
+		if r.Kind == hud.RequestRooms {
+			gen = r.Gen
+		}
+	}
+	b.SetRooms(gen, 0, 5, []hud.BrowserRoom{{ID: "r1", Name: "Native Room", GameID: "tanks", MapName: "arena", Players: 3, MaxPlayers: 8, Region: "eu"}}, nil)
+	b.SetUnshown(gen, 2, "entries this client cannot read")
+	b.JoinStarted(hud.BrowserChoice{Kind: hostlist.Lobby, Address: "http://127.0.0.1:3002", Room: "r1", Name: "r1"}, 900)
+	if b.Status != "Joining Native Room…" {
+		t.Fatalf("status %q", b.Status)
+	}
+	img := drawBrowser(t, "browser-lobby-messages", v, b, 1000)
+	g := b.Layout(winW, winH)
+	if n := count(img, g.Status, colGold, 40); n < 60 { // the joining line is amber
+		t.Errorf("status line: %d px", n)
+	}
+	if n := count(img, g.Pages, colWhite, 60) + count(img, g.Pages, colChatText, 40); n < 120 {
+		t.Errorf("page line: %d px", n)
+	}
+
+	h := scene(t)
+	h.HostStalled("Host not responding", 8000)
+	h.Notice("/changehost: this master has no host vote (its rooms end with their host); /like and /unlike rate the host instead", hud.NoticeError)
+	img = renderWith(t, "host-not-responding", v, h, 9000, winW, winH, 1, nil)
+	mid := hud.Rect{X: winW/2 - 200, Y: winH*0.42 - 60, W: 400, H: 120}
+	if n := count(img, mid, colGold, 20); n < 300 {
+		t.Fatalf("box border: %d px", n)
+	}
+}

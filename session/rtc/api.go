@@ -28,12 +28,14 @@ const (
 // 70 KiB; SCTP fragments it).
 const MaxMessage = 1 << 20
 
-// ICE timeouts: "disconnected" is transient and may recover; "failed" ends
-// the session.
+// ICE timeouts: "disconnected" is transient and may recover (the client
+// says the host is not responding), "failed" ends the session. A binding
+// request goes out every iceKeepAlive while the peer is quiet, and a live
+// peer answers each, so 2 s without any packet is four answers missed.
 const (
-	iceDisconnected = 5 * time.Second
-	iceFailed       = 15 * time.Second
-	iceKeepAlive    = 2 * time.Second
+	iceDisconnected = 2 * time.Second
+	iceFailed       = 8 * time.Second
+	iceKeepAlive    = 500 * time.Millisecond
 )
 
 // NewAPI builds the pion API both sides use: channels detached (this

@@ -81,10 +81,20 @@ type pair struct {
 	peekTech bool         // the client side tracks TECH_INFORM
 	dropped  atomic.Uint64
 	lossyOut atomic.Uint64
+	// Liveness (the client side): when the last message of either channel
+	// came (since born, monotonic), whether snapshot frames flow (from a
+	// frame until the next MAP_DATA, when the host may be quiet while the
+	// map loads), whether any frame came at all, and whether ICE says the
+	// peer is unreachable for now.
+	born      time.Time
+	lastIn    atomic.Int64
+	streaming atomic.Bool
+	framed    atomic.Bool
+	iceDown   atomic.Bool
 }
 
 func newPair(pc *webrtc.PeerConnection, peekTech bool) *pair {
-	p := &pair{pc: pc, in: make(chan session.Message, inbox), done: make(chan struct{}), peekTech: peekTech}
+	p := &pair{pc: pc, in: make(chan session.Message, inbox), done: make(chan struct{}), peekTech: peekTech, born: time.Now()}
 	p.lastTech.Store(-1)
 	return p
 }
@@ -114,8 +124,8 @@ func (p *pair) read(r msgReader, lossy bool) {
 			return
 		}
 		m := session.Message{Binary: !isString, Data: arena.copy(buf[:n])}
-		if p.peekTech && isString && !lossy {
-			p.noteTech(m.Data)
+		if p.peekTech {
+			p.heard(m.Data, isString, lossy)
 		}
 		if lossy {
 			select {
@@ -131,6 +141,33 @@ func (p *pair) read(r msgReader, lossy bool) {
 			return
 		}
 	}
+}
+
+// heard notes a message's arrival for the liveness watch, and a
+// TECH_INFORM's code for the close.
+func (p *pair) heard(b []byte, isString, lossy bool) {
+	p.lastIn.Store(int64(time.Since(p.born)))
+	switch {
+	case !isString:
+		p.streaming.Store(true)
+		if !p.framed.Load() {
+			p.framed.Store(true)
+		}
+	case !lossy && isMapData(b):
+		p.streaming.Store(false)
+	case !lossy:
+		p.noteTech(b)
+	}
+}
+
+// isMapData reports whether a text message is MAP_DATA ([3, …]).
+func isMapData(b []byte) bool {
+	return len(b) >= 3 && b[0] == '[' && b[1] == '3' && (b[2] == ',' || b[2] == ' ')
+}
+
+// silent is how long nothing has come from the peer.
+func (p *pair) silent() time.Duration {
+	return time.Since(p.born) - time.Duration(p.lastIn.Load())
 }
 
 // noteTech remembers the last TECH_INFORM: a lobby host sends the reason
@@ -256,6 +293,10 @@ func (p *pair) flush() {
 func (p *pair) watch() {
 	p.pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
 		switch s {
+		case webrtc.PeerConnectionStateDisconnected:
+			p.iceDown.Store(true)
+		case webrtc.PeerConnectionStateConnected:
+			p.iceDown.Store(false)
 		case webrtc.PeerConnectionStateFailed:
 			p.remoteEnd(errors.New("the peer connection failed"))
 		case webrtc.PeerConnectionStateClosed:

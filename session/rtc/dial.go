@@ -3,6 +3,7 @@ package rtc
 import (
 	"context"
 	"crypto/rand"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -13,7 +14,6 @@ import (
 	"github.com/pion/webrtc/v4"
 
 	"vimpclient/lobby"
-	"vimpclient/protocol"
 	"vimpclient/sameorigin"
 	"vimpclient/session"
 )
@@ -70,6 +70,7 @@ type Dialer struct {
 	closedWhy   string // its words
 	vote        *lobby.HostVote
 	unreachAt   time.Time
+	newer       bool // the master is of the newer generation (rooms by roomId, host votes)
 }
 
 var _ session.Platform = (*Dialer)(nil)
@@ -101,6 +102,14 @@ func newUUID() string {
 	b[8] = b[8]&0x3f | 0x80
 	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:16])
 }
+
+// roomGoneError is a room that went away, named, with how that was found.
+type roomGoneError struct{ name, why string }
+
+func (e *roomGoneError) Error() string { return "Room gone: " + quoteName(e.name) + ": " + e.why + "." }
+
+// Is makes errors.Is(err, lobby.ErrRoomGone) hold.
+func (e *roomGoneError) Is(target error) bool { return target == lobby.ErrRoomGone }
 
 // ErrNoRoom reports a master given no room to join.
 var ErrNoRoom = errors.New("no room chosen: give -room NAME or -room ID")
@@ -147,7 +156,7 @@ func (d *Dialer) Resolve(ctx context.Context) (session.Target, error) {
 	room, err := lobby.FindRoom(list.Servers, query)
 	if err != nil {
 		if prev != nil {
-			return session.Target{}, session.Stay(fmt.Errorf("room %q: %w", prev.RoomName, lobby.ErrRoomGone))
+			return session.Target{}, session.Stay(&roomGoneError{name: prev.RoomName, why: "the master no longer lists it"})
 		}
 		return session.Target{}, session.Stay(err)
 	}
@@ -162,6 +171,7 @@ func (d *Dialer) Resolve(ctx context.Context) (session.Target, error) {
 	}
 	d.mu.Lock()
 	d.target = &t
+	d.newer = d.newer || newerRoom(room.Raw)
 	d.mu.Unlock()
 	return t, nil
 }
@@ -262,9 +272,9 @@ func (d *Dialer) Dial(ctx context.Context, t session.Target) (session.Transport,
 	if err != nil {
 		o.close()
 		if errors.Is(err, lobby.ErrRoomGone) {
-			return nil, session.Stay(fmt.Errorf("room %q: %w", t.RoomName, err))
+			return nil, session.Stay(&roomGoneError{name: t.RoomName, why: "the master says it no longer exists"})
 		}
-		return nil, fmt.Errorf("room %q: %w", t.RoomName, err)
+		return nil, fmt.Errorf("room %s: %w", quoteName(t.RoomName), err)
 	}
 	tr := &Transport{p: o.pair, room: t.Room}
 	d.mu.Lock()
@@ -273,29 +283,8 @@ func (d *Dialer) Dial(ctx context.Context, t session.Target) (session.Transport,
 	if err := d.joinRoom(ctx, sig, &t); err != nil {
 		d.cfg.Log.Warn("lobby: join_room not sent", "err", err)
 	}
-	go d.watchEnd(tr)
+	go d.watch(tr)
 	return tr, nil
-}
-
-// watchEnd tells a newer master when the host's channels died mid-match.
-func (d *Dialer) watchEnd(tr *Transport) {
-	<-tr.Done()
-	ce := tr.p.closeErr()
-	if ce.Code != protocol.CloseAbnormal {
-		return
-	}
-	d.mu.Lock()
-	sig, epoch, now := d.sig, d.epoch, d.cfg.Now()
-	send := now.Sub(d.unreachAt) >= unreachableEvery && !d.migrating
-	if send {
-		d.unreachAt = now
-	}
-	d.mu.Unlock()
-	if send && sig != nil {
-		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-		defer cancel()
-		_ = sig.Send(ctx, lobby.HostUnreachableMsg(tr.room, epoch))
-	}
 }
 
 // signal connects to the master's signaling the first time, then reuses it.
@@ -396,6 +385,22 @@ func (d *Dialer) Close() error {
 		cancel()
 	}
 	return sig.Close()
+}
+
+// newerRoom reports whether a listed room is a newer master's (it has a
+// roomId; the older master names rooms by hostId only).
+func newerRoom(raw json.RawMessage) bool {
+	var w struct {
+		RoomID *string `json:"roomId"`
+	}
+	return json.Unmarshal(raw, &w) == nil && w.RoomID != nil
+}
+
+// isNewer reports whether the master was seen to be of the newer generation.
+func (d *Dialer) isNewer() bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.newer
 }
 
 func (d *Dialer) notify(p session.PlatformEvent) {

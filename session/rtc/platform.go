@@ -10,7 +10,6 @@ import (
 	"vimpclient/lobby"
 	"vimpclient/protocol"
 	"vimpclient/session"
-	"vimpclient/termtext"
 )
 
 // handle routes a signaling message (on the signaling read goroutine; it
@@ -26,13 +25,18 @@ func (d *Dialer) handle(msg any) {
 			p.remoteCandidate(m)
 		}
 	case *lobby.Error:
+		if m.Re != "" {
+			d.mu.Lock()
+			d.newer = true // only the newer master says which request it refused
+			d.mu.Unlock()
+		}
 		d.onError(m)
 	case *lobby.RoomJoined:
 		d.mu.Lock()
 		if d.target != nil && m.RoomID == d.target.Room && m.Epoch > d.epoch {
 			d.epoch = m.Epoch
 		}
-		d.joinTries = 0
+		d.joinTries, d.newer = 0, true
 		d.mu.Unlock()
 	case *lobby.HostMigrating:
 		d.hostMigrating(m)
@@ -150,7 +154,8 @@ func (d *Dialer) hostChanged(m *lobby.HostChanged) {
 		// A change nobody announced: leave the old host now.
 		tr.endWith(protocol.CloseHostMigrating, "Host changing…", true)
 	}
-	d.notify(session.PlatformEvent{Kind: session.PlatformHostChanged, Text: "New host: rejoining the room."})
+	d.notify(session.PlatformEvent{Kind: session.PlatformHostChanged, Text: "New host: rejoining the room.",
+		Epoch: m.Epoch, Mode: m.Mode})
 }
 
 // roomClosed ends the session for good with the master's reason.
@@ -160,12 +165,9 @@ func (d *Dialer) roomClosed(m *lobby.RoomClosed) {
 		d.mu.Unlock()
 		return
 	}
-	why := "The room was closed."
-	if m.Reason != "" {
-		// The master's words, escaped and bounded: they reach the notice,
-		// the summary and the terminal.
-		why = fmt.Sprintf("The room was closed (%s).", termtext.Reason(m.Reason))
-	}
+	// The master's code in words, or its own words escaped and bounded:
+	// they reach the notice, the summary and the terminal.
+	why := lobby.ClosedWords(m.Reason)
 	d.closed, d.closedWhy, d.migrating, d.joined = true, why, false, false
 	close(d.changed)
 	d.changed = make(chan struct{})
@@ -240,13 +242,19 @@ func (d *Dialer) Command(line string) (bool, error) {
 		return false, nil
 	}
 	d.mu.Lock()
-	t := d.target
+	t, newer := d.target, d.newer
 	d.mu.Unlock()
 	if t == nil {
 		return true, errors.New(cmd + ": not in a lobby room")
 	}
 	if cmd == "/changehost" {
+		if !newer {
+			return true, errors.New("/changehost: this master has no host vote (its rooms end with their host); /like and /unlike rate the host instead")
+		}
 		return true, d.sendNow(lobby.HostVoteStartMsg(t.Room))
+	}
+	if newer {
+		return true, errors.New(cmd + ": this master does not rate hosts; /changehost proposes a new host instead")
 	}
 	reason := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), fields[0]))
 	if reason == "" {

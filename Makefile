@@ -31,7 +31,7 @@ WINRES  := github.com/tc-hib/go-winres@v0.3.3
 SYSO    := cmd/vimpclient/rsrc_windows_amd64.syso
 WINVER  := $(shell echo "$(VERSION)" | sed -E 's/^v?([0-9]+(\.[0-9]+)*).*/\1/;t;s/.*/0.0.0/')
 
-.PHONY: all deps build run test vet bench fuzz dist dist-check notice clean
+.PHONY: all deps build run test vet bench bench-all fuzz dist dist-check notice clean
 
 all: build
 
@@ -96,7 +96,14 @@ test: deps vet
 
 XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 
+# bench prints one table of the headline benchmarks (decode, sample, tick, draw, bake, mix,
+# replay, join): ns/op over 5 runs, allocs/op, instructions/op where perf or valgrind can count
+# them (BENCHFLAGS="-count 10 -only decode,sample" to narrow it). bench-all runs every benchmark.
+BENCHFLAGS ?=
 bench: deps
+	$(XVFB) $(GO) run ./internal/cmd/benchtable $(BENCHFLAGS)
+
+bench-all: deps
 	$(XVFB) $(GO) test -run='^$$' -bench=. -benchmem $(PKGS)
 
 # fuzz runs every fuzz target for FUZZTIME each.

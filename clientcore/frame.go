@@ -116,6 +116,9 @@ type Frame struct {
 	rows []Row
 	vals []float32
 	wide []uint32 // exact u32 values, see Row
+	// moved is set while decoding when vals or wide had to grow, which
+	// moves the rows' fields already cut from them.
+	moved bool
 }
 
 // Decoder decodes v5 frames against one schema. Its scratch state makes it
@@ -206,171 +209,25 @@ func (d *Decoder) Decode(b []byte, f *Frame) error {
 		f.HasPlayer = true
 		r.pos += 38
 	}
+	f.moved = false
 	for r.pos < len(b) {
 		k := d.schema.byID[b[r.pos]]
 		if k == nil {
 			break // unknown key: the rest of the frame is ignored, the frame stays valid
 		}
-		r.pos++
-		if err := d.decodeBlock(&r, k, f); err != nil {
+		pos, err := d.decodeBlock(b, r.pos+1, k, f)
+		if err != nil {
 			return err
 		}
+		r.pos = pos
 	}
-	// Slices into vals are taken only now: vals may have moved while growing.
+	if f.moved {
+		f.rebase()
+	}
 	for bi := range f.Blocks {
 		blk := &f.Blocks[bi]
-		blk.Rows = f.rows[blk.start:blk.end]
-		w, ww := len(blk.Schema.Fields), blk.Schema.wideN
-		for i := range blk.Rows {
-			row := &blk.Rows[i]
-			row.Fields, row.wide = nil, nil
-			if !row.Null {
-				row.Fields = f.vals[row.off : row.off+w : row.off+w]
-				if ww > 0 {
-					row.wide = f.wide[row.woff : row.woff+ww : row.woff+ww]
-				}
-			}
-		}
+		blk.Rows = f.rows[blk.start:blk.end:blk.end]
 	}
-	return nil
-}
-
-func (d *Decoder) decodeBlock(r *reader, k *KeySchema, f *Frame) error {
-	b := r.b
-	var count int
-	switch k.Kind {
-	case KindIndexed8, KindIndexedNoNull8:
-		if !r.need(1) {
-			return ErrTruncated
-		}
-		count = int(b[r.pos])
-		r.pos++
-	default:
-		if !r.need(2) {
-			return ErrTruncated
-		}
-		count = int(binary.BigEndian.Uint16(b[r.pos:]))
-		r.pos += 2
-	}
-	if len(f.rows)+count > MaxRowsPerFrame {
-		return ErrTooManyRows
-	}
-	start := len(f.rows)
-	d.gen++
-	if k.Kind == KindIndexed32 {
-		d.ids.reset(count)
-	}
-	for i := 0; i < count; i++ {
-		var id uint32
-		null := false
-		switch k.Kind {
-		case KindIndexed8:
-			if !r.need(2) {
-				return ErrTruncated
-			}
-			id, null = uint32(b[r.pos]), b[r.pos+1] == 0
-			r.pos += 2
-		case KindIndexed32:
-			if !r.need(5) {
-				return ErrTruncated
-			}
-			id, null = binary.BigEndian.Uint32(b[r.pos:]), b[r.pos+4] == 0
-			r.pos += 5
-		case KindIndexedNoNull8:
-			if !r.need(1) {
-				return ErrTruncated
-			}
-			id = uint32(b[r.pos])
-			r.pos++
-		case KindList16:
-			id = uint32(i)
-		}
-		row := Row{ID: id, Null: null, off: len(f.vals), woff: len(f.wide)}
-		if !null {
-			if err := decodeRow(r, k, f); err != nil {
-				return err
-			}
-		}
-		n := len(f.rows)
-		at := -1
-		switch k.Kind {
-		case KindIndexed8, KindIndexedNoNull8:
-			if d.seenGen[id] == d.gen {
-				at = int(d.seenPos[id])
-			} else {
-				d.seenGen[id], d.seenPos[id] = d.gen, int32(n)
-			}
-		case KindIndexed32:
-			at = d.ids.lookupOrAdd(id, int32(n))
-		}
-		if at >= 0 {
-			f.rows[at] = row // a repeated id keeps its first position and takes the last value
-			continue
-		}
-		f.rows = append(f.rows, row)
-	}
-	f.Blocks = append(f.Blocks, Block{Schema: k, start: start, end: len(f.rows)})
-	return nil
-}
-
-// decodeRow appends one row's values, full width. A row is checked for
-// length once; any short read is the same Truncated verdict.
-func decodeRow(r *reader, k *KeySchema, f *Frame) error {
-	b := r.b
-	n, size := len(k.Fields), k.fullBytes
-	if k.OptionalFrom != 0 {
-		if !r.need(1) {
-			return ErrTruncated
-		}
-		if b[r.pos] != 1 {
-			n, size = k.OptionalFrom, k.headBytes
-		}
-		r.pos++
-	}
-	if !r.need(size) {
-		return ErrTruncated
-	}
-	p := b[r.pos : r.pos+size]
-	r.pos += size
-	vals := f.vals
-	types := k.types[:n]
-	for _, t := range types {
-		switch t {
-		case TypeF32:
-			if len(p) < 4 {
-				return ErrTruncated
-			}
-			vals = append(vals, round2(math.Float32frombits(binary.BigEndian.Uint32(p))))
-			p = p[4:]
-		case TypeU8:
-			if len(p) < 1 {
-				return ErrTruncated
-			}
-			vals = append(vals, float32(p[0]))
-			p = p[1:]
-		case TypeU16:
-			if len(p) < 2 {
-				return ErrTruncated
-			}
-			vals = append(vals, float32(binary.BigEndian.Uint16(p)))
-			p = p[2:]
-		case TypeU32:
-			if len(p) < 4 {
-				return ErrTruncated
-			}
-			u := binary.BigEndian.Uint32(p)
-			vals = append(vals, float32(u))
-			f.wide = append(f.wide, u)
-			p = p[4:]
-		}
-	}
-	for i := n; i < len(k.Fields); i++ {
-		vals = append(vals, 0)
-		if k.types[i] == TypeU32 {
-			f.wide = append(f.wide, 0)
-		}
-	}
-	f.vals = vals
 	return nil
 }
 
@@ -421,18 +278,40 @@ func (t *idTable) lookupOrAdd(id uint32, pos int32) int {
 	}
 }
 
-// round2 rounds to two decimals, half away from zero, in float64, as the
-// engine's decoder does for every f32 row value and the camera:
-// float32(round(v·100) / 100). When the rounded integer fits float32 exactly
-// (|n| ≤ 2^24, i.e. |v| ≤ 167772.16), the float64 division followed by the
-// narrowing equals one float32 division: double rounding through 53 bits is
-// innocuous for quotients of 24-bit operands (53 ≥ 2·24+2), and the float32
-// division is the cheaper one. Both paths are checked against each other
-// over every float32 bit pattern in the tests.
+// round2 rounds to two decimals, half away from zero, as the engine's
+// decoder does for every f32 row value and the camera:
+// float32(round(v·100) / 100) in float64.
+//
+// The fast path covers |v·100| < 2^24, every value a game sends:
+//   - v·100 is exact in float64 (a 24-bit significand times 7 bits);
+//   - for such a = |v·100|, a + 0.5 is exact or rounds without reaching the
+//     next integer, so truncating it is round half away from zero;
+//   - the quotient n/100 of an integer n ≤ 2^24 is never a float32 midpoint
+//     and lies at least 2^-29 (relatively) from one, so n·0.01 in float64,
+//     within 2^-52 of it, narrows to the same float32 as the correctly
+//     rounded quotient, and so does float64 n/100 narrowed;
+//   - rounding is symmetric, so the sign is put back last (−0 stays −0).
+//
+// Everything else (larger values, infinities, NaN) takes the engine's
+// formula itself. The fast path is checked against the formula over every
+// float32 bit pattern in the tests.
 func round2(v float32) float32 {
-	n := math.Round(float64(v) * 100)
-	if n <= 1<<24 && n >= -(1<<24) {
-		return float32(n) / 100
+	if r, ok := round2Bits(math.Float32bits(v)); ok {
+		return r
 	}
-	return float32(n / 100)
+	return round2Formula(v)
+}
+
+// round2Bits is round2's fast path on a value's wire bits, branch-free so
+// that it inlines into the decoder's loops; ok is false when the value
+// needs the formula. The magnitude and the sign come from the bits.
+func round2Bits(x uint32) (r float32, ok bool) {
+	a := float64(math.Float32frombits(x&0x7fffffff)) * 100
+	r = float32(float64(int64(a+0.5)) * 0.01)
+	return math.Float32frombits(math.Float32bits(r) | x&0x80000000), a < 1<<24
+}
+
+// round2Formula is the engine's rounding as written.
+func round2Formula(v float32) float32 {
+	return float32(math.Round(float64(v)*100) / 100)
 }

@@ -22,6 +22,15 @@ func lerp(a, b, t float32) float32 {
 // lerpAngle interpolates along the shorter arc. The result is not normalised.
 func lerpAngle(a, b, t float32) float32 {
 	d := b - a
+	if d > pi || d < -pi {
+		d = wrapAngle(d)
+	}
+	return a + float32(d*t)
+}
+
+// wrapAngle steps a difference outside [-π, π] back by 2π at a time, as
+// the engine's loop does, reducing it in float64 after maxAngleSteps.
+func wrapAngle(d float32) float32 {
 	for i := 0; d > pi; i++ {
 		if i == maxAngleSteps {
 			d = reduceAngle(d)
@@ -36,7 +45,7 @@ func lerpAngle(a, b, t float32) float32 {
 		}
 		d += twoPi
 	}
-	return a + float32(d*t)
+	return d
 }
 
 // reduceAngle brings a huge or infinite difference into [-π, π] (NaN for

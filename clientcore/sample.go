@@ -1,5 +1,7 @@
 package clientcore
 
+import "slices"
+
 // The render-time sample: the two buffered frames around render time and
 // the world interpolated between them.
 
@@ -112,9 +114,9 @@ func (c *Core) interpolate(fa, fb *Frame, alpha float32) {
 				continue
 			}
 			if ab.Schema.Kind == KindIndexed8 {
-				h.Actors = c.interpolateBlock(ab, fb, alpha, h.Actors)
+				h.Actors = c.interpolateBlock(fa, ab, fb, alpha, h.Actors)
 			} else {
-				h.Dynamics = c.interpolateBlock(ab, fb, alpha, h.Dynamics)
+				h.Dynamics = c.interpolateBlock(fa, ab, fb, alpha, h.Dynamics)
 			}
 		}
 		return
@@ -130,7 +132,7 @@ func (c *Core) interpolate(fa, fb *Frame, alpha float32) {
 			continue
 		}
 		start := len(c.recs)
-		c.recs = c.interpolateBlock(ab, fb, alpha, c.recs)
+		c.recs = c.interpolateBlock(fa, ab, fb, alpha, c.recs)
 		c.segs = append(c.segs, segment{key: ab.Schema, start: start, end: len(c.recs)})
 	}
 	c.keyGen++
@@ -156,7 +158,7 @@ func (c *Core) interpolate(fa, fb *Frame, alpha float32) {
 
 // interpolateBlock appends the records of one of A's blocks: rows present
 // and non-null in A and in B's first block of the same key.
-func (c *Core) interpolateBlock(ab *Block, fb *Frame, alpha float32, dst []Record) []Record {
+func (c *Core) interpolateBlock(fa *Frame, ab *Block, fb *Frame, alpha float32, dst []Record) []Record {
 	k := ab.Schema
 	var bb *Block
 	for j := range fb.Blocks {
@@ -168,6 +170,9 @@ func (c *Core) interpolateBlock(ab *Block, fb *Frame, alpha float32, dst []Recor
 	if bb == nil {
 		return dst
 	}
+	if out, ok := c.lerpSpan(fa, ab, fb, bb, alpha, dst); ok {
+		return out
+	}
 	c.idGen++
 	for j := range bb.Rows {
 		id := bb.Rows[j].ID
@@ -175,32 +180,197 @@ func (c *Core) interpolateBlock(ab *Block, fb *Frame, alpha float32, dst []Recor
 			c.idSeen[id], c.idPos[id] = c.idGen, int32(j)
 		}
 	}
+	// The fast loop below holds no call; a block with an angle
+	// difference outside [-π, π] is done again by interpolateRows, which
+	// wraps it as the engine does.
+	start, voff := len(dst), len(c.vals)
+	if dst, ok := c.lerpRows(ab, bb, alpha, dst); ok {
+		return dst
+	}
+	c.vals = c.vals[:voff]
+	return c.interpolateRows(ab, bb, alpha, dst[:start])
+}
+
+// lerpRows appends the records of A's block ab interpolated towards B's
+// block bb (indexed by c.idSeen and c.idPos), each row's fields by the
+// key's runs. It reports false, having written garbage, when an angle
+// difference needs wrapping.
+func (c *Core) lerpRows(ab, bb *Block, alpha float32, dst []Record) ([]Record, bool) {
+	k := ab.Schema
 	w := len(k.Fields)
-	lerped := k.lerped[:w]
+	runs := k.interp
+	vals := c.vals
+	wrap := false
+	// Room for every row up front: the loop then holds no call, which
+	// keeps its state in registers.
+	if cap(dst)-len(dst) < len(ab.Rows) {
+		dst = slices.Grow(dst, len(ab.Rows))
+	}
+	n := len(dst)
 	for ri := range ab.Rows {
 		ra := &ab.Rows[ri]
-		if ra.Null || c.idSeen[ra.ID] != c.idGen {
+		if ra.Null || c.idSeen[ra.ID&0xff] != c.idGen {
 			continue
 		}
-		rb := &bb.Rows[c.idPos[ra.ID]]
+		rb := &bb.Rows[c.idPos[ra.ID&0xff]]
+		if rb.Null {
+			continue
+		}
+		off := len(vals)
+		vals = vals[:off+w]
+		out := vals[off : off+w : off+w]
+		av, bv := ra.Fields[:w], rb.Fields[:w]
+		i := 0
+		for ri := range runs {
+			run := &runs[ri]
+			end := min(i+run.n, w)
+			switch run.mode {
+			case InterpDiscrete:
+				for ; i < end; i++ {
+					out[i] = av[i]
+				}
+			case InterpLerp:
+				for ; i < end; i++ {
+					a := av[i]
+					out[i] = a + float32((bv[i]-a)*alpha)
+				}
+			case InterpLerpAngle:
+				for ; i < end; i++ {
+					a := av[i]
+					d := bv[i] - a
+					wrap = wrap || d > pi || d < -pi
+					out[i] = a + float32(d*alpha)
+				}
+			}
+		}
+		if n >= cap(dst) {
+			break // cannot happen: room was made for every row
+		}
+		dst = dst[:n+1]
+		dst[n] = Record{Schema: k, ID: ra.ID, Fields: out}
+		n++
+	}
+	c.vals = vals
+	return dst, !wrap
+}
+
+// interpolateRows is lerpRows field by field, with lerpAngle's wrap: the
+// engine's interpolation as written.
+func (c *Core) interpolateRows(ab, bb *Block, alpha float32, dst []Record) []Record {
+	k := ab.Schema
+	w := len(k.Fields)
+	for ri := range ab.Rows {
+		ra := &ab.Rows[ri]
+		if ra.Null || c.idSeen[ra.ID&0xff] != c.idGen {
+			continue
+		}
+		rb := &bb.Rows[c.idPos[ra.ID&0xff]]
 		if rb.Null {
 			continue
 		}
 		off := len(c.vals)
 		c.vals = c.vals[:off+w]
 		out := c.vals[off : off+w : off+w]
-		av, bv := ra.Fields[:w], rb.Fields[:w]
-		for i, mode := range lerped {
-			a := av[i]
+		for i, mode := range k.lerped[:w] {
+			a, b := ra.Fields[i], rb.Fields[i]
 			switch mode {
 			case InterpLerp:
-				a = lerp(a, bv[i], alpha)
+				a = lerp(a, b, alpha)
 			case InterpLerpAngle:
-				a = lerpAngle(a, bv[i], alpha)
+				a = lerpAngle(a, b, alpha)
 			}
 			out[i] = a
 		}
 		dst = append(dst, Record{Schema: k, ID: ra.ID, Fields: out})
 	}
 	return dst
+}
+
+// lerpSpan is the common case: B's block holds A's rows, in the same order,
+// none null, and each block's fields are one contiguous span of its frame's
+// values (as the decoder lays them out). Then the whole span is lerped in
+// one loop, the discrete fields copied back and the angles redone, strided
+// by the row width, and the records cut from the output span. It reports
+// false, having written nothing, when the blocks are not so or an angle
+// difference needs wrapping.
+func (c *Core) lerpSpan(fa *Frame, ab *Block, fb *Frame, bb *Block, alpha float32, dst []Record) ([]Record, bool) {
+	k := ab.Schema
+	w, n := len(k.Fields), len(ab.Rows)
+	if w == 0 || n == 0 || len(bb.Rows) != n {
+		return dst, false
+	}
+	sa, ok := rowSpan(fa, ab, w)
+	if !ok {
+		return dst, false
+	}
+	sb, ok := rowSpan(fb, bb, w)
+	if !ok {
+		return dst, false
+	}
+	for r := range ab.Rows {
+		if ab.Rows[r].ID != bb.Rows[r].ID {
+			return dst, false
+		}
+	}
+	sb = sb[:len(sa)]
+	o := len(c.vals)
+	out := c.vals[o : o+len(sa)]
+	for i := range sa {
+		a := sa[i]
+		out[i] = a + float32((sb[i]-a)*alpha)
+	}
+	for _, i := range k.discrete {
+		for r := i; r < len(out); r += w {
+			out[r] = sa[r]
+		}
+	}
+	wrap := false
+	for _, i := range k.angles {
+		for r := i; r < len(out); r += w {
+			a := sa[r]
+			d := sb[r] - a
+			wrap = wrap || d > pi || d < -pi
+			out[r] = a + float32(d*alpha)
+		}
+	}
+	if wrap {
+		return dst, false
+	}
+	c.vals = c.vals[:o+len(sa)]
+	if cap(dst)-len(dst) < n {
+		dst = slices.Grow(dst, n)
+	}
+	m := len(dst)
+	dst = dst[:m+n]
+	recs, rows := dst[m:], ab.Rows[:n]
+	lo := 0
+	for r := range recs {
+		if lo+w > len(out) {
+			break // cannot happen: out holds n rows
+		}
+		recs[r] = Record{Schema: k, ID: rows[r].ID, Fields: out[lo : lo+w : lo+w]}
+		lo += w
+	}
+	return dst, true
+}
+
+// rowSpan returns the span of f's values that holds the fields of every
+// row of blk, row after row, or false when the rows are not laid out so
+// (a null row, a repeated id's row moved, rows not from f's decoder).
+func rowSpan(f *Frame, blk *Block, w int) ([]float32, bool) {
+	off := blk.Rows[0].off
+	end := off + len(blk.Rows)*w
+	if off < 0 || end > len(f.vals) || end < off {
+		return nil, false
+	}
+	s := f.vals[off:end]
+	at := 0
+	for r := range blk.Rows {
+		row := &blk.Rows[r]
+		if row.Null || len(row.Fields) != w || at >= len(s) || &row.Fields[0] != &s[at] {
+			return nil, false
+		}
+		at += w
+	}
+	return s, true
 }

@@ -130,6 +130,20 @@ type KeySchema struct {
 	// fields' exact values beside Fields.
 	wideAt []int
 	wideN  int
+	// full and head are the decode plan of a row with and without its
+	// optional tail (the same runs when there is none); headWide counts
+	// the u32 fields of the head. interp is the sample plan of an
+	// interpolated key. See rowplan.go.
+	full, head []fieldRun
+	headWide   int
+	interp     []interpRun
+	// discrete and angles list an interpolated key's fields that are not
+	// lerped: discrete ones (every non-f32 field) and lerpAngle ones.
+	discrete, angles []int
+	// minRowBytes and minFullBytes are the fewest wire bytes of a row and
+	// of a non-null row, its id and null marker included: they bound the
+	// storage a block's row count may claim.
+	minRowBytes, minFullBytes int
 }
 
 // Interpolated reports whether rows of this key appear in the hot data.
@@ -381,6 +395,7 @@ func parseKey(name string, raw json.RawMessage) (*KeySchema, error) {
 			k.headBytes += f.Type.size()
 		}
 	}
+	k.compilePlan()
 	return k, nil
 }
 

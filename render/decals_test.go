@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"math"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -169,5 +172,90 @@ func TestDecalBudgetBoundsPages(t *testing.T) {
 	r.Release()
 	if chunks, b, _ := r.DecalStats(); chunks != 0 || b != 0 {
 		t.Fatalf("after Release: %d chunks, %d bytes", chunks, b)
+	}
+}
+
+// trailGame draws the same track marks twice at 5 device px per world unit
+// with the camera at a fractional offset: painted onto a decal layer, and
+// drawn one by one as sprites with the alpha each shows (how the marks
+// were drawn before there were decal layers).
+type trailGame struct {
+	r      *Renderer
+	tex    parts.Tex
+	frames int
+	frame  int
+	l      *parts.DecalLayer
+	marks  []parts.Decal // every mark, for the sprites
+	layer  *image.RGBA   // the pictures at the last frame
+	sprite *image.RGBA
+	off    *ebiten.Image
+}
+
+func (g *trailGame) Update() error                           { return nil }
+func (g *trailGame) LayoutF(w, h float64) (float64, float64) { return w, h }
+
+const trailW, trailH = 640, 400
+
+func (g *trailGame) Draw(*ebiten.Image) {
+	if g.off == nil {
+		g.off = ebiten.NewImage(trailW, trailH)
+	}
+	// A tank drives a circle of radius 20 u at 0.06 rad a tick, leaving
+	// two marks 1 u long and 0.8 u wide a tick, 1.2 u either side.
+	a := 0.06 * float64(g.frame)
+	for _, side := range [2]float64{-1.2, 1.2} {
+		r := 20 + side
+		x, y := 60+r*math.Cos(a), 40+r*math.Sin(a)
+		m := parts.Identity().Scale(1.0/4, 0.8/4).Translate(-0.5, -0.4).Rotate(a+math.Pi/2).Translate(x, y)
+		g.l.Paint(g.tex, parts.Rect{W: 4, H: 4}, m, parts.White().WithAlpha(0.4))
+		g.marks = append(g.marks, parts.Decal{Tex: g.tex, Src: parts.Rect{W: 4, H: 4}, M: m, C: parts.White().WithAlpha(0.4), Born: g.l.Now()})
+	}
+	g.l.Advance(16.7)
+	g.r.d.reset()
+	g.r.gfx.decals.startFrame()
+	st := canvas.Stage{X: -3.3 * 5, Y: -1.7 * 5, S: 5}
+	g.off.Fill(color.RGBA{0x50, 0x48, 0x40, 255})
+	g.r.gfx.begin(g.off, st, 5, trailW, trailH)
+	g.l.Draw(g.r.gfx)
+	g.r.gfx.end()
+	if g.frame == g.frames-1 {
+		g.layer = image.NewRGBA(image.Rect(0, 0, trailW, trailH))
+		g.off.ReadPixels(g.layer.Pix)
+		g.off.Fill(color.RGBA{0x50, 0x48, 0x40, 255})
+		g.r.gfx.begin(g.off, st, 5, trailW, trailH)
+		for _, d := range g.marks {
+			if a := g.l.Alpha(d); a > 0 {
+				g.r.gfx.Image(d.Tex, d.Src, d.M, d.C.WithAlpha(a))
+			}
+		}
+		g.r.gfx.end()
+		g.sprite = image.NewRGBA(image.Rect(0, 0, trailW, trailH))
+		g.off.ReadPixels(g.sprite.Pix)
+	}
+	g.frame++
+}
+
+// A driving tank's trail painted onto a decal layer looks as the same
+// marks drawn one by one: the chunks, resampled at the camera's
+// fractional offset, smooth the marks' edges a little and nothing else.
+func TestDecalTrailLooksAsSpritesDo(t *testing.T) {
+	r := New(context.Background(), Options{})
+	g := &trailGame{r: r, frames: 150, l: &parts.DecalLayer{FadeRate: 0.4 / 2150},
+		tex: r.Textures().Register("mark", solid(4, 4, color.RGBA{0x1a, 0x1a, 0x12, 255}))}
+	if err := run(t, g, g.frames, nil); err != nil {
+		t.Fatal(err)
+	}
+	share, maxDiff := diffStats(g.layer, g.sprite, 24)
+	t.Logf("%.3f%% of pixels differ by more than 24 (largest difference %d)", 100*share, maxDiff)
+	if d := os.Getenv("RENDER_SHOT_DIR"); d != "" {
+		writeRGBA(t, g.layer, filepath.Join(d, "trail-decals.png"))
+		writeRGBA(t, g.sprite, filepath.Join(d, "trail-sprites.png"))
+	}
+	if share > 0.002 {
+		t.Errorf("%.3f%% of pixels differ by more than 24", 100*share)
+	}
+	// The trail shows: its newest marks are darker than the ground.
+	if c := g.layer.RGBAAt(int((60+18.8*math.Cos(0.06*149)-3.3)*5), int((40+18.8*math.Sin(0.06*149)-1.7)*5)); c.R > 0x48 {
+		t.Errorf("the newest mark is not drawn: %v", c)
 	}
 }

@@ -61,6 +61,7 @@ type decalPage struct {
 	cur, next *ebiten.Image
 	slots     [decalPageSlots]*decalChunk
 	live      int
+	paint     batch // the marks being painted into cur
 }
 
 // decalChunk is one piece of a layer's ground.
@@ -95,7 +96,8 @@ type decalLayer struct {
 
 // decalStore paints decal layers into chunked pages and draws them: a
 // mark is painted once, into every chunk it touches, clipped to the chunk
-// on the CPU so that one call paints a frame's marks into a page; every
+// on the CPU so that one call paints a frame's marks into a page (each
+// page gathers its own); every
 // few frames a fade pass copies each page into its twin through a shader
 // that lowers the alpha; and a frame draws each page's visible chunks
 // with one call. Chunks are made where marks fall and freed once faded;
@@ -108,7 +110,6 @@ type decalStore struct {
 	budget  int // bytes
 	frame   uint64
 	shader  *ebiten.Shader
-	paint   batch
 	vs      []ebiten.Vertex
 	is      []uint32
 	sop     ebiten.DrawTrianglesShaderOptions
@@ -118,7 +119,7 @@ type decalStore struct {
 }
 
 func newDecalStore(d *drawer, tex *textures) *decalStore {
-	s := &decalStore{d: d, tex: tex, layers: map[*parts.DecalLayer]*decalLayer{}, budget: defaultDecalBudget, paint: newBatch(d)}
+	s := &decalStore{d: d, tex: tex, layers: map[*parts.DecalLayer]*decalLayer{}, budget: defaultDecalBudget}
 	s.sop.Blend = ebiten.BlendCopy
 	return s
 }
@@ -221,7 +222,9 @@ func (s *decalStore) draw(g *gfx, l *parts.DecalLayer) {
 		for _, d := range marks {
 			s.paintMark(dl, d)
 		}
-		s.paint.forget()
+		for _, p := range dl.pages {
+			p.paint.forget()
+		}
 	}
 	s.show(g, dl)
 }
@@ -309,7 +312,7 @@ func (s *decalStore) chunk(dl *decalLayer, key chunkKey) *decalChunk {
 		}
 	}
 	if page == nil && (s.bytes()+decalPageBytes <= s.budget || len(dl.pages) == 0) {
-		page = &decalPage{cur: newOwnImage(decalPagePx, decalPagePx), next: newOwnImage(decalPagePx, decalPagePx)}
+		page = &decalPage{cur: newOwnImage(decalPagePx, decalPagePx), next: newOwnImage(decalPagePx, decalPagePx), paint: newBatch(s.d)}
 		dl.pages = append(dl.pages, page)
 		s.pages++
 	}
@@ -348,7 +351,7 @@ func (s *decalStore) evict(dl *decalLayer) bool {
 	if old == nil {
 		return false
 	}
-	s.paint.flush() // marks gathered for the slot are painted before it is wiped
+	old.page.paint.flush() // marks gathered for the slot are painted before it is wiped
 	x, y := old.origin()
 	s.d.clearRect(old.page.cur, int(x), int(y), decalSlotPx)
 	s.freeChunk(dl, old.page, old.slot)
@@ -409,14 +412,14 @@ func (s *decalStore) paintMark(dl *decalLayer, d parts.Decal) {
 			for i, v := range q {
 				poly[i] = decalVertex{x: v.x*dl.ppu + kx, y: v.y*dl.ppu + ky, u: v.u, v: v.v}
 			}
-			s.paint.use(ch.page.cur, img, f)
-			s.paintClipped(poly, sx, sy, col)
+			ch.page.paint.use(ch.page.cur, img, f)
+			paintClipped(&ch.page.paint, poly, sx, sy, col)
 		}
 	}
 }
 
-// paintClipped adds the quad poly clipped to the slot at (sx, sy).
-func (s *decalStore) paintClipped(poly [4]decalVertex, sx, sy float64, col [4]float32) {
+// paintClipped adds the quad poly clipped to the slot at (sx, sy) to b.
+func paintClipped(b *batch, poly [4]decalVertex, sx, sy float64, col [4]float32) {
 	var buf [2][12]decalVertex
 	in := buf[0][:0]
 	in = append(in, poly[:]...)
@@ -449,7 +452,6 @@ func (s *decalStore) paintClipped(poly [4]decalVertex, sx, sy float64, col [4]fl
 			return
 		}
 	}
-	b := &s.paint
 	base := uint32(len(b.vs))
 	for _, v := range in {
 		b.vs = append(b.vs, vertex(v.x, v.y, v.u, v.v, col))

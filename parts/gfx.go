@@ -102,6 +102,10 @@ type Gfx interface {
 	// Static draws a static layer at the current height. The backend may
 	// render the layer once, in pieces, and draw those pieces afterwards.
 	Static(l *StaticLayer)
+	// Decals draws a decal layer at the current height, first painting
+	// the marks left on it since it was last drawn (Take). The backend
+	// keeps the painted ground and fades it as the layer says.
+	Decals(l *DecalLayer)
 }
 
 // MeshVertex is one vertex of Gfx.Mesh: a world point at a height in

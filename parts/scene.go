@@ -361,6 +361,9 @@ func (s *Scene) Step(dtMs float64) {
 	}
 	clear(s.effects[n:])
 	s.effects = s.effects[:n]
+	for _, st := range s.stages {
+		st.Advance(dtMs)
+	}
 }
 
 // SetMap rebuilds the map parts from MAP_DATA.

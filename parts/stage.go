@@ -46,6 +46,7 @@ type Stage struct {
 	spare   []stageEntry // the merge's destination, swapped with entries
 	dead    int          // removed entries still in entries or pending
 	next    uint64
+	decals  []*DecalLayer // the ground decal layers drawn among the entries
 }
 
 // NewStage returns an empty stage for canvas id.
@@ -153,9 +154,33 @@ func (s *Stage) Draw(g Gfx) {
 	g.Elevate(0)
 }
 
-// Clear drops every entry.
+// Clear drops every entry, decal layers included.
 func (s *Stage) Clear() {
 	clear(s.entries)
 	clear(s.pending)
-	s.entries, s.pending, s.dead = s.entries[:0], s.pending[:0], 0
+	clear(s.decals)
+	s.entries, s.pending, s.dead, s.decals = s.entries[:0], s.pending[:0], 0, s.decals[:0]
+}
+
+// Decals returns the stage's decal layer at draw order z and height h
+// (levels) fading at fadeRate alpha per millisecond, adding it to the
+// stage the first time it is asked for: the parts that leave marks at one
+// height share one layer. It stays on the stage until Clear.
+func (s *Stage) Decals(z int, h, fadeRate float64) *DecalLayer {
+	for _, l := range s.decals {
+		if l.z == z && l.H == h && l.FadeRate == fadeRate {
+			return l
+		}
+	}
+	l := &DecalLayer{H: h, FadeRate: fadeRate, z: z}
+	s.decals = append(s.decals, l)
+	s.Add(z, l)
+	return l
+}
+
+// Advance runs the clocks of the stage's decal layers on by dtMs.
+func (s *Stage) Advance(dtMs float64) {
+	for _, l := range s.decals {
+		l.Advance(dtMs)
+	}
 }

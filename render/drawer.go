@@ -1,6 +1,7 @@
 package render
 
 import (
+	"image"
 	"image/color"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -53,4 +54,16 @@ func (d *drawer) clear(dst *ebiten.Image) {
 func (d *drawer) text(dst *ebiten.Image, s string, face text.Face, op *text.DrawOptions) {
 	d.calls++
 	text.Draw(dst, s, face, op)
+}
+
+func (d *drawer) shaderTriangles(dst *ebiten.Image, vs []ebiten.Vertex, is []uint32, sh *ebiten.Shader, op *ebiten.DrawTrianglesShaderOptions) {
+	d.calls++
+	d.verts += len(vs)
+	dst.DrawTrianglesShader32(vs, is, sh, op)
+}
+
+// clearRect makes the side×side square at (x, y) of dst transparent.
+func (d *drawer) clearRect(dst *ebiten.Image, x, y, side int) {
+	d.calls++
+	dst.SubImage(image.Rect(x, y, x+side, y+side)).(*ebiten.Image).Clear()
 }

@@ -24,11 +24,12 @@ import (
 // reconstructed from the canvas's stage transform and size, so the picture
 // is the same at any window size.
 type gfx struct {
-	d     *drawer
-	tex   *textures
-	cache *chunkCache
-	b     batch
-	face  text.Face // labels' face (nil: labels are not drawn)
+	d      *drawer
+	tex    *textures
+	cache  *chunkCache
+	decals *decalStore
+	b      batch
+	face   text.Face // labels' face (nil: labels are not drawn)
 
 	dst  *ebiten.Image
 	st   canvas.Stage // device px, at the ground
@@ -51,7 +52,7 @@ type gfx struct {
 func newGfx(dr *drawer, t *textures, antiAlias bool, face text.Face) *gfx {
 	w3 := ebiten.NewImage(3, 3)
 	w3.Fill(color.White)
-	g := &gfx{d: dr, tex: t, cache: newChunkCache(dr, t), b: newBatch(dr), face: face,
+	g := &gfx{d: dr, tex: t, cache: newChunkCache(dr, t), decals: newDecalStore(dr, t), b: newBatch(dr), face: face,
 		white: w3.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)}
 	g.top.AntiAlias = antiAlias
 	g.top.FillRule = ebiten.FillRuleNonZero
@@ -125,16 +126,22 @@ func (g *gfx) Image(tex parts.Tex, src parts.Rect, m parts.Affine, c parts.Color
 	if !ok || c.A <= 0 {
 		return
 	}
-	// The requested rectangle, cut to the texture.
-	x0, y0 := math.Max(0, math.Trunc(src.X)), math.Max(0, math.Trunc(src.Y))
-	x1 := math.Min(float64(r.Dx()), math.Trunc(src.X+src.W))
-	y1 := math.Min(float64(r.Dy()), math.Trunc(src.Y+src.H))
-	if !(x1 > x0 && y1 > y0) {
+	x0, y0, x1, y1, ok := cutSource(src, r)
+	if !ok {
 		return
 	}
 	f := spriteFilter(src, r.Dx(), r.Dy())
 	ox, oy := float64(r.Min.X), float64(r.Min.Y)
 	g.affineQuad(img, f, m, x0-src.X, y0-src.Y, x1-src.X, y1-src.Y, ox+x0, oy+y0, ox+x1, oy+y1, premul(c))
+}
+
+// cutSource is the source rectangle src of a texture occupying r, in
+// texture pixels cut to the texture; ok is false when nothing is left.
+func cutSource(src parts.Rect, r image.Rectangle) (x0, y0, x1, y1 float64, ok bool) {
+	x0, y0 = math.Max(0, math.Trunc(src.X)), math.Max(0, math.Trunc(src.Y))
+	x1 = math.Min(float64(r.Dx()), math.Trunc(src.X+src.W))
+	y1 = math.Min(float64(r.Dy()), math.Trunc(src.Y+src.H))
+	return x0, y0, x1, y1, x1 > x0 && y1 > y0
 }
 
 // Quad implements parts.Gfx.
@@ -225,6 +232,9 @@ func (g *gfx) Mesh(tex parts.Tex, vs []parts.MeshVertex, is []uint16, c parts.Co
 
 // Static implements parts.Gfx.
 func (g *gfx) Static(l *parts.StaticLayer) { g.cache.draw(g, l) }
+
+// Decals implements parts.Gfx.
+func (g *gfx) Decals(l *parts.DecalLayer) { g.decals.draw(g, l) }
 
 // chunk draws one baked chunk.
 func (g *gfx) chunk(bl *bakedLayer, ch *chunk) {

@@ -105,6 +105,7 @@ func (r *Renderer) Release() {
 		r.images[i].release()
 	}
 	r.images = r.images[:0]
+	r.gfx.decals.drop()
 	r.Rebake()
 	r.bakedScales = r.bakedScales[:0]
 }
@@ -136,6 +137,15 @@ func (r *Renderer) checkBakes(w *world.World, dpr float64) {
 		r.Rebake()
 	}
 	r.gfx.cache.startFrame()
+	r.gfx.decals.startFrame()
+}
+
+// DecalStats reports the ground decal chunks holding marks, the texture
+// bytes their pages hold, and how many chunks were wiped before they had
+// faded to make room under the budget.
+func (r *Renderer) DecalStats() (chunks, bytes, evicted int) {
+	d := r.gfx.decals
+	return d.chunks(), d.bytes(), d.evicted
 }
 
 // Textures are the images parts draw from; hand them to the world.

@@ -96,6 +96,10 @@ type Op struct {
 	// Mesh holds a mesh's vertices, Static a static layer.
 	Mesh   []parts.MeshVertex
 	Static *parts.StaticLayer
+	// Layer is a decal layer drawn, Decals the marks it handed over to be
+	// painted (copied), each with the alpha it shows at the draw.
+	Layer  *parts.DecalLayer
+	Decals []parts.Decal
 }
 
 // Gfx records drawing calls.
@@ -124,6 +128,17 @@ func (g *Gfx) Mesh(tex parts.Tex, vs []parts.MeshVertex, is []uint16, c parts.Co
 
 // Static implements parts.Gfx.
 func (g *Gfx) Static(l *parts.StaticLayer) { g.add(Op{Kind: "static", Tex: l.Sheet, Static: l}) }
+
+// Decals implements parts.Gfx: the layer's new marks are taken, as a
+// backend paints them, and recorded with the alpha they show now.
+func (g *Gfx) Decals(l *parts.DecalLayer) {
+	op := Op{Kind: "decals", Layer: l}
+	for _, d := range l.Take() {
+		d.C.A = float32(l.Alpha(d))
+		op.Decals = append(op.Decals, d)
+	}
+	g.add(op)
+}
 
 // Cell is one drawn cell of a static layer.
 type Cell struct {

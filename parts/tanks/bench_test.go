@@ -25,6 +25,7 @@ func (g *countGfx) View() parts.Rect                                          { 
 func (g *countGfx) Elevate(float64)                                           {}
 func (g *countGfx) Mesh(parts.Tex, []parts.MeshVertex, []uint16, parts.Color) { g.n++ }
 func (g *countGfx) Static(*parts.StaticLayer)                                 { g.n++ }
+func (g *countGfx) Decals(l *parts.DecalLayer)                                { g.n++; l.Take() }
 
 // BenchmarkHeavySceneParts runs the heavy scene (32 tanks in every
 // condition, 40 bombs, 20 tracers, 10 explosions, 64 crates, smoke and

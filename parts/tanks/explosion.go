@@ -183,6 +183,11 @@ func (f *flashLayer) Draw(g parts.Gfx) {
 }
 
 // Draw implements parts.Drawable for the crater and its smoke (zIndex 2).
+// The crater stays a sprite rather than a mark on the ground decal layer:
+// it holds its alpha for 16 s and fades in the last 4, and its edge is
+// soft; a layer fades every pixel by the same amount at once, which could
+// neither hold it nor keep its edge while it fades (and a blast leaves one
+// crater, not a mark a tick).
 func (c *craterLayer) Draw(g parts.Gfx) {
 	e := c.e
 	g.Elevate(e.At.H)

@@ -18,8 +18,19 @@ func (TracksFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	return &tracksBinding{f}, err
 }
 
-// maxMarks bounds one tank's marks.
+// maxMarks bounds one tank's marks drawn one by one (those left between
+// levels).
 const maxMarks = 1200
+
+// Track marks are left at alpha markAlpha and fade out over markFadeMs,
+// linearly. A mark left on a level goes on the level's ground decal layer,
+// which fades every mark at one rate, so every mark lasts the same time:
+// the mean of the 1.8–2.5 s the game gives its marks.
+const (
+	markAlpha  = 0.4
+	markFadeMs = 2150
+	markFade   = markAlpha / markFadeMs // alpha per ms
+)
 
 type mark struct {
 	m         parts.Affine // texture pixels to world, fixed at creation
@@ -28,7 +39,10 @@ type mark struct {
 	h         float64 // the tank's height when the mark was left
 }
 
-// Tracks leaves track marks behind a tank (zIndex 1).
+// Tracks leaves track marks behind a tank (zIndex 1). Marks left on a
+// level are painted onto the level's ground decal layer and stay there,
+// fading, after the tank is gone; only marks left between levels (on a
+// ramp, in a fall) are the part's own, drawn each frame at their height.
 type Tracks struct {
 	b                   *tracksBinding
 	c                   *parts.Ctx
@@ -73,7 +87,7 @@ func (t *Tracks) Step(dt float64) bool {
 		if m.age >= m.fade {
 			continue
 		}
-		m.alpha = 0.4 * (1 - m.age/m.fade)
+		m.alpha = markAlpha * (1 - m.age/m.fade)
 		if n != i {
 			t.Marks[n] = *m // a mark before it went: close the gap
 		}
@@ -112,11 +126,18 @@ func (t *Tracks) leave() {
 		y := t.prev.y + s*lat*math.Sin(a+math.Pi/2) - back*math.Sin(a)
 		l, w := 0.5*size, 0.4*size
 		m := parts.Identity().Scale(l/trackMarkW, w/trackH).Translate(-l/2, -w/2).Rotate(a).Translate(x, y)
-		t.Marks = append(t.Marks, mark{m: m, fade: uniform(t.c.Rand, 1800, 2500), alpha: 0.4, h: t.prevAt.H})
+		if level, ok := parts.OnLevel(t.prevAt.H); ok {
+			h := float64(level)
+			d := t.c.Stage.Decals(drawZ(1, parts.Height{Level: level, H: h}), h, markFade)
+			d.Paint(t.tex, parts.Rect{W: trackMarkW, H: trackH}, m, parts.White().WithAlpha(markAlpha))
+			continue
+		}
+		t.Marks = append(t.Marks, mark{m: m, fade: uniform(t.c.Rand, 1800, 2500), alpha: markAlpha, h: t.prevAt.H})
 	}
 }
 
-// Destroy implements parts.Part: every mark goes with the tank.
+// Destroy implements parts.Part: the marks between levels go with the
+// tank; those on the ground decal layers stay until they have faded.
 func (t *Tracks) Destroy() { t.c.Stage.Remove(t.h) }
 
 // Draw implements parts.Drawable: marks 0.5·size long, 0.4·size wide.

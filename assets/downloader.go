@@ -436,12 +436,27 @@ func (d *Downloader) download(ctx context.Context, k Kind, p string, u *url.URL)
 	if resp.ContentLength > lim {
 		return nil, &LimitError{File: p, Kind: k, What: "bytes", Got: resp.ContentLength, Limit: lim}
 	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, lim+1))
+	b, err := readBody(resp, lim)
 	if err != nil {
 		return nil, fmt.Errorf("%s: reading %s: %w", p, u, err)
 	}
 	if int64(len(b)) > lim {
 		return nil, &LimitError{File: p, Kind: k, What: "bytes", Limit: lim}
+	}
+	return b, nil
+}
+
+// readBody reads at most lim+1 bytes of a response: into one buffer of the announced length
+// when there is one (no copies while the body grows, which for files of megabytes are most of
+// a download's memory), else as io.ReadAll does.
+func readBody(resp *http.Response, lim int64) ([]byte, error) {
+	n := resp.ContentLength
+	if n <= 0 || n > lim {
+		return io.ReadAll(io.LimitReader(resp.Body, lim+1))
+	}
+	b := make([]byte, n)
+	if _, err := io.ReadFull(resp.Body, b); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

@@ -13,7 +13,7 @@ import (
 // behind instead of letting the heap grow to twice its live size. A window
 // keeps the runtime's default: its textures and baked images are live
 // memory a collector cannot shrink.
-const headlessMemoryLimit = 32 << 20
+const headlessMemoryLimit = 24 << 20
 
 // setMemoryLimit applies headlessMemoryLimit when args ask for no window,
 // unless GOMEMLIMIT says otherwise.

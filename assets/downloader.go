@@ -69,8 +69,9 @@ type Downloader struct {
 	lim    Limits
 	log    *slog.Logger
 	slots  chan struct{}
-	// pixels counts the decoded images' pixels against Limits.TotalPixels.
-	pixels atomic.Int64
+	// textureBytes counts the decoded images' bytes as RGBA textures
+	// against Limits.TextureBytes.
+	textureBytes atomic.Int64
 
 	mu    sync.Mutex
 	files map[fileKey]*file
@@ -398,9 +399,9 @@ func (d *Downloader) accept(k Kind, p string, b []byte) (result, error) {
 	switch k {
 	case Image:
 		img, err := decodeImage(p, b, d.lim, func(px int64) error {
-			if n := d.pixels.Add(px); n > d.lim.TotalPixels {
-				d.pixels.Add(-px)
-				return &LimitError{File: p, Kind: Image, What: "pixels with the images before it", Got: n, Limit: d.lim.TotalPixels}
+			if n := d.textureBytes.Add(4 * px); n > d.lim.TextureBytes {
+				d.textureBytes.Add(-4 * px)
+				return &LimitError{File: p, Kind: Image, What: "texture bytes with the images before it", Got: n, Limit: d.lim.TextureBytes}
 			}
 			return nil
 		})

@@ -69,8 +69,9 @@ type Downloader struct {
 	lim    Limits
 	log    *slog.Logger
 	slots  chan struct{}
-	// pixels counts the decoded images' pixels against Limits.TotalPixels.
-	pixels atomic.Int64
+	// textureBytes counts the decoded images' bytes as RGBA textures
+	// against Limits.TextureBytes.
+	textureBytes atomic.Int64
 
 	mu    sync.Mutex
 	files map[fileKey]*file
@@ -398,9 +399,9 @@ func (d *Downloader) accept(k Kind, p string, b []byte) (result, error) {
 	switch k {
 	case Image:
 		img, err := decodeImage(p, b, d.lim, func(px int64) error {
-			if n := d.pixels.Add(px); n > d.lim.TotalPixels {
-				d.pixels.Add(-px)
-				return &LimitError{File: p, Kind: Image, What: "pixels with the images before it", Got: n, Limit: d.lim.TotalPixels}
+			if n := d.textureBytes.Add(4 * px); n > d.lim.TextureBytes {
+				d.textureBytes.Add(-4 * px)
+				return &LimitError{File: p, Kind: Image, What: "texture bytes with the images before it", Got: n, Limit: d.lim.TextureBytes}
 			}
 			return nil
 		})
@@ -436,12 +437,27 @@ func (d *Downloader) download(ctx context.Context, k Kind, p string, u *url.URL)
 	if resp.ContentLength > lim {
 		return nil, &LimitError{File: p, Kind: k, What: "bytes", Got: resp.ContentLength, Limit: lim}
 	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, lim+1))
+	b, err := readBody(resp, lim)
 	if err != nil {
 		return nil, fmt.Errorf("%s: reading %s: %w", p, u, err)
 	}
 	if int64(len(b)) > lim {
 		return nil, &LimitError{File: p, Kind: k, What: "bytes", Limit: lim}
+	}
+	return b, nil
+}
+
+// readBody reads at most lim+1 bytes of a response: into one buffer of the announced length
+// when there is one (no copies while the body grows, which for files of megabytes are most of
+// a download's memory), else as io.ReadAll does.
+func readBody(resp *http.Response, lim int64) ([]byte, error) {
+	n := resp.ContentLength
+	if n <= 0 || n > lim {
+		return io.ReadAll(io.LimitReader(resp.Body, lim+1))
+	}
+	b := make([]byte, n)
+	if _, err := io.ReadFull(resp.Body, b); err != nil {
+		return nil, err
 	}
 	return b, nil
 }

@@ -200,9 +200,9 @@ func TestImageOverTheByteLimit(t *testing.T) {
 	}
 }
 
-// The images of one downloader share a pixel budget: one past it is
-// refused, the ones before it kept.
-func TestImagesShareAPixelBudget(t *testing.T) {
+// The images of one downloader share a budget of texture bytes (4 a
+// pixel): one past it is refused, the ones before it kept.
+func TestImagesShareATextureByteBudget(t *testing.T) {
 	files := map[string][]byte{}
 	for i := range 3 {
 		var b bytes.Buffer
@@ -212,11 +212,11 @@ func TestImagesShareAPixelBudget(t *testing.T) {
 		files[fmt.Sprintf("/games/tanks/img/%d.png", i)] = b.Bytes()
 	}
 	h := newTestHost(t, files)
-	d, _ := newDownloader(t, h, Options{Limits: Limits{TotalPixels: 25000}})
+	d, _ := newDownloader(t, h, Options{Limits: Limits{TextureBytes: 100000}})
 	for i, ok := range []bool{true, true, false} {
 		_, err := d.Image(context.Background(), fmt.Sprintf("%d.png", i))
 		var le *LimitError
-		if ok != (err == nil) || (!ok && (!errors.As(err, &le) || le.Got != 30000 || le.Limit != 25000)) {
+		if ok != (err == nil) || (!ok && (!errors.As(err, &le) || le.Got != 120000 || le.Limit != 100000)) {
 			t.Errorf("image %d: %v", i, err)
 		}
 	}
@@ -234,7 +234,7 @@ func TestImageOverTheDimensionLimits(t *testing.T) {
 	for file, want := range map[string]LimitError{
 		"huge.png": {File: "img/huge.png", Kind: Image, What: "px a side", Got: 100000, Limit: 8192},
 		"wide.png": {File: "img/wide.png", Kind: Image, What: "px a side", Got: 9000, Limit: 8192},
-		"many.png": {File: "img/many.png", Kind: Image, What: "pixels", Got: 64000000, Limit: 8 << 20},
+		"many.png": {File: "img/many.png", Kind: Image, What: "pixels", Got: 64000000, Limit: 4 << 20},
 	} {
 		_, err := d.Image(context.Background(), file)
 		var le *LimitError

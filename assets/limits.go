@@ -35,11 +35,11 @@ type Limits struct {
 	ImageBytes  int64 // one image file
 	ImageSide   int   // width or height of one decoded image, px
 	ImagePixels int64 // width×height of one decoded image
-	// TotalPixels bounds the pixels of every image one downloader decodes
-	// together: each becomes a texture, and a host naming many large
-	// images must not fill the video memory (or, with a software
-	// renderer, the client's own).
-	TotalPixels int64
+	// TextureBytes bounds the bytes every image one downloader decodes
+	// takes together as an RGBA texture (4 a pixel): each becomes one, and
+	// a host naming many large images must not fill the video memory (or,
+	// with a software renderer, the client's own).
+	TextureBytes int64
 	SoundBytes  int64 // one sound file
 	JSONBytes   int64 // one manifest or map
 	Files       int   // distinct files one downloader fetches
@@ -49,11 +49,19 @@ type Limits struct {
 	Timeout time.Duration
 }
 
+// TextureBytes is the default bound on the textures of a game's images:
+// 24 MiB, a 2048×2048 tile sheet and a 1024×1024 sprite sheet with a few
+// MiB to spare (the reference games' images take a few MiB). With a
+// software renderer a texture lives in the client's own memory, with its
+// upload's copies beside it while it is made, so this bound is most of
+// what a host's images can add to the window's memory.
+const TextureBytes = 24 << 20
+
 // DefaultLimits are generous for the games' tile sheets, sprites, sound
 // effects and maps, and small against the memory of any desktop.
 func DefaultLimits() Limits {
 	return Limits{
-		ImageBytes: 16 << 20, ImageSide: 8192, ImagePixels: 8 << 20, TotalPixels: 16 << 20,
+		ImageBytes: 16 << 20, ImageSide: 8192, ImagePixels: 4 << 20, TextureBytes: TextureBytes,
 		SoundBytes: 4 << 20, JSONBytes: 4 << 20,
 		Files: 1024, Parallel: 4, Timeout: time.Minute,
 	}
@@ -65,7 +73,7 @@ func (l Limits) withDefaults() Limits {
 	orDefault(&l.ImageBytes, d.ImageBytes)
 	orDefault(&l.ImageSide, d.ImageSide)
 	orDefault(&l.ImagePixels, d.ImagePixels)
-	orDefault(&l.TotalPixels, d.TotalPixels)
+	orDefault(&l.TextureBytes, d.TextureBytes)
 	orDefault(&l.SoundBytes, d.SoundBytes)
 	orDefault(&l.JSONBytes, d.JSONBytes)
 	orDefault(&l.Files, d.Files)

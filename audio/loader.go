@@ -2,6 +2,7 @@ package audio
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"sync/atomic"
@@ -15,10 +16,13 @@ import (
 // effects are a few KiB to a few hundred).
 const MaxFileBytes = 4 << 20
 
-// MaxCatalogSamples bounds the decoded samples of one catalog together (16 MiB of float32, 95 s
-// of mono sound at 44.1 kHz; a game's effects take seconds), so
-// a host cannot make the client hold more than that however many files it lists.
-const MaxCatalogSamples = 4 << 20
+// MaxCatalogBytes bounds the decoded sound of one catalog together: 8 MiB of float32 samples at
+// the mixer's rate, 43 s of mono sound at 48 kHz (a game's effects take seconds: the real tanks
+// catalog about 11 s). A file's decoded size is reserved from it before the file is decoded (from
+// the header of a WAV, the frame headers of an MP3), together with the decoder's buffer at the
+// file's own rate while it is resampled, so a host cannot make the client hold more than that
+// however many files it lists or however long they claim to be.
+const MaxCatalogBytes = 8 << 20
 
 // loadWorkers is how many files decode at once (the machine the client runs on may be small).
 const loadWorkers = 2
@@ -49,23 +53,57 @@ func (f FetchFunc) Fetch(ctx context.Context, path string) ([]byte, error) { ret
 
 // DecodeFile decodes a sound file of the given codec to float PCM at its own rate.
 func DecodeFile(codec string, data []byte) (pcm.Buffer, error) {
+	return decodeWithin(codec, data, nil)
+}
+
+// decodeWithin decodes a file after reserve accepted the frames, channels and rate its header
+// gives (nil: anything).
+func decodeWithin(codec string, data []byte, reserve func(frames, channels, rate int) error) (pcm.Buffer, error) {
 	switch codec {
 	case "mp3":
-		b, _, err := mp3.Decode(data)
+		b, _, err := mp3.DecodeWithin(data, reserve)
 		return b, err
 	case "wav":
+		if reserve != nil {
+			info, err := wav.Probe(data)
+			if err != nil {
+				return pcm.Buffer{}, err
+			}
+			if err := reserve(info.Frames, info.Channels, info.Rate); err != nil {
+				return pcm.Buffer{}, err
+			}
+		}
 		return wav.Decode(data)
 	default:
 		return pcm.Buffer{}, fmt.Errorf("audio: no decoder for %q", codec)
 	}
 }
 
+// soundBudget counts the bytes of decoded sound one catalog holds, or is about to, against
+// MaxCatalogBytes.
+type soundBudget struct {
+	used  atomic.Int64
+	limit int64
+}
+
+// take reserves n bytes, or none and an error when they do not fit.
+func (b *soundBudget) take(n int64) error {
+	if n < 0 || b.used.Add(n) > b.limit {
+		b.used.Add(-max(n, 0))
+		return fmt.Errorf("the catalog's sounds would take more than %d bytes decoded together", b.limit)
+	}
+	return nil
+}
+
+// give returns n reserved bytes.
+func (b *soundBudget) give(n int64) { b.used.Add(-n) }
+
 // Loading tracks the background load started by Init.
 type Loading struct {
 	done           chan struct{}
 	loaded, failed atomic.Int32
 	total          int
-	samples        atomic.Int64 // decoded samples kept so far, against MaxCatalogSamples
+	budget         soundBudget // decoded bytes kept so far, against MaxCatalogBytes
 }
 
 // Done is closed when every sound has loaded or failed (or the load was cancelled).
@@ -95,6 +133,7 @@ func (m *Manager) Init(ctx context.Context, cat *Catalog, f Fetcher) *Loading {
 		jobs = append(jobs, e)
 	}
 	l := &Loading{done: make(chan struct{}), total: len(jobs)}
+	l.budget.limit = m.soundBudget
 	codec, ok := cat.Codec(supportedCodecs()...)
 	if !ok {
 		m.log.Error("audio: no codec in codecList can be decoded; the game will be silent",
@@ -125,11 +164,7 @@ func (m *Manager) Init(ctx context.Context, cat *Catalog, f Fetcher) *Loading {
 			go func() {
 				defer wg.Done()
 				for e := range queue {
-					buf, err := loadOne(lctx, f, e.opts.File, codec, rate)
-					if err == nil && l.samples.Add(int64(len(buf.Data))) > MaxCatalogSamples {
-						l.samples.Add(-int64(len(buf.Data)))
-						err = fmt.Errorf("the catalog's sounds exceed %d samples together", MaxCatalogSamples)
-					}
+					buf, err := l.loadOne(lctx, f, e.opts.File, codec, rate)
 					if err != nil {
 						e.state.Store(sampleFailed)
 						l.failed.Add(1)
@@ -161,7 +196,8 @@ func (m *Manager) Init(ctx context.Context, cat *Catalog, f Fetcher) *Loading {
 // soundPath is where a catalog file is under the assets base.
 func soundPath(file, codec string) string { return "sounds/" + file + "." + codec }
 
-func loadOne(ctx context.Context, f Fetcher, file, codec string, rate int) (*pcm.Buffer, error) {
+// loadOne fetches, decodes and resamples one file within the load's budget.
+func (l *Loading) loadOne(ctx context.Context, f Fetcher, file, codec string, rate int) (*pcm.Buffer, error) {
 	path := soundPath(file, codec)
 	data, err := f.Fetch(ctx, path)
 	if err != nil {
@@ -170,16 +206,36 @@ func loadOne(ctx context.Context, f Fetcher, file, codec string, rate int) (*pcm
 	if len(data) > MaxFileBytes {
 		return nil, fmt.Errorf("fetch %s: larger than %d bytes", path, MaxFileBytes)
 	}
-	b, err := DecodeFile(codec, data)
+	// The reservation covers the result at the mixer's rate and, while it is resampled, the
+	// decoder's buffer at the file's own rate; what the result does not take is given back. Files
+	// decoding at once share the budget, so it bounds their buffers together.
+	var reserved int64
+	reserve := func(frames, channels, from int) error {
+		out, err := pcm.ResampledFrames(frames, from, rate)
+		if err != nil {
+			return err
+		}
+		n := int64(out) * int64(channels)
+		if from != rate {
+			n += int64(frames) * int64(channels)
+		}
+		if err := l.budget.take(n * 4); err != nil {
+			return err
+		}
+		reserved = n * 4
+		return nil
+	}
+	b, err := decodeWithin(codec, data, reserve)
+	if err == nil && b.Frames() == 0 {
+		err = errors.New("no samples")
+	}
+	if err == nil {
+		b, err = pcm.Resample(b, rate)
+	}
 	if err != nil {
+		l.budget.give(reserved)
 		return nil, fmt.Errorf("decode %s: %w", path, err)
 	}
-	if b.Frames() == 0 {
-		return nil, fmt.Errorf("decode %s: no samples", path)
-	}
-	b, err = pcm.Resample(b, rate)
-	if err != nil {
-		return nil, fmt.Errorf("resample %s: %w", path, err)
-	}
+	l.budget.give(reserved - int64(len(b.Data))*4)
 	return &b, nil
 }

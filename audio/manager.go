@@ -113,6 +113,8 @@ type instance struct {
 type Options struct {
 	Logger     *slog.Logger // default slog.Default()
 	VoiceLimit int          // default WorldVoiceLimit; other values only for tests and experiments
+	// CatalogBytes bounds the decoded sound of one catalog; default MaxCatalogBytes.
+	CatalogBytes int64
 }
 
 // Manager is the sound director. The zero value is not usable; call NewManager.
@@ -135,6 +137,8 @@ type Manager struct {
 	limit     int
 	refused   uint64 // registrations refused at MaxRegistrations
 	cancel    func() // stops the current background load
+	// soundBudget is the bytes of decoded sound one catalog may hold.
+	soundBudget int64
 }
 
 // NewManager returns a manager with an empty catalog driving mixer.
@@ -145,20 +149,24 @@ func NewManager(mixer *mix.Mixer, opt Options) *Manager {
 	if opt.VoiceLimit <= 0 {
 		opt.VoiceLimit = WorldVoiceLimit
 	}
+	if opt.CatalogBytes <= 0 {
+		opt.CatalogBytes = MaxCatalogBytes
+	}
 	m := &Manager{
-		log:       opt.Logger,
-		limit:     opt.VoiceLimit,
-		mixer:     mixer,
-		cfg:       spatial.Default(),
-		entries:   map[string]*entry{},
-		listener:  spatial.Listener{Zoom: 1},
-		byID:      map[ID]*registration{},
-		instances: map[mix.Voice]instance{},
-		warned:    map[string]struct{}{},
-		cands:     make([]*registration, 0, 64),
-		ended:     make([]mix.Voice, 0, 64),
-		cat:       &Catalog{Spatial: spatial.Default()},
-		volume:    1,
+		soundBudget: opt.CatalogBytes,
+		log:         opt.Logger,
+		limit:       opt.VoiceLimit,
+		mixer:       mixer,
+		cfg:         spatial.Default(),
+		entries:     map[string]*entry{},
+		listener:    spatial.Listener{Zoom: 1},
+		byID:        map[ID]*registration{},
+		instances:   map[mix.Voice]instance{},
+		warned:      map[string]struct{}{},
+		cands:       make([]*registration, 0, 64),
+		ended:       make([]mix.Voice, 0, 64),
+		cat:         &Catalog{Spatial: spatial.Default()},
+		volume:      1,
 	}
 	mixer.SetMaster(MasterVolume)
 	return m

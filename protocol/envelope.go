@@ -23,11 +23,17 @@ var ErrNotEnvelope = errors.New("not a [port, payload] array")
 
 // ParseEnvelope splits a JSON text message into port and payload. A message
 // whose first element is not a non-negative integer, or that is not an array,
-// is an error; the caller counts and ignores it.
+// is an error; the caller counts and ignores it. The payload is a slice of
+// text, not a copy: a map of megabytes is held once, not twice.
 func ParseEnvelope(text []byte) (Envelope, error) {
-	var parts []json.RawMessage
-	if err := json.Unmarshal(text, &parts); err != nil {
+	if !json.Valid(text) {
+		var v []json.RawMessage // for the decoder's words on what is wrong
+		err := json.Unmarshal(text, &v)
 		return Envelope{}, fmt.Errorf("%w: %v", ErrNotEnvelope, err)
+	}
+	parts, err := topElements(text)
+	if err != nil {
+		return Envelope{}, err
 	}
 	if len(parts) == 0 || len(parts) > 2 {
 		return Envelope{}, fmt.Errorf("%w: %d elements", ErrNotEnvelope, len(parts))
@@ -38,9 +44,47 @@ func ParseEnvelope(text []byte) (Envelope, error) {
 	}
 	env := Envelope{Port: port, Payload: nullToken}
 	if len(parts) == 2 {
-		env.Payload = json.RawMessage(bytes.TrimSpace(parts[1]))
+		env.Payload = json.RawMessage(parts[1])
 	}
 	return env, nil
+}
+
+// topElements returns the first three elements (trimmed) of the array that
+// valid JSON text is, found by tracking strings and nesting: the text is
+// known to be well formed, so no value needs parsing. A third element only
+// says there are too many.
+func topElements(text []byte) ([][]byte, error) {
+	t := bytes.TrimSpace(text)
+	if len(t) < 2 || t[0] != '[' {
+		return nil, fmt.Errorf("%w: not an array", ErrNotEnvelope)
+	}
+	body := t[1 : len(t)-1]
+	if len(bytes.TrimSpace(body)) == 0 {
+		return nil, nil
+	}
+	parts := make([][]byte, 0, 3)
+	depth, inString, start := 0, false, 0
+	for i := 0; i < len(body) && len(parts) < 2; i++ {
+		c := body[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			depth++
+		case c == ']' || c == '}':
+			depth--
+		case c == ',' && depth == 0:
+			parts = append(parts, bytes.TrimSpace(body[start:i]))
+			start = i + 1
+		}
+	}
+	return append(parts, bytes.TrimSpace(body[start:])), nil
 }
 
 func parsePort(raw json.RawMessage) (int, error) {

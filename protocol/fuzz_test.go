@@ -1,6 +1,7 @@
 package protocol
 
 import (
+	"bytes"
 	"encoding/json"
 	"testing"
 )
@@ -23,6 +24,26 @@ func FuzzParseEnvelope(f *testing.F) {
 		env, err := ParseEnvelope(b)
 		if err == nil && (env.Port < 0 || env.Payload == nil) {
 			t.Fatalf("bad envelope %+v", env)
+		}
+		// The payload is sliced out of the text, not decoded: the standard
+		// decoder splitting the same array must agree on every input.
+		var parts []json.RawMessage
+		want := json.Unmarshal(b, &parts) == nil && len(parts) >= 1 && len(parts) <= 2
+		if want {
+			port, perr := parsePort(parts[0])
+			want = perr == nil
+			if want && err == nil {
+				payload := []byte("null")
+				if len(parts) == 2 {
+					payload = bytes.TrimSpace(parts[1])
+				}
+				if env.Port != port || !bytes.Equal(env.Payload, payload) {
+					t.Fatalf("%q: got port %d payload %q, the decoder says %d %q", b, env.Port, env.Payload, port, payload)
+				}
+			}
+		}
+		if want != (err == nil) {
+			t.Fatalf("%q: error %v, the decoder accepts it: %v", b, err, want)
 		}
 	})
 }

@@ -69,7 +69,7 @@ func New(ctx context.Context, o Options) *Renderer {
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
-	tex := newTextures(ctx, o.Assets)
+	tex := newTextures(ctx, o.Assets, o.Log)
 	r := &Renderer{log: o.Log, tex: tex}
 	fonts := o.Fonts
 	if fonts == nil {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"image"
 	"image/draw"
+	"log/slog"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -47,6 +49,10 @@ type textures struct {
 	// atlas is packed anew from all of them at each bake.
 	bakedSrc map[string]*image.RGBA
 
+	// budget bounds the bytes of the host's images installed.
+	budget *textureBudget
+	log    *slog.Logger
+
 	mu    sync.Mutex
 	ready []loadedImage // finished downloads, for poll
 	taken []loadedImage
@@ -59,8 +65,11 @@ type loadedImage struct {
 	img  image.Image // nil when the file failed
 }
 
-func newTextures(ctx context.Context, src *assets.Downloader) *textures {
-	t := &textures{ctx: ctx, src: src, names: []string{""}, imgs: []*ebiten.Image{nil}, ver: []uint32{0}, pixels: []*image.RGBA{nil},
+// atlasSide is the side past which an image is not put on Ebiten's atlas.
+const atlasSide = 1024
+
+func newTextures(ctx context.Context, src *assets.Downloader, log *slog.Logger) *textures {
+	t := &textures{ctx: ctx, src: src, log: log, budget: newTextureBudget(hostTextureBytes), names: []string{""}, imgs: []*ebiten.Image{nil}, ver: []uint32{0}, pixels: []*image.RGBA{nil},
 		byName: map[string]parts.Tex{}, assets: map[string]parts.Tex{}, inAtlas: []image.Rectangle{{}}}
 	t.next.Store(src)
 	return t
@@ -87,11 +96,22 @@ func (t *textures) set(h parts.Tex, img image.Image) {
 	if h == parts.NoTex || int(h) >= len(t.imgs) {
 		return
 	}
+	b := img.Bounds()
+	if strings.HasPrefix(t.names[h], "asset:") {
+		if err := t.budget.install(h, imageBytes(int64(b.Dx())*int64(b.Dy()))); err != nil {
+			t.log.Warn("host image refused", "file", strings.TrimPrefix(t.names[h], "asset:"), "err", err)
+			return
+		}
+	}
 	if old := t.imgs[h]; old != nil {
 		old.Deallocate()
 		t.gen++ // sub-images cut from it are stale
 	}
-	t.imgs[h] = ebiten.NewImageFromImage(img)
+	// A large image gets a texture of its own size: on Ebiten's atlas it
+	// would sit in a page of the next powers of two, up to four times its
+	// bytes.
+	large := b.Dx() > atlasSide || b.Dy() > atlasSide
+	t.imgs[h] = ebiten.NewImageFromImageWithOptions(img, &ebiten.NewImageFromImageOptions{Unmanaged: large})
 	t.ver[h]++
 	t.pixels[h] = cpuCopy(img)
 }

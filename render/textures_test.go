@@ -5,6 +5,7 @@ import (
 	"context"
 	"image"
 	"image/png"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"sync/atomic"
@@ -78,7 +79,7 @@ func TestAssetImagesFollowTheDownloader(t *testing.T) {
 // the game's textures replace the names they bake and leave the others
 // drawable, from the new atlas.
 func TestBakeAddsToEarlierBakes(t *testing.T) {
-	tex := newTextures(context.Background(), nil)
+	tex := newTextures(context.Background(), nil, slog.Default())
 	solid := func(side int, v uint8) *image.RGBA {
 		img := image.NewRGBA(image.Rect(0, 0, side, side))
 		for i := range img.Pix {

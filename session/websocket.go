@@ -7,6 +7,7 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"time"
@@ -49,8 +50,17 @@ func HTTPClient(caFile string) (*http.Client, error) {
 // WebSocket is the Transport over github.com/coder/websocket.
 type WebSocket struct {
 	conn *websocket.Conn
-	buf  bytes.Buffer // read's buffer, used by the one reading goroutine
+	// small is read's buffer for the messages of a usual size, used by the
+	// one reading goroutine.
+	small [smallMessage]byte
 }
+
+// smallMessage is the size up to which a message is read into the
+// transport's own buffer; a longer one is read in chunks of bigChunk.
+const (
+	smallMessage = 64 << 10
+	bigChunk     = 256 << 10
+)
 
 // DialWebSocket opens the game WebSocket with the Origin header the host
 // checks, and raises the read limit to MaxIncomingMessage. The upgrade
@@ -94,19 +104,41 @@ func (w *WebSocket) Recv(ctx context.Context) (Message, error) {
 	return Message{Binary: typ == websocket.MessageBinary, Data: data}, nil
 }
 
-// read reads one message into the transport's reused buffer and returns a
-// copy of exactly its size: the queue's byte budget counts a message's
-// length, and a buffer grown by doubling would hold up to twice that.
+// read reads one message and returns a copy of exactly its size: the
+// queue's byte budget counts a message's length, and a buffer grown by
+// doubling would hold up to twice that. A message longer than the reused
+// buffer is read in chunks and joined once, so a map of megabytes costs it
+// twice its size while it is read (not the three times of a growing buffer)
+// and nothing once it is returned.
 func (w *WebSocket) read(ctx context.Context) (websocket.MessageType, []byte, error) {
 	typ, r, err := w.conn.Reader(ctx)
 	if err != nil {
 		return 0, nil, err
 	}
-	w.buf.Reset()
-	if _, err := w.buf.ReadFrom(r); err != nil {
+	n, err := io.ReadFull(r, w.small[:])
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+		return typ, bytes.Clone(w.small[:n]), nil
+	}
+	if err != nil {
 		return 0, nil, err
 	}
-	return typ, bytes.Clone(w.buf.Bytes()), nil
+	chunks, total := [][]byte{w.small[:n]}, n
+	for {
+		c := make([]byte, bigChunk)
+		k, err := io.ReadFull(r, c)
+		chunks, total = append(chunks, c[:k]), total+k
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			break
+		}
+		if err != nil {
+			return 0, nil, err
+		}
+	}
+	msg := make([]byte, 0, total)
+	for _, c := range chunks {
+		msg = append(msg, c...)
+	}
+	return typ, msg, nil
 }
 
 // Send implements Transport; every client message is a text frame.

@@ -39,7 +39,14 @@ type Info struct {
 
 // Decode reads a whole MP3 file. A panic inside the underlying decoder on corrupt input is
 // turned into an error.
-func Decode(data []byte) (buf pcm.Buffer, info Info, err error) {
+func Decode(data []byte) (pcm.Buffer, Info, error) { return DecodeWithin(data, nil) }
+
+// DecodeWithin is Decode that first tells reserve the most frames the file decodes to (from its
+// frame headers, before the trim of a LAME header), its channels and rate, and decodes nothing
+// when reserve returns an error: a loader keeps a budget for decoded sound this way. The decoder's
+// 16-bit output is converted as it is read, a few frames at a time, so the only large allocation
+// is the float result.
+func DecodeWithin(data []byte, reserve func(frames, channels, rate int) error) (buf pcm.Buffer, info Info, err error) {
 	info, err = Probe(data)
 	if err != nil {
 		return pcm.Buffer{}, info, err
@@ -56,15 +63,15 @@ func Decode(data []byte) (buf pcm.Buffer, info Info, err error) {
 	if d.SampleRate() != info.Rate || info.Rate <= 0 {
 		return pcm.Buffer{}, info, fmt.Errorf("mp3: sample rate %d does not match the first header's %d", d.SampleRate(), info.Rate)
 	}
-	// go-mp3 always yields 16-bit little-endian stereo.
-	raw, err := io.ReadAll(io.LimitReader(d, int64(MaxFrames)*4+1))
-	if err != nil && !errors.Is(err, io.ErrUnexpectedEOF) {
-		return pcm.Buffer{}, info, fmt.Errorf("mp3: decode: %w", err)
+	// go-mp3 always yields 16-bit little-endian stereo; its length is known from the frame
+	// headers (it read them all on opening a seekable stream).
+	frames := int(min(d.Length()/4, int64(MaxFrames)+1))
+	if frames < 0 {
+		return pcm.Buffer{}, info, errors.New("mp3: stream length unknown")
 	}
-	if len(raw) > MaxFrames*4 {
+	if frames > MaxFrames {
 		return pcm.Buffer{}, info, fmt.Errorf("mp3: longer than %d frames", MaxFrames)
 	}
-	frames := len(raw) / 4
 	start, end := 0, frames
 	if info.HasInfo {
 		start = info.FrameWidth
@@ -83,15 +90,30 @@ func Decode(data []byte) (buf pcm.Buffer, info Info, err error) {
 	if info.Mono {
 		ch = 1
 	}
-	out := make([]float32, (end-start)*ch)
-	for f := start; f < end; f++ {
-		l := float32(int16(binary.LittleEndian.Uint16(raw[4*f:]))) / 32768
-		if ch == 1 {
-			out[f-start] = l
-			continue
+	if reserve != nil {
+		if err := reserve(end-start, ch, info.Rate); err != nil {
+			return pcm.Buffer{}, info, err
 		}
-		r := float32(int16(binary.LittleEndian.Uint16(raw[4*f+2:]))) / 32768
-		out[2*(f-start)], out[2*(f-start)+1] = l, r
+	}
+	out := make([]float32, 0, (end-start)*ch)
+	var chunk [4 * samplesPerFrame * 4]byte // four MPEG-1 frames of 16-bit stereo
+	for f := 0; f < end; {
+		n, err := io.ReadFull(d, chunk[:min(len(chunk), (end-f)*4)])
+		for i := 0; i+4 <= n; i, f = i+4, f+1 {
+			if f < start {
+				continue
+			}
+			out = append(out, float32(int16(binary.LittleEndian.Uint16(chunk[i:])))/32768)
+			if ch == 2 {
+				out = append(out, float32(int16(binary.LittleEndian.Uint16(chunk[i+2:])))/32768)
+			}
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
+			break // shorter than its headers said: keep what decoded
+		}
+		if err != nil {
+			return pcm.Buffer{}, info, fmt.Errorf("mp3: decode: %w", err)
+		}
 	}
 	return pcm.Buffer{Rate: info.Rate, Channels: ch, Data: out}, info, nil
 }

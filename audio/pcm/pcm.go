@@ -55,14 +55,14 @@ func Resample(b Buffer, rate int) (Buffer, error) {
 	if b.Rate == rate {
 		return b, nil
 	}
-	if rate > b.Rate*MaxRateRatio || b.Rate > rate*MaxRateRatio {
-		return Buffer{}, fmt.Errorf("pcm: resampling %d Hz to %d Hz is out of range", b.Rate, rate)
-	}
 	in := b.Frames()
+	out, err := ResampledFrames(in, b.Rate, rate)
+	if err != nil {
+		return Buffer{}, err
+	}
 	if in == 0 {
 		return Buffer{Rate: rate, Channels: b.Channels}, nil
 	}
-	out := int((int64(in)*int64(rate) + int64(b.Rate) - 1) / int64(b.Rate))
 	ch := b.Channels
 	data := make([]float32, out*ch)
 	step := float64(b.Rate) / float64(rate)
@@ -84,6 +84,20 @@ func Resample(b Buffer, rate int) (Buffer, error) {
 		}
 	}
 	return Buffer{Rate: rate, Channels: ch, Data: data}, nil
+}
+
+// ResampledFrames is how many frames Resample makes of in frames at rate from, converted to rate
+// to: what a loader reserves before decoding a file whose header gives its length.
+func ResampledFrames(in, from, to int) (int, error) {
+	switch {
+	case from <= 0 || to <= 0:
+		return 0, fmt.Errorf("pcm: resampling %d Hz to %d Hz", from, to)
+	case from == to:
+		return in, nil
+	case to > from*MaxRateRatio || from > to*MaxRateRatio:
+		return 0, fmt.Errorf("pcm: resampling %d Hz to %d Hz is out of range", from, to)
+	}
+	return int((int64(in)*int64(to) + int64(from) - 1) / int64(from)), nil
 }
 
 func catmullRom(p0, p1, p2, p3, t float32) float32 {

@@ -24,13 +24,46 @@ const MaxFrames = 10 * 60 * 48000
 
 // Decode reads a whole WAV file: 8/16/24/32-bit integer or 32/64-bit float PCM, mono or stereo.
 func Decode(data []byte) (pcm.Buffer, error) {
+	f, err := parse(data)
+	if err != nil {
+		return pcm.Buffer{}, err
+	}
+	return decodeSamples(f)
+}
+
+// Info is what a WAV file's header says about the sound it holds.
+type Info struct {
+	Rate, Channels int
+	Frames         int // the sample frames present (a truncated data chunk counts what is there)
+}
+
+// Probe reads a WAV file's chunks without decoding a sample: a loader reserves the memory the
+// decoded sound takes (Frames × Channels float32 samples) before Decode allocates it.
+func Probe(data []byte) (Info, error) {
+	f, err := parse(data)
+	if err != nil {
+		return Info{}, err
+	}
+	if err := f.check(); err != nil {
+		return Info{}, err
+	}
+	return Info{Rate: f.rate, Channels: f.ch, Frames: len(f.data) / f.align}, nil
+}
+
+// format is a file's fmt chunk and the bytes of its data chunk.
+type format struct {
+	tag, ch, bits, align, rate int
+	data                       []byte
+}
+
+// parse finds the fmt and data chunks.
+func parse(data []byte) (format, error) {
 	if len(data) < 12 || string(data[0:4]) != "RIFF" || string(data[8:12]) != "WAVE" {
-		return pcm.Buffer{}, errors.New("wav: not a RIFF WAVE file")
+		return format{}, errors.New("wav: not a RIFF WAVE file")
 	}
 	var (
-		haveFmt              bool
-		tag, ch, bits, align int
-		rate                 int
+		f       format
+		haveFmt bool
 	)
 	rest := data[12:]
 	for len(rest) >= 8 {
@@ -39,7 +72,7 @@ func Decode(data []byte) (pcm.Buffer, error) {
 		body := rest[8:]
 		if size > int64(len(body)) {
 			if id != "data" {
-				return pcm.Buffer{}, fmt.Errorf("wav: chunk %q overruns the file", id)
+				return format{}, fmt.Errorf("wav: chunk %q overruns the file", id)
 			}
 			size = int64(len(body)) // truncated recordings: take what is there
 		}
@@ -52,47 +85,58 @@ func Decode(data []byte) (pcm.Buffer, error) {
 		switch id {
 		case "fmt ":
 			if len(chunk) < 16 {
-				return pcm.Buffer{}, errors.New("wav: fmt chunk too short")
+				return format{}, errors.New("wav: fmt chunk too short")
 			}
-			tag = int(binary.LittleEndian.Uint16(chunk[0:2]))
-			ch = int(binary.LittleEndian.Uint16(chunk[2:4]))
-			rate = int(binary.LittleEndian.Uint32(chunk[4:8]))
-			align = int(binary.LittleEndian.Uint16(chunk[12:14]))
-			bits = int(binary.LittleEndian.Uint16(chunk[14:16]))
-			if tag == tagExtensible {
+			f.tag = int(binary.LittleEndian.Uint16(chunk[0:2]))
+			f.ch = int(binary.LittleEndian.Uint16(chunk[2:4]))
+			f.rate = int(binary.LittleEndian.Uint32(chunk[4:8]))
+			f.align = int(binary.LittleEndian.Uint16(chunk[12:14]))
+			f.bits = int(binary.LittleEndian.Uint16(chunk[14:16]))
+			if f.tag == tagExtensible {
 				if len(chunk) < 26 {
-					return pcm.Buffer{}, errors.New("wav: extensible fmt chunk too short")
+					return format{}, errors.New("wav: extensible fmt chunk too short")
 				}
-				tag = int(binary.LittleEndian.Uint16(chunk[24:26])) // first bytes of the sub-format GUID
+				f.tag = int(binary.LittleEndian.Uint16(chunk[24:26])) // first bytes of the sub-format GUID
 			}
 			haveFmt = true
 		case "data":
 			if !haveFmt {
-				return pcm.Buffer{}, errors.New("wav: data chunk before fmt chunk")
+				return format{}, errors.New("wav: data chunk before fmt chunk")
 			}
-			return decodeSamples(chunk, tag, ch, rate, bits, align)
+			f.data = chunk
+			return f, nil
 		}
 	}
-	return pcm.Buffer{}, errors.New("wav: no data chunk")
+	return format{}, errors.New("wav: no data chunk")
 }
 
-func decodeSamples(d []byte, tag, ch, rate, bits, align int) (pcm.Buffer, error) {
-	if ch != 1 && ch != 2 {
-		return pcm.Buffer{}, fmt.Errorf("wav: %d channels, want 1 or 2", ch)
+// check refuses what the decoder does not read, and widens a short block alignment to the
+// frame's size.
+func (f *format) check() error {
+	if f.ch != 1 && f.ch != 2 {
+		return fmt.Errorf("wav: %d channels, want 1 or 2", f.ch)
 	}
-	if rate < 1000 || rate > 384000 {
-		return pcm.Buffer{}, fmt.Errorf("wav: sample rate %d out of range", rate)
+	if f.rate < 1000 || f.rate > 384000 {
+		return fmt.Errorf("wav: sample rate %d out of range", f.rate)
 	}
-	width := bits / 8
 	switch {
-	case tag == tagPCM && (bits == 8 || bits == 16 || bits == 24 || bits == 32):
-	case tag == tagFloat && (bits == 32 || bits == 64):
+	case f.tag == tagPCM && (f.bits == 8 || f.bits == 16 || f.bits == 24 || f.bits == 32):
+	case f.tag == tagFloat && (f.bits == 32 || f.bits == 64):
 	default:
-		return pcm.Buffer{}, fmt.Errorf("wav: unsupported format tag %d with %d bits", tag, bits)
+		return fmt.Errorf("wav: unsupported format tag %d with %d bits", f.tag, f.bits)
 	}
-	if align < width*ch {
-		align = width * ch
+	if w := f.bits / 8 * f.ch; f.align < w {
+		f.align = w
 	}
+	return nil
+}
+
+func decodeSamples(f format) (pcm.Buffer, error) {
+	if err := f.check(); err != nil {
+		return pcm.Buffer{}, err
+	}
+	d, tag, ch, rate, bits, align := f.data, f.tag, f.ch, f.rate, f.bits, f.align
+	width := bits / 8
 	frames := len(d) / align
 	if frames > MaxFrames {
 		return pcm.Buffer{}, fmt.Errorf("wav: %d frames exceed the limit of %d", frames, MaxFrames)

@@ -159,8 +159,13 @@ func FuzzDecode(f *testing.F) {
 	f.Add([]byte("RIFF\xff\xff\xff\xffWAVEdata\xff\xff\xff\xff"))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		b, err := Decode(data)
+		info, perr := Probe(data)
 		if err != nil {
 			return
+		}
+		// A loader reserves memory from Probe: it must say what Decode makes.
+		if perr != nil || info.Rate != b.Rate || info.Channels != b.Channels || info.Frames != b.Frames() {
+			t.Fatalf("probe %+v %v, decoded %d Hz %d ch %d frames", info, perr, b.Rate, b.Channels, b.Frames())
 		}
 		if err := b.Validate(); err != nil {
 			t.Fatalf("decoded an invalid buffer: %v", err)

@@ -8,20 +8,32 @@ import (
 
 // headlessMemoryLimit is the Go runtime's soft memory limit for a run with
 // no window: the client's own bounds (the session's queue, the core's
-// frames, the scene's entities) keep the live heap well below it, and the
-// limit makes the collector return what a burst of hostile traffic left
-// behind instead of letting the heap grow to twice its live size. A window
-// keeps the runtime's default: its textures and baked images are live
-// memory a collector cannot shrink.
-const headlessMemoryLimit = 32 << 20
+// frames, the scene's entities, the sounds' budget) keep the live heap well
+// below it, and the limit makes the collector return what a burst of
+// hostile traffic left behind instead of letting the heap grow to twice its
+// live size.
+const headlessMemoryLimit = 24 << 20
 
-// setMemoryLimit applies headlessMemoryLimit when args ask for no window,
-// unless GOMEMLIMIT says otherwise.
+// windowMemoryLimit is the soft limit with a window. Its Go heap lives at
+// 30–50 MiB (fonts, the HUD, the baked atlases' sources, a host image while
+// it becomes a texture); textures themselves are the driver's memory, not
+// the heap's. Without a limit the heap grows to twice its live size between
+// collections and keeps what it freed for minutes; with one it stays near
+// its live size and returns the rest, tens of MiB under a software renderer
+// where the driver's memory is the client's too.
+const windowMemoryLimit = 64 << 20
+
+// setMemoryLimit applies headlessMemoryLimit when args ask for no window and
+// windowMemoryLimit otherwise, unless GOMEMLIMIT says otherwise.
 func setMemoryLimit(args []string) {
-	if _, ok := os.LookupEnv("GOMEMLIMIT"); ok || !runsWithoutWindow(args) {
+	if _, ok := os.LookupEnv("GOMEMLIMIT"); ok {
 		return
 	}
-	debug.SetMemoryLimit(headlessMemoryLimit)
+	if runsWithoutWindow(args) {
+		debug.SetMemoryLimit(headlessMemoryLimit)
+		return
+	}
+	debug.SetMemoryLimit(windowMemoryLimit)
 }
 
 // runsWithoutWindow reports whether args run without a window: -headless (or

@@ -27,18 +27,23 @@ var soundCatalog = func() string {
 	return b.String()
 }()
 
-// The map of the Assets scenario draws from these images: a sheet of the
-// most pixels an image could once have, and bodies naming eight images
-// each just within the one-image limit.
+// The map of the Assets scenario draws from these images: a tile sheet of
+// the most pixels an image may have (what a window holds at worst for one
+// image), and bodies naming a decompression bomb and seven more images at
+// that limit (past the budget of all images together).
 var trapMap = func() string {
 	var b strings.Builder
-	b.WriteString(`{"setId":"m","step":32,"scale":1,"spriteSheet":{"img":"bomb.png","frames":[[0,0,32,32]]},` +
+	b.WriteString(`{"setId":"m","step":32,"scale":1,"spriteSheet":{"img":"big0.png","frames":[[0,0,32,32]]},` +
 		`"layers":{"1":[0],"2":[0]},"map":[[0,0],[0,0]],"physicsDynamic":[`)
 	for i := range 8 {
 		if i > 0 {
 			b.WriteString(",")
 		}
-		fmt.Fprintf(&b, `{"position":[%d,0],"width":32,"height":32,"angle":0,"img":"big%d.png","layer":2}`, i*40, i)
+		img := fmt.Sprintf("big%d.png", i)
+		if i == 0 {
+			img = "bomb.png"
+		}
+		fmt.Fprintf(&b, `{"position":[%d,0],"width":32,"height":32,"angle":0,"img":%q,"layer":2}`, i*40, img)
 	}
 	b.WriteString("]}")
 	return b.String()
@@ -98,11 +103,12 @@ func writeZeros(w http.ResponseWriter, n int64) {
 	}
 }
 
-// bigPNG is a PNG of 2896×2896 px, within the one-image pixel limit.
-var bigPNG = sync.OnceValue(func() []byte { return grayPNG(2896, 2896) })
+// bigPNG is a PNG of 2048×2048 px, the one-image pixel limit: 16 MiB as a
+// texture, so the eight of them are twice and more the budget of all images.
+var bigPNG = sync.OnceValue(func() []byte { return grayPNG(2048, 2048) })
 
-// bombPNG is a PNG of the most pixels an image may have (8192×4096), a
-// few hundred KiB on the wire and 128 MiB decoded.
+// bombPNG is a PNG of 8192×4096 px, the most a side may have, a few
+// hundred KiB on the wire and 128 MiB decoded: refused from its header.
 var bombPNG = sync.OnceValue(func() []byte { return grayPNG(8192, 4096) })
 
 func grayPNG(w, h int) []byte {

@@ -296,6 +296,12 @@ func (p *Predictor) Update(now float64, m Model) float64 {
 		return elapsed
 	}
 	p.acc = min(p.acc+stepElapsed, AccumulatorCap)
+	p.stepAcc(m)
+	return elapsed
+}
+
+// stepAcc runs the whole steps the accumulator holds with the live input.
+func (p *Predictor) stepAcc(m Model) {
 	for p.acc >= p.stepMs {
 		in := p.live
 		in.Keys |= p.shots
@@ -305,7 +311,29 @@ func (p *Predictor) Update(now float64, m Model) float64 {
 		p.stateTime += p.stepMs
 		p.track(m)
 	}
-	return elapsed
+}
+
+// CatchUp steps the predicted state on to now, the arrival of the player
+// block about to be reconciled; the game calls it before it rewinds to that
+// block, so the old state it compares with the new one stands for the same
+// moment. Without it, a loop that ran late (a stalled process, frames
+// drained in a bunch) left the old state where the last update had put it,
+// up to the accumulator cap behind, or at the previous block of the same
+// bunch: the old trajectory could not be carried that far, and the motion
+// since then was folded into the visual error as if it were a correction:
+// the drawn actor fell back by that distance, and past the snap distance
+// it snapped. Between reconciliations no input is recorded that these steps
+// would miss (inputs are recorded on the same goroutine), so they are what
+// the old prediction said; the time-aligned error is unchanged (it compares
+// the trajectory with the host's state at the block's own server time).
+// The span is bounded as a replay's is; the error decay is left to Update.
+func (p *Predictor) CatchUp(now float64, m Model) {
+	if !p.started || !p.Steppable() || !(now > p.lastStep) || math.IsInf(now, 0) {
+		return
+	}
+	p.acc = min(p.acc+now-p.lastStep, maxReplaySpanMs)
+	p.lastStep = now
+	p.stepAcc(m)
 }
 
 // Steppable reports whether Update would step (active, state, model, alive).

@@ -81,6 +81,9 @@ type Game struct {
 	BakeTeams func(palette string) map[string]*image.RGBA
 	// Recognise reports whether CONFIG_DATA's parts section is this game's.
 	Recognise func(entitiesOnCanvas map[string]string) bool
+	// MaxLookAhead bounds how far the dynamic camera looks ahead of the
+	// point it follows, in world units (0: only the map's edges bound it).
+	MaxLookAhead float64
 }
 
 // PartsConfig is CONFIG_DATA "parts".

@@ -187,6 +187,9 @@ func (w *World) Configure(cfg *Config, game *parts.Game) error {
 		w.bakeTeams(game, w.palette)
 	}
 	w.cam = camera.New(cfg.Camera, w.rnd)
+	if game != nil {
+		w.cam.SetMaxOffset(game.MaxLookAhead)
+	}
 	if w.scene != nil {
 		w.scene.Clear(nil, true)
 		r := w.scene.Refused()

@@ -40,6 +40,10 @@ func Game() *parts.Game {
 			return slices.Equal(slices.Sorted(maps.Keys(eoc)), []string{"Arena", "Crystal", "Snake"})
 		},
 		MaxLookAhead: MaxLookAhead,
+		// The arena is a disc inside its square map, and at the widest
+		// zoom the view is wider than the map: held inside it, the view
+		// stood still across the arena while the head ran on.
+		PastMapEdge: true,
 	}
 }
 

@@ -184,3 +184,10 @@ func TestMaxLookAhead(t *testing.T) {
 		t.Fatalf("look-ahead bound %v, want 130", g.MaxLookAhead)
 	}
 }
+
+// The snakes view follows the head past the map's square edges.
+func TestPastMapEdge(t *testing.T) {
+	if !Game().PastMapEdge {
+		t.Fatal("the snakes view is held inside the map")
+	}
+}

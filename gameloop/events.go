@@ -239,6 +239,11 @@ func (l *Loop) configure(cfg *protocol.Config) {
 			l.log.Warn("key bindings", "problem", p)
 		}
 	}
+	var look hud.GameLook
+	if ok {
+		look = known.Look
+	}
+	l.hud.SetGameLook(look, keys)
 	l.ctrl = input.NewController(keys, l.hud, l.core, l.world.ScreenToWorld)
 	l.ctrl.SetSender(l.sess)
 	if l.opts.Sounds != nil {

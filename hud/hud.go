@@ -24,6 +24,8 @@ type HUD struct {
 	Reconnect Reconnect
 	// HostChange is the lobby room's host-change screen (see HostChanging).
 	HostChange HostChange
+	// Crash is the game's result card (see GameLook).
+	Crash CrashCard
 	// Watching is the nick of the player the camera follows while the
 	// local player is dead or spectating ("" when none): see SetWatching.
 	Watching string
@@ -194,10 +196,12 @@ func (h *HUD) Handle(value any, now float64) {
 		u := UIConfigFrom(v)
 		h.Problems = append(h.Problems[:0], u.Problems...)
 		h.configure(u)
+		h.Crash = CrashCard{} // no card until the game is known: SetGameLook
 	case *protocol.AuthForm:
 		h.title = v.Title
 		h.Panel.SetTitle(v.Title)
 		h.Auth = NewAuthForm(v, h.host, h.game, h.store)
+		h.Crash.reset()
 		h.authHidden = nil
 	case protocol.AuthVerdict:
 		if h.Auth == nil && h.authHidden != nil && !v.OK {
@@ -224,6 +228,7 @@ func (h *HUD) Handle(value any, now float64) {
 		h.Tech.Receive(v)
 	case protocol.Panel:
 		h.Panel.Apply(v, now)
+		h.Crash.apply(v, h.Config.Panel.Keys)
 	case *protocol.Stat:
 		h.Stat.Apply(v)
 	case protocol.Chat:

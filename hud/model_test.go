@@ -172,7 +172,7 @@ func TestPanelCells(t *testing.T) {
 		}
 	}
 	p.Apply(pcells(t, `["t:97","h:47","w1:200","w2:100","wa:w2","s:abc","zz:1"]`), 0)
-	if p.Cells[4].Text != "1:37" || !p.Cells[0].Shown || p.Cells[1].Text != "200" || !p.Cells[2].Active || p.Cells[1].Active || p.Cells[3].Text != "NaN" {
+	if p.Cells[4].Text != "1:37" || !p.Cells[0].Shown || p.Cells[1].Text != "200" || !p.Cells[2].Active || p.Cells[1].Active || p.Cells[3].Text != "abc" {
 		t.Fatalf("cells %+v", p.Cells)
 	}
 	if p.Unknown != 1 {

@@ -22,6 +22,9 @@ type PanelCell struct {
 	Text   string // value and time cells; weapon cells show their number
 	Label  string // what a non-bar cell shows: "NAME: TEXT", upper case
 	Active bool   // weapon cell with the active look
+	// Hidden cells are never shown: the game's own look hides them (see
+	// GameLook.HiddenCells).
+	Hidden bool
 	Value  float64
 	// bar refill state
 	filling   bool
@@ -101,7 +104,7 @@ func (p *Panel) Apply(entries []protocol.PanelCell, now float64) {
 			continue
 		}
 		v, err := strconv.ParseFloat(strings.TrimSpace(e.Value), 64)
-		if err != nil {
+		if err != nil || math.IsInf(v, 0) {
 			v = math.NaN()
 		}
 		switch c.Field.Type {
@@ -116,11 +119,47 @@ func (p *Panel) Apply(entries []protocol.PanelCell, now float64) {
 			}
 		default:
 			c.Value = v
-			c.Text = formatNumber(v)
+			c.Text = formatValue(v, e.Value)
 		}
 		c.Label = strings.ToUpper(c.Field.Name + ": " + c.Text)
-		c.Shown = true
+		c.Shown = !c.Hidden
 	}
+}
+
+// Hide marks the cells of the named fields hidden (and no others).
+func (p *Panel) Hide(names []string) {
+	for i := range p.Cells {
+		c := &p.Cells[i]
+		c.Hidden = false
+		for _, n := range names {
+			if c.Field.Name == n {
+				c.Hidden = true
+			}
+		}
+		if c.Hidden {
+			c.Shown = false
+		}
+	}
+}
+
+// maxCellText bounds the text a non-numeric panel value shows.
+const maxCellText = 24
+
+// formatValue is a value cell's text: the number as the engine writes it,
+// or, for a value that is not a number (a mode name such as "BOOST"), the
+// text itself, cleaned and bounded, where the engine would show NaN.
+func formatValue(v float64, raw string) string {
+	if !math.IsNaN(v) {
+		return formatNumber(v)
+	}
+	t := []rune(cleanText(strings.TrimSpace(raw)))
+	if len(t) == 0 {
+		return "NaN"
+	}
+	if len(t) > maxCellText {
+		t = append(t[:maxCellText-1], '…')
+	}
+	return string(t)
 }
 
 // RoundStart starts the title wave and the bar refill (GAME_INFORM code 1).

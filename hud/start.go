@@ -52,8 +52,9 @@ type StartEntry struct {
 // StartChoice is what the player chose on the start screen.
 type StartChoice struct {
 	Kind StartKind
-	// Value is the address (StartJoin), the master (StartBrowse) or the
-	// recording (StartDemos); "" for the others.
+	// Value is the address (StartJoin), the master (StartBrowse), the
+	// recording (StartDemos) or the game (StartOffline: "" for the one
+	// the command line named, or the default); "" for the others.
 	Value string
 }
 
@@ -133,6 +134,8 @@ func (m *StartMenu) FieldHint() string {
 		return "Lobby master (http://host:port), or one joined before:"
 	case StartDemos:
 		return "Recording (a -record file's path), or one found:"
+	case StartOffline:
+		return "Game (its id), or one of the built-in host's games:"
 	}
 	return ""
 }
@@ -142,7 +145,7 @@ func (m *StartMenu) FieldHint() string {
 func (m *StartMenu) Describe() string {
 	switch m.Focus {
 	case StartOffline:
-		return "A match of tanks against bots on this computer, on the host built into the client. Enter starts it."
+		return "A match against bots on this computer, on the host built into the client: choose the game on the page Enter opens."
 	case StartJoin:
 		return "Play on a vimp host: type its address, or choose a recent or favourite one."
 	case StartBrowse:
@@ -172,6 +175,8 @@ func (m *StartMenu) EmptyText() string {
 		return "No lobby master joined yet."
 	case StartDemos:
 		return "No recordings found."
+	case StartOffline:
+		return "No games."
 	}
 	return ""
 }
@@ -245,8 +250,18 @@ func (m *StartMenu) OpenPage(k StartKind) {
 	}
 }
 
-// activate acts on the focused entry: a choice, or its page.
+// activate acts on the focused entry: a choice, or its page. Play offline
+// opens the page of the games when the wiring lists them, with the first
+// ready for Enter; without a list it plays the default game at once.
 func (m *StartMenu) activate() {
+	var games []StartEntry
+	if m.Focus == StartOffline && m.EntryList != nil {
+		games = m.EntryList(StartOffline)
+	}
+	if m.Focus == StartOffline && len(games) > 0 {
+		m.Open, m.Top, m.Field, m.Entries, m.Sel = true, 0, "", games, 0
+		return
+	}
 	if !m.Focus.hasPage() {
 		m.out = append(m.out, StartChoice{Kind: m.Focus})
 		return

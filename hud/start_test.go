@@ -238,3 +238,34 @@ func TestStartMenuOpenPageDemos(t *testing.T) {
 		t.Fatalf("an entry with no page opened one: %+v", m)
 	}
 }
+
+// With the games listed, Play offline opens their page with the first one
+// ready: Enter plays it, ↓ Enter the next, and Esc goes back.
+func TestStartMenuOfflineGames(t *testing.T) {
+	m := NewStartMenu(func(k StartKind) []StartEntry {
+		if k == StartOffline {
+			return []StartEntry{{Label: "Tanks", Value: "tanks"}, {Label: "Snakes", Value: "snakes"}}
+		}
+		return nil
+	})
+	m.Key(kEnter, false, false)
+	if !m.Open || m.Sel != 0 || len(m.Choices()) != 0 {
+		t.Fatalf("Enter on Play offline: open %v sel %d", m.Open, m.Sel)
+	}
+	m.Key(kEnter, false, false)
+	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartOffline, Value: "tanks"}}) {
+		t.Fatalf("Enter chose %+v", got)
+	}
+	m.Key(kDown, false, false)
+	m.Key(kEnter, false, false)
+	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartOffline, Value: "snakes"}}) {
+		t.Fatalf("↓ Enter chose %+v", got)
+	}
+	if m.FieldHint() == "" || m.EmptyText() == "" {
+		t.Fatal("the offline page has no field hint or empty text")
+	}
+	m.Key(27, false, false)
+	if m.Open {
+		t.Fatal("Esc did not close the page")
+	}
+}

@@ -81,6 +81,14 @@ type Game struct {
 	BakeTeams func(palette string) map[string]*image.RGBA
 	// Recognise reports whether CONFIG_DATA's parts section is this game's.
 	Recognise func(entitiesOnCanvas map[string]string) bool
+	// MaxLookAhead bounds how far the dynamic camera looks ahead of the
+	// point it follows, in world units (0: only the map's edges bound it).
+	MaxLookAhead float64
+	// PastMapEdge lets the view follow the point past the map's edges
+	// instead of holding it half a view inside them: the game draws what
+	// lies around its map, and its actor must stay near the middle of the
+	// view wherever it is (a snake near the arena's rim).
+	PastMapEdge bool
 }
 
 // PartsConfig is CONFIG_DATA "parts".

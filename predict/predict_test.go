@@ -518,3 +518,26 @@ func TestReportLiveFigures(t *testing.T) {
 		t.Fatalf("%+v", r)
 	}
 }
+
+// An update steps at most the accumulator cap; the time past it is kept
+// for the next updates (and CatchUp), never dropped, up to a replay's span.
+func TestUpdateKeepsTimePastTheCap(t *testing.T) {
+	p := ready(tanksConfig())
+	m := &logModel{}
+	p.Update(0, m)
+	p.Rewound()
+	p.Update(500, m) // 500 ms late: 100 ms now
+	p.Update(500, m) // and 100 ms more at each update after it
+	if len(m.steps) != 20 {
+		t.Fatalf("%d steps, want 20", len(m.steps))
+	}
+	p.CatchUp(500, m) // the remaining 300 ms at once
+	if len(m.steps) != 50 {
+		t.Fatalf("%d steps after the catch-up, want 50", len(m.steps))
+	}
+	p.Update(10500, m) // ten seconds late: the cap now, at most a replay's span kept
+	p.CatchUp(10500, m)
+	if n, want := len(m.steps)-50, int((AccumulatorCap+HistoryMaxAgeMs)/10); n != want {
+		t.Fatalf("%d steps after a 10 s stall, want %d", n, want)
+	}
+}

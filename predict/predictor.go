@@ -295,7 +295,22 @@ func (p *Predictor) Update(now float64, m Model) float64 {
 		p.acc = 0
 		return elapsed
 	}
-	p.acc = min(p.acc+stepElapsed, AccumulatorCap)
+	total := p.acc + stepElapsed
+	p.acc = min(total, AccumulatorCap)
+	// The time past the cap is not dropped: the step clock stays that far
+	// behind (by at most a replay's span), so the next update, or the
+	// catch-up before a reconciliation, steps it. Dropped, it left the
+	// state behind the time it was said to stand for, and the next
+	// reconciliation took the lag for a correction.
+	if lost := total - p.acc; lost > 0 {
+		p.lastStep = now - min(lost, maxReplaySpanMs)
+	}
+	p.stepAcc(m)
+	return elapsed
+}
+
+// stepAcc runs the whole steps the accumulator holds with the live input.
+func (p *Predictor) stepAcc(m Model) {
 	for p.acc >= p.stepMs {
 		in := p.live
 		in.Keys |= p.shots
@@ -305,7 +320,30 @@ func (p *Predictor) Update(now float64, m Model) float64 {
 		p.stateTime += p.stepMs
 		p.track(m)
 	}
-	return elapsed
+}
+
+// CatchUp steps the predicted state on to now, the arrival of the player
+// block about to be reconciled; the game calls it before it rewinds to that
+// block, so the old state it compares with the new one stands for the same
+// moment. Without it, a loop that ran late (a stalled process, frames
+// drained in a bunch) left the old state where the last update had put it
+// (an update steps at most the accumulator cap and leaves the rest to
+// come), or at the previous block of the same bunch: the old trajectory
+// could not be carried that far, and the motion
+// since then was folded into the visual error as if it were a correction:
+// the drawn actor fell back by that distance, and past the snap distance
+// it snapped. Between reconciliations no input is recorded that these steps
+// would miss (inputs are recorded on the same goroutine), so they are what
+// the old prediction said; the time-aligned error is unchanged (it compares
+// the trajectory with the host's state at the block's own server time).
+// The span is bounded as a replay's is; the error decay is left to Update.
+func (p *Predictor) CatchUp(now float64, m Model) {
+	if !p.started || !p.Steppable() || !(now > p.lastStep) || math.IsInf(now, 0) {
+		return
+	}
+	p.acc = min(p.acc+now-p.lastStep, maxReplaySpanMs)
+	p.lastStep = now
+	p.stepAcc(m)
 }
 
 // Steppable reports whether Update would step (active, state, model, alive).

@@ -11,6 +11,7 @@ import (
 	"vimpclient/clientcore"
 	"vimpclient/games/snakes"
 	"vimpclient/games/tanks/tankclient"
+	"vimpclient/hud"
 	"vimpclient/parts"
 	snakeparts "vimpclient/parts/snakes"
 	tankparts "vimpclient/parts/tanks"
@@ -26,6 +27,19 @@ type Game struct {
 	// schema and CONFIG_DATA.prediction; an error means the config is not
 	// this game's (or has no prediction) and the core runs without one.
 	Client func(s *clientcore.Schema, prediction json.RawMessage) (clientcore.Game, error)
+	// Look is what the game's own client adds to the overlays: panel cells
+	// it hides, its result card.
+	Look hud.GameLook
+}
+
+// snakesLook is the snakes client's: its style sheet hides the carried
+// crystals, the crash signal, the cruise/boost mode and the round time
+// (the first three are read by the game, the round never ends), and a
+// crash shows the card with the haul of the life that ended and the total.
+var snakesLook = hud.GameLook{
+	HiddenCells: []string{"crystals", "dead", "mode", "time"},
+	Crash: &hud.CrashSpec{DeadField: "dead", ScoreField: "score", Title: "You crashed",
+		Carried: "crystals", Total: "Total score", Respawn: "respawn"},
 }
 
 // Registry is the known games in the order they are tried.
@@ -54,7 +68,8 @@ func Default() Registry {
 					return nil, err
 				}
 				return g, nil
-			}},
+			},
+			Look: snakesLook},
 	}
 }
 

@@ -151,3 +151,63 @@ func TestWatchedIsTheActorAtTheCamera(t *testing.T) {
 		}
 	}
 }
+
+// A game's look-ahead bound holds the view's centre that close to the
+// point, however fast it moves: a snake boosting (8.2 units per update at
+// 60 updates a second) on an arena far larger than the view. Without the
+// bound the engine's look-ahead runs past it.
+func TestLookAheadBoundOfTheGame(t *testing.T) {
+	run := func(bound float64) (maxAhead float64) {
+		cfg, pg := tanksConfig(t)
+		g := *pg
+		g.MaxLookAhead = bound
+		core := &fakeCore{}
+		w := New(Options{Rand: func() float64 { return 0.5 }, Width: 1920, Height: 1080})
+		if err := w.Configure(cfg, &g); err != nil {
+			t.Fatal(err)
+		}
+		w.SetMap(emptyMap(t, 300, 300)) // 9600 units a side
+		w.SetCore(core)
+		x := 1000.0
+		for i := 0; i < 1200; i++ {
+			x += 8.2
+			core.point(x, 4800)
+			w.Tick(16, 16)
+			c, _ := centre(t, w)
+			maxAhead = max(maxAhead, c-x)
+		}
+		return maxAhead
+	}
+	if got := run(130); got > 130+1e-3 {
+		t.Fatalf("the view ran %.1f units ahead, the bound is 130", got)
+	}
+	if got := run(0); got <= 130 {
+		t.Fatalf("without a bound the look-ahead reached only %.1f: the test does not test the bound", got)
+	}
+}
+
+// A game whose view follows past the map's edges (snakes: a disc arena in
+// a square map narrower than the widest view) keeps the point at the
+// view's centre at the map's corner, where the map clamp holds the tanks
+// view half a view inside.
+func TestPastMapEdgeFollowsThePoint(t *testing.T) {
+	for _, past := range []bool{false, true} {
+		cfg, pg := tanksConfig(t)
+		g := *pg
+		g.PastMapEdge = past
+		core := &fakeCore{}
+		w := New(Options{Rand: func() float64 { return 0.5 }, Width: 1920, Height: 1080})
+		if err := w.Configure(cfg, &g); err != nil {
+			t.Fatal(err)
+		}
+		w.SetMap(emptyMap(t, 20, 10)) // 640×320 units, smaller than the view
+		w.SetCore(core)
+		core.point(10, 10)
+		w.Tick(16, 16)
+		x, y := centre(t, w)
+		at := math.Abs(x-10) < 1 && math.Abs(y-10) < 1 // the look-ahead of the first move aside
+		if at != past {
+			t.Fatalf("past the edge %v: the view's centre is at (%v, %v) for the point (10, 10)", past, x, y)
+		}
+	}
+}

@@ -187,6 +187,9 @@ func (w *World) Configure(cfg *Config, game *parts.Game) error {
 		w.bakeTeams(game, w.palette)
 	}
 	w.cam = camera.New(cfg.Camera, w.rnd)
+	if game != nil {
+		w.cam.SetMaxOffset(game.MaxLookAhead)
+	}
 	if w.scene != nil {
 		w.scene.Clear(nil, true)
 		r := w.scene.Refused()
@@ -578,10 +581,11 @@ func (w *World) updateStages() {
 // canvas in from each edge. An axis on which the map is smaller than the
 // canvas has lo > hi (the map is centred on it). ok is false for canvases
 // that are not kept inside the map: the fixed ones (a radar shows the
-// void around the player on purpose) and every canvas before MAP_DATA.
+// void around the player on purpose), every canvas before MAP_DATA, and
+// all of them for a game whose view follows past the map's edges.
 func (w *World) viewRange(c *Canvas, s float64) (lo, hi [2]float64, ok bool) {
 	m := w.lastMap
-	if c.Spec.Fixed || m == nil || len(m.Levels) == 0 || !(s > 0) {
+	if c.Spec.Fixed || m == nil || len(m.Levels) == 0 || !(s > 0) || w.game != nil && w.game.PastMapEdge {
 		return lo, hi, false
 	}
 	mw, mh := m.WorldSize()

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
 
 	"vimpclient/demo"
@@ -49,14 +51,19 @@ func windowHome(ctx context.Context, p *playFlags, start *hud.StartChoice, stder
 	off := &offlineHost{p: p, stderr: stderr}
 	defer off.stop()
 	room := p.lobby.room // joined at once in the first browser opened
-	menu := hud.NewStartMenu(startEntries)
+	menu := hud.NewStartMenu(func(k hud.StartKind) []hud.StartEntry {
+		if k == hud.StartOffline {
+			return offlineGames(p.game, p.mapName)
+		}
+		return startEntries(k)
+	})
 	menu.DemosDir, _ = RecordingsDir()
 	home := window.Home{
 		Menu: menu,
 		Connect: func(ctx context.Context, c hud.StartChoice) (window.Match, error) {
 			addr := c.Value
 			if c.Kind == hud.StartOffline {
-				if addr, err = off.url(ctx); err != nil {
+				if addr, err = off.url(ctx, c.Value); err != nil {
 					return nil, err
 				}
 			}
@@ -64,7 +71,7 @@ func windowHome(ctx context.Context, p *playFlags, start *hud.StartChoice, stder
 		},
 		Label: func(c hud.StartChoice) string {
 			if c.Kind == hud.StartOffline {
-				return fmt.Sprintf("the embedded host (%d bots)", p.bots)
+				return fmt.Sprintf("the embedded host (%s, %d bots)", gameTitle(c.Value, p.game), p.bots)
 			}
 			return c.Value
 		},
@@ -158,19 +165,30 @@ type offlineHost struct {
 	p      *playFlags
 	stderr io.Writer
 	srv    *host.Server
+	game   string // the game srv plays
 	cancel context.CancelFunc
 }
 
-// url starts the host if it is not running and says where it listens.
-func (o *offlineHost) url(ctx context.Context) (string, error) {
+// url starts the host for game ("": the one -game named, else the
+// default) if it is not running that game, and says where it listens. A
+// -map that is not one of the game's maps is refused with the game's list.
+func (o *offlineHost) url(ctx context.Context, game string) (string, error) {
+	if game == "" {
+		game = o.p.game
+	}
+	if o.srv != nil && o.game != game {
+		o.stop()
+	}
 	if o.srv == nil {
 		hctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-		srv, err := startEmbedded(hctx, o.p, o.stderr)
+		p := *o.p
+		p.game = game
+		srv, err := startEmbedded(hctx, &p, o.stderr)
 		if err != nil {
 			cancel()
 			return "", err
 		}
-		o.srv, o.cancel = srv, cancel
+		o.srv, o.game, o.cancel = srv, game, cancel
 	}
 	return o.srv.URL(), nil
 }
@@ -179,7 +197,43 @@ func (o *offlineHost) stop() {
 	if o.srv != nil {
 		o.cancel()
 		<-o.srv.Done()
+		o.srv = nil
 	}
+}
+
+// offlineGames are the start screen's offline page: the games the built-in
+// host plays, by name, the one -game named first; each says its maps, or
+// the one -map picks.
+func offlineGames(game, mapName string) []hud.StartEntry {
+	var first, rest []hud.StartEntry
+	for _, g := range host.Games() {
+		e := hud.StartEntry{Label: g.Title, Detail: "maps: " + strings.Join(g.Maps, ", "), Value: g.ID}
+		if mapName != "" && slices.Contains(g.Maps, mapName) {
+			e.Detail = "map " + mapName
+		}
+		if g.ID == game {
+			first = append(first, e)
+		} else {
+			rest = append(rest, e)
+		}
+	}
+	return append(first, rest...)
+}
+
+// gameTitle is the name of game ("": fallback, then the default).
+func gameTitle(game, fallback string) string {
+	if game == "" {
+		game = fallback
+	}
+	if game == "" {
+		game = host.DefaultGame
+	}
+	for _, g := range host.Games() {
+		if g.ID == game {
+			return g.Title
+		}
+	}
+	return game
 }
 
 // startEmbedded starts the embedded host for a match without an address,

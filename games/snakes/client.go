@@ -265,6 +265,7 @@ func (g *Game) OnServerState(p *clientcore.PlayerBlock, serverTime, offset, loca
 		g.div.Observe(predict.SourceCamera, g.camPred[:], &p.State, serverTime, localNow, offset, p.LastInputSeq, g.pred.LastWindow())
 	}
 	v := &p.State
+	g.pred.CatchUp(localNow, g)
 	old := g.s
 	had := g.pred.Rewound()
 	alive := v[6] != 0

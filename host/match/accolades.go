@@ -168,8 +168,8 @@ func (m *Match) sendAccolades() {
 		return // nothing to show yet
 	}
 	for _, p := range m.players {
-		if p != nil && p.human != nil && p.human.ready {
-			m.out.JSON(p.human.uid, accoladesPort, json.RawMessage(b))
+		if p != nil && p.human != nil && p.human.Ready {
+			m.out.JSON(p.human.UID, accoladesPort, json.RawMessage(b))
 		}
 	}
 }
@@ -180,5 +180,5 @@ func (m *Match) sendAccoladesTo(p *player) {
 	if len(pic.Boards["day"]) == 0 {
 		return
 	}
-	m.out.JSON(p.human.uid, accoladesPort, pic)
+	m.out.JSON(p.human.UID, accoladesPort, pic)
 }

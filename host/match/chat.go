@@ -12,7 +12,7 @@ import (
 // Chat handles a CHAT_DATA line: commands or a broadcast.
 func (m *Match) Chat(uid int, text string) {
 	p := m.byUID[uid]
-	if p == nil || !p.human.ready {
+	if p == nil || !p.human.Ready {
 		return
 	}
 	text = game.CleanChat(text)
@@ -45,7 +45,7 @@ func (m *Match) command(p *player, text string) {
 		p.name = m.uniqueName(f[1])
 		m.statRow(p)
 		m.chatAll = enqueue(m.chatAll, "n:1:"+old+","+p.name)
-		m.out.JSON(h.uid, 9, map[string]string{"key": "localstorageNameReplace", "value": p.name})
+		m.out.JSON(h.UID, 9, map[string]string{"key": "localstorageNameReplace", "value": p.name})
 	case "/bot":
 		m.botCommand(p, f[1:])
 	default:

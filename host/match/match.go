@@ -116,7 +116,7 @@ type Match struct {
 	nowMs   float64
 	seq     uint32
 	players [256]*player // by game id; 0 unused
-	byUID   map[int]*player
+	byUID   game.Users[*player]
 	crates  []crateObj
 	solver  tanks.Solver
 	bodies  []*tanks.Body
@@ -166,16 +166,17 @@ type player struct {
 	tank   *tankObj
 }
 
+// Seat and Plays make a connected player a game.User.
+func (p *player) Seat() *game.Seat { return &p.human.Seat }
+func (p *player) Plays() bool      { return p.team != Spectators }
+
 type human struct {
-	uid        int
-	inGame     bool // MODULES_READY received
-	ready      bool // FIRST_SHOT_READY after the current map
+	game.Seat
 	currentMap string
 	inputSeq   uint32
 	watch      uint8
 	forceReset bool
 	shake      string
-	latency    any
 	panel      panelState
 	sentPanel  panelState
 	chat       []any
@@ -256,7 +257,7 @@ func New(cfg Config) (*Match, error) {
 		config: compact, schema: schema,
 		keyM1: schema.Key("m1"), keyW1: schema.Key("w1"), keyW2: schema.Key("w2"),
 		keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"), rows: rows,
-		maps: maps, names: names, flat: flatNames(maps, names), byUID: map[int]*player{},
+		maps: maps, names: names, flat: flatNames(maps, names), byUID: game.Users[*player]{},
 		out: discard{}, model: tanks.M1(), levels: levels,
 	}
 	m.loadMap(first)
@@ -404,7 +405,7 @@ func (m *Match) Join(uid int, name string) (string, bool) {
 	if gid == 0 {
 		return "", false
 	}
-	p := &player{gid: gid, name: m.uniqueName(name), team: Spectators, human: &human{uid: uid, latency: nil}}
+	p := &player{gid: gid, name: m.uniqueName(name), team: Spectators, human: &human{Seat: game.Seat{UID: uid}}}
 	m.players[gid] = p
 	m.byUID[uid] = p
 	m.statRow(p)
@@ -412,16 +413,14 @@ func (m *Match) Join(uid int, name string) (string, bool) {
 	return p.name, true
 }
 
-// Leave removes a user's participant at once.
+// Leave removes a user's participant at once; everyone is told when it
+// was in the game.
 func (m *Match) Leave(uid int) {
-	p := m.byUID[uid]
-	if p == nil {
-		return
-	}
-	delete(m.byUID, uid)
-	m.removePlayer(p)
-	if p.human.ready {
-		m.chatAll = enqueue(m.chatAll, "s:6:"+p.name)
+	if p, ok := m.byUID.Take(uid); ok && p != nil {
+		m.removePlayer(p)
+		if p.human.Ready {
+			m.chatAll = enqueue(m.chatAll, "s:6:"+p.name)
+		}
 	}
 }
 
@@ -447,62 +446,57 @@ func (m *Match) removePlayer(p *player) {
 
 // SetLatency records a user's smoothed round-trip time for the scoreboard.
 func (m *Match) SetLatency(uid int, ms int) {
-	p := m.byUID[uid]
-	if p == nil || p.human.latency == ms {
-		return
+	if p, ok := m.byUID.SetLatency(uid, ms); ok {
+		m.statRow(p)
 	}
-	p.human.latency = ms
-	m.statRow(p)
 }
 
 // Playing reports whether the user is in a playing team (idle kick scope).
 func (m *Match) Playing(uid int) bool {
-	p := m.byUID[uid]
-	return p != nil && p.team != Spectators
+	return m.byUID.Playing(uid)
 }
 
 // ModulesReady starts loading the current map for the user.
 func (m *Match) ModulesReady(uid int) {
-	p := m.byUID[uid]
-	if p == nil || p.human.inGame {
+	p, ok := m.byUID.EnterGame(uid)
+	if !ok {
 		return
 	}
-	p.human.inGame = true
 	m.sendMap(p)
 }
 
 func (m *Match) sendMap(p *player) {
-	p.human.ready = false
+	p.human.Ready = false
 	p.human.currentMap = m.current.Name
-	m.out.JSON(p.human.uid, 8, []int{2})
-	m.out.JSON(p.human.uid, 3, json.RawMessage(m.current.Text))
+	m.out.JSON(p.human.UID, 8, []int{2})
+	m.out.JSON(p.human.UID, 3, json.RawMessage(m.current.Text))
 }
 
 // MapReady answers a MAP_READY.
 func (m *Match) MapReady(uid int) {
 	p := m.byUID[uid]
-	if p == nil || !p.human.inGame {
+	if p == nil || !p.human.InGame {
 		return
 	}
 	h := p.human
 	switch {
 	case h.currentMap != m.current.Name:
 		m.sendMap(p)
-	case !h.ready:
-		m.out.JSON(h.uid, 4, []any{m.firstShot(), 0, m.nowMs, 0})
-		m.out.JSON(h.uid, 14, []any{m.fullStatRows(), m.headRows(), true})
+	case !h.Ready:
+		m.out.JSON(h.UID, 4, []any{m.firstShot(), 0, m.nowMs, 0})
+		m.out.JSON(h.UID, 14, []any{m.fullStatRows(), m.headRows(), true})
 		m.sendEmptyPanel(p)
-		m.out.JSON(h.uid, 17, 0)
+		m.out.JSON(h.UID, 17, 0)
 	}
 }
 
 // FirstShotReady makes the user ready: frames and meta start flowing.
 func (m *Match) FirstShotReady(uid int) {
 	p := m.byUID[uid]
-	if p == nil || !p.human.inGame {
+	if p == nil || !p.human.InGame {
 		return
 	}
-	p.human.ready = true
+	p.human.Ready = true
 	m.out.JSON(uid, 8, nil)
 	m.sendAccoladesTo(p)
 	m.out.JSON(uid, 16, map[string]string{"name": "teamChange"})

@@ -89,10 +89,10 @@ func (m *Match) startRound() {
 		}
 	}
 	for _, p := range m.players {
-		if p == nil || p.human == nil || !p.human.ready {
+		if p == nil || p.human == nil || !p.human.Ready {
 			continue
 		}
-		uid := p.human.uid
+		uid := p.human.UID
 		m.out.JSON(uid, 11, []string{"w2", "m1", "w1", "w2e"})
 		if p.tank != nil {
 			m.sendFullPanel(p)
@@ -128,7 +128,7 @@ func (m *Match) sendFullPanel(p *player) {
 	h.panel = panelState{active: true, t: m.roundSecondsLeft(), h: t.health, w1: t.ammo[0], w2: t.ammo[1], wa: weaponKey(t.weapon)}
 	h.sentPanel = h.panel
 	h.sentPanel.wa = "w1" // the full panel carries no wa; a change to w2 still goes out
-	m.out.JSON(h.uid, 13, []string{"t:" + strconv.Itoa(h.panel.t), "h:" + strconv.Itoa(t.health),
+	m.out.JSON(h.UID, 13, []string{"t:" + strconv.Itoa(h.panel.t), "h:" + strconv.Itoa(t.health),
 		"w1:" + strconv.Itoa(t.ammo[0]), "w2:" + strconv.Itoa(t.ammo[1])})
 }
 
@@ -136,7 +136,7 @@ func (m *Match) sendEmptyPanel(p *player) {
 	h := p.human
 	h.panel = panelState{t: m.roundSecondsLeft()}
 	h.sentPanel = h.panel
-	m.out.JSON(h.uid, 13, []string{"t:" + strconv.Itoa(h.panel.t), "h", "w1", "w2"})
+	m.out.JSON(h.UID, 13, []string{"t:" + strconv.Itoa(h.panel.t), "h", "w1", "w2"})
 }
 
 // Keys applies a KEYS_DATA payload "seq:action:name".
@@ -159,7 +159,7 @@ func (m *Match) Keys(uid int, payload string) {
 		return // aim messages and unknown actions: tanks has no pointer
 	}
 	if p.tank == nil || !p.tank.alive() || p.team == Spectators {
-		if down && p.human.ready && (parts[2] == "nextPlayer" || parts[2] == "prevPlayer") {
+		if down && p.human.Ready && (parts[2] == "nextPlayer" || parts[2] == "prevPlayer") {
 			m.switchWatch(p, parts[2] == "nextPlayer")
 		}
 		return
@@ -265,12 +265,12 @@ func (m *Match) changeMap(name string) {
 		}
 		h := p.human
 		h.chat, h.votes = nil, nil
-		if !h.inGame {
+		if !h.InGame {
 			continue
 		}
 		m.sendEmptyPanel(p)
-		m.out.JSON(h.uid, 17, 0)
-		m.out.JSON(h.uid, 11, nil)
+		m.out.JSON(h.UID, 17, 0)
+		m.out.JSON(h.UID, 11, nil)
 		m.sendMap(p)
 	}
 	m.roundsWon, m.roundsLost = [3]int{}, [3]int{}

@@ -50,7 +50,7 @@ func (m *Match) statCells(p *player) []any {
 	}
 	var lat any = "BOT"
 	if p.human != nil {
-		lat = p.human.latency
+		lat = p.human.Latency
 	}
 	return []any{strconv.Itoa(int(p.gid)), p.team, []any{p.name, status, p.score, p.deaths, lat}}
 }
@@ -93,28 +93,28 @@ func (m *Match) send() {
 	stat := game.StatBlock(&m.statRows, &m.statHead, m.headRows)
 	secs := m.roundSecondsLeft()
 	for _, p := range m.players {
-		if p == nil || p.human == nil || !p.human.ready {
+		if p == nil || p.human == nil || !p.human.Ready {
 			continue
 		}
 		h := p.human
 		m.sendFrame(p, reliable)
 		h.panel.t = secs
 		if items := panelDiff(&h.panel, &h.sentPanel); items != nil {
-			m.out.JSON(h.uid, 13, items)
+			m.out.JSON(h.UID, 13, items)
 		}
 		if stat != nil {
-			m.out.JSON(h.uid, 14, stat)
+			m.out.JSON(h.UID, 14, stat)
 		}
 		if chatAll != nil {
-			m.out.JSON(h.uid, 15, chatAll)
+			m.out.JSON(h.UID, 15, chatAll)
 		} else if len(h.chat) > 0 {
-			m.out.JSON(h.uid, 15, h.chat[0])
+			m.out.JSON(h.UID, 15, h.chat[0])
 			h.chat = h.chat[1:]
 		}
 		if voteAll != nil {
-			m.out.JSON(h.uid, 16, voteAll)
+			m.out.JSON(h.UID, 16, voteAll)
 		} else if len(h.votes) > 0 {
-			m.out.JSON(h.uid, 16, h.votes[0])
+			m.out.JSON(h.UID, 16, h.votes[0])
 			h.votes = h.votes[1:]
 		}
 	}
@@ -276,28 +276,14 @@ func (m *Match) sendFrame(p *player, reliable bool) {
 	}
 	h.forceReset, h.shake = false, ""
 	m.frame.Start(m.seq, m.nowMs, cam, pl)
-	m.frame.Append(m.body)
-	b, err := m.frame.Bytes()
-	if err != nil {
-		m.log.Error("pack frame", "err", err)
-		return
+	if err := game.SendFrame(m.out, h.UID, &m.frame, m.body, reliable); err != nil {
+		m.log.Error("frame not sent", "err", err)
 	}
-	m.out.Frame(h.uid, b, reliable)
 }
 
 // watched returns the player a spectator or dead player looks at: the
 // chosen one if still alive, else the first alive tank.
 func (m *Match) watched(p *player) *player {
-	if id := p.human.watch; id != 0 {
-		if w := m.players[id]; w != nil && w.tank != nil && w.tank.alive() {
-			return w
-		}
-	}
-	for _, q := range m.players {
-		if q != nil && q.tank != nil && q.tank.alive() {
-			p.human.watch = q.gid
-			return q
-		}
-	}
-	return nil
+	w, _ := game.Watched(m.players[:], &p.human.watch, func(q *player) bool { return q.tank != nil && q.tank.alive() })
+	return w
 }

@@ -10,7 +10,7 @@ import (
 // Vote handles VOTE_DATA: "teams", "maps" or [name, value].
 func (m *Match) Vote(uid int, raw json.RawMessage) {
 	p := m.byUID[uid]
-	if p == nil || !p.human.ready {
+	if p == nil || !p.human.Ready {
 		return
 	}
 	var s string
@@ -96,7 +96,7 @@ func (m *Match) teamChange(p *player, key string) {
 		m.startRound()
 	case team == Spectators:
 		m.sendEmptyPanel(p)
-		m.out.JSON(h.uid, 17, 0)
+		m.out.JSON(h.UID, 17, 0)
 		h.chat = enqueue(h.chat, "s:3")
 		m.checkWipe()
 	default:
@@ -104,10 +104,10 @@ func (m *Match) teamChange(p *player, key string) {
 		if m.tick-m.roundStart <= graceTicks {
 			m.spawnAtFreeSpot(p)
 			m.sendFullPanel(p)
-			m.out.JSON(h.uid, 17, 1)
+			m.out.JSON(h.UID, 17, 1)
 		} else {
 			m.sendEmptyPanel(p)
-			m.out.JSON(h.uid, 17, 0)
+			m.out.JSON(h.UID, 17, 0)
 		}
 	}
 }
@@ -168,7 +168,7 @@ type vote struct {
 func (m *Match) humansReady() []*player {
 	var hs []*player
 	for _, p := range m.players {
-		if p != nil && p.human != nil && p.human.ready {
+		if p != nil && p.human != nil && p.human.Ready {
 			hs = append(hs, p)
 		}
 	}

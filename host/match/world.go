@@ -353,14 +353,14 @@ func (m *Match) damage(victim, killer *player, amount int, shake string) {
 		}
 		m.statRow(killer)
 		if killer.human != nil {
-			m.out.JSON(killer.human.uid, 6, "frag")
+			m.out.JSON(killer.human.UID, 6, "frag")
 		}
 		m.chatAll = enqueue(m.chatAll, "s:4:"+killer.name+","+victim.name)
 	}
 	if h := victim.human; h != nil {
 		m.sendEmptyPanel(victim)
-		m.out.JSON(h.uid, 17, 0)
-		m.out.JSON(h.uid, 6, "gameOver")
+		m.out.JSON(h.UID, 17, 0)
+		m.out.JSON(h.UID, 6, "gameOver")
 		if killer != nil {
 			h.watch = killer.gid
 		}
@@ -414,10 +414,10 @@ func (m *Match) endRound(winner int) {
 		m.statHead = true
 	}
 	for _, p := range m.players {
-		if p == nil || p.human == nil || !p.human.inGame {
+		if p == nil || p.human == nil || !p.human.InGame {
 			continue
 		}
-		uid := p.human.uid
+		uid := p.human.UID
 		if winner == 0 {
 			m.out.JSON(uid, 6, "defeat")
 			m.out.JSON(uid, 7, []any{2})

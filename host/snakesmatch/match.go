@@ -94,7 +94,7 @@ type Match struct {
 	nowMs     float64
 	seq       uint32
 	players   [256]*player // by game id; 0 unused
-	byUID     map[int]*player
+	byUID     game.Users[*player]
 	nextColor uint8
 	nulls     []uint8 // s1 rows to remove in the next frame
 
@@ -122,15 +122,16 @@ type player struct {
 	eaten, kills, score int
 }
 
+// Seat and Plays make a connected player a game.User.
+func (p *player) Seat() *game.Seat { return &p.human.Seat }
+func (p *player) Plays() bool      { return p.team != Spectators }
+
 type human struct {
-	uid        int
-	inGame     bool
-	ready      bool
+	game.Seat
 	sentSize   int // the arena size of the last MAP_DATA sent
 	inputSeq   uint32
 	watch      uint8
 	forceReset bool
-	latency    any
 	panel      panel
 	sentPanel  panel
 	chat       []any
@@ -187,7 +188,7 @@ func New(cfg Config) (*Match, error) {
 	}
 	m := &Match{cfg: cfg, log: cfg.Log, rng: rand.New(rand.NewPCG(cfg.Seed, 0x736e616b6573)),
 		config: compact, schema: schema, keyS1: schema.Key("s1"), keyCr: schema.Key("cr"),
-		model: model, world: world, byUID: map[int]*player{}, out: discard{}}
+		model: model, world: world, byUID: game.Users[*player]{}, out: discard{}}
 	if m.keyS1 == nil || m.keyCr == nil || len(m.keyS1.Types) != rowFields || len(m.keyCr.Types) != 4 {
 		return nil, fmt.Errorf("snakes config: the snapshot has no s1 row of %d fields or no cr row of 4", rowFields)
 	}
@@ -279,23 +280,21 @@ func (m *Match) Join(uid int, name string) (string, bool) {
 	if gid == 0 {
 		return "", false
 	}
-	p := &player{gid: gid, name: m.uniqueName(name), team: Spectators, human: &human{uid: uid}}
+	p := &player{gid: gid, name: m.uniqueName(name), team: Spectators, human: &human{Seat: game.Seat{UID: uid}}}
 	m.players[gid] = p
 	m.byUID[uid] = p
 	m.statRow(p)
 	return p.name, true
 }
 
-// Leave removes a user's participant at once.
+// Leave removes a user's participant at once; everyone is told when it
+// was in the game.
 func (m *Match) Leave(uid int) {
-	p := m.byUID[uid]
-	if p == nil {
-		return
-	}
-	delete(m.byUID, uid)
-	m.removePlayer(p)
-	if p.human.ready {
-		m.chatAll = enqueue(m.chatAll, "s:6:"+p.name)
+	if p, ok := m.byUID.Take(uid); ok && p != nil {
+		m.removePlayer(p)
+		if p.human.Ready {
+			m.chatAll = enqueue(m.chatAll, "s:6:"+p.name)
+		}
 	}
 }
 
@@ -313,59 +312,54 @@ func (m *Match) removePlayer(p *player) {
 
 // SetLatency records a user's smoothed round-trip time for the stat table.
 func (m *Match) SetLatency(uid int, ms int) {
-	p := m.byUID[uid]
-	if p == nil || p.human.latency == ms {
-		return
+	if p, ok := m.byUID.SetLatency(uid, ms); ok {
+		m.statRow(p)
 	}
-	p.human.latency = ms
-	m.statRow(p)
 }
 
 // Playing reports whether the user plays (idle kick scope).
 func (m *Match) Playing(uid int) bool {
-	p := m.byUID[uid]
-	return p != nil && p.team != Spectators
+	return m.byUID.Playing(uid)
 }
 
 // ModulesReady sends the arena.
 func (m *Match) ModulesReady(uid int) {
-	p := m.byUID[uid]
-	if p == nil || p.human.inGame {
+	p, ok := m.byUID.EnterGame(uid)
+	if !ok {
 		return
 	}
-	p.human.inGame = true
 	m.out.JSON(uid, 8, []int{2})
 	m.sendMap(p)
 }
 
 func (m *Match) sendMap(p *player) {
 	p.human.sentSize = m.arena.size
-	m.out.JSON(p.human.uid, 3, json.RawMessage(m.arena.text))
+	m.out.JSON(p.human.UID, 3, json.RawMessage(m.arena.text))
 }
 
 // MapReady answers the first MAP_READY with FIRST_SHOT_DATA, the stat
 // table and the panel; a MAP_READY after a resize needs no answer.
 func (m *Match) MapReady(uid int) {
 	p := m.byUID[uid]
-	if p == nil || !p.human.inGame || p.human.ready {
+	if p == nil || !p.human.InGame || p.human.Ready {
 		return
 	}
 	h := p.human
-	m.out.JSON(h.uid, 4, []any{m.firstShot(), 0, m.nowMs, 0})
-	m.out.JSON(h.uid, 14, []any{m.fullStatRows(), m.headRows(), true})
+	m.out.JSON(h.UID, 4, []any{m.firstShot(), 0, m.nowMs, 0})
+	m.out.JSON(h.UID, 14, []any{m.fullStatRows(), m.headRows(), true})
 	h.panel = panel{}
 	h.sentPanel = panel{t: -1}
-	m.out.JSON(h.uid, 17, 0)
+	m.out.JSON(h.UID, 17, 0)
 }
 
 // FirstShotReady makes the user ready: frames and meta start flowing, and
 // the crystal field is sent whole with the next frame.
 func (m *Match) FirstShotReady(uid int) {
 	p := m.byUID[uid]
-	if p == nil || !p.human.inGame || p.human.ready {
+	if p == nil || !p.human.InGame || p.human.Ready {
 		return
 	}
-	p.human.ready = true
+	p.human.Ready = true
 	m.field.resync = true
 	m.out.JSON(uid, 8, nil)
 	m.out.JSON(uid, 16, map[string]string{"name": "teamChange"})

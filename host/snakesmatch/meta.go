@@ -45,7 +45,7 @@ func (m *Match) Keys(uid int, payload string) {
 		return
 	}
 	if o == nil {
-		if down && p.human.ready && (parts[2] == "nextPlayer" || parts[2] == "prevPlayer") {
+		if down && p.human.Ready && (parts[2] == "nextPlayer" || parts[2] == "prevPlayer") {
 			m.switchWatch(p, parts[2] == "nextPlayer")
 		}
 		return
@@ -120,7 +120,7 @@ func (m *Match) switchWatch(p *player, forward bool) {
 // plays or watches.
 func (m *Match) Vote(uid int, raw json.RawMessage) {
 	p := m.byUID[uid]
-	if p == nil || !p.human.ready {
+	if p == nil || !p.human.Ready {
 		return
 	}
 	var s string
@@ -157,7 +157,7 @@ func (m *Match) teamChange(p *player, key string) {
 	if team == Spectators {
 		m.dropSnake(p)
 		m.statRow(p)
-		m.out.JSON(h.uid, 17, 0)
+		m.out.JSON(h.UID, 17, 0)
 		h.chat = enqueue(h.chat, "s:3")
 		return
 	}
@@ -168,7 +168,7 @@ func (m *Match) teamChange(p *player, key string) {
 // Chat handles a CHAT_DATA line: a command or a line for everyone.
 func (m *Match) Chat(uid int, text string) {
 	p := m.byUID[uid]
-	if p == nil || !p.human.ready {
+	if p == nil || !p.human.Ready {
 		return
 	}
 	text = game.CleanChat(text)
@@ -193,7 +193,7 @@ func (m *Match) Chat(uid int, text string) {
 		p.name = m.uniqueName(f[1])
 		m.statRow(p)
 		m.chatAll = enqueue(m.chatAll, "n:1:"+old+","+p.name)
-		m.out.JSON(h.uid, 9, map[string]string{"key": "localstorageNameReplace", "value": p.name})
+		m.out.JSON(h.UID, 9, map[string]string{"key": "localstorageNameReplace", "value": p.name})
 	case "/bot":
 		m.botCommand(f[1:])
 	default:

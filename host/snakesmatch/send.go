@@ -165,26 +165,26 @@ func (m *Match) send() {
 	stat := game.StatBlock(&m.statRows, &m.statHead, m.headRows)
 	secs := m.roundSecondsLeft()
 	for _, p := range m.players {
-		if p == nil || p.human == nil || !p.human.ready {
+		if p == nil || p.human == nil || !p.human.Ready {
 			continue
 		}
 		h := p.human
 		m.sendFrame(p, reliable)
 		h.panel.t = secs
 		if items := h.panel.diff(&h.sentPanel); items != nil {
-			m.out.JSON(h.uid, 13, items)
+			m.out.JSON(h.UID, 13, items)
 		}
 		if stat != nil {
-			m.out.JSON(h.uid, 14, stat)
+			m.out.JSON(h.UID, 14, stat)
 		}
 		if chatAll != nil {
-			m.out.JSON(h.uid, 15, chatAll)
+			m.out.JSON(h.UID, 15, chatAll)
 		} else if len(h.chat) > 0 {
-			m.out.JSON(h.uid, 15, h.chat[0])
+			m.out.JSON(h.UID, 15, h.chat[0])
 			h.chat = h.chat[1:]
 		}
 		if len(h.votes) > 0 {
-			m.out.JSON(h.uid, 16, h.votes[0])
+			m.out.JSON(h.UID, 16, h.votes[0])
 			h.votes = h.votes[1:]
 		}
 	}
@@ -216,28 +216,14 @@ func (m *Match) sendFrame(p *player, reliable bool) {
 	}
 	h.forceReset = false
 	m.frame.Start(m.seq, m.nowMs, &cam, pl)
-	m.frame.Append(m.body)
-	b, err := m.frame.Bytes()
-	if err != nil {
-		m.log.Error("snakes: pack frame", "err", err)
-		return
+	if err := game.SendFrame(m.out, h.UID, &m.frame, m.body, reliable); err != nil {
+		m.log.Error("snakes: frame not sent", "err", err)
 	}
-	m.out.Frame(h.uid, b, reliable)
 }
 
 // watched returns the snake a spectator looks at: the chosen one while it
 // lives, else the first live one.
 func (m *Match) watched(p *player) *player {
-	if id := p.human.watch; id != 0 {
-		if w := m.players[id]; w != nil && w.snake != nil && w.snake.s.Alive {
-			return w
-		}
-	}
-	for _, q := range m.players {
-		if q != nil && q.snake != nil && q.snake.s.Alive {
-			p.human.watch = q.gid
-			return q
-		}
-	}
-	return nil
+	w, _ := game.Watched(m.players[:], &p.human.watch, func(q *player) bool { return q.snake != nil && q.snake.s.Alive })
+	return w
 }

@@ -97,7 +97,7 @@ func (m *Match) spawn(p *player) {
 	if h := p.human; h != nil {
 		h.forceReset = true
 		h.panel = panel{active: true, e: p.eaten, k: p.kills, s: p.score, c: o.crystals, wa: modeCruise, t: h.panel.t}
-		m.out.JSON(h.uid, 17, 1)
+		m.out.JSON(h.UID, 17, 1)
 	}
 }
 
@@ -317,7 +317,7 @@ func (m *Match) population() {
 	m.arena = newArena(n)
 	m.log.Debug("snakes: arena resized", "snakes", n, "cells", size)
 	for _, p := range m.players {
-		if p != nil && p.human != nil && p.human.inGame && p.human.sentSize != m.arena.size {
+		if p != nil && p.human != nil && p.human.InGame && p.human.sentSize != m.arena.size {
 			m.sendMap(p)
 		}
 	}
@@ -336,7 +336,7 @@ func (m *Match) statCells(p *player) []any {
 	}
 	var lat any = "BOT"
 	if p.human != nil {
-		lat = p.human.latency
+		lat = p.human.Latency
 	}
 	return []any{strconv.Itoa(int(p.gid)), p.team, []any{p.name, status, p.eaten, p.kills, p.score, lat}}
 }

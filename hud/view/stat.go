@@ -141,6 +141,22 @@ func (v *View) drawLeaderboard(dst *ebiten.Image, s *hud.Stat, box hud.Rect, y f
 	}
 }
 
+// statColumn is where column i of n starts in a line inner px wide, and its
+// width: the engine's widths for up to five columns (the name 40 %, the
+// others 15 % each); a game with more columns (snakes has six) restates
+// them, as its own style sheet does: the name 34 %, the others sharing the
+// rest evenly, so every column stays on the line.
+func statColumn(i, n int, inner float64) (x, w float64) {
+	first, other := 0.4, 0.15
+	if n > 5 {
+		first, other = 0.34, 0.66/float64(n-1)
+	}
+	if i == 0 {
+		return 0, inner * first
+	}
+	return inner * (first + float64(i-1)*other), inner * other
+}
+
 // statRow draws one scoreboard line (first, when set, replaces cell 0) and
 // returns the next line's y; lines below the box are not drawn.
 func (v *View) statRow(dst *ebiten.Image, box hud.Rect, y float64, cells []string, first string, bold bool, c color.RGBA) float64 {
@@ -149,16 +165,15 @@ func (v *View) statRow(dst *ebiten.Image, box hud.Rect, y float64, cells []strin
 	}
 	inner := box.W - 20
 	if first != "" {
-		v.text(dst, v.ellipsis(first, bold, statSize, inner*0.4-4), bold, statSize, box.X+10, y, c)
+		_, w := statColumn(0, len(cells), inner)
+		v.text(dst, v.ellipsis(first, bold, statSize, w-4), bold, statSize, box.X+10, y, c)
 	}
 	for i, cell := range cells {
 		if i == 0 && first != "" {
 			continue
 		}
-		x, cw := box.X+10, inner*0.4
-		if i > 0 {
-			x, cw = box.X+10+inner*0.4+float64(i-1)*inner*0.15, inner*0.15
-		}
+		x, cw := statColumn(i, len(cells), inner)
+		x += box.X + 10
 		if x+cw > box.X+box.W-5 {
 			break
 		}

@@ -41,6 +41,7 @@ type View struct {
 	palette string // the HUD's team palette at this Draw
 	// watchName and watchText: the "Watching NICK" line, built once per nick.
 	watchName, watchText string
+	crash                crashTexts
 	// WatchLift raises the "Watching NICK" line this many logical px, off
 	// something the wiring draws at the bottom (a demo's timeline).
 	WatchLift float64
@@ -119,6 +120,11 @@ func (v *View) Draw(screen *ebiten.Image, h *hud.HUD, now, scale float64) {
 	}
 	if h.ModulesReady && h.Stat.Visible {
 		v.drawStat(screen, h.Stat, &l)
+	}
+	// The game's result card covers the game and its tables, as the game's
+	// own card does.
+	if h.ModulesReady && h.Crash.Shown && h.Crash.Spec != nil {
+		v.drawCrash(screen, &h.Crash, w, ht)
 	}
 	if h.Auth != nil { // z 8
 		v.drawAuth(screen, h.Auth, w, ht, now)

@@ -39,8 +39,22 @@ func Game() *parts.Game {
 		Recognise: func(eoc map[string]string) bool {
 			return slices.Equal(slices.Sorted(maps.Keys(eoc)), []string{"Arena", "Crystal", "Snake"})
 		},
+		MaxLookAhead: MaxLookAhead,
+		// The arena is a disc inside its square map, and at the widest
+		// zoom the view is wider than the map: held inside it, the view
+		// stood still across the arena while the head ran on.
+		PastMapEdge: true,
 	}
 }
+
+// MaxLookAhead is how far the camera may run ahead of the own snake's head:
+// the engine's look-ahead at cruise speed at 60 camera updates a second
+// (factor 30 × 260 units/s ÷ 60 = 130 world units, about a snake's length
+// at the start). Boosting (1.9 times as fast), a lower frame rate or a
+// late tick no longer push the view further: at the snakes' scale (1:1)
+// the head stays within a seventh of the view's half-width of its middle
+// at zoom 1 (a twelfth at the widest), where the player steers by it.
+const MaxLookAhead = 130
 
 func bakeGem() *image.RGBA {
 	c := bake.New(gemSide, gemSide)

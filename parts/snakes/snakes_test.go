@@ -176,3 +176,18 @@ func TestGemBaker(t *testing.T) {
 		t.Fatalf("corner %v", c)
 	}
 }
+
+// The snakes game bounds the camera's look-ahead at the engine's at cruise
+// speed: factor 30 (the engine's default) × 260 units/s ÷ 60 updates a second.
+func TestMaxLookAhead(t *testing.T) {
+	if g := Game(); g.MaxLookAhead != 30*260.0/60 {
+		t.Fatalf("look-ahead bound %v, want 130", g.MaxLookAhead)
+	}
+}
+
+// The snakes view follows the head past the map's square edges.
+func TestPastMapEdge(t *testing.T) {
+	if !Game().PastMapEdge {
+		t.Fatal("the snakes view is held inside the map")
+	}
+}

@@ -80,6 +80,8 @@ type Rand func() float64
 type Camera struct {
 	tune Tuning
 	rnd  Rand
+	// maxOff bounds the look-ahead's length (0: no bound): see SetMaxOffset.
+	maxOff float64
 
 	px, py             float64
 	ox, oy             float64
@@ -157,8 +159,24 @@ func (c *Camera) Update(x, y float64, reset bool, shake string, nowMs float64) {
 	c.ox = lerp(c.ox, tox, t.SmoothnessPosition)
 	c.oy = lerp(c.oy, toy, t.SmoothnessPosition)
 	c.zm = lerp(c.zm, tz, t.SmoothnessZoom)
+	if l := math.Hypot(c.ox, c.oy); c.maxOff > 0 && l > c.maxOff {
+		c.ox, c.oy = c.ox*c.maxOff/l, c.oy*c.maxOff/l
+	}
 	c.px, c.py = x, y
 	c.x, c.y = x, y
+}
+
+// SetMaxOffset bounds the look-ahead to r world units from the point (0 or
+// less: no bound). The engine's look-ahead grows with the point's movement
+// per update, so a fast actor, a frame rate below the display's or a
+// stalled loop (one update carrying the motion of many) pushes the view
+// far ahead of it; a game whose actor must stay near the middle of the view
+// (a snake, whose head is all the player steers by) sets the bound.
+func (c *Camera) SetMaxOffset(r float64) {
+	c.maxOff = 0
+	if r > 0 && !math.IsInf(r, 0) {
+		c.maxOff = r
+	}
 }
 
 // LimitOffset keeps the look-ahead from pointing further than the view's

@@ -133,3 +133,28 @@ func FuzzShake(f *testing.F) {
 		}
 	})
 }
+
+// SetMaxOffset bounds the look-ahead's length in any direction; 0 lifts it.
+func TestMaxOffset(t *testing.T) {
+	c := New(DefaultTuning(), func() float64 { return 0.5 })
+	c.SetMaxOffset(50)
+	x, y := 0.0, 0.0
+	for range 2000 {
+		x, y = x+6, y+8
+		c.Update(x, y, false, "", 0)
+		if ox, oy := c.Offset(); math.Hypot(ox, oy) > 50+1e-9 {
+			t.Fatalf("offset (%v, %v) past 50", ox, oy)
+		}
+	}
+	if ox, oy := c.Offset(); math.Hypot(ox, oy) < 49 || math.Abs(ox/oy-0.75) > 1e-6 {
+		t.Fatalf("offset (%v, %v): want 50 units along the motion", ox, oy)
+	}
+	c.SetMaxOffset(0)
+	for range 500 {
+		x, y = x+6, y+8
+		c.Update(x, y, false, "", 0)
+	}
+	if ox, oy := c.Offset(); math.Hypot(ox, oy) < 100 {
+		t.Fatalf("offset (%v, %v) still bounded", ox, oy)
+	}
+}

@@ -126,7 +126,7 @@ func (mm *matchMaker) join(ctx context.Context, c hud.BrowserChoice) (window.Mat
 	}
 	if c.Kind == hostlist.Lobby {
 		d := rtc.NewDialer(rtc.Config{Addr: c.Address, Origin: p.origin, Room: c.Room, HTTP: conn.client, Tokens: mm.tokens,
-			AuthHint: mm.authHint, Session: sess, Log: log})
+			Session: sess, Log: log})
 		runner.Resolve, runner.Dial = d.Resolve, d.Dial
 		sess.SetPlatform(d)
 		m.close = func() { _ = d.Close() }

@@ -112,12 +112,8 @@ func joinLobby(ctx context.Context, p *playFlags, r *session.Runner, log *slog.L
 		p.lobby.out.add(tok)
 		r.Session.Redact(tok)
 	}
-	hint := ""
-	if src.Store != nil {
-		hint = src.Store.AuthURL(master.Key())
-	}
 	d := rtc.NewDialer(rtc.Config{Addr: r.Addr, Origin: r.Origin, Room: p.lobby.room, HTTP: r.Client, Tokens: src,
-		AuthHint: hint, Session: r.Session, Log: log})
+		Session: r.Session, Log: log})
 	r.Resolve, r.Dial = d.Resolve, d.Dial
 	r.Session.SetPlatform(d)
 	return func() { _ = d.Close() }, 0

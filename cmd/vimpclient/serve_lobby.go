@@ -64,7 +64,7 @@ func serveLobby(ctx context.Context, srv *host.Server, l *lobbyServeFlags, maxPl
 	}
 	token, err := src.For(m)
 	if err != nil {
-		return nil, fmt.Errorf("hosting a room needs a sign-in: %w (vimpclient login -auth URL %s, or -token)", err, m.URL())
+		return nil, fmt.Errorf("hosting a room needs a sign-in: %w (vimpclient login %s, or -token)", err, m.URL())
 	}
 	room, err := lobbyroom.Open(ctx, srv, lobbyroom.Config{Master: m.URL(), Origin: l.origin, Name: l.name,
 		MaxPlayers: maxPlayers, Token: token.Value, TokenHome: token.Home, HTTP: client, Log: log})

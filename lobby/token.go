@@ -104,7 +104,7 @@ type TokenSources struct {
 }
 
 // fromStore names the token store as a token's source.
-const fromStore = "the stored sign-in"
+const fromStore = FromStoredSignIn
 
 // Token is an identity token bound to the one master it may be sent to.
 // The binding is fixed once: a stored sign-in belongs to the master it was

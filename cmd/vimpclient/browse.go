@@ -34,7 +34,6 @@ type matchMaker struct {
 	setAssets func(*assets.Downloader)
 	sounds    *audio.Manager // nil: silent
 	tokens    lobby.TokenSources
-	authHint  string
 	found     mastersFound // the masters found at addresses joined as hosts
 }
 

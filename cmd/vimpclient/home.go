@@ -117,7 +117,7 @@ func (mm *matchMaker) browser(ctx context.Context, addr, room string) (window.Lo
 		mm.p.lobby.out.add(tok)
 	}
 	backend := newBrowserBackend(ctx, master, mm.conn.client, t.Origin, mm.tokens, log)
-	mm.authHint = backend.authHint
+	backend.authFlag, backend.redact = mm.p.lobby.auth, mm.p.lobby.out.add
 	l := window.Lobby{Browser: hud.NewBrowser(master.URL()), Backend: backend, Join: mm.join, Close: backend.close}
 	if mm.sounds != nil {
 		l.Silence = mm.sounds.Reset

@@ -22,6 +22,7 @@ type lobbyFlags struct {
 	token     string
 	tokenFile string
 	room      string
+	auth      string
 	// out is stderr with identity tokens redacted.
 	out *redactor
 }
@@ -30,6 +31,7 @@ func (l *lobbyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&l.token, "token", "", "identity token for a lobby master's rooms (default: -token-file, $VIMP_TOKEN, then the one vimpclient login stored)")
 	fs.StringVar(&l.tokenFile, "token-file", "", "read the identity token from this file")
 	fs.StringVar(&l.room, "room", "", "lobby room to join: its id, or its exact name (any case)")
+	fs.StringVar(&l.auth, "auth", "", "the identity service the server browser's Sign in uses (default: the one the master names)")
 }
 
 // redactor writes through to w with every registered secret replaced.

@@ -153,20 +153,20 @@ func (c BrowserChoice) Label() string {
 type BrowserRequestKind uint8
 
 const (
-	RequestRooms     BrowserRequestKind = iota // the room list: Search, Offset, Limit; answer SetRooms(Gen, …)
-	RequestLatency                             // ping Rooms; answer SetLatency per room
-	RequestSignIn                              // read the sign-in state again; answer SetSignIn
-	RequestHosts                               // read the host list; answer SetHosts
-	RequestFavourite                           // mark (On) or unmark Entry as favourite; answer SetHosts
-	RequestJoin                                // join Choice
-	RequestCancel                              // give up the join in progress
-	RequestSignInStart                         // sign in in the system browser; answer SignInDone
-	RequestSignInToken                         // sign in with the pasted token Text; answer SignInDone
-	RequestSignInCancel                        // give up the sign-in in progress; answer SignInDone
-	RequestSignOut                             // forget the stored sign-in; answer SignInDone
-	RequestPaste                               // read the clipboard; answer Pasted
-	RequestQuickPlay                           // find a room of GameID ("" any) to play now; answer QuickPlayFound
-	RequestResolve                             // find Choice (a saved room) on its master again; answer Resolved
+	RequestRooms        BrowserRequestKind = iota // the room list: Search, Offset, Limit; answer SetRooms(Gen, …)
+	RequestLatency                                // ping Rooms; answer SetLatency per room
+	RequestSignIn                                 // read the sign-in state again; answer SetSignIn
+	RequestHosts                                  // read the host list; answer SetHosts
+	RequestFavourite                              // mark (On) or unmark Entry as favourite; answer SetHosts
+	RequestJoin                                   // join Choice
+	RequestCancel                                 // give up the join in progress
+	RequestSignInStart                            // sign in in the system browser; answer SignInDone
+	RequestSignInToken                            // sign in with the pasted token Text; answer SignInDone
+	RequestSignInCancel                           // give up the sign-in in progress; answer SignInDone
+	RequestSignOut                                // forget the stored sign-in; answer SignInDone
+	RequestPaste                                  // read the clipboard; answer Pasted
+	RequestQuickPlay                              // find a room of GameID ("" any) to play now; answer QuickPlayFound
+	RequestResolve                                // find Choice (a saved room) on its master again; answer Resolved
 )
 
 // BrowserRequest is one thing the browser wants done.

@@ -49,12 +49,18 @@ func windowHome(ctx context.Context, p *playFlags, start *hud.StartChoice, stder
 	off := &offlineHost{p: p, stderr: stderr}
 	defer off.stop()
 	room := p.lobby.room // joined at once in the first browser opened
+	quick := p.quickplay // ... or, without -room, the room quick play finds there
 	menu := hud.NewStartMenu(startEntries)
 	menu.DemosDir, _ = RecordingsDir()
 	home := window.Home{
 		Menu: menu,
 		Connect: func(ctx context.Context, c hud.StartChoice) (window.Match, error) {
 			addr := c.Value
+			if link, err := lobby.ParseJoinLink(addr); err == nil && c.Kind != hud.StartOffline {
+				// A pasted join link: its master's browser opens on the
+				// room, joined at once.
+				addr, room = link.Master, link.Room
+			}
 			if c.Kind == hud.StartOffline {
 				if addr, err = off.url(ctx); err != nil {
 					return nil, err
@@ -70,7 +76,10 @@ func windowHome(ctx context.Context, p *playFlags, start *hud.StartChoice, stder
 		},
 		Browse: func(ctx context.Context, master string) (window.Lobby, error) {
 			l, err := mm.browser(ctx, master, room)
-			room = ""
+			if err == nil && room == "" && quick.on {
+				l.Browser.PlayNowGame(quick.game) // -quickplay [GAME] MASTER: the fullest room at once
+			}
+			room, quick = "", quickplayFlag{}
 			return l, err
 		},
 		Demo: func(ctx context.Context, path string) (*demo.Demo, error) {

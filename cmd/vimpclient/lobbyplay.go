@@ -96,6 +96,14 @@ func joinLobby(ctx context.Context, p *playFlags, r *session.Runner, log *slog.L
 		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
 		return nil, 2
 	}
+	if p.lobby.room == "" && p.quickplay.on {
+		room, err := quickplayRoom(ctx, master, p.quickplay.game, log)
+		if err != nil {
+			fmt.Fprintf(stderr, "vimpclient: %v\n", err)
+			return nil, 1
+		}
+		p.lobby.room = room.ID
+	}
 	if p.lobby.room == "" {
 		fmt.Fprintf(stderr, "vimpclient: %s is a lobby master: choose a room with -room NAME or -room ID\n", master.URL())
 		list, err := master.AllServers(ctx, lobby.Query{})

@@ -27,7 +27,18 @@ type Identity struct {
 
 // StartIdentity runs the service on a free loopback port, signing with keys.
 func StartIdentity(keys *Keys) *Identity {
-	id := &Identity{keys: keys}
+	id := NewIdentity(keys)
+	id.srv = httptest.NewServer(id.Handler())
+	return id
+}
+
+// NewIdentity is the service not yet serving: Handler serves it where a
+// program chooses (URL and Close are StartIdentity's).
+func NewIdentity(keys *Keys) *Identity { return &Identity{keys: keys} }
+
+// Handler is the service's HTTP side.
+func (id *Identity) Handler() http.Handler {
+	keys := id.keys
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /oauth/github/start", id.start)
 	mux.HandleFunc("POST /oauth/github/finish", id.finish)
@@ -36,8 +47,7 @@ func StartIdentity(keys *Keys) *Identity {
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(keys.JWKS())
 	})
-	id.srv = httptest.NewServer(mux)
-	return id
+	return mux
 }
 
 // URL is the service's base URL.

@@ -342,6 +342,7 @@ func (b *Browser) SetLatency(room string, rtt time.Duration, ok bool) {
 // SetSignIn hands over the sign-in state.
 func (b *Browser) SetSignIn(s SignIn) {
 	b.SignIn, b.signInText = s, s.Text()
+	b.joinHeld()
 }
 
 // SignInText is the sign-in line (SignIn.Text, kept from SetSignIn).

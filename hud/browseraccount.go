@@ -202,9 +202,15 @@ func (b *Browser) StartSignIn() {
 // join that waited for the sign-in goes ahead once signed in.
 func (b *Browser) SignInDone(s SignIn, say string, failed bool) {
 	b.signingIn = false
-	b.SetSignIn(s)
 	b.setStatus(say, failed)
-	if c := b.pendingJoin; c != nil && s.State == SignedIn && b.Joining == nil {
+	b.SetSignIn(s)
+}
+
+// joinHeld makes the join that waited for a sign-in once signed in (by the
+// browser's sign-in, or a sign-in state read again, as when a quick play
+// found its room before the state arrived).
+func (b *Browser) joinHeld() {
+	if c := b.pendingJoin; c != nil && b.SignIn.State == SignedIn && b.Joining == nil {
 		b.pendingJoin = nil
 		b.joinChoice(*c, false)
 	}

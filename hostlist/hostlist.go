@@ -34,18 +34,25 @@ const (
 )
 
 // Entry is one host. A dedicated host is its address; a lobby room is its
-// master's address and the room id.
+// master's address and what stays the room's when its host restarts: a
+// newer master's roomId, else its name, game and owner's nick. Room is the
+// id it was last joined under (an older master's hostId changes with
+// every restart of the host).
 type Entry struct {
 	Kind       Kind      `json:"kind"`
 	Address    string    `json:"address"`
 	Room       string    `json:"room,omitempty"`
+	RoomID     string    `json:"roomId,omitempty"` // a newer master's lasting roomId
 	Name       string    `json:"name,omitempty"`
 	GameID     string    `json:"gameId,omitempty"`
+	Owner      string    `json:"owner,omitempty"` // the owner's nick, when the master listed it
 	LastJoined time.Time `json:"lastJoined,omitzero"`
 	Favourite  bool      `json:"favourite,omitempty"`
 }
 
-// Key identifies an entry: kind, normalised address and room.
+// Key identifies an entry: kind, normalised address and the room by what
+// lasts (its roomId; else its name, game and owner in any case; else, for
+// an entry without a name, the id it was joined under).
 func (e Entry) Key() string {
 	addr := strings.TrimSuffix(strings.TrimSpace(e.Address), "/")
 	if u, err := url.Parse(addr); err == nil && u.Host != "" {
@@ -53,12 +60,45 @@ func (e Entry) Key() string {
 		u.Scheme = strings.ToLower(u.Scheme)
 		addr = u.String()
 	}
-	return string(e.Kind) + "|" + addr + "|" + e.Room
+	room := e.Room
+	switch {
+	case e.Kind != Lobby:
+	case e.RoomID != "":
+		room = "id:" + e.RoomID
+	case strings.TrimSpace(e.Name) != "":
+		room = "name:" + strings.ToLower(strings.TrimSpace(e.Name)) + "|" + strings.ToLower(e.GameID) + "|" + strings.ToLower(e.Owner)
+	}
+	return string(e.Kind) + "|" + addr + "|" + room
+}
+
+// IsRoomID reports whether id has the shape of a newer master's roomId, 8
+// characters of lower-case Crockford base32 (an older master's hostId is a
+// UUID): how entries saved before roomIds were kept are told apart.
+func IsRoomID(id string) bool {
+	if len(id) != 8 {
+		return false
+	}
+	for _, c := range id {
+		if !strings.ContainsRune("0123456789abcdefghjkmnpqrstvwxyz", c) {
+			return false
+		}
+	}
+	return true
+}
+
+// migrate fills in what an entry saved before rooms were keyed by what
+// lasts lacks: a room id of the newer master's shape is its roomId.
+func (e Entry) migrate() Entry {
+	if e.Kind == Lobby && e.RoomID == "" && IsRoomID(e.Room) {
+		e.RoomID = e.Room
+	}
+	return e
 }
 
 func (e Entry) valid() bool {
 	return (e.Kind == Dedicated || e.Kind == Lobby) && e.Address != "" && len(e.Address) <= maxField &&
-		len(e.Room) <= maxField && len(e.Name) <= maxField && len(e.GameID) <= maxField && (e.Kind == Lobby) == (e.Room != "")
+		len(e.Room) <= maxField && len(e.Name) <= maxField && len(e.GameID) <= maxField && len(e.RoomID) <= maxField &&
+		len(e.Owner) <= maxField && (e.Kind == Lobby) == (e.Room != "")
 }
 
 // List is the hosts, most recently joined first.
@@ -84,6 +124,9 @@ func (l *List) Touch(e Entry, now time.Time) error {
 		}
 		if e.GameID == "" {
 			e.GameID = l.Entries[i].GameID
+		}
+		if e.Owner == "" {
+			e.Owner = l.Entries[i].Owner
 		}
 		l.Entries = slices.Delete(l.Entries, i, i+1)
 	}
@@ -167,8 +210,10 @@ func (l *List) Favourites() []Entry {
 	return out
 }
 
-// Parse decodes a saved list, dropping invalid and repeated entries and
-// holding to the bounds.
+// Parse decodes a saved list, dropping invalid entries and holding to the
+// bounds. Entries saved before rooms were keyed by what lasts are migrated:
+// those that now name one room (the same room under the ids of several
+// host restarts) become one, the newest, a favourite if any was.
 func Parse(b []byte) (*List, error) {
 	var raw struct {
 		Hosts []Entry `json:"hosts"`
@@ -180,10 +225,26 @@ func Parse(b []byte) (*List, error) {
 		return nil, fmt.Errorf("host list: %w", err)
 	}
 	l := &List{}
-	seen := map[string]bool{}
+	seen := map[string]int{} // key → index in l.Entries
 	favs := 0
 	for _, e := range raw.Hosts {
-		if !e.valid() || seen[e.Key()] {
+		if !e.valid() {
+			continue
+		}
+		e = e.migrate()
+		if i, ok := seen[e.Key()]; ok {
+			kept := &l.Entries[i]
+			fav := e.Favourite || kept.Favourite
+			if fav && !kept.Favourite {
+				fav = favs < MaxFavourites
+				if fav {
+					favs++
+				}
+			}
+			if e.LastJoined.After(kept.LastJoined) {
+				*kept = e
+			}
+			kept.Favourite = fav
 			continue
 		}
 		if e.Favourite {
@@ -193,7 +254,7 @@ func Parse(b []byte) (*List, error) {
 				favs++
 			}
 		}
-		seen[e.Key()] = true
+		seen[e.Key()] = len(l.Entries)
 		l.Entries = append(l.Entries, e)
 	}
 	l.trim()

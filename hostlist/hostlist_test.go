@@ -98,3 +98,59 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// A room of an older master is its name, game and owner: the same room
+// joined under a new hostId after its host restarted is one entry, which
+// keeps its favourite mark and takes the new id.
+func TestLobbyRoomLastsAcrossHostRestart(t *testing.T) {
+	l := &List{}
+	t0 := time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC)
+	before := Entry{Kind: Lobby, Address: "http://m:3002", Room: "d3579a30-0000-4000-8000-000000000001", Name: "Rig Room", GameID: "tanks"}
+	if err := l.SetFavourite(before, true); err != nil {
+		t.Fatal(err)
+	}
+	after := before
+	after.Room = "9db4140e-0000-4000-8000-000000000002"
+	if err := l.Touch(after, t0); err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Entries) != 1 || l.Entries[0].Room != after.Room || !l.Entries[0].Favourite {
+		t.Fatalf("entries %+v: want one favourite under the new id", l.Entries)
+	}
+	// A newer master's roomId is the room whatever its name becomes.
+	n := Entry{Kind: Lobby, Address: "http://m:3002", Room: "0a1b2c3d", RoomID: "0a1b2c3d", Name: "Old name"}
+	renamed := n
+	renamed.Name = "New name"
+	if n.Key() != renamed.Key() {
+		t.Fatalf("a roomId entry's key follows its name: %q vs %q", n.Key(), renamed.Key())
+	}
+}
+
+// Entries saved before rooms were keyed by what lasts: the ones of one
+// room under several hostIds become one (the newest, a favourite if any
+// was); a room id of the newer master's shape becomes the roomId.
+func TestParseMigratesRoomEntries(t *testing.T) {
+	saved := `{"hosts":[
+	{"kind":"lobby","address":"http://m:3002","room":"9db4140e-0000-4000-8000-000000000002","name":"Rig Room","gameId":"tanks","lastJoined":"2026-12-01T21:00:00Z"},
+	{"kind":"lobby","address":"http://m:3002","room":"d3579a30-0000-4000-8000-000000000001","name":"Rig Room","gameId":"tanks","lastJoined":"2026-12-01T20:00:00Z","favourite":true},
+	{"kind":"lobby","address":"http://n:3002","room":"0a1b2c3d","name":"Newer","gameId":"tanks","favourite":true},
+	{"kind":"lobby","address":"http://n:3002","room":"nameless-id"}
+	]}`
+	l, err := Parse([]byte(saved))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(l.Entries) != 3 {
+		t.Fatalf("%d entries, want 3: %+v", len(l.Entries), l.Entries)
+	}
+	rig := l.Entries[0]
+	if rig.Room != "9db4140e-0000-4000-8000-000000000002" || !rig.Favourite {
+		t.Fatalf("merged entry %+v: want the newest id, a favourite", rig)
+	}
+	if l.Entries[1].RoomID != "0a1b2c3d" || !l.Entries[1].Favourite {
+		t.Fatalf("newer entry %+v: want its roomId kept", l.Entries[1])
+	}
+	if l.Entries[2].Room != "nameless-id" {
+		t.Fatalf("nameless entry %+v", l.Entries[2])
+	}
+}

@@ -59,18 +59,15 @@ type SignIn struct {
 	Nick  string
 	Until time.Time // the token's expiry
 	From  string    // where the token came from ("the stored sign-in", "-token")
-	// Command is what signs in, for the player to run in a terminal.
-	Command string
 	// Problem is why a bad token cannot be used.
 	Problem string
 }
 
+// signInOffer is how the browser offers a sign-in.
+const signInOffer = "S signs in (in your browser), P pastes a token"
+
 // Text is the sign-in line in words.
 func (s SignIn) Text() string {
-	cmd := s.Command
-	if cmd == "" {
-		cmd = "vimpclient login -auth AUTH_URL MASTER"
-	}
 	switch s.State {
 	case SignedIn:
 		t := "Signed in as " + cleanText(s.Nick)
@@ -82,11 +79,15 @@ func (s SignIn) Text() string {
 		}
 		return t
 	case SignInExpired:
-		return "Your sign-in has expired: sign in again with `" + cmd + "`, then press R"
+		t := "Your sign-in has expired"
+		if !s.Until.IsZero() {
+			t += " (at " + s.Until.Local().Format("15:04") + ")"
+		}
+		return t + ": " + signInOffer
 	case SignInBad:
-		return "The sign-in cannot be used (" + cleanText(s.Problem) + "): sign in with `" + cmd + "`, then press R"
+		return "The sign-in cannot be used (" + cleanText(s.Problem) + "): " + signInOffer
 	}
-	return "Not signed in: rooms admit signed-in players only; sign in with `" + cmd + "`, then press R"
+	return "Not signed in: rooms admit signed-in players only; " + signInOffer
 }
 
 // BrowserRoom is one room as the master listed it.
@@ -94,6 +95,8 @@ type BrowserRoom struct {
 	ID, Name, GameID, MapName, Region string
 	Players, MaxPlayers               int
 	Rating                            *float64 // older masters only
+	Stable                            bool     // ID is a newer master's lasting roomId
+	Owner                             string   // the owner's nick, when the master lists it
 }
 
 // Column indexes of a row's cells.
@@ -130,8 +133,10 @@ type BrowserChoice struct {
 	Kind    hostlist.Kind // hostlist.Lobby: Room of the master at Address
 	Address string        // the master, or the dedicated host
 	Room    string        // the room's id (lobby)
+	RoomID  string        // a newer master's lasting roomId (lobby; "" on an older master)
 	Name    string
 	GameID  string
+	Owner   string // the room owner's nick, when the master lists it
 }
 
 // Label names a choice for the player.
@@ -149,13 +154,20 @@ func (c BrowserChoice) Label() string {
 type BrowserRequestKind uint8
 
 const (
-	RequestRooms     BrowserRequestKind = iota // the room list: Search, Offset, Limit; answer SetRooms(Gen, …)
-	RequestLatency                             // ping Rooms; answer SetLatency per room
-	RequestSignIn                              // read the sign-in state again; answer SetSignIn
-	RequestHosts                               // read the host list; answer SetHosts
-	RequestFavourite                           // mark (On) or unmark Entry as favourite; answer SetHosts
-	RequestJoin                                // join Choice
-	RequestCancel                              // give up the join in progress
+	RequestRooms        BrowserRequestKind = iota // the room list: Search, Offset, Limit; answer SetRooms(Gen, …)
+	RequestLatency                                // ping Rooms; answer SetLatency per room
+	RequestSignIn                                 // read the sign-in state again; answer SetSignIn
+	RequestHosts                                  // read the host list; answer SetHosts
+	RequestFavourite                              // mark (On) or unmark Entry as favourite; answer SetHosts
+	RequestJoin                                   // join Choice
+	RequestCancel                                 // give up the join in progress
+	RequestSignInStart                            // sign in in the system browser; answer SignInDone
+	RequestSignInToken                            // sign in with the pasted token Text; answer SignInDone
+	RequestSignInCancel                           // give up the sign-in in progress; answer SignInDone
+	RequestSignOut                                // forget the stored sign-in; answer SignInDone
+	RequestPaste                                  // read the clipboard; answer Pasted
+	RequestQuickPlay                              // find a room of GameID ("" any) to play now; answer QuickPlayFound
+	RequestResolve                                // find Choice (a saved room) on its master again; answer Resolved
 )
 
 // BrowserRequest is one thing the browser wants done.
@@ -168,6 +180,8 @@ type BrowserRequest struct {
 	Entry         hostlist.Entry
 	On            bool
 	Choice        BrowserChoice
+	Text          string // the pasted token
+	GameID        string
 }
 
 // Browser is the server browser's model.
@@ -191,6 +205,7 @@ type Browser struct {
 	StatusError bool
 	// Joining is the choice being joined (nil: none).
 	Joining *BrowserChoice
+	account // sign-in, pasted tokens, play now and stale entries (browseraccount.go)
 
 	rooms      []BrowserRow // the complete list, or the page at roomsAt
 	roomsAt    int          // the offset rooms start at
@@ -367,6 +382,7 @@ func (b *Browser) SetLatency(room string, rtt time.Duration, ok bool) {
 // SetSignIn hands over the sign-in state.
 func (b *Browser) SetSignIn(s SignIn) {
 	b.SignIn, b.signInText = s, s.Text()
+	b.joinHeld()
 }
 
 // SignInText is the sign-in line (SignIn.Text, kept from SetSignIn).
@@ -410,7 +426,11 @@ func (b *Browser) markFavourites() {
 
 // roomEntry is a listed room as a host list entry.
 func (b *Browser) roomEntry(r BrowserRoom) hostlist.Entry {
-	return hostlist.Entry{Kind: hostlist.Lobby, Address: b.Master, Room: r.ID, Name: r.Name, GameID: r.GameID}
+	e := hostlist.Entry{Kind: hostlist.Lobby, Address: b.Master, Room: r.ID, Name: r.Name, GameID: r.GameID, Owner: r.Owner}
+	if r.Stable {
+		e.RoomID = r.ID
+	}
+	return e
 }
 
 // list is the current tab's lines.
@@ -465,25 +485,20 @@ func (b *Browser) Selected() (BrowserChoice, bool) {
 		return BrowserChoice{}, false
 	}
 	r := rows[b.Sel]
-	if b.Tab == TabRooms {
-		return BrowserChoice{Kind: hostlist.Lobby, Address: b.Master, Room: r.room.ID, Name: r.room.Name, GameID: r.room.GameID}, true
-	}
 	e := r.entry
-	return BrowserChoice{Kind: e.Kind, Address: e.Address, Room: e.Room, Name: e.Name, GameID: e.GameID}, true
+	if b.Tab == TabRooms {
+		e = b.roomEntry(r.room)
+	}
+	return BrowserChoice{Kind: e.Kind, Address: e.Address, Room: e.Room, RoomID: e.RoomID, Name: e.Name, GameID: e.GameID, Owner: e.Owner}, true
 }
 
-// join asks for the selected line to be joined: a room of this master needs
-// a sign-in first.
+// join asks for the selected line to be joined (joinChoice).
 func (b *Browser) join() {
 	c, ok := b.Selected()
 	if !ok || b.Joining != nil {
 		return
 	}
-	if c.Kind == hostlist.Lobby && sameMaster(c.Address, b.Master) && b.SignIn.State != SignedIn {
-		b.setStatus(b.SignInText(), true)
-		return
-	}
-	b.requests = append(b.requests, BrowserRequest{Kind: RequestJoin, Choice: c})
+	b.joinChoice(c, b.Tab != TabRooms)
 }
 
 func sameMaster(a, b string) bool {

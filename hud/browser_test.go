@@ -178,20 +178,19 @@ func TestBrowserSearch(t *testing.T) {
 }
 
 // Joining a room of this master needs a sign-in: without one the browser
-// says how to sign in and joins nothing.
+// says how to sign in and holds the join until signed in.
 func TestBrowserJoinNeedsSignIn(t *testing.T) {
 	b := NewBrowser(testMaster)
 	b.Refresh()
 	b.SetRooms(b.Requests()[0].Gen, 0, 3, rooms(3), nil)
 	b.Requests()
-	b.SetSignIn(SignIn{State: SignInExpired, Command: "vimpclient login -auth http://auth " + testMaster})
+	b.SetSignIn(SignIn{State: SignInExpired})
 	b.Key(40, false, false)
 	b.Key(13, false, false)
-	if len(b.Requests()) != 0 || !b.StatusError || !strings.Contains(b.Status, "vimpclient login -auth http://auth") {
+	if len(b.Requests()) != 0 || !b.StatusError || !strings.Contains(b.Status, "S signs in") {
 		t.Fatalf("joined without a sign-in: %q", b.Status)
 	}
-	b.SetSignIn(SignIn{State: SignedIn, Nick: "Alice"})
-	b.Key(13, false, false)
+	b.SetSignIn(SignIn{State: SignedIn, Nick: "Alice"}) // the held join goes ahead
 	j := only(t, b.Requests(), RequestJoin)
 	if want := (BrowserChoice{Kind: hostlist.Lobby, Address: testMaster, Room: "r01", Name: "Room 1", GameID: "tanks"}); j.Choice != want {
 		t.Fatalf("join %+v", j.Choice)
@@ -329,8 +328,8 @@ func TestSignInText(t *testing.T) {
 	until := time.Date(2026, 5, 1, 18, 40, 0, 0, time.Local)
 	for s, want := range map[SignIn]string{
 		{State: SignedIn, Nick: "Alice", Until: until, From: "the stored sign-in"}: "Signed in as Alice until 18:40 (the stored sign-in)",
-		{Command: "vimpclient login -auth A M"}:                                    "Not signed in: rooms admit signed-in players only; sign in with `vimpclient login -auth A M`, then press R",
-		{State: SignInExpired}:                                                     "Your sign-in has expired: sign in again with `vimpclient login -auth AUTH_URL MASTER`, then press R",
+		{}:                                   "Not signed in: rooms admit signed-in players only; S signs in (in your browser), P pastes a token",
+		{State: SignInExpired, Until: until}: "Your sign-in has expired (at 18:40): S signs in (in your browser), P pastes a token",
 	} {
 		if got := s.Text(); got != want {
 			t.Errorf("%+v: %q, want %q", s, got, want)

@@ -123,6 +123,9 @@ func (b *Browser) Key(code int, shift, ctrl bool) {
 			return // text comes through Type
 		}
 	}
+	if b.accountKey(code, ctrl) {
+		return
+	}
 	switch code {
 	case 38: // ↑
 		b.move(-1)
@@ -162,6 +165,9 @@ func (b *Browser) Key(code int, shift, ctrl bool) {
 // Type types into the search field while it has the keys. Outside it a
 // "/" opens it, and what was typed after the "/" in the same frame goes in.
 func (b *Browser) Type(rs []rune) {
+	if b.typePaste(rs) {
+		return
+	}
 	changed := false
 	for _, r := range rs {
 		if !b.Searching {
@@ -237,6 +243,9 @@ func (b *Browser) Scroll(steps int) { b.move(steps) }
 func (b *Browser) Click(w, h, x, y, now float64) {
 	g := b.Layout(w, h)
 	b.Searching = g.Search.Contains(x, y)
+	if b.accountClick(g, x, y) {
+		return
+	}
 	for i, r := range g.Tabs {
 		if r.Contains(x, y) {
 			b.SetTab(BrowserTab(i))
@@ -302,7 +311,7 @@ type pageKey struct {
 }
 
 // BrowserHint is the browser's key line.
-const BrowserHint = "↑↓ choose · Enter or double-click join · ←→ page · Tab lists · / search · F favourite · R refresh"
+const BrowserHint = "↑↓ choose · Enter or double-click join · N play now · ←→ page · Tab lists · / search · F favourite · R refresh · S sign in"
 
 // TabLabel is a tab's label with its count: "Rooms (12)".
 func (b *Browser) TabLabel(t BrowserTab) string {

@@ -2,6 +2,7 @@ package lobby
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 )
 
@@ -110,6 +111,30 @@ func FuzzParseJWKS(f *testing.F) {
 		set, err := ParseJWKS(b)
 		if err == nil && (len(set.Keys) == 0 || len(set.Keys) > maxJWKSKeys) {
 			t.Fatalf("%d keys", len(set.Keys))
+		}
+	})
+}
+
+func FuzzConnectSources(f *testing.F) {
+	for _, s := range []string{
+		"default-src 'self'; connect-src 'self' wss: data: https://auth.example.org; img-src 'self'",
+		"connect-src https://a.example, connect-src http://127.0.0.1:3010/",
+		"connect-src *.x https://u:p@y https://z/?q", "connect-src", ";;;,,,", "",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		out := ConnectSources(s)
+		if len(out) > maxPolicySources {
+			t.Fatalf("%d sources", len(out))
+		}
+		for _, u := range out {
+			if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") || strings.ContainsAny(u, "'* ") {
+				t.Fatalf("source %q", u)
+			}
+			if again, ok := serviceOrigin(u); !ok || again != u {
+				t.Fatalf("source %q reads back as %q %v", u, again, ok)
+			}
 		}
 	})
 }

@@ -207,15 +207,22 @@ func (l *Login) Run(ctx context.Context) (string, error) {
 // check reads a token's claims and refuses one that is not a readable,
 // unexpired identity token.
 func (l *Login) check(token string) (Claims, error) {
-	c, err := ParseClaims(token)
-	if err != nil {
-		return Claims{}, fmt.Errorf("is not usable: %w", err)
-	}
 	now := time.Now
 	if l.Now != nil {
 		now = l.Now
 	}
-	if err := CheckFresh(c, now()); err != nil {
+	return CheckToken(token, now())
+}
+
+// CheckToken reads a token a player brought (pasted, or returned by the
+// sign-in) and refuses one that is not a readable identity token fresh at
+// now; the error reads after "the token".
+func CheckToken(token string, now time.Time) (Claims, error) {
+	c, err := ParseClaims(token)
+	if err != nil {
+		return Claims{}, fmt.Errorf("is not usable: %w", err)
+	}
+	if err := CheckFresh(c, now); err != nil {
 		return Claims{}, fmt.Errorf("is not usable: %w", err)
 	}
 	return c, nil

@@ -96,6 +96,12 @@ func (m *Master) Origin() string {
 // transport failure is reported as the master being unreachable; any other
 // status with the master's error code in words when it sent one.
 func (m *Master) get(ctx context.Context, path string, q url.Values, header http.Header) ([]byte, error) {
+	body, _, err := m.getWithHeader(ctx, path, q, header)
+	return body, err
+}
+
+// getWithHeader is get that also returns the answer's header.
+func (m *Master) getWithHeader(ctx context.Context, path string, q url.Values, header http.Header) ([]byte, http.Header, error) {
 	ctx, cancel := context.WithTimeout(ctx, RequestTimeout)
 	defer cancel()
 	u := *m.base
@@ -103,40 +109,55 @@ func (m *Master) get(ctx context.Context, path string, q url.Values, header http
 	u.RawQuery = q.Encode()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
-		return nil, fmt.Errorf("master %s: %w", u.String(), err)
+		return nil, nil, fmt.Errorf("master %s: %w", u.String(), err)
 	}
 	for k, v := range header {
 		req.Header[k] = v
 	}
 	resp, err := m.http.Do(req)
 	if re, ok := sameorigin.Refused(err); ok {
-		return nil, fmt.Errorf("master: %w", re)
+		return nil, nil, fmt.Errorf("master: %w", re)
 	}
 	if err != nil {
 		if errors.Is(err, context.DeadlineExceeded) {
-			return nil, fmt.Errorf("master %s did not answer within %s: %w", m.base.Host, RequestTimeout, err)
+			return nil, nil, fmt.Errorf("master %s did not answer within %s: %w", m.base.Host, RequestTimeout, err)
 		}
-		return nil, fmt.Errorf("master %s unreachable: %w", m.base.Host, err)
+		return nil, nil, fmt.Errorf("master %s unreachable: %w", m.base.Host, err)
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, maxBody+1))
 	if err != nil {
-		return nil, fmt.Errorf("master %s: reading %s: %w", m.base.Host, path, err)
+		return nil, nil, fmt.Errorf("master %s: reading %s: %w", m.base.Host, path, err)
 	}
 	if len(body) > maxBody {
-		return nil, fmt.Errorf("master %s: %s answered over %d bytes", m.base.Host, path, maxBody)
+		return nil, nil, fmt.Errorf("master %s: %s answered over %d bytes", m.base.Host, path, maxBody)
 	}
 	if resp.StatusCode != http.StatusOK {
 		var e struct {
 			Error string `json:"error"`
 		}
+		err := fmt.Errorf("master %s: %s answered HTTP %d", m.base.Host, path, resp.StatusCode)
 		if json.Unmarshal(body, &e) == nil && e.Error != "" {
-			return nil, fmt.Errorf("master %s: %s: HTTP %d: %w", m.base.Host, path, resp.StatusCode, &MasterError{Code: e.Error})
+			err = fmt.Errorf("master %s: %s: HTTP %d: %w", m.base.Host, path, resp.StatusCode, &MasterError{Code: e.Error})
 		}
-		return nil, fmt.Errorf("master %s: %s answered HTTP %d", m.base.Host, path, resp.StatusCode)
+		if resp.StatusCode == http.StatusNotFound {
+			err = notFound{err}
+		}
+		return nil, nil, err
 	}
-	return body, nil
+	return body, resp.Header, nil
 }
+
+// ErrNotFound is joined to the error of a request the master answered
+// with 404: an older master has no such path, or the thing asked for is
+// not there.
+var ErrNotFound = errors.New("not found on the master")
+
+// notFound is a 404's error: its words, and ErrNotFound too.
+type notFound struct{ err error }
+
+func (e notFound) Error() string   { return e.err.Error() }
+func (e notFound) Unwrap() []error { return []error{e.err, ErrNotFound} }
 
 // Query selects rooms: a search (a case-insensitive part of the name, or
 // gameId/name) ignores region and paging on the master.

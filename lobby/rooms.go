@@ -29,6 +29,13 @@ type Room struct {
 	Region         string
 	Rating         *float64 // older masters only
 	Status         string   // newer masters' /rooms/:id: online, migrating, handing_off
+	// Stable is true when ID is a newer master's roomId, which stays the
+	// room's across a change or restart of its host; an older master's
+	// hostId is the host's registration and changes with it.
+	Stable bool
+	// Owner is the nick of the room's owner, for a master that lists it
+	// (ownerNick); "" when it does not.
+	Owner string
 	// Raw is the room object exactly as the master sent it.
 	Raw json.RawMessage
 }
@@ -79,6 +86,7 @@ type roomWire struct {
 	Region         *string  `json:"region"`
 	Rating         *float64 `json:"rating"`
 	Status         string   `json:"status"`
+	OwnerNick      *string  `json:"ownerNick"`
 }
 
 // ErrNotRoomList reports an answer of /servers that is not a room list.
@@ -138,7 +146,7 @@ func parseRoom(raw json.RawMessage) (Room, bool) {
 	if json.Unmarshal(raw, &w) != nil {
 		return Room{}, false
 	}
-	r := Room{ID: roomOf(w.RoomID, w.HostID), Rating: w.Rating, Status: w.Status, Raw: slices.Clone(raw)}
+	r := Room{ID: roomOf(w.RoomID, w.HostID), Rating: w.Rating, Status: w.Status, Stable: w.RoomID != "", Raw: slices.Clone(raw)}
 	if r.ID == "" || len(r.ID) > 128 {
 		return Room{}, false
 	}
@@ -152,7 +160,7 @@ func parseRoom(raw json.RawMessage) (Room, bool) {
 	if r.Name == "" {
 		r.Name = str(w.Info)
 	}
-	r.GameID, r.MapName, r.Region = str(w.GameID), str(w.MapName), str(w.Region)
+	r.GameID, r.MapName, r.Region, r.Owner = str(w.GameID), str(w.MapName), str(w.Region), str(w.OwnerNick)
 	count := func(p *float64) int {
 		if p == nil || *p < 0 || *p > 1e6 {
 			return 0

@@ -104,7 +104,7 @@ type TokenSources struct {
 }
 
 // fromStore names the token store as a token's source.
-const fromStore = "the stored sign-in"
+const fromStore = FromStoredSignIn
 
 // Token is an identity token bound to the one master it may be sent to.
 // The binding is fixed once: a stored sign-in belongs to the master it was
@@ -253,6 +253,19 @@ func (s *TokenStore) home(master string) string {
 	return s.readAll()[strings.ToLower(master)].Home
 }
 
+// Remove forgets the token stored for m (signing out); none stored is no
+// error.
+func (s *TokenStore) Remove(m *Master) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	all := s.readAll()
+	if _, ok := all[m.Key()]; !ok {
+		return nil
+	}
+	delete(all, m.Key())
+	return s.writeAll(all)
+}
+
 // Save stores the token for m, replacing the previous one: it is bound to
 // m's origin from then on.
 func (s *TokenStore) Save(m *Master, token, auth string) error {
@@ -260,6 +273,12 @@ func (s *TokenStore) Save(m *Master, token, auth string) error {
 	defer s.mu.Unlock()
 	all := s.readAll()
 	all[m.Key()] = storedToken{Token: token, Auth: auth, Home: m.Home()}
+	return s.writeAll(all)
+}
+
+// writeAll replaces the file with all (atomically, readable by its owner
+// only); callers hold s.mu.
+func (s *TokenStore) writeAll(all map[string]storedToken) error {
 	b, err := json.MarshalIndent(all, "", "  ")
 	if err != nil {
 		return fmt.Errorf("token store: %w", err)

@@ -35,7 +35,6 @@ type matchMaker struct {
 	setAssets func(*assets.Downloader)
 	sounds    *audio.Manager // nil: silent
 	tokens    lobby.TokenSources
-	authHint  string
 	found     mastersFound // the masters found at addresses joined as hosts
 }
 
@@ -127,7 +126,7 @@ func (mm *matchMaker) join(ctx context.Context, c hud.BrowserChoice) (window.Mat
 	}
 	if c.Kind == hostlist.Lobby {
 		d := rtc.NewDialer(rtc.Config{Addr: c.Address, Origin: p.origin, Room: c.Room, HTTP: conn.client, Tokens: mm.tokens,
-			AuthHint: mm.authHint, Session: sess, Log: log})
+			Session: sess, Log: log})
 		runner.Resolve, runner.Dial = d.Resolve, d.Dial
 		sess.SetPlatform(d)
 		m.close = func() { _ = d.Close() }

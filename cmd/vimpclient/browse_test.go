@@ -159,7 +159,7 @@ func TestBrowserBackend(t *testing.T) {
 		w.keys.Sign(fakemaster.TokenClaims{Sub: "2", Nick: "Old", Expiry: time.Now().Add(-time.Hour)}): hud.SignInExpired,
 	} {
 		s := w.backend(token).signIn()
-		if s.State != want || !strings.Contains(s.Command, "vimpclient login -auth") || !strings.Contains(s.Command, w.master.URL()) {
+		if s.State != want {
 			t.Errorf("token %.12q: %+v", token, s)
 		}
 	}

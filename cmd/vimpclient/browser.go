@@ -29,8 +29,11 @@ type browserBackend struct {
 	client    *http.Client
 	origin    string // the signaling Origin
 	tokens    lobby.TokenSources
-	authHint  string // the identity service the stored sign-in came from
-	hostsPath string // "": the host list is not kept
+	authFlag  string                 // -auth: the identity service to sign in with ("" the one the master names)
+	loginPort int                    // the sign-in's loopback port (0: lobby.LoginPort)
+	openURL   func(url string) error // shows the sign-in (nil: the system browser)
+	redact    func(secret string)    // keeps a token signed in with out of the logs (nil: none)
+	hostsPath string                 // "": the host list is not kept
 	log       *slog.Logger
 	now       func() time.Time
 
@@ -40,14 +43,12 @@ type browserBackend struct {
 	sig     *lobby.Signal
 	dialing chan struct{} // closed when a dial in progress ends
 	hosts   sync.Mutex    // one change of the host list file at a time
+	account accountBackend
 }
 
 func newBrowserBackend(ctx context.Context, m *lobby.Master, client *http.Client, origin string, tokens lobby.TokenSources, log *slog.Logger) *browserBackend {
 	b := &browserBackend{ctx: ctx, master: m, client: client, origin: origin, tokens: tokens, log: log, now: time.Now,
 		ready: make(chan struct{}, 1)}
-	if tokens.Store != nil {
-		b.authHint = tokens.Store.AuthURL(m.Key())
-	}
 	if p, err := hostlist.DefaultPath(); err == nil {
 		b.hostsPath = p
 	}
@@ -68,6 +69,8 @@ func (b *browserBackend) Do(r hud.BrowserRequest) {
 		go b.loadHosts()
 	case hud.RequestFavourite:
 		go b.favourite(r.Entry, r.On)
+	default:
+		b.account.do(b, r) // sign-in, play now, saved rooms (browseraccount.go)
 	}
 }
 
@@ -100,7 +103,7 @@ func (b *browserBackend) rooms(r hud.BrowserRequest) {
 	rooms := make([]hud.BrowserRoom, 0, len(page.Servers))
 	for _, s := range page.Servers {
 		rooms = append(rooms, hud.BrowserRoom{ID: s.ID, Name: s.Name, GameID: s.GameID, MapName: s.MapName, Region: s.Region,
-			Players: s.CurrentPlayers, MaxPlayers: s.MaxPlayers, Rating: s.Rating})
+			Players: s.CurrentPlayers, MaxPlayers: s.MaxPlayers, Rating: s.Rating, Stable: s.Stable, Owner: s.Owner})
 	}
 	if err != nil && b.ctx.Err() != nil {
 		return
@@ -186,10 +189,7 @@ func (b *browserBackend) close() {
 
 // signIn reads the token for the master and says whether it can be used.
 func (b *browserBackend) signIn() hud.SignIn {
-	s := hud.SignIn{Command: "vimpclient login -auth AUTH_URL " + b.master.URL()}
-	if b.authHint != "" {
-		s.Command = "vimpclient login -auth " + b.authHint + " " + b.master.URL()
-	}
+	var s hud.SignIn
 	tok, err := b.tokens.For(b.master)
 	token, from := tok.Value, tok.From
 	if errors.Is(err, lobby.ErrNoToken) {

@@ -51,6 +51,7 @@ func windowHome(ctx context.Context, p *playFlags, start *hud.StartChoice, stder
 	off := &offlineHost{p: p, stderr: stderr}
 	defer off.stop()
 	room := p.lobby.room // joined at once in the first browser opened
+	quick := p.quickplay // ... or, without -room, the room quick play finds there
 	menu := hud.NewStartMenu(func(k hud.StartKind) []hud.StartEntry {
 		if k == hud.StartOffline {
 			return offlineGames(p.game, p.mapName)
@@ -62,6 +63,11 @@ func windowHome(ctx context.Context, p *playFlags, start *hud.StartChoice, stder
 		Menu: menu,
 		Connect: func(ctx context.Context, c hud.StartChoice) (window.Match, error) {
 			addr := c.Value
+			if link, err := lobby.ParseJoinLink(addr); err == nil && c.Kind != hud.StartOffline {
+				// A pasted join link: its master's browser opens on the
+				// room, joined at once.
+				addr, room = link.Master, link.Room
+			}
 			if c.Kind == hud.StartOffline {
 				if addr, err = off.url(ctx, c.Value); err != nil {
 					return nil, err
@@ -77,7 +83,10 @@ func windowHome(ctx context.Context, p *playFlags, start *hud.StartChoice, stder
 		},
 		Browse: func(ctx context.Context, master string) (window.Lobby, error) {
 			l, err := mm.browser(ctx, master, room)
-			room = ""
+			if err == nil && room == "" && quick.on {
+				l.Browser.PlayNowGame(quick.game) // -quickplay [GAME] MASTER: the fullest room at once
+			}
+			room, quick = "", quickplayFlag{}
 			return l, err
 		},
 		Demo: func(ctx context.Context, path string) (*demo.Demo, error) {
@@ -124,7 +133,7 @@ func (mm *matchMaker) browser(ctx context.Context, addr, room string) (window.Lo
 		mm.p.lobby.out.add(tok)
 	}
 	backend := newBrowserBackend(ctx, master, mm.conn.client, t.Origin, mm.tokens, log)
-	mm.authHint = backend.authHint
+	backend.authFlag, backend.redact = mm.p.lobby.auth, mm.p.lobby.out.add
 	l := window.Lobby{Browser: hud.NewBrowser(master.URL()), Backend: backend, Join: mm.join, Close: backend.close}
 	if mm.sounds != nil {
 		l.Silence = mm.sounds.Reset

@@ -23,6 +23,7 @@ type lobbyFlags struct {
 	token     string
 	tokenFile string
 	room      string
+	auth      string
 	// out is stderr with identity tokens redacted.
 	out *redactor
 }
@@ -31,6 +32,7 @@ func (l *lobbyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&l.token, "token", "", "identity token for a lobby master's rooms (default: -token-file, $VIMP_TOKEN, then the one vimpclient login stored)")
 	fs.StringVar(&l.tokenFile, "token-file", "", "read the identity token from this file")
 	fs.StringVar(&l.room, "room", "", "lobby room to join: its id, or its exact name (any case)")
+	fs.StringVar(&l.auth, "auth", "", "the identity service the server browser's Sign in uses (default: the one the master names)")
 }
 
 // redactor writes through to w with every registered secret replaced.
@@ -95,6 +97,14 @@ func joinLobby(ctx context.Context, p *playFlags, r *session.Runner, log *slog.L
 		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
 		return nil, 2
 	}
+	if p.lobby.room == "" && p.quickplay.on {
+		room, err := quickplayRoom(ctx, master, p.quickplay.game, log)
+		if err != nil {
+			fmt.Fprintf(stderr, "vimpclient: %v\n", err)
+			return nil, 1
+		}
+		p.lobby.room = room.ID
+	}
 	if p.lobby.room == "" {
 		fmt.Fprintf(stderr, "vimpclient: %s is a lobby master: choose a room with -room NAME or -room ID\n", master.URL())
 		list, err := master.AllServers(ctx, lobby.Query{})
@@ -113,12 +123,8 @@ func joinLobby(ctx context.Context, p *playFlags, r *session.Runner, log *slog.L
 		p.lobby.out.add(tok)
 		r.Session.Redact(tok)
 	}
-	hint := ""
-	if src.Store != nil {
-		hint = src.Store.AuthURL(master.Key())
-	}
 	d := rtc.NewDialer(rtc.Config{Addr: r.Addr, Origin: r.Origin, Room: p.lobby.room, HTTP: r.Client, Tokens: src,
-		AuthHint: hint, Session: r.Session, Log: log})
+		Session: r.Session, Log: log})
 	r.Resolve, r.Dial = d.Resolve, d.Dial
 	r.Session.SetPlatform(d)
 	return func() { _ = d.Close() }, 0

@@ -5,7 +5,7 @@
 //	vimpclient serve [-addr HOST:PORT] [-bots N]    run the embedded host alone, for LAN play
 //	vimpclient serve -master MASTER -name NAME      ... and list it as a room of a lobby master
 //	vimpclient servers [-json] [-search S] MASTER   list a lobby master's rooms
-//	vimpclient login -auth URL MASTER               sign in for a lobby master's rooms
+//	vimpclient login [-auth URL] MASTER             sign in for a lobby master's rooms
 //	vimpclient replay [flags] FILE                  play a recording back
 //	vimpclient frames -schema SCHEMA.json FILE...   decode raw snapshot frames
 //	vimpclient open [flags] vimp://MASTER/ROOM      join a lobby room from a link (or https://MASTER/rooms/ID)
@@ -78,7 +78,7 @@ var commands = [][2]string{
 	{"vimpclient -room NAME|ID MASTER", "join a lobby room by name or id"},
 	{"vimpclient open [flags] LINK", "join a lobby room from a vimp://MASTER/ROOM link or https://MASTER/rooms/ID"},
 	{"vimpclient servers [-json] MASTER", "list a lobby master's rooms with their latencies"},
-	{"vimpclient login -auth URL MASTER", "sign in for a lobby master's rooms"},
+	{"vimpclient login [-auth URL] MASTER", "sign in for a lobby master's rooms (-auth: another identity service than the one it names)"},
 	{"vimpclient serve [flags]", "run the embedded host alone (with -master, as a lobby room)"},
 	{"vimpclient replay [flags] FILE", "watch a -record recording (also: demo FILE)"},
 	{"vimpclient frames -schema S FILE...", "decode raw snapshot frames to JSON"},

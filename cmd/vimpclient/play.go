@@ -62,7 +62,7 @@ type playFlags struct {
 	screenshotAfter time.Duration
 	size            windowSize
 	lobby           lobbyFlags
-	quickplay       bool
+	quickplay       quickplayFlag
 	version         bool
 }
 
@@ -88,7 +88,7 @@ func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&p.screenshot, "screenshot", "", "write a PNG of the window to this file after -screenshot-after, then quit")
 	fs.DurationVar(&p.screenshotAfter, "screenshot-after", 10*time.Second, "when to take the -screenshot")
 	fs.Var(&p.size, "window", "the window's size `WxH` (default: its size when last closed, else 1280x720)")
-	fs.BoolVar(&p.quickplay, "quickplay", false, "window: skip the start screen and play against the embedded host at once")
+	fs.Var(&p.quickplay, "quickplay", "play at once: -quickplay alone against the embedded host (window: skipping the start screen); -quickplay GAME with a lobby master's address joins its fullest room of GAME with space (with none, the embedded host plays GAME)")
 	p.lobby.register(fs)
 	fs.BoolVar(&p.version, "version", false, "print the version, commit, build date and Go version, then exit")
 }
@@ -108,7 +108,7 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	fs.SetOutput(stderr)
 	p.register(fs)
 	fs.Usage = func() { usagePlay(stderr, fs) }
-	if err := fs.Parse(args); err != nil {
+	if err := fs.Parse(joinQuickplayArg(args)); err != nil {
 		return parseStatus(err)
 	}
 	if p.version {
@@ -124,6 +124,13 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 	if p.mapName != "" && fs.Arg(0) != "" {
 		fmt.Fprintln(stderr, "vimpclient: -map picks the embedded host's map; a host at an address plays its own")
 		return 2
+	}
+	if q := p.quickplay.game; q != "" && fs.Arg(0) == "" {
+		if p.game != "" && p.game != q {
+			fmt.Fprintf(stderr, "vimpclient: -quickplay %s and -game %s name two games\n", q, p.game)
+			return 2
+		}
+		p.game = q // no address: the embedded host plays the game asked for
 	}
 	if p.game != "" && fs.Arg(0) != "" {
 		fmt.Fprintln(stderr, "vimpclient: -game picks the embedded host's game; a host at an address plays its own")

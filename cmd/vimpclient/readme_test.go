@@ -139,7 +139,7 @@ func TestReadmeCommandsRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fm := fakemaster.Start(fakemaster.Config{Keys: keys})
+	fm := fakemaster.Start(fakemaster.Config{Keys: keys, AuthService: "http://127.0.0.1:1"})
 	defer fm.Close()
 	dir := t.TempDir()
 	rec := filepath.Join(dir, "match.jsonl")

@@ -65,7 +65,7 @@ func serveLobby(ctx context.Context, srv *host.Server, l *lobbyServeFlags, maxPl
 	}
 	token, err := src.For(m)
 	if errors.Is(err, lobby.ErrNoToken) {
-		return nil, fmt.Errorf("hosting a room needs a sign-in: vimpclient login -auth URL %s, or -token", m.URL())
+		return nil, fmt.Errorf("hosting a room needs a sign-in: vimpclient login %s, or -token", m.URL())
 	}
 	if err != nil {
 		return nil, fmt.Errorf("hosting a room: %w", err)

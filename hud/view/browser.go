@@ -56,7 +56,8 @@ func (v *View) DrawBrowser(dst *ebiten.Image, b *hud.Browser, now, scale float64
 		signCol = colError
 	}
 	v.fill(dst, hud.Rect{X: s.X, Y: s.Y + 8, W: 7, H: 7}, signCol)
-	v.text(dst, v.ellipsis(b.SignInText(), false, browserHintSize+1, s.W-16), false, browserHintSize+1, s.X+14, s.Y+3, signCol)
+	acc := b.AccountLayout(g)
+	v.drawAccount(dst, b, s, acc, now)
 
 	// Tabs and the search field.
 	for i, r := range g.Tabs {
@@ -101,6 +102,7 @@ func (v *View) DrawBrowser(dst *ebiten.Image, b *hud.Browser, now, scale float64
 	v.button(dst, g.Prev, "◀ Prev", b.Page > 0)
 	v.button(dst, g.Next, "Next ▶", b.Page+1 < b.Pages())
 	v.button(dst, g.Refresh, "Refresh", true)
+	v.button(dst, acc.PlayNow, "Play now (N)", b.Joining == nil)
 	if b.Status != "" {
 		col := colGold
 		if b.StatusError {

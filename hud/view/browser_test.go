@@ -17,7 +17,7 @@ import (
 func browserScene(s hud.SignIn) *hud.Browser {
 	b := hud.NewBrowser("http://127.0.0.1:3002")
 	var l hostlist.List
-	_ = l.SetFavourite(hostlist.Entry{Kind: hostlist.Lobby, Address: "http://127.0.0.1:3002", Room: "r2", Name: "Native Room 2"}, true)
+	_ = l.SetFavourite(hostlist.Entry{Kind: hostlist.Lobby, Address: "http://127.0.0.1:3002", Room: "r2", Name: "Native Room 2", GameID: "tanks"}, true)
 	b.SetHosts(&l)
 	b.Key(191, false, false)
 	b.Type([]rune("native"))
@@ -98,7 +98,7 @@ func TestBrowserScreenshot(t *testing.T) {
 // in the error colour.
 func TestBrowserSignInScreenshots(t *testing.T) {
 	v := systemView(t)
-	out := browserScene(hud.SignIn{Command: "vimpclient login -auth http://127.0.0.1:4000 http://127.0.0.1:3002"})
+	out := browserScene(hud.SignIn{})
 	img := drawBrowser(t, "browser-signed-out", v, out, 1000)
 	g := out.Layout(winW, winH)
 	if n := count(img, g.SignIn, colGold, 30); n < 200 {

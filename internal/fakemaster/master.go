@@ -61,7 +61,13 @@ type Config struct {
 	// AnyOrigin accepts every Origin on the signaling socket, as a master
 	// that wants what another master's clients send would.
 	AnyOrigin bool
-	Log       *slog.Logger
+	// AuthService, when set, is published as the upstream master does in
+	// production: the extra origin of connect-src in the
+	// Content-Security-Policy header of every answer.
+	AuthService string
+	// ConfigExtra adds fields to the /config answer.
+	ConfigExtra map[string]any
+	Log         *slog.Logger
 }
 
 // Request is an HTTP request as the master got it.
@@ -165,6 +171,9 @@ func (m *Master) front(next http.Handler) http.Handler {
 			m.requests = append(m.requests, Request{Method: r.Method, URI: r.URL.RequestURI(), Header: r.Header.Clone()})
 		}
 		m.mu.Unlock()
+		if m.cfg.AuthService != "" {
+			w.Header().Set("Content-Security-Policy", policy(m.cfg.AuthService))
+		}
 		if m.cfg.Redirect != nil {
 			if to := m.cfg.Redirect(r); to != "" {
 				http.Redirect(w, r, to, http.StatusFound)
@@ -240,8 +249,13 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 func (m *Master) routes() http.Handler {
 	mux := http.NewServeMux()
 	mux.HandleFunc("GET /config", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]string{"mode": "lobby"})
+		cfg := map[string]any{"mode": "lobby"}
+		for k, v := range m.cfg.ConfigExtra {
+			cfg[k] = v
+		}
+		writeJSON(w, http.StatusOK, cfg)
 	})
+	mux.HandleFunc("GET /quickplay/{game}", m.quickPlay)
 	mux.HandleFunc("GET /servers", m.servers)
 	mux.HandleFunc("GET /rooms/{id}", func(w http.ResponseWriter, r *http.Request) {
 		if m.cfg.Dialect != Newer {
@@ -297,7 +311,7 @@ var manifest = map[string]any{"id": "tanks", "engineApi": 3, "version": "fake", 
 func (m *Master) public(r *room) map[string]any {
 	if m.cfg.Dialect == Newer {
 		return map[string]any{"roomId": r.id, "hostId": r.id, "gameId": r.gameID, "info": r.name,
-			"mapName": r.mapName, "currentPlayers": len(r.members), "maxPlayers": r.maxPlayers, "region": r.region}
+			"mapName": r.mapName, "currentPlayers": m.players(r), "maxPlayers": r.maxPlayers, "region": r.region}
 	}
 	return map[string]any{"hostId": r.id, "name": r.name, "mapName": r.mapName, "currentPlayers": r.players,
 		"maxPlayers": r.maxPlayers, "region": r.region, "gameId": r.gameID, "rating": r.rating}

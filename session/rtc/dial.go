@@ -30,17 +30,15 @@ const (
 
 // Config configures a Dialer.
 type Config struct {
-	Addr   string // what the player typed (a master or a dedicated host)
-	Origin string // -origin override; "" derives https://host[:port]
-	Room   string // -room: a room id, or its exact name (any case)
-	HTTP   *http.Client
-	Tokens lobby.TokenSources
-	// AuthHint names the identity service in "sign in again" messages.
-	AuthHint string
-	Session  *session.Session // told host changes and engine votes; nil: nobody
-	Log      *slog.Logger
-	Now      func() time.Time
-	API      *webrtc.API // NewAPI when nil
+	Addr    string // what the player typed (a master or a dedicated host)
+	Origin  string // -origin override; "" derives https://host[:port]
+	Room    string // -room: a room id, or its exact name (any case)
+	HTTP    *http.Client
+	Tokens  lobby.TokenSources
+	Session *session.Session // told host changes and engine votes; nil: nobody
+	Log     *slog.Logger
+	Now     func() time.Time
+	API     *webrtc.API // NewAPI when nil
 }
 
 // Dialer joins a master's room for a session.Runner: Resolve picks the room
@@ -180,10 +178,9 @@ func (d *Dialer) Resolve(ctx context.Context) (session.Target, error) {
 // it is fresh. The first master it is bound to is the only one: a later
 // resolve that lands on another master is refused.
 func (d *Dialer) token(m *lobby.Master) (lobby.Token, error) {
-	again := "vimpclient login -auth AUTH_URL " + m.URL()
-	if d.cfg.AuthHint != "" {
-		again = "vimpclient login -auth " + d.cfg.AuthHint + " " + m.URL()
-	}
+	// login finds the identity service itself (the master names it, or
+	// the last sign-in came from it).
+	again := "vimpclient login " + m.URL()
 	tok, err := d.cfg.Tokens.For(m)
 	if errors.Is(err, lobby.ErrNoToken) {
 		return lobby.Token{}, fmt.Errorf("%w: lobby rooms admit signed-in players only; sign in with `%s`, or give -token or -token-file", err, again)

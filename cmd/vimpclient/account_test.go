@@ -308,7 +308,9 @@ func TestFavouriteJoinsRestartedRoom(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer match.Stop()
-	untilConfig(t, match)
+	// A join is kept once it plays (the session tells its recent list
+	// before it queues the playing state the loop waits for).
+	untilPlaying(t, match)
 	saved, _ := hostlist.Load(path)
 	for _, e := range saved.Favourites() {
 		if e.Name == "Rig Room" && e.Room != after {

@@ -40,10 +40,10 @@ type Limits struct {
 	// a host naming many large images must not fill the video memory (or,
 	// with a software renderer, the client's own).
 	TextureBytes int64
-	SoundBytes  int64 // one sound file
-	JSONBytes   int64 // one manifest or map
-	Files       int   // distinct files one downloader fetches
-	Parallel    int   // files fetched (and decoded) at once
+	SoundBytes   int64 // one sound file
+	JSONBytes    int64 // one manifest or map
+	Files        int   // distinct files one downloader fetches
+	Parallel     int   // files fetched (and decoded) at once
 	// Timeout bounds one file's download; the connection's client has none
 	// of its own, and a stalled host must not hold a slot for ever.
 	Timeout time.Duration

@@ -1,0 +1,112 @@
+package play
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"os"
+	"time"
+
+	"vimpclient/input"
+	"vimpclient/logs"
+	"vimpclient/session"
+)
+
+// Config is what the play commands ask for: the flags of the default
+// command (join a host, a lobby room, or play against the embedded host)
+// as cmd/vimpclient parsed them.
+type Config struct {
+	Headless bool
+	For      time.Duration // headless: leave after this long (0: see Headless)
+	Summary  bool          // headless: print a JSON summary on stdout when leaving
+	Team     string        // the team to join when the host asks
+	Script   string        // headless: the key script's file
+	Nick     string
+	Set      Values // auth form values
+	Origin   string // the Origin header ("": derived from the address)
+	CA       string // a PEM file with an extra CA to trust
+	// AssetCache is the directory keeping downloaded images and sounds
+	// between runs ("" or "-": none).
+	AssetCache string
+	Record     string // write every message both ways to this file
+	Verbose    bool
+	// The embedded host's match, when no address is given.
+	Bots      int
+	Game, Map string
+	// Window mode.
+	AudioOut        string // also write the sound mix to this WAV file
+	NetGraph        bool
+	Fullscreen      bool
+	Screenshot      string
+	ScreenshotAfter time.Duration
+	Size            Size
+	QuickPlay       QuickPlay
+	// Lobby rooms: the identity token's flags, the room, and the identity
+	// service the server browser's Sign in uses ("": the one the master
+	// names).
+	Token, TokenFile, Room, Auth string
+
+	// out is stderr with identity tokens redacted.
+	out *redactor
+}
+
+func loadScript(path string) ([]input.ScriptStep, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("script: %w", err)
+	}
+	defer f.Close()
+	return input.ParseScript(f)
+}
+
+func openRecorder(path, scenario string, now func() time.Time) (*session.Recorder, error) {
+	if path == "" {
+		return nil, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("record: %w", err)
+	}
+	return session.NewRecorder(f, scenario, now), nil
+}
+
+// connection is what both play modes set up before connecting: the logger,
+// the HTTP client (with -ca), the asset downloaders built from it, the
+// remembered auth values and the recorder.
+type connection struct {
+	log    *slog.Logger
+	once   *logs.Once // says each warning once per connection
+	client *http.Client
+	assets *targetAssets
+	store  *session.AuthStore // nil when values cannot be remembered
+	rec    *session.Recorder  // nil without -record
+}
+
+func newConnection(p *Config, mode, addr string, stderr io.Writer) (*connection, error) {
+	c := &connection{}
+	c.log, c.once = logs.New(stderr, p.Verbose)
+	var err error
+	if c.client, err = session.HTTPClient(p.CA); err != nil {
+		return nil, err
+	}
+	c.assets = newTargetAssets(c.client, p.AssetCache, c.log)
+	if c.store, err = session.DefaultAuthStore(); err != nil {
+		c.log.Warn("auth values will not be remembered", "err", err)
+		c.store = nil
+	}
+	if c.rec, err = openRecorder(p.Record, mode+" "+addr, nil); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// guestNick is the nick a headless run uses when neither -nick nor a
+// remembered value gives one: "Guest" and four digits (the host's name rule
+// allows it; a clash is renamed by the host).
+func guestNick(now time.Time) string {
+	return fmt.Sprintf("Guest%04d", now.UnixNano()/1e6%10000)
+}

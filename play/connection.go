@@ -1,6 +1,7 @@
 package play
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"time"
 
+	"vimpclient/host"
 	"vimpclient/input"
 	"vimpclient/logs"
 	"vimpclient/session"
@@ -49,6 +51,26 @@ type Config struct {
 
 	// out is stderr with identity tokens redacted.
 	out *redactor
+}
+
+// Prepare checks p against the address it plays ("": the embedded host)
+// and settles the embedded host's game: -quickplay GAME with no address
+// plays GAME there. The embedded host's game and map are not for a host at
+// an address, which plays its own.
+func (p *Config) Prepare(addr string) error {
+	if p.Map != "" && addr != "" {
+		return errors.New("-map picks the embedded host's map; a host at an address plays its own")
+	}
+	if q := p.QuickPlay.Game; q != "" && addr == "" {
+		if p.Game != "" && p.Game != q {
+			return fmt.Errorf("-quickplay %s and -game %s name two games", q, p.Game)
+		}
+		p.Game = q // no address: the embedded host plays the game asked for
+	}
+	if p.Game != "" && addr != "" {
+		return errors.New("-game picks the embedded host's game; a host at an address plays its own")
+	}
+	return host.CheckMap(p.Game, p.Map)
 }
 
 func loadScript(path string) ([]input.ScriptStep, error) {

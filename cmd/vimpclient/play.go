@@ -82,22 +82,7 @@ func runPlay(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	addr := fs.Arg(0)
-	if p.Map != "" && addr != "" {
-		fmt.Fprintln(stderr, "vimpclient: -map picks the embedded host's map; a host at an address plays its own")
-		return 2
-	}
-	if q := p.QuickPlay.Game; q != "" && addr == "" {
-		if p.Game != "" && p.Game != q {
-			fmt.Fprintf(stderr, "vimpclient: -quickplay %s and -game %s name two games\n", q, p.Game)
-			return 2
-		}
-		p.Game = q // no address: the embedded host plays the game asked for
-	}
-	if p.Game != "" && addr != "" {
-		fmt.Fprintln(stderr, "vimpclient: -game picks the embedded host's game; a host at an address plays its own")
-		return 2
-	}
-	if err := host.CheckMap(p.Game, p.Map); err != nil {
+	if err := p.Prepare(addr); err != nil {
 		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
 		return 2
 	}

@@ -1,3 +1,10 @@
+// Package play connects a window or a headless run to what the player
+// asked for: a host at an address, a lobby master's room (its token, its
+// WebRTC dialer), or the embedded host started in-process; and plays a
+// recording back. In the window every match the start screen or the
+// server browser opens is built here (a session, its runner and its game
+// loop) and torn down when the player leaves it; headless, one run is
+// played to its end and summed up in its exit status.
 package play
 
 import (

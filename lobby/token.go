@@ -210,6 +210,17 @@ func DefaultTokenStore() (*TokenStore, error) {
 	return NewTokenStore(filepath.Join(dir, "vimpclient", "tokens.json")), nil
 }
 
+// DefaultTokenSources are the sources of a command's -token and
+// -token-file flags: them, then VIMP_TOKEN, then the default store (none
+// when there is no user config directory).
+func DefaultTokenSources(flag, file string) TokenSources {
+	src := TokenSources{Flag: flag, File: file, Env: os.Getenv("VIMP_TOKEN")}
+	if store, err := DefaultTokenStore(); err == nil {
+		src.Store = store
+	}
+	return src
+}
+
 // NewTokenStore uses the file at path (created on first save).
 func NewTokenStore(path string) *TokenStore { return &TokenStore{path: path} }
 

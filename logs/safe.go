@@ -25,6 +25,17 @@ func NewText(w io.Writer, level slog.Level) *slog.Logger {
 	return slog.New(NewSafe(slog.NewTextHandler(w, &slog.HandlerOptions{Level: level})))
 }
 
+// NewQuiet is a text logger of problems only (warnings and errors), unless
+// verbose asks for everything: for what runs beside the program's own work
+// (the embedded host, latency probes).
+func NewQuiet(w io.Writer, verbose bool) *slog.Logger {
+	lvl := slog.LevelWarn
+	if verbose {
+		lvl = slog.LevelDebug
+	}
+	return NewText(w, lvl)
+}
+
 // Enabled implements slog.Handler.
 func (h *Safe) Enabled(ctx context.Context, l slog.Level) bool { return h.next.Enabled(ctx, l) }
 

@@ -16,8 +16,8 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"vimpclient/assets"
+	"vimpclient/fonts"
 	"vimpclient/gamemap"
-	"vimpclient/hud/view"
 	"vimpclient/parts"
 	"vimpclient/world"
 	"vimpclient/world/canvas"
@@ -31,8 +31,8 @@ type Options struct {
 	// NoAntiAlias draws stroked meshes (snake bodies, rings, generic
 	// shapes) without anti-aliasing: much cheaper on software GL.
 	NoAntiAlias bool
-	// Fonts draw the parts' labels (nil: the bundled fonts of the HUD).
-	Fonts *view.Fonts
+	// Fonts draw the parts' labels (nil: the bundled fonts).
+	Fonts *fonts.Fonts
 	Log   *slog.Logger
 }
 
@@ -71,17 +71,17 @@ func New(ctx context.Context, o Options) *Renderer {
 	}
 	tex := newTextures(ctx, o.Assets, o.Log)
 	r := &Renderer{log: o.Log, tex: tex}
-	fonts := o.Fonts
-	if fonts == nil {
-		f, err := view.NewFonts()
+	ff := o.Fonts
+	if ff == nil {
+		f, err := fonts.New()
 		if err != nil {
 			o.Log.Warn("no font for labels", "err", err)
 		}
-		fonts = f
+		ff = f
 	}
 	var face text.Face
-	if fonts != nil {
-		face = fonts.Face(false, labelPx)
+	if ff != nil {
+		face = ff.Face(false, labelPx)
 	}
 	r.gfx = newGfx(&r.d, tex, !o.NoAntiAlias, face)
 	return r

@@ -12,8 +12,8 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
 
 	"vimpclient/demo"
+	"vimpclient/fonts"
 	"vimpclient/gameloop"
-	hudview "vimpclient/hud/view"
 	"vimpclient/render"
 	"vimpclient/world"
 )
@@ -28,7 +28,7 @@ const seekStep = 5 * time.Second
 //	previous/next player · F follow the recorded player · click the timeline
 type demoPlay struct {
 	d       *demo.Demo
-	fonts   *hudview.Fonts
+	fonts   *fonts.Fonts
 	actors  []world.Actor
 	bar     *ebiten.Image
 	status  string // the status line, rebuilt when it changes
@@ -51,7 +51,7 @@ type statusKey struct {
 
 // NewDemo builds the window for a demo, drawing with renderer.
 func NewDemo(ctx context.Context, d *demo.Demo, renderer *render.Renderer, o Options) (*Window, error) {
-	f, err := hudview.NewFonts()
+	f, err := fonts.New()
 	if err != nil {
 		return nil, fmt.Errorf("window: %w", err)
 	}

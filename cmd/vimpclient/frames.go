@@ -1,8 +1,6 @@
 package main
 
 import (
-	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -49,7 +47,7 @@ func runFrames(args []string, stdout, stderr io.Writer) int {
 			status = 1
 			continue
 		}
-		line = appendFrameReport(line[:0], dec, &f, path, b)
+		line = clientcore.AppendReport(line[:0], dec, &f, path, b)
 		line = append(line, '\n')
 		if _, err := stdout.Write(line); err != nil {
 			fmt.Fprintf(stderr, "frames: %v\n", err)
@@ -57,34 +55,4 @@ func runFrames(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return status
-}
-
-// appendFrameReport writes {"file","unpack","reason","decoded"} for one frame.
-func appendFrameReport(dst []byte, dec *clientcore.Decoder, f *clientcore.Frame, path string, b []byte) []byte {
-	err := dec.Decode(b, f)
-	unpack, reason := "ok", "ok"
-	switch {
-	case errors.Is(err, clientcore.ErrWrongVersion):
-		unpack, reason = "wrongVersion", "wrongVersion"
-	case errors.Is(err, clientcore.ErrTooManyRows):
-		unpack, reason = "tooManyRows", "tooManyRows"
-	case err != nil:
-		unpack, reason = "truncated", "truncated"
-	case f.Port != clientcore.FramePort:
-		reason = "wrongPort"
-	}
-	dst = append(dst, `{"file":`...)
-	dst = appendQuoted(dst, path)
-	dst = append(dst, `,"unpack":"`+unpack+`","reason":"`+reason+`","decoded":`...)
-	if err != nil {
-		dst = append(dst, "null"...)
-	} else {
-		dst = f.AppendJSON(dst)
-	}
-	return append(dst, '}')
-}
-
-func appendQuoted(dst []byte, s string) []byte {
-	q, _ := json.Marshal(s) // a string always marshals
-	return append(dst, q...)
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"vimpclient/gameloop"
+	"vimpclient/internal/browsertest"
 	"vimpclient/internal/fakemaster"
 )
 
@@ -35,7 +36,7 @@ func TestHostProcessKilled(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a host process")
 	}
-	keys := lobbyHome(t)
+	keys := browsertest.Home(t)
 	fm := fakemaster.Start(fakemaster.Config{Keys: keys})
 	defer fm.Close()
 

@@ -16,7 +16,9 @@ import (
 
 	"vimpclient/gameloop"
 	"vimpclient/hostlist"
+	"vimpclient/internal/browsertest"
 	"vimpclient/internal/fakemaster"
+	"vimpclient/lobby"
 )
 
 // The lobby from the terminal: `serve -master` lists the embedded match on
@@ -24,7 +26,7 @@ import (
 // joins it by name over WebRTC and plays, a headless run without -room
 // lists the rooms and fails, and the room leaves the list when serve stops.
 func TestLobbyFromTheTerminal(t *testing.T) {
-	keys := lobbyHome(t)
+	keys := browsertest.Home(t)
 	fm := fakemaster.Start(fakemaster.Config{Keys: keys})
 	defer fm.Close()
 	fm.AddListed("Other Room", "eu", 1, 8)
@@ -148,20 +150,6 @@ func TestLobbyFromTheTerminal(t *testing.T) {
 	}
 }
 
-// lobbyHome gives the test a config directory of its own and no token in
-// the environment, and returns the identity service's keys.
-func lobbyHome(t *testing.T) *fakemaster.Keys {
-	t.Helper()
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("VIMP_TOKEN", "")
-	keys, err := fakemaster.NewKeys("k")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return keys
-}
-
 // `login` with a pasted token stores it for the master, where a later
 // lobby join finds it.
 func TestLoginStoresPastedToken(t *testing.T) {
@@ -189,8 +177,7 @@ func TestLoginStoresPastedToken(t *testing.T) {
 	if code != 0 || !strings.Contains(out.String(), "Signed in as Neo") {
 		t.Fatalf("login: %d\n%s%s", code, out.String(), errOut.String())
 	}
-	var lf lobbyFlags
-	got, from, err := lf.tokenSources().Token("127.0.0.1:3002")
+	got, from, err := lobby.DefaultTokenSources("", "").Token("127.0.0.1:3002")
 	if err != nil || got != token || from != "the stored sign-in" {
 		t.Errorf("stored token: %q %q %v", got, from, err)
 	}

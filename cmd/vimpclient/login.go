@@ -1,16 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"os/exec"
-	"runtime"
 
+	"vimpclient/internal/desktop"
 	"vimpclient/lobby"
 	"vimpclient/session"
 )
@@ -60,22 +56,9 @@ func runLogin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return 1
 	}
 	fmt.Fprintf(stdout, "Identity service: %s (from %s)\n", service.URL, service.From)
-	lines := make(chan string)
-	go func() {
-		defer close(lines)
-		sc := bufio.NewScanner(stdin)
-		sc.Buffer(make([]byte, 0, 4096), 16<<10)
-		for sc.Scan() {
-			select {
-			case lines <- sc.Text():
-			case <-ctx.Done():
-				return
-			}
-		}
-	}()
-	l := &lobby.Login{Auth: service.URL, Port: *port, HTTP: client, Lines: lines, Out: stdout}
+	l := &lobby.Login{Auth: service.URL, Port: *port, HTTP: client, Lines: lobby.ScanLines(ctx, stdin), Out: stdout}
 	if !*noBrowser {
-		l.Open = openBrowser
+		l.Open = desktop.OpenURL
 	}
 	token, err := l.Run(ctx)
 	if err != nil {
@@ -88,25 +71,4 @@ func runLogin(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	fmt.Fprintf(stdout, "Sign-in stored for %s.\n", m.URL())
 	return 0
-}
-
-// openBrowser shows url in the system browser.
-func openBrowser(url string) error {
-	var cmd *exec.Cmd
-	switch runtime.GOOS {
-	case "windows":
-		cmd = exec.Command("rundll32", "url.dll,FileProtocolHandler", url)
-	case "darwin":
-		cmd = exec.Command("open", url)
-	default:
-		if os.Getenv("DISPLAY") == "" && os.Getenv("WAYLAND_DISPLAY") == "" {
-			return errors.New("no display")
-		}
-		cmd = exec.Command("xdg-open", url)
-	}
-	if err := cmd.Start(); err != nil {
-		return err
-	}
-	go func() { _ = cmd.Wait() }()
-	return nil
 }

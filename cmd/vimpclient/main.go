@@ -51,18 +51,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 			return runReplay(args[1:], stdout, stderr)
 		case "open":
 			return runOpen(args[1:], stdout, stderr)
-		case "install-desktop":
+		case "install-desktop", "serve", "servers", "login":
 			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return runInstallDesktop(ctx, args[1:], stdout, stderr)
-		case "serve":
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			return runServe(ctx, args[1:], stdout, stderr)
-		case "servers", "login":
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-			defer stop()
-			if args[0] == "servers" {
+			switch args[0] {
+			case "install-desktop":
+				return runInstallDesktop(ctx, args[1:], stdout, stderr)
+			case "serve":
+				return runServe(ctx, args[1:], stdout, stderr)
+			case "servers":
 				return runServers(ctx, args[1:], stdout, stderr)
 			}
 			return runLogin(ctx, args[1:], os.Stdin, stdout, stderr)

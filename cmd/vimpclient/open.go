@@ -7,7 +7,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 
 	"vimpclient/internal/desktop"
@@ -33,10 +32,7 @@ func runOpen(args []string, stdout, stderr io.Writer) int {
 }
 
 // runInstallDesktop registers the program with the player's desktop (or
-// with -uninstall undoes it): on Linux and other freedesktop.org systems
-// the desktop entry and icon under the data home and the vimp:// handler
-// via xdg-mime; on Windows the vimp scheme under HKCU. A macOS app bundle
-// declares its scheme itself.
+// with -uninstall undoes it): see desktop.Register.
 func runInstallDesktop(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("vimpclient install-desktop", flag.ContinueOnError)
 	fs.SetOutput(stderr)
@@ -60,52 +56,14 @@ func runInstallDesktop(ctx context.Context, args []string, stdout, stderr io.Wri
 		fmt.Fprintf(stderr, "vimpclient: where is this program: %v\n", err)
 		return 1
 	}
-	switch runtime.GOOS {
-	case "darwin":
-		fmt.Fprintln(stdout, "vimpclient.app declares vimp:// itself: move it to Applications and open it once.")
-		return 0
-	case "windows":
-		if *uninstall {
-			err = desktop.UnregisterScheme()
-		} else {
-			err = desktop.RegisterScheme(exe)
-		}
-		if err != nil {
-			fmt.Fprintf(stderr, "vimpclient: %v\n", err)
-			return 1
-		}
-		fmt.Fprintln(stdout, done(*uninstall, `HKCU\Software\Classes\vimp`))
-		return 0
-	}
-	data, config, err := desktop.XDGDirs()
+	done, warning, err := desktop.Register(ctx, exe, icon.PNG, *uninstall)
 	if err != nil {
 		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
 		return 1
 	}
-	x := desktop.XDG{DataHome: data, ConfigHome: config, Exec: exe, Icon: icon.PNG}
-	if *uninstall {
-		if err := x.Uninstall(ctx); err != nil {
-			fmt.Fprintf(stderr, "vimpclient: %v\n", err)
-			return 1
-		}
-		fmt.Fprintln(stdout, done(true, x.EntryPath()))
-		return 0
-	}
-	registered, err := x.Install(ctx)
-	if err != nil {
-		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
-		return 1
-	}
-	fmt.Fprintln(stdout, done(false, x.EntryPath()))
-	if !registered {
-		fmt.Fprintln(stderr, "vimpclient: xdg-mime not found: vimp:// links open the client only where the desktop reads the entry's MimeType")
+	fmt.Fprintln(stdout, done)
+	if warning != "" {
+		fmt.Fprintln(stderr, "vimpclient: "+warning)
 	}
 	return 0
-}
-
-func done(uninstall bool, where string) string {
-	if uninstall {
-		return "removed: " + where
-	}
-	return "installed: " + where + " (vimp:// links open vimpclient)"
 }

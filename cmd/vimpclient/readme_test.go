@@ -6,17 +6,16 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"net"
 	"os"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"vimpclient/host"
+	"vimpclient/internal/browsertest"
 	"vimpclient/internal/fakemaster"
 )
 
@@ -180,7 +179,7 @@ func TestReadmeCommandsRun(t *testing.T) {
 		switch {
 		case len(args) > 0 && args[0] == "login":
 			token := keys.Token("7", "Reader")
-			code = runLogin(ctx, append([]string{"-no-browser", "-port", freePort(t)}, args[1:]...), strings.NewReader(token+"\n"), &out, &errb)
+			code = runLogin(ctx, append([]string{"-no-browser", "-port", browsertest.FreePort(t)}, args[1:]...), strings.NewReader(token+"\n"), &out, &errb)
 		case len(args) > 0 && args[0] == "serve":
 			// A room's host stays up for the commands after it; the LAN
 			// host is stopped once it listens.
@@ -290,17 +289,6 @@ func (s *syncBuffer) String() string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.b.String()
-}
-
-// freePort is a loopback port nothing listens on.
-func freePort(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return strconv.Itoa(ln.Addr().(*net.TCPAddr).Port)
 }
 
 func TestShellWords(t *testing.T) {

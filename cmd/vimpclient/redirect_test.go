@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"vimpclient/internal/browsertest"
 	"vimpclient/internal/fakemaster"
 )
 
@@ -17,7 +18,7 @@ import (
 // with an error naming both addresses, and the other master never sees the
 // player's or the hoster's token.
 func TestMasterRedirectFromTheTerminal(t *testing.T) {
-	keys := lobbyHome(t)
+	keys := browsertest.Home(t)
 	other := fakemaster.Start(fakemaster.Config{Keys: keys, AnyOrigin: true})
 	defer other.Close()
 	other.AddListed("Native Room", "eu", 0, 8)

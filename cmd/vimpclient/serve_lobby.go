@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 
 	"vimpclient/host"
 	"vimpclient/host/lobbyroom"
@@ -59,11 +58,7 @@ func serveLobby(ctx context.Context, srv *host.Server, l *lobbyServeFlags, maxPl
 	if err != nil {
 		return nil, err
 	}
-	src := lobby.TokenSources{Flag: l.token, File: l.tokenFile, Env: os.Getenv("VIMP_TOKEN")}
-	if store, err := lobby.DefaultTokenStore(); err == nil {
-		src.Store = store
-	}
-	token, err := src.For(m)
+	token, err := lobby.DefaultTokenSources(l.token, l.tokenFile).For(m)
 	if errors.Is(err, lobby.ErrNoToken) {
 		return nil, fmt.Errorf("hosting a room needs a sign-in: vimpclient login %s, or -token", m.URL())
 	}

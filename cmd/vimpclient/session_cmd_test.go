@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"io"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -314,3 +316,5 @@ func TestHelpExitsZero(t *testing.T) {
 		t.Errorf("demo FILE is not replay: exit %d, %q", code, errb.String())
 	}
 }
+
+func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

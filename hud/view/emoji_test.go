@@ -1,10 +1,8 @@
 package view
 
 import (
-	"encoding/json"
 	"image"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -15,57 +13,15 @@ import (
 // font the system chat lines fall back to (`make deps` installs it).
 const symbolaPath = "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf"
 
-// realChatTemplates are the system chat templates a real tanks host sends.
-func realChatTemplates(t *testing.T) []string {
-	t.Helper()
-	b, err := os.ReadFile(filepath.Join(capturetest.SharedDir(t), "captures", "real-tanks-0.13", "config-data.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cfg struct {
-		Modules struct {
-			Chat struct {
-				Params struct {
-					Messages map[string][]string `json:"messages"`
-				} `json:"params"`
-			} `json:"chat"`
-		} `json:"modules"`
-	}
-	if err := json.Unmarshal(b, &cfg); err != nil {
-		t.Fatal(err)
-	}
-	return cfg.Modules.Chat.Params.Messages["s"]
-}
-
-// Every glyph of the real system chat templates (their emoji: crossed
-// swords, high voltage, waving hand) resolves to a font that has it, so
-// none is drawn as a box, and the waving hand, which only an emoji font
-// has, is drawn from one: lit, and not the outline a missing glyph gets.
-func TestRealChatTemplatesEmojiHaveAFont(t *testing.T) {
+// The waving hand of the real system chat templates, which only an emoji
+// font has, is drawn from one: lit, and not the outline a missing glyph
+// gets (package fonts checks that every rune of them finds a font).
+func TestRealChatTemplatesEmojiDrawn(t *testing.T) {
 	if _, err := os.Stat(symbolaPath); err != nil {
 		t.Skipf("the emoji font is not installed (%v): `make deps` installs fonts-symbola", err)
 	}
 	v := systemView(t)
-	emoji := 0
-	runOnMain(func() {
-		for _, tpl := range realChatTemplates(t) {
-			s := v.fonts.Printable(tpl)
-			v.fonts.Line(s)
-			for _, r := range s {
-				if r < 0x80 {
-					continue
-				}
-				emoji++
-				if !v.fonts.bundled(r) && v.fonts.fallbackFor(r) < 0 {
-					t.Errorf("U+%04X of %q has no font: it would be drawn as a box", r, tpl)
-				}
-			}
-		}
-	})
-	if emoji < 3 {
-		t.Fatalf("%d emoji in the real templates, want the 3 they start with", emoji)
-	}
-	line := strings.Replace(v.fonts.Printable(realChatTemplates(t)[6]), "{0}", "Viewer", 1)
+	line := strings.Replace(v.fonts.Printable(capturetest.RealChatTemplates(t)[6]), "{0}", "Viewer", 1)
 	h := chatScene(t, line)
 	img := renderWith(t, "chat-real-emoji", v, h, 8000, winW, winH, 1, nil)
 	hand, ok := glyphBoxes(t, v, h, line)[0]

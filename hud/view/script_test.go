@@ -5,8 +5,6 @@ import (
 	"math"
 	"testing"
 
-	"github.com/hajimehoshi/ebiten/v2/text/v2"
-
 	"vimpclient/hud"
 	"vimpclient/protocol"
 )
@@ -63,7 +61,7 @@ func TestJapaneseChatLineDrawn(t *testing.T) {
 	v := systemView(t)
 	h := chatScene(t, line)
 	img := renderWith(t, "chat-japanese", v, h, 8000, winW, winH, 1, nil)
-	if v.fonts.fallbackFor('日') < 0 || v.fonts.fallbackFor('こ') < 0 {
+	if !v.fonts.Has('日') || !v.fonts.Has('こ') {
 		t.Fatal("no system font loaded for Japanese (make deps installs one)")
 	}
 	boxes := glyphBoxes(t, v, h, line)
@@ -107,38 +105,6 @@ func TestEmojiAndMissingGlyphDrawn(t *testing.T) {
 	if _, ok := boxes[len(line)-3]; !ok {
 		t.Fatal("the text after the missing glyph was dropped")
 	}
-}
-
-// A mixed Hebrew/Latin line: the Latin run stays on the left, the Hebrew
-// run is laid right to left (its first word to the right of its second,
-// each word's first letter rightmost).
-func TestHebrewLatinLineOrdered(t *testing.T) {
-	v := systemView(t)
-	runOnMain(func() {
-		l := v.fonts.Line("Hello שלום עולם")
-		if len(l.pieces) != 2 || l.pieces[0].text != "Hello " || l.pieces[1].text != "שלום עולם" {
-			t.Errorf("pieces %+v", l.pieces)
-			return
-		}
-		if v.fonts.fallbackFor('ש') < 0 || l.pieces[1].primary < 0 {
-			t.Error("no system font with Hebrew")
-			return
-		}
-		face := v.fonts.chain(false, 20, l.pieces[1].primary)
-		x := map[int]float64{}
-		for _, g := range text.AppendGlyphs(nil, l.pieces[1].text, face, &text.LayoutOptions{}) {
-			x[g.StartIndexInBytes] = g.X
-		}
-		// ש (0) and ם (6) of the first word, ע (9) and ם (15) of the second.
-		if !(x[0] > x[6] && x[6] > x[9] && x[9] > x[15]) {
-			t.Errorf("not right to left: %v", x)
-		}
-		// The same text in a right-to-left paragraph puts the Latin after.
-		r := v.fonts.Line("שלום world")
-		if len(r.pieces) != 3 || r.pieces[0].text != "world" || r.pieces[2].text != "שלום" {
-			t.Errorf("rtl paragraph pieces %+v", r.pieces)
-		}
-	})
 }
 
 // Without the system fonts, a rune the bundled fonts lack is still drawn:

@@ -21,7 +21,7 @@ func (v *View) textW(str string, bold bool, size float64) float64 {
 // measure is textW for a string that is only measured, never drawn (the
 // candidates of wrapping and ellipsis): it does not enter the line cache.
 func (v *View) measure(str string, bold bool, size float64) float64 {
-	return v.fonts.Advance(v.fonts.prepare(str), bold, size*v.s) / v.s
+	return v.fonts.Advance(v.fonts.Prepare(str), bold, size*v.s) / v.s
 }
 
 // text draws one line with its top-left at (x, y) in logical px.

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"vimpclient/fonts"
 	"vimpclient/hud"
 )
 
@@ -15,7 +16,7 @@ import (
 type Options struct {
 	// Fonts choose the font chain (New puts the system's fonts behind the
 	// bundled ones).
-	Fonts FontOptions
+	Fonts fonts.Options
 	// PanelBackground is the panel strip's colour (premultiplied); zero
 	// takes the game canvas's dark grey, so the title stays legible at any
 	// window width.
@@ -26,7 +27,7 @@ type Options struct {
 // and scoreboard above the game informer), above the world layers (main
 // canvas z 1, radar z 2) the renderer draws first.
 type View struct {
-	fonts   *Fonts
+	fonts   *fonts.Fonts
 	s       float64 // device pixels per logical pixel
 	panelBg color.RGBA
 	layout  hud.ScreenLayout
@@ -56,7 +57,7 @@ type wrapKey struct {
 // New makes a view whose text falls back to the system's fonts for runes
 // the bundled fonts lack.
 func New() (*View, error) {
-	return NewWithOptions(Options{Fonts: FontOptions{System: true}})
+	return NewWithOptions(Options{Fonts: fonts.Options{System: true}})
 }
 
 // NewWithOptions makes a view with opts.
@@ -64,7 +65,7 @@ func NewWithOptions(opts Options) (*View, error) {
 	if opts.Fonts.Log == nil {
 		opts.Fonts.Log = slog.Default()
 	}
-	f, err := NewFontsWith(opts.Fonts)
+	f, err := fonts.NewWith(opts.Fonts)
 	if err != nil {
 		return nil, err
 	}
@@ -78,7 +79,7 @@ func NewWithOptions(opts Options) (*View, error) {
 }
 
 // Fonts is the view's font chain.
-func (v *View) Fonts() *Fonts { return v.fonts }
+func (v *View) Fonts() *fonts.Fonts { return v.fonts }
 
 // Layout is where the last Draw put every overlay (logical px): the wiring
 // draws the net graph at Layout().NetGraph after Draw.

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hajimehoshi/ebiten/v2"
 
+	"vimpclient/fonts"
 	"vimpclient/hud"
 	"vimpclient/internal/capturetest"
 	"vimpclient/protocol"
@@ -129,7 +130,7 @@ func systemView(t testing.TB) *View {
 	var v *View
 	runOnMain(func() {
 		var err error
-		if v, err = NewWithOptions(Options{Fonts: FontOptions{System: true}}); err != nil {
+		if v, err = NewWithOptions(Options{Fonts: fonts.Options{System: true}}); err != nil {
 			t.Error(err)
 		}
 	})
@@ -350,31 +351,6 @@ func TestSharpAtScale(t *testing.T) {
 	n1, n2 := count(one, r1, colWhite, 0), count(two, r2, colWhite, 0)
 	if n2 < 3*n1 {
 		t.Fatalf("opaque text pixels at 1x %d, at 2x %d: not drawn at device size", n1, n2)
-	}
-}
-
-// Control and invisible formatting characters are dropped; every other
-// rune stays, to be drawn by some font or as a box.
-func TestPrintableDropsControlAndInvisible(t *testing.T) {
-	f, err := NewFonts()
-	if err != nil {
-		t.Fatal(err)
-	}
-	for in, want := range map[string]string{
-		"a\x00b\x1fc\x7fd":     "abcd",
-		"⚡ Bob joined":         "⚡ Bob joined",
-		"⚔\ufe0f  Bob":         "⚔  Bob",
-		"Zoë Ünicode Жук 日本":   "Zoë Ünicode Жук 日本",
-		"\u200e\u0085x\u200dy": "xy",
-		// Escape sequences go whole, not just their ESC.
-		"\x1b[2J\x1b[HRoom":           "Room",
-		"a\x1b]0;title\x07b":          "ab",
-		"c\u009b31md\x1b(Be":          "cde",
-		"osc \x1b]8;;http://x\x1b\\l": "osc l",
-	} {
-		if got := f.Printable(in); got != want {
-			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
-		}
 	}
 }
 

@@ -96,3 +96,26 @@ func Filter(lines []Line, conn, dir string, port int) []Line {
 	}
 	return out
 }
+
+// RealChatTemplates are the system chat templates a real tanks host sends
+// (its recorded CONFIG_DATA's chat module).
+func RealChatTemplates(t testing.TB) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(SharedDir(t), "captures", "real-tanks-0.13", "config-data.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Modules struct {
+			Chat struct {
+				Params struct {
+					Messages map[string][]string `json:"messages"`
+				} `json:"params"`
+			} `json:"chat"`
+		} `json:"modules"`
+	}
+	if err := json.Unmarshal(b, &cfg); err != nil {
+		t.Fatal(err)
+	}
+	return cfg.Modules.Chat.Params.Messages["s"]
+}

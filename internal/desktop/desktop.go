@@ -1,7 +1,8 @@
 // Package desktop integrates vimpclient with the player's desktop: the
 // freedesktop.org entry and icon that register the vimp:// scheme on
 // Linux, the Info.plist of the macOS app bundle, and the per-user scheme
-// registration in the Windows registry.
+// registration in the Windows registry; and the system browser and
+// clipboard the sign-in uses.
 package desktop
 
 import (

@@ -1,4 +1,4 @@
-package main
+package play
 
 import (
 	"bytes"
@@ -65,7 +65,7 @@ func TestAssetsTrustTheCAFlag(t *testing.T) {
 	// image and the sound manager's catalog through one downloader.
 	load := func(ca string) (assets.Progress, error, int) {
 		t.Helper()
-		conn, err := newConnection(&playFlags{ca: ca, cache: cacheDir}, "test", srv.URL, io.Discard)
+		conn, err := newConnection(&Config{CA: ca, AssetCache: cacheDir}, "test", srv.URL, io.Discard)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,27 +1,22 @@
-package main
+package browser
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
-	"os"
-	"os/exec"
-	"runtime"
 	"strings"
 	"sync"
-	"time"
 
 	"vimpclient/hostlist"
 	"vimpclient/hud"
+	"vimpclient/internal/desktop"
 	"vimpclient/lobby"
 	"vimpclient/termtext"
 )
 
 // The server browser's sign-in, sign-out, pasted tokens, "Play now" and
 // saved rooms found again: run off the window's goroutine like the rest of
-// the backend, answered through browserBackend.answer.
+// the backend, answered through Backend.answer.
 
 // accountBackend is the sign-in in progress (one at a time).
 type accountBackend struct {
@@ -36,7 +31,7 @@ type signInRun struct {
 	cancel context.CancelFunc
 }
 
-func (a *accountBackend) do(b *browserBackend, r hud.BrowserRequest) {
+func (a *accountBackend) do(b *Backend, r hud.BrowserRequest) {
 	switch r.Kind {
 	case hud.RequestSignInStart:
 		go a.start(b)
@@ -52,7 +47,7 @@ func (a *accountBackend) do(b *browserBackend, r hud.BrowserRequest) {
 		go a.signOut(b)
 	case hud.RequestPaste:
 		go func() {
-			text, err := readClipboard(b.ctx)
+			text, err := desktop.ReadClipboard(b.ctx)
 			b.answer(func(br *hud.Browser) { br.Pasted(text, err) })
 		}()
 	case hud.RequestQuickPlay:
@@ -63,12 +58,12 @@ func (a *accountBackend) do(b *browserBackend, r hud.BrowserRequest) {
 }
 
 // done answers the end of a sign-in with the state it left.
-func (b *browserBackend) done(say string, failed bool) {
+func (b *Backend) done(say string, failed bool) {
 	s := b.signIn()
 	b.answer(func(br *hud.Browser) { br.SignInDone(s, say, failed) })
 }
 
-func (b *browserBackend) say(text string, failed bool) {
+func (b *Backend) say(text string, failed bool) {
 	b.answer(func(br *hud.Browser) { br.Say(text, failed) })
 }
 
@@ -76,7 +71,7 @@ func (b *browserBackend) say(text string, failed bool) {
 // master names (or -auth), returning to the loopback port operators
 // allow-list, as `vimpclient login` does; the token is stored for the
 // master.
-func (a *accountBackend) start(b *browserBackend) {
+func (a *accountBackend) start(b *Backend) {
 	if b.tokens.Store == nil {
 		b.done("Sign-in: no place to keep the token (no user config directory)", true)
 		return
@@ -91,19 +86,24 @@ func (a *accountBackend) start(b *browserBackend) {
 	}
 	a.login = run
 	a.mu.Unlock()
-	defer func() {
+	// The sign-in is over before its end is answered: a token pasted
+	// after the answer is checked and stored, not sent to a run that no
+	// longer reads.
+	release := func() {
 		a.mu.Lock()
 		a.login = nil
 		a.mu.Unlock()
-	}()
-	service, err := lobby.FindAuthService(ctx, b.master, b.authFlag, b.tokens.Store.AuthURL(b.master.Key()))
+	}
+	defer release()
+	service, err := lobby.FindAuthService(ctx, b.master, b.Auth, b.tokens.Store.AuthURL(b.master.Key()))
 	if err != nil {
+		release()
 		b.done("Sign-in: "+err.Error(), true)
 		return
 	}
 	open := b.openURL
 	if open == nil {
-		open = openBrowser
+		open = desktop.OpenURL
 	}
 	l := &lobby.Login{Auth: service.URL, Port: b.loginPort, HTTP: b.client, Lines: run.lines, Now: b.now,
 		Out: &nickPrompt{b: b},
@@ -116,6 +116,7 @@ func (a *accountBackend) start(b *browserBackend) {
 			return nil
 		}}
 	token, err := l.Run(ctx)
+	release()
 	switch {
 	case errors.Is(err, context.Canceled) && b.ctx.Err() == nil:
 		b.done("Sign-in cancelled", false)
@@ -128,9 +129,9 @@ func (a *accountBackend) start(b *browserBackend) {
 }
 
 // keep stores a token for the master and says who signed in.
-func (b *browserBackend) keep(token, auth string) {
-	if b.redact != nil {
-		b.redact(token)
+func (b *Backend) keep(token, auth string) {
+	if b.Redact != nil {
+		b.Redact(token)
 	}
 	if err := b.tokens.Store.Save(b.master, token, auth); err != nil {
 		b.done("Sign-in not kept: "+err.Error(), true)
@@ -142,7 +143,7 @@ func (b *browserBackend) keep(token, auth string) {
 
 // pasted takes a pasted token: to the sign-in waiting in the browser, or
 // checked and stored at once.
-func (a *accountBackend) pasted(b *browserBackend, token string) {
+func (a *accountBackend) pasted(b *Backend, token string) {
 	token = strings.TrimSpace(token)
 	a.mu.Lock()
 	run := a.login
@@ -167,7 +168,7 @@ func (a *accountBackend) pasted(b *browserBackend, token string) {
 
 // signOut forgets the sign-in stored for the master; a token given on the
 // command line or in VIMP_TOKEN is not the program's to forget.
-func (a *accountBackend) signOut(b *browserBackend) {
+func (a *accountBackend) signOut(b *Backend) {
 	tok, err := b.tokens.For(b.master)
 	if err == nil && tok.From != lobby.FromStoredSignIn {
 		b.done("Signed in with "+tok.From+": that token is not stored, so there is nothing to forget", true)
@@ -184,7 +185,7 @@ func (a *accountBackend) signOut(b *browserBackend) {
 
 // nickPrompt shows the sign-in's questions on the browser's status line:
 // a first sign-in asks for a nick, typed into the paste field.
-type nickPrompt struct{ b *browserBackend }
+type nickPrompt struct{ b *Backend }
 
 func (p *nickPrompt) Write(s []byte) (int, error) {
 	line := strings.TrimSpace(string(s))
@@ -195,7 +196,7 @@ func (p *nickPrompt) Write(s []byte) (int, error) {
 }
 
 // quickPlay finds the room to play gameID in now.
-func (b *browserBackend) quickPlay(gameID string) {
+func (b *Backend) quickPlay(gameID string) {
 	r, err := b.master.QuickPlay(b.ctx, gameID)
 	c := roomChoice(b.master.URL(), r)
 	b.answer(func(br *hud.Browser) { br.QuickPlayFound(c, err) })
@@ -203,7 +204,7 @@ func (b *browserBackend) quickPlay(gameID string) {
 
 // resolve finds a saved room on its master again: under its id, else by
 // what lasts across its host's restarts.
-func (b *browserBackend) resolve(c hud.BrowserChoice) {
+func (b *Backend) resolve(c hud.BrowserChoice) {
 	m := b.master
 	if !sameOrigin(c.Address, m.URL()) {
 		var err error
@@ -241,57 +242,4 @@ func roomChoice(master string, r lobby.Room) hud.BrowserChoice {
 		c.RoomID = r.ID
 	}
 	return c
-}
-
-// readClipboard reads the system clipboard's text. Ebiten has no
-// clipboard, and the cgo-free libraries shell out the same way: the
-// platform's own tool (pbpaste, PowerShell's Get-Clipboard, or on X11 and
-// Wayland the first of wl-paste, xclip and xsel installed).
-func readClipboard(ctx context.Context) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, 3*time.Second)
-	defer cancel()
-	var tools [][]string
-	switch runtime.GOOS {
-	case "darwin":
-		tools = [][]string{{"pbpaste"}}
-	case "windows":
-		tools = [][]string{{"powershell", "-NoProfile", "-Command", "Get-Clipboard"}}
-	default:
-		if os.Getenv("WAYLAND_DISPLAY") != "" {
-			tools = append(tools, []string{"wl-paste", "-n"})
-		}
-		tools = append(tools, []string{"xclip", "-selection", "clipboard", "-o"}, []string{"xsel", "-b", "-o"})
-	}
-	var last error = errors.New("no clipboard tool found")
-	for _, t := range tools {
-		if _, err := exec.LookPath(t[0]); err != nil {
-			continue
-		}
-		var out bytes.Buffer
-		cmd := exec.CommandContext(ctx, t[0], t[1:]...)
-		cmd.Stdout = &limitWriter{w: &out, n: 16 << 10}
-		if err := cmd.Run(); err != nil {
-			last = fmt.Errorf("%s: %w", t[0], err)
-			continue
-		}
-		return strings.TrimSpace(out.String()), nil
-	}
-	return "", last
-}
-
-// limitWriter keeps at most n bytes and drops the rest.
-type limitWriter struct {
-	w io.Writer
-	n int
-}
-
-func (l *limitWriter) Write(p []byte) (int, error) {
-	keep := min(len(p), l.n)
-	l.n -= keep
-	if keep > 0 {
-		if _, err := l.w.Write(p[:keep]); err != nil {
-			return 0, err
-		}
-	}
-	return len(p), nil
 }

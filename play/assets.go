@@ -1,4 +1,4 @@
-package main
+package play
 
 import (
 	"fmt"
@@ -74,9 +74,9 @@ func (a *targetAssets) SoundFetcher(t session.Target) (audio.Fetcher, error) {
 	return d.Sounds(), nil
 }
 
-// defaultAssetCache is the -asset-cache default: the user cache
+// DefaultAssetCache is the -asset-cache default: the user cache
 // directory's, or none when the system has no such directory.
-func defaultAssetCache() string {
+func DefaultAssetCache() string {
 	d, err := assets.DefaultCacheDir()
 	if err != nil {
 		return ""

@@ -1,9 +1,9 @@
-package main
+package play
 
 import (
 	"bytes"
 	"context"
-	"io"
+	"encoding/json"
 	"log/slog"
 	"net/http"
 	"strings"
@@ -23,11 +23,11 @@ func TestHeadlessRefusedTeamFails(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	srv, err := host.Start(ctx, host.Config{Addr: "127.0.0.1:0", Bots: 1, Seed: 2, Log: quietLog()})
+	srv, err := host.Start(ctx, host.Config{Addr: "127.0.0.1:0", Bots: 1, Seed: 2, Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sess := session.New(session.Options{Auth: session.AuthValues{Nick: "Red"}, AutoTeam: true, Team: "red", Logger: quietLog()})
+	sess := session.New(session.Options{Auth: session.AuthValues{Nick: "Red"}, AutoTeam: true, Team: "red", Logger: slog.New(slog.DiscardHandler)})
 	ents := gameloop.NewEntities()
 	play, stop := context.WithCancel(ctx)
 	defer stop()
@@ -36,7 +36,7 @@ func TestHeadlessRefusedTeamFails(t *testing.T) {
 			stop()
 		}
 	}
-	loop := gameloop.New(gameloop.Options{Session: sess, Log: quietLog(), Start: time.Now(), AutoTeam: true, Team: "red", Observer: ents})
+	loop := gameloop.New(gameloop.Options{Session: sess, Log: slog.New(slog.DiscardHandler), Start: time.Now(), AutoTeam: true, Team: "red", Observer: ents})
 	runner := &session.Runner{Session: sess, Addr: srv.URL(), Client: http.DefaultClient, OnTarget: loop.SetTarget}
 	info, runErr := gameloop.RunHeadless(play, loop, runner.Run, 60, nil)
 	if ctx.Err() != nil {
@@ -44,7 +44,10 @@ func TestHeadlessRefusedTeamFails(t *testing.T) {
 	}
 	var out, errb bytes.Buffer
 	code := finishHeadless(loop, ents, info, runErr, time.Second, true, &out, &errb)
-	s := decodeSummary(t, out.Bytes())
+	var s gameloop.Summary
+	if err := json.Unmarshal(out.Bytes(), &s); err != nil {
+		t.Fatalf("summary %q: %v", out.Bytes(), err)
+	}
 	if code == 0 {
 		t.Errorf("exit 0 after the team was refused; stderr %q", errb.String())
 	}
@@ -62,5 +65,3 @@ func TestHeadlessRefusedTeamFails(t *testing.T) {
 		t.Errorf("closing note %q", errb.String())
 	}
 }
-
-func quietLog() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)) }

@@ -1,4 +1,4 @@
-package main
+package play
 
 import (
 	"context"
@@ -27,7 +27,7 @@ import (
 // choice of the browser: a room through the master's signaling, or a
 // dedicated host over its WebSocket.
 type matchMaker struct {
-	p    *playFlags
+	p    *Config
 	conn *connection
 	// textures are the window renderer's, for every match's world;
 	// setAssets points the renderer at each target's images.
@@ -77,8 +77,8 @@ func (mm *matchMaker) join(ctx context.Context, c hud.BrowserChoice) (window.Mat
 	}
 	mctx, cancel := context.WithCancel(ctx)
 	sess := session.New(session.Options{
-		Auth:     session.AuthValues{Nick: p.nick, Set: p.set, Store: conn.store},
-		AutoTeam: p.team != "", Team: p.team, Recorder: conn.rec, Logger: log,
+		Auth:     session.AuthValues{Nick: p.Nick, Set: p.Set, Store: conn.store},
+		AutoTeam: p.Team != "", Team: p.Team, Recorder: conn.rec, Logger: log,
 	})
 	m := &match{cancel: cancel, done: make(chan struct{}), close: func() {}}
 	var hudStore hud.Store
@@ -87,7 +87,7 @@ func (mm *matchMaker) join(ctx context.Context, c hud.BrowserChoice) (window.Mat
 	}
 	opts := gameloop.Options{Session: sess, Log: log, LogOnce: conn.once, Start: time.Now(), Context: mctx,
 		Textures: mm.textures, SoundFetcher: conn.assets.SoundFetcher,
-		Store: hudStore, Interactive: true, AutoTeam: p.team != "", Team: p.team,
+		Store: hudStore, Interactive: true, AutoTeam: p.Team != "", Team: p.Team,
 		OnGiveUp: func() { m.gaveUp.Store(true); cancel() }}
 	if path, err := input.BindingsPath(); err == nil && c.GameID != "" {
 		if b, err := input.LoadBindings(path, c.GameID); err == nil {
@@ -98,7 +98,7 @@ func (mm *matchMaker) join(ctx context.Context, c hud.BrowserChoice) (window.Mat
 		opts.Sounds = mm.sounds
 	}
 	m.loop = gameloop.New(opts)
-	runner := &session.Runner{Session: sess, Addr: c.Address, Origin: p.origin, Client: conn.client,
+	runner := &session.Runner{Session: sess, Addr: c.Address, Origin: p.Origin, Client: conn.client,
 		OnTarget: func(t session.Target) {
 			log.Info("connecting", "ws", t.WSURL, "game", t.GameID, "room", t.RoomName)
 			m.loop.SetTarget(t)
@@ -115,7 +115,7 @@ func (mm *matchMaker) join(ctx context.Context, c hud.BrowserChoice) (window.Mat
 		// An address that answers as a lobby master ends the match: the
 		// window opens that master's browser instead.
 		runner.Resolve = func(ctx context.Context) (session.Target, error) {
-			t, err := session.Resolve(ctx, conn.client, c.Address, p.origin)
+			t, err := session.Resolve(ctx, conn.client, c.Address, p.Origin)
 			if err == nil && t.Lobby {
 				mm.found.add(t)
 				m.master = t.Master
@@ -125,7 +125,7 @@ func (mm *matchMaker) join(ctx context.Context, c hud.BrowserChoice) (window.Mat
 		}
 	}
 	if c.Kind == hostlist.Lobby {
-		d := rtc.NewDialer(rtc.Config{Addr: c.Address, Origin: p.origin, Room: c.Room, HTTP: conn.client, Tokens: mm.tokens,
+		d := rtc.NewDialer(rtc.Config{Addr: c.Address, Origin: p.Origin, Room: c.Room, HTTP: conn.client, Tokens: mm.tokens,
 			Session: sess, Log: log})
 		runner.Resolve, runner.Dial = d.Resolve, d.Dial
 		sess.SetPlatform(d)
@@ -181,9 +181,9 @@ func (a *audioOut) close() {
 	_ = a.out.Close()
 }
 
-func openAudio(ctx context.Context, p *playFlags, log *slog.Logger) (*audioOut, error) {
+func openAudio(ctx context.Context, p *Config, log *slog.Logger) (*audioOut, error) {
 	mx := mix.New(mix.Options{})
-	out, err := audio.OpenOutput(ctx, mx, audio.OutputOptions{WAVPath: p.audioOut, Logger: log})
+	out, err := audio.OpenOutput(ctx, mx, audio.OutputOptions{WAVPath: p.AudioOut, Logger: log})
 	if err != nil {
 		return nil, err
 	}

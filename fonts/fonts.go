@@ -1,8 +1,9 @@
-// Package view draws the overlays of package hud with Ebiten. Views only read
-// the models; geometry is computed in logical pixels and multiplied by the
-// device scale just before drawing, and faces are made at the device size so
-// text stays sharp at any window size.
-package view
+// Package fonts is the client's font chain for Ebiten's text: the bundled Go
+// fonts, the system's fonts behind them for the runes they lack, and lines
+// prepared once (control and invisible characters dropped, right-to-left runs
+// in visual order) and laid out into glyphs kept for the frames that draw
+// them. The HUD's views and the renderer's name tags both draw with it.
+package fonts
 
 import (
 	"bytes"
@@ -39,8 +40,8 @@ type glyphKey struct {
 	gen  uint32
 }
 
-// FontOptions choose where glyphs come from.
-type FontOptions struct {
+// Options choose where glyphs come from.
+type Options struct {
 	// System puts the system's fonts (the directories fontconfig's
 	// configuration names, and the standard font directories) behind the
 	// bundled Go fonts, so nicks and chat in any script are drawn. Without
@@ -83,13 +84,13 @@ type Fonts struct {
 	sb      strings.Builder
 }
 
-// NewFonts parses the bundled Go fonts, without the system's behind them.
-func NewFonts() (*Fonts, error) { return NewFontsWith(FontOptions{}) }
+// New parses the bundled Go fonts, without the system's behind them.
+func New() (*Fonts, error) { return NewWith(Options{}) }
 
-// NewFontsWith parses the bundled Go fonts and, with opts.System, starts
+// NewWith parses the bundled Go fonts and, with opts.System, starts
 // indexing the system's fonts in the background (SystemReady tells when
 // they are in use).
-func NewFontsWith(opts FontOptions) (*Fonts, error) {
+func NewWith(opts Options) (*Fonts, error) {
 	r, err := text.NewGoTextFaceSource(bytes.NewReader(goregular.TTF))
 	if err != nil {
 		return nil, fmt.Errorf("go regular font: %w", err)
@@ -213,7 +214,7 @@ func (f *Fonts) Line(s string) *Line {
 	if l, ok := f.lines[s]; ok {
 		return l
 	}
-	l := f.prepare(s)
+	l := f.Prepare(s)
 	if len(f.lines) >= maxLines {
 		clear(f.lines)
 	}
@@ -221,7 +222,9 @@ func (f *Fonts) Line(s string) *Line {
 	return l
 }
 
-func (f *Fonts) prepare(s string) *Line {
+// Prepare prepares s as Line does, without keeping it: for a string that is
+// only measured (a candidate of wrapping or an ellipsis).
+func (f *Fonts) Prepare(s string) *Line {
 	p := f.Printable(s)
 	l := &Line{Text: p}
 	rtl := false
@@ -302,7 +305,7 @@ func (f *Fonts) bundled(r rune) bool {
 // that has it when none does yet; a rune no font has is remembered as
 // missing (it draws as a box).
 func (f *Fonts) resolve(r rune) {
-	if f.bundled(r) || f.fallbackFor(r) >= 0 {
+	if f.Has(r) {
 		return
 	}
 	if _, ok := f.missing[r]; ok {
@@ -320,6 +323,11 @@ func (f *Fonts) resolve(r rune) {
 	}
 	f.missing[r] = struct{}{}
 }
+
+// Has reports whether some font of the chain has a glyph for r: the
+// bundled fonts, or a system font a prepared line loaded for it. A rune it
+// has not is drawn as a box.
+func (f *Fonts) Has(r rune) bool { return f.bundled(r) || f.fallbackFor(r) >= 0 }
 
 // fallbackFor is the index of the first loaded system font with r, -1 when
 // none has it.

@@ -1,15 +1,17 @@
-package main
+package play
 
 import (
 	"context"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 
+	"vimpclient/browser"
 	"vimpclient/demo"
 	"vimpclient/gameloop"
 	"vimpclient/host"
@@ -18,16 +20,19 @@ import (
 	"vimpclient/hud"
 	"vimpclient/input"
 	"vimpclient/lobby"
+	"vimpclient/logs"
 	"vimpclient/render"
 	"vimpclient/session"
+	"vimpclient/settings"
 	"vimpclient/window"
 )
 
-// windowHome plays in a window that opens at once: on the start screen, or
+// Window plays in a window that opens at once: on the start screen, or
 // (start set) on the connecting screen of what the command line named. Every
 // match, server browser and demo the player opens from there is built in
-// this window and torn down in it.
-func windowHome(ctx context.Context, p *playFlags, start *hud.StartChoice, stderr io.Writer) int {
+// this window and torn down in it. It returns the exit status.
+func Window(ctx context.Context, p *Config, start *hud.StartChoice, stderr io.Writer) int {
+	stderr = p.redact(stderr)
 	scenario := "start screen"
 	if start != nil {
 		scenario = start.Value
@@ -47,18 +52,18 @@ func windowHome(ctx context.Context, p *playFlags, start *hud.StartChoice, stder
 	defer av.close()
 	renderer := render.New(ctx, render.Options{Log: log}) // each match's target brings its images
 	mm := &matchMaker{p: p, conn: conn, textures: renderer.Textures(), setAssets: renderer.SetAssets, sounds: av.sounds,
-		tokens: p.lobby.tokenSources()}
+		tokens: p.tokenSources()}
 	off := &offlineHost{p: p, stderr: stderr}
 	defer off.stop()
-	room := p.lobby.room // joined at once in the first browser opened
-	quick := p.quickplay // ... or, without -room, the room quick play finds there
+	room := p.Room       // joined at once in the first browser opened
+	quick := p.QuickPlay // ... or, without -room, the room quick play finds there
 	menu := hud.NewStartMenu(func(k hud.StartKind) []hud.StartEntry {
 		if k == hud.StartOffline {
-			return offlineGames(p.game, p.mapName)
+			return offlineGames(p.Game, p.Map)
 		}
-		return startEntries(k)
+		return browser.StartEntries(k)
 	})
-	menu.DemosDir, _ = RecordingsDir()
+	menu.DemosDir, _ = browser.RecordingsDir()
 	home := window.Home{
 		Menu: menu,
 		Connect: func(ctx context.Context, c hud.StartChoice) (window.Match, error) {
@@ -77,16 +82,16 @@ func windowHome(ctx context.Context, p *playFlags, start *hud.StartChoice, stder
 		},
 		Label: func(c hud.StartChoice) string {
 			if c.Kind == hud.StartOffline {
-				return fmt.Sprintf("the embedded host (%s, %d bots)", gameTitle(c.Value, p.game), p.bots)
+				return fmt.Sprintf("the embedded host (%s, %d bots)", gameTitle(c.Value, p.Game), p.Bots)
 			}
 			return c.Value
 		},
 		Browse: func(ctx context.Context, master string) (window.Lobby, error) {
 			l, err := mm.browser(ctx, master, room)
-			if err == nil && room == "" && quick.on {
-				l.Browser.PlayNowGame(quick.game) // -quickplay [GAME] MASTER: the fullest room at once
+			if err == nil && room == "" && quick.On {
+				l.Browser.PlayNowGame(quick.Game) // -quickplay [GAME] MASTER: the fullest room at once
 			}
-			room, quick = "", quickplayFlag{}
+			room, quick = "", QuickPlay{}
 			return l, err
 		},
 		Demo: func(ctx context.Context, path string) (*demo.Demo, error) {
@@ -98,8 +103,8 @@ func windowHome(ctx context.Context, p *playFlags, start *hud.StartChoice, stder
 	prefs, prefsPath := loadSettings(log)
 	bindingsPath, _ := input.BindingsPath()
 	win, err := window.NewHome(ctx, home, renderer, window.Options{
-		Title: "vimpclient", Log: log, NetGraph: p.netGraph,
-		Fullscreen: p.fullscreen, Screenshot: p.screenshot, ScreenshotAfter: p.screenshotAfter, Width: p.size.w, Height: p.size.h,
+		Title: "vimpclient", Log: log, NetGraph: p.NetGraph,
+		Fullscreen: p.Fullscreen, Screenshot: p.Screenshot, ScreenshotAfter: p.ScreenshotAfter, Width: p.Size.W, Height: p.Size.H,
 		Settings: prefs, SettingsPath: prefsPath, BindingsPath: bindingsPath, Sound: av.sounds,
 	})
 	if err != nil {
@@ -126,15 +131,15 @@ func (mm *matchMaker) browser(ctx context.Context, addr, room string) (window.Lo
 	if err != nil {
 		return window.Lobby{}, err
 	}
-	if mm.p.nick != "" {
+	if mm.p.Nick != "" {
 		log.Warn("-nick is ignored in lobby rooms: the nick comes from the identity token")
 	}
 	if tok, _, err := mm.tokens.Token(master.Key()); err == nil {
-		mm.p.lobby.out.add(tok)
+		mm.p.out.add(tok)
 	}
-	backend := newBrowserBackend(ctx, master, mm.conn.client, t.Origin, mm.tokens, log)
-	backend.authFlag, backend.redact = mm.p.lobby.auth, mm.p.lobby.out.add
-	l := window.Lobby{Browser: hud.NewBrowser(master.URL()), Backend: backend, Join: mm.join, Close: backend.close}
+	backend := browser.New(ctx, master, mm.conn.client, t.Origin, mm.tokens, log)
+	backend.Auth, backend.Redact = mm.p.Auth, mm.p.out.add
+	l := window.Lobby{Browser: hud.NewBrowser(master.URL()), Backend: backend, Join: mm.join, Close: backend.Close}
 	if mm.sounds != nil {
 		l.Silence = mm.sounds.Reset
 	}
@@ -171,7 +176,7 @@ func (f *mastersFound) get(master string) (session.Target, bool) {
 // bots" plays against: started at the first such match, on a free loopback
 // port, and kept until the window closes.
 type offlineHost struct {
-	p      *playFlags
+	p      *Config
 	stderr io.Writer
 	srv    *host.Server
 	game   string // the game srv plays
@@ -183,7 +188,7 @@ type offlineHost struct {
 // -map that is not one of the game's maps is refused with the game's list.
 func (o *offlineHost) url(ctx context.Context, game string) (string, error) {
 	if game == "" {
-		game = o.p.game
+		game = o.p.Game
 	}
 	if o.srv != nil && o.game != game {
 		o.stop()
@@ -191,7 +196,7 @@ func (o *offlineHost) url(ctx context.Context, game string) (string, error) {
 	if o.srv == nil {
 		hctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		p := *o.p
-		p.game = game
+		p.Game = game
 		srv, err := startEmbedded(hctx, &p, o.stderr)
 		if err != nil {
 			cancel()
@@ -248,9 +253,9 @@ func gameTitle(game, fallback string) string {
 // startEmbedded starts the embedded host for a match without an address,
 // on a free loopback port, reached through the same WebSocket path a
 // remote host uses.
-func startEmbedded(ctx context.Context, p *playFlags, stderr io.Writer) (*host.Server, error) {
-	srv, err := host.Start(ctx, host.Config{Addr: "127.0.0.1:0", Game: p.game, Bots: p.bots, Map: p.mapName,
-		Sound: sounds.File, Log: hostLogger(stderr, p.verbose)})
+func startEmbedded(ctx context.Context, p *Config, stderr io.Writer) (*host.Server, error) {
+	srv, err := host.Start(ctx, host.Config{Addr: "127.0.0.1:0", Game: p.Game, Bots: p.Bots, Map: p.Map,
+		Sound: sounds.File, Log: logs.NewQuiet(stderr, p.Verbose)})
 	if err != nil {
 		return nil, fmt.Errorf("embedded host: %w", err)
 	}
@@ -282,4 +287,24 @@ func openMenuDemo(ctx context.Context, path string, renderer *render.Renderer, a
 		return nil, fmt.Errorf("demo %s: %w", filepath.Base(path), err)
 	}
 	return d, nil
+}
+
+// loadSettings reads the player's settings from the user config dir: the
+// defaults when there are none, each damaged value replaced by its default
+// and said. path is "" when there is no config dir to save into.
+func loadSettings(log *slog.Logger) (*settings.Settings, string) {
+	path, err := settings.Path()
+	if err != nil {
+		log.Warn("settings will not be saved", "err", err)
+		s := settings.Default()
+		return &s, ""
+	}
+	s, problems, err := settings.Load(path)
+	if err != nil {
+		log.Warn("settings not read", "file", path, "err", err)
+	}
+	for _, p := range problems {
+		log.Warn("settings", "file", path, "problem", p)
+	}
+	return &s, path
 }

@@ -1,13 +1,11 @@
-package main
+package play
 
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -18,23 +16,6 @@ import (
 	"vimpclient/session/rtc"
 )
 
-// lobbyFlags are the play flags of lobby rooms.
-type lobbyFlags struct {
-	token     string
-	tokenFile string
-	room      string
-	auth      string
-	// out is stderr with identity tokens redacted.
-	out *redactor
-}
-
-func (l *lobbyFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&l.token, "token", "", "identity token for a lobby master's rooms (default: -token-file, $VIMP_TOKEN, then the one vimpclient login stored)")
-	fs.StringVar(&l.tokenFile, "token-file", "", "read the identity token from this file")
-	fs.StringVar(&l.room, "room", "", "lobby room to join: its id, or its exact name (any case)")
-	fs.StringVar(&l.auth, "auth", "", "the identity service the server browser's Sign in uses (default: the one the master names)")
-}
-
 // redactor writes through to w with every registered secret replaced.
 type redactor struct {
 	w       io.Writer
@@ -42,7 +23,12 @@ type redactor struct {
 	secrets [][]byte
 }
 
-func newRedactor(w io.Writer) *redactor { return &redactor{w: w} }
+// redact makes p's redactor, writing to w, and returns it: identity
+// tokens never reach the logs.
+func (p *Config) redact(w io.Writer) io.Writer {
+	p.out = &redactor{w: w}
+	return p.out
+}
 
 func (r *redactor) add(secret string) {
 	if r == nil || len(secret) < 8 {
@@ -67,12 +53,8 @@ func (r *redactor) Write(b []byte) (int, error) {
 }
 
 // tokenSources are the places a token is looked for, in order.
-func (l *lobbyFlags) tokenSources() lobby.TokenSources {
-	src := lobby.TokenSources{Flag: l.token, File: l.tokenFile, Env: os.Getenv("VIMP_TOKEN")}
-	if store, err := lobby.DefaultTokenStore(); err == nil {
-		src.Store = store
-	}
-	return src
+func (p *Config) tokenSources() lobby.TokenSources {
+	return lobby.DefaultTokenSources(p.Token, p.TokenFile)
 }
 
 // joinLobby prepares a runner whose address may be a lobby master: the
@@ -81,13 +63,13 @@ func (l *lobbyFlags) tokenSources() lobby.TokenSources {
 // dedicated host is left to the runner as it is. Every join, of either
 // kind, is kept in the recent hosts. code is non-zero when the program
 // must stop (a master with no room chosen: its rooms are listed).
-func joinLobby(ctx context.Context, p *playFlags, r *session.Runner, log *slog.Logger, stderr io.Writer) (closeFn func(), code int) {
+func joinLobby(ctx context.Context, p *Config, r *session.Runner, log *slog.Logger, stderr io.Writer) (closeFn func(), code int) {
 	keepRecent(r, log)
 	pctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	t, err := session.Resolve(pctx, r.Client, r.Addr, r.Origin)
 	cancel()
 	if err != nil || !t.Lobby {
-		if err == nil && (p.lobby.room != "" || p.lobby.token != "" || p.lobby.tokenFile != "") {
+		if err == nil && (p.Room != "" || p.Token != "" || p.TokenFile != "") {
 			log.Warn("-room, -token and -token-file are for lobby masters: ignored for this dedicated host")
 		}
 		return func() {}, 0 // the runner reports an unreachable host itself
@@ -97,33 +79,33 @@ func joinLobby(ctx context.Context, p *playFlags, r *session.Runner, log *slog.L
 		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
 		return nil, 2
 	}
-	if p.lobby.room == "" && p.quickplay.on {
-		room, err := quickplayRoom(ctx, master, p.quickplay.game, log)
+	if p.Room == "" && p.QuickPlay.On {
+		room, err := quickplayRoom(ctx, master, p.QuickPlay.Game, log)
 		if err != nil {
 			fmt.Fprintf(stderr, "vimpclient: %v\n", err)
 			return nil, 1
 		}
-		p.lobby.room = room.ID
+		p.Room = room.ID
 	}
-	if p.lobby.room == "" {
+	if p.Room == "" {
 		fmt.Fprintf(stderr, "vimpclient: %s is a lobby master: choose a room with -room NAME or -room ID\n", master.URL())
 		list, err := master.AllServers(ctx, lobby.Query{})
 		if err != nil {
 			fmt.Fprintf(stderr, "vimpclient: %v\n", err)
 			return nil, 1
 		}
-		printRooms(stderr, list, nil)
+		lobby.PrintRooms(stderr, list, nil)
 		return nil, 1
 	}
-	if p.nick != "" {
+	if p.Nick != "" {
 		log.Warn("-nick is ignored in lobby rooms: the nick comes from the identity token")
 	}
-	src := p.lobby.tokenSources()
+	src := p.tokenSources()
 	if tok, _, err := src.Token(master.Key()); err == nil {
-		p.lobby.out.add(tok)
+		p.out.add(tok)
 		r.Session.Redact(tok)
 	}
-	d := rtc.NewDialer(rtc.Config{Addr: r.Addr, Origin: r.Origin, Room: p.lobby.room, HTTP: r.Client, Tokens: src,
+	d := rtc.NewDialer(rtc.Config{Addr: r.Addr, Origin: r.Origin, Room: p.Room, HTTP: r.Client, Tokens: src,
 		Session: r.Session, Log: log})
 	r.Resolve, r.Dial = d.Resolve, d.Dial
 	r.Session.SetPlatform(d)
@@ -173,4 +155,15 @@ func touchRecent(path, addr string, t session.Target, log *slog.Logger) {
 	if err != nil {
 		log.Debug("recent hosts not kept", "err", err)
 	}
+}
+
+// quickplayRoom picks the room -quickplay joins on a master: the newer
+// master's choice for the game, else the fullest room with space.
+func quickplayRoom(ctx context.Context, m *lobby.Master, game string, log *slog.Logger) (lobby.Room, error) {
+	r, err := m.QuickPlay(ctx, game)
+	if err != nil {
+		return lobby.Room{}, fmt.Errorf("-quickplay on %s: %w", m.URL(), err)
+	}
+	log.Info("quick play", "room", r.Name, "id", r.ID, "game", r.GameID, "players", r.CurrentPlayers, "max", r.MaxPlayers)
+	return r, nil
 }

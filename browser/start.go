@@ -1,8 +1,7 @@
-package main
+package browser
 
 import (
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,13 +9,12 @@ import (
 
 	"vimpclient/hostlist"
 	"vimpclient/hud"
-	"vimpclient/settings"
 )
 
-// startEntries lists a page of the start screen: the recent and favourite
+// StartEntries lists a page of the start screen: the recent and favourite
 // hosts (Join a server), the lobby masters joined before (Browse rooms),
 // the recordings found (Demos).
-func startEntries(k hud.StartKind) []hud.StartEntry {
+func StartEntries(k hud.StartKind) []hud.StartEntry {
 	if k == hud.StartDemos {
 		dir, err := RecordingsDir()
 		if err != nil {
@@ -113,24 +111,4 @@ func recordingEntries(dir string) []hud.StartEntry {
 			Detail: fmt.Sprintf("%s · %d KB", f.info.ModTime().Format("2006-01-02 15:04"), (f.info.Size()+1023)/1024)})
 	}
 	return out
-}
-
-// loadSettings reads the player's settings from the user config dir: the
-// defaults when there are none, each damaged value replaced by its default
-// and said. path is "" when there is no config dir to save into.
-func loadSettings(log *slog.Logger) (*settings.Settings, string) {
-	path, err := settings.Path()
-	if err != nil {
-		log.Warn("settings will not be saved", "err", err)
-		s := settings.Default()
-		return &s, ""
-	}
-	s, problems, err := settings.Load(path)
-	if err != nil {
-		log.Warn("settings not read", "file", path, "err", err)
-	}
-	for _, p := range problems {
-		log.Warn("settings", "file", path, "problem", p)
-	}
-	return &s, path
 }

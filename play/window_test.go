@@ -1,4 +1,4 @@
-package main
+package play
 
 import (
 	"context"
@@ -26,7 +26,7 @@ func TestOfflineGames(t *testing.T) {
 // refused with the chosen game's list, and the host then started plays the
 // game chosen.
 func TestOfflineHostMapOfTheGameChosen(t *testing.T) {
-	p := &playFlags{mapName: "arena", bots: 1}
+	p := &Config{Map: "arena", Bots: 1}
 	o := &offlineHost{p: p, stderr: io.Discard}
 	defer o.stop()
 	ctx := context.Background()
@@ -37,7 +37,7 @@ func TestOfflineHostMapOfTheGameChosen(t *testing.T) {
 	if err != nil || u == "" || o.game != "snakes" {
 		t.Fatalf("snakes with -map arena: %q, %v", u, err)
 	}
-	p.mapName = ""
+	p.Map = ""
 	if _, err := o.url(ctx, "tanks"); err != nil || o.game != "tanks" {
 		t.Fatalf("switching to tanks: %v, game %q", err, o.game)
 	}

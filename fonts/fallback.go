@@ -1,4 +1,4 @@
-package view
+package fonts
 
 import (
 	"bytes"
@@ -36,7 +36,7 @@ type systemFonts struct {
 	tried map[string]bool
 }
 
-func scanSystemFonts(opts FontOptions) *systemFonts {
+func scanSystemFonts(opts Options) *systemFonts {
 	log := opts.Log
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))

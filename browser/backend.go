@@ -1,4 +1,11 @@
-package main
+// Package browser is the back end of the window's server browser and start
+// screen: it runs the browser's requests (the master's room list,
+// latencies through the master's signaling, the sign-in state, sign-in and
+// sign-out, the recent and favourite hosts, quick play, saved rooms found
+// again) on goroutines of its own and queues the answers for the window's
+// goroutine; and it lists the start screen's pages (the hosts joined
+// before, the recordings).
+package browser
 
 import (
 	"context"
@@ -13,26 +20,25 @@ import (
 	"vimpclient/lobby"
 )
 
-// The server browser's backend: it runs the window browser's requests (the
-// master's room list, latencies through the master's signaling, the
-// sign-in state, the recent and favourite hosts) on goroutines of its own
-// and queues the answers for the window's goroutine.
-
 // maxAnswers bounds the answers waiting for the window (a window that
 // stopped drawing must not make them pile up).
 const maxAnswers = 1024
 
-// browserBackend implements window.Backend for one master.
-type browserBackend struct {
-	ctx       context.Context
-	master    *lobby.Master
-	client    *http.Client
-	origin    string // the signaling Origin
-	tokens    lobby.TokenSources
-	authFlag  string                 // -auth: the identity service to sign in with ("" the one the master names)
+// Backend implements window.Backend for one master.
+type Backend struct {
+	ctx    context.Context
+	master *lobby.Master
+	client *http.Client
+	origin string // the signaling Origin
+	tokens lobby.TokenSources
+	// Auth is the identity service to sign in with ("": the one the master
+	// names).
+	Auth string
+	// Redact keeps a token signed in with out of the logs (nil: none).
+	Redact func(secret string)
+
 	loginPort int                    // the sign-in's loopback port (0: lobby.LoginPort)
 	openURL   func(url string) error // shows the sign-in (nil: the system browser)
-	redact    func(secret string)    // keeps a token signed in with out of the logs (nil: none)
 	hostsPath string                 // "": the host list is not kept
 	log       *slog.Logger
 	now       func() time.Time
@@ -46,8 +52,10 @@ type browserBackend struct {
 	account accountBackend
 }
 
-func newBrowserBackend(ctx context.Context, m *lobby.Master, client *http.Client, origin string, tokens lobby.TokenSources, log *slog.Logger) *browserBackend {
-	b := &browserBackend{ctx: ctx, master: m, client: client, origin: origin, tokens: tokens, log: log, now: time.Now,
+// New is the back end of m's browser; its requests end with ctx. origin is
+// the Origin of the master's signaling.
+func New(ctx context.Context, m *lobby.Master, client *http.Client, origin string, tokens lobby.TokenSources, log *slog.Logger) *Backend {
+	b := &Backend{ctx: ctx, master: m, client: client, origin: origin, tokens: tokens, log: log, now: time.Now,
 		ready: make(chan struct{}, 1)}
 	if p, err := hostlist.DefaultPath(); err == nil {
 		b.hostsPath = p
@@ -56,7 +64,7 @@ func newBrowserBackend(ctx context.Context, m *lobby.Master, client *http.Client
 }
 
 // Do implements window.Backend.
-func (b *browserBackend) Do(r hud.BrowserRequest) {
+func (b *Backend) Do(r hud.BrowserRequest) {
 	switch r.Kind {
 	case hud.RequestRooms:
 		go b.rooms(r)
@@ -70,12 +78,12 @@ func (b *browserBackend) Do(r hud.BrowserRequest) {
 	case hud.RequestFavourite:
 		go b.favourite(r.Entry, r.On)
 	default:
-		b.account.do(b, r) // sign-in, play now, saved rooms (browseraccount.go)
+		b.account.do(b, r) // sign-in, play now, saved rooms (account.go)
 	}
 }
 
 // Apply implements window.Backend.
-func (b *browserBackend) Apply(br *hud.Browser) {
+func (b *Backend) Apply(br *hud.Browser) {
 	b.mu.Lock()
 	answers := b.answers
 	b.answers = nil
@@ -85,7 +93,7 @@ func (b *browserBackend) Apply(br *hud.Browser) {
 	}
 }
 
-func (b *browserBackend) answer(f func(*hud.Browser)) {
+func (b *Backend) answer(f func(*hud.Browser)) {
 	b.mu.Lock()
 	if len(b.answers) < maxAnswers {
 		b.answers = append(b.answers, f)
@@ -98,7 +106,7 @@ func (b *browserBackend) answer(f func(*hud.Browser)) {
 }
 
 // rooms fetches one page of the room list.
-func (b *browserBackend) rooms(r hud.BrowserRequest) {
+func (b *Backend) rooms(r hud.BrowserRequest) {
 	page, err := b.master.Servers(b.ctx, lobby.Query{Search: r.Search, Offset: r.Offset, Limit: r.Limit})
 	rooms := make([]hud.BrowserRoom, 0, len(page.Servers))
 	for _, s := range page.Servers {
@@ -116,7 +124,7 @@ func (b *browserBackend) rooms(r hud.BrowserRequest) {
 }
 
 // latencies pings the rooms through the master, within its ping budget.
-func (b *browserBackend) latencies(rooms []string) {
+func (b *Backend) latencies(rooms []string) {
 	sig, err := b.signal()
 	if err != nil {
 		b.log.Debug("latencies not measured", "err", err)
@@ -142,7 +150,7 @@ func (b *browserBackend) latencies(rooms []string) {
 
 // signal is the signaling connection pings go over: dialed at the first
 // ping, again when it dropped.
-func (b *browserBackend) signal() (*lobby.Signal, error) {
+func (b *Backend) signal() (*lobby.Signal, error) {
 	for {
 		b.mu.Lock()
 		if b.sig != nil {
@@ -176,8 +184,11 @@ func (b *browserBackend) signal() (*lobby.Signal, error) {
 	}
 }
 
-// close ends the signaling connection.
-func (b *browserBackend) close() {
+// Ready is signalled when an answer is queued for Apply.
+func (b *Backend) Ready() <-chan struct{} { return b.ready }
+
+// Close ends the signaling connection.
+func (b *Backend) Close() {
 	b.mu.Lock()
 	sig := b.sig
 	b.sig = nil
@@ -188,7 +199,7 @@ func (b *browserBackend) close() {
 }
 
 // signIn reads the token for the master and says whether it can be used.
-func (b *browserBackend) signIn() hud.SignIn {
+func (b *Backend) signIn() hud.SignIn {
 	var s hud.SignIn
 	tok, err := b.tokens.For(b.master)
 	token, from := tok.Value, tok.From
@@ -213,7 +224,7 @@ func (b *browserBackend) signIn() hud.SignIn {
 	return s
 }
 
-func (b *browserBackend) loadHosts() {
+func (b *Backend) loadHosts() {
 	if b.hostsPath == "" {
 		return
 	}
@@ -226,7 +237,7 @@ func (b *browserBackend) loadHosts() {
 }
 
 // favourite marks or unmarks an entry in the host list file.
-func (b *browserBackend) favourite(e hostlist.Entry, on bool) {
+func (b *Backend) favourite(e hostlist.Entry, on bool) {
 	if b.hostsPath == "" {
 		return
 	}

@@ -1,4 +1,4 @@
-package main
+package play
 
 import (
 	"context"
@@ -19,10 +19,34 @@ import (
 // an unreachable host is given up about 45 s after the start.
 const headlessMaxFailures = 5
 
+// Headless plays with no window and no sound device: against the host at
+// addr, or with addr "" a match against the embedded host started
+// in-process. It returns the run's exit status: 0 when it got to play what
+// was asked (see finishHeadless), 2 for what p asks that cannot be.
+func Headless(ctx context.Context, p *Config, addr string, stdout, stderr io.Writer) int {
+	stderr = p.redact(stderr)
+	if addr == "" {
+		// No address: a match against the embedded host.
+		hostCtx, stopHost := context.WithCancel(ctx)
+		srv, err := startEmbedded(hostCtx, p, stderr)
+		if err != nil {
+			fmt.Fprintf(stderr, "vimpclient: %v\n", err)
+			stopHost()
+			return 1
+		}
+		defer func() {
+			stopHost()
+			<-srv.Done()
+		}()
+		addr = srv.URL()
+	}
+	return headlessConnect(ctx, p, addr, stdout, stderr)
+}
+
 // headlessConnect joins a live host with no window and no sound device:
 // the same game loop as the window, its input from -script.
-func headlessConnect(ctx context.Context, p *playFlags, addr string, stdout, stderr io.Writer) int {
-	steps, err := loadScript(p.script)
+func headlessConnect(ctx context.Context, p *Config, addr string, stdout, stderr io.Writer) int {
+	steps, err := loadScript(p.Script)
 	if err != nil {
 		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
 		return 2
@@ -34,20 +58,20 @@ func headlessConnect(ctx context.Context, p *playFlags, addr string, stdout, std
 	}
 	log := conn.log
 	sess := session.New(session.Options{
-		Auth:     session.AuthValues{Nick: p.nick, Set: p.set, Store: conn.store, GuestNick: guestNick(time.Now())},
-		AutoTeam: true, Team: p.team, Recorder: conn.rec, Logger: log,
+		Auth:     session.AuthValues{Nick: p.Nick, Set: p.Set, Store: conn.store, GuestNick: guestNick(time.Now())},
+		AutoTeam: true, Team: p.Team, Recorder: conn.rec, Logger: log,
 	})
-	if p.dur > 0 {
+	if p.For > 0 {
 		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, p.dur)
+		ctx, cancel = context.WithTimeout(ctx, p.For)
 		defer cancel()
 	}
 	opts := gameloop.Options{Session: sess, Log: log, LogOnce: conn.once, Start: time.Now(), Context: ctx, AutoTeam: true,
-		Team: p.team, SoundFetcher: conn.assets.SoundFetcher}
-	if p.audioOut != "" {
+		Team: p.Team, SoundFetcher: conn.assets.SoundFetcher}
+	if p.AudioOut != "" {
 		// Sound without a device: the mix runs in real time into the WAV.
 		mx := mix.New(mix.Options{})
-		out, err := audio.OpenOutput(ctx, mx, audio.OutputOptions{WAVPath: p.audioOut, Silent: true, Logger: log})
+		out, err := audio.OpenOutput(ctx, mx, audio.OutputOptions{WAVPath: p.AudioOut, Silent: true, Logger: log})
 		if err != nil {
 			fmt.Fprintf(stderr, "vimpclient: %v\n", err)
 			return 1
@@ -66,12 +90,12 @@ func headlessConnect(ctx context.Context, p *playFlags, addr string, stdout, std
 	if steps != nil {
 		loop.SetInput(gameloop.NewScript(steps))
 	}
-	runner := &session.Runner{Session: sess, Addr: addr, Origin: p.origin, Client: conn.client,
+	runner := &session.Runner{Session: sess, Addr: addr, Origin: p.Origin, Client: conn.client,
 		OnTarget: func(t session.Target) {
 			log.Info("connecting", "ws", t.WSURL, "origin", t.Origin, "game", t.GameID, "version", t.GameVersion)
 			loop.SetTarget(t)
 		}}
-	if p.dur == 0 {
+	if p.For == 0 {
 		// Nothing else ends an unattended run that never gets to play.
 		runner.MaxFailures = headlessMaxFailures
 	}
@@ -85,7 +109,7 @@ func headlessConnect(ctx context.Context, p *playFlags, addr string, stdout, std
 	if err := conn.rec.Close(); err != nil {
 		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
 	}
-	return finishHeadless(loop, ents, info, runErr, time.Since(start), p.summary, stdout, stderr)
+	return finishHeadless(loop, ents, info, runErr, time.Since(start), p.Summary, stdout, stderr)
 }
 
 // finishHeadless prints the closing note and the summary and picks the exit

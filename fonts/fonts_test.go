@@ -1,0 +1,107 @@
+package fonts
+
+import (
+	"os"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2/text/v2"
+
+	"vimpclient/internal/capturetest"
+)
+
+// symbolaPath is where Debian's fonts-symbola puts the monochrome emoji
+// font the system chat lines fall back to (`make deps` installs it).
+const symbolaPath = "/usr/share/fonts/truetype/ancient-scripts/Symbola_hint.ttf"
+
+// indexedFonts is a font chain with the system fonts behind the bundled
+// ones, returned once they are indexed and in use.
+func indexedFonts(t testing.TB) *Fonts {
+	t.Helper()
+	f, err := NewWith(Options{System: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-f.SystemReady()
+	f.Poll()
+	return f
+}
+
+// Every glyph of the real system chat templates (their emoji: crossed
+// swords, high voltage, waving hand) resolves to a font that has it, so
+// none is drawn as a box.
+func TestRealChatTemplatesEmojiHaveAFont(t *testing.T) {
+	if _, err := os.Stat(symbolaPath); err != nil {
+		t.Skipf("the emoji font is not installed (%v): `make deps` installs fonts-symbola", err)
+	}
+	f := indexedFonts(t)
+	emoji := 0
+	for _, tpl := range capturetest.RealChatTemplates(t) {
+		s := f.Printable(tpl)
+		f.Line(s)
+		for _, r := range s {
+			if r < 0x80 {
+				continue
+			}
+			emoji++
+			if !f.bundled(r) && f.fallbackFor(r) < 0 {
+				t.Errorf("U+%04X of %q has no font: it would be drawn as a box", r, tpl)
+			}
+		}
+	}
+	if emoji < 3 {
+		t.Fatalf("%d emoji in the real templates, want the 3 they start with", emoji)
+	}
+}
+
+// A mixed Hebrew/Latin line: the Latin run stays on the left, the Hebrew
+// run is laid right to left (its first word to the right of its second,
+// each word's first letter rightmost).
+func TestHebrewLatinLineOrdered(t *testing.T) {
+	f := indexedFonts(t)
+	l := f.Line("Hello שלום עולם")
+	if len(l.pieces) != 2 || l.pieces[0].text != "Hello " || l.pieces[1].text != "שלום עולם" {
+		t.Fatalf("pieces %+v", l.pieces)
+	}
+	if f.fallbackFor('ש') < 0 || l.pieces[1].primary < 0 {
+		t.Fatal("no system font with Hebrew")
+	}
+	face := f.chain(false, 20, l.pieces[1].primary)
+	x := map[int]float64{}
+	for _, g := range text.AppendGlyphs(nil, l.pieces[1].text, face, &text.LayoutOptions{}) {
+		x[g.StartIndexInBytes] = g.X
+	}
+	// ש (0) and ם (6) of the first word, ע (9) and ם (15) of the second.
+	if !(x[0] > x[6] && x[6] > x[9] && x[9] > x[15]) {
+		t.Errorf("not right to left: %v", x)
+	}
+	// The same text in a right-to-left paragraph puts the Latin after.
+	r := f.Line("שלום world")
+	if len(r.pieces) != 3 || r.pieces[0].text != "world" || r.pieces[2].text != "שלום" {
+		t.Errorf("rtl paragraph pieces %+v", r.pieces)
+	}
+}
+
+// Control and invisible formatting characters are dropped; every other
+// rune stays, to be drawn by some font or as a box.
+func TestPrintableDropsControlAndInvisible(t *testing.T) {
+	f, err := New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for in, want := range map[string]string{
+		"a\x00b\x1fc\x7fd":     "abcd",
+		"⚡ Bob joined":         "⚡ Bob joined",
+		"⚔\ufe0f  Bob":         "⚔  Bob",
+		"Zoë Ünicode Жук 日本":   "Zoë Ünicode Жук 日本",
+		"\u200e\u0085x\u200dy": "xy",
+		// Escape sequences go whole, not just their ESC.
+		"\x1b[2J\x1b[HRoom":           "Room",
+		"a\x1b]0;title\x07b":          "ab",
+		"c\u009b31md\x1b(Be":          "cde",
+		"osc \x1b]8;;http://x\x1b\\l": "osc l",
+	} {
+		if got := f.Printable(in); got != want {
+			t.Errorf("Printable(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

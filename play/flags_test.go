@@ -1,0 +1,43 @@
+package play
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestWindowSizeFlag(t *testing.T) {
+	var s Size
+	if err := s.Set("1366x768"); err != nil || s.W != 1366 || s.H != 768 || s.String() != "1366x768" {
+		t.Fatalf("1366x768: %+v %v", s, err)
+	}
+	for _, bad := range []string{"", "1366", "x768", "10x10", "1366x768x2", "99999x768", "-5x-5", "axb"} {
+		var s Size
+		if err := s.Set(bad); err == nil {
+			t.Errorf("%q accepted as %+v", bad, s)
+		}
+	}
+}
+
+func TestJoinQuickplayArg(t *testing.T) {
+	for _, c := range []struct{ in, want []string }{
+		{[]string{"-quickplay"}, []string{"-quickplay"}},
+		{[]string{"-quickplay", "tanks", "-for", "3s", "http://m"}, []string{"-quickplay=tanks", "-for", "3s", "http://m"}},
+		{[]string{"-quickplay", "http://m"}, []string{"-quickplay", "http://m"}},
+		{[]string{"-quickplay", "127.0.0.1:3002"}, []string{"-quickplay", "127.0.0.1:3002"}},
+		{[]string{"-quickplay", "-bots", "2"}, []string{"-quickplay", "-bots", "2"}},
+		{[]string{"--", "-quickplay", "tanks"}, []string{"--", "-quickplay", "tanks"}},
+	} {
+		if got := JoinQuickplayArg(c.in); !slices.Equal(got, c.want) {
+			t.Errorf("%q: %q, want %q", c.in, got, c.want)
+		}
+	}
+	var q QuickPlay
+	for v, want := range map[string]QuickPlay{"true": {On: true}, "false": {}, "snakes": {On: true, Game: "snakes"}} {
+		if err := q.Set(v); err != nil || q != want {
+			t.Errorf("Set(%q): %+v %v", v, q, err)
+		}
+	}
+	if err := q.Set("http://x"); err == nil {
+		t.Error("an address taken for a game")
+	}
+}

@@ -3,6 +3,7 @@ package render
 import (
 	"image"
 	"math"
+	"runtime"
 	"sync"
 	"time"
 
@@ -33,10 +34,15 @@ const (
 	maxDirectCells = 16384
 	// maxVisibleChunks bounds the chunks of one layer a frame looks at.
 	maxVisibleChunks = 1024
-	// chunkPool is how many released chunk images are kept for reuse.
-	chunkPool = 8
+	// chunkPool is how many released chunk images are kept for reuse once
+	// baking has been idle for idleFrames frames. While baking goes on,
+	// the pool keeps up to the budget's worth: a rebake (a new map, a
+	// resize) draws into the images of the chunks it dropped instead of
+	// allocating textures again, which costs as much as filling them.
+	chunkPool  = 8
+	idleFrames = 120
 	// maxInFlight bounds the chunks being composed away from the drawing
-	// goroutine at once.
+	// goroutine at once (and so the pixel buffers they hold).
 	maxInFlight = 8
 )
 
@@ -102,26 +108,104 @@ type chunkCache struct {
 	// allowance or budget: how long a map takes to bake is measured so.
 	whole bool
 
+	idle     int    // frames in a row that baked nothing
 	gen      uint64 // bumped by drop: results of older jobs are dropped
 	inFlight int
 	wg       sync.WaitGroup
-	mu       sync.Mutex
-	done     []*bakeJob // composed, to upload
-	taken    []*bakeJob
 	pixPool  [][]byte
 	cellPool [][]bakeCell
+
+	// Composing runs on at most maxWorkers goroutines at once (GOMAXPROCS:
+	// more would only take turns on the same cores); jobs beyond them
+	// wait in queue, taken by the goroutine that finishes one. A worker
+	// ends when the queue is empty, so an idle cache holds no goroutine.
+	maxWorkers int
+	mu         sync.Mutex
+	workers    int
+	queue      []*bakeJob
+	done       []*bakeJob // composed, to upload
+	taken      []*bakeJob
+	ready      chan struct{} // a token once a job is done
 }
 
 func newChunkCache(d *drawer, tex *textures) *chunkCache {
-	return &chunkCache{d: d, tex: tex, layers: map[*parts.StaticLayer]*bakedLayer{}, budget: defaultChunkBudget, b: newBatch(d)}
+	return &chunkCache{d: d, tex: tex, layers: map[*parts.StaticLayer]*bakedLayer{}, budget: defaultChunkBudget, b: newBatch(d),
+		maxWorkers: max(1, runtime.GOMAXPROCS(0)), ready: make(chan struct{}, 1)}
 }
 
 // startFrame begins a frame's baking allowance and uploads the chunks
 // composed since the last frame.
 func (c *chunkCache) startFrame() {
 	c.frame++
+	if c.bakes == 0 && c.inFlight == 0 {
+		c.idle++
+	} else {
+		c.idle = 0
+	}
+	if c.idle >= idleFrames {
+		c.trimPool()
+	}
 	c.bakes, c.spent, c.direct = 0, 0, 0
 	c.collect()
+}
+
+// trimPool releases the pooled images beyond chunkPool.
+func (c *chunkCache) trimPool() {
+	for len(c.pool) > chunkPool {
+		n := len(c.pool) - 1
+		c.pool[n].Deallocate()
+		c.pool[n] = nil
+		c.pool = c.pool[:n]
+	}
+}
+
+// submit hands a job to a composing goroutine, starting one when fewer
+// than maxWorkers run, queueing the job otherwise.
+func (c *chunkCache) submit(j *bakeJob) {
+	c.inFlight++
+	c.wg.Add(1)
+	c.mu.Lock()
+	if c.workers >= c.maxWorkers {
+		c.queue = append(c.queue, j)
+		c.mu.Unlock()
+		return
+	}
+	c.workers++
+	c.mu.Unlock()
+	go c.work(j)
+}
+
+// work composes j, then the queued jobs, until the queue is empty.
+func (c *chunkCache) work(j *bakeJob) {
+	for j != nil {
+		compose(j.pix, j.cells, j.sheet)
+		c.mu.Lock()
+		c.done = append(c.done, j)
+		j = nil
+		if len(c.queue) > 0 {
+			j = c.queue[0]
+			copy(c.queue, c.queue[1:])
+			c.queue[len(c.queue)-1] = nil
+			c.queue = c.queue[:len(c.queue)-1]
+		} else {
+			c.workers--
+		}
+		c.mu.Unlock()
+		select {
+		case c.ready <- struct{}{}:
+		default:
+		}
+		c.wg.Done()
+	}
+}
+
+// await uploads composed chunks until fewer than maxInFlight are being
+// composed.
+func (c *chunkCache) await() {
+	for c.inFlight >= maxInFlight {
+		<-c.ready
+		c.collect()
+	}
 }
 
 // collect uploads the composed chunks of the current generation.
@@ -170,17 +254,20 @@ func newOwnImage(w, h int) *ebiten.Image {
 	return ebiten.NewImageWithOptions(image.Rect(0, 0, w, h), &ebiten.NewImageOptions{Unmanaged: true})
 }
 
-// drop releases every chunk and forgets every layer.
+// drop releases every chunk and forgets every layer; the chunks' images
+// are pooled for the bake that follows, up to the budget.
 func (c *chunkCache) drop() {
 	for _, ch := range c.live {
-		ch.img.Deallocate()
+		if len(c.pool) < c.budget {
+			c.pool = append(c.pool, ch.img)
+		} else {
+			ch.img.Deallocate()
+		}
 		ch.img = nil
 	}
-	for _, img := range c.pool {
-		img.Deallocate()
-	}
 	clear(c.live)
-	c.live, c.pool = c.live[:0], c.pool[:0]
+	c.live = c.live[:0]
+	c.idle = 0
 	clear(c.layers)
 	c.stale = false
 	c.baked, c.skipped = 0, 0
@@ -230,7 +317,7 @@ func (c *chunkCache) forgetLayer(bl *bakedLayer) {
 }
 
 func (c *chunkCache) release(img *ebiten.Image) {
-	if len(c.pool) < chunkPool {
+	if len(c.pool) < max(chunkPool, c.budget-len(c.live)) {
 		c.pool = append(c.pool, img)
 		return
 	}
@@ -298,17 +385,8 @@ func (c *chunkCache) bake(bl *bakedLayer, key chunkKey) *chunk {
 		} else {
 			pix = make([]byte, chunkPx*chunkPx*4)
 		}
-		j := &bakeJob{ch: ch, gen: c.gen, cells: cells, sheet: sheet, pix: pix}
 		ch.pending = true
-		c.inFlight++
-		c.wg.Add(1)
-		go func() {
-			defer c.wg.Done()
-			compose(j.pix, j.cells, j.sheet)
-			c.mu.Lock()
-			c.done = append(c.done, j)
-			c.mu.Unlock()
-		}()
+		c.submit(&bakeJob{ch: ch, gen: c.gen, cells: cells, sheet: sheet, pix: pix})
 	}
 	c.bakes++
 	c.baked++
@@ -472,12 +550,15 @@ func (c *chunkCache) draw(g *gfx, l *parts.StaticLayer) {
 	}
 }
 
-// bakeWhole bakes every chunk of a layer not baked yet.
+// bakeWhole bakes every chunk of a layer not baked yet, uploading the
+// composed ones as it goes so that no more than maxInFlight pixel buffers
+// are ever held.
 func (c *chunkCache) bakeWhole(bl *bakedLayer) {
 	for cy := range bl.rows {
 		for cx := range bl.cols {
 			key := chunkKey{int32(cx), int32(cy)}
 			if _, ok := bl.chunks[key]; !ok {
+				c.await()
 				c.bake(bl, key).used = c.frame
 			}
 		}

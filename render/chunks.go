@@ -23,11 +23,16 @@ const (
 	// beyond it the least recently drawn one is released.
 	defaultChunkBudget = 192
 	// maxBakesPerFrame and bakeBudget bound the baking done in one frame
-	// (CPU time, checked before each chunk); chunks still missing are drawn
-	// cell by cell meanwhile, or left out when they hold too many cells.
-	maxBakesPerFrame = 8
-	bakeBudget       = 3 * time.Millisecond
-	maxFallbackCells = 4096
+	// (CPU time on the drawing goroutine: the uploads of composed chunks,
+	// then the listing of new ones, checked before each chunk), so that a
+	// frame that bakes stays within a 4 ms frame's share; chunks still
+	// missing are drawn cell by cell meanwhile, or left out when they hold
+	// too many cells. maxUploadsPerFrame bounds the uploads (256 KiB each,
+	// copied by Ebiten) one frame makes; the rest wait for the next.
+	maxBakesPerFrame   = 8
+	maxUploadsPerFrame = 6
+	bakeBudget         = 2 * time.Millisecond
+	maxFallbackCells   = 4096
 	// maxDirectCells bounds the cells a frame draws directly (for chunks
 	// not baked yet), so that a map with many layers costs a frame a
 	// bounded number of vertices; the rest show once baked.
@@ -145,8 +150,10 @@ func (c *chunkCache) startFrame() {
 	if c.idle >= idleFrames {
 		c.trimPool()
 	}
-	c.bakes, c.spent, c.direct = 0, 0, 0
-	c.collect()
+	c.bakes, c.direct = 0, 0
+	t0 := time.Now()
+	c.collect(maxUploadsPerFrame)
+	c.spent = time.Since(t0)
 }
 
 // trimPool releases the pooled images beyond chunkPool.
@@ -204,18 +211,24 @@ func (c *chunkCache) work(j *bakeJob) {
 func (c *chunkCache) await() {
 	for c.inFlight >= maxInFlight {
 		<-c.ready
-		c.collect()
+		c.collect(math.MaxInt)
 	}
 }
 
-// collect uploads the composed chunks of the current generation.
-func (c *chunkCache) collect() {
+// collect uploads up to limit composed chunks of the current generation,
+// oldest first (those of older generations are dropped without counting).
+func (c *chunkCache) collect(limit int) {
 	c.mu.Lock()
-	c.done, c.taken = c.taken[:0], c.done
+	c.taken = append(c.taken, c.done...)
+	clear(c.done)
+	c.done = c.done[:0]
 	c.mu.Unlock()
-	for i, j := range c.taken {
+	n, uploads := 0, 0
+	for ; n < len(c.taken) && uploads < limit; n++ {
+		j := c.taken[n]
 		c.inFlight--
 		if j.gen == c.gen {
+			uploads++
 			img := c.image()
 			img.WritePixels(j.pix)
 			j.ch.img, j.ch.pending = img, false
@@ -225,8 +238,10 @@ func (c *chunkCache) collect() {
 			c.pixPool = append(c.pixPool, j.pix)
 		}
 		c.putCells(j.cells)
-		c.taken[i] = nil
 	}
+	rest := copy(c.taken, c.taken[n:])
+	clear(c.taken[rest:])
+	c.taken = c.taken[:rest]
 }
 
 func (c *chunkCache) putCells(cells []bakeCell) {
@@ -449,7 +464,7 @@ func (c *chunkCache) bakeGPU(ch *chunk) {
 // finish waits for every chunk being composed and uploads it (a whole bake).
 func (c *chunkCache) finish() {
 	c.wg.Wait()
-	c.collect()
+	c.collect(math.MaxInt)
 }
 
 // emitCells adds the cells col0..col1 × row0..row1 of l to b, drawn onto

@@ -270,14 +270,12 @@ func newOwnImage(w, h int) *ebiten.Image {
 }
 
 // drop releases every chunk and forgets every layer; the chunks' images
-// are pooled for the bake that follows, up to the budget.
+// are pooled for the bake that follows (they are as many as the budget
+// allows, or a whole map's after a whole bake), until baking has been idle
+// for idleFrames.
 func (c *chunkCache) drop() {
 	for _, ch := range c.live {
-		if len(c.pool) < c.budget {
-			c.pool = append(c.pool, ch.img)
-		} else {
-			ch.img.Deallocate()
-		}
+		c.pool = append(c.pool, ch.img)
 		ch.img = nil
 	}
 	clear(c.live)

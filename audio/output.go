@@ -4,10 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"math"
 	"os"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/ebitengine/oto/v3"
@@ -23,15 +25,90 @@ type OutputOptions struct {
 	WAVPath string
 	// Silent skips the sound card (headless sessions); the mix still runs in real time.
 	Silent bool
-	// Latency is the device buffer; default 60 ms.
+	// Latency is the device buffer; default DeviceBuffer.
 	Latency time.Duration
 	Logger  *slog.Logger
 
-	now      func() time.Time // start time of the silent pump (tests)
-	ticks    <-chan time.Time // ticks of the silent pump, carrying the time (tests); default every 10 ms
-	afterMix func(frames int) // called after each mixed block (tests)
-	openOto  func() (*oto.Context, chan struct{}, error)
+	now        func() time.Time // start time of the silent pump and of the device's pace (tests)
+	ticks      <-chan time.Time // ticks of the silent pump, carrying the time (tests); default every 10 ms
+	watchTicks <-chan time.Time // ticks of the device watch, carrying the time (tests); default every 250 ms
+	afterMix   func(frames int) // called after each mixed block (tests)
+	// openDevice opens the sound card that pulls src (tests pass a fake one); default oto.
+	openDevice func(ctx context.Context, src io.Reader) (soundDevice, error)
 }
+
+// DeviceBuffer is the sound card's buffer unless OutputOptions.Latency says otherwise: how far
+// ahead of the speaker the mix runs. oto's own default leaves it to the driver (ALSA: two
+// periods of 1,024 frames, 43 ms at 48 kHz; other systems differ), so it is set here, the same
+// on every system. A sound starts up to this long after the frame that caused it (60 ms is under
+// four frames at 60 Hz, below what a player notices as late); a shorter buffer runs dry, and
+// clicks, whenever the mixing goroutine waits longer than it for a core, which on a loaded
+// two-core machine (a collection, the window's own frame) happens at 20-30 ms.
+const DeviceBuffer = 60 * time.Millisecond
+
+// soundDevice is what the output needs of a sound card: oto's context and its one player.
+type soundDevice interface {
+	// Err reports a failure of the device or of the player.
+	Err() error
+	// Suspend stops the device pulling (the write loop waits instead of writing silence).
+	Suspend() error
+	Pause()
+	Close() error
+}
+
+// otoDevice is the sound card through oto.
+type otoDevice struct {
+	ctx    *oto.Context
+	player *oto.Player
+}
+
+// openOto opens oto's context (once per process) with a buffer of latency, and a player pulling
+// src whose own buffer holds as much again.
+func openOto(ctx context.Context, rate int, latency time.Duration, src io.Reader) (soundDevice, error) {
+	c, ready, err := oto.NewContext(&oto.NewContextOptions{
+		SampleRate:   rate,
+		ChannelCount: 2,
+		Format:       oto.FormatFloat32LE,
+		BufferSize:   latency,
+	})
+	if err != nil {
+		return nil, err
+	}
+	select {
+	case <-ready:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if err := c.Err(); err != nil {
+		return nil, err
+	}
+	p := c.NewPlayer(src)
+	p.SetBufferSize(int(latency.Seconds()*float64(rate))*8 + 8) // frames of 2 float32s
+	p.Play()
+	return otoDevice{ctx: c, player: p}, nil
+}
+
+func (d otoDevice) Err() error {
+	if err := d.ctx.Err(); err != nil {
+		return err
+	}
+	return d.player.Err()
+}
+func (d otoDevice) Suspend() error { return d.ctx.Suspend() }
+func (d otoDevice) Pause()         { d.player.Pause() }
+func (d otoDevice) Close() error   { return d.player.Close() }
+
+// A device that never blocks (a null ALSA device, some broken drivers) takes samples as fast as
+// they are mixed: oto's write loop then spins on a core, writing silence nowhere. The watch
+// measures the pace over windows of spinWindow and gives up on a device that took more than
+// spinFactor times real time (plus its buffer) in one.
+const (
+	spinWindow = time.Second
+	spinFactor = 4
+)
+
+// errNeverBlocks is why a spinning device is dropped.
+var errNeverBlocks = errors.New("the sound device takes samples faster than it plays them (it never blocks)")
 
 // Output drives a mixer: a sound card pulls it through oto, or, when there is none, a pump
 // pulls it at wall-clock pace so voices still end on time and a recording still fills.
@@ -40,8 +117,8 @@ type Output struct {
 	log     *slog.Logger
 	opt     OutputOptions
 	rec     *recorder
-	otoCtx  *oto.Context
-	player  *oto.Player
+	dev     soundDevice
+	pulled  atomic.Int64 // frames the device has taken
 	warn    sync.Once
 	mu      sync.Mutex
 	device  bool
@@ -59,19 +136,14 @@ func OpenOutput(ctx context.Context, mx *mix.Mixer, opt OutputOptions) (*Output,
 		opt.Logger = slog.Default()
 	}
 	if opt.Latency <= 0 {
-		opt.Latency = 60 * time.Millisecond
+		opt.Latency = DeviceBuffer
 	}
 	if opt.now == nil {
 		opt.now = time.Now
 	}
-	if opt.openOto == nil {
-		opt.openOto = func() (*oto.Context, chan struct{}, error) {
-			return oto.NewContext(&oto.NewContextOptions{
-				SampleRate:   mx.Rate(),
-				ChannelCount: 2,
-				Format:       oto.FormatFloat32LE,
-				BufferSize:   opt.Latency,
-			})
+	if opt.openDevice == nil {
+		opt.openDevice = func(ctx context.Context, src io.Reader) (soundDevice, error) {
+			return openOto(ctx, mx.Rate(), opt.Latency, src)
 		}
 	}
 	o := &Output{mx: mx, log: opt.Logger, opt: opt, stop: make(chan struct{})}
@@ -91,27 +163,16 @@ func OpenOutput(ctx context.Context, mx *mix.Mixer, opt OutputOptions) (*Output,
 		return o, nil
 	}
 	o.wg.Add(1)
-	go o.watch()
+	go o.watch(devicePace{rate: float64(mx.Rate()), buffer: opt.Latency, start: opt.now()})
 	return o, nil
 }
 
 func (o *Output) openDevice(ctx context.Context) error {
-	c, ready, err := o.opt.openOto()
+	dev, err := o.opt.openDevice(ctx, deviceReader{o})
 	if err != nil {
 		return fmt.Errorf("open audio device: %w", err)
 	}
-	select {
-	case <-ready:
-	case <-ctx.Done():
-		return fmt.Errorf("open audio device: %w", ctx.Err())
-	}
-	if err := c.Err(); err != nil {
-		return fmt.Errorf("open audio device: %w", err)
-	}
-	o.otoCtx = c
-	o.player = c.NewPlayer(deviceReader{o})
-	o.player.SetBufferSize(int(o.opt.Latency.Seconds()*float64(o.mx.Rate()))*8 + 8)
-	o.player.Play()
+	o.dev = dev
 	o.mu.Lock()
 	o.device = true
 	o.mu.Unlock()
@@ -132,33 +193,64 @@ func (o *Output) fallBack(err error) {
 		o.mu.Lock()
 		o.device = false
 		o.mu.Unlock()
-		if o.player != nil {
-			o.player.Pause()
+		if o.dev != nil {
+			o.dev.Pause()
 		}
 		o.startPump()
 	})
 }
 
-// watch notices a device that fails after it opened.
-func (o *Output) watch() {
+// watch notices a device that fails after it opened, or that never blocks; the latter is
+// suspended too, which stops oto's write loop.
+func (o *Output) watch(pace devicePace) {
 	defer o.wg.Done()
-	t := time.NewTicker(250 * time.Millisecond)
-	defer t.Stop()
+	ticks := o.opt.watchTicks
+	if ticks == nil {
+		t := time.NewTicker(250 * time.Millisecond)
+		defer t.Stop()
+		ticks = t.C
+	}
 	for {
+		var now time.Time
 		select {
 		case <-o.stop:
 			return
-		case <-t.C:
-			err := o.otoCtx.Err()
-			if err == nil {
-				err = o.player.Err()
+		case now = <-ticks:
+		}
+		if err := o.dev.Err(); err != nil {
+			o.fallBack(fmt.Errorf("audio device failed: %w", err))
+			return
+		}
+		if pace.spinning(now, o.pulled.Load()) {
+			o.fallBack(errNeverBlocks)
+			if err := o.dev.Suspend(); err != nil {
+				o.log.Debug("audio: suspend the device", "err", err)
 			}
-			if err != nil {
-				o.fallBack(fmt.Errorf("audio device failed: %w", err))
-				return
-			}
+			return
 		}
 	}
+}
+
+// devicePace compares the frames a device took over a window of wall-clock time with what it
+// can have played in that time.
+type devicePace struct {
+	rate   float64       // frames a second
+	buffer time.Duration // the device's buffer, which it may fill at once
+	start  time.Time     // the current window's start
+	base   int64         // frames taken before it
+}
+
+// spinning reports, once a window of spinWindow has passed, whether the device took more than
+// spinFactor times real time in it, and starts the next window.
+func (p *devicePace) spinning(now time.Time, pulled int64) bool {
+	elapsed := now.Sub(p.start)
+	if elapsed < spinWindow {
+		return false
+	}
+	played := (elapsed + p.buffer).Seconds() * p.rate
+	took := float64(pulled - p.base)
+	p.start, p.base = now, pulled
+	return took > spinFactor*played
 }
 
 // deviceReader is what oto pulls: the mix as float32 little-endian stereo, copied to the recorder.
@@ -172,6 +264,7 @@ func (r deviceReader) Read(p []byte) (int, error) {
 	}
 	buf := o.scratch[:2*frames]
 	o.mx.Mix(buf)
+	o.pulled.Add(int64(frames))
 	for i, s := range buf {
 		bits := math.Float32bits(s)
 		p[4*i], p[4*i+1], p[4*i+2], p[4*i+3] = byte(bits), byte(bits>>8), byte(bits>>16), byte(bits>>24)
@@ -238,9 +331,9 @@ func (o *Output) Close() error {
 	o.closing.Do(func() {
 		close(o.stop)
 		o.wg.Wait()
-		if o.player != nil {
-			o.player.Pause()
-			err = o.player.Close()
+		if o.dev != nil {
+			o.dev.Pause()
+			err = o.dev.Close()
 		}
 		if o.rec != nil {
 			err = errors.Join(err, o.rec.close())

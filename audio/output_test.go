@@ -3,15 +3,15 @@ package audio
 import (
 	"context"
 	"errors"
+	"io"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
-
-	"github.com/ebitengine/oto/v3"
 
 	"vimpclient/audio/mix"
 	"vimpclient/audio/pcm"
@@ -39,7 +39,7 @@ func TestSilentFallbackRecordsAndEndsVoices(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "out.wav")
 	out, err := OpenOutput(context.Background(), mx, OutputOptions{
 		WAVPath: path, Logger: lg, now: clock.now, ticks: ticks,
-		openOto: func() (*oto.Context, chan struct{}, error) { return nil, nil, errors.New("no card") },
+		openDevice: func(context.Context, io.Reader) (soundDevice, error) { return nil, errors.New("no card") },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -82,6 +82,117 @@ func TestSilentFallbackRecordsAndEndsVoices(t *testing.T) {
 	}
 }
 
+// fakeDevice stands for a sound card: the test pulls its reader by hand.
+type fakeDevice struct {
+	src       io.Reader
+	suspended chan struct{} // closed by Suspend
+	paused    atomic.Bool
+}
+
+func (d *fakeDevice) Err() error     { return nil }
+func (d *fakeDevice) Suspend() error { close(d.suspended); return nil }
+func (d *fakeDevice) Pause()         { d.paused.Store(true) }
+func (d *fakeDevice) Close() error   { return nil }
+
+// pull has the device take frames of the mix.
+func (d *fakeDevice) pull(t *testing.T, frames int) {
+	t.Helper()
+	if n, err := d.src.Read(make([]byte, 8*frames)); err != nil || n != 8*frames {
+		t.Fatalf("read %d, %v", n, err)
+	}
+}
+
+// openFake opens an output on a fake device, its clocks driven by the test: the clock reads
+// the time of opening, the watch's ticks carry the time after.
+func openFake(t *testing.T) (*Output, *fakeDevice, time.Time, chan time.Time, *logSink) {
+	lg, sink := newLogger()
+	clock := &fakeClock{t: time.Unix(1000, 0)}
+	watch := make(chan time.Time)
+	dev := &fakeDevice{suspended: make(chan struct{})}
+	out, err := OpenOutput(context.Background(), mix.New(mix.Options{Rate: rate}), OutputOptions{
+		Logger: lg, now: clock.now, watchTicks: watch, ticks: make(chan time.Time),
+		openDevice: func(_ context.Context, src io.Reader) (soundDevice, error) { dev.src = src; return dev, nil },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { out.Close() })
+	return out, dev, clock.t, watch, sink
+}
+
+// A device that takes ten seconds of sound in one second of wall-clock time never blocks:
+// the output suspends it (which stops oto's write loop) and goes on silently, warning once.
+func TestNeverBlockingDeviceFallsBackSilent(t *testing.T) {
+	out, dev, now, watch, sink := openFake(t)
+	if !out.Device() {
+		t.Fatal("fake device not playing")
+	}
+	for range 4 { // four ticks of 250 ms, 2.5 s of sound taken in each
+		now = now.Add(250 * time.Millisecond)
+		dev.pull(t, rate*5/2)
+		watch <- now
+	}
+	select {
+	case <-dev.suspended:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the spinning device was not suspended")
+	}
+	if out.Device() || !dev.paused.Load() {
+		t.Fatalf("after the spin: device %v, paused %v", out.Device(), dev.paused.Load())
+	}
+	if n := sink.count("no sound device"); n != 1 || !strings.Contains(sink.String(), "never blocks") {
+		t.Fatalf("%d warnings, want 1 saying the device never blocks:\n%s", n, sink.String())
+	}
+}
+
+// A device that takes sound at the pace it plays, its buffer filled at once at the start and
+// in bursts of a few buffers, is kept.
+func TestPacedDeviceKeepsPlaying(t *testing.T) {
+	out, dev, now, watch, sink := openFake(t)
+	dev.pull(t, rate*60/1000) // the buffer, filled at once
+	for i := range 40 {       // 10 s in ticks of 250 ms
+		now = now.Add(250 * time.Millisecond)
+		if i%4 == 3 {
+			dev.pull(t, rate) // a second's worth, late
+		}
+		watch <- now
+	}
+	watch <- now // the previous tick is fully processed once this one is taken
+	select {
+	case <-dev.suspended:
+		t.Fatal("a paced device was suspended")
+	default:
+	}
+	if !out.Device() || sink.count("no sound device") != 0 {
+		t.Fatalf("paced device dropped:\n%s", sink.String())
+	}
+}
+
+// The pace is judged per window: a device that keeps pace for a while and then stops
+// blocking is caught in the first window it spins in; a burst under the factor is not.
+func TestDevicePaceWindows(t *testing.T) {
+	t0 := time.Unix(0, 0)
+	p := devicePace{rate: 1000, buffer: 100 * time.Millisecond, start: t0}
+	if p.spinning(t0.Add(900*time.Millisecond), 1e6) {
+		t.Fatal("judged before a window passed")
+	}
+	steps := []struct {
+		at     time.Duration
+		pulled int64
+		spin   bool
+	}{
+		{1000, 1100, false},        // real time plus the buffer
+		{2000, 1100 + 4400, false}, // 4× real time plus buffer: at the limit
+		{3000, 5500 + 4401, true},  // just over
+		{4000, 9901 + 900, false},
+	}
+	for _, s := range steps {
+		if got := p.spinning(t0.Add(s.at*time.Millisecond), s.pulled); got != s.spin {
+			t.Fatalf("at %d ms with %d frames: spinning %v, want %v", s.at, s.pulled, got, s.spin)
+		}
+	}
+}
+
 func TestOutputWAVPathError(t *testing.T) {
 	_, err := OpenOutput(context.Background(), mix.New(mix.Options{}), OutputOptions{
 		WAVPath: filepath.Join(t.TempDir(), "no", "such", "dir.wav"), Silent: true})
@@ -108,7 +219,7 @@ func TestRealDevicePaths(t *testing.T) {
 		}
 		return string(b)
 	}
-	t.Run("null device plays", func(t *testing.T) {
+	t.Run("null device is dropped as spinning", func(t *testing.T) {
 		home := t.TempDir()
 		if err := os.WriteFile(filepath.Join(home, ".asoundrc"), []byte("pcm.!default { type null }\n"), 0o644); err != nil {
 			t.Fatal(err)
@@ -149,6 +260,18 @@ func TestDeviceChild(t *testing.T) {
 	case "device":
 		if !out.Device() {
 			t.Fatalf("null device not opened:\n%s", sink.String())
+		}
+		// A null device never blocks: within a window or two of the watch the output drops it.
+		// Nothing signals the drop but the state itself, so it is polled, with the deadline.
+		for out.Device() {
+			select {
+			case <-ctx.Done():
+				t.Fatalf("the null device was never found spinning:\n%s", sink.String())
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+		if n := sink.count("no sound device"); n != 1 || !strings.Contains(sink.String(), "never blocks") {
+			t.Fatalf("%d warnings, want 1 saying the device never blocks:\n%s", n, sink.String())
 		}
 	case "fallback":
 		if out.Device() {

@@ -3,6 +3,7 @@ package render
 import (
 	"image"
 	"math"
+	"runtime"
 	"sync"
 	"time"
 
@@ -22,21 +23,31 @@ const (
 	// beyond it the least recently drawn one is released.
 	defaultChunkBudget = 192
 	// maxBakesPerFrame and bakeBudget bound the baking done in one frame
-	// (CPU time, checked before each chunk); chunks still missing are drawn
-	// cell by cell meanwhile, or left out when they hold too many cells.
-	maxBakesPerFrame = 8
-	bakeBudget       = 3 * time.Millisecond
-	maxFallbackCells = 4096
+	// (CPU time on the drawing goroutine: the uploads of composed chunks,
+	// then the listing of new ones, checked before each chunk), so that a
+	// frame that bakes stays within a 4 ms frame's share; chunks still
+	// missing are drawn cell by cell meanwhile, or left out when they hold
+	// too many cells. maxUploadsPerFrame bounds the uploads (256 KiB each,
+	// copied by Ebiten) one frame makes; the rest wait for the next.
+	maxBakesPerFrame   = 8
+	maxUploadsPerFrame = 6
+	bakeBudget         = 2 * time.Millisecond
+	maxFallbackCells   = 4096
 	// maxDirectCells bounds the cells a frame draws directly (for chunks
 	// not baked yet), so that a map with many layers costs a frame a
 	// bounded number of vertices; the rest show once baked.
 	maxDirectCells = 16384
 	// maxVisibleChunks bounds the chunks of one layer a frame looks at.
 	maxVisibleChunks = 1024
-	// chunkPool is how many released chunk images are kept for reuse.
-	chunkPool = 8
+	// chunkPool is how many released chunk images are kept for reuse once
+	// baking has been idle for idleFrames frames. While baking goes on,
+	// the pool keeps up to the budget's worth: a rebake (a new map, a
+	// resize) draws into the images of the chunks it dropped instead of
+	// allocating textures again, which costs as much as filling them.
+	chunkPool  = 8
+	idleFrames = 120
 	// maxInFlight bounds the chunks being composed away from the drawing
-	// goroutine at once.
+	// goroutine at once (and so the pixel buffers they hold).
 	maxInFlight = 8
 )
 
@@ -102,36 +113,122 @@ type chunkCache struct {
 	// allowance or budget: how long a map takes to bake is measured so.
 	whole bool
 
+	idle     int    // frames in a row that baked nothing
 	gen      uint64 // bumped by drop: results of older jobs are dropped
 	inFlight int
 	wg       sync.WaitGroup
-	mu       sync.Mutex
-	done     []*bakeJob // composed, to upload
-	taken    []*bakeJob
 	pixPool  [][]byte
 	cellPool [][]bakeCell
+
+	// Composing runs on at most maxWorkers goroutines at once (GOMAXPROCS:
+	// more would only take turns on the same cores); jobs beyond them
+	// wait in queue, taken by the goroutine that finishes one. A worker
+	// ends when the queue is empty, so an idle cache holds no goroutine.
+	maxWorkers int
+	mu         sync.Mutex
+	workers    int
+	queue      []*bakeJob
+	done       []*bakeJob // composed, to upload
+	taken      []*bakeJob
+	ready      chan struct{} // a token once a job is done
 }
 
 func newChunkCache(d *drawer, tex *textures) *chunkCache {
-	return &chunkCache{d: d, tex: tex, layers: map[*parts.StaticLayer]*bakedLayer{}, budget: defaultChunkBudget, b: newBatch(d)}
+	return &chunkCache{d: d, tex: tex, layers: map[*parts.StaticLayer]*bakedLayer{}, budget: defaultChunkBudget, b: newBatch(d),
+		maxWorkers: max(1, runtime.GOMAXPROCS(0)), ready: make(chan struct{}, 1)}
 }
 
 // startFrame begins a frame's baking allowance and uploads the chunks
 // composed since the last frame.
 func (c *chunkCache) startFrame() {
 	c.frame++
-	c.bakes, c.spent, c.direct = 0, 0, 0
-	c.collect()
+	if c.bakes == 0 && c.inFlight == 0 {
+		c.idle++
+	} else {
+		c.idle = 0
+	}
+	if c.idle >= idleFrames {
+		c.trimPool()
+	}
+	c.bakes, c.direct = 0, 0
+	t0 := time.Now()
+	c.collect(maxUploadsPerFrame)
+	c.spent = time.Since(t0)
 }
 
-// collect uploads the composed chunks of the current generation.
-func (c *chunkCache) collect() {
+// trimPool releases the pooled images beyond chunkPool.
+func (c *chunkCache) trimPool() {
+	for len(c.pool) > chunkPool {
+		n := len(c.pool) - 1
+		c.pool[n].Deallocate()
+		c.pool[n] = nil
+		c.pool = c.pool[:n]
+	}
+}
+
+// submit hands a job to a composing goroutine, starting one when fewer
+// than maxWorkers run, queueing the job otherwise.
+func (c *chunkCache) submit(j *bakeJob) {
+	c.inFlight++
+	c.wg.Add(1)
 	c.mu.Lock()
-	c.done, c.taken = c.taken[:0], c.done
+	if c.workers >= c.maxWorkers {
+		c.queue = append(c.queue, j)
+		c.mu.Unlock()
+		return
+	}
+	c.workers++
 	c.mu.Unlock()
-	for i, j := range c.taken {
+	go c.work(j)
+}
+
+// work composes j, then the queued jobs, until the queue is empty.
+func (c *chunkCache) work(j *bakeJob) {
+	for j != nil {
+		compose(j.pix, j.cells, j.sheet)
+		c.mu.Lock()
+		c.done = append(c.done, j)
+		j = nil
+		if len(c.queue) > 0 {
+			j = c.queue[0]
+			copy(c.queue, c.queue[1:])
+			c.queue[len(c.queue)-1] = nil
+			c.queue = c.queue[:len(c.queue)-1]
+		} else {
+			c.workers--
+		}
+		c.mu.Unlock()
+		select {
+		case c.ready <- struct{}{}:
+		default:
+		}
+		c.wg.Done()
+	}
+}
+
+// await uploads composed chunks until fewer than maxInFlight are being
+// composed.
+func (c *chunkCache) await() {
+	for c.inFlight >= maxInFlight {
+		<-c.ready
+		c.collect(math.MaxInt)
+	}
+}
+
+// collect uploads up to limit composed chunks of the current generation,
+// oldest first (those of older generations are dropped without counting).
+func (c *chunkCache) collect(limit int) {
+	c.mu.Lock()
+	c.taken = append(c.taken, c.done...)
+	clear(c.done)
+	c.done = c.done[:0]
+	c.mu.Unlock()
+	n, uploads := 0, 0
+	for ; n < len(c.taken) && uploads < limit; n++ {
+		j := c.taken[n]
 		c.inFlight--
 		if j.gen == c.gen {
+			uploads++
 			img := c.image()
 			img.WritePixels(j.pix)
 			j.ch.img, j.ch.pending = img, false
@@ -141,8 +238,10 @@ func (c *chunkCache) collect() {
 			c.pixPool = append(c.pixPool, j.pix)
 		}
 		c.putCells(j.cells)
-		c.taken[i] = nil
 	}
+	rest := copy(c.taken, c.taken[n:])
+	clear(c.taken[rest:])
+	c.taken = c.taken[:rest]
 }
 
 func (c *chunkCache) putCells(cells []bakeCell) {
@@ -170,17 +269,18 @@ func newOwnImage(w, h int) *ebiten.Image {
 	return ebiten.NewImageWithOptions(image.Rect(0, 0, w, h), &ebiten.NewImageOptions{Unmanaged: true})
 }
 
-// drop releases every chunk and forgets every layer.
+// drop releases every chunk and forgets every layer; the chunks' images
+// are pooled for the bake that follows (they are as many as the budget
+// allows, or a whole map's after a whole bake), until baking has been idle
+// for idleFrames.
 func (c *chunkCache) drop() {
 	for _, ch := range c.live {
-		ch.img.Deallocate()
+		c.pool = append(c.pool, ch.img)
 		ch.img = nil
 	}
-	for _, img := range c.pool {
-		img.Deallocate()
-	}
 	clear(c.live)
-	c.live, c.pool = c.live[:0], c.pool[:0]
+	c.live = c.live[:0]
+	c.idle = 0
 	clear(c.layers)
 	c.stale = false
 	c.baked, c.skipped = 0, 0
@@ -230,7 +330,7 @@ func (c *chunkCache) forgetLayer(bl *bakedLayer) {
 }
 
 func (c *chunkCache) release(img *ebiten.Image) {
-	if len(c.pool) < chunkPool {
+	if len(c.pool) < max(chunkPool, c.budget-len(c.live)) {
 		c.pool = append(c.pool, img)
 		return
 	}
@@ -298,17 +398,8 @@ func (c *chunkCache) bake(bl *bakedLayer, key chunkKey) *chunk {
 		} else {
 			pix = make([]byte, chunkPx*chunkPx*4)
 		}
-		j := &bakeJob{ch: ch, gen: c.gen, cells: cells, sheet: sheet, pix: pix}
 		ch.pending = true
-		c.inFlight++
-		c.wg.Add(1)
-		go func() {
-			defer c.wg.Done()
-			compose(j.pix, j.cells, j.sheet)
-			c.mu.Lock()
-			c.done = append(c.done, j)
-			c.mu.Unlock()
-		}()
+		c.submit(&bakeJob{ch: ch, gen: c.gen, cells: cells, sheet: sheet, pix: pix})
 	}
 	c.bakes++
 	c.baked++
@@ -371,7 +462,7 @@ func (c *chunkCache) bakeGPU(ch *chunk) {
 // finish waits for every chunk being composed and uploads it (a whole bake).
 func (c *chunkCache) finish() {
 	c.wg.Wait()
-	c.collect()
+	c.collect(math.MaxInt)
 }
 
 // emitCells adds the cells col0..col1 × row0..row1 of l to b, drawn onto
@@ -472,12 +563,15 @@ func (c *chunkCache) draw(g *gfx, l *parts.StaticLayer) {
 	}
 }
 
-// bakeWhole bakes every chunk of a layer not baked yet.
+// bakeWhole bakes every chunk of a layer not baked yet, uploading the
+// composed ones as it goes so that no more than maxInFlight pixel buffers
+// are ever held.
 func (c *chunkCache) bakeWhole(bl *bakedLayer) {
 	for cy := range bl.rows {
 		for cx := range bl.cols {
 			key := chunkKey{int32(cx), int32(cy)}
 			if _, ok := bl.chunks[key]; !ok {
+				c.await()
 				c.bake(bl, key).used = c.frame
 			}
 		}

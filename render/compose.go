@@ -1,6 +1,7 @@
 package render
 
 import (
+	"encoding/binary"
 	"image"
 	"math"
 )
@@ -18,9 +19,14 @@ type bakeCell struct {
 // RGBA, cleared first) on the CPU, from sheet. A pixel belongs to a cell
 // when its centre lies inside it, and samples the nearest texel, as a GPU
 // draws a quad; cells do not overlap, so each pixel is written once.
+//
+// The texel column of each pixel column is worked out once per cell, and a
+// row that samples the same texel row as the one above it is a copy of
+// that row: most of a chunk is copied in runs, not pixel by pixel.
 func compose(pix []byte, cells []bakeCell, sheet *image.RGBA) {
 	clear(pix)
 	const stride = chunkPx * 4
+	var cols [chunkPx]int32 // the texel column of each pixel column of a cell
 	for i := range cells {
 		c := &cells[i]
 		px0 := max(0, int(math.Ceil(c.x0-0.5)))
@@ -31,11 +37,12 @@ func compose(pix []byte, cells []bakeCell, sheet *image.RGBA) {
 			continue
 		}
 		if c.src.Empty() {
-			for y := py0; y < py1; y++ {
-				row := pix[y*stride+px0*4 : y*stride+px1*4]
-				for x := 0; x < len(row); x += 4 {
-					row[x], row[x+1], row[x+2], row[x+3] = c.fill[0], c.fill[1], c.fill[2], c.fill[3]
-				}
+			row := pix[py0*stride+px0*4 : py0*stride+px1*4]
+			for x := 0; x < len(row); x += 4 {
+				row[x], row[x+1], row[x+2], row[x+3] = c.fill[0], c.fill[1], c.fill[2], c.fill[3]
+			}
+			for y := py0 + 1; y < py1; y++ {
+				copy(pix[y*stride+px0*4:y*stride+px1*4], row)
 			}
 			continue
 		}
@@ -44,19 +51,29 @@ func compose(pix []byte, cells []bakeCell, sheet *image.RGBA) {
 		}
 		sw, sh := float64(c.src.Dx()), float64(c.src.Dy())
 		kx, ky := sw/(c.x1-c.x0), sh/(c.y1-c.y0)
-		same := px1-px0 == c.src.Dx() && float64(px0) == c.x0 && kx == 1
+		run := true // the cell's columns sample consecutive texels
+		for x := px0; x < px1; x++ {
+			sx := c.src.Min.X + min(c.src.Dx()-1, max(0, int(math.Floor((float64(x)+0.5-c.x0)*kx))))
+			cols[x-px0] = int32(sx)
+			run = run && int(cols[0])+x-px0 == sx
+		}
+		lastSy := -1
 		for y := py0; y < py1; y++ {
 			sy := c.src.Min.Y + min(c.src.Dy()-1, max(0, int(math.Floor((float64(y)+0.5-c.y0)*ky))))
-			srow := sheet.Pix[sy*sheet.Stride:]
-			drow := pix[y*stride:]
-			if same {
-				copy(drow[px0*4:px1*4], srow[c.src.Min.X*4:c.src.Max.X*4])
-				continue
+			drow := pix[y*stride+px0*4 : y*stride+px1*4]
+			switch {
+			case sy == lastSy:
+				copy(drow, pix[(y-1)*stride+px0*4:(y-1)*stride+px1*4])
+			case run:
+				s := sheet.Pix[sy*sheet.Stride+int(cols[0])*4:]
+				copy(drow, s[:len(drow)])
+			default:
+				srow := sheet.Pix[sy*sheet.Stride:]
+				for i, sx := range cols[:px1-px0] {
+					binary.LittleEndian.PutUint32(drow[i*4:], binary.LittleEndian.Uint32(srow[sx*4:]))
+				}
 			}
-			for x := px0; x < px1; x++ {
-				sx := c.src.Min.X + min(c.src.Dx()-1, max(0, int(math.Floor((float64(x)+0.5-c.x0)*kx))))
-				copy(drow[x*4:x*4+4], srow[sx*4:sx*4+4])
-			}
+			lastSy = sy
 		}
 	}
 }

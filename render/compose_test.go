@@ -1,8 +1,11 @@
 package render
 
 import (
+	"bytes"
 	"image"
 	"image/color"
+	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -49,6 +52,136 @@ func TestComposeSamplesNearest(t *testing.T) {
 	if at(40, 0).A != 0 {
 		t.Errorf("a cell outside the sheet drew %v", at(40, 0))
 	}
+}
+
+// composeNaive is compose written the plain way, pixel by pixel: the
+// texel of every pixel worked out from its centre on its own.
+func composeNaive(pix []byte, cells []bakeCell, sheet *image.RGBA) {
+	clear(pix)
+	const stride = chunkPx * 4
+	for i := range cells {
+		c := &cells[i]
+		px0 := max(0, int(math.Ceil(c.x0-0.5)))
+		py0 := max(0, int(math.Ceil(c.y0-0.5)))
+		px1 := min(chunkPx, int(math.Ceil(c.x1-0.5)))
+		py1 := min(chunkPx, int(math.Ceil(c.y1-0.5)))
+		if px1 <= px0 || py1 <= py0 {
+			continue
+		}
+		if c.src.Empty() {
+			for y := py0; y < py1; y++ {
+				row := pix[y*stride+px0*4 : y*stride+px1*4]
+				for x := 0; x < len(row); x += 4 {
+					row[x], row[x+1], row[x+2], row[x+3] = c.fill[0], c.fill[1], c.fill[2], c.fill[3]
+				}
+			}
+			continue
+		}
+		if sheet == nil || !c.src.In(sheet.Bounds()) {
+			continue
+		}
+		sw, sh := float64(c.src.Dx()), float64(c.src.Dy())
+		kx, ky := sw/(c.x1-c.x0), sh/(c.y1-c.y0)
+		same := px1-px0 == c.src.Dx() && float64(px0) == c.x0 && kx == 1
+		for y := py0; y < py1; y++ {
+			sy := c.src.Min.Y + min(c.src.Dy()-1, max(0, int(math.Floor((float64(y)+0.5-c.y0)*ky))))
+			srow := sheet.Pix[sy*sheet.Stride:]
+			drow := pix[y*stride:]
+			if same {
+				copy(drow[px0*4:px1*4], srow[c.src.Min.X*4:c.src.Max.X*4])
+				continue
+			}
+			for x := px0; x < px1; x++ {
+				sx := c.src.Min.X + min(c.src.Dx()-1, max(0, int(math.Floor((float64(x)+0.5-c.x0)*kx))))
+				copy(drow[x*4:x*4+4], srow[sx*4:sx*4+4])
+			}
+		}
+	}
+}
+
+// gridCells lays a layer's cells over one chunk as the baker lists them: a
+// grid of cells cell world units wide seen at ppu pixels a unit, the chunk
+// starting at world (x0, y0), each showing a 32 px frame of a 4-frame
+// sheet, every seventh a fill. The products of floats put most cell edges
+// a hair off whole pixels, as on a real map.
+func gridCells(cell, ppu, x0, y0 float64) []bakeCell {
+	var cells []bakeCell
+	span := chunkPx / ppu
+	for row := int(math.Floor(y0 / cell)); float64(row)*cell < y0+span; row++ {
+		for col := int(math.Floor(x0 / cell)); float64(col)*cell < x0+span; col++ {
+			c := bakeCell{x0: (float64(col)*cell - x0) * ppu, y0: (float64(row)*cell - y0) * ppu,
+				x1: (float64(col)*cell + cell - x0) * ppu, y1: (float64(row)*cell + cell - y0) * ppu}
+			f := (col*3 + row) % 4
+			if (col+row)%7 == 0 {
+				c.fill = [4]uint8{byte(col), byte(row), 9, 255}
+			} else {
+				c.src = image.Rect(f*32, 0, f*32+32, 32)
+			}
+			cells = append(cells, c)
+		}
+	}
+	return cells
+}
+
+func testSheet() *image.RGBA {
+	sheet := image.NewRGBA(image.Rect(0, 0, 128, 32))
+	for i := range sheet.Pix {
+		sheet.Pix[i] = byte(i*7 + i/512)
+	}
+	return sheet
+}
+
+// compose, for all its runs and copied rows, writes what sampling every
+// pixel on its own does, at whole, fractional, up- and down-scaled cell
+// sizes and at chunk offsets that put cell edges anywhere.
+func TestComposeMatchesPixelByPixel(t *testing.T) {
+	sheet := testSheet()
+	rng := rand.New(rand.NewPCG(1, 2))
+	got, want := make([]byte, chunkPx*chunkPx*4), make([]byte, chunkPx*chunkPx*4)
+	for _, k := range []struct{ cell, ppu float64 }{{32, 1}, {6.4, 5}, {6.4, 3.7}, {19.2, 1.25}, {6.4, 10}, {0.6 * 32, 32 / (0.6 * 32)}} {
+		for range 6 {
+			x0, y0 := rng.Float64()*2000, rng.Float64()*2000
+			if rng.IntN(2) == 0 { // a chunk of the layer's own grid
+				span := chunkPx / k.ppu
+				x0, y0 = float64(rng.IntN(20))*span, float64(rng.IntN(20))*span
+			}
+			cells := gridCells(k.cell, k.ppu, x0, y0)
+			for i := range cells { // some cells missing, as a sparse layer has
+				if rng.IntN(5) == 0 {
+					cells[i].x1 = cells[i].x0
+				}
+			}
+			compose(got, cells, sheet)
+			composeNaive(want, cells, sheet)
+			if !bytes.Equal(got, want) {
+				t.Fatalf("cell %v at %v px/unit, chunk at (%v, %v): pixels differ", k.cell, k.ppu, x0, y0)
+			}
+		}
+	}
+}
+
+// BenchmarkComposeMap composes one chunk of a map's floor layer as the
+// largest reference map bakes it (6.4-unit cells at 5 px a unit: 32 px
+// cells whose edges fall a hair off whole pixels); naive is the same chunk
+// sampled pixel by pixel.
+func BenchmarkComposeMap(b *testing.B) {
+	sheet := testSheet()
+	cells := gridCells(6.4, 5, 51.2*3, 51.2*5)
+	pix := make([]byte, chunkPx*chunkPx*4)
+	b.Run("runs", func(b *testing.B) {
+		b.SetBytes(int64(len(pix)))
+		b.ReportAllocs()
+		for b.Loop() {
+			compose(pix, cells, sheet)
+		}
+	})
+	b.Run("naive", func(b *testing.B) {
+		b.SetBytes(int64(len(pix)))
+		b.ReportAllocs()
+		for b.Loop() {
+			composeNaive(pix, cells, sheet)
+		}
+	})
 }
 
 // BenchmarkCompose composes one chunk of 16×16 tiles of 32 px from a sheet,

@@ -161,9 +161,10 @@ func (g *Game) LoadMap(raw []byte) error {
 }
 
 // UseMap reads the simulation geometry (glued wall blocks, crates) from the
-// parsed map, the same way the host does (SetMap calls it). A map
-// whose map-dynamics row (the schema's key named by setId) declares its
-// roles wrongly is refused and leaves the previous geometry in place.
+// parsed map, the same way the host does (SetMap calls it). The roles of
+// the map-dynamics row (the schema's key named by setId) need no check
+// here: snapschema.Parse held every key of the schema to the engine's role
+// rules when CONFIG_DATA arrived.
 func (g *Game) UseMap(m *gamemap.Map) error {
 	var key *clientcore.KeySchema
 	if m.SetID != "" {
@@ -171,11 +172,6 @@ func (g *Game) UseMap(m *gamemap.Map) error {
 	}
 	if key != nil && key.Kind != snapschema.KindIndexedNoNull8 {
 		key = nil
-	}
-	if key != nil {
-		if err := gamemap.CheckDynamicsRow(rowFields(key), key.OptionalFrom); err != nil {
-			return fmt.Errorf("tanks map: %w", err)
-		}
 	}
 	geom := tanks.NewGeometry(m)
 	g.mapTerrain, g.mapLevels = geom.Terrain, geom.Levels
@@ -195,23 +191,6 @@ func (g *Game) applyLevels() {
 	}
 	g.crates.setLevels(g.levels, &g.cfg.Levels)
 	g.remotes.levels, g.remotes.rules = g.levels, &g.cfg.Levels
-}
-
-// rowFields describes a snapshot key's fields for the map's role check.
-func rowFields(k *clientcore.KeySchema) []gamemap.RowField {
-	out := make([]gamemap.RowField, len(k.Fields))
-	for i, f := range k.Fields {
-		out[i] = gamemap.RowField{Name: f.Name, U8: f.Type == snapschema.TypeU8}
-		switch f.Role {
-		case snapschema.RoleZ:
-			out[i].Role = gamemap.RoleZ
-		case snapschema.RoleLevel:
-			out[i].Role = gamemap.RoleLevel
-		case snapschema.RoleState:
-			out[i].Role = gamemap.RoleState
-		}
-	}
-	return out
 }
 
 // ObserveHot gives the game the drawn world of the tick (the core calls it

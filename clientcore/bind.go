@@ -16,10 +16,6 @@ type BoundField struct {
 	def float32 // what an unbound field reads
 }
 
-// FieldAt is the BoundField at a position a game's row declaration bound
-// (through Binder.Positions), reading def when the position is unbound.
-func FieldAt(p snapschema.Pos, def float32) BoundField { return BoundField{pos: p, def: def} }
-
 // Get reads the field from a row's (or a record's) fields.
 func (f BoundField) Get(fields []float32) float32 {
 	if v, ok := f.pos.Lookup(fields); ok {

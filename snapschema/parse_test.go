@@ -76,3 +76,34 @@ func TestSchemaAccepts(t *testing.T) {
 		t.Errorf("bare schema with a key named keys: %v", err)
 	}
 }
+
+// A schema longer than MaxBytes, or a key with more than MaxKeyFields
+// fields, is refused under the limit rule; at the bounds it parses.
+func TestParseLimits(t *testing.T) {
+	fields := func(n int) string {
+		return `{"k":{"id":1,"kind":"list16","class":"event","fields":[` +
+			strings.TrimSuffix(strings.Repeat(`{"name":"f","ty":"u8"},`, n), ",") + `]}}`
+	}
+	if _, err := Parse([]byte(fields(MaxKeyFields))); err != nil {
+		t.Fatalf("%d fields: %v", MaxKeyFields, err)
+	}
+	long := `{"k":{"id":1,"kind":"list16","class":"event"}}` + strings.Repeat(" ", MaxBytes)
+	for name, raw := range map[string]string{"fields": fields(MaxKeyFields + 1), "bytes": long} {
+		var se *Error
+		if _, err := Parse([]byte(raw)); !errors.As(err, &se) || se.Rule != "limit" {
+			t.Errorf("%s over the limit: %v", name, err)
+		}
+	}
+}
+
+// The enums print as the schema JSON spells them.
+func TestEnumNames(t *testing.T) {
+	for got, want := range map[string]string{
+		KindIndexedNoNull8.String(): "indexedNoNull8", ClassEvent.String(): "event", TypeU16.String(): "u16",
+		InterpLerpAngle.String(): "lerpAngle", RoleState.String(): "state", RoleNone.String(): "none", Kind(9).String(): "Kind(9)",
+	} {
+		if got != want {
+			t.Errorf("%q, want %q", got, want)
+		}
+	}
+}

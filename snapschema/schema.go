@@ -109,12 +109,6 @@ func (t FieldType) Size() int {
 	return 4
 }
 
-// Indexed reports whether rows of the kind carry an id (or index).
-func (k Kind) Indexed() bool { return k != KindList16 }
-
-// Nullable reports whether a row of the kind can be a removal.
-func (k Kind) Nullable() bool { return k == KindIndexed8 || k == KindIndexed32 }
-
 // Field is one column of a key's rows, in wire order.
 type Field struct {
 	Name   string

@@ -154,7 +154,7 @@ func editPath(obj json.RawMessage, path []string, fn func(json.RawMessage) (json
 }
 
 // spliceFields inserts the fields of added (a JSON array) after the field
-// named after, or at the end when after is "".
+// named after.
 func spliceFields(fields json.RawMessage, after, added string) (json.RawMessage, error) {
 	var list, extra []json.RawMessage
 	if err := json.Unmarshal(fields, &list); err != nil {
@@ -163,20 +163,17 @@ func spliceFields(fields json.RawMessage, after, added string) (json.RawMessage,
 	if err := json.Unmarshal([]byte(added), &extra); err != nil {
 		return nil, err
 	}
-	at := len(list)
-	if after != "" {
-		at = -1
-		for i, f := range list {
-			var named struct {
-				Name string `json:"name"`
-			}
-			if json.Unmarshal(f, &named) == nil && named.Name == after {
-				at = i + 1
-			}
+	at := -1
+	for i, f := range list {
+		var named struct {
+			Name string `json:"name"`
 		}
-		if at < 0 {
-			return nil, fmt.Errorf("no field %q", after)
+		if json.Unmarshal(f, &named) == nil && named.Name == after {
+			at = i + 1
 		}
+	}
+	if at < 0 {
+		return nil, fmt.Errorf("no field %q", after)
 	}
 	list = append(list[:at], append(extra, list[at:]...)...)
 	return json.Marshal(list)

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"vimpclient/snapschema"
 )
 
 // layeredSchema has a map dynamics key with the engine roles (z and level
@@ -35,7 +36,7 @@ func TestBinderNamesRolesAndAuthor(t *testing.T) {
 	d1 := s.Key("d1")
 	b := NewBinder(d1)
 	x, angle := b.Require("x"), b.Require("angle")
-	z, level, state := b.Role(RoleZ), b.Role(RoleLevel), b.Role(RoleState)
+	z, level, state := b.Role(snapschema.RoleZ), b.Role(snapschema.RoleLevel), b.Role(snapschema.RoleState)
 	vx := b.Optional("vx", 7)
 	if err := b.Err(); err != nil {
 		t.Fatal(err)
@@ -56,7 +57,7 @@ func TestBinderNamesRolesAndAuthor(t *testing.T) {
 	if nb.Require("height"); nb.Err() == nil {
 		t.Fatal("the name of a role field was bound")
 	}
-	var be *BindError
+	var be *snapschema.BindError
 	if err := nb.Err(); !errors.As(err, &be) || be.Key != "d1" || !slices.Equal(be.Missing, []string{"height"}) ||
 		err.Error() != `snapshot key "d1": missing field "height"` {
 		t.Fatalf("error %v", err)
@@ -71,14 +72,14 @@ func TestBinderNamesRolesAndAuthor(t *testing.T) {
 	if un := ib.Unaccounted(); !slices.Equal(un, []string{"role z (height)", "role level (floor)", "role state (z)"}) {
 		t.Fatalf("role fields ignored by name: %v", un)
 	}
-	ib.IgnoreRoles(RoleZ, RoleLevel, RoleState)
+	ib.IgnoreRoles(snapschema.RoleZ, snapschema.RoleLevel, snapschema.RoleState)
 	if err := ib.Complete(); err != nil {
 		t.Fatal(err)
 	}
 	// A flat key has no roles: unbound, reading 0, and no error.
 	w9 := s.Key("w9")
 	fb := NewBinder(w9)
-	if r := fb.Role(RoleZ); r.Bound() || r.Get([]float32{1, 2, 3}) != 0 || fb.Err() != nil {
+	if r := fb.Role(snapschema.RoleZ); r.Bound() || r.Get([]float32{1, 2, 3}) != 0 || fb.Err() != nil {
 		t.Fatal("a missing role is not unbound")
 	}
 	// The author id is the last field of the block.

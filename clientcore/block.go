@@ -3,6 +3,7 @@ package clientcore
 import (
 	"encoding/binary"
 	"math"
+	"vimpclient/snapschema"
 )
 
 // decodeBlock decodes the block of key k whose row count starts at b[pos],
@@ -15,7 +16,7 @@ import (
 func (d *Decoder) decodeBlock(b []byte, pos int, k *KeySchema, f *Frame) (int, error) {
 	var count int
 	kind := k.Kind
-	if kind == KindIndexed8 || kind == KindIndexedNoNull8 {
+	if kind == snapschema.KindIndexed8 || kind == snapschema.KindIndexedNoNull8 {
 		if pos >= len(b) {
 			return pos, ErrTruncated
 		}
@@ -35,11 +36,11 @@ func (d *Decoder) decodeBlock(b []byte, pos int, k *KeySchema, f *Frame) (int, e
 	start := len(f.rows)
 	var err error
 	switch kind {
-	case KindIndexed8:
+	case snapschema.KindIndexed8:
 		pos, err = d.rows8(b, pos, count, k, f)
-	case KindIndexed32:
+	case snapschema.KindIndexed32:
 		pos, err = d.rows32(b, pos, count, k, f)
-	case KindIndexedNoNull8:
+	case snapschema.KindIndexedNoNull8:
 		pos, err = d.rowsNoNull8(b, pos, count, k, f)
 	default:
 		for i := 0; i < count && err == nil; i++ {
@@ -180,7 +181,7 @@ func decodeFields(runs []fieldRun, p []byte, out []float32, wide []uint32) (fast
 		run := &runs[ri]
 		end := i + run.n
 		switch run.typ {
-		case TypeF32:
+		case snapschema.TypeF32:
 			// Two values a load while two remain.
 			for ; i+1 < end; i += 2 {
 				x := binary.BigEndian.Uint64(p[j : j+8 : j+8])
@@ -197,17 +198,17 @@ func decodeFields(runs []fieldRun, p []byte, out []float32, wide []uint32) (fast
 				i++
 				j += 4
 			}
-		case TypeU8:
+		case snapschema.TypeU8:
 			for ; i < end; i++ {
 				out[i] = float32(p[j])
 				j++
 			}
-		case TypeU16:
+		case snapschema.TypeU16:
 			for ; i < end; i++ {
 				out[i] = float32(binary.BigEndian.Uint16(p[j : j+2 : j+2]))
 				j += 2
 			}
-		case TypeU32:
+		case snapschema.TypeU32:
 			w := run.wide
 			for ; i < end; i++ {
 				u := binary.BigEndian.Uint32(p[j : j+4 : j+4])
@@ -226,7 +227,7 @@ func decodeFields(runs []fieldRun, p []byte, out []float32, wide []uint32) (fast
 func decodeF32Exact(runs []fieldRun, p []byte, out []float32) {
 	for ri := range runs {
 		run := &runs[ri]
-		if run.typ != TypeF32 {
+		if run.typ != snapschema.TypeF32 {
 			continue
 		}
 		for t := 0; t < run.n; t++ {

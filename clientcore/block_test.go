@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"vimpclient/snapschema"
 )
 
 // readSeed reads a bytes seed of the FuzzDecode corpus.
@@ -94,7 +95,7 @@ func TestDecodeBeyondFastRounding(t *testing.T) {
 	got := f.Blocks[0].Rows[0].Fields
 	for i, fl := range k.Fields {
 		want := float32(vals[i])
-		if fl.Type == TypeF32 {
+		if fl.Type == snapschema.TypeF32 {
 			want = float32(math.Round(float64(float32(vals[i]))*100) / 100)
 		}
 		if math.Float32bits(got[i]) != math.Float32bits(want) {

@@ -5,78 +5,19 @@ import (
 	"fmt"
 	"math"
 	"os"
-	"strings"
 	"sync"
 	"testing"
+	"vimpclient/snapschema"
 )
 
-func TestSchemaRules(t *testing.T) {
-	field := `{"name":"x","ty":"f32"}`
-	cases := []struct {
-		name, schema, key, rule string
-	}{
-		{"not an object", `[1]`, "", "V3"},
-		{"entry not an object", `{"m1":3}`, "m1", "V3"},
-		{"missing id", `{"m1":{"kind":"indexed8","class":"hot"}}`, "m1", "V1"},
-		{"id out of range", `{"m1":{"id":256,"kind":"indexed8","class":"hot"}}`, "m1", "V1"},
-		{"id not integer", `{"m1":{"id":1.5,"kind":"indexed8","class":"hot"}}`, "m1", "V1"},
-		{"bad kind", `{"m1":{"id":1,"kind":"indexed16","class":"hot"}}`, "m1", "V1"},
-		{"bad class", `{"m1":{"id":1,"kind":"indexed8","class":"warm"}}`, "m1", "V1"},
-		{"field without ty", `{"m1":{"id":1,"kind":"indexed8","class":"hot","fields":[{"name":"x"}]}}`, "m1", "V2"},
-		{"bad ty", `{"m1":{"id":1,"kind":"indexed8","class":"hot","fields":[{"name":"x","ty":"f64"}]}}`, "m1", "V2"},
-		{"bad interp", `{"m1":{"id":1,"kind":"indexed8","class":"hot","fields":[{"name":"x","ty":"f32","interp":"cubic"}]}}`, "m1", "V2"},
-		{"optionalFrom negative", `{"c1":{"id":5,"kind":"indexedNoNull8","class":"hot","optionalFrom":-1,"fields":[` + field + `,` + field + `]}}`, "c1", "V3"},
-		{"duplicate id", `{"a":{"id":1,"kind":"list16","class":"event"},"b":{"id":1,"kind":"list16","class":"event"}}`, "b", "V4"},
-		{"optionalFrom zero", `{"c1":{"id":5,"kind":"indexedNoNull8","class":"hot","optionalFrom":0,"fields":[` + field + `,` + field + `]}}`, "c1", "V5"},
-		{"optionalFrom past end", `{"c1":{"id":5,"kind":"indexedNoNull8","class":"hot","optionalFrom":2,"fields":[` + field + `,` + field + `]}}`, "c1", "V5"},
-		{"unknown role", `{"c1":{"id":5,"kind":"indexedNoNull8","class":"hot","fields":[{"name":"x","ty":"f32","role":"height"}]}}`, "c1", "V6a"},
-		{"z alone", `{"c1":{"id":5,"kind":"indexedNoNull8","class":"hot","fields":[` + field + `,` + field + `,` + field + `,{"name":"z","ty":"f32","role":"z"},{"name":"l","ty":"u8"}]}}`, "c1", "V6b"},
-		{"z misplaced", `{"c1":{"id":5,"kind":"indexedNoNull8","class":"hot","fields":[` + field + `,` + field + `,{"name":"z","ty":"f32","role":"z"},{"name":"level","ty":"u8","role":"level"}]}}`, "c1", "V6b"},
-		{"names without roles", `{"c1":{"id":5,"kind":"indexedNoNull8","class":"hot","fields":[` + field + `,` + field + `,` + field + `,{"name":"z","ty":"f32"},{"name":"level","ty":"u8"}]}}`, "c1", "V6c"},
-		{"state not u8", `{"c1":{"id":5,"kind":"indexedNoNull8","class":"hot","fields":[` + field + `,` + field + `,` + field + `,{"name":"s","ty":"u16","role":"state"}]}}`, "c1", "V6d"},
-		{"state misplaced", `{"c1":{"id":5,"kind":"indexedNoNull8","class":"hot","fields":[` + field + `,` + field + `,` + field + `,` + field + `,{"name":"s","ty":"u8","role":"state"}]}}`, "c1", "V6d"},
-		{"tail before state", `{"c1":{"id":5,"kind":"indexedNoNull8","class":"hot","optionalFrom":3,"fields":[` + field + `,` + field + `,` + field + `,{"name":"s","ty":"u8","role":"state"},` + field + `]}}`, "c1", "V6e"},
-	}
-	for _, c := range cases {
-		_, err := ParseSchema([]byte(c.schema))
-		var se *SchemaError
-		if !errors.As(err, &se) {
-			t.Errorf("%s: got %v, want a schema error", c.name, err)
-			continue
-		}
-		if se.Key != c.key || se.Rule != c.rule || !strings.Contains(err.Error(), c.rule) {
-			t.Errorf("%s: got %v (key %q rule %s), want key %q rule %s", c.name, err, se.Key, se.Rule, c.key, c.rule)
-		}
-	}
-}
-
-func TestSchemaAccepts(t *testing.T) {
-	layered := `{"c2":{"id":6,"kind":"indexedNoNull8","class":"hot","optionalFrom":6,"extra":true,"fields":[
-		{"name":"x","ty":"f32","interp":"lerp"},{"name":"y","ty":"f32","interp":"lerp"},{"name":"angle","ty":"f32","interp":"lerpAngle"},
-		{"name":"z","ty":"f32","interp":"lerp","role":"z"},{"name":"level","ty":"u8","role":"level"},{"name":"state","ty":"u8","role":"state"},
-		{"name":"vx","ty":"f32"}]},
-		"m1":{"id":1,"kind":"indexed8","class":"hot","fields":[{"name":"team","ty":"u8","interp":"lerp"}]},
-		"w1":{"id":2,"kind":"list16","class":"event","optionalFrom":null}}`
-	s, err := ParseSchema([]byte(layered))
+// A lerp on a non-f32 field compiles as discrete.
+func TestCompileLerpOnIntegerIsDiscrete(t *testing.T) {
+	s, err := ParseSchema([]byte(`{"m1":{"id":1,"kind":"indexed8","class":"hot","fields":[{"name":"team","ty":"u8","interp":"lerp"}]}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := []string{s.Keys[0].Name, s.Keys[1].Name, s.Keys[2].Name}; strings.Join(got, ",") != "c2,m1,w1" {
-		t.Errorf("key order %v", got)
-	}
-	if s.Key("m1").lerped[0] != InterpDiscrete {
+	if s.Key("m1").lerped[0] != snapschema.InterpDiscrete {
 		t.Errorf("lerp on a u8 field must behave as discrete")
-	}
-	wrapped := `{"version":5,"port":5,"keys":{"w1":{"id":2,"kind":"list16","class":"event"}}}`
-	if s, err := ParseSchema([]byte(wrapped)); err != nil || s.Key("w1") == nil {
-		t.Errorf("wrapper form: %v", err)
-	}
-	if _, err := ParseSchema([]byte(`{"version":4,"port":5,"keys":{}}`)); err == nil {
-		t.Errorf("wrapper with version 4 accepted")
-	}
-	// A key literally named "keys" is not mistaken for the wrapper.
-	if s, err := ParseSchema([]byte(`{"keys":{"id":3,"kind":"list16","class":"event"}}`)); err != nil || s.Key("keys") == nil {
-		t.Errorf("bare schema with a key named keys: %v", err)
 	}
 }
 
@@ -100,11 +41,11 @@ func TestRound2AndIDs(t *testing.T) {
 		}
 	}
 	for id, want := range map[uint32]string{0: "0", 35: "z", 359: "9z", 13011: "a1f", math.MaxUint32: "1z141z3"} {
-		if got := RowIDString(KindIndexed32, id); got != want {
+		if got := RowIDString(snapschema.KindIndexed32, id); got != want {
 			t.Errorf("base36(%d) = %s, want %s", id, got, want)
 		}
 	}
-	if RowIDString(KindIndexedNoNull8, 7) != "d7" || RowIDString(KindIndexed8, 7) != "7" {
+	if RowIDString(snapschema.KindIndexedNoNull8, 7) != "d7" || RowIDString(snapschema.KindIndexed8, 7) != "7" {
 		t.Errorf("id names")
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"vimpclient/snapschema"
 )
 
 type vecVerdict struct {
@@ -114,7 +115,7 @@ func checkDecoded(t *testing.T, where string, s *Schema, f *Frame, want *vecDeco
 		for ri, raw := range wb.Rows {
 			row := &gb.Rows[ri]
 			at := where + " " + k.Name + " row " + RowIDString(k.Kind, row.ID)
-			if k.Kind == KindList16 {
+			if k.Kind == snapschema.KindList16 {
 				var fields []any
 				if err := json.Unmarshal(raw, &fields); err != nil {
 					t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"vimpclient/snapschema"
 )
 
 // testRow and testFrame are the packer's input in the tests' own encoder,
@@ -72,19 +73,19 @@ func encodeFrame(s *Schema, f *testFrame) []byte {
 		k := s.Key(blk.key)
 		b = append(b, k.ID)
 		switch k.Kind {
-		case KindIndexed8, KindIndexedNoNull8:
+		case snapschema.KindIndexed8, snapschema.KindIndexedNoNull8:
 			b = append(b, byte(len(blk.rows)))
 		default:
 			b = binary.BigEndian.AppendUint16(b, uint16(len(blk.rows)))
 		}
 		for _, r := range blk.rows {
 			switch k.Kind {
-			case KindIndexed8:
+			case snapschema.KindIndexed8:
 				b = append(b, byte(r.id), boolByte(!r.null))
-			case KindIndexed32:
+			case snapschema.KindIndexed32:
 				b = binary.BigEndian.AppendUint32(b, r.id)
 				b = append(b, boolByte(!r.null))
-			case KindIndexedNoNull8:
+			case snapschema.KindIndexedNoNull8:
 				b = append(b, byte(r.id))
 			}
 			if r.null {
@@ -100,13 +101,13 @@ func encodeFrame(s *Schema, f *testFrame) []byte {
 			for i := 0; i < n; i++ {
 				v := r.fields[i]
 				switch k.Fields[i].Type {
-				case TypeF32:
+				case snapschema.TypeF32:
 					b = binary.BigEndian.AppendUint32(b, math.Float32bits(float32(v)))
-				case TypeU8:
+				case snapschema.TypeU8:
 					b = append(b, byte(v))
-				case TypeU16:
+				case snapschema.TypeU16:
 					b = binary.BigEndian.AppendUint16(b, uint16(v))
-				case TypeU32:
+				case snapschema.TypeU32:
 					b = binary.BigEndian.AppendUint32(b, uint32(v))
 				}
 			}
@@ -127,17 +128,17 @@ func randomRow(rng *rand.Rand, k *KeySchema, id uint32) testRow {
 	r := testRow{id: id, fields: make([]float64, len(k.Fields))}
 	for i, f := range k.Fields {
 		switch f.Type {
-		case TypeF32:
+		case snapschema.TypeF32:
 			r.fields[i] = float64(float32(rng.NormFloat64() * 1000))
-		case TypeU8:
+		case snapschema.TypeU8:
 			r.fields[i] = float64(rng.IntN(256))
-		case TypeU16:
+		case snapschema.TypeU16:
 			r.fields[i] = float64(rng.IntN(65536))
-		case TypeU32:
+		case snapschema.TypeU32:
 			r.fields[i] = float64(rng.Uint32())
 		}
 	}
-	if k.Kind != KindList16 && k.Kind != KindIndexedNoNull8 && rng.IntN(8) == 0 {
+	if k.Kind != snapschema.KindList16 && k.Kind != snapschema.KindIndexedNoNull8 && rng.IntN(8) == 0 {
 		r.null, r.fields = true, nil
 	}
 	if k.OptionalFrom != 0 && rng.IntN(2) == 0 {
@@ -171,7 +172,7 @@ func randomFrame(rng *rand.Rand, s *Schema, seq uint32) *testFrame {
 		blk := testBlock{key: k.Name}
 		for i := 0; i < n; i++ {
 			id := uint32(ids[i])
-			if k.Kind == KindIndexed32 {
+			if k.Kind == snapschema.KindIndexed32 {
 				id = rng.Uint32()
 			}
 			blk.rows = append(blk.rows, randomRow(rng, k, id))
@@ -209,7 +210,7 @@ func checkRoundTrip(t *testing.T, s *Schema, tf *testFrame, f *Frame) {
 		for ri, tr := range tb.rows {
 			r := &blk.Rows[ri]
 			wantID := tr.id
-			if k.Kind == KindList16 {
+			if k.Kind == snapschema.KindList16 {
 				wantID = uint32(ri)
 			}
 			if r.ID != wantID || r.Null != tr.null {
@@ -219,7 +220,7 @@ func checkRoundTrip(t *testing.T, s *Schema, tf *testFrame, f *Frame) {
 				want := 0.0
 				if !tr.noTail || i < k.OptionalFrom {
 					want = tr.fields[i]
-					if k.Fields[i].Type == TypeF32 {
+					if k.Fields[i].Type == snapschema.TypeF32 {
 						want = float64(round2(float32(want)))
 					}
 				}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"vimpclient/clientcore"
+	"vimpclient/snapschema"
 )
 
 // Binding a key's rows by name: each field a reader needs is found once per
@@ -27,7 +28,7 @@ func ExampleBinder() {
 	x, y := b.Require("x"), b.Require("y")
 	angle := b.Optional("angle", 0)
 	spin := b.Optional("spin", 1) // an older layout's absent field reads its default
-	z, level := b.Role(clientcore.RoleZ), b.Role(clientcore.RoleLevel)
+	z, level := b.Role(snapschema.RoleZ), b.Role(snapschema.RoleLevel)
 	if err := b.Err(); err != nil {
 		fmt.Println(err)
 		return

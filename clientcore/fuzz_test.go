@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"vimpclient/snapschema"
 )
 
 // fuzzSchemas loads the conformance schemas once per fuzz target.
@@ -84,8 +85,8 @@ func FuzzParseSchema(f *testing.F) {
 	f.Fuzz(func(t *testing.T, schema, frame []byte) {
 		s, err := ParseSchema(schema)
 		if err != nil {
-			if _, ok := err.(*SchemaError); !ok {
-				t.Fatalf("error is not a SchemaError: %v", err)
+			if _, ok := err.(*snapschema.Error); !ok {
+				t.Fatalf("error is not a snapschema.Error: %v", err)
 			}
 			return
 		}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"testing"
+	"vimpclient/snapschema"
 )
 
 type vecState struct {
@@ -164,7 +165,7 @@ func checkSample(t *testing.T, where string, c *Core, h *Hot, st *vecStep) {
 			Rows [][]json.RawMessage
 		}
 		for _, g := range *e.Game {
-			if c.schema.Key(g.Key).Kind == KindIndexed8 {
+			if c.schema.Key(g.Key).Kind == snapschema.KindIndexed8 {
 				wantActors = append(wantActors, g)
 			} else {
 				wantDyn = append(wantDyn, g)
@@ -242,7 +243,7 @@ func checkRecords(t *testing.T, where string, s *Schema, got []Record, want []st
 				continue
 			}
 			for j := range fields {
-				if k.Fields[j].Type != TypeF32 {
+				if k.Fields[j].Type != snapschema.TypeF32 {
 					// integer fields reach the hot data as f32
 					fields[j] = float64(float32(fields[j].(float64)))
 				}

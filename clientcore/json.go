@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"vimpclient/snapschema"
 )
 
 // The decoder's JSON form is the engine's debug and test view of a frame:
@@ -107,7 +108,7 @@ func appendSnapshotJSON(dst []byte, blocks []Block) []byte {
 
 func appendBlockJSON(dst []byte, b *Block) []byte {
 	k := b.Schema
-	if k.Kind == KindList16 {
+	if k.Kind == snapschema.KindList16 {
 		dst = append(dst, '[')
 		for i := range b.Rows {
 			if i > 0 {
@@ -147,7 +148,7 @@ func appendRowJSON(dst []byte, k *KeySchema, r *Row) []byte {
 		if i > 0 {
 			dst = append(dst, ',')
 		}
-		if k.Fields[i].Type == TypeF32 {
+		if k.Fields[i].Type == snapschema.TypeF32 {
 			dst = appendTwoDecimals(dst, float64(v))
 		} else {
 			dst = strconv.AppendUint(dst, uint64(r.exact(k, i)), 10)
@@ -158,7 +159,7 @@ func appendRowJSON(dst []byte, k *KeySchema, r *Row) []byte {
 
 // Name is the row's entity name as the renderer keys it: "L<n>" for a local
 // spawn, else RowIDString of its id.
-func (r *Row) Name(kind Kind) string {
+func (r *Row) Name(kind snapschema.Kind) string {
 	if r.Local != 0 {
 		return "L" + strconv.FormatUint(uint64(r.Local), 10)
 	}
@@ -168,11 +169,11 @@ func (r *Row) Name(kind Kind) string {
 // RowIDString renders an entity id the way the engine names it: decimal for
 // indexed8, lowercase base 36 for indexed32, "d" + index for indexedNoNull8.
 // list16 rows have no id; their position is rendered in decimal.
-func RowIDString(kind Kind, id uint32) string {
+func RowIDString(kind snapschema.Kind, id uint32) string {
 	switch kind {
-	case KindIndexed32:
+	case snapschema.KindIndexed32:
 		return strconv.FormatUint(uint64(id), 36)
-	case KindIndexedNoNull8:
+	case snapschema.KindIndexedNoNull8:
 		return "d" + strconv.FormatUint(uint64(id), 10)
 	}
 	return strconv.FormatUint(uint64(id), 10)

@@ -1,5 +1,7 @@
 package clientcore
 
+import "vimpclient/snapschema"
+
 // A row plan is a key's row layout compiled once, when the schema is parsed:
 // the row as runs of consecutive fields of one wire type. Decoding a row walks
 // its few runs, each a tight loop over fixed-width values, instead of
@@ -8,22 +10,22 @@ package clientcore
 
 // fieldRun is n consecutive fields of one wire type.
 type fieldRun struct {
-	typ  FieldType
+	typ  snapschema.FieldType
 	at   int // first field index
 	n    int // fields in the run
 	off  int // byte offset of the first field in the row
-	wide int // position of the first field among the key's u32 fields (TypeU32 only)
+	wide int // position of the first field among the key's u32 fields (snapschema.TypeU32 only)
 }
 
 // interpRun is n consecutive fields interpolated the same way.
 type interpRun struct {
-	mode Interp
+	mode snapschema.Interp
 	at   int
 	n    int
 }
 
 // compileRuns splits the fields [0, n) into runs of one wire type.
-func compileRuns(types []FieldType, wideAt []int, n int) []fieldRun {
+func compileRuns(types []snapschema.FieldType, wideAt []int, n int) []fieldRun {
 	var runs []fieldRun
 	off := 0
 	for i := 0; i < n; i++ {
@@ -33,14 +35,14 @@ func compileRuns(types []FieldType, wideAt []int, n int) []fieldRun {
 		} else {
 			runs = append(runs, fieldRun{typ: t, at: i, n: 1, off: off, wide: wideAt[i]})
 		}
-		off += t.size()
+		off += t.Size()
 	}
 	return runs
 }
 
 // compileInterp splits a hot key's fields into runs of one interpolation
 // mode (every non-f32 field is discrete).
-func compileInterp(lerped []Interp) []interpRun {
+func compileInterp(lerped []snapschema.Interp) []interpRun {
 	var runs []interpRun
 	for i, m := range lerped {
 		if len(runs) > 0 && runs[len(runs)-1].mode == m {
@@ -61,7 +63,7 @@ func (k *KeySchema) compilePlan() {
 		k.head = compileRuns(k.types, k.wideAt, k.OptionalFrom)
 		k.headWide = 0
 		for _, t := range k.types[:k.OptionalFrom] {
-			if t == TypeU32 {
+			if t == snapschema.TypeU32 {
 				k.headWide++
 			}
 		}
@@ -70,20 +72,20 @@ func (k *KeySchema) compilePlan() {
 		k.interp = compileInterp(k.lerped)
 		for i, m := range k.lerped {
 			switch m {
-			case InterpDiscrete:
+			case snapschema.InterpDiscrete:
 				k.discrete = append(k.discrete, i)
-			case InterpLerpAngle:
+			case snapschema.InterpLerpAngle:
 				k.angles = append(k.angles, i)
 			}
 		}
 	}
 	idBytes := 0
 	switch k.Kind {
-	case KindIndexed8:
+	case snapschema.KindIndexed8:
 		idBytes = 2
-	case KindIndexed32:
+	case snapschema.KindIndexed32:
 		idBytes = 5
-	case KindIndexedNoNull8:
+	case snapschema.KindIndexedNoNull8:
 		idBytes = 1
 	}
 	k.minFullBytes = idBytes + k.fullBytes
@@ -91,7 +93,7 @@ func (k *KeySchema) compilePlan() {
 		k.minFullBytes = idBytes + 1 + k.headBytes
 	}
 	k.minRowBytes = k.minFullBytes
-	if k.Kind == KindIndexed8 || k.Kind == KindIndexed32 {
+	if k.Kind == snapschema.KindIndexed8 || k.Kind == snapschema.KindIndexed32 {
 		k.minRowBytes = idBytes // a null row has no fields
 	}
 }

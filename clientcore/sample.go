@@ -1,6 +1,9 @@
 package clientcore
 
-import "slices"
+import (
+	"slices"
+	"vimpclient/snapschema"
+)
 
 // The render-time sample: the two buffered frames around render time and
 // the world interpolated between them.
@@ -113,7 +116,7 @@ func (c *Core) interpolate(fa, fb *Frame, alpha float32) {
 			if !ab.Schema.interpolated {
 				continue
 			}
-			if ab.Schema.Kind == KindIndexed8 {
+			if ab.Schema.Kind == snapschema.KindIndexed8 {
 				h.Actors = c.interpolateBlock(fa, ab, fb, alpha, h.Actors)
 			} else {
 				h.Dynamics = c.interpolateBlock(fa, ab, fb, alpha, h.Dynamics)
@@ -148,7 +151,7 @@ func (c *Core) interpolate(fa, fb *Frame, alpha float32) {
 		}
 		last := c.segs[c.keyLast[id]]
 		c.keySeen[id] = 0 // placed, at its first position
-		if sg.key.Kind == KindIndexed8 {
+		if sg.key.Kind == snapschema.KindIndexed8 {
 			h.Actors = append(h.Actors, c.recs[last.start:last.end]...)
 		} else {
 			h.Dynamics = append(h.Dynamics, c.recs[last.start:last.end]...)
@@ -225,16 +228,16 @@ func (c *Core) lerpRows(ab, bb *Block, alpha float32, dst []Record) ([]Record, b
 			run := &runs[ri]
 			end := min(i+run.n, w)
 			switch run.mode {
-			case InterpDiscrete:
+			case snapschema.InterpDiscrete:
 				for ; i < end; i++ {
 					out[i] = av[i]
 				}
-			case InterpLerp:
+			case snapschema.InterpLerp:
 				for ; i < end; i++ {
 					a := av[i]
 					out[i] = a + float32((bv[i]-a)*alpha)
 				}
-			case InterpLerpAngle:
+			case snapschema.InterpLerpAngle:
 				for ; i < end; i++ {
 					a := av[i]
 					d := bv[i] - a
@@ -274,9 +277,9 @@ func (c *Core) interpolateRows(ab, bb *Block, alpha float32, dst []Record) []Rec
 		for i, mode := range k.lerped[:w] {
 			a, b := ra.Fields[i], rb.Fields[i]
 			switch mode {
-			case InterpLerp:
+			case snapschema.InterpLerp:
 				a = lerp(a, b, alpha)
-			case InterpLerpAngle:
+			case snapschema.InterpLerpAngle:
 				a = lerpAngle(a, b, alpha)
 			}
 			out[i] = a

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+	"vimpclient/snapschema"
 )
 
 // refBlock is the interpolation of one of A's blocks field by field, as
@@ -39,9 +40,9 @@ func refBlock(ab *Block, fb *Frame, alpha float32) [][]float32 {
 		for i, f := range ab.Schema.Fields {
 			a, b := ra.Fields[i], rb.Fields[i]
 			switch {
-			case f.Type == TypeF32 && f.Interp == InterpLerp:
+			case f.Type == snapschema.TypeF32 && f.Interp == snapschema.InterpLerp:
 				a = a + float32((b-a)*alpha)
-			case f.Type == TypeF32 && f.Interp == InterpLerpAngle:
+			case f.Type == snapschema.TypeF32 && f.Interp == snapschema.InterpLerpAngle:
 				d := b - a
 				for d > pi {
 					d -= twoPi
@@ -89,7 +90,7 @@ func TestInterpolateFastPaths(t *testing.T) {
 					}
 					rb.noTail = ra.noTail
 					for j := range rb.fields {
-						if k.Fields[j].Interp == InterpLerpAngle {
+						if k.Fields[j].Interp == snapschema.InterpLerpAngle {
 							// Mostly a small turn, sometimes across the wrap.
 							ra.fields[j] = float64(float32(rng.Float64()*2*math.Pi - math.Pi))
 							rb.fields[j] = ra.fields[j] + rng.NormFloat64()*0.1

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"vimpclient/internal/capturetest"
+	"vimpclient/snapschema"
 )
 
 // conformanceCounts tallies the shared cases the tests ran, printed at the end.
@@ -121,7 +122,7 @@ func checkFields(t testing.TB, where string, k *KeySchema, row *Row, want []any)
 		return
 	}
 	for i, w := range want {
-		if k.Fields[i].Type == TypeF32 {
+		if k.Fields[i].Type == snapschema.TypeF32 {
 			ws, _ := w.(string)
 			if !sameF32(got[i], bits32(t, ws)) {
 				t.Errorf("%s field %d: got %v (%08x), want %s", where, i, got[i], math.Float32bits(got[i]), ws)

@@ -13,6 +13,7 @@ import (
 	"vimpclient/parts"
 	"vimpclient/protocol"
 	"vimpclient/session"
+	"vimpclient/snapschema"
 	"vimpclient/world"
 )
 
@@ -100,10 +101,10 @@ func (l *Loop) message(ev *session.Event) {
 			return // answered with the team chosen earlier in the run
 		}
 	}
-	if cfg, ok := ev.Value.(*protocol.Config); ok && len(cfg.Snapshot) > clientcore.MaxSchemaBytes {
+	if cfg, ok := ev.Value.(*protocol.Config); ok && len(cfg.Snapshot) > snapschema.MaxBytes {
 		// Refused before the HUD, the core and the world each read it: a
 		// host repeating a huge CONFIG_DATA must not cost a tick each.
-		l.note(fmt.Sprintf("snapshot schema: %d bytes, the limit is %d", len(cfg.Snapshot), clientcore.MaxSchemaBytes))
+		l.note(fmt.Sprintf("snapshot schema: %d bytes, the limit is %d", len(cfg.Snapshot), snapschema.MaxBytes))
 		return
 	}
 	l.hud.Handle(ev.Value, l.nowMs)

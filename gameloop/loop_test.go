@@ -16,6 +16,7 @@ import (
 	"vimpclient/hud"
 	"vimpclient/protocol"
 	"vimpclient/session"
+	"vimpclient/snapschema"
 )
 
 // heavyMatch is a session in play on the embedded host's tanks config and
@@ -64,7 +65,7 @@ func newHeavyMatch(t testing.TB, obs Observer) *heavyMatch {
 	if err := json.Unmarshal(cfgRaw, &doc); err != nil {
 		t.Fatal(err)
 	}
-	ps, err := packer.ParseSchema(doc.Snapshot)
+	ps, err := snapschema.Parse(doc.Snapshot)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -80,18 +81,17 @@ func newHeavyMatch(t testing.TB, obs Observer) *heavyMatch {
 // heavyFrame packs the heavy tanks scene with the host's packer: 32 tanks,
 // 40 bombs, 64 crates and the player block, and with events 20 tracers
 // and 10 explosions.
-func heavyFrame(t testing.TB, ps *packer.Schema, events bool) []byte {
+func heavyFrame(t testing.TB, ps *snapschema.Schema, events bool) []byte {
 	var f packer.Frame
 	f.Start(1, 0, &packer.Camera{X: 400, Y: 300}, &packer.Player{GameID: 1, State: [8]float32{400, 300}})
-	// The tank rows end with z and level and the crate rows' heads with
-	// them in a layered schema; a flat one has neither, so the rows are cut
-	// to the schema's width (its head for the crates).
+	// The match's first map is flat: its tank rows have no z and level and
+	// the crate rows' heads are the pose (sent without the velocity tail).
 	m1 := ps.Key("m1")
 	f.Block(m1)
 	for i := range 32 {
 		x, y := packer.Round2(250+float32(i%8)*20), packer.Round2(160+float32(i/8)*20)
 		f.Row(uint32(i+1), []packer.Value{packer.F(x), packer.F(y), packer.F(0.5), packer.F(0.2), packer.F(30), packer.F(10),
-			packer.F(1.5), packer.I(3), packer.I(2), packer.I(uint32(1 + i%2)), packer.F(0), packer.F(0), packer.I(0)}[:len(m1.Names)])
+			packer.F(1.5), packer.I(3), packer.I(2), packer.I(uint32(1 + i%2)), packer.F(0)}[:len(m1.Fields)])
 	}
 	if events {
 		f.Block(ps.Key("w1"))

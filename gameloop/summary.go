@@ -10,6 +10,7 @@ import (
 	"vimpclient/clientcore"
 	"vimpclient/internal/version"
 	"vimpclient/session"
+	"vimpclient/snapschema"
 	"vimpclient/termtext"
 )
 
@@ -95,7 +96,7 @@ func (e *Entities) Tick(l *Loop, now time.Time) {
 func (e *Entities) Frame(f *clientcore.Frame) {
 	for bi := range f.Blocks {
 		bl := &f.Blocks[bi]
-		if bl.Schema.Kind == clientcore.KindList16 || laterBlock(f.Blocks, bi) {
+		if bl.Schema.Kind == snapschema.KindList16 || laterBlock(f.Blocks, bi) {
 			continue
 		}
 		for _, r := range bl.Rows {

@@ -45,9 +45,6 @@ const (
 	RuleBodyLevel = "body-level"
 	// RuleSpawnLevel: a spawn point's level is an existing level.
 	RuleSpawnLevel = "spawn-level"
-	// RuleRoles: the map-dynamics row declares its engine roles (z, level,
-	// state) at the right indices.
-	RuleRoles = "roles"
 )
 
 // ValidationError reports a map that breaks one of the rules.

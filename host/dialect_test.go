@@ -150,8 +150,9 @@ func TestEmbeddedHostSpeaksTheRealTanksDialect(t *testing.T) {
 }
 
 // A host pinned to the layered map speaks the 2.5D dialect, and only
-// there: the tank and crate rows carry z and level (the crate's with their
-// roles, in the mandatory head), prediction announces the fall time, and
+// there: the tank and crate rows carry z and level with their engine roles
+// where the schema rules place them (after the angle; in the crate row's
+// mandatory head), prediction announces the fall time, and
 // MAP_DATA has the levels; everything else is the real dialect.
 func TestLayeredMapOptsIntoThe25DDialect(t *testing.T) {
 	srv, _ := startHost(t, Config{Map: "bridge"})
@@ -177,7 +178,7 @@ func TestLayeredMapOptsIntoThe25DDialect(t *testing.T) {
 		}
 		return out
 	}
-	if got, want := names("m1"), []string{"x", "y", "angle", "gunRotation", "vx", "vy", "engineLoad", "condition", "size", "team", "angvel", "z", "level"}; !slices.Equal(got, want) {
+	if got, want := names("m1"), []string{"x", "y", "angle", "z/z", "level/level", "gunRotation", "vx", "vy", "engineLoad", "condition", "size", "team", "angvel"}; !slices.Equal(got, want) {
 		t.Errorf("m1 fields %v, want %v", got, want)
 	}
 	if got, want := names("c1"), []string{"x", "y", "angle", "z/z", "level/level", "vx", "vy", "angvel"}; !slices.Equal(got, want) {

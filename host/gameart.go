@@ -14,7 +14,7 @@ import (
 
 // gameImages draws the images the maps of a game's own data name, since
 // the host has none of that game's art: each sprite sheet just large enough
-// for the frames its maps use, each frame the tile of the kind its map gives
+// for the frames its maps use, each frame the tile of the terrain its map gives
 // it (a wall for the physics tiles, a canopy in a layer above the tanks, a
 // floor or grass below them), and a crate for each image of a dynamic body,
 // as large as the largest body that uses it.
@@ -46,7 +46,7 @@ func gameImages(list []match.MapData) (map[string][]byte, error) {
 			}
 			for tile, f := range m.SpriteSheet.Frames {
 				spec.Frames = append(spec.Frames, f)
-				spec.Kinds = append(spec.Kinds, tileKind(tile, m.Layers, m.PhysicsStatic))
+				spec.Terrains = append(spec.Terrains, tileTerrain(tile, m.Layers, m.PhysicsStatic))
 			}
 		}
 		for _, b := range m.PhysicsDynamic {
@@ -75,10 +75,10 @@ func gameImages(list []match.MapData) (map[string][]byte, error) {
 	return out, nil
 }
 
-// tileKind is what a map's tile draws: a wall when it is solid, a canopy
+// tileTerrain is what a map's tile draws: a wall when it is solid, a canopy
 // in a layer drawn above the tanks (4 and up), the floor when it is the
 // first tile of its ground layer, grass after that.
-func tileKind(tile int, layers map[string][]int, static []int) art.Kind {
+func tileTerrain(tile int, layers map[string][]int, static []int) art.Terrain {
 	for _, t := range static {
 		if t == tile {
 			return art.Wall

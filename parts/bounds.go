@@ -1,6 +1,9 @@
 package parts
 
-import "vimpclient/clientcore"
+import (
+	"vimpclient/clientcore"
+	"vimpclient/snapschema"
+)
 
 // checkScratch is what checkFrame counts, kept between frames so that the
 // check allocates nothing in steady state.
@@ -51,7 +54,7 @@ func (s *Scene) checkFrame(f *clientcore.EventFrame) *LimitError {
 		if blk.Schema == nil {
 			continue
 		}
-		list := blk.Schema.Kind == clientcore.KindList16
+		list := blk.Schema.Kind == snapschema.KindList16
 		for ri := range s.routes[blk.Schema.ID] {
 			r := &s.routes[blk.Schema.ID][ri]
 			for i := range blk.Rows {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"vimpclient/clientcore"
+	"vimpclient/snapschema"
 )
 
 // Limits on a FIRST_SHOT_DATA snapshot.
@@ -87,7 +88,7 @@ func ParseFirstShotGame(schema *clientcore.Schema, gameRaw, camera json.RawMessa
 			continue
 		}
 		v, ok := keys[k.Name]
-		if !ok || k.Kind == clientcore.KindList16 {
+		if !ok || k.Kind == snapschema.KindList16 {
 			continue
 		}
 		var byID map[string]json.RawMessage
@@ -132,13 +133,13 @@ func ParseFirstShotGame(schema *clientcore.Schema, gameRaw, camera json.RawMessa
 
 // parseRowID reads a JSON-form row id: decimal (indexed8), base 36
 // (indexed32) or "d<i>" (indexedNoNull8).
-func parseRowID(kind clientcore.Kind, s string) (uint32, bool) {
+func parseRowID(kind snapschema.Kind, s string) (uint32, bool) {
 	var v uint64
 	var err error
 	switch kind {
-	case clientcore.KindIndexed32:
+	case snapschema.KindIndexed32:
 		v, err = strconv.ParseUint(s, 36, 32)
-	case clientcore.KindIndexedNoNull8:
+	case snapschema.KindIndexedNoNull8:
 		rest, ok := strings.CutPrefix(s, "d")
 		if !ok {
 			return 0, false

@@ -11,6 +11,7 @@ import (
 
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
+	"vimpclient/snapschema"
 )
 
 // Part is one live entity renderer (or a self-ending effect).
@@ -275,7 +276,7 @@ func (s *Scene) ApplyFrame(f *clientcore.EventFrame) {
 			r := &routes[ri]
 			for i := range blk.Rows {
 				row := &blk.Rows[i]
-				if blk.Schema.Kind == clientcore.KindList16 {
+				if blk.Schema.Kind == snapschema.KindList16 {
 					if row.Null {
 						continue
 					}

@@ -5,32 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"strconv"
 
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
 	"vimpclient/predict"
+	"vimpclient/snapschema"
 )
-
-// snakeRow is a snake model's row (s1), bound by name once per model: the
-// spine points head first, heading, radius, crystals, colour and boost.
-type snakeRow struct {
-	spine                                 [SpinePoints][2]clientcore.BoundField
-	angle, radius, crystals, color, boost clientcore.BoundField
-}
-
-// bindSnakeRow is the game's record of the s1 key; the key-record test
-// compares it with the engine's schema both ways.
-func bindSnakeRow(b *clientcore.Binder) snakeRow {
-	var r snakeRow
-	for i := range r.spine {
-		r.spine[i][0] = b.Require("p" + strconv.Itoa(i) + "x")
-		r.spine[i][1] = b.Require("p" + strconv.Itoa(i) + "y")
-	}
-	r.angle, r.radius, r.crystals = b.Require("angle"), b.Require("radius"), b.Require("crystals")
-	r.color, r.boost = b.Require("color"), b.Require("boost")
-	return r
-}
 
 // Config is CONFIG_DATA.prediction for snakes: the generic part and the
 // motion constants of each model.
@@ -112,11 +92,11 @@ func FromConfig(schema *clientcore.Schema, prediction []byte) (*Game, error) {
 	best := ""
 	for name := range cfg.Models {
 		k := schema.Key(name)
-		if k == nil || k.Kind != clientcore.KindIndexed8 {
+		if k == nil || k.Kind != snapschema.KindIndexed8 {
 			continue
 		}
 		b := clientcore.NewBinder(k)
-		if bindSnakeRow(b); b.Err() != nil {
+		if BindSnakeRow(b.Positions()); b.Err() != nil {
 			continue
 		}
 		if best == "" || name < best {
@@ -142,7 +122,7 @@ type Game struct {
 
 	model Model
 	key   *clientcore.KeySchema
-	row   snakeRow // the model key's fields
+	row   SnakeRow // the model key's fields
 	bits  struct{ left, right, boost uint32 }
 
 	s       Snake
@@ -193,14 +173,14 @@ func (g *Game) SetModel(name string) error {
 	m, ok := g.models[name]
 	k := g.schema.Key(name)
 	if !ok || k == nil {
-		g.key, g.row = nil, snakeRow{}
+		g.key, g.row = nil, SnakeRow{}
 		g.pred.SetModel(false)
 		return fmt.Errorf("snakes model %q: not configured or no snapshot key", name)
 	}
 	b := clientcore.NewBinder(k)
-	row := bindSnakeRow(b)
+	row := BindSnakeRow(b.Positions())
 	if err := b.Err(); err != nil {
-		g.key, g.row = nil, snakeRow{}
+		g.key, g.row = nil, SnakeRow{}
 		g.pred.SetModel(false)
 		return fmt.Errorf("snakes model %q: %w", name, err)
 	}
@@ -313,7 +293,7 @@ func (g *Game) TrackFrame(myID uint8, hasID bool, f *clientcore.EventFrame) {
 				continue
 			}
 			g.hasRow = true
-			g.crystal, g.color = g.row.crystals.Get(r.Fields), g.row.color.Get(r.Fields)
+			g.crystal, g.color = g.row.Crystals.Get(r.Fields), g.row.Color.Get(r.Fields)
 			g.pred.SetFrozen(false)
 		}
 	}
@@ -337,19 +317,19 @@ func (g *Game) Overlay(myID uint8, hasID bool, tail []clientcore.Record) ([]clie
 	f, v := &g.row, g.vals
 	clear(v)
 	for k := 1; k < SpinePoints; k++ {
-		f.spine[k][0].Set(v, g.spine[2*k]+e.X)
-		f.spine[k][1].Set(v, g.spine[2*k+1]+e.Y)
+		f.Spine[k][0].Set(v, g.spine[2*k]+e.X)
+		f.Spine[k][1].Set(v, g.spine[2*k+1]+e.Y)
 	}
 	hx, hy := g.s.X+e.X, g.s.Y+e.Y
-	f.spine[0][0].Set(v, hx)
-	f.spine[0][1].Set(v, hy)
-	f.angle.Set(v, g.s.Angle)
-	f.radius.Set(v, g.model.Radius(g.s.Crystals))
-	f.crystals.Set(v, g.crystal)
-	f.color.Set(v, g.color)
+	f.Spine[0][0].Set(v, hx)
+	f.Spine[0][1].Set(v, hy)
+	f.Angle.Set(v, g.s.Angle)
+	f.Radius.Set(v, g.model.Radius(g.s.Crystals))
+	f.Crystals.Set(v, g.crystal)
+	f.Color.Set(v, g.color)
 	live := g.controls(g.pred.Live())
 	if live.Boost && g.s.Crystals > g.model.BoostMinCrystals {
-		f.boost.Set(v, 1)
+		f.Boost.Set(v, 1)
 	}
 	g.cam, g.hasCam = [2]float32{hx, hy}, true
 	return append(tail, clientcore.Record{Schema: g.key, ID: uint32(myID), Fields: g.vals}), g.cam, true

@@ -17,5 +17,5 @@ func TestKeyRecords(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rowtest.CheckKeyRecord(t, raw, "s1", func(b *clientcore.Binder) { bindSnakeRow(b) })
+	rowtest.CheckKeyRecord(t, raw, "s1", func(b *clientcore.Binder) { BindSnakeRow(b.Positions()) })
 }

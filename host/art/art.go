@@ -105,23 +105,23 @@ func abs(v int) int {
 	return v
 }
 
-// Kind is what a tile of a map draws: the frames of the generated maps'
+// Terrain is what a tile of a map draws: the frames of the generated maps'
 // sheet, by index.
-type Kind int
+type Terrain int
 
-// Kinds of tile.
+// The terrains of a tile.
 const (
-	Floor Kind = iota
+	Floor Terrain = iota
 	Wall
 	Grass
 	Canopy
 )
 
 // SheetSpec is a sprite sheet a map names: each tile's frame rectangle
-// (x, y, w, h in the sheet) and kind.
+// (x, y, w, h in the sheet) and terrain.
 type SheetSpec struct {
-	Frames [][4]int
-	Kinds  []Kind
+	Frames   [][4]int
+	Terrains []Terrain
 }
 
 // maxSheetSide bounds a drawn sheet (pixels per side).
@@ -129,7 +129,7 @@ const maxSheetSide = 2048
 
 // Sheet draws a sheet for a map whose tiles index frames anywhere in it:
 // just large enough to hold every frame, each frame the generated sheet's
-// tile of its kind (scaled to the frame); a frame two tiles share is drawn
+// tile of its terrain (scaled to the frame); a frame two tiles share is drawn
 // for the first of them. Transparent elsewhere.
 func Sheet(spec SheetSpec) (image.Image, error) {
 	w, h := 1, 1
@@ -148,8 +148,8 @@ func Sheet(spec SheetSpec) (image.Image, error) {
 		}
 		drawn[f] = true
 		k := Floor
-		if i < len(spec.Kinds) {
-			k = spec.Kinds[i]
+		if i < len(spec.Terrains) {
+			k = spec.Terrains[i]
 		}
 		for y := 0; y < f[3]; y++ {
 			for x := 0; x < f[2]; x++ {

@@ -17,9 +17,9 @@ import (
 // rotation of the generated flat maps speaks it.
 //
 // The 2.5D dialect of the newer engine is the real one with the layered
-// fields added: z and level at the end of the tank row, z and level with
-// their engine roles in the crate row's mandatory head (optionalFrom moves
-// past them), the fall time per level in prediction.mapFallTime and the
+// fields added: z and level with their engine roles after the angle of the
+// tank row and in the crate row's mandatory head (optionalFrom moves past
+// them), where the engine's rules place the roles; the fall time per level in prediction.mapFallTime and the
 // bomb's ammunition use in weapons.w2.consumption. Only a match pinned to
 // a layered map (bridge) sends it, since one CONFIG_DATA serves every map
 // of a connection.
@@ -49,10 +49,12 @@ func configData(cfg *Config, first *Map) ([]byte, error) {
 
 // Layered fields, in the form config.json writes fields.
 const (
-	m1LayeredFields = `[{"name":"z","ty":"f32","interp":"lerp"},{"name":"level","ty":"u8"}]`
-	c1LayeredFields = `[{"name":"z","ty":"f32","interp":"lerp","role":"z"},{"name":"level","ty":"u8","role":"level"}]`
-	// c1LayeredAfter is the crate row field the layered fields follow.
-	c1LayeredAfter = "angle"
+	// layeredFields are the height and level of a tank or crate row, by
+	// their engine roles.
+	layeredFields = `[{"name":"z","ty":"f32","interp":"lerp","role":"z"},{"name":"level","ty":"u8","role":"level"}]`
+	// layeredAfter is the row field the layered fields follow: the roles
+	// z and level sit at indices 3 and 4, after x, y and angle.
+	layeredAfter = "angle"
 	// layeredFallTime is the fall time per level (seconds) the layered
 	// dialect announces; the match steps its falls with it.
 	layeredFallTime = `0.35`
@@ -72,10 +74,10 @@ func layeredConfig(real []byte) ([]byte, error) {
 		fn   func(json.RawMessage) (json.RawMessage, error)
 	}{
 		{[]string{"snapshot", "m1", "fields"}, func(f json.RawMessage) (json.RawMessage, error) {
-			return spliceFields(f, "", m1LayeredFields)
+			return spliceFields(f, layeredAfter, layeredFields)
 		}},
 		{[]string{"snapshot", "c1", "fields"}, func(f json.RawMessage) (json.RawMessage, error) {
-			return spliceFields(f, c1LayeredAfter, c1LayeredFields)
+			return spliceFields(f, layeredAfter, layeredFields)
 		}},
 		{[]string{"snapshot", "c1", "optionalFrom"}, func(v json.RawMessage) (json.RawMessage, error) {
 			var of int
@@ -83,7 +85,7 @@ func layeredConfig(real []byte) ([]byte, error) {
 				return nil, err
 			}
 			var added []json.RawMessage
-			if err := json.Unmarshal([]byte(c1LayeredFields), &added); err != nil {
+			if err := json.Unmarshal([]byte(layeredFields), &added); err != nil {
 				return nil, err
 			}
 			return json.RawMessage(fmt.Sprint(of + len(added))), nil
@@ -152,7 +154,7 @@ func editPath(obj json.RawMessage, path []string, fn func(json.RawMessage) (json
 }
 
 // spliceFields inserts the fields of added (a JSON array) after the field
-// named after, or at the end when after is "".
+// named after.
 func spliceFields(fields json.RawMessage, after, added string) (json.RawMessage, error) {
 	var list, extra []json.RawMessage
 	if err := json.Unmarshal(fields, &list); err != nil {
@@ -161,20 +163,17 @@ func spliceFields(fields json.RawMessage, after, added string) (json.RawMessage,
 	if err := json.Unmarshal([]byte(added), &extra); err != nil {
 		return nil, err
 	}
-	at := len(list)
-	if after != "" {
-		at = -1
-		for i, f := range list {
-			var named struct {
-				Name string `json:"name"`
-			}
-			if json.Unmarshal(f, &named) == nil && named.Name == after {
-				at = i + 1
-			}
+	at := -1
+	for i, f := range list {
+		var named struct {
+			Name string `json:"name"`
 		}
-		if at < 0 {
-			return nil, fmt.Errorf("no field %q", after)
+		if json.Unmarshal(f, &named) == nil && named.Name == after {
+			at = i + 1
 		}
+	}
+	if at < 0 {
+		return nil, fmt.Errorf("no field %q", after)
 	}
 	list = append(list[:at], append(extra, list[at:]...)...)
 	return json.Marshal(list)

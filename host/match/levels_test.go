@@ -9,6 +9,7 @@ import (
 	"vimpclient/clientcore"
 	"vimpclient/games/tanks"
 	"vimpclient/host/packer"
+	"vimpclient/snapschema"
 )
 
 // bridgeMatch is a match pinned to the bridge map with one human (uid 1)
@@ -70,13 +71,13 @@ func TestBridgeRowsCarryLevels(t *testing.T) {
 	m, r := bridgeMatch(t)
 	k := r.dec.Schema().Key("m1")
 	b := clientcore.NewBinder(k)
-	fx, fz, fl := b.Require("x"), b.Require("z"), b.Require("level")
+	fx, fz, fl := b.Require("x"), b.Role(snapschema.RoleZ), b.Role(snapschema.RoleLevel)
 	if err := b.Err(); err != nil {
 		t.Fatal(err)
 	}
 	ck := r.dec.Schema().Key("c1")
 	cb := clientcore.NewBinder(ck)
-	cz, cl := cb.Role(clientcore.RoleZ), cb.Role(clientcore.RoleLevel)
+	cz, cl := cb.Role(snapschema.RoleZ), cb.Role(snapschema.RoleLevel)
 	if !cz.Bound() || !cl.Bound() {
 		t.Fatal("c1 rows are not layered")
 	}
@@ -143,9 +144,9 @@ func TestFlatSchemaRows(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := packer.ParseSchema(raw)
+		s, err := snapschema.Parse(raw)
 		if err != nil {
-			t.Fatal(err)
+			return rowLayouts{}, err
 		}
 		return bindRowLayouts(s)
 	}
@@ -165,18 +166,18 @@ func TestFlatSchemaRows(t *testing.T) {
 		}
 	}
 	l, err := parse(func(keys map[string]map[string]any) { drop("m1", "z", "level")(keys); drop("c1", "z", "level")(keys) })
-	if err != nil || l.m1.z >= 0 || l.m1.level >= 0 || l.c1.z >= 0 || l.c1.level >= 0 {
+	if err != nil || l.m1.Layered() || l.m1.Z.Bound() || l.m1.Level.Bound() || l.c1.Layered() {
 		t.Fatalf("flat rows: %+v %+v %v", l.m1, l.c1, err)
 	}
 	full, err := parse(func(map[string]map[string]any) {})
-	if err != nil || full.m1.z < 0 || full.c1.z != 3 || full.c1.level != 4 {
+	if err != nil || full.m1.Z.Index() != 3 || full.m1.Level.Index() != 4 || full.c1.Z.Index() != 3 || full.c1.Level.Index() != 4 {
 		t.Fatalf("layered rows: %+v %+v %v", full.m1, full.c1, err)
 	}
 	if _, err := parse(drop("m1", "level")); err == nil || !strings.Contains(err.Error(), "z and level") {
 		t.Fatalf("m1 with z alone: %v", err)
 	}
 	var v [13]packer.Value
-	l.m1.pack(v[:11], &tankValues{x: 1, z: 5, level: 1}) // flat rows have no room for them
+	packTank(&l.m1, v[:11], &tankValues{x: 1, z: 5, level: 1}) // flat rows have no room for them
 }
 
 // A shot keeps its level: a tank on the bridge does not hit one on the

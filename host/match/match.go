@@ -24,6 +24,7 @@ import (
 	"vimpclient/games/tanks"
 	"vimpclient/host/game"
 	"vimpclient/host/packer"
+	"vimpclient/snapschema"
 )
 
 var _ game.Match = (*Match)(nil)
@@ -103,8 +104,8 @@ type Match struct {
 	log                                *slog.Logger
 	rng                                *rand.Rand
 	config                             json.RawMessage
-	schema                             *packer.Schema
-	keyM1, keyW1, keyW2, keyW2E, keyC1 *packer.Key
+	schema                             *snapschema.Schema
+	keyM1, keyW1, keyW2, keyW2E, keyC1 *snapschema.Key
 	rows                               rowLayouts // where each value goes in those keys' rows
 
 	maps    map[string]*Map
@@ -231,7 +232,7 @@ func New(cfg Config) (*Match, error) {
 	if err := json.Unmarshal(compact, &top); err != nil {
 		return nil, fmt.Errorf("match config: %w", err)
 	}
-	schema, err := packer.ParseSchema(top["snapshot"])
+	schema, err := snapschema.Parse(top["snapshot"])
 	if err != nil {
 		return nil, fmt.Errorf("match config: %w", err)
 	}
@@ -510,8 +511,11 @@ func (m *Match) firstShot() any {
 			continue
 		}
 		r := p.tank.values(p, m.model.Size, m.current.geom)
-		row := make([]float64, len(m.keyM1.Types))
-		m.rows.m1.firstShot(row, &r)
+		v, row := m.row(len(m.keyM1.Fields)), make([]float64, len(m.keyM1.Fields))
+		packTank(&m.rows.m1, v, &r)
+		for i, f := range m.keyM1.Fields {
+			row[i] = v[i].Number(f.Type)
+		}
 		rows[strconv.Itoa(int(p.gid))] = row
 	}
 	if len(rows) == 0 {

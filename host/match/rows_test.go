@@ -4,8 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
-
-	"vimpclient/host/packer"
+	"vimpclient/snapschema"
 )
 
 // The match places its row values by name: its own schema binds, and a
@@ -17,7 +16,7 @@ func TestRowLayoutsBindByName(t *testing.T) {
 	if err := json.Unmarshal(configJSON, &top); err != nil {
 		t.Fatal(err)
 	}
-	parse := func(edit func(keys map[string]map[string]any)) *packer.Schema {
+	parse := func(edit func(keys map[string]map[string]any)) *snapschema.Schema {
 		t.Helper()
 		var keys map[string]map[string]any
 		if err := json.Unmarshal(top["snapshot"], &keys); err != nil {
@@ -30,7 +29,7 @@ func TestRowLayoutsBindByName(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := packer.ParseSchema(raw)
+		s, err := snapschema.Parse(raw)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -41,7 +40,7 @@ func TestRowLayoutsBindByName(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if k := s.Key("m1"); l.m1.angvel != k.Index("angvel") || l.m1.team != k.Index("team") {
+	if k := s.Key("m1"); l.m1.AngVel.Index() != k.Index("angvel") || l.m1.Team.Index() != k.Index("team") || l.m1.Layered() {
 		t.Fatalf("m1 layout %+v", l.m1)
 	}
 	for _, c := range []struct {
@@ -51,11 +50,20 @@ func TestRowLayoutsBindByName(t *testing.T) {
 	}{
 		{"extra field", func(keys map[string]map[string]any) {
 			keys["m1"]["fields"] = append(keys["m1"]["fields"].([]any), map[string]any{"name": "shield", "ty": "u8"})
-		}, `"m1": field shield is never written`},
+		}, `"m1": unaccounted field "shield"`},
 		{"renamed field", func(keys map[string]map[string]any) {
 			f := keys["w1"]["fields"].([]any)
-			f[len(f)-1].(map[string]any)["name"] = "owner"
-		}, `"w1": missing field shooterId, field owner is never written`},
+			f[0].(map[string]any)["name"] = "fromX"
+		}, `"w1": missing field "startX", unaccounted field "fromX"`},
+		{"crate state", func(keys map[string]map[string]any) {
+			f := keys["c1"]["fields"].([]any)
+			keys["c1"]["fields"] = append(f[:3:3], append([]any{map[string]any{"name": "state", "ty": "u8", "role": "state"}}, f[3:]...)...)
+			keys["c1"]["optionalFrom"] = 4
+		}, `"c1": the match writes no state byte`},
+		{"crate without velocities", func(keys map[string]map[string]any) {
+			keys["c1"]["fields"] = keys["c1"]["fields"].([]any)[:3]
+			delete(keys["c1"], "optionalFrom")
+		}, `"c1": the match writes the velocities`},
 		{"pose in the tail", func(keys map[string]map[string]any) {
 			keys["c1"]["optionalFrom"] = 2
 		}, `"c1": the pose must precede optionalFrom 2`},

@@ -171,15 +171,15 @@ func (m *Match) packBody() {
 			continue
 		}
 		r := p.tank.values(p, m.model.Size, m.current.geom)
-		v := m.row(len(m.keyM1.Types))
-		m.rows.m1.pack(v, &r)
+		v := m.row(len(m.keyM1.Fields))
+		packTank(&m.rows.m1, v, &r)
 		f.Row(uint32(p.gid), v)
 	}
 	if len(m.shots) > 0 {
 		f.Block(m.keyW1)
 		for i := range m.shots {
-			v := m.row(len(m.keyW1.Types))
-			m.rows.w1.pack(v, &m.shots[i])
+			v := m.row(len(m.keyW1.Fields))
+			packTracer(&m.rows.w1, v, &m.shots[i])
 			f.ListRow(v)
 		}
 	}
@@ -187,9 +187,9 @@ func (m *Match) packBody() {
 		f.Block(m.keyW2)
 		l := &m.rows.w2
 		for _, b := range m.planted {
-			v := m.row(len(m.keyW2.Types))
-			v[l.x], v[l.y], v[l.angle] = packer.F(packer.Round2(b.x)), packer.F(packer.Round2(b.y)), packer.F(0)
-			v[l.size], v[l.time], v[l.owner] = packer.I(w2Size), packer.I(w2FuseMs), packer.I(uint32(b.owner))
+			v := m.row(len(m.keyW2.Fields))
+			v[l.X.Index()], v[l.Y.Index()], v[l.Angle.Index()] = packer.F(packer.Round2(b.x)), packer.F(packer.Round2(b.y)), packer.F(0)
+			v[l.Size.Index()], v[l.Time.Index()], v[l.Author.Index()] = packer.I(w2Size), packer.I(w2FuseMs), packer.I(uint32(b.owner))
 			f.Row(b.id, v)
 		}
 		for _, id := range m.detonated {
@@ -199,13 +199,13 @@ func (m *Match) packBody() {
 	if len(m.explosions) > 0 {
 		f.Block(m.keyW2E)
 		for i := range m.explosions {
-			v := m.row(len(m.keyW2E.Types))
-			m.rows.w2e.pack(v, &m.explosions[i])
+			v := m.row(len(m.keyW2E.Fields))
+			packExplosion(&m.rows.w2e, v, &m.explosions[i])
 			f.ListRow(v)
 		}
 	}
 	f.Block(m.keyC1)
-	cl, width := &m.rows.c1, len(m.keyC1.Types)
+	cl, width := &m.rows.c1, len(m.keyC1.Fields)
 	for i := range m.crates {
 		b := &m.crates[i].body
 		ox, oy := b.Corner()
@@ -216,11 +216,11 @@ func (m *Match) packBody() {
 			n = m.keyC1.OptionalFrom
 		}
 		v := m.row(width)
-		v[cl.x], v[cl.y], v[cl.angle] = packer.F(packer.Round2(ox)), packer.F(packer.Round2(oy)), packer.F(packer.Round2(b.Angle))
-		v[cl.vx], v[cl.vy], v[cl.angvel] = packer.F(packer.Round2(b.VX)), packer.F(packer.Round2(b.VY)), packer.F(packer.Round2(b.AngVel))
-		if cl.z >= 0 {
+		v[cl.X.Index()], v[cl.Y.Index()], v[cl.Angle.Index()] = packer.F(packer.Round2(ox)), packer.F(packer.Round2(oy)), packer.F(packer.Round2(b.Angle))
+		v[cl.VX.Index()], v[cl.VY.Index()], v[cl.AngVel.Index()] = packer.F(packer.Round2(b.VX)), packer.F(packer.Round2(b.VY)), packer.F(packer.Round2(b.AngVel))
+		if cl.Layered() {
 			lv := &m.crates[i].lv
-			v[cl.z], v[cl.level] = packer.F(packer.Round2(lv.WorldZ(m.current.geom.Levels))), packer.I(uint32(lv.Level))
+			v[cl.Z.Index()], v[cl.Level.Index()] = packer.F(packer.Round2(lv.WorldZ(m.current.geom.Levels))), packer.I(uint32(lv.Level))
 		}
 		f.Row(uint32(i), v[:n])
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"vimpclient/internal/capturetest"
+	"vimpclient/snapschema"
 )
 
 // sharedDir finds the engine's test data: testdata/ at the module root,
@@ -76,7 +77,7 @@ func values(t *testing.T, raw []json.RawMessage) []Value {
 	return out
 }
 
-func packCase(t *testing.T, s *Schema, raw json.RawMessage) ([]byte, error) {
+func packCase(t *testing.T, s *snapschema.Schema, raw json.RawMessage) ([]byte, error) {
 	t.Helper()
 	var p confPack
 	if err := json.Unmarshal(raw, &p); err != nil {
@@ -105,7 +106,7 @@ func packCase(t *testing.T, s *Schema, raw json.RawMessage) ([]byte, error) {
 		}
 		f.Block(k)
 		for _, r := range b.Rows {
-			if k.Kind == List16 {
+			if k.Kind == snapschema.KindList16 {
 				var fields []json.RawMessage
 				if err := json.Unmarshal(r, &fields); err != nil {
 					t.Fatal(err)
@@ -146,7 +147,7 @@ func TestConformanceFrames(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			s, err := ParseSchema(schemaRaw)
+			s, err := snapschema.Parse(schemaRaw)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"vimpclient/snapschema"
 )
 
 // Port and Version are the first two bytes of every frame.
@@ -54,7 +55,7 @@ var (
 // Bytes returns the error.
 type Frame struct {
 	buf     []byte
-	key     *Key
+	key     *snapschema.Key
 	countAt int
 	count   int
 	err     error
@@ -109,7 +110,7 @@ func (f *Frame) Start(seq uint32, serverTime float64, cam *Camera, pl *Player) {
 }
 
 // Block opens a block of key k, closing the previous one.
-func (f *Frame) Block(k *Key) {
+func (f *Frame) Block(k *snapschema.Key) {
 	f.closeBlock()
 	if f.err != nil {
 		return
@@ -119,7 +120,7 @@ func (f *Frame) Block(k *Key) {
 	f.buf = append(f.buf, k.ID)
 	f.countAt = len(f.buf)
 	switch k.Kind {
-	case Indexed8, IndexedNoNull8:
+	case snapschema.KindIndexed8, snapschema.KindIndexedNoNull8:
 		f.buf = append(f.buf, 0)
 	default:
 		f.buf = append(f.buf, 0, 0)
@@ -131,7 +132,7 @@ func (f *Frame) closeBlock() {
 		return
 	}
 	switch f.key.Kind {
-	case Indexed8, IndexedNoNull8:
+	case snapschema.KindIndexed8, snapschema.KindIndexedNoNull8:
 		if f.count > 255 {
 			f.err = fmt.Errorf("key %s: %d rows: %w", f.key.Name, f.count, ErrCountOverflow)
 			return
@@ -155,12 +156,12 @@ func (f *Frame) Row(id uint32, vals []Value) {
 		return
 	}
 	switch f.key.Kind {
-	case Indexed8:
+	case snapschema.KindIndexed8:
 		f.buf = append(f.buf, byte(id), 1)
-	case Indexed32:
+	case snapschema.KindIndexed32:
 		f.buf = binary.BigEndian.AppendUint32(f.buf, id)
 		f.buf = append(f.buf, 1)
-	case IndexedNoNull8:
+	case snapschema.KindIndexedNoNull8:
 		f.buf = append(f.buf, byte(id))
 	}
 	f.fields(vals)
@@ -172,9 +173,9 @@ func (f *Frame) NullRow(id uint32) {
 		return
 	}
 	switch f.key.Kind {
-	case Indexed8:
+	case snapschema.KindIndexed8:
 		f.buf = append(f.buf, byte(id), 0)
-	case Indexed32:
+	case snapschema.KindIndexed32:
 		f.buf = binary.BigEndian.AppendUint32(f.buf, id)
 		f.buf = append(f.buf, 0)
 	default:
@@ -198,7 +199,7 @@ func (f *Frame) rowStart(list bool) bool {
 		f.err = ErrNoBlock
 		return false
 	}
-	if (f.key.Kind == List16) != list {
+	if (f.key.Kind == snapschema.KindList16) != list {
 		f.err = fmt.Errorf("key %s: %w", f.key.Name, ErrWrongKind)
 		return false
 	}
@@ -208,7 +209,7 @@ func (f *Frame) rowStart(list bool) bool {
 
 func (f *Frame) fields(vals []Value) {
 	k := f.key
-	n := len(k.Types)
+	n := len(k.Fields)
 	if k.OptionalFrom > 0 {
 		switch len(vals) {
 		case n:
@@ -226,12 +227,12 @@ func (f *Frame) fields(vals []Value) {
 	}
 	for i := 0; i < n; i++ {
 		v := vals[i]
-		switch k.Types[i] {
-		case F32, U32:
+		switch k.Fields[i].Type {
+		case snapschema.TypeF32, snapschema.TypeU32:
 			f.buf = binary.BigEndian.AppendUint32(f.buf, uint32(v))
-		case U8:
+		case snapschema.TypeU8:
 			f.buf = append(f.buf, byte(v))
-		case U16:
+		case snapschema.TypeU16:
 			f.buf = binary.BigEndian.AppendUint16(f.buf, uint16(v))
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
+	"vimpclient/snapschema"
 )
 
 // TestRoundTripClientcore packs random tanks frames with this packer and
@@ -18,7 +19,7 @@ func TestRoundTripClientcore(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps, err := ParseSchema(raw)
+	ps, err := snapschema.Parse(raw)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -118,13 +119,13 @@ func TestRoundTripClientcore(t *testing.T) {
 				if w.null {
 					continue
 				}
-				types := ps.Key(w.key).Types
+				fields := ps.Key(w.key).Fields
 				for i, got := range row.Fields {
 					var exp float32 // the integers here are small: exact in float32
 					switch {
 					case i >= len(w.vals):
 						exp = 0
-					case types[i] == F32:
+					case fields[i].Type == snapschema.TypeF32:
 						exp = Round2(math.Float32frombits(uint32(w.vals[i])))
 					default:
 						exp = float32(w.vals[i])

@@ -15,6 +15,7 @@ import (
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
@@ -23,6 +24,7 @@ import (
 	"vimpclient/games/snakes"
 	"vimpclient/host/game"
 	"vimpclient/host/packer"
+	"vimpclient/snapschema"
 )
 
 //go:embed config.json
@@ -82,11 +84,14 @@ type Match struct {
 	log    *slog.Logger
 	rng    *rand.Rand
 	config json.RawMessage
-	schema *packer.Schema
-	keyS1  *packer.Key
-	keyCr  *packer.Key
-	model  snakes.Model
-	world  worldRules
+	schema *snapschema.Schema
+	keyS1  *snapschema.Key
+	keyCr  *snapschema.Key
+	// s1 and cr are the game's row layouts bound to the keys.
+	s1    snakes.SnakeRow
+	cr    snakes.CrystalRow
+	model snakes.Model
+	world worldRules
 
 	arena     arena
 	field     field
@@ -153,7 +158,7 @@ func New(cfg Config) (*Match, error) {
 	if err := json.Unmarshal(configJSON, &top); err != nil {
 		return nil, fmt.Errorf("snakes config: %w", err)
 	}
-	schema, err := packer.ParseSchema(top["snapshot"])
+	schema, err := snapschema.Parse(top["snapshot"])
 	if err != nil {
 		return nil, fmt.Errorf("snakes config: %w", err)
 	}
@@ -189,8 +194,13 @@ func New(cfg Config) (*Match, error) {
 	m := &Match{cfg: cfg, log: cfg.Log, rng: rand.New(rand.NewPCG(cfg.Seed, 0x736e616b6573)),
 		config: compact, schema: schema, keyS1: schema.Key("s1"), keyCr: schema.Key("cr"),
 		model: model, world: world, byUID: game.Users[*player]{}, out: discard{}}
-	if m.keyS1 == nil || m.keyCr == nil || len(m.keyS1.Types) != rowFields || len(m.keyCr.Types) != 4 {
-		return nil, fmt.Errorf("snakes config: the snapshot has no s1 row of %d fields or no cr row of 4", rowFields)
+	if m.keyS1 == nil || m.keyCr == nil {
+		return nil, fmt.Errorf("snakes config: the snapshot has no s1 or no cr key")
+	}
+	s1, cr := snapschema.NewBinder(m.keyS1), snapschema.NewBinder(m.keyCr)
+	m.s1, m.cr = snakes.BindSnakeRow(s1), snakes.BindCrystalRow(cr)
+	if err := errors.Join(s1.Complete(), cr.Complete()); err != nil {
+		return nil, fmt.Errorf("snakes config: %w", err)
 	}
 	m.arena = newArena(cfg.Bots)
 	for range cfg.Bots {
@@ -375,11 +385,11 @@ func (m *Match) firstShot() any {
 		}
 		var r snakeRow
 		m.rowOf(p.snake, &r)
-		row := make([]float64, 0, rowFields)
-		for _, x := range r.spine {
-			row = append(row, float64(x))
+		v, row := m.row(len(m.keyS1.Fields)), make([]float64, len(m.keyS1.Fields))
+		packSnake(&m.s1, v, &r)
+		for i, f := range m.keyS1.Fields {
+			row[i] = v[i].Number(f.Type)
 		}
-		row = append(row, float64(r.angle), float64(r.radius), float64(r.crystals), float64(r.color), float64(r.boost))
 		rows[strconv.Itoa(int(p.gid))] = row
 	}
 	if len(rows) == 0 {

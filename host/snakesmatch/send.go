@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"vimpclient/games/snakes"
 	"vimpclient/host/game"
 	"vimpclient/host/packer"
 )
@@ -67,7 +68,7 @@ func (m *Match) roundSecondsLeft() int {
 
 // snakeRow is one s1 row.
 type snakeRow struct {
-	spine                  [2 * 16]float32
+	spine                  [2 * snakes.SpinePoints]float32
 	angle, radius          float32
 	crystals, color, boost uint32
 }
@@ -87,6 +88,16 @@ func (m *Match) rowOf(o *snakeObj, r *snakeRow) {
 	if o.boosting {
 		r.boost = 1
 	}
+}
+
+// packSnake writes a snake's s1 row into v (full width) at the places
+// the game's layout gives.
+func packSnake(l *snakes.SnakeRow, v []packer.Value, r *snakeRow) {
+	for i, p := range l.Spine {
+		v[p[0].Index()], v[p[1].Index()] = packer.F(r.spine[2*i]), packer.F(r.spine[2*i+1])
+	}
+	v[l.Angle.Index()], v[l.Radius.Index()] = packer.F(r.angle), packer.F(r.radius)
+	v[l.Crystals.Index()], v[l.Color.Index()], v[l.Boost.Index()] = packer.I(r.crystals), packer.I(r.color), packer.I(r.boost)
 }
 
 func (m *Match) row(n int) []packer.Value {
@@ -119,13 +130,8 @@ func (m *Match) packBody() bool {
 		}
 		m.rowOf(p.snake, &r)
 		p.snake.shown = true
-		v := m.row(rowFields)
-		for i, x := range r.spine {
-			v[i] = packer.F(x)
-		}
-		n := len(r.spine)
-		v[n], v[n+1] = packer.F(r.angle), packer.F(r.radius)
-		v[n+2], v[n+3], v[n+4] = packer.I(r.crystals), packer.I(r.color), packer.I(r.boost)
+		v := m.row(len(m.keyS1.Fields))
+		packSnake(&m.s1, v, &r)
 		f.Row(uint32(p.gid), v)
 	}
 	m.crRows = m.field.drain(m.crRows[:0])
@@ -137,9 +143,9 @@ func (m *Match) packBody() bool {
 				f.NullRow(c.id)
 				continue
 			}
-			v := m.row(4)
-			v[0], v[1] = packer.F(packer.Round2(c.x)), packer.F(packer.Round2(c.y))
-			v[2], v[3] = packer.I(uint32(c.tier)), packer.I(uint32(c.color))
+			v, l := m.row(len(m.keyCr.Fields)), &m.cr
+			v[l.X.Index()], v[l.Y.Index()] = packer.F(packer.Round2(c.x)), packer.F(packer.Round2(c.y))
+			v[l.Tier.Index()], v[l.Color.Index()] = packer.I(uint32(c.tier)), packer.I(uint32(c.color))
 			f.Row(c.id, v)
 		}
 	}

@@ -15,7 +15,6 @@ const (
 	spawnSpread       = 0.8 // radians a new snake's heading strays from the centre's direction
 	modeCruise        = "CRUISE"
 	modeBoost         = "BOOST"
-	rowFields         = 2*snakes.SpinePoints + 5
 	maxCrystalsOnWire = math.MaxUint16
 )
 

@@ -13,6 +13,7 @@ import (
 	"vimpclient/host/game"
 	"vimpclient/host/packer"
 	"vimpclient/protocol"
+	"vimpclient/snapschema"
 )
 
 // GameID is the game's manifest id: what a host announces, -game names
@@ -47,7 +48,7 @@ type Match struct {
 	log    *slog.Logger
 	config json.RawMessage
 	mapTxt []byte
-	key    *packer.Key
+	key    *snapschema.Key
 	rnd    *rand.Rand
 	frame  packer.Frame
 	vals   [3]packer.Value
@@ -75,7 +76,7 @@ func NewMatch(o host.MatchOptions) (*Match, error) {
 	if log == nil {
 		log = slog.Default()
 	}
-	schema, err := packer.ParseSchema([]byte(snapshot))
+	schema, err := snapschema.Parse([]byte(snapshot))
 	if err != nil {
 		return nil, fmt.Errorf("comets: %w", err)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/coder/websocket"
 
 	"vimpclient/host/packer"
+	"vimpclient/snapschema"
 )
 
 // Scenario names one kind of hostile traffic.
@@ -180,14 +181,14 @@ func (h *Host) attack(c *conn) error {
 }
 
 // entitySchema is Config's snapshot for the packer.
-func entitySchema() *packer.Schema {
+func entitySchema() *snapschema.Schema {
 	var cfg struct {
 		Snapshot json.RawMessage `json:"snapshot"`
 	}
 	if err := json.Unmarshal([]byte(fmt.Sprintf(Config, "")), &cfg); err != nil {
 		panic(err) // a constant
 	}
-	s, err := packer.ParseSchema(cfg.Snapshot)
+	s, err := snapschema.Parse(cfg.Snapshot)
 	if err != nil {
 		panic(err) // a constant
 	}

@@ -10,43 +10,60 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
+	"vimpclient/snapschema"
 )
 
-// Row returns a full-width row of k holding vals by field name, zeros
-// elsewhere. A name k does not have fails the test.
+// RoleZ, RoleLevel and RoleState stand for the fields with those engine
+// roles where Row, Set and Get take a field name: a role field is found by
+// its role, never by its name.
+const (
+	RoleZ     = "role z"
+	RoleLevel = "role level"
+	RoleState = "role state"
+)
+
+var roles = map[string]snapschema.Role{RoleZ: snapschema.RoleZ, RoleLevel: snapschema.RoleLevel, RoleState: snapschema.RoleState}
+
+// field binds name (a field name or one of the role constants) in k; a
+// field k does not have fails the test.
+func field(t testing.TB, k *clientcore.KeySchema, name string) clientcore.BoundField {
+	t.Helper()
+	b := clientcore.NewBinder(k)
+	if r, ok := roles[name]; ok {
+		f := b.Role(r)
+		if !f.Bound() {
+			t.Fatalf("key %s has no field with the %s", k.Name, name)
+		}
+		return f
+	}
+	f := b.Require(name)
+	if err := b.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// Row returns a full-width row of k holding vals by field name (or role),
+// zeros elsewhere. A name k does not have fails the test.
 func Row(t testing.TB, k *clientcore.KeySchema, vals map[string]float64) []float32 {
 	t.Helper()
 	row := make([]float32, len(k.Fields))
-	b := clientcore.NewBinder(k)
 	for name, v := range vals {
-		b.Require(name).Set(row, float32(v))
-	}
-	if err := b.Err(); err != nil {
-		t.Fatal(err)
+		field(t, k, name).Set(row, float32(v))
 	}
 	return row
 }
 
-// Set writes one named field of a row of k.
+// Set writes one named field (or role field) of a row of k.
 func Set(t testing.TB, k *clientcore.KeySchema, row []float32, name string, v float64) {
 	t.Helper()
-	b := clientcore.NewBinder(k)
-	f := b.Require(name)
-	if err := b.Err(); err != nil {
-		t.Fatal(err)
-	}
-	f.Set(row, float32(v))
+	field(t, k, name).Set(row, float32(v))
 }
 
-// Get reads one named field of a row of k.
+// Get reads one named field (or role field) of a row of k.
 func Get(t testing.TB, k *clientcore.KeySchema, row []float32, name string) float32 {
 	t.Helper()
-	b := clientcore.NewBinder(k)
-	f := b.Require(name)
-	if err := b.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return f.Get(row)
+	return field(t, k, name).Get(row)
 }
 
 // Mismatch binds k with bind, a game's record of the key, and lists every

@@ -9,6 +9,7 @@ import (
 
 	"vimpclient/clientcore"
 	"vimpclient/parts"
+	"vimpclient/snapschema"
 )
 
 // markerMs is how long an event marker stays.
@@ -40,7 +41,7 @@ func (Factory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	fb := clientcore.NewBinder(k)
 	b := &binding{
 		key:   k.Name,
-		list:  k.Kind == clientcore.KindList16,
+		list:  k.Kind == snapschema.KindList16,
 		x:     find(fb, "x", "posX", "px", "p0x", "startX", "endX"),
 		y:     find(fb, "y", "posY", "py", "p0y", "startY", "endY"),
 		angle: find(fb, "angle", "rotation", "heading", "dir"),

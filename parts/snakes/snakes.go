@@ -3,11 +3,11 @@
 package snakes
 
 import (
-	"fmt"
 	"image"
 	"maps"
 	"math"
 	"slices"
+	snakegame "vimpclient/games/snakes"
 
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
@@ -23,7 +23,7 @@ var (
 )
 
 const (
-	spinePoints = 16
+	spinePoints = snakegame.SpinePoints // the s1 row's
 	subdiv      = 4
 	smoothLen   = 1 + (spinePoints-1)*subdiv // 61
 	gemSide     = 64
@@ -74,21 +74,12 @@ func bakeGem() *image.RGBA {
 // SnakeFactory is the Snake part class.
 type SnakeFactory struct{}
 
-type snakeBinding struct {
-	p                                     [spinePoints][2]clientcore.BoundField
-	angle, radius, crystals, color, boost clientcore.BoundField
-}
+type snakeBinding struct{ f snakegame.SnakeRow }
 
 // Bind implements parts.Factory.
 func (SnakeFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := clientcore.NewBinder(k)
-	sb := &snakeBinding{}
-	for i := range spinePoints {
-		sb.p[i][0] = b.Require(fmt.Sprintf("p%dx", i))
-		sb.p[i][1] = b.Require(fmt.Sprintf("p%dy", i))
-	}
-	sb.angle, sb.radius, sb.crystals = b.Require("angle"), b.Require("radius"), b.Require("crystals")
-	sb.color, sb.boost = b.Require("color"), b.Require("boost")
+	sb := &snakeBinding{snakegame.BindSnakeRow(b.Positions())}
 	return sb, b.Complete()
 }
 
@@ -121,27 +112,27 @@ func (b *snakeBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
 func (s *Snake) Update(row []float32) {
 	b := s.b
 	for i := range spinePoints {
-		s.P[i] = parts.Vec{X: b.p[i][0].Float64(row), Y: b.p[i][1].Float64(row)}
+		s.P[i] = parts.Vec{X: b.f.Spine[i][0].Float64(row), Y: b.f.Spine[i][1].Float64(row)}
 	}
-	s.Radius = b.radius.Float64(row)
+	s.Radius = b.f.Radius.Float64(row)
 	if !(s.Radius > 0) || s.Radius > 1e5 {
 		s.Radius = 1
 	}
 	prev := s.Crystals
-	s.Angle, s.Crystals = b.angle.Float64(row), b.crystals.Float64(row)
+	s.Angle, s.Crystals = b.f.Angle.Float64(row), b.f.Crystals.Float64(row)
 	if s.known && s.Crystals > prev && s.c.Sound != nil && s.c.IsLocal(s.ID) {
-		s.c.Sound.Register("pickup", parts.SoundData{X: b.p[0][0].Float64(row), Y: b.p[0][1].Float64(row)})
+		s.c.Sound.Register("pickup", parts.SoundData{X: b.f.Spine[0][0].Float64(row), Y: b.f.Spine[0][1].Float64(row)})
 	}
 	s.known = true
 	ci := 0
-	if c := b.color.Float64(row); c >= 0 && c < 1e9 {
+	if c := b.f.Color.Float64(row); c >= 0 && c < 1e9 {
 		ci = int(c) % len(snakeColours)
 	}
 	hex := snakeColours[ci]
 	s.Colour = parts.RGB(hex)
 	s.inner = parts.RGB(uint32(math.Round(float64(hex>>16&0xff)*0.55))<<16 |
 		uint32(math.Round(float64(hex>>8&0xff)*0.55))<<8 | uint32(math.Round(float64(hex&0xff)*0.55)))
-	s.Boosting = b.boost.Float64(row) != 0
+	s.Boosting = b.f.Boost.Float64(row) != 0
 	catmullRom(&s.P, &s.Smooth)
 }
 
@@ -206,12 +197,12 @@ func (s *Snake) Draw(g parts.Gfx) {
 // CrystalFactory is the Crystal part class.
 type CrystalFactory struct{}
 
-type crystalBinding struct{ x, y, tier, color clientcore.BoundField }
+type crystalBinding struct{ f snakegame.CrystalRow }
 
 // Bind implements parts.Factory.
 func (CrystalFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := clientcore.NewBinder(k)
-	cb := &crystalBinding{x: b.Require("x"), y: b.Require("y"), tier: b.Require("tier"), color: b.Require("color")}
+	cb := &crystalBinding{snakegame.BindCrystalRow(b.Positions())}
 	return cb, b.Complete()
 }
 
@@ -238,14 +229,14 @@ func (b *crystalBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part 
 // Update implements parts.Part.
 func (cr *Crystal) Update(row []float32) {
 	b := cr.b
-	cr.X, cr.Y = b.x.Float64(row), b.y.Float64(row)
+	cr.X, cr.Y = b.f.X.Float64(row), b.f.Y.Float64(row)
 	tier := 0
-	if t := b.tier.Float64(row); t >= 0 && t < float64(len(tierRadii)) {
+	if t := b.f.Tier.Float64(row); t >= 0 && t < float64(len(tierRadii)) {
 		tier = int(t)
 	}
 	cr.Scale = tierRadii[tier] / 32
 	ci := 0
-	if c := b.color.Float64(row); c >= 0 && c < 1e9 {
+	if c := b.f.Color.Float64(row); c >= 0 && c < 1e9 {
 		ci = int(c) % len(crystalColours)
 	}
 	cr.Tint = parts.RGB(crystalColours[ci])

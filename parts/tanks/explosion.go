@@ -3,6 +3,7 @@ package tanks
 import (
 	"math"
 	"strconv"
+	tankgame "vimpclient/games/tanks"
 
 	"vimpclient/clientcore"
 	"vimpclient/parts"
@@ -11,12 +12,12 @@ import (
 // ExplosionEffectFactory is the ExplosionEffect part class (w2e rows).
 type ExplosionEffectFactory struct{}
 
-type explosionBinding struct{ x, y, radius clientcore.BoundField }
+type explosionBinding struct{ f tankgame.ExplosionRow }
 
 // Bind implements parts.Factory.
 func (ExplosionEffectFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := clientcore.NewBinder(k)
-	eb := &explosionBinding{x: b.Require("x"), y: b.Require("y"), radius: b.Require("radius")}
+	eb := &explosionBinding{tankgame.BindExplosionRow(b.Positions())}
 	return eb, b.Complete()
 }
 
@@ -64,7 +65,7 @@ type craterLayer struct{ e *ExplosionEffect }
 
 // New implements parts.Binding.
 func (b *explosionBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
-	e := &ExplosionEffect{c: c, X: b.x.Float64(row), Y: b.y.Float64(row), R: b.radius.Float64(row), Smoke: make([]blastSmoke, 0, maxBlastSmoke)}
+	e := &ExplosionEffect{c: c, X: b.f.X.Float64(row), Y: b.f.Y.Float64(row), R: b.f.Radius.Float64(row), Smoke: make([]blastSmoke, 0, maxBlastSmoke)}
 	if !(e.R > 0) || e.R > 1e4 {
 		e.R = 50
 	}

@@ -12,6 +12,7 @@ import (
 	"vimpclient/internal/rowtest"
 	"vimpclient/parts"
 	"vimpclient/parts/partstest"
+	"vimpclient/snapschema"
 )
 
 // layeredSchema is the tanks schema of a layered host: m1 gains z (world
@@ -27,16 +28,19 @@ func layeredSchema(t testing.TB) *clientcore.Schema {
 		t.Fatal(err)
 	}
 	keys := doc["keys"].(map[string]any)
-	m1 := keys["m1"].(map[string]any)
-	m1["fields"] = append(m1["fields"].([]any),
-		map[string]any{"name": "z", "ty": "f32", "interp": "lerp"}, map[string]any{"name": "level", "ty": "u8"})
+	// z and level by their roles after x, y and angle, on the tanks and
+	// the crates; the crates also carry a state byte.
+	layered := func(key string, extra ...any) {
+		k := keys[key].(map[string]any)
+		f := k["fields"].([]any)
+		head := append([]any{}, f[:3]...)
+		head = append(head, map[string]any{"name": "z", "ty": "f32", "interp": "lerp", "role": "z"},
+			map[string]any{"name": "level", "ty": "u8", "role": "level"})
+		k["fields"] = append(append(head, extra...), f[3:]...)
+	}
+	layered("m1")
+	layered("c1", map[string]any{"name": "state", "ty": "u8", "role": "state"})
 	c1 := keys["c1"].(map[string]any)
-	f := c1["fields"].([]any)
-	head := append([]any{}, f[:3]...)
-	head = append(head, map[string]any{"name": "z", "ty": "f32", "interp": "lerp", "role": "z"},
-		map[string]any{"name": "level", "ty": "u8", "role": "level"},
-		map[string]any{"name": "state", "ty": "u8", "role": "state"})
-	c1["fields"] = append(head, f[3:]...)
 	c1["optionalFrom"] = 6
 	if b, err = json.Marshal(doc); err != nil {
 		t.Fatal(err)
@@ -74,7 +78,7 @@ func TestTankAtItsLevelAndHeight(t *testing.T) {
 	f.scene.SetMap(bridgeMap(t))
 	m1 := s.Key("m1")
 	row := func(x, y, z, level float64) []float32 {
-		return rowtest.Row(t, m1, map[string]float64{"x": x, "y": y, "condition": 3, "size": 2, "team": 1, "z": z, "level": level})
+		return rowtest.Row(t, m1, map[string]float64{"x": x, "y": y, "condition": 3, "size": 2, "team": 1, rowtest.RoleZ: z, rowtest.RoleLevel: level})
 	}
 	f.scene.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 4, Fields: row(440, 300, levelHeight, 1)})))
 	var tank *Tank
@@ -164,7 +168,7 @@ func TestCrateFallsOffTheSlab(t *testing.T) {
 		}
 	}
 	b := clientcore.NewBinder(c1)
-	zf, lf, sf := b.Role(clientcore.RoleZ), b.Role(clientcore.RoleLevel), b.Role(clientcore.RoleState)
+	zf, lf, sf := b.Role(snapschema.RoleZ), b.Role(snapschema.RoleLevel), b.Role(snapschema.RoleState)
 	fall := func(z float64, state float64) {
 		row := rowtest.Row(t, c1, map[string]float64{"x": 400, "y": 240})
 		zf.Set(row, float32(z))

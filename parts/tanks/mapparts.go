@@ -2,6 +2,7 @@ package tanks
 
 import (
 	"math"
+	tankgame "vimpclient/games/tanks"
 
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
@@ -16,14 +17,12 @@ import (
 // destroyed); without those roles the crates are drawn flat.
 type MapFactory struct{}
 
-type mapBinding struct{ x, y, angle, z, level, state clientcore.BoundField }
+type mapBinding struct{ f tankgame.CrateRow }
 
 // Bind implements parts.Factory.
 func (MapFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := clientcore.NewBinder(k)
-	mb := &mapBinding{x: b.Require("x"), y: b.Require("y"), angle: b.Require("angle"),
-		z: b.Role(clientcore.RoleZ), level: b.Role(clientcore.RoleLevel), state: b.Role(clientcore.RoleState)}
-	b.Ignore("vx", "vy", "angvel") // used by prediction only
+	mb := &mapBinding{tankgame.BindCrateRow(b.Positions())} // the velocities are the prediction's
 	return mb, b.Complete()
 }
 
@@ -35,7 +34,7 @@ func (b *mapBinding) New(*parts.Ctx, uint32, []float32) parts.Part { return nil 
 func (b *mapBinding) BuildMap(c *parts.Ctx, m *gamemap.Map) ([]parts.Part, map[uint32]parts.Part) {
 	static := tiles.Build(c, m)
 	dyn := map[uint32]parts.Part{}
-	layered := b.z.Bound() && b.level.Bound()
+	layered := b.f.Layered()
 	for i, body := range m.Dynamic {
 		cr := &Crate{b: b, c: c, scale: m.Scale, body: body, X: body.X * m.Scale, Y: body.Y * m.Scale, Angle: body.AngleDeg * math.Pi / 180}
 		if layered {
@@ -83,12 +82,12 @@ func (cr *Crate) z() int {
 
 // Update implements parts.Part: rows are in world units.
 func (cr *Crate) Update(row []float32) {
-	cr.X, cr.Y, cr.Angle = cr.b.x.Float64(row), cr.b.y.Float64(row), cr.b.angle.Float64(row)
-	if cr.b.level.Bound() {
-		cr.Level = min(max(int(cr.b.level.Get(row)), 0), gamemap.MaxLevels-1)
-		cr.H = cr.c.Levels.Levels(cr.b.z.Float64(row))
+	cr.X, cr.Y, cr.Angle = cr.b.f.X.Float64(row), cr.b.f.Y.Float64(row), cr.b.f.Angle.Float64(row)
+	if cr.b.f.Level.Bound() {
+		cr.Level = min(max(int(cr.b.f.Level.Get(row)), 0), gamemap.MaxLevels-1)
+		cr.H = cr.c.Levels.Levels(cr.b.f.Z.Float64(row))
 	}
-	cr.State = int(cr.b.state.Get(row))
+	cr.State = int(cr.b.f.State.Get(row))
 	cr.h = cr.c.Stage.Move(cr.h, cr.z())
 }
 
@@ -131,8 +130,7 @@ type mapRadarBinding struct{}
 // Bind implements parts.Factory; MapRadar reads no row fields.
 func (MapRadarFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := clientcore.NewBinder(k)
-	b.Ignore("x", "y", "angle", "vx", "vy", "angvel")
-	b.IgnoreRoles(clientcore.RoleZ, clientcore.RoleLevel, clientcore.RoleState)
+	tankgame.BindCrateRow(b.Positions())
 	return mapRadarBinding{}, b.Complete()
 }
 

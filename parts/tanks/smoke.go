@@ -2,6 +2,7 @@ package tanks
 
 import (
 	"math"
+	tankgame "vimpclient/games/tanks"
 
 	"vimpclient/clientcore"
 	"vimpclient/parts"
@@ -10,11 +11,11 @@ import (
 // SmokeFactory is the Smoke part class (damage smoke, one emitter per tank).
 type SmokeFactory struct{}
 
-type smokeBinding struct{ f tankFields }
+type smokeBinding struct{ f tankgame.TankRow }
 
 // Bind implements parts.Factory.
 func (SmokeFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	f, err := bindTank(k, "gunRotation", "team", "angvel")
+	f, err := bindTank(k)
 	return &smokeBinding{f}, err
 }
 
@@ -72,7 +73,7 @@ func (b *smokeBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
 
 // Update implements parts.Part; a change to a damaged condition bursts.
 func (s *Smoke) Update(row []float32) {
-	s.Pose = s.b.f.read(row)
+	s.Pose = readTank(&s.b.f, row)
 	s.at = s.Pose.height(s.c.Levels)
 	if s.h != (parts.Handle{}) {
 		s.h = s.c.Stage.Move(s.h, drawZ(4, s.at))

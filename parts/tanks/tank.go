@@ -6,27 +6,19 @@ package tanks
 import (
 	"math"
 	"strconv"
+	tankgame "vimpclient/games/tanks"
 
 	"vimpclient/clientcore"
 	"vimpclient/parts"
 )
 
-// tankFields are the m1 fields bound once per CONFIG_DATA. A layered
-// host's rows also carry z (the tank's height above the ground, world
-// units) and level; a schema without them gives flat tanks.
-type tankFields struct {
-	x, y, angle, gun, vx, vy, load, cond, size, team, z, level clientcore.BoundField
-}
-
-func bindTank(k *clientcore.KeySchema, ignore ...string) (tankFields, error) {
+// bindTank binds the tanks game's m1 row, which every tank part reads
+// (the pose, and on a layered host's rows the height above the ground in
+// world units and the level by their roles; a flat row's tanks stand on
+// the ground). A key with fields the game does not declare is refused.
+func bindTank(k *clientcore.KeySchema) (tankgame.TankRow, error) {
 	b := clientcore.NewBinder(k)
-	f := tankFields{
-		x: b.Require("x"), y: b.Require("y"), angle: b.Require("angle"), gun: b.Require("gunRotation"),
-		vx: b.Require("vx"), vy: b.Require("vy"), load: b.Require("engineLoad"),
-		cond: b.Require("condition"), size: b.Require("size"), team: b.Require("team"),
-		z: b.Optional("z", 0), level: b.Optional("level", 0),
-	}
-	b.Ignore(ignore...)
+	f := tankgame.BindTankRow(b.Positions())
 	return f, b.Complete()
 }
 
@@ -38,12 +30,13 @@ type tankPose struct {
 	level                          int
 }
 
-func (f *tankFields) read(row []float32) tankPose {
+// readTank reads a tank's m1 row.
+func readTank(f *tankgame.TankRow, row []float32) tankPose {
 	return tankPose{
-		x: f.x.Float64(row), y: f.y.Float64(row), angle: f.angle.Float64(row), gun: f.gun.Float64(row),
-		vx: f.vx.Float64(row), vy: f.vy.Float64(row), load: f.load.Float64(row),
-		cond: int(f.cond.Float64(row)), size: int(f.size.Float64(row)), team: int(f.team.Float64(row)),
-		worldZ: f.z.Float64(row), level: min(max(int(f.level.Get(row)), 0), maxLevel),
+		x: f.X.Float64(row), y: f.Y.Float64(row), angle: f.Angle.Float64(row), gun: f.Gun.Float64(row),
+		vx: f.VX.Float64(row), vy: f.VY.Float64(row), load: f.Load.Float64(row),
+		cond: int(f.Cond.Float64(row)), size: int(f.Size.Float64(row)), team: int(f.Team.Float64(row)),
+		worldZ: f.Z.Float64(row), level: min(max(int(f.Level.Get(row)), 0), maxLevel),
 	}
 }
 
@@ -61,11 +54,11 @@ func drawZ(z int, at parts.Height) int { return parts.LevelZ(z, parts.RenderLeve
 // TankFactory is the Tank part class.
 type TankFactory struct{}
 
-type tankBinding struct{ f tankFields }
+type tankBinding struct{ f tankgame.TankRow }
 
 // Bind implements parts.Factory.
 func (TankFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	f, err := bindTank(k, "angvel")
+	f, err := bindTank(k)
 	return &tankBinding{f}, err
 }
 
@@ -100,7 +93,7 @@ func (b *tankBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
 // Update implements parts.Part: the tank moves to the level it is drawn
 // on, and its height is what the effects it causes start from.
 func (t *Tank) Update(row []float32) {
-	t.Pose = t.b.f.read(row)
+	t.Pose = readTank(&t.b.f, row)
 	t.At = t.Pose.height(t.c.Levels)
 	t.c.Levels.SetActor(t.ID, t.At)
 	if t.h != (parts.Handle{}) {
@@ -174,11 +167,11 @@ func (t *Tank) Draw(g parts.Gfx) {
 // TankRadarFactory is the TankRadar part class.
 type TankRadarFactory struct{}
 
-type tankRadarBinding struct{ f tankFields }
+type tankRadarBinding struct{ f tankgame.TankRow }
 
 // Bind implements parts.Factory.
 func (TankRadarFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	f, err := bindTank(k, "angvel")
+	f, err := bindTank(k)
 	return &tankRadarBinding{f}, err
 }
 
@@ -204,7 +197,7 @@ func (b *tankRadarBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Par
 }
 
 // Update implements parts.Part.
-func (r *TankRadar) Update(row []float32) { r.Pose = r.b.f.read(row) }
+func (r *TankRadar) Update(row []float32) { r.Pose = readTank(&r.b.f, row) }
 
 // Step implements parts.Part.
 func (r *TankRadar) Step(float64) bool { return true }

@@ -16,6 +16,7 @@ import (
 	"vimpclient/parts"
 	"vimpclient/parts/generic"
 	"vimpclient/parts/partstest"
+	"vimpclient/snapschema"
 )
 
 // partsConfig is tanks' CONFIG_DATA parts section.
@@ -117,7 +118,7 @@ func TestSchemaBindsEveryPart(t *testing.T) {
 func TestSchemaMismatchFallsBack(t *testing.T) {
 	s := loadSchema(t)
 	m1 := s.Key("m1")
-	m1.Fields = append(m1.Fields, clientcore.Field{Name: "shield", Type: clientcore.TypeU8}) // a newer game version
+	m1.Fields = append(m1.Fields, snapschema.Field{Name: "shield", Type: snapschema.TypeU8}) // a newer game version
 	w2 := s.Key("w2")
 	w2.Fields = w2.Fields[:3] // lost size, time, ownerId
 	f := newFixture(t, s)

@@ -2,6 +2,7 @@ package tanks
 
 import (
 	"math"
+	tankgame "vimpclient/games/tanks"
 
 	"vimpclient/clientcore"
 	"vimpclient/parts"
@@ -10,11 +11,11 @@ import (
 // TracksFactory is the Tracks part class (track marks, one per tank).
 type TracksFactory struct{}
 
-type tracksBinding struct{ f tankFields }
+type tracksBinding struct{ f tankgame.TankRow }
 
 // Bind implements parts.Factory.
 func (TracksFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	f, err := bindTank(k, "gunRotation", "team", "angvel")
+	f, err := bindTank(k)
 	return &tracksBinding{f}, err
 }
 
@@ -68,7 +69,7 @@ func (b *tracksBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
 
 // Update implements parts.Part.
 func (t *Tracks) Update(row []float32) {
-	t.Pose = t.b.f.read(row)
+	t.Pose = readTank(&t.b.f, row)
 	t.at = t.Pose.height(t.c.Levels)
 	if t.h != (parts.Handle{}) {
 		t.h = t.c.Stage.Move(t.h, drawZ(1, t.at))

@@ -3,6 +3,7 @@ package tanks
 import (
 	"math"
 	"strconv"
+	tankgame "vimpclient/games/tanks"
 
 	"vimpclient/clientcore"
 	"vimpclient/parts"
@@ -11,13 +12,12 @@ import (
 // BombFactory is the Bomb part class (w2 rows).
 type BombFactory struct{}
 
-type bombBinding struct{ x, y, angle, size, time, owner clientcore.BoundField }
+type bombBinding struct{ f tankgame.BombRow }
 
 // Bind implements parts.Factory.
 func (BombFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := clientcore.NewBinder(k)
-	bb := &bombBinding{x: b.Require("x"), y: b.Require("y"), angle: b.Require("angle"), size: b.Require("size"), time: b.Require("time"),
-		owner: b.Require("ownerId")}
+	bb := &bombBinding{tankgame.BindBombRow(b.Positions())}
 	return bb, b.Complete()
 }
 
@@ -38,9 +38,9 @@ type Bomb struct {
 
 // New implements parts.Binding.
 func (b *bombBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
-	m := &Bomb{b: b, c: c, fuse: b.time.Float64(row)}
+	m := &Bomb{b: b, c: c, fuse: b.f.Time.Float64(row)}
 	m.tex, _ = c.Tex.Baked("bomb")
-	m.At = c.Levels.Actor(uint32(b.owner.Get(row)))
+	m.At = c.Levels.Actor(uint32(b.f.Author.Get(row)))
 	m.Update(row)
 	m.label = bombLabel(m.fuse)
 	m.h = c.Stage.Add(drawZ(2, m.At), m)
@@ -70,7 +70,7 @@ var digits = [10]string{"0", "1", "2", "3", "4", "5", "6", "7", "8", "9"}
 
 // Update implements parts.Part: the authoritative position.
 func (m *Bomb) Update(row []float32) {
-	m.X, m.Y, m.Angle, m.Size = m.b.x.Float64(row), m.b.y.Float64(row), m.b.angle.Float64(row), m.b.size.Float64(row)
+	m.X, m.Y, m.Angle, m.Size = m.b.f.X.Float64(row), m.b.f.Y.Float64(row), m.b.f.Angle.Float64(row), m.b.f.Size.Float64(row)
 	if m.hasSnd {
 		m.hasSnd = m.c.Sound.Update(m.snd, parts.SoundData{X: m.X, Y: m.Y})
 	}
@@ -108,13 +108,12 @@ func (m *Bomb) Draw(g parts.Gfx) {
 // ShotEffectFactory is the ShotEffect part class (w1 rows, effects).
 type ShotEffectFactory struct{}
 
-type shotBinding struct{ sx, sy, ex, ey, bx, by, hit, shooter clientcore.BoundField }
+type shotBinding struct{ f tankgame.TracerRow }
 
 // Bind implements parts.Factory.
 func (ShotEffectFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := clientcore.NewBinder(k)
-	sb := &shotBinding{sx: b.Require("startX"), sy: b.Require("startY"), ex: b.Require("endX"), ey: b.Require("endY"),
-		bx: b.Require("bodyX"), by: b.Require("bodyY"), hit: b.Require("wasHit"), shooter: b.Require("shooterId")}
+	sb := &shotBinding{tankgame.BindTracerRow(b.Positions())}
 	return sb, b.Complete()
 }
 
@@ -152,17 +151,17 @@ var debrisTints = [3]parts.Color{parts.RGB(0x333333), parts.RGB(0x222222), parts
 
 // New implements parts.Binding.
 func (b *shotBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
-	s := &ShotEffect{c: c, sx: b.sx.Float64(row), sy: b.sy.Float64(row), ex: b.ex.Float64(row), ey: b.ey.Float64(row), hit: b.hit.Float64(row) != 0}
+	s := &ShotEffect{c: c, sx: b.f.StartX.Float64(row), sy: b.f.StartY.Float64(row), ex: b.f.EndX.Float64(row), ey: b.f.EndY.Float64(row), hit: b.f.Hit.Float64(row) != 0}
 	s.tex, _ = c.Tex.Baked("impact")
 	s.dist = math.Hypot(s.ex-s.sx, s.ey-s.sy)
 	if !(s.dist < 1e6) {
 		s.dist = 0 // NaN or absurd: draw nothing but still end
 	}
 	s.dur = math.Max(45, math.Min(80, s.dist/19000*1000))
-	s.At = c.Levels.Actor(uint32(b.shooter.Get(row)))
+	s.At = c.Levels.Actor(uint32(b.f.Author.Get(row)))
 	s.h = c.Stage.Add(drawZ(2, s.At), s)
 	if c.Sound != nil { // a one-shot: it ends by itself
-		c.Sound.Register("shot", parts.SoundData{X: b.bx.Float64(row), Y: b.by.Float64(row)})
+		c.Sound.Register("shot", parts.SoundData{X: b.f.BodyX.Float64(row), Y: b.f.BodyY.Float64(row)})
 	}
 	return s
 }

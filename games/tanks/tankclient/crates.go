@@ -63,7 +63,7 @@ func centre(b *tanks.Body, x, y, angle float32) (float32, float32) {
 // crateSet is the map dynamics the own tank can push.
 type crateSet struct {
 	key    *clientcore.KeySchema // nil: the map set key is unknown or unreadable
-	f      crateRow
+	f      tanks.CrateRow
 	crates []crate
 	n      int // predicted now
 	bodies []*tanks.Body
@@ -92,10 +92,10 @@ func (cs *crateSet) levelOf(c *crate, v []float32, x, y float32) tanks.LevelStat
 	if cs.levels == nil {
 		return tanks.LevelState{}
 	}
-	if !cs.f.layered() {
+	if !cs.f.Layered() {
 		return c.rest
 	}
-	return cs.rules.Restore(cs.levels, x, y, int(cs.f.level.Get(v)), cs.f.z.Get(v), tanks.Step, false)
+	return cs.rules.Restore(cs.levels, x, y, int(cs.f.Level.Get(v)), cs.f.Z.Get(v), tanks.Step, false)
 }
 
 // onLevel reports whether a shot at level meets the crate (as the shot
@@ -126,11 +126,11 @@ func (cs *crateSet) stepLevels(dt float32) {
 // load takes the map's crates; key is the map set key their rows use (nil
 // when there is none, or its rows lack the crate fields).
 func (cs *crateSet) load(geom *tanks.Geometry, key *clientcore.KeySchema) {
-	cs.key, cs.f = nil, crateRow{}
+	cs.key, cs.f = nil, tanks.CrateRow{}
 	w := 0
 	if key != nil {
 		b := clientcore.NewBinder(key)
-		if f := bindCrateRow(b); b.Err() == nil {
+		if f := tanks.BindCrateRow(b.Positions()); b.Err() == nil {
 			cs.key, cs.f, w = key, f, len(key.Fields)
 		}
 	}
@@ -169,8 +169,8 @@ func (cs *crateSet) observe(h *clientcore.Hot) {
 			continue
 		}
 		c, f := &cs.crates[r.ID], &cs.f
-		a := f.angle.Get(r.Fields)
-		x, y := centre(&c.sim, f.x.Get(r.Fields), f.y.Get(r.Fields), a)
+		a := f.Angle.Get(r.Fields)
+		x, y := centre(&c.sim, f.X.Get(r.Fields), f.Y.Get(r.Fields), a)
 		if !sanePose(pose{x: x, y: y, angle: a}) {
 			continue
 		}
@@ -193,9 +193,9 @@ func (cs *crateSet) begin(b *clientcore.Block) {
 			continue
 		}
 		c, f, v := &cs.crates[r.ID], &cs.f, r.Fields
-		a := f.angle.Get(v)
-		x, y := centre(&c.sim, f.x.Get(v), f.y.Get(v), a)
-		auth := pose{x, y, a, f.vx.Get(v), f.vy.Get(v), f.angvel.Get(v)}
+		a := f.Angle.Get(v)
+		x, y := centre(&c.sim, f.X.Get(v), f.Y.Get(v), a)
+		auth := pose{x, y, a, f.VX.Get(v), f.VY.Get(v), f.AngVel.Get(v)}
 		if !sanePose(auth) {
 			continue
 		}
@@ -390,15 +390,15 @@ func (cs *crateSet) rows(tail []clientcore.Record) []clientcore.Record {
 		drawn.X, drawn.Y, drawn.Angle = drawn.X+c.err.X, drawn.Y+c.err.Y, drawn.Angle+c.err.Angle
 		ox, oy := drawn.Corner()
 		f, v := &cs.f, c.vals
-		f.x.Set(v, ox)
-		f.y.Set(v, oy)
-		f.angle.Set(v, drawn.Angle)
-		f.vx.Set(v, 0)
-		f.vy.Set(v, 0)
-		f.angvel.Set(v, 0)
+		f.X.Set(v, ox)
+		f.Y.Set(v, oy)
+		f.Angle.Set(v, drawn.Angle)
+		f.VX.Set(v, 0)
+		f.VY.Set(v, 0)
+		f.AngVel.Set(v, 0)
 		if cs.levels != nil {
-			f.z.Set(v, c.lv.WorldZ(cs.levels))
-			f.level.Set(v, float32(c.lv.Level))
+			f.Z.Set(v, c.lv.WorldZ(cs.levels))
+			f.Level.Set(v, float32(c.lv.Level))
 		}
 		tail = append(tail, clientcore.Record{Schema: cs.key, ID: uint32(i), Fields: v})
 	}

@@ -43,11 +43,11 @@ func (g *Game) tryFire(now float64) {
 		}
 		f := &g.shots.rows[w].bomb
 		row := make([]float32, len(k.Fields))
-		f.x.Set(row, x)
-		f.y.Set(row, y)
-		f.size.Set(row, wp.Size)
-		f.time.Set(row, wp.TimeMs)
-		f.author.Set(row, float32(g.myID))
+		f.X.Set(row, x)
+		f.Y.Set(row, y)
+		f.Size.Set(row, wp.Size)
+		f.Time.Set(row, wp.TimeMs)
+		f.Author.Set(row, float32(g.myID))
 		g.spawn(k, clientcore.Row{Local: local, Fields: row})
 		return
 	}
@@ -92,14 +92,14 @@ func (g *Game) tryFire(now float64) {
 	}
 	f := &g.shots.rows[w].tracer
 	row := make([]float32, len(k.Fields))
-	f.startX.Set(row, mx)
-	f.startY.Set(row, my)
-	f.endX.Set(row, ex)
-	f.endY.Set(row, ey)
-	f.bodyX.Set(row, x)
-	f.bodyY.Set(row, y)
-	f.hit.Set(row, hit)
-	f.author.Set(row, float32(g.myID))
+	f.StartX.Set(row, mx)
+	f.StartY.Set(row, my)
+	f.EndX.Set(row, ex)
+	f.EndY.Set(row, ey)
+	f.BodyX.Set(row, x)
+	f.BodyY.Set(row, y)
+	f.Hit.Set(row, hit)
+	f.Author.Set(row, float32(g.myID))
 	g.spawn(k, clientcore.Row{Fields: row})
 }
 

@@ -34,6 +34,7 @@ import (
 	"vimpclient/gamemap"
 	"vimpclient/games/tanks"
 	"vimpclient/predict"
+	"vimpclient/snapschema"
 )
 
 // remote is the last frame row of another tank, for the shot ray.
@@ -53,8 +54,7 @@ type Game struct {
 
 	model  *ModelConfig
 	key    *clientcore.KeySchema
-	row    tankRow    // the model key's fields
-	height tankHeight // its height fields (unbound: a flat host)
+	row    tanks.TankRow // the model key's fields (z and level unbound: a flat host)
 	motion tanks.Model
 	st     tanks.Tank
 	body   tanks.Body
@@ -121,7 +121,7 @@ func New(schema *clientcore.Schema, cfg Config) *Game {
 // SetModel selects the own tank's model by name (the auth model). An
 // unknown name, or one that is not a snapshot key, stops prediction.
 func (g *Game) SetModel(name string) error {
-	g.model, g.key, g.row = nil, nil, tankRow{}
+	g.model, g.key, g.row = nil, nil, tanks.TankRow{}
 	g.pred.SetModel(false)
 	for i := range g.cfg.Models {
 		if g.cfg.Models[i].Name != name {
@@ -132,17 +132,16 @@ func (g *Game) SetModel(name string) error {
 			return fmt.Errorf("tanks model %q: no snapshot key", name)
 		}
 		b := clientcore.NewBinder(k)
-		row := bindTankRow(b)
-		height := bindTankHeight(b)
+		row := tanks.BindTankRow(b.Positions())
 		if err := b.Err(); err != nil {
 			return fmt.Errorf("tanks model %q: %w", name, err)
 		}
-		g.model, g.key, g.row, g.height, g.motion = &g.cfg.Models[i], k, row, height, g.cfg.Models[i].Motion
+		g.model, g.key, g.row, g.motion = &g.cfg.Models[i], k, row, g.cfg.Models[i].Motion
 		hw, hh := g.motion.HalfSize()
 		g.body = tanks.Body{HalfW: hw, HalfH: hh, Friction: g.motion.Friction, Restitution: g.motion.Restitution}
 		g.body.SetMass(g.motion.Density)
 		g.vals = make([]float32, len(k.Fields))
-		g.remotes.init(k, row, height, g.motion)
+		g.remotes.init(k, row, g.motion)
 		g.pred.SetModel(true)
 		g.applyLevels()
 		g.shots.setDefault(g.model.CurrentWeapon)
@@ -162,21 +161,17 @@ func (g *Game) LoadMap(raw []byte) error {
 }
 
 // UseMap reads the simulation geometry (glued wall blocks, crates) from the
-// parsed map, the same way the host does (SetMap calls it). A map
-// whose map-dynamics row (the schema's key named by setId) declares its
-// roles wrongly is refused and leaves the previous geometry in place.
+// parsed map, the same way the host does (SetMap calls it). The roles of
+// the map-dynamics row (the schema's key named by setId) need no check
+// here: snapschema.Parse held every key of the schema to the engine's role
+// rules when CONFIG_DATA arrived.
 func (g *Game) UseMap(m *gamemap.Map) error {
 	var key *clientcore.KeySchema
 	if m.SetID != "" {
 		key = g.schema.Key(m.SetID)
 	}
-	if key != nil && key.Kind != clientcore.KindIndexedNoNull8 {
+	if key != nil && key.Kind != snapschema.KindIndexedNoNull8 {
 		key = nil
-	}
-	if key != nil {
-		if err := gamemap.CheckDynamicsRow(rowFields(key), key.OptionalFrom); err != nil {
-			return fmt.Errorf("tanks map: %w", err)
-		}
 	}
 	geom := tanks.NewGeometry(m)
 	g.mapTerrain, g.mapLevels = geom.Terrain, geom.Levels
@@ -191,28 +186,11 @@ func (g *Game) UseMap(m *gamemap.Map) error {
 func (g *Game) applyLevels() {
 	g.lv = tanks.LevelState{}
 	g.levels, g.terrain = nil, g.mapTerrain.Ground()
-	if g.mapLevels != nil && g.mapLevels.Layered() && g.height.bound() {
+	if g.mapLevels != nil && g.mapLevels.Layered() && g.row.Layered() {
 		g.levels, g.terrain = g.mapLevels, g.mapTerrain
 	}
 	g.crates.setLevels(g.levels, &g.cfg.Levels)
 	g.remotes.levels, g.remotes.rules = g.levels, &g.cfg.Levels
-}
-
-// rowFields describes a snapshot key's fields for the map's role check.
-func rowFields(k *clientcore.KeySchema) []gamemap.RowField {
-	out := make([]gamemap.RowField, len(k.Fields))
-	for i, f := range k.Fields {
-		out[i] = gamemap.RowField{Name: f.Name, U8: f.Type == clientcore.TypeU8}
-		switch f.Role {
-		case clientcore.RoleZ:
-			out[i].Role = gamemap.RoleZ
-		case clientcore.RoleLevel:
-			out[i].Role = gamemap.RoleLevel
-		case clientcore.RoleState:
-			out[i].Role = gamemap.RoleState
-		}
-	}
-	return out
 }
 
 // ObserveHot gives the game the drawn world of the tick (the core calls it
@@ -278,8 +256,8 @@ func (g *Game) BeginReconcile(f *clientcore.Frame) {
 			g.remotes.begin(b, f.Player.GameID)
 			for j := range b.Rows {
 				r := &b.Rows[j]
-				if r.ID == uint32(f.Player.GameID) && !r.Null && g.height.bound() {
-					g.own = ownHeight{level: g.height.level.Get(r.Fields), z: g.height.z.Get(r.Fields), ok: true}
+				if r.ID == uint32(f.Player.GameID) && !r.Null && g.row.Layered() {
+					g.own = ownHeight{level: g.row.Level.Get(r.Fields), z: g.row.Z.Get(r.Fields), ok: true}
 				}
 				if r.ID > 255 || r.ID == uint32(f.Player.GameID) {
 					continue
@@ -379,11 +357,11 @@ func (g *Game) TrackFrame(myID uint8, hasID bool, f *clientcore.EventFrame) {
 					g.hasMeta = false
 					continue
 				}
-				if g.height.bound() {
-					g.local.MaxLevel = max(g.local.MaxLevel, int(g.height.level.Get(r.Fields)))
+				if g.row.Layered() {
+					g.local.MaxLevel = max(g.local.MaxLevel, int(g.row.Level.Get(r.Fields)))
 				}
 				g.hasMeta = true
-				g.cond, g.size, g.team = g.row.cond.Get(r.Fields), g.row.size.Get(r.Fields), g.row.team.Get(r.Fields)
+				g.cond, g.size, g.team = g.row.Cond.Get(r.Fields), g.row.Size.Get(r.Fields), g.row.Team.Get(r.Fields)
 				g.pred.SetFrozen(g.cond == 0)
 				g.others[r.ID].present = false
 				continue
@@ -401,9 +379,9 @@ func (g *Game) TrackFrame(myID uint8, hasID bool, f *clientcore.EventFrame) {
 // remoteOf is another tank's pose for the shot ray.
 func (g *Game) remoteOf(r *clientcore.Row) remote {
 	f := &g.row
-	o := remote{x: f.x.Get(r.Fields), y: f.y.Get(r.Fields), angle: f.angle.Get(r.Fields), size: f.size.Get(r.Fields), present: true}
+	o := remote{x: f.X.Get(r.Fields), y: f.Y.Get(r.Fields), angle: f.Angle.Get(r.Fields), size: f.Size.Get(r.Fields), present: true}
 	if g.levels != nil {
-		lv := g.cfg.Levels.Restore(g.levels, o.x, o.y, int(g.height.level.Get(r.Fields)), g.height.z.Get(r.Fields), g.pred.DT(), true)
+		lv := g.cfg.Levels.Restore(g.levels, o.x, o.y, int(g.row.Level.Get(r.Fields)), g.row.Z.Get(r.Fields), g.pred.DT(), true)
 		o.reach = lv.Reach()
 	}
 	return o
@@ -466,19 +444,19 @@ func (g *Game) Overlay(myID uint8, hasID bool, tail []clientcore.Record) ([]clie
 	x, y, a := g.renderPose()
 	s, f, v := &g.st, &g.row, g.vals
 	clear(v)
-	f.x.Set(v, x)
-	f.y.Set(v, y)
-	f.angle.Set(v, a)
-	f.gun.Set(v, s.Gun)
-	f.vx.Set(v, s.VX)
-	f.vy.Set(v, s.VY)
-	f.load.Set(v, s.EngineLoad)
-	f.cond.Set(v, g.cond)
-	f.size.Set(v, g.size)
-	f.team.Set(v, g.team)
-	f.angvel.Set(v, s.AngVel)
-	g.height.z.Set(v, g.lv.WorldZ(g.levels))
-	g.height.level.Set(v, float32(g.lv.Level))
+	f.X.Set(v, x)
+	f.Y.Set(v, y)
+	f.Angle.Set(v, a)
+	f.Gun.Set(v, s.Gun)
+	f.VX.Set(v, s.VX)
+	f.VY.Set(v, s.VY)
+	f.Load.Set(v, s.EngineLoad)
+	f.Cond.Set(v, g.cond)
+	f.Size.Set(v, g.size)
+	f.Team.Set(v, g.team)
+	f.AngVel.Set(v, s.AngVel)
+	g.row.Z.Set(v, g.lv.WorldZ(g.levels))
+	g.row.Level.Set(v, float32(g.lv.Level))
 	tail = append(tail, clientcore.Record{Schema: g.key, ID: uint32(myID), Fields: g.vals})
 	return g.crates.rows(g.remotes.rows(tail)), [2]float32{x, y}, true
 }
@@ -571,11 +549,11 @@ func FromConfig(schema *clientcore.Schema, prediction []byte) (*Game, error) {
 	}
 	for _, m := range cfg.Models {
 		k := schema.Key(m.Name)
-		if k == nil || k.Kind != clientcore.KindIndexed8 {
+		if k == nil || k.Kind != snapschema.KindIndexed8 {
 			continue
 		}
 		b := clientcore.NewBinder(k)
-		bindTankRow(b)
+		tanks.BindTankRow(b.Positions())
 		if b.Err() == nil {
 			g := New(schema, cfg)
 			if err := g.SetModel(m.Name); err != nil {

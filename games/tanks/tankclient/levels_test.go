@@ -11,6 +11,7 @@ import (
 	"vimpclient/games/tanks"
 	"vimpclient/host/packer"
 	"vimpclient/internal/rowtest"
+	"vimpclient/snapschema"
 )
 
 // pilot drives a tank around the bridge map towards waypoints chosen at
@@ -120,7 +121,7 @@ func TestBridgeParity(t *testing.T) {
 			}
 			for _, r := range b.Rows {
 				if f.HasPlayer && r.ID == uint32(f.Player.GameID) && !r.Null {
-					own.level, own.z, own.ok = rowtest.Get(t, key, r.Fields, "level"), rowtest.Get(t, key, r.Fields, "z"), true
+					own.level, own.z, own.ok = rowtest.Get(t, key, r.Fields, rowtest.RoleLevel), rowtest.Get(t, key, r.Fields, rowtest.RoleZ), true
 				}
 			}
 		}
@@ -266,7 +267,7 @@ func bridgeGame(t testing.TB, schema *clientcore.Schema, x, y float32) (*Game, *
 // host's rows carry them, and the game predicts levels.
 func TestFlatSchemaKeepsFlatPrediction(t *testing.T) {
 	layered, e := bridgeGame(t, nil, 67.2, 307.2)
-	if layered.levels == nil || !layered.height.bound() {
+	if layered.levels == nil || !layered.row.Layered() {
 		t.Fatal("the embedded host's schema does not turn levels on")
 	}
 	var doc map[string]map[string]any
@@ -278,7 +279,7 @@ func TestFlatSchemaKeepsFlatPrediction(t *testing.T) {
 		t.Fatal(err)
 	}
 	fields := doc["m1"]["fields"].([]any)
-	doc["m1"]["fields"] = fields[:len(fields)-2] // without z and level
+	doc["m1"]["fields"] = append(fields[:3:3], fields[5:]...) // without z and level (indices 3 and 4)
 	raw, err := json.Marshal(doc)
 	if err != nil {
 		t.Fatal(err)
@@ -288,7 +289,7 @@ func TestFlatSchemaKeepsFlatPrediction(t *testing.T) {
 		t.Fatal(err)
 	}
 	flat, _ := bridgeGame(t, flatSchema, 67.2, 307.2)
-	if flat.levels != nil || flat.height.bound() || flat.terrain.Walls(1) != nil {
+	if flat.levels != nil || flat.row.Layered() || flat.terrain.Walls(1) != nil {
 		t.Fatal("a flat host's rows turned levels on")
 	}
 	for _, g := range []*Game{layered, flat} {
@@ -310,30 +311,31 @@ func TestFlatSchemaKeepsFlatPrediction(t *testing.T) {
 		t.Fatalf("layered x %v, flat x %v", layered.State().X, flat.State().X)
 	}
 	tail, _, ok := layered.Overlay(3, true, nil)
-	if !ok || rowtest.Get(t, tail[0].Schema, tail[0].Fields, "z") != layered.lv.WorldZ(layered.levels) ||
-		rowtest.Get(t, tail[0].Schema, tail[0].Fields, "level") != float32(layered.lv.Level) {
+	if !ok || rowtest.Get(t, tail[0].Schema, tail[0].Fields, rowtest.RoleZ) != layered.lv.WorldZ(layered.levels) ||
+		rowtest.Get(t, tail[0].Schema, tail[0].Fields, rowtest.RoleLevel) != float32(layered.lv.Level) {
 		t.Fatalf("the own record does not carry the predicted height: %+v", tail)
 	}
 }
 
 // The embedded host's tank and crate rows agree with the game's records of
-// them, both ways: m1 with its height and level by name, c1 with z and
-// level by their roles.
+// them, both ways: m1 and c1 with z and level by their roles.
 func TestHostKeyRecords(t *testing.T) {
 	e := newEmbeddedOn(t, nil, 0, "bridge")
 	for _, c := range []struct {
 		key  string
 		bind func(*clientcore.Binder)
 	}{
-		{"m1", func(b *clientcore.Binder) { bindTankRow(b); bindTankHeight(b) }},
-		{"c1", func(b *clientcore.Binder) { bindCrateRow(b) }},
+		{"m1", func(b *clientcore.Binder) { tanks.BindTankRow(b.Positions()) }},
+		{"c1", func(b *clientcore.Binder) { tanks.BindCrateRow(b.Positions()) }},
 	} {
 		if m := rowtest.Mismatch(e.schema.Key(c.key), c.bind); len(m) != 0 {
 			t.Errorf("%s: %v", c.key, m)
 		}
 	}
-	if k := e.schema.Key("c1"); k.Fields[3].Role != clientcore.RoleZ || k.Fields[4].Role != clientcore.RoleLevel {
-		t.Fatalf("c1 is not layered: %+v", k.Fields)
+	for _, key := range []string{"m1", "c1"} {
+		if k := e.schema.Key(key); k.Fields[3].Role != snapschema.RoleZ || k.Fields[4].Role != snapschema.RoleLevel {
+			t.Fatalf("%s is not layered: %+v", key, k.Fields)
+		}
 	}
 }
 
@@ -345,11 +347,11 @@ func TestCrateLevelsFromRows(t *testing.T) {
 	g.OnServerState(&clientcore.PlayerBlock{GameID: 3, State: [8]float32{422.4, 390, math.Pi / 2}}, 1100, 0, 1100)
 	cs := &g.crates
 	k := cs.key
-	if k == nil || !cs.f.layered() {
+	if k == nil || !cs.f.Layered() {
 		t.Fatal("the crate rows are not layered")
 	}
 	b := clientcore.NewBinder(k)
-	zf, lf := b.Role(clientcore.RoleZ), b.Role(clientcore.RoleLevel)
+	zf, lf := b.Role(snapschema.RoleZ), b.Role(snapschema.RoleLevel)
 	h := g.levels.LevelHeight()
 	row := func(x, y, z, level float32) []float32 {
 		r := rowtest.Row(t, k, map[string]float64{"x": float64(x), "y": float64(y), "angle": 0})
@@ -428,7 +430,7 @@ func TestBridgeTickAllocatesNothing(t *testing.T) {
 	s := e.schema
 	g.ApplyInput(1, true, "forward", 1000)
 	own := m1Row(t, s, 120, 307.2, 3, 1)
-	rowtest.Set(t, s.Key("m1"), own, "z", 0.8) // a twenty-fourth of the way up the ramp
+	rowtest.Set(t, s.Key("m1"), own, rowtest.RoleZ, 0.8) // a twenty-fourth of the way up the ramp
 	rows := []clientcore.Row{{ID: 3, Fields: own}, {ID: 5, Fields: m1Row(t, s, 300, 300, 3, 2)}}
 	frame := clientcore.Frame{HasPlayer: true, Player: clientcore.PlayerBlock{GameID: 3, State: [8]float32{120, 307.2, 0, 200}},
 		Blocks: []clientcore.Block{{Schema: s.Key("m1"), Rows: rows}}}

@@ -46,8 +46,7 @@ func (r *remoteTank) pose() pose {
 // remoteSet is the other tanks the own tank can push and be pushed by.
 type remoteSet struct {
 	key     *clientcore.KeySchema
-	f       tankRow
-	h       tankHeight
+	f       tanks.TankRow
 	model   tanks.Model
 	tanks   [256]remoteTank
 	n       int
@@ -64,12 +63,12 @@ func (rs *remoteSet) reachOf(v []float32, x, y float32) tanks.Reach {
 	if rs.levels == nil {
 		return tanks.Reach{}
 	}
-	lv := rs.rules.Restore(rs.levels, x, y, int(rs.h.level.Get(v)), rs.h.z.Get(v), tanks.Step, true)
+	lv := rs.rules.Restore(rs.levels, x, y, int(rs.f.Level.Get(v)), rs.f.Z.Get(v), tanks.Step, true)
 	return lv.Reach()
 }
 
-func (rs *remoteSet) init(key *clientcore.KeySchema, f tankRow, h tankHeight, m tanks.Model) {
-	rs.key, rs.f, rs.h, rs.model, rs.n = key, f, h, m, 0
+func (rs *remoteSet) init(key *clientcore.KeySchema, f tanks.TankRow, m tanks.Model) {
+	rs.key, rs.f, rs.model, rs.n = key, f, m, 0
 	w := len(key.Fields)
 	rs.storage = make([]float32, 2*256*w)
 	for i := range rs.tanks {
@@ -104,8 +103,8 @@ func (rs *remoteSet) observe(h *clientcore.Hot, myID uint8, hasID bool) {
 			continue
 		}
 		r, f := &rs.tanks[rec.ID], &rs.f
-		drawn := pose{x: f.x.Get(rec.Fields), y: f.y.Get(rec.Fields), angle: f.angle.Get(rec.Fields)}
-		size := f.size.Get(rec.Fields)
+		drawn := pose{x: f.X.Get(rec.Fields), y: f.Y.Get(rec.Fields), angle: f.Angle.Get(rec.Fields)}
+		size := f.Size.Get(rec.Fields)
 		if !sanePose(drawn) || !finite32(size, 255) {
 			continue
 		}
@@ -138,7 +137,7 @@ func (rs *remoteSet) begin(b *clientcore.Block, myID uint8) {
 			continue
 		}
 		r, f, v := &rs.tanks[row.ID], &rs.f, row.Fields
-		auth := pose{f.x.Get(v), f.y.Get(v), f.angle.Get(v), f.vx.Get(v), f.vy.Get(v), f.angvel.Get(v)}
+		auth := pose{f.X.Get(v), f.Y.Get(v), f.Angle.Get(v), f.VX.Get(v), f.VY.Get(v), f.AngVel.Get(v)}
 		if !sanePose(auth) {
 			continue
 		}
@@ -295,12 +294,12 @@ func (rs *remoteSet) rows(tail []clientcore.Record) []clientcore.Record {
 		}
 		b, f, v := &r.sim, &rs.f, r.vals
 		copy(v, r.row)
-		f.x.Set(v, b.X+r.err.X)
-		f.y.Set(v, b.Y+r.err.Y)
-		f.angle.Set(v, b.Angle+r.err.Angle)
-		f.vx.Set(v, b.VX)
-		f.vy.Set(v, b.VY)
-		f.angvel.Set(v, b.AngVel)
+		f.X.Set(v, b.X+r.err.X)
+		f.Y.Set(v, b.Y+r.err.Y)
+		f.Angle.Set(v, b.Angle+r.err.Angle)
+		f.VX.Set(v, b.VX)
+		f.VY.Set(v, b.VY)
+		f.AngVel.Set(v, b.AngVel)
 		tail = append(tail, clientcore.Record{Schema: rs.key, ID: uint32(i), Fields: r.vals})
 	}
 	return tail

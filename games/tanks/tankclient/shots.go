@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"vimpclient/clientcore"
+	"vimpclient/games/tanks"
+	"vimpclient/snapschema"
 )
 
 // Shot predictor timing: the gate, the pending shot and the duplicate window.
@@ -20,9 +22,9 @@ const (
 // weaponRow is a weapon key's bound fields: a tracer or a bomb row, and the
 // author id both carry.
 type weaponRow struct {
-	tracer tracerRow
-	bomb   bombRow
-	author clientcore.BoundField
+	tracer tanks.TracerRow
+	bomb   tanks.BombRow
+	author snapschema.Pos
 }
 
 type pendingTracer struct {
@@ -77,11 +79,11 @@ func (s *shotState) init(schema *clientcore.Schema, weapons []Weapon) {
 		b := clientcore.NewBinder(k)
 		r := &s.rows[i]
 		if w.Explosive {
-			r.bomb = bindBombRow(b)
-			r.author = r.bomb.author
+			r.bomb = tanks.BindBombRow(b.Positions())
+			r.author = r.bomb.Author
 		} else {
-			r.tracer = bindTracerRow(b)
-			r.author = r.tracer.author
+			r.tracer = tanks.BindTracerRow(b.Positions())
+			r.author = r.tracer.Author
 		}
 		if b.Err() == nil {
 			s.keys[i] = k

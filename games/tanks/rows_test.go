@@ -1,0 +1,34 @@
+package tanks
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"vimpclient/clientcore"
+	"vimpclient/internal/capturetest"
+	"vimpclient/internal/rowtest"
+)
+
+// The tanks game's records of its keys agree exactly with the engine's
+// tanks schema, and the check fails both ways: a schema field the
+// record lacks, a record field the schema lacks.
+func TestKeyRecords(t *testing.T) {
+	raw, err := os.ReadFile(filepath.Join(capturetest.SharedDir(t), "conformance", "schemas", "tanks.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		key  string
+		bind func(*clientcore.Binder)
+	}{
+		{"m1", func(b *clientcore.Binder) { BindTankRow(b.Positions()) }},
+		{"c1", func(b *clientcore.Binder) { BindCrateRow(b.Positions()) }},
+		{"c2", func(b *clientcore.Binder) { BindCrateRow(b.Positions()) }},
+		{"w1", func(b *clientcore.Binder) { BindTracerRow(b.Positions()) }},
+		{"w2", func(b *clientcore.Binder) { BindBombRow(b.Positions()) }},
+		{"w2e", func(b *clientcore.Binder) { BindExplosionRow(b.Positions()) }},
+	} {
+		t.Run(c.key, func(t *testing.T) { rowtest.CheckKeyRecord(t, raw, c.key, c.bind) })
+	}
+}

@@ -138,7 +138,7 @@ func (t *Tank) syncEngine() {
 func (t *Tank) Step(float64) bool { return true }
 
 // Destroy implements parts.Part.
-func (t *Tank) Destroy() {
+func (t *Tank) Destroy(parts.Removal) {
 	t.c.Stage.Remove(t.h)
 	t.c.Levels.ForgetActor(t.ID)
 	if t.hasEng {
@@ -210,7 +210,7 @@ func (r *TankRadar) Update(row []float32) { r.Pose = r.b.f.read(row) }
 func (r *TankRadar) Step(float64) bool { return true }
 
 // Destroy implements parts.Part.
-func (r *TankRadar) Destroy() { r.c.Stage.Remove(r.h) }
+func (r *TankRadar) Destroy(parts.Removal) { r.c.Stage.Remove(r.h) }
 
 // Draw implements parts.Drawable: a 16 px texture at container scale 5.
 func (r *TankRadar) Draw(g parts.Gfx) {

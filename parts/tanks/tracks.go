@@ -138,7 +138,7 @@ func (t *Tracks) leave() {
 
 // Destroy implements parts.Part: the marks between levels go with the
 // tank; those on the ground decal layers stay until they have faded.
-func (t *Tracks) Destroy() { t.c.Stage.Remove(t.h) }
+func (t *Tracks) Destroy(parts.Removal) { t.c.Stage.Remove(t.h) }
 
 // Draw implements parts.Drawable: marks 0.5·size long, 0.4·size wide.
 func (t *Tracks) Draw(g parts.Gfx) {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"vimpclient/games/snakes"
+	"vimpclient/protocol"
 )
 
 // Crash and respawn figures.
@@ -97,7 +98,7 @@ func (m *Match) spawn(p *player) {
 	if h := p.human; h != nil {
 		h.forceReset = true
 		h.panel = panel{active: true, e: p.eaten, k: p.kills, s: p.score, c: o.crystals, wa: modeCruise, t: h.panel.t}
-		m.out.JSON(h.UID, 17, 1)
+		m.out.JSON(h.UID, protocol.KeysetData, 1)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"vimpclient/gamemap"
 	"vimpclient/games/tanks"
 	"vimpclient/host/packer"
+	"vimpclient/internal/angle"
 	"vimpclient/protocol"
 )
 
@@ -107,7 +108,7 @@ func (m *Match) spawnTank(p *player, s gamemap.Spawn) {
 	scale := float32(d.Scale)
 	x, y, angleDeg := float32(s.X)*scale, float32(s.Y)*scale, float32(s.AngleDeg)
 	t := &tankObj{health: maxHealth, ammo: [2]int{startW1, startW2}}
-	t.st = tanks.Tank{X: x, Y: y, Angle: tanks.Normalize(angleDeg * math.Pi / 180)}
+	t.st = tanks.Tank{X: x, Y: y, Angle: angle.Normalize(angleDeg * math.Pi / 180)}
 	if d.Layered() {
 		lv := min(max(d.SpawnLevel(s), 0), d.MapLevels().LevelCount()-1)
 		t.lv = tanks.LevelState{Level: lv, Z: float32(lv)}

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"vimpclient/games/snakes"
+	"vimpclient/internal/angle"
 	"vimpclient/protocol"
 )
 
@@ -57,7 +58,7 @@ func (m *Match) place(o *snakeObj, x, y, deg float32) {
 	x, y = m.arena.clampInside(x, y, m.world.EdgeMargin)
 	o.crystals = m.world.StartCrystals
 	o.s.X, o.s.Y = x, y
-	o.s.Angle = snakes.Normalize(deg * math.Pi / 180)
+	o.s.Angle = angle.Normalize(deg * math.Pi / 180)
 	o.s.Crystals, o.s.Length, o.s.Alive = float32(o.crystals), m.length(o.crystals), true
 	o.s.Path.Reset(x, y)
 	o.boosting, o.debt, o.respawn = false, 0, false

@@ -222,14 +222,6 @@ func (r *TankRadar) Draw(g parts.Gfx) {
 	g.Image(tex, parts.Rect{W: radarDotSide, H: radarDotSide}, m, parts.White())
 }
 
-// normalize wraps an angle into [-π, π].
-func normalize(a float64) float64 {
-	if math.IsNaN(a) || math.IsInf(a, 0) {
-		return 0
-	}
-	return math.Remainder(a, 2*math.Pi)
-}
-
 func lerp(a, b, t float64) float64 { return a + (b-a)*t }
 
 func uniform(rnd func() float64, a, b float64) float64 { return a + (b-a)*rnd() }

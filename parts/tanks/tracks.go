@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"vimpclient/clientcore"
+	"vimpclient/internal/angle"
 	"vimpclient/parts"
 )
 
@@ -101,7 +102,10 @@ func (t *Tracks) Step(dt float64) bool {
 		return true
 	}
 	speed := math.Hypot(p.x-t.prev.x, p.y-t.prev.y)
-	turn := math.Abs(normalize(p.angle - t.prev.angle))
+	turn := math.Abs(angle.Normalize(p.angle - t.prev.angle))
+	if math.IsNaN(turn) {
+		turn = 0 // an angle that is not a number turns nothing
+	}
 	accel := math.Abs(speed - t.prevSpeed)
 	turnAccel := math.Abs(turn - t.prevTurn)
 	leave := p.cond != 0 && t.sinceMark > 2 && (accel > 4 || (speed > 1.4 && (turn > 0.02 || turnAccel > 0.4)))

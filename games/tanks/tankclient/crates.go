@@ -6,6 +6,7 @@ import (
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
 	"vimpclient/games/tanks"
+	"vimpclient/internal/angle"
 	"vimpclient/predict"
 )
 
@@ -222,7 +223,7 @@ func (cs *crateSet) finish() {
 		p := c.pose()
 		c.err.X += c.old.x - p.x
 		c.err.Y += c.old.y - p.y
-		c.err.Angle += tanks.Normalize(c.old.angle - p.angle)
+		c.err.Angle += angle.Normalize(c.old.angle - p.angle)
 		c.old = p
 		if math.Hypot(float64(c.err.X), float64(c.err.Y)) > bodySnap {
 			c.err = predict.VisualError{}
@@ -275,7 +276,7 @@ func (cs *crateSet) promote(c *crate, now float64) {
 			c.lv = c.followLv
 		}
 	}
-	c.err = predict.VisualError{X: drawn.x - c.sim.X, Y: drawn.y - c.sim.Y, Angle: tanks.Normalize(drawn.angle - c.sim.Angle)}
+	c.err = predict.VisualError{X: drawn.x - c.sim.X, Y: drawn.y - c.sim.Y, Angle: angle.Normalize(drawn.angle - c.sim.Angle)}
 	if math.Hypot(float64(c.err.X), float64(c.err.Y)) > bodySnap {
 		c.err = predict.VisualError{}
 	}
@@ -362,7 +363,7 @@ func (cs *crateSet) settle(now float64, factor float32, stepping bool) {
 		c.err.Y *= factor
 		c.err.Angle *= factor
 		converged := c.hasFollow && math.Hypot(float64(c.sim.X-c.follow.x), float64(c.sim.Y-c.follow.y)) < returnDistance &&
-			abs(tanks.Normalize(c.sim.Angle-c.follow.angle)) < returnAngle
+			abs(angle.Normalize(c.sim.Angle-c.follow.angle)) < returnAngle
 		if !stepping || (now-c.lastContact > holdMs && converged) {
 			c.predicted, c.err = false, predict.VisualError{}
 			if c.hasFollow {

@@ -220,14 +220,20 @@ func (cs *crateSet) finish() {
 		if !c.predicted {
 			continue
 		}
-		p := c.pose()
-		c.err.X += c.old.x - p.x
-		c.err.Y += c.old.y - p.y
-		c.err.Angle += angle.Normalize(c.old.angle - p.angle)
-		c.old = p
-		if math.Hypot(float64(c.err.X), float64(c.err.Y)) > bodySnap {
-			c.err = predict.VisualError{}
-		}
+		foldCorrection(&c.err, &c.old, c.pose())
+	}
+}
+
+// foldCorrection adds a reconciliation's jump, from the pose before it (old)
+// to the one after (now), to a predicted body's visual error, so that the
+// drawn body moves smoothly; a jump too far to hide snaps. old becomes now.
+func foldCorrection(err *predict.VisualError, old *pose, now pose) {
+	err.X += old.x - now.x
+	err.Y += old.y - now.y
+	err.Angle += angle.Normalize(old.angle - now.angle)
+	*old = now
+	if math.Hypot(float64(err.X), float64(err.Y)) > bodySnap {
+		*err = predict.VisualError{}
 	}
 }
 

@@ -162,14 +162,7 @@ func (rs *remoteSet) finish() {
 		if !r.predicted {
 			continue
 		}
-		p := r.pose()
-		r.err.X += r.old.x - p.x
-		r.err.Y += r.old.y - p.y
-		r.err.Angle += angle.Normalize(r.old.angle - p.angle)
-		r.old = p
-		if math.Hypot(float64(r.err.X), float64(r.err.Y)) > bodySnap {
-			r.err = predict.VisualError{}
-		}
+		foldCorrection(&r.err, &r.old, r.pose())
 	}
 }
 

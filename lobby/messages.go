@@ -256,6 +256,18 @@ const (
 // a string type, or whose fields do not fit its type.
 var ErrBadMessage = errors.New("bad signaling message")
 
+// received makes the message struct each known type decodes into (the host
+// votes, whose struct says which of two types it came as, aside).
+var received = map[string]func() any{
+	TypeWelcome: alloc[Welcome], TypeOffer: alloc[Offer], TypeAnswer: alloc[Answer],
+	TypeCandidate: alloc[RemoteCandidate], TypePingHost: alloc[PingHost], TypePongHost: alloc[PongHost],
+	TypeError: alloc[Error], TypeHostRegistered: alloc[HostRegistered], TypeRoomJoined: alloc[RoomJoined],
+	TypeHostMigrating: alloc[HostMigrating], TypeHostChanged: alloc[HostChanged], TypeRoomClosed: alloc[RoomClosed],
+	TypeHostVoteAccepted: alloc[HostVoteAccepted], TypeHostVoteResult: alloc[HostVoteResult],
+}
+
+func alloc[T any]() any { return new(T) }
+
 // Parse decodes one signaling message into its typed value (a pointer to one
 // of the message structs above, or Unknown).
 func Parse(b []byte) (any, error) {
@@ -272,39 +284,15 @@ func Parse(b []byte) (any, error) {
 		return nil, fmt.Errorf("%w: no type", ErrBadMessage)
 	}
 	var v any
-	switch *head.Type {
-	case TypeWelcome:
-		v = new(Welcome)
-	case TypeOffer:
-		v = new(Offer)
-	case TypeAnswer:
-		v = new(Answer)
-	case TypeCandidate:
-		v = new(RemoteCandidate)
-	case TypePingHost:
-		v = new(PingHost)
-	case TypePongHost:
-		v = new(PongHost)
-	case TypeError:
-		v = new(Error)
-	case TypeHostRegistered:
-		v = new(HostRegistered)
-	case TypeRoomJoined:
-		v = new(RoomJoined)
-	case TypeHostMigrating:
-		v = new(HostMigrating)
-	case TypeHostChanged:
-		v = new(HostChanged)
-	case TypeRoomClosed:
-		v = new(RoomClosed)
+	switch t := *head.Type; t {
 	case TypeHostVote, TypeHostVoteStarted:
-		v = &HostVote{Started: *head.Type == TypeHostVoteStarted}
-	case TypeHostVoteAccepted:
-		v = new(HostVoteAccepted)
-	case TypeHostVoteResult:
-		v = new(HostVoteResult)
+		v = &HostVote{Started: t == TypeHostVoteStarted}
 	default:
-		return Unknown{Type: *head.Type}, nil
+		alloc := received[t]
+		if alloc == nil {
+			return Unknown{Type: t}, nil
+		}
+		v = alloc()
 	}
 	if err := json.Unmarshal(b, v); err != nil {
 		return nil, fmt.Errorf("%w: %s: %v", ErrBadMessage, *head.Type, err)

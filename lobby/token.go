@@ -13,6 +13,8 @@ import (
 
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
+
+	"vimpclient/internal/privatefile"
 )
 
 // Issuer is the iss claim of the identity service's tokens.
@@ -290,18 +292,7 @@ func (s *TokenStore) Save(m *Master, token, auth string) error {
 // writeAll replaces the file with all (atomically, readable by its owner
 // only); callers hold s.mu.
 func (s *TokenStore) writeAll(all map[string]storedToken) error {
-	b, err := json.MarshalIndent(all, "", "  ")
-	if err != nil {
-		return fmt.Errorf("token store: %w", err)
-	}
-	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
-		return fmt.Errorf("token store: %w", err)
-	}
-	tmp := s.path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return fmt.Errorf("token store: %w", err)
-	}
-	if err := os.Rename(tmp, s.path); err != nil {
+	if err := privatefile.WriteJSON(s.path, all); err != nil {
 		return fmt.Errorf("token store: %w", err)
 	}
 	return nil

@@ -44,10 +44,10 @@ type beacon struct {
 	x, y  float64
 }
 
-func (p *beacon) Update(row []float32) { p.x, p.y = p.b.x.Float64(row), p.b.y.Float64(row) }
-func (p *beacon) Step(float64) bool    { return true } // lives until its entity goes
-func (p *beacon) Destroy()             { p.stage.Remove(p.h) }
-func (p *beacon) Draw(g parts.Gfx)     { g.Disc(p.x, p.y, 8, parts.RGB(0xffcc00)) }
+func (p *beacon) Update(row []float32)  { p.x, p.y = p.b.x.Float64(row), p.b.y.Float64(row) }
+func (p *beacon) Step(float64) bool     { return true } // lives until its entity goes
+func (p *beacon) Destroy(parts.Removal) { p.stage.Remove(p.h) }
+func (p *beacon) Draw(g parts.Gfx)      { g.Disc(p.x, p.y, 8, parts.RGB(0xffcc00)) }
 
 // beaconFrame packs a v5 snapshot frame with one m1 row (id, has data, x, y).
 func beaconFrame(seq uint32, at float64, id uint8, x, y float32) []byte {

@@ -21,19 +21,45 @@ type Part interface {
 	// Step advances animations by dtMs once per render tick; false means
 	// the part has finished (effects) and is destroyed by the scene.
 	Step(dtMs float64) bool
-	// Destroy removes the part's drawables.
-	Destroy()
+	// Destroy removes the part's drawables; why says what removed it, so
+	// that a part plays a death cue only when its entity died.
+	Destroy(why Removal)
 }
+
+// Removal is why the scene removes a part.
+type Removal uint8
+
+const (
+	// Swept: a CLEAR, a new map or a new configuration took the part away
+	// with others; nothing happened to its entity.
+	Swept Removal = iota
+	// Killed: a null row: the entity died or left.
+	Killed
+	// Finished: the part's own Step ended it (an effect that played out).
+	Finished
+)
+
+// Local is the local player's game id as the scene was last told it
+// (Scene.SetLocal): the world sets it each tick before the parts run, so a
+// part that plays the player's own cues reads it as data.
+type Local struct {
+	ID    uint32
+	Known bool // false until a frame has named the player (or for a spectator)
+}
+
+// Is reports whether id is the local player's entity. A nil Local knows no
+// player.
+func (l *Local) Is(id uint32) bool { return l != nil && l.Known && l.ID == id }
 
 // Ctx is what a part gets at creation.
 type Ctx struct {
 	Stage    *Stage
 	Tex      Textures
-	IsLocal  func(id uint32) bool // the local player's game id test, read lazily
-	Rand     func() float64       // uniform [0, 1)
-	Sound    Sounds               // nil: silent
-	Key      string               // snapshot key the part was built from
-	Canvases map[string]*Stage    // every canvas, for parts that draw on two
+	Local    *Local            // the local player, updated by the scene each tick
+	Rand     func() float64    // uniform [0, 1)
+	Sound    Sounds            // nil: silent
+	Key      string            // snapshot key the part was built from
+	Canvases map[string]*Stage // every canvas, for parts that draw on two
 	// Levels is the scene's book of heights: the map's level height and
 	// where the actors stand.
 	Levels *Levels
@@ -133,7 +159,8 @@ type Scene struct {
 	fallback  MapBuilder
 	first     *Ctx
 	levels    *Levels
-	created   int // entities the current hot sample created
+	local     Local // what every Ctx's Local points at
+	created   int   // entities the current hot sample created
 	// lastRefusal is the limit and route of the last refused row, so that
 	// the reason is formatted once per change.
 	lastRefusal [2]int
@@ -154,7 +181,6 @@ type SceneOptions struct {
 	Game     *Game   // nil: generic only
 	Generic  Factory // the renderer for unknown parts
 	Tex      Textures
-	IsLocal  func(id uint32) bool
 	Rand     func() float64
 	Sound    Sounds
 	Canvases []string // canvas ids in declaration order
@@ -179,9 +205,6 @@ func NewScene(o SceneOptions, schema *clientcore.Schema, pc PartsConfig) (*Scene
 	if o.Log == nil {
 		o.Log = slog.Default()
 	}
-	if o.IsLocal == nil {
-		o.IsLocal = func(uint32) bool { return false }
-	}
 	if o.Rand == nil {
 		o.Rand = rand.Float64
 	}
@@ -190,7 +213,7 @@ func NewScene(o SceneOptions, schema *clientcore.Schema, pc PartsConfig) (*Scene
 	for _, id := range o.Canvases {
 		s.stages[id] = NewStage(id)
 	}
-	s.first = &Ctx{Stage: s.stages[o.Canvases[0]], Tex: o.Tex, IsLocal: o.IsLocal, Rand: o.Rand, Canvases: s.stages, Levels: s.levels}
+	s.first = &Ctx{Stage: s.stages[o.Canvases[0]], Tex: o.Tex, Local: &s.local, Rand: o.Rand, Canvases: s.stages, Levels: s.levels}
 	for _, k := range schema.Keys {
 		if k == nil {
 			continue
@@ -231,7 +254,7 @@ func NewScene(o SceneOptions, schema *clientcore.Schema, pc PartsConfig) (*Scene
 				}
 				name = "generic"
 			}
-			ctx := &Ctx{Stage: st, Tex: o.Tex, IsLocal: o.IsLocal, Rand: o.Rand, Sound: o.Sound, Key: k.Name, Canvases: s.stages, Levels: s.levels}
+			ctx := &Ctx{Stage: st, Tex: o.Tex, Local: &s.local, Rand: o.Rand, Sound: o.Sound, Key: k.Name, Canvases: s.stages, Levels: s.levels}
 			r := route{part: name, bind: b, ctx: ctx, index: len(s.routeName)}
 			s.routes[k.ID] = append(s.routes[k.ID], r)
 			s.routeName = append(s.routeName, name)
@@ -244,6 +267,14 @@ func NewScene(o SceneOptions, schema *clientcore.Schema, pc PartsConfig) (*Scene
 
 // genericMarker tags the generic renderer's bindings.
 type genericMarker interface{ Generic() bool }
+
+// SetLocal tells the scene the local player's game id (known false: none,
+// as for a spectator or before the first frame). The world calls it each
+// tick before it applies frames and hot data.
+func (s *Scene) SetLocal(id uint32, known bool) { s.local = Local{ID: id, Known: known} }
+
+// Local is the local player as the scene was last told it.
+func (s *Scene) Local() Local { return s.local }
 
 // Stage returns the draw list of a canvas.
 func (s *Scene) Stage(id string) *Stage { return s.stages[id] }
@@ -295,10 +326,7 @@ func (s *Scene) applyRow(r *route, id uint32, null bool, row []float32) {
 	k := instKey{route: r.index, id: id}
 	if p, ok := s.inst[k]; ok {
 		if null {
-			if kp, ok := p.(Killer); ok {
-				kp.Killed()
-			}
-			s.destroy(k, p)
+			s.destroy(k, p, Killed)
 			return
 		}
 		p.Update(row)
@@ -319,8 +347,8 @@ func (s *Scene) applyRow(r *route, id uint32, null bool, row []float32) {
 }
 
 // destroy removes a live instance.
-func (s *Scene) destroy(k instKey, p Part) {
-	p.Destroy()
+func (s *Scene) destroy(k instKey, p Part, why Removal) {
+	p.Destroy(why)
 	delete(s.inst, k)
 	s.live[k.route]--
 }
@@ -365,7 +393,7 @@ func (s *Scene) Step(dtMs float64) {
 			s.effects[n] = e
 			n++
 		} else {
-			e.p.Destroy()
+			e.p.Destroy(Finished)
 		}
 	}
 	clear(s.effects[n:])
@@ -378,7 +406,7 @@ func (s *Scene) Step(dtMs float64) {
 // SetMap rebuilds the map parts from MAP_DATA.
 func (s *Scene) SetMap(m *gamemap.Map) {
 	for _, p := range s.mapParts {
-		p.Destroy()
+		p.Destroy(Swept)
 	}
 	s.mapParts = s.mapParts[:0]
 	s.levels.SetLevelHeight(m.LevelHeight)
@@ -402,7 +430,7 @@ func (s *Scene) SetMap(m *gamemap.Map) {
 		}
 		for key, p := range s.inst {
 			if key.route == r.index {
-				s.destroy(key, p)
+				s.destroy(key, p, Swept)
 			}
 		}
 		built = true
@@ -426,13 +454,13 @@ func (s *Scene) Clear(keys []string, all bool) {
 	}
 	for key, p := range s.inst {
 		if all || ids[s.keyOf[key.route]] {
-			s.destroy(key, p)
+			s.destroy(key, p, Swept)
 		}
 	}
 	n := 0
 	for _, e := range s.effects {
 		if all || ids[e.keyID] {
-			e.p.Destroy()
+			e.p.Destroy(Swept)
 			continue
 		}
 		s.effects[n] = e
@@ -442,7 +470,7 @@ func (s *Scene) Clear(keys []string, all bool) {
 	s.effects = s.effects[:n]
 	if all {
 		for _, p := range s.mapParts {
-			p.Destroy()
+			p.Destroy(Swept)
 		}
 		s.mapParts = s.mapParts[:0]
 	}

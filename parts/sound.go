@@ -24,9 +24,3 @@ type Sounds interface {
 	// Release drops the registration but lets a playing one-shot finish.
 	Release(id SoundID)
 }
-
-// Killer is implemented by parts that react to being removed by a null
-// row (the entity died or left), as opposed to a CLEAR or a map change.
-type Killer interface {
-	Killed()
-}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+
+	"vimpclient/internal/angle"
 )
 
 // Divergence detector defaults, as the engine's debug configuration has them.
@@ -151,14 +153,16 @@ func (d *Divergence) isAngle(i int) bool {
 	return false
 }
 
-// wrapDelta wraps an angle delta into (−π, π].
+// wrapDelta wraps an angle delta into (−π, π]: the one normalizer's
+// [−π, π], with −π folded onto π. What is not a finite number is kept as it
+// is (the record counts it as the largest delta).
 func wrapDelta(v float32) float32 {
 	if math.IsNaN(float64(v)) || math.IsInf(float64(v), 0) {
 		return v
 	}
-	r := float32(math.Remainder(float64(v), 2*math.Pi)) // [−π, π]
-	if r <= -math.Pi {
-		r += 2 * math.Pi
+	r := angle.Normalize(v)
+	if r == -math.Pi {
+		r = math.Pi
 	}
 	return r
 }

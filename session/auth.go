@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 
+	"vimpclient/internal/privatefile"
 	"vimpclient/protocol"
 )
 
@@ -137,18 +138,7 @@ func (s *AuthStore) Save(host, gameID string, values map[string]string) error {
 	for n, v := range values {
 		all[k][n] = v
 	}
-	b, err := json.MarshalIndent(all, "", "  ")
-	if err != nil {
-		return fmt.Errorf("auth store: %w", err)
-	}
-	if err := os.MkdirAll(filepath.Dir(s.path), 0o700); err != nil {
-		return fmt.Errorf("auth store: %w", err)
-	}
-	tmp := s.path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return fmt.Errorf("auth store: %w", err)
-	}
-	if err := os.Rename(tmp, s.path); err != nil {
+	if err := privatefile.WriteJSON(s.path, all); err != nil {
 		return fmt.Errorf("auth store: %w", err)
 	}
 	return nil

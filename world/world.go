@@ -176,7 +176,7 @@ func (w *World) Configure(cfg *Config, game *parts.Game) error {
 		ids[i] = s.ID
 	}
 	scene, err := parts.NewScene(parts.SceneOptions{Log: w.log, Game: game, Generic: generic.Factory{}, Tex: w.tex,
-		IsLocal: w.isLocal, Rand: w.rnd, Sound: w.sounds, Canvases: ids, MapFallback: tiles.MapBuilder{}, Limits: w.lim}, cfg.Schema, cfg.Parts)
+		Rand: w.rnd, Sound: w.sounds, Canvases: ids, MapFallback: tiles.MapBuilder{}, Limits: w.lim}, cfg.Schema, cfg.Parts)
 	if err != nil {
 		return fmt.Errorf("world: %w", err)
 	}
@@ -350,12 +350,11 @@ func (w *World) Team(id uint32) int {
 // SetCore hands the world the core it samples (nil detaches it).
 func (w *World) SetCore(c Core) { w.core = c }
 
-func (w *World) isLocal(id uint32) bool {
-	if w.core == nil {
-		return false
-	}
+// tellLocal hands the scene the local player's game id, as the core knows
+// it now, before the parts run.
+func (w *World) tellLocal() {
 	my, ok := w.core.MyGameID()
-	return ok && uint32(my) == id
+	w.scene.SetLocal(uint32(my), ok)
 }
 
 // hotCopy keeps one tick's hot records while the core is asked for its
@@ -392,7 +391,8 @@ func (h *hotCopy) copyGroup(dst, src []clientcore.Record) []clientcore.Record {
 }
 
 // Tick runs one render tick in the engine's order: sample the core (copying
-// the hot data in full), take the event frames, apply each frame (entities,
+// the hot data in full), tell the scene who the local player is, take the
+// event frames, apply each frame (entities,
 // then its camera), then the hot entities, then the hot camera, then advance
 // the animations by dtMs. Drawing, if any, happens afterwards.
 func (w *World) Tick(nowMs, dtMs float64) {
@@ -401,6 +401,7 @@ func (w *World) Tick(nowMs, dtMs float64) {
 		return
 	}
 	w.hot.copyFrom(w.core.Sample(nowMs))
+	w.tellLocal()
 	h := &w.hot.hot
 	if h.Flags&clientcore.HotFrames != 0 {
 		frames := w.core.TakeFramesUpTo(w.lim.FramesPerTick, w.lim.RowsPerTick)

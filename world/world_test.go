@@ -49,6 +49,8 @@ func tanksConfig(t testing.TB) (*Config, *parts.Game) {
 type fakeCore struct {
 	frames []clientcore.EventFrame
 	hot    clientcore.Hot
+	my     uint8 // the local player's game id, when known
+	known  bool
 }
 
 func (c *fakeCore) Sample(float64) *clientcore.Hot {
@@ -65,7 +67,33 @@ func (c *fakeCore) TakeFramesUpTo(int, int) []clientcore.EventFrame {
 	return f
 }
 
-func (c *fakeCore) MyGameID() (uint8, bool) { return 1, true }
+func (c *fakeCore) MyGameID() (uint8, bool) { return c.my, c.known }
+
+// Each tick hands the scene the local player's id as the core knows it
+// then, before any part runs: a part reads it as data.
+func TestTickTellsLocal(t *testing.T) {
+	cfg, pg := tanksConfig(t)
+	core := &fakeCore{}
+	w := New(Options{Rand: func() float64 { return 0.5 }})
+	if err := w.Configure(cfg, pg); err != nil {
+		t.Fatal(err)
+	}
+	w.SetCore(core)
+	w.Tick(16, 16)
+	if l := w.Scene().Local(); l.Known {
+		t.Fatalf("local %+v before the core knows the player", l)
+	}
+	core.my, core.known = 4, true
+	w.Tick(32, 16)
+	if l := w.Scene().Local(); l != (parts.Local{ID: 4, Known: true}) {
+		t.Fatalf("local %+v, want 4", l)
+	}
+	core.known = false // a reset
+	w.Tick(48, 16)
+	if l := w.Scene().Local(); l.Is(4) {
+		t.Fatal("the local player outlived the core's reset")
+	}
+}
 
 // Each event frame's camera and then the hot camera are applied in that
 // order, each advancing the camera smoothing by one step; the stage is

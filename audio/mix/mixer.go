@@ -339,10 +339,8 @@ func (m *Mixer) mixVoice(v *voice, out []float32) {
 		ended = v.mixDelayed(out)
 	case v.rampLen == 0 && v.rate == 1 && v.pos == math.Trunc(v.pos):
 		ended = v.mixWhole(out)
-	case v.stereo:
-		ended = v.mixFracStereo(out)
 	default:
-		ended = v.mixFracMono(out)
+		ended = v.mixFrac(out)
 	}
 	if ended {
 		if v.notify {
@@ -362,6 +360,21 @@ func (v *voice) rampStep() (inc [6]float32) {
 	return inc
 }
 
+// rampFrame moves the gains and delays g one frame along the current ramp,
+// whose step is inc and which has ramp (> 0) frames left: onto the target
+// on its last frame. It returns them and the frames then left. (The paths without delays
+// have delays of 0 at both ends of the ramp, which a step leaves at 0.)
+func (v *voice) rampFrame(g [6]float32, inc *[6]float32, ramp int) ([6]float32, int) {
+	ramp--
+	if ramp == 0 {
+		return v.target, 0
+	}
+	for k := range g {
+		g[k] += inc[k]
+	}
+	return g, ramp
+}
+
 // mixDelayed is the general path for a voice whose output channels are held back by different
 // delays: each channel reads the sample at its own (earlier) position. A one-shot ends once the
 // later ear has heard its last frame.
@@ -372,14 +385,7 @@ func (v *voice) mixDelayed(out []float32) bool {
 	flen := float64(v.frames)
 	for f := 0; f < n; f++ {
 		if ramp > 0 {
-			ramp--
-			if ramp == 0 {
-				g = v.target
-			} else {
-				for k := range g {
-					g[k] += inc[k]
-				}
-			}
+			g, ramp = v.rampFrame(g, &inc, ramp)
 		}
 		lL, rL := v.readAt(v.pos - float64(g[4])*v.rate)
 		lR, rR := v.readAt(v.pos - float64(g[5])*v.rate)
@@ -474,79 +480,45 @@ func (v *voice) mixWhole(out []float32) bool {
 	return false
 }
 
-// mixFracMono mixes a mono voice read with linear interpolation, ramping its gains if needed.
-func (v *voice) mixFracMono(out []float32) bool {
+// mixFrac mixes a voice read with linear interpolation, ramping its gains
+// if needed: a mono sample goes to both ears through LL and RL, a stereo
+// one through the whole matrix.
+func (v *voice) mixFrac(out []float32) bool {
 	n := len(out) / 2
 	g, inc, ramp := v.cur, v.rampStep(), v.rampLen
-	data, frames, loop := v.data, v.frames, v.loop
+	data, frames, loop, stereo := v.data, v.frames, v.loop, v.stereo
 	pos, rate, flen := v.pos, v.rate, float64(v.frames)
 	defer func() { v.cur, v.rampLen = g, ramp }()
 	for f := 0; f < n; f++ {
 		if ramp > 0 {
-			ramp--
-			if ramp == 0 {
-				g = v.target
-			} else {
-				g[0] += inc[0]
-				g[2] += inc[2]
-			}
+			g, ramp = v.rampFrame(g, &inc, ramp)
 		}
 		i := int(pos)
 		t := float32(pos - float64(i))
-		a := data[i]
-		var b float32
-		if i+1 < frames {
-			b = data[i+1]
-		} else if loop {
-			b = data[0]
-		}
-		x := a + (b-a)*t
-		out[2*f] += g[0] * x
-		out[2*f+1] += g[2] * x
-		pos += rate
-		if pos >= flen {
-			if !loop {
-				return true
+		if stereo {
+			al, ar := data[2*i], data[2*i+1]
+			var bl, br float32
+			if i+1 < frames {
+				bl, br = data[2*i+2], data[2*i+3]
+			} else if loop {
+				bl, br = data[0], data[1]
 			}
-			pos = math.Mod(pos, flen)
-		}
-	}
-	v.pos = pos
-	return false
-}
-
-// mixFracStereo mixes a stereo voice read with linear interpolation, ramping its gains if needed.
-func (v *voice) mixFracStereo(out []float32) bool {
-	n := len(out) / 2
-	g, inc, ramp := v.cur, v.rampStep(), v.rampLen
-	data, frames, loop := v.data, v.frames, v.loop
-	pos, rate, flen := v.pos, v.rate, float64(v.frames)
-	defer func() { v.cur, v.rampLen = g, ramp }()
-	for f := 0; f < n; f++ {
-		if ramp > 0 {
-			ramp--
-			if ramp == 0 {
-				g = v.target
-			} else {
-				g[0] += inc[0]
-				g[1] += inc[1]
-				g[2] += inc[2]
-				g[3] += inc[3]
+			l := al + (bl-al)*t
+			r := ar + (br-ar)*t
+			out[2*f] += g[0]*l + g[1]*r
+			out[2*f+1] += g[2]*l + g[3]*r
+		} else {
+			a := data[i]
+			var b float32
+			if i+1 < frames {
+				b = data[i+1]
+			} else if loop {
+				b = data[0]
 			}
+			x := a + (b-a)*t
+			out[2*f] += g[0] * x
+			out[2*f+1] += g[2] * x
 		}
-		i := int(pos)
-		t := float32(pos - float64(i))
-		al, ar := data[2*i], data[2*i+1]
-		var bl, br float32
-		if i+1 < frames {
-			bl, br = data[2*i+2], data[2*i+3]
-		} else if loop {
-			bl, br = data[0], data[1]
-		}
-		l := al + (bl-al)*t
-		r := ar + (br-ar)*t
-		out[2*f] += g[0]*l + g[1]*r
-		out[2*f+1] += g[2]*l + g[3]*r
 		pos += rate
 		if pos >= flen {
 			if !loop {

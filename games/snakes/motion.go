@@ -4,7 +4,11 @@
 // the own snake with them. Remote snakes are interpolated by the core.
 package snakes
 
-import "math"
+import (
+	"math"
+
+	"vimpclient/internal/angle"
+)
 
 // Model holds the motion constants of a snake model (s1 in the game data).
 type Model struct {
@@ -97,20 +101,6 @@ func (p *Path) pushFront(x, y float32) {
 	p.set(0, x, y)
 }
 
-// Normalize wraps an angle into [−π, π].
-func Normalize(a float32) float32 {
-	if a > 64 || a < -64 || a != a {
-		return float32(math.Remainder(float64(a), 2*math.Pi))
-	}
-	for a > math.Pi {
-		a -= 2 * math.Pi
-	}
-	for a < -math.Pi {
-		a += 2 * math.Pi
-	}
-	return a
-}
-
 func hypot32(x, y float32) float32 { return float32(math.Hypot(float64(x), float64(y))) }
 
 // Step advances the snake by one step of dt seconds.
@@ -123,7 +113,7 @@ func (m *Model) Step(s *Snake, c Controls, dt float32) {
 		dx, dy := c.AimX-s.X, c.AimY-s.Y
 		if hypot32(dx, dy) > aimDeadZone {
 			want := float32(math.Atan2(float64(dy), float64(dx)))
-			d = min(max(Normalize(want-s.Angle), -maxStep), maxStep)
+			d = min(max(angle.Normalize(want-s.Angle), -maxStep), maxStep)
 		}
 	} else {
 		if c.Left {
@@ -133,7 +123,7 @@ func (m *Model) Step(s *Snake, c Controls, dt float32) {
 			d += maxStep
 		}
 	}
-	s.Angle = Normalize(s.Angle + d)
+	s.Angle = angle.Normalize(s.Angle + d)
 	speed := m.BaseSpeed
 	if boosting {
 		speed *= m.BoostFactor

@@ -1,6 +1,10 @@
 package tanks
 
-import "math"
+import (
+	"math"
+
+	"vimpclient/internal/angle"
+)
 
 // Wall surface, as the host builds its wall colliders: friction 0.2, restitution 0.
 const (
@@ -33,14 +37,14 @@ func (b *Body) SetMass(density float32) {
 }
 
 // Integrate advances a free body by one step of dt seconds: the position
-// by its velocity, the angle wrapped by Normalize, then the velocities
+// by its velocity, the angle wrapped by angle.Normalize, then the velocities
 // damped by 1/(1 + dt·damping). The host's map bodies and the predictor's
 // (crates with their own damping, other tanks with none) step through this
 // one function, so both sides compute the same bits.
 func (b *Body) Integrate(dt, linearDamping, angularDamping float32) {
 	b.X += b.VX * dt
 	b.Y += b.VY * dt
-	b.Angle = Normalize(b.Angle + b.AngVel*dt)
+	b.Angle = angle.Normalize(b.Angle + b.AngVel*dt)
 	ld := 1 / (1 + dt*linearDamping)
 	b.VX *= ld
 	b.VY *= ld
@@ -339,7 +343,7 @@ func (t *Tank) ToBody(b *Body) {
 
 // FromBody takes the pose and velocities back after Resolve.
 func (t *Tank) FromBody(b *Body) {
-	t.X, t.Y, t.Angle, t.VX, t.VY, t.AngVel = b.X, b.Y, Normalize(b.Angle), b.VX, b.VY, b.AngVel
+	t.X, t.Y, t.Angle, t.VX, t.VY, t.AngVel = b.X, b.Y, angle.Normalize(b.Angle), b.VX, b.VY, b.AngVel
 }
 
 // StepAlone runs one full fixed step of a lone tank on a flat map the way

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"vimpclient/gamemap"
+	"vimpclient/internal/angle"
 )
 
 // Crate surface: friction 0.2, restitution 0, as the host sets it.
@@ -49,7 +50,7 @@ func NewGeometry(m *gamemap.Map) *Geometry {
 		ox, oy := float32(c.X*scale), float32(c.Y*scale)
 		s64, c64 := math.Sincos(float64(a))
 		s, co := float32(s64), float32(c64)
-		b := Body{X: ox + co*w/2 - s*h/2, Y: oy + s*w/2 + co*h/2, Angle: Normalize(a), HalfW: w / 2, HalfH: h / 2,
+		b := Body{X: ox + co*w/2 - s*h/2, Y: oy + s*w/2 + co*h/2, Angle: angle.Normalize(a), HalfW: w / 2, HalfH: h / 2,
 			Friction: CrateFriction, Restitution: CrateRestitution}
 		density := float32(c.Density)
 		if density <= 0 {

@@ -10,7 +10,11 @@
 // state; it reads maps through package gamemap.
 package tanks
 
-import "math"
+import (
+	"math"
+
+	"vimpclient/internal/angle"
+)
 
 // Key bits of prediction.playerKeys (the bits the host and the predictor agree on).
 const (
@@ -82,22 +86,6 @@ type Tank struct {
 	Centering      bool
 	// EngineLoad is derived by each step (0..2), for sound and tracks.
 	EngineLoad float32
-}
-
-// Normalize wraps an angle into [-π, π].
-func Normalize(a float32) float32 {
-	if a > 64 || a < -64 || a != a {
-		// Far outside one turn (or not a number): reduce in one step; the
-		// loops below would take for ever, or never end on infinities.
-		a = float32(math.Remainder(float64(a), 2*math.Pi))
-	}
-	for a > math.Pi {
-		a -= 2 * math.Pi
-	}
-	for a < -math.Pi {
-		a += 2 * math.Pi
-	}
-	return a
 }
 
 func clamp(v, lo, hi float32) float32 {
@@ -215,7 +203,7 @@ func (m *Model) MoveOn(t *Tank, keys uint32, dt float32, lv *LevelState, r *Leve
 	// 9. Integrate with the velocity before damping.
 	t.X += t.VX * dt
 	t.Y += t.VY * dt
-	t.Angle = Normalize(t.Angle + t.AngVel*dt)
+	t.Angle = angle.Normalize(t.Angle + t.AngVel*dt)
 	// 10. Damp.
 	ld := 1 / (1 + m.LinearDamping*dt)
 	t.VX *= ld

@@ -3,6 +3,8 @@ package tanks
 import (
 	"math"
 	"testing"
+
+	"vimpclient/internal/angle"
 )
 
 func TestGlueWallsMergesRuns(t *testing.T) {
@@ -169,31 +171,6 @@ func TestSlideAlongGluedWall(t *testing.T) {
 	}
 }
 
-// Normalize wraps into [−π, π], leaves angles already there untouched, ends
-// on huge values and turns what is not a number (or infinite) into NaN.
-func TestNormalize(t *testing.T) {
-	for _, a := range []float32{0, 1, -1, math.Pi, -math.Pi, 3, -3} {
-		if got := Normalize(a); got != a {
-			t.Errorf("Normalize(%v) = %v, want it unchanged", a, got)
-		}
-	}
-	for _, c := range []struct{ in, want float32 }{{2 * math.Pi, 0}, {3 * math.Pi, math.Pi}, {-3 * math.Pi, -math.Pi}, {7, 7 - 2*math.Pi}} {
-		if got := Normalize(c.in); math.Abs(float64(got-c.want)) > 1e-5 {
-			t.Errorf("Normalize(%v) = %v, want %v", c.in, got, c.want)
-		}
-	}
-	for _, a := range []float32{1e9, -1e9, 65, math.MaxFloat32} {
-		if got := Normalize(a); !(got >= -math.Pi && got <= math.Pi) {
-			t.Errorf("Normalize(%v) = %v, outside [−π, π]", a, got)
-		}
-	}
-	for _, a := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-		if got := Normalize(float32(a)); got == got {
-			t.Errorf("Normalize(%v) = %v, want NaN", a, got)
-		}
-	}
-}
-
 // Integrate moves by the velocity before damping, wraps the angle, and
 // damps; without damping the velocities keep their bits.
 func TestIntegrate(t *testing.T) {
@@ -202,7 +179,7 @@ func TestIntegrate(t *testing.T) {
 	if b.X != 61 || b.Y != -28 || b.VX != 120 || b.VY != -60 || b.AngVel != 60 {
 		t.Fatalf("undamped step %+v", b)
 	}
-	if want := Normalize(3 + 30); b.Angle != want {
+	if want := angle.Normalize(float32(3 + 30)); b.Angle != want {
 		t.Fatalf("angle %v, want %v", b.Angle, want)
 	}
 	b = Body{VX: 10, VY: 10, AngVel: 2}

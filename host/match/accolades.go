@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"vimpclient/protocol"
 )
 
 // The embedded host has no platform to ask for the game's global
@@ -22,8 +24,6 @@ const (
 	boardRows    = 10   // rows sent
 	boardRecords = 1024 // nicks remembered; the lowest scores go first
 )
-
-const accoladesPort = 18
 
 type record struct {
 	nick  string
@@ -169,7 +169,7 @@ func (m *Match) sendAccolades() {
 	}
 	for _, p := range m.players {
 		if p != nil && p.human != nil && p.human.Ready {
-			m.out.JSON(p.human.UID, accoladesPort, json.RawMessage(b))
+			m.out.JSON(p.human.UID, protocol.AccoladesData, json.RawMessage(b))
 		}
 	}
 }
@@ -180,5 +180,5 @@ func (m *Match) sendAccoladesTo(p *player) {
 	if len(pic.Boards["day"]) == 0 {
 		return
 	}
-	m.out.JSON(p.human.UID, accoladesPort, pic)
+	m.out.JSON(p.human.UID, protocol.AccoladesData, pic)
 }

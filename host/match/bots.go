@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"vimpclient/games/tanks"
+	"vimpclient/internal/angle"
 )
 
 // botBrain is a bot's memory between decisions.
@@ -84,7 +85,7 @@ func (m *Match) think(p *player) {
 			b.turnSign = -1
 		}
 	}
-	turn := tanks.Normalize(desired - s.Angle)
+	turn := angle.Normalize(desired - s.Angle)
 	switch {
 	case m.tick < b.reverse:
 		keys |= tanks.KeyBack
@@ -119,7 +120,7 @@ func (m *Match) think(p *player) {
 		}
 	}
 	if target != nil && dist < botSight {
-		aim := tanks.Normalize(desired - s.Angle - s.Gun)
+		aim := angle.Normalize(desired - s.Angle - s.Gun)
 		if aim > 0.04 {
 			keys |= tanks.KeyGunRight
 		} else if aim < -0.04 {

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"vimpclient/host/game"
+	"vimpclient/protocol"
 )
 
 // Chat and the chat commands (/name, /mapname, /timeleft, /bot).
@@ -45,7 +46,7 @@ func (m *Match) command(p *player, text string) {
 		p.name = m.uniqueName(f[1])
 		m.statRow(p)
 		m.chatAll = enqueue(m.chatAll, "n:1:"+old+","+p.name)
-		m.out.JSON(h.UID, 9, map[string]string{"key": "localstorageNameReplace", "value": p.name})
+		m.out.JSON(h.UID, protocol.Misc, map[string]string{"key": "localstorageNameReplace", "value": p.name})
 	case "/bot":
 		m.botCommand(p, f[1:])
 	default:

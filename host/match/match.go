@@ -24,6 +24,7 @@ import (
 	"vimpclient/games/tanks"
 	"vimpclient/host/game"
 	"vimpclient/host/packer"
+	"vimpclient/protocol"
 	"vimpclient/snapschema"
 )
 
@@ -469,8 +470,8 @@ func (m *Match) ModulesReady(uid int) {
 func (m *Match) sendMap(p *player) {
 	p.human.Ready = false
 	p.human.currentMap = m.current.Name
-	m.out.JSON(p.human.UID, 8, []int{2})
-	m.out.JSON(p.human.UID, 3, json.RawMessage(m.current.Text))
+	m.out.JSON(p.human.UID, protocol.TechInformData, []int{2})
+	m.out.JSON(p.human.UID, protocol.MapData, json.RawMessage(m.current.Text))
 }
 
 // MapReady answers a MAP_READY.
@@ -484,10 +485,10 @@ func (m *Match) MapReady(uid int) {
 	case h.currentMap != m.current.Name:
 		m.sendMap(p)
 	case !h.Ready:
-		m.out.JSON(h.UID, 4, []any{m.firstShot(), 0, m.nowMs, 0})
-		m.out.JSON(h.UID, 14, []any{m.fullStatRows(), m.headRows(), true})
+		m.out.JSON(h.UID, protocol.FirstShotData, []any{m.firstShot(), 0, m.nowMs, 0})
+		m.out.JSON(h.UID, protocol.StatData, []any{m.fullStatRows(), m.headRows(), true})
 		m.sendEmptyPanel(p)
-		m.out.JSON(h.UID, 17, 0)
+		m.out.JSON(h.UID, protocol.KeysetData, 0)
 	}
 }
 
@@ -498,9 +499,9 @@ func (m *Match) FirstShotReady(uid int) {
 		return
 	}
 	p.human.Ready = true
-	m.out.JSON(uid, 8, nil)
+	m.out.JSON(uid, protocol.TechInformData, nil)
 	m.sendAccoladesTo(p)
-	m.out.JSON(uid, 16, map[string]string{"name": "teamChange"})
+	m.out.JSON(uid, protocol.VoteData, map[string]string{"name": "teamChange"})
 	m.chatAll = enqueue(m.chatAll, "s:5:"+p.name)
 }
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"vimpclient/games/tanks"
+	"vimpclient/protocol"
 )
 
 func (m *Match) loadMap(name string) {
@@ -93,17 +94,17 @@ func (m *Match) startRound() {
 			continue
 		}
 		uid := p.human.UID
-		m.out.JSON(uid, 11, []string{"w2", "m1", "w1", "w2e"})
+		m.out.JSON(uid, protocol.Clear, []string{"w2", "m1", "w1", "w2e"})
 		if p.tank != nil {
 			m.sendFullPanel(p)
-			m.out.JSON(uid, 17, 1)
+			m.out.JSON(uid, protocol.KeysetData, 1)
 		} else {
 			m.sendEmptyPanel(p)
-			m.out.JSON(uid, 17, 0)
+			m.out.JSON(uid, protocol.KeysetData, 0)
 		}
 		p.human.forceReset = true
-		m.out.JSON(uid, 6, "roundStart")
-		m.out.JSON(uid, 7, []any{1})
+		m.out.JSON(uid, protocol.SoundData, "roundStart")
+		m.out.JSON(uid, protocol.GameInformData, []any{1})
 	}
 }
 
@@ -128,7 +129,7 @@ func (m *Match) sendFullPanel(p *player) {
 	h.panel = panelState{active: true, t: m.roundSecondsLeft(), h: t.health, w1: t.ammo[0], w2: t.ammo[1], wa: weaponKey(t.weapon)}
 	h.sentPanel = h.panel
 	h.sentPanel.wa = "w1" // the full panel carries no wa; a change to w2 still goes out
-	m.out.JSON(h.UID, 13, []string{"t:" + strconv.Itoa(h.panel.t), "h:" + strconv.Itoa(t.health),
+	m.out.JSON(h.UID, protocol.PanelData, []string{"t:" + strconv.Itoa(h.panel.t), "h:" + strconv.Itoa(t.health),
 		"w1:" + strconv.Itoa(t.ammo[0]), "w2:" + strconv.Itoa(t.ammo[1])})
 }
 
@@ -136,7 +137,7 @@ func (m *Match) sendEmptyPanel(p *player) {
 	h := p.human
 	h.panel = panelState{t: m.roundSecondsLeft()}
 	h.sentPanel = h.panel
-	m.out.JSON(h.UID, 13, []string{"t:" + strconv.Itoa(h.panel.t), "h", "w1", "w2"})
+	m.out.JSON(h.UID, protocol.PanelData, []string{"t:" + strconv.Itoa(h.panel.t), "h", "w1", "w2"})
 }
 
 // Keys applies a KEYS_DATA payload "seq:action:name".
@@ -269,8 +270,8 @@ func (m *Match) changeMap(name string) {
 			continue
 		}
 		m.sendEmptyPanel(p)
-		m.out.JSON(h.UID, 17, 0)
-		m.out.JSON(h.UID, 11, nil)
+		m.out.JSON(h.UID, protocol.KeysetData, 0)
+		m.out.JSON(h.UID, protocol.Clear, nil)
 		m.sendMap(p)
 	}
 	m.roundsWon, m.roundsLost = [3]int{}, [3]int{}

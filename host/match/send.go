@@ -5,6 +5,7 @@ import (
 
 	"vimpclient/host/game"
 	"vimpclient/host/packer"
+	"vimpclient/protocol"
 )
 
 // Step runs one 120 Hz simulation step at host wall time nowMs (epoch ms)
@@ -100,21 +101,21 @@ func (m *Match) send() {
 		m.sendFrame(p, reliable)
 		h.panel.t = secs
 		if items := panelDiff(&h.panel, &h.sentPanel); items != nil {
-			m.out.JSON(h.UID, 13, items)
+			m.out.JSON(h.UID, protocol.PanelData, items)
 		}
 		if stat != nil {
-			m.out.JSON(h.UID, 14, stat)
+			m.out.JSON(h.UID, protocol.StatData, stat)
 		}
 		if chatAll != nil {
-			m.out.JSON(h.UID, 15, chatAll)
+			m.out.JSON(h.UID, protocol.ChatData, chatAll)
 		} else if len(h.chat) > 0 {
-			m.out.JSON(h.UID, 15, h.chat[0])
+			m.out.JSON(h.UID, protocol.ChatData, h.chat[0])
 			h.chat = h.chat[1:]
 		}
 		if voteAll != nil {
-			m.out.JSON(h.UID, 16, voteAll)
+			m.out.JSON(h.UID, protocol.VoteData, voteAll)
 		} else if len(h.votes) > 0 {
-			m.out.JSON(h.UID, 16, h.votes[0])
+			m.out.JSON(h.UID, protocol.VoteData, h.votes[0])
 			h.votes = h.votes[1:]
 		}
 	}

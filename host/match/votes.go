@@ -3,6 +3,8 @@ package match
 import (
 	"encoding/json"
 	"strconv"
+
+	"vimpclient/protocol"
 )
 
 // Votes: the team change, map proposals and the system votes.
@@ -96,7 +98,7 @@ func (m *Match) teamChange(p *player, key string) {
 		m.startRound()
 	case team == Spectators:
 		m.sendEmptyPanel(p)
-		m.out.JSON(h.UID, 17, 0)
+		m.out.JSON(h.UID, protocol.KeysetData, 0)
 		h.chat = enqueue(h.chat, "s:3")
 		m.checkWipe()
 	default:
@@ -104,10 +106,10 @@ func (m *Match) teamChange(p *player, key string) {
 		if m.tick-m.roundStart <= graceTicks {
 			m.spawnAtFreeSpot(p)
 			m.sendFullPanel(p)
-			m.out.JSON(h.UID, 17, 1)
+			m.out.JSON(h.UID, protocol.KeysetData, 1)
 		} else {
 			m.sendEmptyPanel(p)
-			m.out.JSON(h.UID, 17, 0)
+			m.out.JSON(h.UID, protocol.KeysetData, 0)
 		}
 	}
 }

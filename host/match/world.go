@@ -6,6 +6,8 @@ import (
 	"vimpclient/gamemap"
 	"vimpclient/games/tanks"
 	"vimpclient/host/packer"
+	"vimpclient/internal/angle"
+	"vimpclient/protocol"
 )
 
 // Weapons.
@@ -106,7 +108,7 @@ func (m *Match) spawnTank(p *player, s gamemap.Spawn) {
 	scale := float32(d.Scale)
 	x, y, angleDeg := float32(s.X)*scale, float32(s.Y)*scale, float32(s.AngleDeg)
 	t := &tankObj{health: maxHealth, ammo: [2]int{startW1, startW2}}
-	t.st = tanks.Tank{X: x, Y: y, Angle: tanks.Normalize(angleDeg * math.Pi / 180)}
+	t.st = tanks.Tank{X: x, Y: y, Angle: angle.Normalize(angleDeg * math.Pi / 180)}
 	if d.Layered() {
 		lv := min(max(d.SpawnLevel(s), 0), d.MapLevels().LevelCount()-1)
 		t.lv = tanks.LevelState{Level: lv, Z: float32(lv)}
@@ -353,14 +355,14 @@ func (m *Match) damage(victim, killer *player, amount int, shake string) {
 		}
 		m.statRow(killer)
 		if killer.human != nil {
-			m.out.JSON(killer.human.UID, 6, "frag")
+			m.out.JSON(killer.human.UID, protocol.SoundData, "frag")
 		}
 		m.chatAll = enqueue(m.chatAll, "s:4:"+killer.name+","+victim.name)
 	}
 	if h := victim.human; h != nil {
 		m.sendEmptyPanel(victim)
-		m.out.JSON(h.UID, 17, 0)
-		m.out.JSON(h.UID, 6, "gameOver")
+		m.out.JSON(h.UID, protocol.KeysetData, 0)
+		m.out.JSON(h.UID, protocol.SoundData, "gameOver")
 		if killer != nil {
 			h.watch = killer.gid
 		}
@@ -419,15 +421,15 @@ func (m *Match) endRound(winner int) {
 		}
 		uid := p.human.UID
 		if winner == 0 {
-			m.out.JSON(uid, 6, "defeat")
-			m.out.JSON(uid, 7, []any{2})
+			m.out.JSON(uid, protocol.SoundData, "defeat")
+			m.out.JSON(uid, protocol.GameInformData, []any{2})
 			continue
 		}
 		if p.team == winner {
-			m.out.JSON(uid, 6, "victory")
+			m.out.JSON(uid, protocol.SoundData, "victory")
 		} else {
-			m.out.JSON(uid, 6, "defeat")
+			m.out.JSON(uid, protocol.SoundData, "defeat")
 		}
-		m.out.JSON(uid, 7, []any{0, []string{teamKey(winner)}})
+		m.out.JSON(uid, protocol.GameInformData, []any{0, []string{teamKey(winner)}})
 	}
 }

@@ -3,7 +3,7 @@ package snakesmatch
 import (
 	"math"
 
-	"vimpclient/games/snakes"
+	"vimpclient/internal/angle"
 )
 
 // Bot figures.
@@ -96,7 +96,7 @@ func (m *Match) think(p *player, dt float32) {
 	if blocked {
 		want = float32(math.Atan2(float64(m.arena.cy-o.s.Y), float64(m.arena.cx-o.s.X)))
 	}
-	diff := snakes.Normalize(want - o.s.Angle)
+	diff := angle.Normalize(want - o.s.Angle)
 	var keys uint32
 	switch {
 	case diff > botDeadBand:

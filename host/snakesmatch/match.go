@@ -24,6 +24,7 @@ import (
 	"vimpclient/games/snakes"
 	"vimpclient/host/game"
 	"vimpclient/host/packer"
+	"vimpclient/protocol"
 	"vimpclient/snapschema"
 )
 
@@ -338,13 +339,13 @@ func (m *Match) ModulesReady(uid int) {
 	if !ok {
 		return
 	}
-	m.out.JSON(uid, 8, []int{2})
+	m.out.JSON(uid, protocol.TechInformData, []int{2})
 	m.sendMap(p)
 }
 
 func (m *Match) sendMap(p *player) {
 	p.human.sentSize = m.arena.size
-	m.out.JSON(p.human.UID, 3, json.RawMessage(m.arena.text))
+	m.out.JSON(p.human.UID, protocol.MapData, json.RawMessage(m.arena.text))
 }
 
 // MapReady answers the first MAP_READY with FIRST_SHOT_DATA, the stat
@@ -355,11 +356,11 @@ func (m *Match) MapReady(uid int) {
 		return
 	}
 	h := p.human
-	m.out.JSON(h.UID, 4, []any{m.firstShot(), 0, m.nowMs, 0})
-	m.out.JSON(h.UID, 14, []any{m.fullStatRows(), m.headRows(), true})
+	m.out.JSON(h.UID, protocol.FirstShotData, []any{m.firstShot(), 0, m.nowMs, 0})
+	m.out.JSON(h.UID, protocol.StatData, []any{m.fullStatRows(), m.headRows(), true})
 	h.panel = panel{}
 	h.sentPanel = panel{t: -1}
-	m.out.JSON(h.UID, 17, 0)
+	m.out.JSON(h.UID, protocol.KeysetData, 0)
 }
 
 // FirstShotReady makes the user ready: frames and meta start flowing, and
@@ -371,8 +372,8 @@ func (m *Match) FirstShotReady(uid int) {
 	}
 	p.human.Ready = true
 	m.field.resync = true
-	m.out.JSON(uid, 8, nil)
-	m.out.JSON(uid, 16, map[string]string{"name": "teamChange"})
+	m.out.JSON(uid, protocol.TechInformData, nil)
+	m.out.JSON(uid, protocol.VoteData, map[string]string{"name": "teamChange"})
 	m.chatAll = enqueue(m.chatAll, "s:5:"+p.name)
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"vimpclient/host/game"
 	"vimpclient/host/match"
+	"vimpclient/protocol"
 )
 
 // Keys applies a KEYS_DATA payload: "seq:down|up:command" or the pointer's
@@ -157,7 +158,7 @@ func (m *Match) teamChange(p *player, key string) {
 	if team == Spectators {
 		m.dropSnake(p)
 		m.statRow(p)
-		m.out.JSON(h.UID, 17, 0)
+		m.out.JSON(h.UID, protocol.KeysetData, 0)
 		h.chat = enqueue(h.chat, "s:3")
 		return
 	}
@@ -193,7 +194,7 @@ func (m *Match) Chat(uid int, text string) {
 		p.name = m.uniqueName(f[1])
 		m.statRow(p)
 		m.chatAll = enqueue(m.chatAll, "n:1:"+old+","+p.name)
-		m.out.JSON(h.UID, 9, map[string]string{"key": "localstorageNameReplace", "value": p.name})
+		m.out.JSON(h.UID, protocol.Misc, map[string]string{"key": "localstorageNameReplace", "value": p.name})
 	case "/bot":
 		m.botCommand(f[1:])
 	default:

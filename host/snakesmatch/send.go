@@ -7,6 +7,7 @@ import (
 	"vimpclient/games/snakes"
 	"vimpclient/host/game"
 	"vimpclient/host/packer"
+	"vimpclient/protocol"
 )
 
 // panel is a human's panel: crystals eaten, kills, score, crystals
@@ -178,19 +179,19 @@ func (m *Match) send() {
 		m.sendFrame(p, reliable)
 		h.panel.t = secs
 		if items := h.panel.diff(&h.sentPanel); items != nil {
-			m.out.JSON(h.UID, 13, items)
+			m.out.JSON(h.UID, protocol.PanelData, items)
 		}
 		if stat != nil {
-			m.out.JSON(h.UID, 14, stat)
+			m.out.JSON(h.UID, protocol.StatData, stat)
 		}
 		if chatAll != nil {
-			m.out.JSON(h.UID, 15, chatAll)
+			m.out.JSON(h.UID, protocol.ChatData, chatAll)
 		} else if len(h.chat) > 0 {
-			m.out.JSON(h.UID, 15, h.chat[0])
+			m.out.JSON(h.UID, protocol.ChatData, h.chat[0])
 			h.chat = h.chat[1:]
 		}
 		if len(h.votes) > 0 {
-			m.out.JSON(h.UID, 16, h.votes[0])
+			m.out.JSON(h.UID, protocol.VoteData, h.votes[0])
 			h.votes = h.votes[1:]
 		}
 	}

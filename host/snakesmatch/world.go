@@ -5,6 +5,8 @@ import (
 	"strconv"
 
 	"vimpclient/games/snakes"
+	"vimpclient/internal/angle"
+	"vimpclient/protocol"
 )
 
 // Crash and respawn figures.
@@ -55,7 +57,7 @@ func (m *Match) place(o *snakeObj, x, y, deg float32) {
 	x, y = m.arena.clampInside(x, y, m.world.EdgeMargin)
 	o.crystals = m.world.StartCrystals
 	o.s.X, o.s.Y = x, y
-	o.s.Angle = snakes.Normalize(deg * math.Pi / 180)
+	o.s.Angle = angle.Normalize(deg * math.Pi / 180)
 	o.s.Crystals, o.s.Length, o.s.Alive = float32(o.crystals), m.length(o.crystals), true
 	o.s.Path.Reset(x, y)
 	o.boosting, o.debt, o.respawn = false, 0, false
@@ -96,7 +98,7 @@ func (m *Match) spawn(p *player) {
 	if h := p.human; h != nil {
 		h.forceReset = true
 		h.panel = panel{active: true, e: p.eaten, k: p.kills, s: p.score, c: o.crystals, wa: modeCruise, t: h.panel.t}
-		m.out.JSON(h.UID, 17, 1)
+		m.out.JSON(h.UID, protocol.KeysetData, 1)
 	}
 }
 

@@ -98,7 +98,7 @@ func (p *comet) Step(dtMs float64) bool {
 	return true
 }
 
-func (p *comet) Destroy() { p.stage.Remove(p.h) }
+func (p *comet) Destroy(parts.Removal) { p.stage.Remove(p.h) }
 
 func (p *comet) Draw(g parts.Gfx) {
 	if p.n > 1 {

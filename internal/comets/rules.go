@@ -8,7 +8,11 @@
 // under games/, the parts under parts/, the match under host/.
 package comets
 
-import "math"
+import (
+	"math"
+
+	"vimpclient/internal/angle"
+)
 
 // The field and the comets' motion, in world units and seconds.
 const (
@@ -28,12 +32,7 @@ type Comet struct {
 // wraps around the field's edges. It computes in float32 so that any two
 // callers stepping the same input get the same bits.
 func (c *Comet) Step(dt float32) {
-	c.Angle += float32(c.Turn) * TurnRate * dt
-	if c.Angle > math.Pi {
-		c.Angle -= 2 * math.Pi
-	} else if c.Angle < -math.Pi {
-		c.Angle += 2 * math.Pi
-	}
+	c.Angle = angle.Normalize(c.Angle + float32(c.Turn)*TurnRate*dt)
 	sin, cos := math.Sincos(float64(c.Angle))
 	c.X = wrap(c.X+float32(cos)*Speed*dt, FieldW)
 	c.Y = wrap(c.Y+float32(sin)*Speed*dt, FieldH)

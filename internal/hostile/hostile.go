@@ -20,6 +20,7 @@ import (
 	"github.com/coder/websocket"
 
 	"vimpclient/host/packer"
+	"vimpclient/protocol"
 	"vimpclient/snapschema"
 )
 
@@ -139,11 +140,11 @@ func (h *Host) handshake(c *conn) error {
 		port    int
 		payload string
 	}{
-		{0, fmt.Sprintf(Config, sounds)},
-		{1, `{"params":[{"name":"name","value":"","options":{"storage":"playerName","required":true}}]}`},
-		{2, "null"},
-		{3, m},
-		{4, `[{},0,1,0]`},
+		{protocol.ConfigData, fmt.Sprintf(Config, sounds)},
+		{protocol.AuthData, `{"params":[{"name":"name","value":"","options":{"storage":"playerName","required":true}}]}`},
+		{protocol.AuthResult, "null"},
+		{protocol.MapData, m},
+		{protocol.FirstShotData, `[{},0,1,0]`},
 	}
 	for _, s := range steps {
 		if err := c.send(s.port, s.payload); err != nil {
@@ -153,8 +154,11 @@ func (h *Host) handshake(c *conn) error {
 			return err
 		}
 	}
-	for _, m := range []string{"[8,null]", "[17,1]", "[10,1]"} {
-		if err := c.c.Write(c.ctx, websocket.MessageText, []byte(m)); err != nil {
+	for _, m := range []struct {
+		port    int
+		payload string
+	}{{protocol.TechInformData, "null"}, {protocol.KeysetData, "1"}, {protocol.Ping, "1"}} {
+		if err := c.send(m.port, m.payload); err != nil {
 			return err
 		}
 	}
@@ -273,7 +277,7 @@ func floodSchemas(c *conn) error {
 	}
 	msgs := []string{cfg(HostileSchema(14)), cfg(HostileSchema(200))}
 	for i := 0; ; i++ {
-		if err := c.send(0, msgs[i%2]); err != nil {
+		if err := c.send(protocol.ConfigData, msgs[i%2]); err != nil {
 			return err
 		}
 		for range 8 {
@@ -304,12 +308,12 @@ func floodGarbage(c *conn) error {
 		for j := range junk {
 			junk[j] = byte(32 + c.rnd.IntN(95))
 		}
-		port := c.rnd.IntN(20)
+		port := c.rnd.IntN(protocol.ServerPortCount + 1) // every port and one unknown
 		switch port {
-		case 2, 10:
+		case protocol.AuthResult, protocol.Ping:
 			// An auth verdict that rejects ends a headless run, as it
 			// should; a PING is answered. Neither is garbage to survive.
-			port = 9
+			port = protocol.Misc
 		}
 		js, _ := json.Marshal(string(junk))
 		payloads := []string{string(js), "{" + string(js) + ":1}", "[" + strings.Repeat("[", 500) + strings.Repeat("]", 500) + "]", "1e400"}
@@ -348,12 +352,12 @@ func floodMessages(c *conn) error {
 		port    int
 		payload string
 	}{
-		{15, fmt.Sprintf(`[%q,0,"sys"]`, long)},
-		{14, stat.String()},
-		{13, panel.String()},
-		{16, vote},
-		{7, fmt.Sprintf(`[%q,[%q],5000]`, long, long)},
-		{8, fmt.Sprintf(`[%d,[%q]]`, 2, long)},
+		{protocol.ChatData, fmt.Sprintf(`[%q,0,"sys"]`, long)},
+		{protocol.StatData, stat.String()},
+		{protocol.PanelData, panel.String()},
+		{protocol.VoteData, vote},
+		{protocol.GameInformData, fmt.Sprintf(`[%q,[%q],5000]`, long, long)},
+		{protocol.TechInformData, fmt.Sprintf(`[%d,[%q]]`, 2, long)},
 	}
 	for i := 0; ; i++ {
 		m := msgs[i%len(msgs)]
@@ -397,7 +401,7 @@ func floodMaps(c *conn) error {
 	// every limit in turn.
 	maps := []string{HugeMap(1024, 1000), HugeMap(4097, 2), HugeMap(1100, 1000)}
 	for i := 0; ; i++ {
-		if err := c.send(3, maps[i%len(maps)]); err != nil {
+		if err := c.send(protocol.MapData, maps[i%len(maps)]); err != nil {
 			return err
 		}
 	}

@@ -115,7 +115,7 @@ func (e *Entity) Step(dt float64) bool {
 }
 
 // Destroy implements parts.Part.
-func (e *Entity) Destroy() { e.c.Stage.Remove(e.h) }
+func (e *Entity) Destroy(parts.Removal) { e.c.Stage.Remove(e.h) }
 
 // Draw implements parts.Drawable: sizes follow the view so every game is
 // readable whatever its world scale.

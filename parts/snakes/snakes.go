@@ -120,7 +120,7 @@ func (s *Snake) Update(row []float32) {
 	}
 	prev := s.Crystals
 	s.Angle, s.Crystals = b.f.Angle.Float64(row), b.f.Crystals.Float64(row)
-	if s.known && s.Crystals > prev && s.c.Sound != nil && s.c.IsLocal(s.ID) {
+	if s.known && s.Crystals > prev && s.c.Sound != nil && s.c.Local.Is(s.ID) {
 		s.c.Sound.Register("pickup", parts.SoundData{X: b.f.Spine[0][0].Float64(row), Y: b.f.Spine[0][1].Float64(row)})
 	}
 	s.known = true
@@ -158,15 +158,13 @@ func catmullRom(p *[spinePoints]parts.Vec, out *[smoothLen]parts.Vec) {
 // Step implements parts.Part.
 func (s *Snake) Step(float64) bool { return true }
 
-// Destroy implements parts.Part.
-func (s *Snake) Destroy() { s.c.Stage.Remove(s.h) }
-
-// Killed implements parts.Killer: the local snake's death cue at its last
-// head (never on a CLEAR or map change, which destroy without Killed).
-func (s *Snake) Killed() {
-	if s.c.Sound != nil && s.c.IsLocal(s.ID) {
+// Destroy implements parts.Part: a null row of the local snake plays its
+// death cue at its last head (never a CLEAR or a map change).
+func (s *Snake) Destroy(why parts.Removal) {
+	if why == parts.Killed && s.c.Sound != nil && s.c.Local.Is(s.ID) {
 		s.c.Sound.Register("death", parts.SoundData{X: s.P[0].X, Y: s.P[0].Y})
 	}
+	s.c.Stage.Remove(s.h)
 }
 
 var (
@@ -251,7 +249,7 @@ func (cr *Crystal) Update(row []float32) {
 func (cr *Crystal) Step(float64) bool { return true }
 
 // Destroy implements parts.Part.
-func (cr *Crystal) Destroy() { cr.c.Stage.Remove(cr.h) }
+func (cr *Crystal) Destroy(parts.Removal) { cr.c.Stage.Remove(cr.h) }
 
 // Draw implements parts.Drawable.
 func (cr *Crystal) Draw(g parts.Gfx) {
@@ -301,7 +299,7 @@ func (a *Arena) Update([]float32) {}
 func (a *Arena) Step(float64) bool { return true }
 
 // Destroy implements parts.Part.
-func (a *Arena) Destroy() { a.c.Stage.Remove(a.h) }
+func (a *Arena) Destroy(parts.Removal) { a.c.Stage.Remove(a.h) }
 
 var (
 	voidColour  = parts.RGB(0x0d1220)

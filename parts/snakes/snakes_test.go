@@ -36,13 +36,14 @@ func setupSound(t *testing.T) (*parts.Scene, *clientcore.Schema, *partstest.Soun
 	pc, _ := parts.ParsePartsConfig(json.RawMessage(partsConfig))
 	snd := &partstest.Sounds{}
 	sc, err := parts.NewScene(parts.SceneOptions{Game: g, Generic: generic.Factory{}, Tex: partstest.NewTextures(g.Bake()),
-		Rand: partstest.Seq(3), Sound: snd, IsLocal: func(id uint32) bool { return id == 2 }, Canvases: []string{"vimp"}}, s, pc)
+		Rand: partstest.Seq(3), Sound: snd, Canvases: []string{"vimp"}}, s, pc)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(sc.Fallbacks) != 0 {
 		t.Fatalf("snakes schema fell back: %v", sc.Fallbacks)
 	}
+	sc.SetLocal(2, true)
 	return sc, s, snd
 }
 
@@ -66,10 +67,27 @@ func TestSnakeCues(t *testing.T) {
 	if len(snd.Calls) != 1 {
 		t.Fatalf("clear played %+v", snd.Calls)
 	}
+	apply(5, nil) // a remote snake's death is silent
+	if len(snd.Calls) != 1 {
+		t.Fatalf("remote death played %+v", snd.Calls)
+	}
 	apply(2, mine)
 	apply(2, nil) // the local snake dies
-	if c := snd.Calls[len(snd.Calls)-1]; c.Name != "death" || c.D.X != 100 {
+	if len(snd.Calls) != 2 {
+		t.Fatalf("local death: %+v, want one more cue", snd.Calls)
+	}
+	if c := snd.Calls[1]; c.Name != "death" || c.D.X != 100 {
 		t.Fatalf("death cue %+v", snd.Calls)
+	}
+	// Once the scene is told of no local player (a spectator), the same
+	// snake's pickup and death are silent.
+	sc.SetLocal(2, false)
+	apply(2, mine)
+	rowtest.Set(t, s1, mine, "crystals", 6)
+	apply(2, mine)
+	apply(2, nil)
+	if len(snd.Calls) != 2 {
+		t.Fatalf("spectator cues %+v", snd.Calls)
 	}
 }
 

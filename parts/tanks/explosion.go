@@ -148,7 +148,7 @@ func (e *ExplosionEffect) Step(dt float64) bool {
 }
 
 // Destroy implements parts.Part.
-func (e *ExplosionEffect) Destroy() {
+func (e *ExplosionEffect) Destroy(parts.Removal) {
 	e.c.Stage.Remove(e.hFlash)
 	e.c.Stage.Remove(e.hCrater)
 }

@@ -95,7 +95,7 @@ func (cr *Crate) Update(row []float32) {
 func (cr *Crate) Step(float64) bool { return true }
 
 // Destroy implements parts.Part.
-func (cr *Crate) Destroy() { cr.c.Stage.Remove(cr.h) }
+func (cr *Crate) Destroy(parts.Removal) { cr.c.Stage.Remove(cr.h) }
 
 var crateFallback = parts.RGB(0x8b6a3e)
 
@@ -185,7 +185,7 @@ func (r *MapRadar) Update([]float32) {}
 func (r *MapRadar) Step(float64) bool { return true }
 
 // Destroy implements parts.Part.
-func (r *MapRadar) Destroy() { r.c.Stage.Remove(r.hd) }
+func (r *MapRadar) Destroy(parts.Removal) { r.c.Stage.Remove(r.hd) }
 
 // Draw implements parts.Drawable.
 func (r *MapRadar) Draw(g parts.Gfx) {

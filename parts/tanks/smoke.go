@@ -164,7 +164,7 @@ func (s *Smoke) Step(dt float64) bool {
 }
 
 // Destroy implements parts.Part.
-func (s *Smoke) Destroy() { s.c.Stage.Remove(s.h) }
+func (s *Smoke) Destroy(parts.Removal) { s.c.Stage.Remove(s.h) }
 
 var smokeTint = parts.RGB(0x333333)
 

@@ -131,7 +131,7 @@ func (t *Tank) syncEngine() {
 func (t *Tank) Step(float64) bool { return true }
 
 // Destroy implements parts.Part.
-func (t *Tank) Destroy() {
+func (t *Tank) Destroy(parts.Removal) {
 	t.c.Stage.Remove(t.h)
 	t.c.Levels.ForgetActor(t.ID)
 	if t.hasEng {
@@ -203,7 +203,7 @@ func (r *TankRadar) Update(row []float32) { r.Pose = readTank(&r.b.f, row) }
 func (r *TankRadar) Step(float64) bool { return true }
 
 // Destroy implements parts.Part.
-func (r *TankRadar) Destroy() { r.c.Stage.Remove(r.h) }
+func (r *TankRadar) Destroy(parts.Removal) { r.c.Stage.Remove(r.h) }
 
 // Draw implements parts.Drawable: a 16 px texture at container scale 5.
 func (r *TankRadar) Draw(g parts.Gfx) {
@@ -213,14 +213,6 @@ func (r *TankRadar) Draw(g parts.Gfx) {
 	}
 	m := parts.Identity().Translate(-radarDotSide/2, -radarDotSide/2).Scale(5, 5).Translate(r.Pose.x, r.Pose.y)
 	g.Image(tex, parts.Rect{W: radarDotSide, H: radarDotSide}, m, parts.White())
-}
-
-// normalize wraps an angle into [-π, π].
-func normalize(a float64) float64 {
-	if math.IsNaN(a) || math.IsInf(a, 0) {
-		return 0
-	}
-	return math.Remainder(a, 2*math.Pi)
 }
 
 func lerp(a, b, t float64) float64 { return a + (b-a)*t }

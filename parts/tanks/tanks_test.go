@@ -58,7 +58,7 @@ func newFixture(t testing.TB, schema *clientcore.Schema) *fixture {
 	}
 	snd := &partstest.Sounds{}
 	sc, err := parts.NewScene(parts.SceneOptions{Game: g, Generic: generic.Factory{}, Tex: tex, Sound: snd,
-		IsLocal: func(id uint32) bool { return id == 3 }, Rand: rnd, Canvases: []string{"vimp", "radar"}}, schema, pc)
+		Rand: rnd, Canvases: []string{"vimp", "radar"}}, schema, pc)
 	if err != nil {
 		t.Fatal(err)
 	}

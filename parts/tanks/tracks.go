@@ -5,6 +5,7 @@ import (
 	tankgame "vimpclient/games/tanks"
 
 	"vimpclient/clientcore"
+	"vimpclient/internal/angle"
 	"vimpclient/parts"
 )
 
@@ -102,7 +103,10 @@ func (t *Tracks) Step(dt float64) bool {
 		return true
 	}
 	speed := math.Hypot(p.x-t.prev.x, p.y-t.prev.y)
-	turn := math.Abs(normalize(p.angle - t.prev.angle))
+	turn := math.Abs(angle.Normalize(p.angle - t.prev.angle))
+	if math.IsNaN(turn) {
+		turn = 0 // an angle that is not a number turns nothing
+	}
 	accel := math.Abs(speed - t.prevSpeed)
 	turnAccel := math.Abs(turn - t.prevTurn)
 	leave := p.cond != 0 && t.sinceMark > 2 && (accel > 4 || (speed > 1.4 && (turn > 0.02 || turnAccel > 0.4)))
@@ -139,7 +143,7 @@ func (t *Tracks) leave() {
 
 // Destroy implements parts.Part: the marks between levels go with the
 // tank; those on the ground decal layers stay until they have faded.
-func (t *Tracks) Destroy() { t.c.Stage.Remove(t.h) }
+func (t *Tracks) Destroy(parts.Removal) { t.c.Stage.Remove(t.h) }
 
 // Draw implements parts.Drawable: marks 0.5·size long, 0.4·size wide.
 func (t *Tracks) Draw(g parts.Gfx) {

@@ -87,7 +87,7 @@ func (m *Bomb) Step(dt float64) bool {
 
 // Destroy implements parts.Part: the planted sample is released, so an
 // already playing one finishes.
-func (m *Bomb) Destroy() {
+func (m *Bomb) Destroy(parts.Removal) {
 	m.c.Stage.Remove(m.h)
 	m.c.Levels.Blasted(m.X, m.Y, m.At)
 	if m.hasSnd {
@@ -259,7 +259,7 @@ func (s *ShotEffect) startDebris() {
 }
 
 // Destroy implements parts.Part.
-func (s *ShotEffect) Destroy() { s.c.Stage.Remove(s.h) }
+func (s *ShotEffect) Destroy(parts.Removal) { s.c.Stage.Remove(s.h) }
 
 // Draw implements parts.Drawable.
 func (s *ShotEffect) Draw(g parts.Gfx) {

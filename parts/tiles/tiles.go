@@ -112,7 +112,7 @@ func (t *TileLayer) Update([]float32) {}
 func (t *TileLayer) Step(float64) bool { return true }
 
 // Destroy implements parts.Part.
-func (t *TileLayer) Destroy() {
+func (t *TileLayer) Destroy(parts.Removal) {
 	t.c.Stage.Remove(t.h)
 	if t.top != nil {
 		t.c.Stage.Remove(t.top.h)

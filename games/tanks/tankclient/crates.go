@@ -6,6 +6,7 @@ import (
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
 	"vimpclient/games/tanks"
+	"vimpclient/internal/angle"
 	"vimpclient/predict"
 )
 
@@ -219,14 +220,20 @@ func (cs *crateSet) finish() {
 		if !c.predicted {
 			continue
 		}
-		p := c.pose()
-		c.err.X += c.old.x - p.x
-		c.err.Y += c.old.y - p.y
-		c.err.Angle += tanks.Normalize(c.old.angle - p.angle)
-		c.old = p
-		if math.Hypot(float64(c.err.X), float64(c.err.Y)) > bodySnap {
-			c.err = predict.VisualError{}
-		}
+		foldCorrection(&c.err, &c.old, c.pose())
+	}
+}
+
+// foldCorrection adds a reconciliation's jump, from the pose before it (old)
+// to the one after (now), to a predicted body's visual error, so that the
+// drawn body moves smoothly; a jump too far to hide snaps. old becomes now.
+func foldCorrection(err *predict.VisualError, old *pose, now pose) {
+	err.X += old.x - now.x
+	err.Y += old.y - now.y
+	err.Angle += angle.Normalize(old.angle - now.angle)
+	*old = now
+	if math.Hypot(float64(err.X), float64(err.Y)) > bodySnap {
+		*err = predict.VisualError{}
 	}
 }
 
@@ -275,7 +282,7 @@ func (cs *crateSet) promote(c *crate, now float64) {
 			c.lv = c.followLv
 		}
 	}
-	c.err = predict.VisualError{X: drawn.x - c.sim.X, Y: drawn.y - c.sim.Y, Angle: tanks.Normalize(drawn.angle - c.sim.Angle)}
+	c.err = predict.VisualError{X: drawn.x - c.sim.X, Y: drawn.y - c.sim.Y, Angle: angle.Normalize(drawn.angle - c.sim.Angle)}
 	if math.Hypot(float64(c.err.X), float64(c.err.Y)) > bodySnap {
 		c.err = predict.VisualError{}
 	}
@@ -362,7 +369,7 @@ func (cs *crateSet) settle(now float64, factor float32, stepping bool) {
 		c.err.Y *= factor
 		c.err.Angle *= factor
 		converged := c.hasFollow && math.Hypot(float64(c.sim.X-c.follow.x), float64(c.sim.Y-c.follow.y)) < returnDistance &&
-			abs(tanks.Normalize(c.sim.Angle-c.follow.angle)) < returnAngle
+			abs(angle.Normalize(c.sim.Angle-c.follow.angle)) < returnAngle
 		if !stepping || (now-c.lastContact > holdMs && converged) {
 			c.predicted, c.err = false, predict.VisualError{}
 			if c.hasFollow {

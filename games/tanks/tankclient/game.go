@@ -33,6 +33,7 @@ import (
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
 	"vimpclient/games/tanks"
+	"vimpclient/internal/angle"
 	"vimpclient/predict"
 	"vimpclient/snapschema"
 )
@@ -232,7 +233,7 @@ func (g *Game) Step(in predict.Input, dt float32) {
 		g.crates.integrate(dt)
 		g.bodies = g.crates.appendPredicted(g.remotes.appendPredicted(append(g.bodies[:0], b)))
 		g.solver.Resolve(g.bodies, g.terrain)
-		s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel = b.X, b.Y, tanks.Normalize(b.Angle), b.VX, b.VY, b.AngVel
+		s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel = b.X, b.Y, angle.Normalize(b.Angle), b.VX, b.VY, b.AngVel
 		g.remotes.touched(g.now)
 		g.crates.touched(g.now)
 	}
@@ -304,7 +305,7 @@ func (g *Game) OnServerState(p *clientcore.PlayerBlock, serverTime, offset, loca
 		Centering: p.Centering, EngineLoad: old.EngineLoad}
 	g.rewindLevel(serverTime)
 	g.pred.Replay(p.LastInputSeq, serverTime, offset, localNow, g)
-	g.pred.Correct(had, old.X-g.st.X, old.Y-g.st.Y, tanks.Normalize(old.Angle-g.st.Angle))
+	g.pred.Correct(had, old.X-g.st.X, old.Y-g.st.Y, angle.Normalize(old.Angle-g.st.Angle))
 }
 
 // Limits of a believable state: a block outside them is dropped (the

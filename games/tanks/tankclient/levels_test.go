@@ -10,6 +10,7 @@ import (
 	"vimpclient/clientcore"
 	"vimpclient/games/tanks"
 	"vimpclient/host/packer"
+	"vimpclient/internal/angle"
 	"vimpclient/internal/rowtest"
 	"vimpclient/snapschema"
 )
@@ -80,7 +81,7 @@ func (p *pilot) keys(s *tanks.Tank) map[string]bool {
 		p.reverse--
 		want["back"], want["left"] = true, true
 	default:
-		turn := tanks.Normalize(float32(math.Atan2(float64(dy), float64(dx))) - s.Angle)
+		turn := angle.Normalize(float32(math.Atan2(float64(dy), float64(dx))) - s.Angle)
 		want["forward"] = abs(turn) < 0.9
 		if turn > 0.15 {
 			want["right"] = true

@@ -6,6 +6,7 @@ import (
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
 	"vimpclient/games/tanks"
+	"vimpclient/internal/angle"
 	"vimpclient/predict"
 )
 
@@ -160,14 +161,7 @@ func (rs *remoteSet) finish() {
 		if !r.predicted {
 			continue
 		}
-		p := r.pose()
-		r.err.X += r.old.x - p.x
-		r.err.Y += r.old.y - p.y
-		r.err.Angle += tanks.Normalize(r.old.angle - p.angle)
-		r.old = p
-		if math.Hypot(float64(r.err.X), float64(r.err.Y)) > bodySnap {
-			r.err = predict.VisualError{}
-		}
+		foldCorrection(&r.err, &r.old, r.pose())
 	}
 }
 
@@ -198,7 +192,7 @@ func (rs *remoteSet) capture(own *tanks.Body, now float64) {
 			r.set(pose{x: drawn.x, y: drawn.y, angle: drawn.angle})
 			r.sim.Reach = r.followReach
 		}
-		r.err = predict.VisualError{X: drawn.x - r.sim.X, Y: drawn.y - r.sim.Y, Angle: tanks.Normalize(drawn.angle - r.sim.Angle)}
+		r.err = predict.VisualError{X: drawn.x - r.sim.X, Y: drawn.y - r.sim.Y, Angle: angle.Normalize(drawn.angle - r.sim.Angle)}
 		if math.Hypot(float64(r.err.X), float64(r.err.Y)) > bodySnap {
 			r.err = predict.VisualError{}
 		}
@@ -265,7 +259,7 @@ func (rs *remoteSet) settle(now float64, factor float32, stepping bool) {
 		r.err.Y *= factor
 		r.err.Angle *= factor
 		converged := math.Hypot(float64(r.sim.X-r.follow.x), float64(r.sim.Y-r.follow.y)) < returnDistance &&
-			abs(tanks.Normalize(r.sim.Angle-r.follow.angle)) < returnAngle
+			abs(angle.Normalize(r.sim.Angle-r.follow.angle)) < returnAngle
 		if !stepping || (now-r.lastContact > holdMs && converged) {
 			rs.demote(r)
 		}

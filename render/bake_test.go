@@ -108,6 +108,32 @@ func TestChunkBudgetBoundsMemory(t *testing.T) {
 	}
 }
 
+// The screen sizes the chunk budget: a camera sweeping a large map keeps
+// the chunks a 960×540 view and its ring need with their margin, far fewer
+// than the most the cache may hold, and the view is baked all along.
+func TestChunkBudgetFollowsScreen(t *testing.T) {
+	sc := layersScene(t, 300, 200)
+	cache := sc.r.gfx.cache
+	core := sc.core.(*fakeCore)
+	x := float32(100)
+	most := 0
+	acts := repeat(60, func(screen *ebiten.Image) {
+		x += 20
+		core.hot.Camera = [2]float32{x, 300}
+		if cache.screen > 0 && len(cache.live) > cache.limit() {
+			t.Fatalf("%d chunks live over the screen's budget of %d", len(cache.live), cache.limit())
+		}
+		most = max(most, len(cache.live))
+	})
+	steps(t, sc, winW, winH, acts...)
+	if cache.screen <= 0 || cache.screen >= defaultChunkBudget {
+		t.Fatalf("screen budget %d, want one below %d", cache.screen, defaultChunkBudget)
+	}
+	if cache.screen < screenBudget(1) || most == 0 {
+		t.Fatalf("screen budget %d, %d chunks held at most", cache.screen, most)
+	}
+}
+
 // Chunks and cells drawn directly show the same picture: the first frame
 // of a map, whose chunks are not baked yet, is the picture of a later one.
 // At 1920×1080 a 32 px tile covers 96 px, so no pixel centre falls on a

@@ -19,9 +19,15 @@ const (
 	// and a map's edge waste little, large enough that a view takes a few
 	// dozen of them.
 	chunkPx = 256
-	// defaultChunkBudget is how many chunks with content are kept (48 MiB):
-	// beyond it the least recently drawn one is released.
+	// defaultChunkBudget is the most chunks with content kept (48 MiB):
+	// beyond the budget the least recently drawn one is released. The
+	// budget follows the screen: chunkMargin times the chunks the last
+	// frame looked at (every layer's view and the ring around it), never
+	// below minChunkBudget, so that a 1280×720 window holds what it shows
+	// and the next steps of a scroll rather than a fixed 48 MiB.
 	defaultChunkBudget = 192
+	minChunkBudget     = 32
+	chunkMargin        = 1.5
 	// maxBakesPerFrame and bakeBudget bound the baking done in one frame
 	// (CPU time on the drawing goroutine: the uploads of composed chunks,
 	// then the listing of new ones, checked before each chunk), so that a
@@ -99,7 +105,9 @@ type chunkCache struct {
 	layers  map[*parts.StaticLayer]*bakedLayer
 	live    []*chunk // chunks holding an image
 	pool    []*ebiten.Image
-	budget  int
+	budget  int // the most chunks kept, whatever the screen
+	screen  int // the budget the last frame's view asks for (0: none yet)
+	wanted  int // chunks the frame so far looked at, for screen
 	frame   uint64
 	bakes   int           // chunks baked this frame
 	spent   time.Duration // baking time this frame
@@ -142,6 +150,10 @@ func newChunkCache(d *drawer, tex *textures) *chunkCache {
 // composed since the last frame.
 func (c *chunkCache) startFrame() {
 	c.frame++
+	if c.wanted > 0 {
+		c.screen = screenBudget(c.wanted)
+		c.wanted = 0
+	}
 	if c.bakes == 0 && c.inFlight == 0 {
 		c.idle++
 	} else {
@@ -154,6 +166,21 @@ func (c *chunkCache) startFrame() {
 	t0 := time.Now()
 	c.collect(maxUploadsPerFrame)
 	c.spent = time.Since(t0)
+}
+
+// limit is the number of chunks with content kept now: the budget, or
+// less when the screen needs less.
+func (c *chunkCache) limit() int {
+	if c.screen > 0 {
+		return min(c.budget, c.screen)
+	}
+	return c.budget
+}
+
+// screenBudget is the chunk budget for a frame that looked at wanted
+// chunks.
+func screenBudget(wanted int) int {
+	return min(defaultChunkBudget, max(minChunkBudget, int(math.Ceil(float64(wanted)*chunkMargin))))
 }
 
 // trimPool releases the pooled images beyond chunkPool.
@@ -330,7 +357,7 @@ func (c *chunkCache) forgetLayer(bl *bakedLayer) {
 }
 
 func (c *chunkCache) release(img *ebiten.Image) {
-	if len(c.pool) < max(chunkPool, c.budget-len(c.live)) {
+	if len(c.pool) < max(chunkPool, c.limit()-len(c.live)) {
 		c.pool = append(c.pool, img)
 		return
 	}
@@ -343,7 +370,7 @@ func (c *chunkCache) canBake() bool {
 	if c.bakes >= maxBakesPerFrame || c.spent >= bakeBudget || c.inFlight >= maxInFlight {
 		return false
 	}
-	if len(c.live)+c.inFlight < c.budget {
+	if len(c.live)+c.inFlight < c.limit() {
 		return true
 	}
 	oldest := -1
@@ -525,6 +552,7 @@ func (c *chunkCache) draw(g *gfx, l *parts.StaticLayer) {
 	if c.whole {
 		c.bakeWhole(bl)
 	}
+	c.wanted += (min(bl.cols, cx1+1) - max(0, cx0-1)) * (min(bl.rows, cy1+1) - max(0, cy0-1))
 	if (cx1-cx0)*(cy1-cy0) > maxVisibleChunks {
 		c.skipped += (cx1 - cx0) * (cy1 - cy0)
 		return

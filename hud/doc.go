@@ -22,8 +22,8 @@
 //	                        for _, o := range h.Outgoing() { /* OutAuth -> sess.SubmitAuth, OutChat -> sess.Chat,
 //	                           OutVoteRequest -> sess.VoteRequest, OutVoteAnswer -> sess.VoteAnswer */ }
 //	                        h.Update(now)
-//	every Draw, after the world: h.SetNetGraph(graphView.Visible, netview.Width, netview.Height)
-//	                        hudView.Draw(screen, h, now, deviceScale)
+//	every Draw, after the world: hudView.SetNetGraph(graphView.Visible, netview.Width, netview.Height)
+//	                        hudView.Draw(screen, h, now, deviceScale) // reads h, writes nothing into it
 //	                        at := hudView.Layout().NetGraph // a corner the HUD leaves free
 //	                        graphView.DrawAt(screen, at.X, at.Y, deviceScale)
 //

@@ -52,9 +52,6 @@ type HUD struct {
 	notices          []Notice
 	selfNick, selfID string
 	formNick         string // the name the player submitted in the form
-	netGraph         bool
-	netGraphW        float64
-	netGraphH        float64
 	fixedRects       []Rect
 }
 
@@ -156,8 +153,7 @@ type Out struct {
 // New makes the overlays with the engine defaults, for a connection to host
 // running game id game; store remembers auth values (nil: nothing kept).
 func New(host, game string, store Store) *HUD {
-	h := &HUD{host: host, game: game, store: store, Tech: NewTechInform(), Accolades: &Accolades{},
-		netGraph: true, netGraphW: NetGraphW, netGraphH: NetGraphH}
+	h := &HUD{host: host, game: game, store: store, Tech: NewTechInform(), Accolades: &Accolades{}}
 	h.configure(DefaultUIConfig())
 	return h
 }

@@ -385,7 +385,7 @@ func (w *Window) Draw(screen *ebiten.Image) {
 	}
 	loop := w.play.Loop()
 	w.renderer.Draw(screen, loop.World(), w.dpr)
-	loop.HUD().SetNetGraph(w.graph.Visible, netview.Width, netview.Height)
+	w.hud.SetNetGraph(w.graph.Visible, netview.Width, netview.Height) // the view's, not the model's
 	w.hud.Draw(screen, loop.HUD(), loop.NowMs(), hs)
 	w.graph.DrawAt(screen, w.hud.Layout().NetGraph.X, w.hud.Layout().NetGraph.Y, hs)
 	w.play.Overlay(w, screen)

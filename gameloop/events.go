@@ -167,6 +167,7 @@ func (l *Loop) message(ev *session.Event) {
 			l.core.SetActive(v == 1)
 		}
 		if l.ctrl != nil {
+			l.ctrl.SetModes(l.hud.Modes())
 			l.ctrl.SetKeySet(int(v), l.nowMs)
 		}
 	case protocol.TechInform:

@@ -25,7 +25,14 @@ type InputTick struct {
 	NowMs float64
 	// Controller is nil until CONFIG_DATA built one.
 	Controller *input.Controller
-	HUD        *hud.HUD
+	// HUD takes the keys of its own screens (the auth form, the
+	// reconnecting screen); Modes are the modes it has open, for the
+	// controller.
+	HUD   *hud.HUD
+	Modes input.Modes
+	// Width and Height are the world's size in logical px (a gamepad's
+	// aim is relative to it).
+	Width, Height float64
 	// Playing is how long ago this connection reached play; false before.
 	Playing    bool
 	PlayingFor time.Duration
@@ -67,6 +74,7 @@ func (s *Script) Feed(t *InputTick) {
 	if c == nil {
 		return
 	}
+	c.SetModes(t.Modes)
 	if c != s.ctrl {
 		// A new connection's controller: commands still held go down again
 		// once its key set offers them.

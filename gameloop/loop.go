@@ -285,7 +285,8 @@ func (l *Loop) Tick(now time.Time) {
 	l.lastMs, l.nowMs = nowMs, nowMs
 	l.drain()
 	t := &l.inTick // reused: handing it to an interface would move a fresh one to the heap each tick
-	*t = InputTick{NowMs: nowMs, Controller: l.ctrl, HUD: l.hud}
+	*t = InputTick{NowMs: nowMs, Controller: l.ctrl, HUD: l.hud, Modes: l.hud.Modes()}
+	t.Width, t.Height = l.world.Size()
 	if !l.playAt.IsZero() {
 		t.Playing, t.PlayingFor = true, now.Sub(l.playAt)
 	}

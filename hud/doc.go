@@ -18,12 +18,12 @@
 //	    TechInform:         ctrl.SetEnabled(v.Hide, now)
 //	    protocol.Keyset:    ctrl.SetKeySet(int(v), now); core.SetActive(v == 1)
 //	on EventClosed:         h.Disconnected(ev.Close.Reason); ctrl.SetEnabled(false, now)
-//	every Update:           if h.AuthOpen() { reader.UpdateForm(h, w, ht) } else { reader.Update(ctrl, h, now) }
+//	every Update:           if h.AuthOpen() { reader.UpdateForm(h, w, ht) } else { reader.Update(ctrl, h.Modes(), h, now) }
 //	                        for _, o := range h.Outgoing() { /* OutAuth -> sess.SubmitAuth, OutChat -> sess.Chat,
 //	                           OutVoteRequest -> sess.VoteRequest, OutVoteAnswer -> sess.VoteAnswer */ }
 //	                        h.Update(now)
-//	every Draw, after the world: h.SetNetGraph(graphView.Visible, netview.Width, netview.Height)
-//	                        hudView.Draw(screen, h, now, deviceScale)
+//	every Draw, after the world: hudView.SetNetGraph(graphView.Visible, netview.Width, netview.Height)
+//	                        hudView.Draw(screen, h, now, deviceScale) // reads h, writes nothing into it
 //	                        at := hudView.Layout().NetGraph // a corner the HUD leaves free
 //	                        graphView.DrawAt(screen, at.X, at.Y, deviceScale)
 //

@@ -52,9 +52,6 @@ type HUD struct {
 	notices          []Notice
 	selfNick, selfID string
 	formNick         string // the name the player submitted in the form
-	netGraph         bool
-	netGraphW        float64
-	netGraphH        float64
 	fixedRects       []Rect
 }
 
@@ -156,8 +153,7 @@ type Out struct {
 // New makes the overlays with the engine defaults, for a connection to host
 // running game id game; store remembers auth values (nil: nothing kept).
 func New(host, game string, store Store) *HUD {
-	h := &HUD{host: host, game: game, store: store, Tech: NewTechInform(), Accolades: &Accolades{},
-		netGraph: true, netGraphW: NetGraphW, netGraphH: NetGraphH}
+	h := &HUD{host: host, game: game, store: store, Tech: NewTechInform(), Accolades: &Accolades{}}
 	h.configure(DefaultUIConfig())
 	return h
 }
@@ -286,7 +282,7 @@ func (h *HUD) SubmitAuth() {
 	}
 }
 
-// ModeOpen implements input.UI.
+// ModeOpen reports whether mode m is open.
 func (h *HUD) ModeOpen(m input.Mode) bool {
 	switch m {
 	case input.ModeChat:
@@ -299,8 +295,14 @@ func (h *HUD) ModeOpen(m input.Mode) bool {
 	return false
 }
 
+// Modes is the set of modes open now, which the loop hands the input
+// controller with each frame's input.
+func (h *HUD) Modes() input.Modes {
+	return input.ModesOf(h.Chat.Open(), h.Vote.Open(), h.Stat.Visible)
+}
+
 // OpenMode implements input.UI.
-func (h *HUD) OpenMode(m input.Mode, now float64) {
+func (h *HUD) OpenMode(m input.Mode, now float64) input.Modes {
 	switch m {
 	case input.ModeChat:
 		h.Chat.OpenInput()
@@ -309,13 +311,17 @@ func (h *HUD) OpenMode(m input.Mode, now float64) {
 	case input.ModeStat:
 		h.Stat.Visible = true
 	}
+	return h.Modes()
 }
 
 // CloseStat implements input.UI.
-func (h *HUD) CloseStat() { h.Stat.Visible = false }
+func (h *HUD) CloseStat() input.Modes {
+	h.Stat.Visible = false
+	return h.Modes()
+}
 
 // ChatCommand implements input.UI: Enter sends the command line, Escape drops it.
-func (h *HUD) ChatCommand(c input.Cmd, _ float64) {
+func (h *HUD) ChatCommand(c input.Cmd, _ float64) input.Modes {
 	switch c {
 	case input.CmdEnter:
 		if text, msg := h.Chat.Enter(); msg != nil {
@@ -324,10 +330,14 @@ func (h *HUD) ChatCommand(c input.Cmd, _ float64) {
 	case input.CmdEscape:
 		h.Chat.Escape()
 	}
+	return h.Modes()
 }
 
 // VoteKey implements input.UI.
-func (h *HUD) VoteKey(code int, now float64) { h.Vote.Key(code, now) }
+func (h *HUD) VoteKey(code int, now float64) input.Modes {
+	h.Vote.Key(code, now)
+	return h.Modes()
+}
 
 // ChatText implements the text sink of the Ebiten input layer.
 func (h *HUD) ChatText(r []rune) { h.Chat.Type(r) }

@@ -229,16 +229,16 @@ func TestSlowFramesKeepTypedText(t *testing.T) {
 	cfg, _ := input.ConfigFrom(pc)
 	c := input.NewController(cfg, h, nil, nil)
 	c.SetEnabled(true, 0)
-	c.Frame(&input.Frame{Pressed: []int{67}, Chars: []rune("chel")}, h, 10)
-	c.Frame(&input.Frame{Chars: []rune("lx"), Backspace: true}, h, 20)
-	c.Frame(&input.Frame{Pressed: []int{13}, Chars: []rune("o!")}, h, 30)
+	c.Frame(&input.Frame{Pressed: []int{67}, Chars: []rune("chel")}, h.Modes(), h, 10)
+	c.Frame(&input.Frame{Chars: []rune("lx"), Backspace: true}, h.Modes(), h, 20)
+	c.Frame(&input.Frame{Pressed: []int{13}, Chars: []rune("o!")}, h.Modes(), h, 30)
 	out = h.Outgoing()
 	if len(out) != 1 || out[0].Text != "hello!" {
 		t.Fatalf("chat %+v", out)
 	}
 	// With the chat closed, typed text goes nowhere and game keys act.
 	c.SetKeySet(1, 40)
-	c.Frame(&input.Frame{Pressed: []int{87}, Chars: []rune("w")}, h, 50)
+	c.Frame(&input.Frame{Pressed: []int{87}, Chars: []rune("w")}, h.Modes(), h, 50)
 	if h.Chat.Open() || len(h.Outgoing()) != 0 || len(c.Drain()) != 1 {
 		t.Fatal("closed chat took text or the key was lost")
 	}

@@ -82,15 +82,21 @@ func (r Rect) Intersects(o Rect) bool {
 	return r.X < o.X+o.W && o.X < r.X+r.W && r.Y < o.Y+o.H && o.Y < r.Y+r.H
 }
 
-// SetNetGraph tells the layout whether the net graph is shown and its size
-// in logical px (0 takes NetGraphW×NetGraphH). Until it is called the
-// layout keeps the net graph's corner clear; a hidden graph gives the
-// notices and the informer that room back.
-func (h *HUD) SetNetGraph(visible bool, w, ht float64) {
-	if w <= 0 || ht <= 0 {
-		w, ht = NetGraphW, NetGraphH
+// NetGraphBox is the net graph as the layout sees it: whether it is shown,
+// and its size in logical px (zero takes NetGraphW×NetGraphH). The net
+// graph is the window's, not the HUD's: whoever draws the overlays passes
+// it to LayoutAround, and the model keeps nothing of it.
+type NetGraphBox struct {
+	Shown bool
+	W, H  float64
+}
+
+// size is the box's size, the default for a zero one.
+func (g NetGraphBox) size() (w, h float64) {
+	if g.W <= 0 || g.H <= 0 {
+		return NetGraphW, NetGraphH
 	}
-	h.netGraph, h.netGraphW, h.netGraphH = visible, w, ht
+	return g.W, g.H
 }
 
 // SetFixed replaces the corner reserved for the game's fixed canvases with
@@ -98,9 +104,17 @@ func (h *HUD) SetNetGraph(visible bool, w, ht float64) {
 // the estimate from CONFIG_DATA's canvas sizes.
 func (h *HUD) SetFixed(rects []Rect) { h.fixedRects = append(h.fixedRects[:0], rects...) }
 
-// Layout places the overlays in a w×h window (logical px).
+// Layout places the overlays in a w×h window (logical px) with the net
+// graph's corner kept clear at its default size.
 func (h *HUD) Layout(w, ht float64) ScreenLayout {
-	l := ScreenLayout{W: w, H: ht, NetGraphShown: h.netGraph}
+	return h.LayoutAround(w, ht, NetGraphBox{Shown: true})
+}
+
+// LayoutAround places the overlays in a w×h window (logical px) around the
+// net graph g: a hidden graph gives the notices and the informer its room
+// back.
+func (h *HUD) LayoutAround(w, ht float64, g NetGraphBox) ScreenLayout {
+	l := ScreenLayout{W: w, H: ht, NetGraphShown: g.Shown}
 	l.Panel = Rect{W: w, H: PanelH}
 	l.Vote = Rect{X: VoteX, Y: VoteY, W: VoteW, H: VoteMaxH}
 	l.Fixed = h.fixedCorner(w)
@@ -112,8 +126,9 @@ func (h *HUD) Layout(w, ht float64) ScreenLayout {
 	if l.Fixed.H > 0 {
 		top = l.Fixed.Y + l.Fixed.H + 8
 	}
-	l.NetGraph = Rect{X: w - rightMargin - h.netGraphW, Y: top, W: h.netGraphW, H: h.netGraphH}
-	if h.netGraph {
+	gw, gh := g.size()
+	l.NetGraph = Rect{X: w - rightMargin - gw, Y: top, W: gw, H: gh}
+	if g.Shown {
 		right = math.Min(right, l.NetGraph.X-bandGap)
 	}
 	// The centre band is centred on the window (the game area is): as wide

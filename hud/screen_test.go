@@ -22,8 +22,7 @@ func TestLayoutBoxesNeverIntersect(t *testing.T) {
 		for _, graph := range []bool{false, true} {
 			h := New("h", "g", nil)
 			h.Handle(pc, 0)
-			h.SetNetGraph(graph, 0, 0)
-			l := h.Layout(size[0], size[1])
+			l := h.LayoutAround(size[0], size[1], NetGraphBox{Shown: graph})
 			boxes := l.Boxes()
 			want := 8
 			if graph {
@@ -64,8 +63,7 @@ func TestLayoutFixedFromTheRenderer(t *testing.T) {
 		t.Fatalf("no fixed canvas, corner %+v", l.Fixed)
 	}
 	h.SetFixed([]Rect{{X: 1000, Y: 40, W: 200, H: 100}})
-	h.SetNetGraph(true, 0, 0)
-	l := h.Layout(1280, 720)
+	l := h.LayoutAround(1280, 720, NetGraphBox{Shown: true})
 	if l.Fixed != (Rect{X: 994, Y: 34, W: 212, H: 112}) || l.NetGraph.Y < 146 {
 		t.Fatalf("fixed %+v net graph %+v", l.Fixed, l.NetGraph)
 	}

@@ -7,15 +7,40 @@ import (
 	"vimpclient/protocol"
 )
 
-// UI is what the controller drives besides the wire: the overlays own the
-// open/closed state of each mode and are asked for it on every decision, so
-// the two never disagree within a frame.
+// Modes is the set of modes the overlays have open. The overlays own it:
+// the controller is handed it with each frame's input (Frame, SetModes)
+// and gets it back from every call that may change it, so it never asks.
+type Modes uint8
+
+// ModesOf is the set of the modes that are open.
+func ModesOf(chat, vote, stat bool) Modes {
+	var s Modes
+	return s.With(ModeChat, chat).With(ModeVote, vote).With(ModeStat, stat)
+}
+
+// Has reports whether m is open.
+func (s Modes) Has(m Mode) bool { return m != ModeNone && s&(1<<m) != 0 }
+
+// With is s with m open or closed.
+func (s Modes) With(m Mode, open bool) Modes {
+	if m == ModeNone {
+		return s
+	}
+	if open {
+		return s | 1<<m
+	}
+	return s &^ (1 << m)
+}
+
+// UI is what the controller drives besides the wire: the overlays, which
+// own the open/closed state of each mode. Each call returns the modes open
+// after it, so the controller and the overlays never disagree within a
+// frame.
 type UI interface {
-	ModeOpen(m Mode) bool
-	OpenMode(m Mode, nowMs float64) // chat: command line; vote: the M menu; stat: scoreboard
-	CloseStat()
-	ChatCommand(c Cmd, nowMs float64) // Enter sends the command line, Escape discards it
-	VoteKey(code int, nowMs float64)  // a key pressed while the vote window is open
+	OpenMode(m Mode, nowMs float64) Modes // chat: command line; vote: the M menu; stat: scoreboard
+	CloseStat() Modes
+	ChatCommand(c Cmd, nowMs float64) Modes // Enter sends the command line, Escape discards it
+	VoteKey(code int, nowMs float64) Modes  // a key pressed while the vote window is open
 }
 
 // Predictor receives every emitted input with the seq that goes on the wire,
@@ -26,9 +51,10 @@ type Predictor interface {
 	ApplyAim(seq uint32, x, y float32, flags uint32, nowMs float64)
 }
 
-// Sender puts key and aim messages on the wire and numbers them; with a
-// Sender the controller uses its seq (one counter per connection, shared by
-// keys, pointer and prediction). *session.Session satisfies it.
+// Sender puts key and aim messages on the wire and numbers them: the
+// controller uses its seq (one counter per connection, shared by keys,
+// pointer and prediction). *session.Session satisfies it; a controller
+// given none numbers and keeps its messages itself (see Drain).
 type Sender interface {
 	Key(action protocol.KeyAction, command string) (uint32, error)
 	Aim(x, y float64, flags uint8) (uint32, error)
@@ -52,15 +78,16 @@ type Controller struct {
 	ui        UI
 	pred      Predictor
 	toWorld   ToWorld
-	sender    Sender
-	SendErrs  int // messages the sender refused (not in game yet, closed)
+	sender    Sender       // never nil: the connection, or queued
+	queued    queuedSender // the sender while none is set
+	SendErrs  int          // messages the sender refused (not in game yet, closed)
 	keySet    int
 	enabled   bool
-	seq       uint32
+	modes     Modes          // the overlays' open modes, as last handed or returned
+	seq       uint32         // the sender's last seq
 	pressed   map[int]string // marked pressed: key code -> command it sent down
 	held      map[int]bool   // physically held, whatever was sent
 	heldOrder []int          // scratch for deterministic re-sends
-	out       []Sent
 	// Commands held by a command-level source (a key script), and which of
 	// them have their down on the wire.
 	cmdHeld  map[string]bool
@@ -79,7 +106,7 @@ type Controller struct {
 // NewController makes a controller for cfg. Input starts disabled (it is
 // enabled by the TECH_INFORM that hides the loading screen) on key set 0.
 func NewController(cfg Config, ui UI, pred Predictor, toWorld ToWorld) *Controller {
-	return &Controller{
+	c := &Controller{
 		cfg:     cfg,
 		ui:      ui,
 		pred:    pred,
@@ -89,6 +116,28 @@ func NewController(cfg Config, ui UI, pred Predictor, toWorld ToWorld) *Controll
 		cmdHeld: map[string]bool{},
 		cmdSent: map[string]bool{},
 	}
+	c.sender = &c.queued
+	return c
+}
+
+// queuedSender is the sender of a controller with no connection (its
+// tests, a tool): it numbers the messages as a connection would and keeps
+// them for Drain.
+type queuedSender struct {
+	seq uint32
+	out []Sent
+}
+
+func (q *queuedSender) Key(action protocol.KeyAction, name string) (uint32, error) {
+	q.seq++ // wraps modulo 2^32
+	q.out = append(q.out, Sent{Seq: q.seq, Msg: protocol.KeyMsg(q.seq, action, name)})
+	return q.seq, nil
+}
+
+func (q *queuedSender) Aim(x, y float64, flags uint8) (uint32, error) {
+	q.seq++
+	q.out = append(q.out, Sent{Seq: q.seq, Msg: protocol.AimMsg(q.seq, x, y, flags)})
+	return q.seq, nil
 }
 
 // Config is the controls configuration the controller runs on.
@@ -105,7 +154,18 @@ func (c *Controller) Rebind(cfg Config, now float64) {
 
 // SetSender makes the controller send through s (nil: messages are queued
 // for Drain and numbered by the controller).
-func (c *Controller) SetSender(s Sender) { c.sender = s }
+func (c *Controller) SetSender(s Sender) {
+	if s == nil {
+		s = &c.queued
+	}
+	c.sender = s
+}
+
+// SetModes hands the controller the modes the overlays have open now (a
+// vote the host opened, a chat closed by a disconnect): the loop gives
+// them before the controller acts on its own (a key set change, a key
+// script's command); Frame takes them with the frame's keys.
+func (c *Controller) SetModes(m Modes) { c.modes = m }
 
 // Seq is the last seq put on the wire (0 before the first message).
 func (c *Controller) Seq() uint32 { return c.seq }
@@ -116,18 +176,18 @@ func (c *Controller) KeySet() int { return c.keySet }
 // Enabled reports whether game input is enabled.
 func (c *Controller) Enabled() bool { return c.enabled }
 
-// Drain returns the messages emitted since the last call; the slice is
-// reused by the next call into the controller.
+// Drain returns the messages a controller with no sender emitted since the
+// last call; the slice is reused by the next call into the controller.
 func (c *Controller) Drain() []Sent {
-	out := c.out
-	c.out = c.out[:0]
+	out := c.queued.out
+	c.queued.out = c.queued.out[:0]
 	return out
 }
 
 // ResetConnection starts a new connection: seq restarts at 0 (first message
 // 1), key set 0, input disabled, nothing pressed.
 func (c *Controller) ResetConnection() {
-	c.seq = 0
+	c.seq, c.queued.seq = 0, 0
 	c.keySet = 0
 	c.enabled = false
 	clear(c.pressed)
@@ -150,29 +210,18 @@ func (c *Controller) binding(code int) (string, bool) {
 	return name, ok
 }
 
-func (c *Controller) nextSeq() uint32 {
-	c.seq++ // wraps modulo 2^32
-	return c.seq
-}
-
+// emitKey sends a key through the one sender, which numbers it, and hands
+// the predictor the same seq.
 func (c *Controller) emitKey(action protocol.KeyAction, name string, now float64) {
-	if c.sender != nil {
-		seq, err := c.sender.Key(action, name)
-		c.seq = seq
-		if err != nil {
-			c.SendErrs++
-			return
-		}
-		if c.pred != nil {
-			c.pred.ApplyInput(seq, action == protocol.KeyDown, name, now)
-		}
+	seq, err := c.sender.Key(action, name)
+	c.seq = seq
+	if err != nil {
+		c.SendErrs++
 		return
 	}
-	seq := c.nextSeq()
 	if c.pred != nil {
 		c.pred.ApplyInput(seq, action == protocol.KeyDown, name, now)
 	}
-	c.out = append(c.out, Sent{Seq: seq, Msg: protocol.KeyMsg(seq, action, name)})
 }
 
 // KeyDown handles a physical press of DOM key code code (no auto-repeat).
@@ -180,16 +229,16 @@ func (c *Controller) KeyDown(code int, now float64) {
 	c.held[code] = true
 	mode := c.cfg.Modes[code]
 	cmd := c.cfg.Cmds[code]
-	chatOpen := c.ui.ModeOpen(ModeChat)
+	chatOpen := c.modes.Has(ModeChat)
 	if !c.enabled && mode != ModeStat && mode != ModeChat && !chatOpen {
 		return
 	}
 	if chatOpen {
 		switch {
 		case cmd != CmdNone:
-			c.ui.ChatCommand(cmd, now)
+			c.modes = c.ui.ChatCommand(cmd, now)
 		case mode == ModeStat:
-			c.ui.OpenMode(ModeStat, now)
+			c.modes = c.ui.OpenMode(ModeStat, now)
 		}
 		return // everything else is text for the command line
 	}
@@ -199,11 +248,11 @@ func (c *Controller) KeyDown(code int, now float64) {
 			c.emitKey(protocol.KeyDown, name, now)
 		}
 	}
-	if c.enabled && c.ui.ModeOpen(ModeVote) {
-		c.ui.VoteKey(code, now)
+	if c.enabled && c.modes.Has(ModeVote) {
+		c.modes = c.ui.VoteKey(code, now)
 	}
 	if mode != ModeNone {
-		c.ui.OpenMode(mode, now)
+		c.modes = c.ui.OpenMode(mode, now)
 		c.checkPointer(now)
 	}
 }
@@ -216,8 +265,8 @@ func (c *Controller) KeyUp(code int, now float64) {
 		delete(c.pressed, code)
 		c.emitKey(protocol.KeyUp, name, now)
 	}
-	if c.cfg.Modes[code] == ModeStat && c.ui.ModeOpen(ModeStat) {
-		c.ui.CloseStat()
+	if c.cfg.Modes[code] == ModeStat && c.modes.Has(ModeStat) {
+		c.modes = c.ui.CloseStat()
 	}
 }
 
@@ -249,7 +298,7 @@ func (c *Controller) SetKeySet(index int, now float64) {
 	clear(c.pressed)
 	clear(c.cmdSent)
 	c.releasePointer(c.lastTapX, c.lastTapY, now)
-	if !c.enabled || c.ui.ModeOpen(ModeChat) {
+	if !c.enabled || c.modes.Has(ModeChat) {
 		return
 	}
 	for _, code := range c.sortedHeld() {
@@ -294,7 +343,7 @@ func (c *Controller) Command(action protocol.KeyAction, name string, now float64
 		return false
 	}
 	c.cmdHeld[name] = true
-	if c.cmdSent[name] || !c.enabled || c.ui.ModeOpen(ModeChat) || !c.offers(name) {
+	if c.cmdSent[name] || !c.enabled || c.modes.Has(ModeChat) || !c.offers(name) {
 		return false
 	}
 	c.cmdSent[name] = true
@@ -326,7 +375,7 @@ func (c *Controller) pointerLive() bool {
 	if p == nil || !c.enabled {
 		return false
 	}
-	if c.ui.ModeOpen(ModeChat) || c.ui.ModeOpen(ModeStat) || c.ui.ModeOpen(ModeVote) {
+	if c.modes.Has(ModeChat) || c.modes.Has(ModeStat) || c.modes.Has(ModeVote) {
 		return false
 	}
 	if p.KeySets == nil {
@@ -406,23 +455,15 @@ func (c *Controller) emitAim(x, y float64, flags uint8, now float64) {
 	}
 	wx, wy = RoundJS2(wx), RoundJS2(wy)
 	c.lastAimTime = now
-	if c.sender != nil {
-		seq, err := c.sender.Aim(wx, wy, flags)
-		c.seq = seq
-		if err != nil {
-			c.SendErrs++
-			return
-		}
-		if c.pred != nil {
-			c.pred.ApplyAim(seq, float32(wx), float32(wy), uint32(flags), now)
-		}
+	seq, err := c.sender.Aim(wx, wy, flags)
+	c.seq = seq
+	if err != nil {
+		c.SendErrs++
 		return
 	}
-	seq := c.nextSeq()
 	if c.pred != nil {
 		c.pred.ApplyAim(seq, float32(wx), float32(wy), uint32(flags), now)
 	}
-	c.out = append(c.out, Sent{Seq: seq, Msg: protocol.AimMsg(seq, wx, wy, flags)})
 }
 
 // RoundJS2 rounds to 2 decimals with halves towards +Inf (JavaScript
@@ -435,8 +476,10 @@ func RoundJS2(v float64) float64 {
 	return r
 }
 
-// ModeOpen reports whether the overlays have mode m open.
-func (c *Controller) ModeOpen(m Mode) bool { return c.ui.ModeOpen(m) }
+// ModeOpen reports whether mode m is open as the controller last knew it:
+// the modes it was handed, and what its own calls into the overlays
+// returned.
+func (c *Controller) ModeOpen(m Mode) bool { return c.modes.Has(m) }
 
 // HasPointer reports whether the game declared the pointer channel.
 func (c *Controller) HasPointer() bool { return c.cfg.Pointer != nil }

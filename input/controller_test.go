@@ -22,20 +22,34 @@ type fakeUI struct {
 
 func newFakeUI() *fakeUI { return &fakeUI{open: map[Mode]bool{}} }
 
-func (u *fakeUI) ModeOpen(m Mode) bool { return u.open[m] }
-func (u *fakeUI) OpenMode(m Mode, _ float64) {
+func (u *fakeUI) modes() Modes { return ModesOf(u.open[ModeChat], u.open[ModeVote], u.open[ModeStat]) }
+
+// set opens or closes m behind the controller's back (the host opened a
+// vote), and hands c the modes, as the loop does each frame.
+func (u *fakeUI) set(c *Controller, m Mode, open bool) {
+	u.open[m] = open
+	c.SetModes(u.modes())
+}
+
+func (u *fakeUI) OpenMode(m Mode, _ float64) Modes {
 	u.open[m] = true
 	u.calls = append(u.calls, "open:"+m.String())
+	return u.modes()
 }
-func (u *fakeUI) CloseStat() {
+func (u *fakeUI) CloseStat() Modes {
 	u.open[ModeStat] = false
 	u.calls = append(u.calls, "closeStat")
+	return u.modes()
 }
-func (u *fakeUI) ChatCommand(c Cmd, _ float64) {
+func (u *fakeUI) ChatCommand(c Cmd, _ float64) Modes {
 	u.open[ModeChat] = false
 	u.calls = append(u.calls, fmt.Sprintf("chatCmd:%d", c))
+	return u.modes()
 }
-func (u *fakeUI) VoteKey(code int, _ float64) { u.calls = append(u.calls, "vote:"+strconv.Itoa(code)) }
+func (u *fakeUI) VoteKey(code int, _ float64) Modes {
+	u.calls = append(u.calls, "vote:"+strconv.Itoa(code))
+	return u.modes()
+}
 
 type fakePred struct{ got []string }
 
@@ -268,7 +282,7 @@ func TestModeKeysHavePriorityOverGameSet(t *testing.T) {
 
 func TestVoteKeysAndGameKeysTogether(t *testing.T) {
 	c, ui, _ := newTestController(t)
-	ui.open[ModeVote] = true
+	ui.set(c, ModeVote, true)
 	c.KeyDown(49, 1) // digit 1 goes to the vote
 	c.KeyDown(kW, 2) // game keys still work with the vote open
 	eq(t, c.Drain(), `[5,"1:down:forward"]`)
@@ -292,7 +306,7 @@ func TestKeySetChangeResendsHeldKeys(t *testing.T) {
 func TestKeySetChangeWhileChatOpenSendsNothing(t *testing.T) {
 	c, ui, _ := newTestController(t)
 	c.KeyDown(kW, 1)
-	ui.open[ModeChat] = true
+	ui.set(c, ModeChat, true)
 	c.SetKeySet(1, 2)
 	c.KeyUp(kW, 3)
 	eq(t, c.Drain(), `[5,"1:down:forward"]`)
@@ -310,7 +324,7 @@ func TestFocusLossReleasesHeldKeys(t *testing.T) {
 
 func TestSeqWrapsAndResets(t *testing.T) {
 	c, _, _ := newTestController(t)
-	c.seq = 1<<32 - 1
+	c.queued.seq = 1<<32 - 1 // the one counter: the sender's
 	c.KeyDown(kW, 1)
 	c.KeyUp(kW, 2)
 	eq(t, c.Drain(), `[5,"0:down:forward"]`, `[5,"1:up:forward"]`)
@@ -373,12 +387,12 @@ func TestPointerGating(t *testing.T) {
 	c.KeyDown(kC, 1010) // chat opens: release at the press point
 	c.Pointer(PointerPress, 300, 300, 1100)
 	eq(t, c.Drain(), `[5,"1:aim:0:49.88:1"]`, `[5,"2:aim:0:49.88:0"]`)
-	ui.open[ModeChat] = false
+	ui.set(c, ModeChat, false)
 
 	c.Pointer(PointerPress, 200, 200, 2000)
-	ui.open[ModeVote] = true // opened by the host
+	ui.set(c, ModeVote, true) // opened by the host
 	c.Tick(2010)
-	ui.open[ModeVote] = false
+	ui.set(c, ModeVote, false)
 	c.Pointer(PointerPress, 200, 200, 3000)
 	c.SetKeySet(0, 3010) // set 0 is not live: released, then presses ignored
 	c.Pointer(PointerPress, 200, 200, 3100)

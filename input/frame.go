@@ -20,9 +20,11 @@ type Frame struct {
 // characters and the Enter that follows them: text already in an open
 // command line goes in before the keys are handled, so Enter sends it; when
 // a key opens the chat in this frame, the rest of the frame's text goes in
-// after it, without the opening key's own character.
-func (c *Controller) Frame(f *Frame, text TextSink, now float64) {
-	chatWasOpen := c.ui.ModeOpen(ModeChat)
+// after it, without the opening key's own character. modes are the modes
+// the overlays have open at the start of the frame.
+func (c *Controller) Frame(f *Frame, modes Modes, text TextSink, now float64) {
+	c.modes = modes
+	chatWasOpen := c.modes.Has(ModeChat)
 	if chatWasOpen && text != nil {
 		if len(f.Chars) > 0 {
 			text.ChatText(f.Chars)
@@ -36,9 +38,9 @@ func (c *Controller) Frame(f *Frame, text TextSink, now float64) {
 	}
 	opener := -1
 	for _, code := range f.Pressed {
-		before := c.ui.ModeOpen(ModeChat)
+		before := c.modes.Has(ModeChat)
 		c.KeyDown(code, now)
-		if !before && c.ui.ModeOpen(ModeChat) {
+		if !before && c.modes.Has(ModeChat) {
 			opener = code
 		}
 	}

@@ -156,7 +156,7 @@ func (s *homeScreen) connectingUpdate(w *Window, now time.Time) {
 		s.conn.Follow(&l.HUD().Reconnect)
 	}
 	if w.menu.Open {
-		s.kb.menuInput(nil, w.ms(now))
+		s.kb.menuInput(nil, 0, 0, w.ms(now))
 		return
 	}
 	s.codes = w.reader.JustPressed(s.codes[:0])

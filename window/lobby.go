@@ -279,7 +279,7 @@ type screenModel interface {
 // the "/" that opens the browser's search field is not typed into it.
 func (w *Window) screenInput(kb *keyboard, m screenModel, codes *[]int, chars *[]rune, now time.Time) {
 	if w.menu.Open {
-		kb.menuInput(nil, w.ms(now))
+		kb.menuInput(nil, 0, 0, w.ms(now))
 		return
 	}
 	*chars = ebiten.AppendInputChars((*chars)[:0])

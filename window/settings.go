@@ -66,7 +66,8 @@ func (w *Window) toggleMenu() {
 }
 
 // followGame gives the overlay the current game's commands when a new
-// controller appears (a new CONFIG_DATA).
+// controller appears (a new CONFIG_DATA). Update calls it after the tick,
+// so the keyboard's next Feed finds the pad layout of the game it plays.
 func (w *Window) followGame() {
 	l := w.play.Loop()
 	c := l.Controller()
@@ -138,13 +139,12 @@ func (w *Window) applyMenu() {
 // menuInput feeds the open overlay this frame's keys, gamepad presses and
 // clicks; the game gets none of them (what it held was released when the
 // overlay opened).
-func (k *keyboard) menuInput(c *input.Controller, now float64) {
+func (k *keyboard) menuInput(c *input.Controller, ww, wh, now float64) {
 	w := k.w
 	if !k.inMenu {
 		k.inMenu = true
 		if c != nil {
 			c.FocusLost(now)
-			ww, wh := w.play.Loop().World().Size()
 			k.pad.Release(c, ww, wh, now)
 		}
 	}

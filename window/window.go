@@ -231,12 +231,15 @@ type keyboard struct {
 
 func (k *keyboard) Configure(input.Config) error { return nil }
 
+// Feed implements gameloop.Input. Everything it needs of the game comes in
+// t: the controller, the HUD's open screens and modes, the world's size.
+// What it reads besides is the window's own: its menu, its scale, the
+// gamepad layout followGame took from the loop after the last tick.
 func (k *keyboard) Feed(t *gameloop.InputTick) {
 	r := &k.w.reader
 	r.Scale = k.w.dpr
-	k.w.followGame()
 	if k.w.menu.Open {
-		k.menuInput(t.Controller, t.NowMs)
+		k.menuInput(t.Controller, t.Width, t.Height, t.NowMs)
 		return
 	}
 	k.inMenu = false
@@ -253,31 +256,28 @@ func (k *keyboard) Feed(t *gameloop.InputTick) {
 	}
 	if t.HUD.AuthOpen() {
 		// The form is drawn at the HUD's scale: clicks are read at it too.
-		ww, wh := k.w.play.Loop().World().Size()
 		r.Scale = k.w.hudDPR()
-		r.UpdateForm(t.HUD, ww/k.w.hudScaleOr1(), wh/k.w.hudScaleOr1())
+		r.UpdateForm(t.HUD, t.Width/k.w.hudScaleOr1(), t.Height/k.w.hudScaleOr1())
 		return
 	}
 	c := t.Controller
 	if c == nil {
 		return
 	}
-	r.Update(c, t.HUD, t.NowMs)
+	r.Update(c, t.Modes, t.HUD, t.NowMs)
 	if c != k.padCtl || k.padGen != k.w.padGen {
 		// A new game, or the player rebound a control: a fresh pad state,
 		// with what the old one held let go.
 		if k.padCtl == c {
-			ww, wh := k.w.play.Loop().World().Size()
-			k.pad.Release(c, ww, wh, t.NowMs)
+			k.pad.Release(c, t.Width, t.Height, t.NowMs)
 		}
 		k.padCtl, k.padGen, k.pad = c, k.w.padGen, input.Pad{Map: k.w.padMap}
 	}
-	ww, wh := k.w.play.Loop().World().Size()
 	switch has := k.pads.Read(&k.state); {
 	case has:
-		k.pad.Update(c, &k.state, ww, wh, t.NowMs)
+		k.pad.Update(c, &k.state, t.Width, t.Height, t.NowMs)
 	case k.hadPad:
-		k.pad.Release(c, ww, wh, t.NowMs) // unplugged: let go of what it held
+		k.pad.Release(c, t.Width, t.Height, t.NowMs) // unplugged: let go of what it held
 	}
 	k.hadPad = k.pads.Connected()
 }
@@ -326,6 +326,7 @@ func (w *Window) Update() error {
 		w.play.Controls(w)
 	}
 	w.play.Tick(now)
+	w.followGame()
 	w.applyMenu()
 	if l := w.play.Loop(); l != w.graphOf {
 		// A demo that seeked back plays on a new loop: graph its network,
@@ -385,7 +386,7 @@ func (w *Window) Draw(screen *ebiten.Image) {
 	}
 	loop := w.play.Loop()
 	w.renderer.Draw(screen, loop.World(), w.dpr)
-	loop.HUD().SetNetGraph(w.graph.Visible, netview.Width, netview.Height)
+	w.hud.SetNetGraph(w.graph.Visible, netview.Width, netview.Height) // the view's, not the model's
 	w.hud.Draw(screen, loop.HUD(), loop.NowMs(), hs)
 	w.graph.DrawAt(screen, w.hud.Layout().NetGraph.X, w.hud.Layout().NetGraph.Y, hs)
 	w.play.Overlay(w, screen)

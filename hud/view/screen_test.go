@@ -19,8 +19,9 @@ import (
 
 // busyScene is the captured scene with everything the HUD keeps on screen
 // together: panel, chat, the vote window, the game informer, three
-// notices, the accolades banner, the tanks radar's corner and the net graph.
-func busyScene(t *testing.T, w float64, graph bool) *hud.HUD {
+// notices, the accolades banner and the tanks radar's corner (the net graph
+// is the view's: View.SetNetGraph).
+func busyScene(t *testing.T, w float64) *hud.HUD {
 	t.Helper()
 	h := scene(t)
 	h.Handle(protocol.Inform{Code: 0, Params: []string{"team1"}}, 8000)
@@ -36,7 +37,6 @@ func busyScene(t *testing.T, w float64, graph bool) *hud.HUD {
 	}
 	h.Handle(a, 8000)
 	h.SetFixed([]hud.Rect{{X: w - 0.01*w - 150, Y: 35, W: 150, H: 150}}) // the tanks radar
-	h.SetNetGraph(graph, netview.Width, netview.Height)
 	h.Update(8000 + hud.GameInformAnimMs)
 	return h
 }
@@ -99,7 +99,8 @@ func TestScreenLayoutAtThreeSizes(t *testing.T) {
 	for _, size := range [][2]float64{{1280, 720}, {1920, 1080}, {3840, 2160}} {
 		w, ht := size[0], size[1]
 		name := fmt.Sprintf("screen-%.0fx%.0f", w, ht)
-		h := busyScene(t, w, true)
+		h := busyScene(t, w)
+		v.SetNetGraph(true, netview.Width, netview.Height)
 		var l hud.ScreenLayout
 		with := renderWith(t, name, v, h, 8000+hud.GameInformAnimMs, w, ht, 1, func(img *ebiten.Image) {
 			l = v.Layout()
@@ -137,7 +138,8 @@ func TestScreenLayoutAtThreeSizes(t *testing.T) {
 		}
 		// Without the net graph, the panel, the radar's corner and the vote
 		// column look the same; its own box does not.
-		h2 := busyScene(t, w, false)
+		h2 := busyScene(t, w)
+		v.SetNetGraph(false, netview.Width, netview.Height)
 		without := renderWith(t, name+"-nograph", v, h2, 8000+hud.GameInformAnimMs, w, ht, 1, nil)
 		for _, r := range []struct {
 			name string
@@ -165,11 +167,12 @@ func TestScreenLayoutAtThreeSizes(t *testing.T) {
 // highlighted.
 func TestLeaderboardDrawn(t *testing.T) {
 	v := systemView(t)
-	h := busyScene(t, winW, false)
+	v.SetNetGraph(false, 0, 0)
+	h := busyScene(t, winW)
 	h.ClearNotices()
 	h.Stat.Visible = true
 	img := renderWith(t, "leaderboard", v, h, 8000+hud.GameInformAnimMs, winW, winH, 1, nil)
-	l := h.Layout(winW, winH)
+	l := h.LayoutAround(winW, winH, hud.NetGraphBox{})
 	if n := count(img, l.Stat, colGold, 30); n < 80 {
 		t.Fatalf("leaderboard heading: %d gold px", n)
 	}

@@ -31,6 +31,7 @@ type View struct {
 	s       float64 // device pixels per logical pixel
 	panelBg color.RGBA
 	layout  hud.ScreenLayout
+	graph   hud.NetGraphBox // the net graph the layout keeps clear (SetNetGraph)
 	dop     ebiten.DrawImageOptions
 	lines   []string
 	order   []int
@@ -75,7 +76,7 @@ func NewWithOptions(opts Options) (*View, error) {
 	if bg.A == 0 {
 		bg = rgba(0x22, 0x22, 0x22, 0.88)
 	}
-	return &View{fonts: f, panelBg: bg, white: white.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image), wraps: map[wrapKey][]string{}}, nil
+	return &View{fonts: f, graph: hud.NetGraphBox{Shown: true}, panelBg: bg, white: white.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image), wraps: map[wrapKey][]string{}}, nil
 }
 
 // Fonts is the view's font chain.
@@ -84,6 +85,15 @@ func (v *View) Fonts() *fonts.Fonts { return v.fonts }
 // Layout is where the last Draw put every overlay (logical px): the wiring
 // draws the net graph at Layout().NetGraph after Draw.
 func (v *View) Layout() hud.ScreenLayout { return v.layout }
+
+// SetNetGraph tells the view whether the wiring draws the net graph, and
+// its size in logical px (0 takes hud.NetGraphW×hud.NetGraphH): the
+// overlays are laid out around it. Until it is called the view keeps the
+// net graph's corner clear. The net graph belongs to the window, so it is
+// the view that knows it, not the HUD's model.
+func (v *View) SetNetGraph(visible bool, w, h float64) {
+	v.graph = hud.NetGraphBox{Shown: visible, W: w, H: h}
+}
 
 // Draw draws every overlay onto screen. scale is the device scale factor
 // (ebiten.Monitor().DeviceScaleFactor() when the game's Layout returns device
@@ -96,7 +106,7 @@ func (v *View) Draw(screen *ebiten.Image, h *hud.HUD, now, scale float64) {
 	v.fonts.Poll()
 	b := screen.Bounds()
 	w, ht := float64(b.Dx())/scale, float64(b.Dy())/scale
-	l := h.Layout(w, ht)
+	l := h.LayoutAround(w, ht, v.graph)
 	v.layout = l
 	v.palette = h.Palette()
 	if h.Reveals("chat") { // z 3

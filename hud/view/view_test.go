@@ -358,7 +358,7 @@ func TestSharpAtScale(t *testing.T) {
 // banner) with the scoreboard and its leaderboard open and chat lines in
 // Japanese, Hebrew and with an emoji.
 func richScene(t *testing.T) *hud.HUD {
-	h := busyScene(t, winW, false)
+	h := busyScene(t, winW)
 	for _, line := range []string{"こんにちは日本語", "Hello שלום עולם", "hi 👋 there"} {
 		h.Handle(protocol.Chat{Kind: protocol.ChatPlayer, Text: line, Author: "Alice", Team: 1}, 8000)
 	}
@@ -412,6 +412,7 @@ func TestSteadyDrawAllocatesNothing(t *testing.T) {
 		t.Skip("allocation counts are not kept under the race detector")
 	}
 	v := systemView(t)
+	v.SetNetGraph(false, 0, 0)
 	h := richScene(t)
 	if a, _ := drawAllocs(v, h, 8000+hud.GameInformAnimMs, 30, nil); a >= 0.5 {
 		t.Fatalf("%.2f allocations per draw", a)

@@ -40,8 +40,8 @@ type Reader struct {
 const CursorHideMs = 3000
 
 // Update reads this frame's input. Call it from ebiten.Game.Update with the
-// monotonic time in ms; then Drain the controller for the wire messages.
-func (r *Reader) Update(c *input.Controller, text input.TextSink, now float64) {
+// modes the overlays have open and the monotonic time in ms.
+func (r *Reader) Update(c *input.Controller, modes input.Modes, text input.TextSink, now float64) {
 	focused := ebiten.IsFocused()
 	if r.started && r.focused && !focused {
 		c.FocusLost(now)
@@ -53,7 +53,7 @@ func (r *Reader) Update(c *input.Controller, text input.TextSink, now float64) {
 	r.frame.Pressed = r.codes(inpututil.AppendJustPressedKeys(r.keys[:0]), r.frame.Pressed[:0])
 	r.frame.Chars = ebiten.AppendInputChars(r.frame.Chars[:0])
 	r.frame.Backspace = repeatPress(inpututil.KeyPressDuration(ebiten.KeyBackspace))
-	c.Frame(&r.frame, text, now)
+	c.Frame(&r.frame, modes, text, now)
 	r.pointer(c, now)
 	c.Tick(now)
 	r.cursor(now)

@@ -17,23 +17,25 @@ import (
 )
 
 // layeredConfig is the tanks CONFIG_DATA with the layered host's rows: m1
-// gains z (world units above the ground) and level, and the map dynamics
-// c1 carry z and level by role in their head.
+// and the map dynamics c1 carry z (world units above the ground) and level
+// by role, right after the pose.
 func layeredConfig(t testing.TB) []byte {
 	var keys map[string]any
 	if err := json.Unmarshal(mustSnapshot(t, tanksConfig(t)), &keys); err != nil {
 		t.Fatal(err)
 	}
-	m1 := keys["m1"].(map[string]any)
-	m1["fields"] = append(m1["fields"].([]any),
-		map[string]any{"name": "z", "ty": "f32", "interp": "lerp"}, map[string]any{"name": "level", "ty": "u8"})
-	c1 := keys["c1"].(map[string]any)
-	f := c1["fields"].([]any)
-	head := append([]any{}, f[:3]...)
-	head = append(head, map[string]any{"name": "z", "ty": "f32", "interp": "lerp", "role": "z"},
-		map[string]any{"name": "level", "ty": "u8", "role": "level"})
-	c1["fields"] = append(head, f[3:]...)
-	c1["optionalFrom"] = 5
+	for _, name := range []string{"m1", "c1"} {
+		k := keys[name].(map[string]any)
+		f := k["fields"].([]any)
+		head := append([]any{}, f[:3]...)
+		head = append(head, map[string]any{"name": "z", "ty": "f32", "interp": "lerp", "role": "z"},
+			map[string]any{"name": "level", "ty": "u8", "role": "level"})
+		k["fields"] = append(head, f[3:]...)
+		if from, ok := k["optionalFrom"].(float64); ok && from >= 3 {
+			k["optionalFrom"] = from + 2
+		}
+	}
+	keys["c1"].(map[string]any)["optionalFrom"] = 5
 	b, err := json.Marshal(keys)
 	if err != nil {
 		t.Fatal(err)
@@ -44,7 +46,7 @@ func layeredConfig(t testing.TB) []byte {
 // levelTank is a layered m1 row: a healthy tank of team at (x, y), z world
 // units up, on level.
 func levelTank(x, y, angle, team, z, level float32) []float32 {
-	return []float32{x, y, angle, 0, 0, 0, 0, 3, 2, team, 0, z, level}
+	return []float32{x, y, angle, z, level, 0, 0, 0, 0, 3, 2, team, 0}
 }
 
 // levelCrate is a layered c1 row.

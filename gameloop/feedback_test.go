@@ -31,7 +31,7 @@ func teamChat(index int, params ...string) protocol.Chat {
 // the game and what the run did not get; joining the team later ends that.
 func TestTeamRefusedIsShownAndUnmet(t *testing.T) {
 	h := newHeavyMatch(t, nil)
-	h.loop.team = "red"
+	h.loop.fb.team = "red"
 	h.step(0)
 	h.sess.Queue().Push(session.Event{At: h.now, Kind: session.EventRefused,
 		Err: errors.New("team red is not offered (offered: team1, spectators); not answered")})
@@ -59,7 +59,7 @@ func TestTeamRefusedIsShownAndUnmet(t *testing.T) {
 // summary, and unmet when it is the team asked for.
 func TestTeamFullIsShownAndListed(t *testing.T) {
 	h := newHeavyMatch(t, nil)
-	h.loop.team = "team1"
+	h.loop.fb.team = "team1"
 	h.step(0)
 	h.push(protocol.ChatData, teamChat(0, "team2", "team1")) // not the team asked for
 	h.step(16)
@@ -111,7 +111,7 @@ func TestRoomFullIsShownAndListed(t *testing.T) {
 func TestReconnectingScreenAndGiveUp(t *testing.T) {
 	h := newHeavyMatch(t, nil)
 	gaveUp := 0
-	h.loop.opts.OnGiveUp = func() { gaveUp++ }
+	h.loop.fb.onGiveUp = func() { gaveUp++ }
 	h.step(0)
 	h.sess.Queue().Push(session.Event{At: h.now, Kind: session.EventClosed, Close: &session.CloseInfo{Code: 1001, Reason: "Server restarting", Reconnect: true}})
 	h.sess.Queue().Push(session.Event{At: h.now, Kind: session.EventRetry,
@@ -187,7 +187,7 @@ func TestDisplaySettingsSurviveReconnects(t *testing.T) {
 // the session was to answer is shown with the host's list.
 func TestRefusedTeamShowsTheVote(t *testing.T) {
 	h := newHeavyMatch(t, nil)
-	h.loop.opts.Interactive = true
+	h.loop.fb.interactive = true
 	h.step(0)
 	h.push(protocol.VoteData, protocol.Vote{Open: &protocol.VoteOpen{Name: "teamChange"}})
 	h.step(16)

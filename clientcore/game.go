@@ -12,6 +12,15 @@ import "vimpclient/gamemap"
 // game loop talks to the core only, and the core forwards MAP_DATA, PANEL_DATA,
 // KEYSET_DATA, CLEAR, input and sampling to the game in a fixed order.
 //
+// It is the one plug-in interface of the client, and the only place the
+// core calls up into other code. The core calls it at three points, in the
+// engine's order: Core.PushFrame reconciles (BeginReconcile, OnServerState,
+// FinishReconcile); an emitted event frame is tracked and filtered
+// (TrackFrame, FilterFrame); Core.Sample observes and overlays (ObserveHot,
+// Update, Overlay). Everything else is forwarded from the loop's calls
+// (ApplyInput, ApplyAim, TakeSpawns, SetActive, SetMap, SyncPanel, Reset,
+// Prediction).
+//
 // Every method is called on the game loop's goroutine. Embed NopGame for the
 // hooks a game does not need.
 type Game interface {

@@ -5,20 +5,80 @@ import (
 	"vimpclient/input"
 )
 
-// The player's display and control settings, which the loop keeps across
-// connections: every new HUD, world configuration and controller gets them.
+// display is the player's display and control settings, which the loop
+// keeps across connections (every new HUD and controller gets them), the
+// menu entries the window asked for and whether the player chose them, and
+// the game's keys before the player's bindings, for the window's settings
+// overlay.
+type display struct {
+	reduced       bool
+	palette       string
+	settingsEntry bool
+	settingsAsked bool
+	browserEntry  string
+	browserAsked  bool
+	bindings      input.Binding // the player's own bindings (nil: the game's keys)
+	keys          input.Config  // the game's keys as its CONFIG_DATA gives them
+	haveKeys      bool
+}
+
+// apply gives a new HUD the player's settings.
+func (d *display) apply(h *hud.HUD) {
+	h.SetReducedMotion(d.reduced)
+	h.SetPalette(d.palette)
+	h.SettingsEntry(d.settingsEntry)
+	h.BrowserEntry(d.browserEntry)
+}
+
+// configured keeps a new game's keys and returns them with the player's
+// bindings, and what the bindings could not do.
+func (d *display) configured(keys input.Config) (bound input.Config, problems []string) {
+	d.keys, d.haveKeys = keys, true
+	if d.bindings == nil {
+		return keys, nil
+	}
+	return keys.WithBindings(d.bindings)
+}
+
+// rebind replaces the bindings and returns the game's keys with them; ok is
+// false before a game gave its keys.
+func (d *display) rebind(b input.Binding) (bound input.Config, problems []string, ok bool) {
+	d.bindings = b
+	if !d.haveKeys {
+		return input.Config{}, nil, false
+	}
+	bound, problems = d.keys.WithBindings(b)
+	return bound, problems, true
+}
+
+// sent notes the menu entries the player chose.
+func (d *display) sent(o hud.Out) {
+	switch o.Kind {
+	case hud.OutSettings:
+		d.settingsAsked = true
+	case hud.OutBrowser:
+		d.browserAsked = true
+	}
+}
+
+// take reports whether *asked was set, and clears it.
+func take(asked *bool) bool {
+	was := *asked
+	*asked = false
+	return was
+}
 
 // SetReducedMotion turns the HUD's animations off or on, now and on every
 // later connection.
 func (l *Loop) SetReducedMotion(on bool) {
-	l.reduced = on
+	l.disp.reduced = on
 	l.hud.SetReducedMotion(on)
 }
 
 // SetPalette sets the team colours (hud.PaletteStandard or
 // hud.PaletteColorBlind) of the HUD and of the world's team textures.
 func (l *Loop) SetPalette(name string) {
-	l.palette = name
+	l.disp.palette = name
 	l.hud.SetPalette(name)
 	l.world.SetPalette(name)
 }
@@ -26,41 +86,43 @@ func (l *Loop) SetPalette(name string) {
 // SetSettingsEntry puts the client's Settings entry at the end of the M
 // menu; choosing it makes SettingsAsked report true once.
 func (l *Loop) SetSettingsEntry(on bool) {
-	l.settingsEntry = on
+	l.disp.settingsEntry = on
 	l.hud.SettingsEntry(on)
 }
 
 // SettingsAsked reports whether the player chose Settings in the menu since
 // the last call.
-func (l *Loop) SettingsAsked() bool {
-	asked := l.settingsAsked
-	l.settingsAsked = false
-	return asked
+func (l *Loop) SettingsAsked() bool { return take(&l.disp.settingsAsked) }
+
+// SetBrowserEntry puts the client's entry leaving the match for the
+// server list at the end of the M menu ("": none); choosing it makes
+// BrowserAsked report true once.
+func (l *Loop) SetBrowserEntry(label string) {
+	l.disp.browserEntry = label
+	l.hud.BrowserEntry(label)
 }
 
-// applyDisplay gives a new HUD the player's settings.
-func (l *Loop) applyDisplay(h *hud.HUD) {
-	h.SetReducedMotion(l.reduced)
-	h.SetPalette(l.palette)
-	h.SettingsEntry(l.settingsEntry)
-	h.BrowserEntry(l.browserEntry)
-}
+// BrowserAsked reports whether the player chose the server list in the
+// menu since the last call.
+func (l *Loop) BrowserAsked() bool { return take(&l.disp.browserAsked) }
 
 // GameKeys is the current game's controls as its CONFIG_DATA gives them,
 // before the player's bindings; ok is false before CONFIG_DATA.
-func (l *Loop) GameKeys() (input.Config, bool) { return l.keys, l.haveKeys }
+func (l *Loop) GameKeys() (input.Config, bool) { return l.disp.keys, l.disp.haveKeys }
+
+// Bindings are the player's key bindings for the game in use (nil: none).
+func (l *Loop) Bindings() input.Binding { return l.disp.bindings }
 
 // SetBindings replaces the player's key bindings for the game: the current
 // controller is rebound at once (keys held are released first), and every
 // later configuration uses them.
 func (l *Loop) SetBindings(b input.Binding) {
-	l.opts.Bindings = b
-	if l.ctrl == nil || !l.haveKeys {
+	cfg, problems, ok := l.disp.rebind(b)
+	if l.ctrl == nil || !ok {
 		return
 	}
-	cfg, problems := l.keys.WithBindings(b)
 	for _, p := range problems {
 		l.log.Warn("key bindings", "problem", p)
 	}
-	l.ctrl.Rebind(cfg, l.nowMs)
+	l.ctrl.Rebind(cfg, l.clock.now)
 }

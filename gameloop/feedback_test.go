@@ -31,7 +31,7 @@ func teamChat(index int, params ...string) protocol.Chat {
 // the game and what the run did not get; joining the team later ends that.
 func TestTeamRefusedIsShownAndUnmet(t *testing.T) {
 	h := newHeavyMatch(t, nil)
-	h.loop.team = "red"
+	h.loop.fb.team = "red"
 	h.step(0)
 	h.sess.Queue().Push(session.Event{At: h.now, Kind: session.EventRefused,
 		Err: errors.New("team red is not offered (offered: team1, spectators); not answered")})
@@ -59,7 +59,7 @@ func TestTeamRefusedIsShownAndUnmet(t *testing.T) {
 // summary, and unmet when it is the team asked for.
 func TestTeamFullIsShownAndListed(t *testing.T) {
 	h := newHeavyMatch(t, nil)
-	h.loop.team = "team1"
+	h.loop.fb.team = "team1"
 	h.step(0)
 	h.push(protocol.ChatData, teamChat(0, "team2", "team1")) // not the team asked for
 	h.step(16)
@@ -111,7 +111,7 @@ func TestRoomFullIsShownAndListed(t *testing.T) {
 func TestReconnectingScreenAndGiveUp(t *testing.T) {
 	h := newHeavyMatch(t, nil)
 	gaveUp := 0
-	h.loop.opts.OnGiveUp = func() { gaveUp++ }
+	h.loop.fb.onGiveUp = func() { gaveUp++ }
 	h.step(0)
 	h.sess.Queue().Push(session.Event{At: h.now, Kind: session.EventClosed, Close: &session.CloseInfo{Code: 1001, Reason: "Server restarting", Reconnect: true}})
 	h.sess.Queue().Push(session.Event{At: h.now, Kind: session.EventRetry,
@@ -187,7 +187,7 @@ func TestDisplaySettingsSurviveReconnects(t *testing.T) {
 // the session was to answer is shown with the host's list.
 func TestRefusedTeamShowsTheVote(t *testing.T) {
 	h := newHeavyMatch(t, nil)
-	h.loop.opts.Interactive = true
+	h.loop.fb.interactive = true
 	h.step(0)
 	h.push(protocol.VoteData, protocol.Vote{Open: &protocol.VoteOpen{Name: "teamChange"}})
 	h.step(16)
@@ -204,5 +204,118 @@ func TestRefusedTeamShowsTheVote(t *testing.T) {
 	}
 	if ns := h.loop.HUD().Notices(); len(ns) != 1 || !strings.HasSuffix(ns[0].Text, "spectators): choose a team") {
 		t.Fatalf("notices %+v", ns)
+	}
+}
+
+// newTestFeedback is a feedback on its own, its notes kept in notes.
+func newTestFeedback(o Options, notes *[]string) *feedback {
+	o.Session = session.New(session.Options{Logger: quiet(), Queue: session.NewQueue(16)})
+	o.Log = quiet()
+	f := newFeedback(&o, func(m string) { *notes = append(*notes, m) })
+	return &f
+}
+
+// With autoTeam the team vote is kept from the HUD, and shown after all
+// when the session refuses (on screen only).
+func TestFeedbackKeepsTheAutoTeamVote(t *testing.T) {
+	var notes []string
+	f := newTestFeedback(Options{AutoTeam: true, Interactive: true, Team: "red"}, &notes)
+	h := hud.New("h", "g", nil)
+	team := protocol.Vote{Open: &protocol.VoteOpen{Name: protocol.TeamVote}}
+	if f.vote(h, team, 0) {
+		t.Fatal("the team vote the session answers went to the HUD")
+	}
+	if !f.vote(h, protocol.Vote{Open: &protocol.VoteOpen{Name: "map"}}, 0) {
+		t.Fatal("another vote was kept from the HUD")
+	}
+	f.refused(h, errors.New("team red is not offered"), 0)
+	if f.autoVote != nil {
+		t.Fatal("the refused team's vote was kept (TestRefusedTeamShowsTheVote sees it on screen)")
+	}
+	if ns := h.Notices(); len(ns) != 1 || ns[0].Text != "team red is not offered: choose a team" {
+		t.Fatalf("notices %+v", ns)
+	}
+	if f.unmet == nil {
+		t.Fatal("the refusal is not unmet")
+	}
+}
+
+// A team chosen on screen is held for the next connection's first team
+// vote; when the host no longer offers it, the player chooses again.
+func TestFeedbackRejoinsOnlyAnOfferedTeam(t *testing.T) {
+	var notes []string
+	f := newTestFeedback(Options{}, &notes)
+	h := hud.New("h", "g", nil)
+	f.sent(hud.Out{Kind: hud.OutVoteAnswer, Vote: protocol.TeamVote, Text: "blue"})
+	if f.team != "blue" {
+		t.Fatalf("team %q after the player's answer", f.team)
+	}
+	f.opened()
+	team := protocol.Vote{Open: &protocol.VoteOpen{Name: protocol.TeamVote}}
+	if f.vote(h, team, 0) {
+		t.Fatal("the first team vote of a rejoin went to the HUD")
+	}
+	if !f.vote(h, team, 0) {
+		t.Fatal("a second team vote was held too")
+	}
+	f.opened()
+	f.vote(h, team, 0)
+	if !f.vote(h, protocol.Vote{IsList: true, List: []string{"red", "spectators"}}, 0) {
+		t.Fatal("the list of a vote the run cannot answer was kept from the HUD")
+	}
+	if ns := h.Notices(); len(ns) != 1 || !strings.HasPrefix(ns[0].Text, "team blue is no longer offered (offered: red, spectators)") {
+		t.Fatalf("notices %+v", ns)
+	}
+	if f.unmet == nil {
+		t.Fatal("a team no longer offered is not unmet")
+	}
+}
+
+// The auth answer the host accepted is given again when it covers the
+// form; a form nobody answers is fatal only without a player.
+func TestFeedbackAuth(t *testing.T) {
+	var notes []string
+	f := newTestFeedback(Options{}, &notes)
+	h := hud.New("h", "g", nil)
+	form := &protocol.AuthForm{Params: []protocol.AuthParam{{Name: "name"}}}
+	if err := f.authForm(h, form, errors.New("asked")); err == nil {
+		t.Fatal("a form nobody answers is not fatal")
+	}
+	if in, err := f.verdict(protocol.AuthVerdict{}); in || err == nil {
+		t.Fatalf("rejected: in %v, err %v", in, err)
+	}
+	f.interactive = true
+	if err := f.authForm(h, form, errors.New("asked")); err != nil {
+		t.Fatalf("on screen: %v", err)
+	}
+	f.sent(hud.Out{Kind: hud.OutAuth, Values: map[string]string{"name": "Ann"}})
+	if in, err := f.verdict(protocol.AuthVerdict{OK: true}); !in || err != nil {
+		t.Fatalf("accepted: in %v, err %v", in, err)
+	}
+	if f.authKept["name"] != "Ann" || f.authSent != nil {
+		t.Fatalf("kept %v, sent %v", f.authKept, f.authSent)
+	}
+	if f.replayAuth(h, &protocol.AuthForm{Params: []protocol.AuthParam{{Name: "name"}, {Name: "team"}}}) {
+		t.Fatal("an answer that does not cover the form was given again")
+	}
+}
+
+// The engine's team templates: a full team asked for is unmet and noted,
+// a confirmation ends it, and a team chosen on screen follows the host.
+func TestFeedbackTeamChat(t *testing.T) {
+	var notes []string
+	f := newTestFeedback(Options{}, &notes)
+	h := hud.New("h", "g", nil)
+	f.team = "red"
+	f.teamChat(h, teamChat(chatTeamFull, "red", "blue"))
+	if f.unmet == nil || len(notes) != 1 || notes[0] != "host refused: team red is full; your team: blue" {
+		t.Fatalf("unmet %v, notes %q", f.unmet, notes)
+	}
+	if f.team != "blue" {
+		t.Fatalf("team %q: the player's team is the one the host put them in", f.team)
+	}
+	f.teamChat(h, teamChat(chatYourTeam, "blue"))
+	if f.unmet != nil {
+		t.Fatalf("still unmet in the team: %v", f.unmet)
 	}
 }

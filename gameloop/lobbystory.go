@@ -96,7 +96,7 @@ func (l *Loop) lobbySummary() *LobbySummary {
 	if !t.Lobby {
 		return nil
 	}
-	s := &l.story
+	s := &l.rep.story
 	out := &LobbySummary{Master: termtext.Name(t.Master), Room: termtext.Name(t.RoomName), RoomID: termtext.Name(t.Room),
 		JoinMs: s.joinMs, Migrations: s.migrations, HostChanges: append([]HostChange{}, s.changes...), HostLostMs: s.lostMs}
 	return out

@@ -23,33 +23,33 @@ func (l *Loop) platform(ev *session.Event) {
 	case session.PlatformNotice:
 		l.hud.Notice(p.Text, hud.NoticeInfo)
 	case session.PlatformHostChanging:
-		l.story.migrations++
-		l.story.hostDropped(ev.At)
-		l.hud.HostChanging(p.Text, l.nowMs)
+		l.rep.story.migrations++
+		l.rep.story.hostDropped(ev.At)
+		l.hud.HostChanging(p.Text, l.clock.now)
 		if l.ctrl != nil {
-			l.ctrl.SetEnabled(false, l.nowMs)
+			l.ctrl.SetEnabled(false, l.clock.now)
 		}
 	case session.PlatformHostChanged:
-		l.story.hostChanged(p.Epoch, p.Mode, ev.At)
-		l.hud.HostChanged(l.nowMs)
+		l.rep.story.hostChanged(p.Epoch, p.Mode, ev.At)
+		l.hud.HostChanged(l.clock.now)
 	case session.PlatformHostStalled:
-		l.hud.HostStalled(p.Text, l.nowMs)
+		l.hud.HostStalled(p.Text, l.clock.now)
 	case session.PlatformHostResponding:
 		l.hud.HostResponding()
 	case session.PlatformHostLost:
-		l.story.hostLost(p.Silent)
-		l.note(p.Text)
+		l.rep.story.hostLost(p.Silent)
+		l.rep.note(p.Text)
 	case session.PlatformRoomClosed:
-		l.roomClosed = p.Text
+		l.rep.roomClosed = p.Text
 		l.hud.Notice(p.Text, hud.NoticeError)
-		l.note(p.Text)
+		l.rep.note(p.Text)
 	case session.PlatformVote:
 		l.engineVote(ev)
 	case session.PlatformVoteResult:
 		if v := p.Vote; v != nil && v.Result != nil {
 			r := v.Result
 			l.hud.EngineEnded(v.Name, v.ID, hud.EngineResult{Passed: r.Passed, Cancelled: r.Cancelled, Yes: r.Yes,
-				Eligible: r.Eligible}, l.nowMs)
+				Eligible: r.Eligible}, l.clock.now)
 		}
 	}
 }
@@ -63,7 +63,7 @@ func (l *Loop) engineVote(ev *session.Event) {
 		return
 	}
 	if v.Mine {
-		l.hud.EngineStarted(v.Name, l.nowMs)
+		l.hud.EngineStarted(v.Name, l.clock.now)
 		return
 	}
 	e := hud.EngineVote{Name: v.Name, ID: v.ID, Values: v.Values}
@@ -72,35 +72,11 @@ func (l *Loop) engineVote(ev *session.Event) {
 	}
 	switch {
 	case v.Duration > 0:
-		e.Ends, e.Duration = l.Ms(ev.At)+ms(v.Duration), ms(v.Duration)
+		e.Ends, e.Duration = l.clock.ms(ev.At)+ms(v.Duration), ms(v.Duration)
 	case !v.Ends.IsZero():
-		e.Ends = l.Ms(v.Ends)
+		e.Ends = l.clock.ms(v.Ends)
 	}
-	l.hud.EngineVote(e, l.nowMs)
+	l.hud.EngineVote(e, l.clock.now)
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
-
-// RoomClosed is the reason the lobby room was closed ("" while it is open,
-// or for a dedicated host): the run is over.
-func (l *Loop) RoomClosed() string { return l.roomClosed }
-
-// ConfigAt is when the current connection's CONFIG_DATA arrived (zero
-// before it).
-func (l *Loop) ConfigAt() time.Time { return l.configAt }
-
-// SetBrowserEntry puts the client's entry leaving the match for the
-// server list at the end of the M menu ("": none); choosing it makes
-// BrowserAsked report true once.
-func (l *Loop) SetBrowserEntry(label string) {
-	l.browserEntry = label
-	l.hud.BrowserEntry(label)
-}
-
-// BrowserAsked reports whether the player chose the server list in the
-// menu since the last call.
-func (l *Loop) BrowserAsked() bool {
-	asked := l.browserAsked
-	l.browserAsked = false
-	return asked
-}

@@ -2,11 +2,6 @@ package gameloop
 
 import "strconv"
 
-// playerKeySet is the engine's key set of a player in the game (KEYSET_DATA
-// 1); any other set (0, the spectator's) means the camera shows someone
-// else.
-const playerKeySet = 1
-
 // updateWatching tells the HUD whose view the camera shows while the local
 // player does not play (dead or spectating) or a demo follows another
 // player: the actor at the camera, named by the scoreboard.

@@ -1,0 +1,103 @@
+package gameloop
+
+import (
+	"fmt"
+
+	"vimpclient/clientcore"
+	"vimpclient/hud"
+	"vimpclient/input"
+	"vimpclient/parts"
+	"vimpclient/protocol"
+	"vimpclient/world"
+)
+
+// configure applies a CONFIG_DATA, each part of it parsed once and shared:
+// the snapshot schema (core, game, parts), the canvases and parts (world),
+// the keys (controller), the sound catalog (sound manager).
+func (l *Loop) configure(cfg *protocol.Config) {
+	l.retireCore()
+	l.ctrl = nil
+	l.disp.haveKeys = false
+	if len(cfg.Snapshot) == 0 {
+		l.rep.note("CONFIG_DATA has no snapshot schema")
+		return
+	}
+	schema, err := clientcore.ParseSchema(cfg.Snapshot)
+	if err != nil {
+		l.rep.note(fmt.Sprintf("snapshot schema: %v", err))
+		return
+	}
+	l.core = clientcore.New(schema, clientcore.Options{Delay: cfg.Interpolation.Delay, MaxFrameAge: cfg.Interpolation.MaxFrameAge})
+	if obs := l.opts.Observer; obs != nil {
+		l.core.ObserveFrames(obs.Frame)
+	}
+	pc, err := parts.ParsePartsConfig(cfg.Parts)
+	if err != nil {
+		l.log.Warn("game parts", "err", err)
+	}
+	look, pg := l.pickGame(schema, cfg, pc)
+	l.world.SetCore(l.core)
+	specs, tune, pointer, err := world.ParseCanvasManager(cfg.CanvasManager)
+	if err != nil {
+		l.log.Warn("game config", "err", err)
+	} else if err := l.world.Configure(&world.Config{Schema: schema, Canvases: specs, Camera: tune,
+		PointerCanvas: pointer, Parts: pc}, pg); err != nil {
+		l.log.Warn("game config", "err", err)
+	}
+	keys := l.configureKeys(cfg)
+	l.hud.SetGameLook(look, keys)
+	l.ctrl = input.NewController(keys, l.hud, l.core, l.world.ScreenToWorld)
+	l.ctrl.SetSender(l.sess)
+	l.snd.configure(pc.Sounds)
+}
+
+// pickGame finds the game of the connection's target among the known ones:
+// its look for the HUD, its parts for the world, and its client half for
+// the core's prediction (none for a demo). An unknown game is drawn by the
+// generic renderer.
+func (l *Loop) pickGame(schema *clientcore.Schema, cfg *protocol.Config, pc parts.PartsConfig) (hud.GameLook, *parts.Game) {
+	t := l.currentTarget()
+	known, pg, ok := l.opts.Games.Pick(t.GameID, pc, l.world.Rand())
+	switch {
+	case !ok:
+		l.log.Debug("game not known: drawn generically", "game", t.GameID)
+		return hud.GameLook{}, pg
+	case l.opts.NoPrediction:
+	default:
+		if g, err := known.Client(schema, cfg.Prediction); err == nil {
+			l.core.SetGame(g)
+		} else {
+			l.log.Debug("no prediction", "game", known.ID, "err", err)
+		}
+	}
+	return known.Look, pg
+}
+
+// configureKeys reads the game's keys, checks the input source against
+// them (a key script the game cannot play is fatal) and returns them with
+// the player's bindings.
+func (l *Loop) configureKeys(cfg *protocol.Config) input.Config {
+	keys, problems := input.ConfigFrom(cfg)
+	for _, p := range problems {
+		l.log.Warn("key config", "problem", p)
+	}
+	if err := l.input.Configure(keys); err != nil {
+		l.fatal = err
+	}
+	keys, problems = l.disp.configured(keys)
+	for _, p := range problems {
+		l.log.Warn("key bindings", "problem", p)
+	}
+	return keys
+}
+
+// retireCore ends the current core, keeping its totals.
+func (l *Loop) retireCore() {
+	if l.core == nil {
+		return
+	}
+	l.rep.retire(l.core)
+	l.core.ObserveFrames(nil)
+	l.core = nil
+	l.world.SetCore(nil)
+}

@@ -1,0 +1,181 @@
+package gameloop
+
+import (
+	"fmt"
+	"time"
+
+	"vimpclient/gamemap"
+	"vimpclient/hud"
+	"vimpclient/protocol"
+	"vimpclient/session"
+)
+
+// The loop's handlers of the router's events: each passes its event to the
+// concern that owns it (feedback, display, report, the core, the world,
+// the controller, the sounds).
+
+// opened starts a new connection: nothing of the old one carries over but
+// the run's totals, its settings and the answers it gives again.
+func (l *Loop) opened() {
+	if l.opts.LogOnce != nil {
+		l.opts.LogOnce.Reset()
+	}
+	l.retireCore()
+	l.graph.Reset()
+	t := l.currentTarget()
+	old := l.hud
+	l.hud = hud.New(t.Host, t.GameID, l.opts.Store)
+	l.hud.AdoptPlatform(old, l.clock.now) // the platform's votes are not the old host's
+	l.hud.HostListsRequested(true)
+	l.disp.apply(l.hud)
+	l.ctrl = nil
+	l.rep.opened()
+	l.fb.opened()
+	l.world.Clear(nil, true)
+	l.snd.reset()
+}
+
+func (l *Loop) frame(data []byte, at time.Time) {
+	switch {
+	case l.core == nil:
+		l.undecodable("no usable snapshot schema in CONFIG_DATA")
+	case !l.core.PushFrame(data, l.clock.ms(at)):
+		if len(data) > 0 && (data[0] == '{' || data[0] == '[') {
+			l.undecodable("they are JSON text, not binary snapshot frames (format 5)")
+		} else {
+			l.undecodable(l.core.LastError().Error())
+		}
+	}
+}
+
+func (l *Loop) playing(at time.Time) { l.rep.playing(at) }
+
+func (l *Loop) closed(c *session.CloseInfo) {
+	l.rep.close = c
+	if c != nil && !c.Local {
+		l.log.Warn("connection closed", "code", c.Code, "reason", c.Reason, "reconnect", c.Reconnect)
+		if c.Code == protocol.CloseHostMigrating {
+			// Not a lost connection: the room's host is being replaced.
+			l.hud.HostChanging(c.Reason, l.clock.now)
+		} else {
+			l.hud.Disconnected(c.Reason)
+		}
+		l.fb.closed(l.hud, c)
+	}
+	if l.ctrl != nil {
+		l.ctrl.SetEnabled(false, l.clock.now)
+	}
+}
+
+func (l *Loop) refused(err error) { l.fb.refused(l.hud, err, l.clock.now) }
+
+func (l *Loop) retry(r *session.RetryInfo) {
+	if r != nil {
+		l.fb.retry(l.hud, r, l.clock.ms(r.At))
+	}
+}
+
+func (l *Loop) vote(v protocol.Vote) bool { return l.fb.vote(l.hud, v, l.clock.now) }
+func (l *Loop) refuse(msg string)         { l.rep.note(msg) }
+func (l *Loop) overlays(v any)            { l.hud.Handle(v, l.clock.now) }
+
+func (l *Loop) config(cfg *protocol.Config, at time.Time) {
+	l.rep.configured(l.clock.start, at)
+	l.configure(cfg)
+}
+
+func (l *Loop) authForm(f *protocol.AuthForm, err error) {
+	if fatal := l.fb.authForm(l.hud, f, err); fatal != nil {
+		l.fatal = fatal
+	}
+}
+
+func (l *Loop) verdict(v protocol.AuthVerdict) {
+	in, fatal := l.fb.verdict(v)
+	if fatal != nil {
+		l.fatal = fatal
+	}
+	if in {
+		l.snd.load(l.currentTarget())
+	}
+}
+
+func (l *Loop) chat(c protocol.Chat) { l.fb.teamChat(l.hud, c) }
+
+func (l *Loop) mapData(v *protocol.MapInfo) {
+	m, err := gamemap.Parse(v.Raw)
+	if err != nil {
+		l.log.Warn("map not read", "err", err)
+		l.rep.note(fmt.Sprintf("map: %v", err))
+	}
+	if l.core != nil {
+		l.core.SetMap(m)
+	}
+	l.world.SetMap(m)
+}
+
+func (l *Loop) firstShot(f *protocol.FirstShot) {
+	if err := l.world.ApplyFirstShot(f.Game, f.Camera); err != nil {
+		l.log.Debug("first shot not drawn", "err", err)
+	}
+}
+
+func (l *Loop) panel(p protocol.Panel) {
+	if l.core != nil {
+		for _, c := range p {
+			l.core.SyncPanel(c.Key, c.Value, c.Set)
+		}
+	}
+}
+
+func (l *Loop) clear(c protocol.ClearScope) {
+	if l.core != nil {
+		l.core.Reset()
+	}
+	l.world.Clear(c.Sets, c.Full)
+	if c.Full {
+		l.snd.reset()
+	}
+}
+
+func (l *Loop) keyset(k protocol.Keyset) {
+	if l.core != nil {
+		l.core.SetActive(k == playerKeySet)
+	}
+	if l.ctrl != nil {
+		l.ctrl.SetModes(l.hud.Modes())
+		l.ctrl.SetKeySet(int(k), l.clock.now)
+	}
+}
+
+func (l *Loop) tech(t protocol.TechInform) {
+	if l.ctrl != nil {
+		l.ctrl.SetEnabled(t.Hide, l.clock.now)
+	}
+}
+
+func (l *Loop) sound(s protocol.Sound) { l.snd.system(string(s)) }
+
+// undecodable counts a snapshot frame this client cannot read, and says
+// why once per connection.
+func (l *Loop) undecodable(reason string) {
+	if msg := l.rep.undecodable(reason); msg != "" {
+		l.say(msg)
+	}
+}
+
+// checkRefused says once per connection that the host's frames went past
+// the scene's limits. The session stays up; what was refused is counted.
+func (l *Loop) checkRefused() {
+	if msg := l.rep.refused(l.world.Refused()); msg != "" {
+		l.say(msg)
+	}
+}
+
+// say tells of a problem with the host that stays: in the log, the
+// summary's errors and a notice over the game.
+func (l *Loop) say(msg string) {
+	l.log.Warn(msg)
+	l.rep.note(msg)
+	l.hud.Notice(msg, hud.NoticeError)
+}

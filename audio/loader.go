@@ -86,13 +86,19 @@ type soundBudget struct {
 	limit int64
 }
 
-// take reserves n bytes, or none and an error when they do not fit.
+// take reserves n bytes, or none and an error when they do not fit. It
+// compares before it adds, so a reservation that is refused never shows,
+// even for a moment, to a smaller one decoding beside it.
 func (b *soundBudget) take(n int64) error {
-	if n < 0 || b.used.Add(n) > b.limit {
-		b.used.Add(-max(n, 0))
-		return fmt.Errorf("the catalog's sounds would take more than %d bytes decoded together", b.limit)
+	for {
+		used := b.used.Load()
+		if n < 0 || n > b.limit-used {
+			return fmt.Errorf("the catalog's sounds would take more than %d bytes decoded together", b.limit)
+		}
+		if b.used.CompareAndSwap(used, used+n) {
+			return nil
+		}
 	}
-	return nil
 }
 
 // give returns n reserved bytes.

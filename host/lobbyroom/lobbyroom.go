@@ -20,7 +20,7 @@ import (
 
 	"vimpclient/host"
 	"vimpclient/lobby"
-	"vimpclient/session/rtc"
+	"vimpclient/rtcpeer"
 )
 
 // Timings and bounds of a hosted room.
@@ -93,7 +93,7 @@ func Open(ctx context.Context, srv *host.Server, cfg Config) (*Room, error) {
 	}
 	api := cfg.API
 	if api == nil {
-		api = rtc.NewAPI(cfg.Log)
+		api = rtcpeer.NewAPI(cfg.Log)
 	}
 	origin := cfg.Origin
 	if origin == "" {

@@ -6,7 +6,7 @@ import (
 
 	"vimpclient/host"
 	"vimpclient/lobby"
-	"vimpclient/session/rtc"
+	"vimpclient/rtcpeer"
 )
 
 // answerer sets up one joiner's connection and serves it.
@@ -15,7 +15,7 @@ type answerer struct {
 	clientID string
 
 	mu   sync.Mutex
-	peer *rtc.HostPeer
+	peer *rtcpeer.HostPeer
 }
 
 // candidate applies a joiner's candidate; one that arrives before the offer
@@ -31,7 +31,7 @@ func (a *answerer) candidate(c lobby.Candidate) {
 
 func (a *answerer) serve(ctx context.Context, offer lobby.SDP) error {
 	r := a.room
-	p, err := rtc.Answer(r.api, r.sig.Welcome().ICEServers, offer,
+	p, err := rtcpeer.Answer(r.api, r.sig.Welcome().ICEServers, offer,
 		func(s lobby.SDP) error { return r.sig.Send(ctx, lobby.AnswerMsg(a.clientID, s)) },
 		func(c lobby.Candidate) { r.send(lobby.CandidateMsg(a.clientID, c)) })
 	if err != nil {

@@ -14,6 +14,7 @@ import (
 	"github.com/pion/webrtc/v4"
 
 	"vimpclient/lobby"
+	"vimpclient/rtcpeer"
 	"vimpclient/sameorigin"
 	"vimpclient/session"
 )
@@ -38,7 +39,7 @@ type Config struct {
 	Session *session.Session // told host changes and engine votes; nil: nobody
 	Log     *slog.Logger
 	Now     func() time.Time
-	API     *webrtc.API // NewAPI when nil
+	API     *webrtc.API // rtcpeer.NewAPI when nil
 }
 
 // Dialer joins a master's room for a session.Runner: Resolve picks the room
@@ -87,7 +88,7 @@ func NewDialer(cfg Config) *Dialer {
 	}
 	api := cfg.API
 	if api == nil {
-		api = NewAPI(cfg.Log)
+		api = rtcpeer.NewAPI(cfg.Log)
 	}
 	return &Dialer{cfg: cfg, api: api, memberID: newUUID(), changed: make(chan struct{})}
 }

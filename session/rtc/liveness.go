@@ -43,25 +43,25 @@ func (d *Dialer) watch(tr *Transport) {
 	stalled := false
 	for {
 		select {
-		case <-p.done:
-			if ce := p.closeErr(); ce.Code == protocol.CloseAbnormal && p.framed.Load() {
+		case <-p.Done():
+			if ce := p.Ended(); ce.Code == protocol.CloseAbnormal && p.Framed() {
 				d.reportUnreachable(tr.room)
 			}
 			return
 		case <-t.C:
 		}
-		silent := p.silent()
-		streaming := p.streaming.Load()
+		silent := p.Silent()
+		streaming := p.Streaming()
 		if streaming && silent >= loseAfter {
 			d.hostLost(tr, silent)
 			return
 		}
-		now := p.iceDown.Load() || (streaming && silent >= stallAfter)
+		now := p.ICEDown() || (streaming && silent >= stallAfter)
 		if now == stalled {
 			continue
 		}
 		stalled = now
-		d.cfg.Log.Info("lobby: host liveness", "stalled", stalled, "silent", silent.Round(time.Millisecond), "ice-down", p.iceDown.Load())
+		d.cfg.Log.Info("lobby: host liveness", "stalled", stalled, "silent", silent.Round(time.Millisecond), "ice-down", p.ICEDown())
 		if stalled {
 			d.notify(session.PlatformEvent{Kind: session.PlatformHostStalled, Text: stalledText, Silent: silent})
 		} else {

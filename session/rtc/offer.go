@@ -11,7 +11,7 @@ import (
 	"github.com/pion/webrtc/v4"
 
 	"vimpclient/lobby"
-	"vimpclient/session"
+	"vimpclient/rtcpeer"
 )
 
 // Offer timings and bounds.
@@ -22,8 +22,6 @@ const (
 	// says the room's host is changing.
 	migratingRetry = time.Second
 	maxOfferRetry  = 30
-	// maxCandidates bounds the candidates kept per peer, each way.
-	maxCandidates = 64
 )
 
 // sender is the signaling side an offer needs.
@@ -40,7 +38,7 @@ type offerer struct {
 	memberID string
 	sig      sender
 	pc       *webrtc.PeerConnection
-	pair     *pair
+	pair     *rtcpeer.Pair
 	offer    lobby.SDP
 	minEpoch int // answers and candidates of older epochs are ignored
 
@@ -62,19 +60,19 @@ func ptr[T any](v T) *T { return &v }
 
 // newOfferer makes the peer connection, both channels and the offer.
 func newOfferer(ctx context.Context, api *webrtc.API, sig sender, ice []lobby.ICEServer, room, memberID string, minEpoch int) (*offerer, error) {
-	pc, err := api.NewPeerConnection(Configuration(ice))
+	pc, err := api.NewPeerConnection(rtcpeer.Configuration(ice))
 	if err != nil {
 		return nil, fmt.Errorf("webrtc: %w", err)
 	}
-	o := &offerer{room: room, memberID: memberID, sig: sig, pc: pc, pair: newPair(pc, true), minEpoch: minEpoch,
+	o := &offerer{room: room, memberID: memberID, sig: sig, pc: pc, pair: rtcpeer.NewPair(pc, true), minEpoch: minEpoch,
 		answers: make(chan *lobby.Answer, 1), errs: make(chan *lobby.MasterError, 4), opened: make(chan struct{})}
-	o.pair.watch()
-	meta, err := pc.CreateDataChannel(MetaLabel, &webrtc.DataChannelInit{Ordered: ptr(true)})
+	o.pair.WatchState()
+	meta, err := pc.CreateDataChannel(rtcpeer.MetaLabel, &webrtc.DataChannelInit{Ordered: ptr(true)})
 	if err != nil {
 		_ = pc.Close()
 		return nil, fmt.Errorf("webrtc: meta channel: %w", err)
 	}
-	state, err := pc.CreateDataChannel(StateLabel, &webrtc.DataChannelInit{Ordered: ptr(false), MaxRetransmits: ptr(uint16(0))})
+	state, err := pc.CreateDataChannel(rtcpeer.StateLabel, &webrtc.DataChannelInit{Ordered: ptr(false), MaxRetransmits: ptr(uint16(0))})
 	if err != nil {
 		_ = pc.Close()
 		return nil, fmt.Errorf("webrtc: state channel: %w", err)
@@ -84,10 +82,10 @@ func newOfferer(ctx context.Context, api *webrtc.API, sig sender, ice []lobby.IC
 		return func() {
 			rw, err := dc.Detach()
 			if err != nil {
-				o.pair.end(&session.CloseError{Code: 1006, Err: fmt.Errorf("webrtc: detach %s: %w", dc.Label(), err)})
+				o.pair.End(&rtcpeer.Closed{Code: 1006, Err: fmt.Errorf("webrtc: detach %s: %w", dc.Label(), err)})
 				return
 			}
-			o.pair.attach(dc, rw, lossy)
+			o.pair.Attach(dc, rw, lossy)
 			if open.Add(1) == 2 {
 				close(o.opened)
 			}
@@ -97,7 +95,7 @@ func newOfferer(ctx context.Context, api *webrtc.API, sig sender, ice []lobby.IC
 	state.OnOpen(onOpen(state, true))
 	pc.OnICECandidate(func(c *webrtc.ICECandidate) {
 		if c != nil {
-			o.addLocal(ToLobby(c.ToJSON()))
+			o.addLocal(rtcpeer.ToLobby(c.ToJSON()))
 		}
 	})
 	desc, err := pc.CreateOffer(nil)
@@ -121,7 +119,7 @@ func (o *offerer) send(ctx context.Context) error {
 // addLocal sends a local candidate once the answer is in, else queues it.
 func (o *offerer) addLocal(c lobby.Candidate) {
 	o.mu.Lock()
-	if o.nLocal >= maxCandidates {
+	if o.nLocal >= rtcpeer.MaxCandidates {
 		o.mu.Unlock()
 		return
 	}
@@ -153,7 +151,7 @@ func (o *offerer) remoteCandidate(c *lobby.RemoteCandidate) {
 		o.mu.Unlock()
 		return
 	}
-	if o.nRemote >= maxCandidates {
+	if o.nRemote >= rtcpeer.MaxCandidates {
 		o.mu.Unlock()
 		return
 	}
@@ -164,7 +162,7 @@ func (o *offerer) remoteCandidate(c *lobby.RemoteCandidate) {
 		return
 	}
 	o.mu.Unlock()
-	_ = o.pc.AddICECandidate(FromLobby(c.Candidate))
+	_ = o.pc.AddICECandidate(rtcpeer.FromLobby(c.Candidate))
 }
 
 // answer hands the host's answer to the waiting dial (the first of an
@@ -189,7 +187,7 @@ func (o *offerer) refused(e *lobby.MasterError) {
 // apply sets the answer, then the queued remote candidates, then sends the
 // queued local ones.
 func (o *offerer) apply(a *lobby.Answer) error {
-	desc, err := description(a.SDP)
+	desc, err := rtcpeer.Description(a.SDP)
 	if err != nil {
 		return fmt.Errorf("webrtc: answer: %w", err)
 	}
@@ -207,7 +205,7 @@ func (o *offerer) apply(a *lobby.Answer) error {
 		if a.Epoch != nil && c.Epoch != nil && *c.Epoch < *a.Epoch {
 			continue
 		}
-		_ = o.pc.AddICECandidate(FromLobby(c.Candidate))
+		_ = o.pc.AddICECandidate(rtcpeer.FromLobby(c.Candidate))
 	}
 	for _, c := range local {
 		o.sendCandidate(c)
@@ -229,8 +227,8 @@ func (o *offerer) wait(ctx context.Context) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case <-o.pair.done:
-			return fmt.Errorf("webrtc: the connection ended during the offer: %w", o.pair.closeErr())
+		case <-o.pair.Done():
+			return fmt.Errorf("webrtc: the connection ended during the offer: %w", o.pair.Ended())
 		case <-timer.C:
 			return errOfferTimeout
 		case e := <-o.errs:
@@ -261,8 +259,8 @@ func (o *offerer) wait(ctx context.Context) error {
 	select {
 	case <-ctx.Done():
 		return ctx.Err()
-	case <-o.pair.done:
-		return fmt.Errorf("webrtc: the connection ended before the channels opened: %w", o.pair.closeErr())
+	case <-o.pair.Done():
+		return fmt.Errorf("webrtc: the connection ended before the channels opened: %w", o.pair.Ended())
 	case <-timer.C:
 		return errors.New("webrtc: the data channels did not open (no route to the room's host?)")
 	case <-o.opened:
@@ -271,4 +269,4 @@ func (o *offerer) wait(ctx context.Context) error {
 }
 
 // close abandons the attempt.
-func (o *offerer) close() { o.pair.end(&session.CloseError{Code: 1000}) }
+func (o *offerer) close() { o.pair.End(&rtcpeer.Closed{Code: 1000}) }

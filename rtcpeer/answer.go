@@ -1,4 +1,4 @@
-package rtc
+package rtcpeer
 
 import (
 	"context"
@@ -10,14 +10,13 @@ import (
 	"github.com/pion/webrtc/v4"
 
 	"vimpclient/lobby"
-	"vimpclient/session"
 )
 
 // HostPeer is the answering side of one joiner: the joiner's two channels
 // as a lobby host reads and writes them. Recv returns the joiner's text
 // messages (it sends no binary); Send routes lossy messages over state.
 type HostPeer struct {
-	p      *pair
+	p      *Pair
 	opened chan struct{}
 
 	mu      sync.Mutex
@@ -30,7 +29,7 @@ type HostPeer struct {
 // returns the peer; WaitOpen waits for both channels.
 func Answer(api *webrtc.API, ice []lobby.ICEServer, offer lobby.SDP,
 	sendAnswer func(lobby.SDP) error, sendCandidate func(lobby.Candidate)) (*HostPeer, error) {
-	desc, err := description(offer)
+	desc, err := Description(offer)
 	if err != nil || desc.Type != webrtc.SDPTypeOffer {
 		return nil, fmt.Errorf("webrtc: not an offer: %v", err)
 	}
@@ -38,8 +37,8 @@ func Answer(api *webrtc.API, ice []lobby.ICEServer, offer lobby.SDP,
 	if err != nil {
 		return nil, fmt.Errorf("webrtc: %w", err)
 	}
-	h := &HostPeer{p: newPair(pc, false), opened: make(chan struct{})}
-	h.p.watch()
+	h := &HostPeer{p: NewPair(pc, false), opened: make(chan struct{})}
+	h.p.WatchState()
 	var open atomic.Int32
 	var metaSeen, stateSeen atomic.Bool
 	pc.OnDataChannel(func(dc *webrtc.DataChannel) {
@@ -55,10 +54,10 @@ func Answer(api *webrtc.API, ice []lobby.ICEServer, offer lobby.SDP,
 		dc.OnOpen(func() {
 			rw, err := dc.Detach()
 			if err != nil {
-				h.p.end(&session.CloseError{Code: 1006, Err: err})
+				h.p.End(&Closed{Code: 1006, Err: err})
 				return
 			}
-			h.p.attach(dc, rw, lossy)
+			h.p.Attach(dc, rw, lossy)
 			if open.Add(1) == 2 {
 				close(h.opened)
 			}
@@ -73,7 +72,7 @@ func Answer(api *webrtc.API, ice []lobby.ICEServer, offer lobby.SDP,
 			return
 		}
 		cmu.Lock()
-		if nLocal >= maxCandidates {
+		if nLocal >= MaxCandidates {
 			cmu.Unlock()
 			return
 		}
@@ -120,7 +119,7 @@ func Answer(api *webrtc.API, ice []lobby.ICEServer, offer lobby.SDP,
 // AddCandidate applies a joiner's candidate (at most 64 per peer).
 func (h *HostPeer) AddCandidate(c lobby.Candidate) {
 	h.mu.Lock()
-	ok := h.haveSDP && h.nRemote < maxCandidates
+	ok := h.haveSDP && h.nRemote < MaxCandidates
 	h.nRemote++
 	h.mu.Unlock()
 	if ok {
@@ -132,9 +131,9 @@ func (h *HostPeer) AddCandidate(c lobby.Candidate) {
 func (h *HostPeer) WaitOpen(ctx context.Context) error {
 	select {
 	case <-ctx.Done():
-		h.p.end(&session.CloseError{Code: 1000})
+		h.p.End(&Closed{Code: 1000})
 		return ctx.Err()
-	case <-h.p.done:
+	case <-h.p.Done():
 		return errors.New("webrtc: the joiner's connection ended before its channels opened")
 	case <-h.opened:
 		return nil
@@ -144,7 +143,7 @@ func (h *HostPeer) WaitOpen(ctx context.Context) error {
 // Recv returns the joiner's next text message.
 func (h *HostPeer) Recv(ctx context.Context) ([]byte, error) {
 	for {
-		m, err := h.p.recv(ctx)
+		m, err := h.p.Recv(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -155,19 +154,19 @@ func (h *HostPeer) Recv(ctx context.Context) ([]byte, error) {
 }
 
 // Send writes one message; lossy ones go over state.
-func (h *HostPeer) Send(b []byte, binary, lossy bool) error { return h.p.send(b, !binary, lossy) }
+func (h *HostPeer) Send(b []byte, binary, lossy bool) error { return h.p.Send(b, !binary, lossy) }
 
 // Close lets what was sent leave (bounded), then closes the connection.
 func (h *HostPeer) Close() error {
 	select {
-	case <-h.p.done:
+	case <-h.p.Done():
 		return nil
 	default:
 	}
-	h.p.flush()
-	h.p.end(&session.CloseError{Code: 1000})
+	h.p.Flush()
+	h.p.End(&Closed{Code: 1000})
 	return nil
 }
 
 // Done is closed when the connection ended.
-func (h *HostPeer) Done() <-chan struct{} { return h.p.done }
+func (h *HostPeer) Done() <-chan struct{} { return h.p.Done() }

@@ -1,4 +1,4 @@
-package rtc
+package rtcpeer
 
 import (
 	"context"
@@ -29,7 +29,7 @@ func (nullWriter) WriteDataChannel(p []byte, _ bool) (int, error) { return len(p
 // and taken by Recv. Steady state allocates nothing per frame (one slab
 // per few hundred frames).
 func BenchmarkReceiveFrame(b *testing.B) {
-	p := newPair(nil, true)
+	p := NewPair(nil, true)
 	p.endOnce.Do(func() {}) // no peer connection to close here
 	src := &frameSource{frame: make([]byte, 600), left: b.N}
 	go p.read(src, false)
@@ -37,7 +37,7 @@ func BenchmarkReceiveFrame(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		m, err := p.recv(ctx)
+		m, err := p.Recv(ctx)
 		if err != nil || !m.Binary || len(m.Data) != 600 {
 			b.Fatalf("%v %v", m, err)
 		}
@@ -46,13 +46,13 @@ func BenchmarkReceiveFrame(b *testing.B) {
 
 // BenchmarkSendPong is the per-PING send path over state.
 func BenchmarkSendPong(b *testing.B) {
-	p := newPair(nil, true)
+	p := NewPair(nil, true)
 	p.metaRW, p.stateRW = nullWriter{}, nullWriter{}
 	p.metaBuf, p.stateBuf = func() uint64 { return 0 }, func() uint64 { return 0 }
 	pong := []byte("[8,12345]")
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := p.send(pong, true, true); err != nil {
+		if err := p.Send(pong, true, true); err != nil {
 			b.Fatal(err)
 		}
 	}

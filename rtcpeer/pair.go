@@ -1,4 +1,4 @@
-package rtc
+package rtcpeer
 
 import (
 	"context"
@@ -13,7 +13,6 @@ import (
 	"github.com/pion/webrtc/v4"
 
 	"vimpclient/protocol"
-	"vimpclient/session"
 )
 
 // Limits of one peer connection.
@@ -48,6 +47,35 @@ type msgWriter interface {
 	WriteDataChannel(p []byte, isString bool) (n int, err error)
 }
 
+// Message is one data-channel message: binary (a snapshot frame) or text
+// (a JSON message), told apart by the channel's string flag.
+type Message struct {
+	Binary bool
+	Data   []byte
+}
+
+// Closed is how a peer connection ended: a close code in the WebSocket's
+// numbering (the one the peer's last terminal TECH_INFORM stands for, 1000
+// for a deliberate close, 1006 for a drop), a reason, and the cause of a
+// drop.
+type Closed struct {
+	Code   int
+	Reason string
+	Err    error
+}
+
+func (c *Closed) Error() string {
+	switch {
+	case c.Err != nil:
+		return fmt.Sprintf("peer connection ended (%d): %v", c.Code, c.Err)
+	case c.Reason != "":
+		return fmt.Sprintf("peer connection ended (%d %s)", c.Code, c.Reason)
+	}
+	return fmt.Sprintf("peer connection ended (%d)", c.Code)
+}
+
+func (c *Closed) Unwrap() error { return c.Err }
+
 // slab hands out copies of received messages from a shared arena.
 type slab struct{ buf []byte }
 
@@ -63,24 +91,24 @@ func (s *slab) copy(b []byte) []byte {
 	return s.buf[off:len(s.buf):len(s.buf)]
 }
 
-// pair is the two data channels of one peer connection, merged into one
-// receive queue. The session-facing Transport and the host's Peer are both
-// a pair.
-type pair struct {
+// Pair is the two data channels of one peer connection, merged into one
+// receive queue. The joining client's transport and the host's HostPeer are
+// both a Pair.
+type Pair struct {
 	pc                *webrtc.PeerConnection
 	metaDC, stateDC   *webrtc.DataChannel
 	metaRW, stateRW   msgWriter
 	metaBuf, stateBuf func() uint64 // buffered amounts
 
-	in       chan session.Message
-	done     chan struct{}
-	endOnce  sync.Once
-	endErr   *session.CloseError
-	discard  atomic.Bool  // drop what is still queued (host changed)
-	lastTech atomic.Int32 // last terminal TECH_INFORM seen on meta, -1 none
-	peekTech bool         // the client side tracks TECH_INFORM
-	dropped  atomic.Uint64
-	lossyOut atomic.Uint64
+	in        chan Message
+	done      chan struct{}
+	endOnce   sync.Once
+	endErr    *Closed
+	discard   atomic.Bool  // drop what is still queued (host changed)
+	lastTech  atomic.Int32 // last terminal TECH_INFORM seen on meta, -1 none
+	watchPeer bool         // the joining side follows liveness and TECH_INFORM
+	dropped   atomic.Uint64
+	lossyOut  atomic.Uint64
 	// Liveness (the client side): when the last message of either channel
 	// came (since born, monotonic), whether snapshot frames flow (from a
 	// frame until the next MAP_DATA, when the host may be quiet while the
@@ -93,14 +121,18 @@ type pair struct {
 	iceDown   atomic.Bool
 }
 
-func newPair(pc *webrtc.PeerConnection, peekTech bool) *pair {
-	p := &pair{pc: pc, in: make(chan session.Message, inbox), done: make(chan struct{}), peekTech: peekTech, born: time.Now()}
+// NewPair makes the pair of pc's channels (pc may be nil in tests); the
+// channels join it by Attach. watchPeer makes it follow what the peer sends
+// for the joining side: the liveness figures (Silent, Streaming, Framed)
+// and the close code of the last terminal TECH_INFORM.
+func NewPair(pc *webrtc.PeerConnection, watchPeer bool) *Pair {
+	p := &Pair{pc: pc, in: make(chan Message, inbox), done: make(chan struct{}), watchPeer: watchPeer, born: time.Now()}
 	p.lastTech.Store(-1)
 	return p
 }
 
-// attach starts reading a detached channel.
-func (p *pair) attach(dc *webrtc.DataChannel, rw datachannel.ReadWriteCloser, lossy bool) {
+// Attach starts reading a detached channel.
+func (p *Pair) Attach(dc *webrtc.DataChannel, rw datachannel.ReadWriteCloser, lossy bool) {
 	if lossy {
 		p.stateDC, p.stateRW, p.stateBuf = dc, rw, dc.BufferedAmount
 	} else {
@@ -110,7 +142,7 @@ func (p *pair) attach(dc *webrtc.DataChannel, rw datachannel.ReadWriteCloser, lo
 }
 
 // read copies each message of one channel into the merged queue.
-func (p *pair) read(r msgReader, lossy bool) {
+func (p *Pair) read(r msgReader, lossy bool) {
 	buf := make([]byte, firstRead)
 	var arena slab
 	for {
@@ -123,8 +155,8 @@ func (p *pair) read(r msgReader, lossy bool) {
 			p.remoteEnd(fmt.Errorf("data channel: %w", err))
 			return
 		}
-		m := session.Message{Binary: !isString, Data: arena.copy(buf[:n])}
-		if p.peekTech {
+		m := Message{Binary: !isString, Data: arena.copy(buf[:n])}
+		if p.watchPeer {
 			p.heard(m.Data, isString, lossy)
 		}
 		if lossy {
@@ -145,7 +177,7 @@ func (p *pair) read(r msgReader, lossy bool) {
 
 // heard notes a message's arrival for the liveness watch, and a
 // TECH_INFORM's code for the close.
-func (p *pair) heard(b []byte, isString, lossy bool) {
+func (p *Pair) heard(b []byte, isString, lossy bool) {
 	p.lastIn.Store(int64(time.Since(p.born)))
 	switch {
 	case !isString:
@@ -165,14 +197,14 @@ func isMapData(b []byte) bool {
 	return len(b) >= 3 && b[0] == '[' && b[1] == '3' && (b[2] == ',' || b[2] == ' ')
 }
 
-// silent is how long nothing has come from the peer.
-func (p *pair) silent() time.Duration {
+// Silent is how long nothing has come from the peer.
+func (p *Pair) Silent() time.Duration {
 	return time.Since(p.born) - time.Duration(p.lastIn.Load())
 }
 
 // noteTech remembers the last TECH_INFORM: a lobby host sends the reason
 // of a close that way, and no code comes with the close.
-func (p *pair) noteTech(b []byte) {
+func (p *Pair) noteTech(b []byte) {
 	if len(b) < 3 || b[0] != '[' || b[1] != '8' || (b[2] != ',' && b[2] != ' ') {
 		return
 	}
@@ -192,16 +224,16 @@ func (p *pair) noteTech(b []byte) {
 
 // remoteEnd ends the connection the peer closed or lost: with the close
 // code its last TECH_INFORM stands for, else as a drop (1006).
-func (p *pair) remoteEnd(cause error) {
+func (p *Pair) remoteEnd(cause error) {
 	code := protocol.CloseAbnormal
 	if c, ok := protocol.TechCloseCode(int(p.lastTech.Load())); ok {
 		code, cause = c, nil
 	}
-	p.end(&session.CloseError{Code: code, Err: cause})
+	p.End(&Closed{Code: code, Err: cause})
 }
 
-// end records how the connection ended (the first call wins) and closes it.
-func (p *pair) end(ce *session.CloseError) {
+// End records how the connection ended (the first call wins) and closes it.
+func (p *Pair) End(ce *Closed) {
 	p.endOnce.Do(func() {
 		p.endErr = ce
 		close(p.done)
@@ -211,14 +243,15 @@ func (p *pair) end(ce *session.CloseError) {
 	})
 }
 
-func (p *pair) closeErr() *session.CloseError {
+// Ended waits for the end and says how it came.
+func (p *Pair) Ended() *Closed {
 	<-p.done
 	return p.endErr
 }
 
-// recv returns the next message of either channel. After the end, what is
+// Recv returns the next message of either channel. After the end, what is
 // still queued comes first (a closing TECH_INFORM), unless discarded.
-func (p *pair) recv(ctx context.Context) (session.Message, error) {
+func (p *Pair) Recv(ctx context.Context) (Message, error) {
 	if !p.discard.Load() {
 		select {
 		case m := <-p.in:
@@ -229,7 +262,7 @@ func (p *pair) recv(ctx context.Context) (session.Message, error) {
 	select {
 	case m := <-p.in:
 		if p.discard.Load() {
-			return session.Message{}, p.closeErr()
+			return Message{}, p.Ended()
 		}
 		return m, nil
 	case <-p.done:
@@ -240,17 +273,17 @@ func (p *pair) recv(ctx context.Context) (session.Message, error) {
 			default:
 			}
 		}
-		return session.Message{}, p.closeErr()
+		return Message{}, p.Ended()
 	case <-ctx.Done():
-		return session.Message{}, &session.CloseError{Code: protocol.CloseAbnormal, Err: ctx.Err()}
+		return Message{}, &Closed{Code: protocol.CloseAbnormal, Err: ctx.Err()}
 	}
 }
 
-// send writes one message: lossy ones over state, the rest over meta.
-func (p *pair) send(b []byte, isString, lossy bool) error {
+// Send writes one message: lossy ones over state, the rest over meta.
+func (p *Pair) Send(b []byte, isString, lossy bool) error {
 	select {
 	case <-p.done:
-		return p.closeErr()
+		return p.Ended()
 	default:
 	}
 	if len(b) > MaxMessage {
@@ -265,7 +298,7 @@ func (p *pair) send(b []byte, isString, lossy bool) error {
 			p.lossyOut.Add(1)
 			return nil
 		}
-		p.end(&session.CloseError{Code: protocol.CloseAbnormal, Err: ErrSlowPeer})
+		p.End(&Closed{Code: protocol.CloseAbnormal, Err: ErrSlowPeer})
 		return ErrSlowPeer
 	}
 	if _, err := w.WriteDataChannel(b, isString); err != nil {
@@ -274,8 +307,8 @@ func (p *pair) send(b []byte, isString, lossy bool) error {
 	return nil
 }
 
-// flush waits (bounded) until what was sent has left both channels.
-func (p *pair) flush() {
+// Flush waits (bounded) until what was sent has left both channels.
+func (p *Pair) Flush() {
 	deadline := time.Now().Add(closeFlush)
 	for time.Now().Before(deadline) {
 		if (p.metaBuf == nil || p.metaBuf() == 0) && (p.stateBuf == nil || p.stateBuf() == 0) {
@@ -288,9 +321,9 @@ func (p *pair) flush() {
 	}
 }
 
-// watch ends the pair when the peer connection fails or closes;
+// WatchState ends the pair when the peer connection fails or closes;
 // "disconnected" is transient and waited out.
-func (p *pair) watch() {
+func (p *Pair) WatchState() {
 	p.pc.OnConnectionStateChange(func(s webrtc.PeerConnectionState) {
 		switch s {
 		case webrtc.PeerConnectionStateDisconnected:
@@ -304,3 +337,24 @@ func (p *pair) watch() {
 		}
 	})
 }
+
+// Done is closed when the connection ended.
+func (p *Pair) Done() <-chan struct{} { return p.done }
+
+// Discard drops what is still queued from now on: the old host's last
+// messages after the master moved the room.
+func (p *Pair) Discard() { p.discard.Store(true) }
+
+// Dropped counts positional messages lost to a full receive queue (in) and
+// lossy sends dropped under backpressure (out).
+func (p *Pair) Dropped() (in, out uint64) { return p.dropped.Load(), p.lossyOut.Load() }
+
+// Streaming reports whether snapshot frames flow: from a frame until the
+// next MAP_DATA, when the host may be quiet while the map loads.
+func (p *Pair) Streaming() bool { return p.streaming.Load() }
+
+// Framed reports whether any snapshot frame came at all.
+func (p *Pair) Framed() bool { return p.framed.Load() }
+
+// ICEDown reports whether ICE says the peer is unreachable for now.
+func (p *Pair) ICEDown() bool { return p.iceDown.Load() }

@@ -1,4 +1,4 @@
-package rtc
+package rtcpeer
 
 import (
 	"context"
@@ -38,15 +38,15 @@ func TestCloseFromTechInform(t *testing.T) {
 		{[]string{`[8,[4]]`, `[8,null]`}, protocol.CloseAbnormal, false},
 		{[]string{`[0,{}]`}, protocol.CloseAbnormal, false},
 	} {
-		p := newPair(nil, true)
+		p := NewPair(nil, true)
 		go p.read(&script{msgs: tc.msgs}, false)
 		var err error
 		for n := 0; n <= len(tc.msgs); n++ {
-			if _, err = p.recv(context.Background()); err != nil {
+			if _, err = p.Recv(context.Background()); err != nil {
 				break
 			}
 		}
-		ce := p.closeErr()
+		ce := p.Ended()
 		if err == nil || ce.Code != tc.code || protocol.ClosePolicyStays(ce.Code) != tc.stay {
 			t.Errorf("%v: closed %+v (%v), want %d", tc.msgs, ce, err, tc.code)
 		}
@@ -65,24 +65,23 @@ func (w *recWriter) WriteDataChannel(p []byte, _ bool) (int, error) {
 	return len(p), nil
 }
 
-// PONG (reliable=false) goes over state; everything else over meta.
+// Lossy messages (PONG) go over state; everything else over meta.
 func TestSendRoutesByReliability(t *testing.T) {
 	meta, state := &recWriter{}, &recWriter{}
-	p := newPair(nil, true)
+	p := NewPair(nil, true)
 	p.metaRW, p.stateRW = meta, state
 	p.metaBuf, p.stateBuf = func() uint64 { return 0 }, func() uint64 { return 0 }
-	tr := &Transport{p: p}
-	_ = tr.Send(context.Background(), []byte(`[8,7]`), false)
-	_ = tr.Send(context.Background(), []byte(`[5,"1:down:fire"]`), true)
+	_ = p.Send([]byte(`[8,7]`), true, true)
+	_ = p.Send([]byte(`[5,"1:down:fire"]`), true, false)
 	if len(state.msgs) != 1 || state.msgs[0] != `[8,7]` || len(meta.msgs) != 1 {
 		t.Errorf("state %v, meta %v", state.msgs, meta.msgs)
 	}
 	p.stateBuf = func() uint64 { return maxBuffered + 1 }
-	if err := tr.Send(context.Background(), []byte(`[8,8]`), false); err != nil || len(state.msgs) != 1 {
+	if err := p.Send([]byte(`[8,8]`), true, true); err != nil || len(state.msgs) != 1 {
 		t.Errorf("a lossy send under backpressure: %v %v", err, state.msgs)
 	}
 	p.metaBuf = func() uint64 { return maxBuffered + 1 }
-	if err := tr.Send(context.Background(), []byte(`[6,"hi"]`), true); err == nil {
+	if err := p.Send([]byte(`[6,"hi"]`), true, false); err == nil {
 		t.Error("a reliable send to a peer that does not read went through")
 	}
 }

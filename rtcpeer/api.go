@@ -1,10 +1,12 @@
-// Package rtc is the lobby's WebRTC transport on pion: a joining client's
-// peer connection with the engine's two data channels ("meta": ordered and
-// reliable; "state": unordered, no retransmits), offered through the
-// master's signaling, and presented to the session as one more
-// session.Transport; the same channel plumbing serves a lobby host's
-// answering side.
-package rtc
+// Package rtcpeer is the WebRTC plumbing both ends of a lobby room share, on
+// pion: the API with the settings a room needs, the engine's two data
+// channels ("meta": ordered and reliable; "state": unordered, no
+// retransmits) merged into one bounded receive queue (Pair), and the
+// answering side of a joiner (Answer, for a lobby host). The joining
+// client's offer, signaling and liveness watch build on it in session/rtc;
+// the host's room in host/lobbyroom. It knows neither the session nor the
+// host: what it hands up is messages and how the connection ended.
+package rtcpeer
 
 import (
 	"fmt"
@@ -27,6 +29,10 @@ const (
 // MaxMessage bounds one data-channel message either way (a map is about
 // 70 KiB; SCTP fragments it).
 const MaxMessage = 1 << 20
+
+// MaxCandidates bounds the ICE candidates kept per peer, each way: a peer
+// trickling thousands is refused past it.
+const MaxCandidates = 64
 
 // ICE timeouts: "disconnected" is transient and may recover (the client
 // says the host is not responding), "failed" ends the session. A binding
@@ -78,8 +84,9 @@ func FromLobby(c lobby.Candidate) webrtc.ICECandidateInit {
 	return webrtc.ICECandidateInit{Candidate: c.Candidate, SDPMid: c.SDPMid, SDPMLineIndex: c.SDPMLineIndex, UsernameFragment: c.UsernameFragment}
 }
 
-// sdpType maps a signaling description type to pion's.
-func description(s lobby.SDP) (webrtc.SessionDescription, error) {
+// Description turns a signaling description into pion's, refusing an
+// unknown type or an empty SDP.
+func Description(s lobby.SDP) (webrtc.SessionDescription, error) {
 	t := webrtc.NewSDPType(s.Type)
 	if t == webrtc.SDPTypeUnknown || s.SDP == "" {
 		return webrtc.SessionDescription{}, fmt.Errorf("session description of type %q", s.Type)

@@ -65,6 +65,17 @@ func NewBinder(key *KeySchema) *Binder {
 	return &Binder{key: key, pos: snapschema.NewBinder(&key.Key)}
 }
 
+// BindLayout binds key by a row layout a game declares once (a function
+// over the position binder, shared with the host that writes the rows) and
+// checks, as Complete does, that the layout accounts for every field: the
+// whole of a part factory's binding when the game's declaration is all it
+// reads.
+func BindLayout[R any](key *KeySchema, layout func(*snapschema.Binder) R) (R, error) {
+	b := NewBinder(key)
+	r := layout(b.Positions())
+	return r, b.Complete()
+}
+
 // Key is the key being bound.
 func (b *Binder) Key() *KeySchema { return b.key }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -12,8 +11,7 @@ import (
 // runFrames decodes raw frame files (wire bytes starting with the port byte)
 // against a schema and prints one JSON object per file, one per line.
 func runFrames(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("frames", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flagSet("frames", stderr)
 	schemaPath := fs.String("schema", "", "snapshot schema: CONFIG_DATA.snapshot or {\"version\",\"port\",\"keys\"} (required)")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: vimpclient frames -schema SCHEMA.json FILE...")

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 
@@ -18,8 +17,7 @@ import (
 // http://127.0.0.1:PORT/callback (the port operators allow-list, 53682 by
 // default); a pasted token works too. The token is stored for the master.
 func runLogin(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("login", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flagSet("login", stderr)
 	auth := fs.String("auth", "", "the identity service's URL (default: the one the master names)")
 	port := fs.Int("port", lobby.LoginPort, "loopback port the sign-in returns to (the identity service must allow http://127.0.0.1:PORT)")
 	noBrowser := fs.Bool("no-browser", false, "do not open a browser: print the address, and accept a pasted token")

@@ -100,3 +100,11 @@ func parseStatus(err error) int {
 	}
 	return 2
 }
+
+// flagSet is a subcommand's flags: a bad flag is returned as an error, not
+// an exit, and the usage goes to stderr.
+func flagSet(name string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	return fs
+}

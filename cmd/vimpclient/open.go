@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -34,8 +33,7 @@ func runOpen(args []string, stdout, stderr io.Writer) int {
 // runInstallDesktop registers the program with the player's desktop (or
 // with -uninstall undoes it): see desktop.Register.
 func runInstallDesktop(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("vimpclient install-desktop", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flagSet("vimpclient install-desktop", stderr)
 	uninstall := fs.Bool("uninstall", false, "remove the desktop entry, icon and vimp:// registration")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: vimpclient install-desktop [-uninstall]")

@@ -66,8 +66,7 @@ func usagePlay(w io.Writer, fs *flag.FlagSet) {
 // argument, or to the embedded host started in-process.
 func runPlay(args []string, stdout, stderr io.Writer) int {
 	p := &playFlags{Config: play.Config{Set: play.Values{}}}
-	fs := flag.NewFlagSet("vimpclient", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flagSet("vimpclient", stderr)
 	p.register(fs)
 	fs.Usage = func() { usagePlay(stderr, fs) }
 	if err := fs.Parse(play.JoinQuickplayArg(args)); err != nil {

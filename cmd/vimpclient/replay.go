@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -17,8 +16,7 @@ import (
 // [flags] FILE`.
 func runReplay(args []string, stdout, stderr io.Writer) int {
 	var r play.ReplayConfig
-	fs := flag.NewFlagSet("replay", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flagSet("replay", stderr)
 	fs.BoolVar(&r.Headless, "headless", false, "run without a window: replay at -speed (0: at once) and print what happened")
 	fs.StringVar(&r.Conn, "conn", "", "connection label to replay (default: the first one in the file)")
 	fs.Float64Var(&r.Speed, "speed", 0, "headless: play at this multiple of the recorded pace (0: as fast as possible; the window starts at 1 and changes it with the arrow keys)")

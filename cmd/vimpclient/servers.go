@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"time"
@@ -17,8 +16,7 @@ import (
 // measured through the master's signaling within -ping (null when not
 // measured).
 func runServers(ctx context.Context, args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("servers", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flagSet("servers", stderr)
 	asJSON := fs.Bool("json", false, `print {"total": N, "servers": [...]}: each room as the master gives it, plus latencyMs`)
 	search := fs.String("search", "", "only rooms whose name contains this (or gameId/name)")
 	region := fs.String("region", "", "only rooms of this region (masters with many rooms)")

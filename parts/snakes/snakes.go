@@ -78,9 +78,8 @@ type snakeBinding struct{ f snakegame.SnakeRow }
 
 // Bind implements parts.Factory.
 func (SnakeFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	b := clientcore.NewBinder(k)
-	sb := &snakeBinding{snakegame.BindSnakeRow(b.Positions())}
-	return sb, b.Complete()
+	f, err := clientcore.BindLayout(k, snakegame.BindSnakeRow)
+	return &snakeBinding{f}, err
 }
 
 // Snake is one snake (zIndex 3), drawn in world coordinates.

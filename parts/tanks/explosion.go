@@ -16,9 +16,8 @@ type explosionBinding struct{ f tankgame.ExplosionRow }
 
 // Bind implements parts.Factory.
 func (ExplosionEffectFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	b := clientcore.NewBinder(k)
-	eb := &explosionBinding{tankgame.BindExplosionRow(b.Positions())}
-	return eb, b.Complete()
+	f, err := clientcore.BindLayout(k, tankgame.BindExplosionRow)
+	return &explosionBinding{f}, err
 }
 
 const (

@@ -21,9 +21,8 @@ type mapBinding struct{ f tankgame.CrateRow }
 
 // Bind implements parts.Factory.
 func (MapFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	b := clientcore.NewBinder(k)
-	mb := &mapBinding{tankgame.BindCrateRow(b.Positions())} // the velocities are the prediction's
-	return mb, b.Complete()
+	f, err := clientcore.BindLayout(k, tankgame.BindCrateRow) // the velocities are the prediction's
+	return &mapBinding{f}, err
 }
 
 // New implements parts.Binding: crates exist only through MAP_DATA, so a
@@ -129,9 +128,8 @@ type mapRadarBinding struct{}
 
 // Bind implements parts.Factory; MapRadar reads no row fields.
 func (MapRadarFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	b := clientcore.NewBinder(k)
-	tankgame.BindCrateRow(b.Positions())
-	return mapRadarBinding{}, b.Complete()
+	_, err := clientcore.BindLayout(k, tankgame.BindCrateRow)
+	return mapRadarBinding{}, err
 }
 
 // New implements parts.Binding: dynamic instances draw nothing on the radar.

@@ -17,9 +17,7 @@ import (
 // world units and the level by their roles; a flat row's tanks stand on
 // the ground). A key with fields the game does not declare is refused.
 func bindTank(k *clientcore.KeySchema) (tankgame.TankRow, error) {
-	b := clientcore.NewBinder(k)
-	f := tankgame.BindTankRow(b.Positions())
-	return f, b.Complete()
+	return clientcore.BindLayout(k, tankgame.BindTankRow)
 }
 
 // tankPose is a decoded m1 row.

@@ -16,9 +16,8 @@ type bombBinding struct{ f tankgame.BombRow }
 
 // Bind implements parts.Factory.
 func (BombFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	b := clientcore.NewBinder(k)
-	bb := &bombBinding{tankgame.BindBombRow(b.Positions())}
-	return bb, b.Complete()
+	f, err := clientcore.BindLayout(k, tankgame.BindBombRow)
+	return &bombBinding{f}, err
 }
 
 // Bomb is a planted bomb with its fuse countdown (zIndex 2).
@@ -112,9 +111,8 @@ type shotBinding struct{ f tankgame.TracerRow }
 
 // Bind implements parts.Factory.
 func (ShotEffectFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
-	b := clientcore.NewBinder(k)
-	sb := &shotBinding{tankgame.BindTracerRow(b.Positions())}
-	return sb, b.Complete()
+	f, err := clientcore.BindLayout(k, tankgame.BindTracerRow)
+	return &shotBinding{f}, err
 }
 
 type debris struct {

@@ -89,7 +89,7 @@ func Resolve(ctx context.Context, client *http.Client, addr, origin string) (Tar
 	}
 	u, err := url.Parse(addr)
 	if err != nil || u.Host == "" {
-		return Target{}, fmt.Errorf("address %q: not a URL with a host", addr)
+		return Target{}, Stay(fmt.Errorf("address %q: not a URL with a host", addr))
 	}
 	t := Target{Host: u.Host}
 	switch u.Scheme {
@@ -112,12 +112,44 @@ func Resolve(ctx context.Context, client *http.Client, addr, origin string) (Tar
 		t.Origin = originOf(u.Scheme, u)
 		t.Warning, t.AssetsBase = checkManifest(ctx, client, u, t.GameID)
 	default:
-		return Target{}, fmt.Errorf("address %q: scheme must be http, https, ws or wss", addr)
+		return Target{}, Stay(fmt.Errorf("address %q: scheme must be http, https, ws or wss%s", addr, schemeHint(u)))
 	}
 	if origin != "" {
 		t.Origin = origin
 	}
 	return t, nil
+}
+
+// schemeHint offers the address with the known scheme closest to a
+// mistyped one ("htp", "htps", "ww"), when one is a single edit away.
+func schemeHint(u *url.URL) string {
+	for _, known := range []string{"http", "https", "ws", "wss"} {
+		if oneEditApart(strings.ToLower(u.Scheme), known) {
+			v := *u
+			v.Scheme = known
+			return fmt.Sprintf(" (did you mean %q?)", v.String())
+		}
+	}
+	return ""
+}
+
+// oneEditApart reports whether a becomes b by inserting, deleting or
+// replacing one byte.
+func oneEditApart(a, b string) bool {
+	if len(a) > len(b) {
+		a, b = b, a
+	}
+	if len(b)-len(a) > 1 || a == b {
+		return false
+	}
+	i := 0
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	if len(a) == len(b) {
+		return a[i+1:] == b[i+1:]
+	}
+	return a[i:] == b[i+1:]
 }
 
 // originOf is scheme://host[:port] with the scheme's default port omitted.

@@ -371,6 +371,27 @@ func TestResolveNotVimp(t *testing.T) {
 	}
 }
 
+// A mistyped address is never retried: no attempt can mend it. A scheme one
+// edit from a known one comes with the address corrected.
+func TestResolveMistypedAddress(t *testing.T) {
+	client, _ := HTTPClient("")
+	for _, tc := range []struct{ addr, want string }{
+		{"htp://127.0.0.1:3002", `address "htp://127.0.0.1:3002": scheme must be http, https, ws or wss (did you mean "http://127.0.0.1:3002"?)`},
+		{"htttps://example.test/x", `address "htttps://example.test/x": scheme must be http, https, ws or wss (did you mean "https://example.test/x"?)`},
+		{"wws://h:1", `address "wws://h:1": scheme must be http, https, ws or wss (did you mean "ws://h:1"?)`},
+		{"ftp://h:1", `address "ftp://h:1": scheme must be http, https, ws or wss`},
+		{"http://", `address "http://": not a URL with a host`},
+	} {
+		_, err := Resolve(context.Background(), client, tc.addr, "")
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("%s: error %v, want %q", tc.addr, err, tc.want)
+		}
+		if !errors.Is(err, ErrStay) {
+			t.Errorf("%s: the error is retried", tc.addr)
+		}
+	}
+}
+
 // With MaxFailures, an unreachable host is given up after that many
 // attempts in a row, with the last attempt's error.
 func TestRunnerGivesUpAfterMaxFailures(t *testing.T) {

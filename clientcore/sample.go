@@ -334,10 +334,7 @@ func (c *Core) lerpSpan(fa *Frame, ab *Block, fb *Frame, bb *Block, alpha float3
 }
 
 // cutRecords writes the records of rows, their fields cut from out row
-// after row, w each; a leaf, so that its loop keeps its values in
-// registers.
-//
-//go:noinline
+// after row, w each.
 func cutRecords(recs []Record, rows []Row, out []float32, k *KeySchema, w int) {
 	rows = rows[:len(recs)]
 	lo := 0

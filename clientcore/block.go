@@ -2,7 +2,6 @@ package clientcore
 
 import (
 	"encoding/binary"
-	"math"
 	"vimpclient/snapschema"
 )
 
@@ -10,13 +9,9 @@ import (
 // writing each row once, in place, into f's storage: a repeated id keeps
 // its first position and takes the last value. It returns the position
 // after the block.
-//
-// Each kind has its own loop over the row headers; putRow writes a row and
-// reads its fields by the key's compiled runs.
 func (d *Decoder) decodeBlock(b []byte, pos int, k *KeySchema, f *Frame) (int, error) {
 	var count int
-	kind := k.Kind
-	if kind == snapschema.KindIndexed8 || kind == snapschema.KindIndexedNoNull8 {
+	if k.Kind == snapschema.KindIndexed8 || k.Kind == snapschema.KindIndexedNoNull8 {
 		if pos >= len(b) {
 			return pos, ErrTruncated
 		}
@@ -34,207 +29,331 @@ func (d *Decoder) decodeBlock(b []byte, pos int, k *KeySchema, f *Frame) (int, e
 	}
 	f.reserve(k, count, len(b)-pos)
 	start := len(f.rows)
-	var err error
-	switch kind {
-	case snapschema.KindIndexed8:
-		pos, err = d.rows8(b, pos, count, k, f)
-	case snapschema.KindIndexed32:
-		pos, err = d.rows32(b, pos, count, k, f)
-	case snapschema.KindIndexedNoNull8:
-		pos, err = d.rowsNoNull8(b, pos, count, k, f)
-	default:
-		for i := 0; i < count && err == nil; i++ {
-			pos, err = f.putRow(k, -1, uint32(i), b, pos)
-		}
-	}
+	pos, span, err := d.decodeRows(b, pos, count, k, f)
 	if err != nil {
 		return pos, err
 	}
-	f.Blocks = append(f.Blocks, Block{Schema: k, start: start, end: len(f.rows)})
+	f.Blocks = append(f.Blocks, Block{Schema: k, start: start, end: len(f.rows), span: span})
 	return pos, nil
 }
 
-// rows8 reads the rows of an indexed8 block: u8 id, null marker, fields.
-func (d *Decoder) rows8(b []byte, pos, count int, k *KeySchema, f *Frame) (int, error) {
-	d.gen++
-	for i := 0; i < count; i++ {
-		if len(b)-pos < 2 {
-			return pos, ErrTruncated
-		}
-		id, null := uint32(b[pos]), b[pos+1] == 0
-		pos += 2
-		at := d.seen8(id, len(f.rows))
-		if null {
-			f.putNull(at, id)
-			continue
-		}
-		var err error
-		if pos, err = f.putRow(k, at, id, b, pos); err != nil {
-			return pos, err
+// rowHdr is a row header as scanRows reads it.
+type rowHdr struct {
+	id   uint32
+	pos  int32 // the fields' first byte; -1 for a null row
+	tail bool  // the optional tail is present (or the key has none)
+}
+
+// rowAt locates a non-null row while its block decodes: its fields' first
+// byte in the frame and its first value in Frame.vals and Frame.wide.
+type rowAt struct {
+	pos, off, woff int32
+}
+
+// decodeRows reads count rows of key k from b[pos:] into f in passes, each
+// a loop that keeps its few values in registers. scanRows reads the row
+// headers as the kind lays them out and checks the rows' bytes are there;
+// placeSpan (or placeRows, for a block with null rows or repeated ids)
+// gives each row its place and cuts its fields, listing where each row's
+// bytes and values are; readRuns reads the values a run at a time. It
+// reports whether the block is a span (see Block.span).
+func (d *Decoder) decodeRows(b []byte, pos, count int, k *KeySchema, f *Frame) (int, bool, error) {
+	n := count
+	if k.minRowBytes > 0 {
+		n = min(count, (len(b)-pos)/k.minRowBytes)
+	}
+	if count > n { // more rows than the bytes left can hold
+		return pos, false, ErrTruncated
+	}
+	if cap(d.hdrs) < n {
+		d.hdrs = make([]rowHdr, n)
+	}
+	if cap(d.full) < n || cap(d.head) < n {
+		d.full, d.head = make([]rowAt, n), make([]rowAt, n)
+	}
+	hs := d.hdrs[:n]
+	pos, span, err := d.scanRows(b, pos, k, hs)
+	if err != nil {
+		return pos, false, err
+	}
+	if span {
+		d.placeSpan(hs, k, f)
+	} else {
+		d.placeRows(hs, k, f)
+	}
+	hi := readRuns(k.full, f, b, d.full)
+	if len(d.head) > 0 {
+		hi = max(hi, readRuns(k.head, f, b, d.head))
+		clearTails(f.vals, d.head, k.OptionalFrom, len(k.Fields))
+		if k.wideN > k.headWide {
+			clearWideTails(f.wide, d.head, k.headWide, k.wideN)
 		}
 	}
-	return pos, nil
+	if hi > round2Limit {
+		for _, r := range d.full {
+			decodeF32Exact(k.full, b[r.pos:int(r.pos)+k.fullBytes], f.vals[r.off:int(r.off)+len(k.Fields)])
+		}
+		for _, r := range d.head {
+			decodeF32Exact(k.head, b[r.pos:int(r.pos)+k.headBytes], f.vals[r.off:int(r.off)+len(k.Fields)])
+		}
+	}
+	return pos, span, nil
 }
 
-// rows32 reads the rows of an indexed32 block: u32 id, null marker, fields.
-func (d *Decoder) rows32(b []byte, pos, count int, k *KeySchema, f *Frame) (int, error) {
-	d.ids.reset(count)
-	for i := 0; i < count; i++ {
+// scanRows reads the row headers of a block from b[pos:] into hs, one per
+// row, and checks that every row's bytes are there. It reports whether
+// the block is a span: no null row and no id twice (an indexed32 block
+// counts as one while its ids increase). Each kind has its own loop.
+func (d *Decoder) scanRows(b []byte, pos int, k *KeySchema, hs []rowHdr) (int, bool, error) {
+	sz := rowSizes{full: k.fullBytes, head: k.headBytes, opt: k.OptionalFrom != 0}
+	switch k.Kind {
+	case snapschema.KindIndexed8:
+		d.gen++
+		return scan8(b, pos, sz, hs, &d.seenGen, d.gen)
+	case snapschema.KindIndexed32:
+		return scan32(b, pos, sz, hs)
+	case snapschema.KindIndexedNoNull8:
+		d.gen++
+		return scanNoNull8(b, pos, sz, hs, &d.seenGen, d.gen)
+	}
+	pos, err := scanList(b, pos, sz, hs)
+	return pos, err == nil, err
+}
+
+// rowSizes are a key's row sizes in bytes, with and without the optional
+// tail (opt: the key has one, and a row its presence byte).
+type rowSizes struct {
+	full, head int
+	opt        bool
+}
+
+// fields reads a non-null row's optional-tail byte, if the key has one,
+// and checks its bytes are there; it returns the fields' position, the
+// position after them and whether the tail is present, or false when the
+// row is truncated (at is then where).
+func (sz rowSizes) fields(b []byte, pos int) (at, next int, tail, ok bool) {
+	size := sz.full
+	tail = true
+	if sz.opt {
+		if pos >= len(b) {
+			return pos, pos, false, false
+		}
+		if b[pos] != 1 {
+			size, tail = sz.head, false
+		}
+		pos++
+	}
+	return pos, pos + size, tail, len(b)-pos >= size
+}
+
+// scan8 is scanRows for indexed8 rows: u8 id, null marker, fields. seen
+// marks the ids met with gen.
+func scan8(b []byte, pos int, sz rowSizes, hs []rowHdr, seen *[256]uint32, gen uint32) (int, bool, error) {
+	span := true
+	for i := range hs {
+		if len(b)-pos < 2 {
+			return pos, false, ErrTruncated
+		}
+		id, null := b[pos], b[pos+1] == 0
+		pos += 2
+		span = span && seen[id] != gen
+		seen[id] = gen
+		h := &hs[i]
+		h.id, h.pos, h.tail = uint32(id), -1, true
+		if null {
+			span = false
+			continue
+		}
+		at, next, tail, ok := sz.fields(b, pos)
+		if !ok {
+			return at, false, ErrTruncated
+		}
+		h.pos, h.tail, pos = int32(at), tail, next
+	}
+	return pos, span, nil
+}
+
+// scanNoNull8 is scanRows for indexedNoNull8 rows: u8 slot, fields.
+func scanNoNull8(b []byte, pos int, sz rowSizes, hs []rowHdr, seen *[256]uint32, gen uint32) (int, bool, error) {
+	span := true
+	for i := range hs {
+		if pos >= len(b) {
+			return pos, false, ErrTruncated
+		}
+		id := b[pos]
+		span = span && seen[id] != gen
+		seen[id] = gen
+		at, next, tail, ok := sz.fields(b, pos+1)
+		if !ok {
+			return at, false, ErrTruncated
+		}
+		hs[i] = rowHdr{id: uint32(id), pos: int32(at), tail: tail}
+		pos = next
+	}
+	return pos, span, nil
+}
+
+// scan32 is scanRows for indexed32 rows: u32 id, null marker, fields.
+func scan32(b []byte, pos int, sz rowSizes, hs []rowHdr) (int, bool, error) {
+	span, prev := true, uint32(0)
+	for i := range hs {
 		if len(b)-pos < 5 {
-			return pos, ErrTruncated
+			return pos, false, ErrTruncated
 		}
 		id, null := binary.BigEndian.Uint32(b[pos:pos+4]), b[pos+4] == 0
 		pos += 5
-		at := d.ids.lookupOrAdd(id, int32(len(f.rows)))
+		span = span && (i == 0 || id > prev)
+		prev = id
+		h := &hs[i]
+		h.id, h.pos, h.tail = id, -1, true
 		if null {
-			f.putNull(at, id)
+			span = false
 			continue
 		}
-		var err error
-		if pos, err = f.putRow(k, at, id, b, pos); err != nil {
-			return pos, err
+		at, next, tail, ok := sz.fields(b, pos)
+		if !ok {
+			return at, false, ErrTruncated
 		}
+		h.pos, h.tail, pos = int32(at), tail, next
+	}
+	return pos, span, nil
+}
+
+// scanList is scanRows for list16 rows: fields only, the id the position.
+func scanList(b []byte, pos int, sz rowSizes, hs []rowHdr) (int, error) {
+	for i := range hs {
+		at, next, tail, ok := sz.fields(b, pos)
+		if !ok {
+			return at, ErrTruncated
+		}
+		hs[i] = rowHdr{id: uint32(i), pos: int32(at), tail: tail}
+		pos = next
 	}
 	return pos, nil
 }
 
-// rowsNoNull8 reads the rows of an indexedNoNull8 block: u8 slot, fields.
-func (d *Decoder) rowsNoNull8(b []byte, pos, count int, k *KeySchema, f *Frame) (int, error) {
-	d.gen++
-	for i := 0; i < count; i++ {
-		if pos >= len(b) {
-			return pos, ErrTruncated
-		}
-		id := uint32(b[pos])
-		pos++
-		var err error
-		if pos, err = f.putRow(k, d.seen8(id, len(f.rows)), id, b, pos); err != nil {
-			return pos, err
-		}
+// placeSpan places the rows of a span block: each new, non-null, its
+// fields after the previous row's. It lists the rows in d.full and d.head
+// as placeRows does.
+func (d *Decoder) placeSpan(hs []rowHdr, k *KeySchema, f *Frame) {
+	w, ww, n := len(k.Fields), k.wideN, len(hs)
+	r0, v0, w0 := len(f.rows), len(f.vals), len(f.wide)
+	// reserve made this room; growing is only a safety net
+	if cap(f.rows)-r0 < n {
+		f.rows = growSlice(f.rows, n)
 	}
-	return pos, nil
-}
-
-// slot returns the row at, or a new row at the end when at < 0.
-func (f *Frame) slot(at int) *Row {
-	if at < 0 {
-		at = len(f.rows)
-		if at == cap(f.rows) { // past what reserve foresaw: cannot happen, but stay safe
-			f.rows = growSlice(f.rows, 1)
+	if cap(f.vals)-v0 < n*w {
+		f.vals, f.moved = growSlice(f.vals, n*w), true
+	}
+	if cap(f.wide)-w0 < n*ww {
+		f.wide, f.moved = growSlice(f.wide, n*ww), true
+	}
+	f.rows, f.vals, f.wide = f.rows[:r0+n], f.vals[:v0+n*w], f.wide[:w0+n*ww]
+	rows, vals := f.rows[r0:], f.vals[v0:]
+	hs = hs[:len(rows)]
+	full, head := d.full[:len(rows)], d.head[:len(rows)]
+	nf, nh, off := 0, 0, 0
+	for i := range rows {
+		h, row := &hs[i], &rows[i]
+		if off+w > len(vals) {
+			break // cannot happen: vals holds n rows
 		}
-		f.rows = f.rows[:at+1]
+		row.ID, row.Null, row.Local = h.id, false, 0
+		row.Fields = vals[off : off+w : off+w]
+		row.wide, row.off, row.woff = nil, v0+off, 0
+		at := rowAt{pos: h.pos, off: int32(v0 + off), woff: int32(w0 + i*ww)}
+		if h.tail {
+			full[nf] = at
+			nf++
+		} else {
+			head[nh] = at
+			nh++
+		}
+		off += w
 	}
-	return &f.rows[at]
-}
-
-// putNull writes a null row (an entity gone) at at, or appends it.
-func (f *Frame) putNull(at int, id uint32) {
-	*f.slot(at) = Row{ID: id, Null: true}
-}
-
-// putRow writes the non-null row whose fields start at b[pos] at at (or
-// appends it) and returns the position after it.
-func (f *Frame) putRow(k *KeySchema, at int, id uint32, b []byte, pos int) (int, error) {
-	row := f.slot(at)
-	w, ww := len(k.Fields), k.wideN
-	off, woff := len(f.vals), len(f.wide)
-	if cap(f.vals)-off < w || cap(f.wide)-woff < ww { // as in slot
-		f.vals, f.wide, f.moved = growSlice(f.vals, w), growSlice(f.wide, ww), true
-	}
-	f.vals, f.wide = f.vals[:off+w], f.wide[:woff+ww]
-	fields := f.vals[off : off+w : off+w]
-	var exact []uint32
+	d.full, d.head = full[:nf], head[:nh]
 	if ww > 0 {
-		exact = f.wide[woff : woff+ww : woff+ww]
+		spanWide(rows, f.wide[w0:], w0, ww)
 	}
-	*row = Row{ID: id, Fields: fields, wide: exact, off: off, woff: woff}
-	runs, size := k.full, k.fullBytes
-	if opt := k.OptionalFrom; opt != 0 {
-		if pos >= len(b) {
-			return pos, ErrTruncated
-		}
-		if b[pos] != 1 {
-			runs, size = k.head, k.headBytes
-			clear(fields[opt:])
-			clear(exact[k.headWide:])
-		}
-		pos++
-	}
-	if len(b)-pos < size {
-		return pos, ErrTruncated
-	}
-	p := b[pos : pos+size : pos+size]
-	if !decodeFields(runs, p, fields, exact) {
-		decodeF32Exact(runs, p, fields)
-	}
-	return pos + size, nil
 }
 
-// decodeFields reads a row's fields from its bytes p (exactly the runs'
-// size) into out and its u32 fields into wide. The runs are consecutive,
-// so one field index and one byte index walk them; each run is a loop over
-// values of one type. It reports false when an f32 value needs round2's
-// formula (decodeF32Exact).
-func decodeFields(runs []fieldRun, p []byte, out []float32, wide []uint32) (fast bool) {
-	i, j, fast := 0, 0, true
-	for ri := range runs {
-		run := &runs[ri]
-		end := i + run.n
-		switch run.typ {
-		case snapschema.TypeF32:
-			// Two values a load while two remain.
-			for ; i+1 < end; i += 2 {
-				x := binary.BigEndian.Uint64(p[j : j+8 : j+8])
-				r0, ok0 := round2Bits(uint32(x >> 32))
-				r1, ok1 := round2Bits(uint32(x))
-				out[i], out[i+1] = r0, r1
-				fast = fast && ok0 && ok1
-				j += 8
-			}
-			if i < end {
-				r, ok := round2Bits(binary.BigEndian.Uint32(p[j : j+4 : j+4]))
-				out[i] = r
-				fast = fast && ok
-				i++
-				j += 4
-			}
-		case snapschema.TypeU8:
-			for ; i < end; i++ {
-				out[i] = float32(p[j])
-				j++
-			}
-		case snapschema.TypeU16:
-			for ; i < end; i++ {
-				out[i] = float32(binary.BigEndian.Uint16(p[j : j+2 : j+2]))
-				j += 2
-			}
-		case snapschema.TypeU32:
-			w := run.wide
-			for ; i < end; i++ {
-				u := binary.BigEndian.Uint32(p[j : j+4 : j+4])
-				out[i], wide[w] = float32(u), u
-				j += 4
-				w++
-			}
+// spanWide cuts the exact u32 values of a span block's rows, ww each, from
+// wide, which starts at position w0 of the frame's.
+func spanWide(rows []Row, wide []uint32, w0, ww int) {
+	for i := range rows {
+		o := i * ww
+		if o+ww > len(wide) {
+			return // cannot happen: wide holds a row's values per row
 		}
+		rows[i].wide, rows[i].woff = wide[o:o+ww:o+ww], w0+o
 	}
-	return fast
 }
 
-// decodeF32Exact reads again, with the engine's formula, the f32 fields
-// decodeFields could not round on its fast path (values beyond ±167772,
-// infinities, NaN), so that its loops hold no call.
-func decodeF32Exact(runs []fieldRun, p []byte, out []float32) {
-	for ri := range runs {
-		run := &runs[ri]
-		if run.typ != snapschema.TypeF32 {
+// placeRows writes the rows of the headers hs into f, a repeated id in the
+// place of its first row, and lists where each non-null row's bytes and
+// values are in d.full, or d.head for a row without its optional tail.
+func (d *Decoder) placeRows(hs []rowHdr, k *KeySchema, f *Frame) {
+	kind, w := k.Kind, len(k.Fields)
+	d.gen++
+	if kind == snapschema.KindIndexed32 {
+		d.ids.reset(len(hs))
+	}
+	full, head := d.full[:cap(d.full)], d.head[:cap(d.head)]
+	nf, nh := 0, 0
+	for i := range hs {
+		h := &hs[i]
+		at := -1
+		switch kind {
+		case snapschema.KindIndexed8, snapschema.KindIndexedNoNull8:
+			at = d.seen8(h.id, len(f.rows))
+		case snapschema.KindIndexed32:
+			at = d.ids.lookupOrAdd(h.id, int32(len(f.rows)))
+		}
+		if at < 0 {
+			at = len(f.rows)
+			if at == cap(f.rows) { // past what reserve foresaw: cannot happen, but stay safe
+				f.rows = growSlice(f.rows, 1)
+			}
+			f.rows = f.rows[:at+1]
+		}
+		row := &f.rows[at]
+		if h.pos < 0 {
+			*row = Row{ID: h.id, Null: true}
 			continue
 		}
-		for t := 0; t < run.n; t++ {
-			j := run.off + 4*t
-			out[run.at+t] = round2(math.Float32frombits(binary.BigEndian.Uint32(p[j : j+4 : j+4])))
+		off := len(f.vals)
+		if cap(f.vals)-off < w { // as for rows
+			f.vals, f.moved = growSlice(f.vals, w), true
+		}
+		f.vals = f.vals[:off+w]
+		row.ID, row.Null, row.Local = h.id, false, 0
+		row.Fields = f.vals[off : off+w : off+w]
+		row.wide, row.off, row.woff = nil, off, 0
+		r := rowAt{pos: h.pos, off: int32(off)}
+		if k.wideN > 0 {
+			r.woff = int32(cutWide(row, k, f))
+		}
+		if h.tail && nf < len(full) {
+			full[nf] = r
+			nf++
+		} else if !h.tail && nh < len(head) {
+			head[nh] = r
+			nh++
 		}
 	}
+	d.full, d.head = full[:nf], head[:nh]
+}
+
+// cutWide gives a row of a key with u32 fields its exact values in
+// f.wide and returns their position.
+func cutWide(row *Row, k *KeySchema, f *Frame) int {
+	woff, ww := len(f.wide), k.wideN
+	if cap(f.wide)-woff < ww { // as for rows
+		f.wide, f.moved = growSlice(f.wide, ww), true
+	}
+	f.wide = f.wide[:woff+ww]
+	row.wide, row.woff = f.wide[woff:woff+ww:woff+ww], woff
+	return woff
 }
 
 // rebase points every row's fields into vals and wide again after they

@@ -215,3 +215,13 @@ func TestTakeFramesUpToCarriesTheRest(t *testing.T) {
 		t.Fatalf("frames in order %v, pending %d", got, c.Pending())
 	}
 }
+
+// TestRound2Limit: round2Limit is the last magnitude whose value times 100
+// stays below 2^24 in float64, the fast path's bound.
+func TestRound2Limit(t *testing.T) {
+	below := float64(math.Float32frombits(round2Limit)) * 100
+	above := float64(math.Float32frombits(round2Limit+1)) * 100
+	if !(below < 1<<24) || above < 1<<24 {
+		t.Errorf("round2Limit %08x: %v·100 = %v, next %v", round2Limit, math.Float32frombits(round2Limit), below, above)
+	}
+}

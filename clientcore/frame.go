@@ -96,12 +96,17 @@ type Block struct {
 	Rows   []Row
 	start  int // first row in Frame.rows
 	end    int
+	// span: the decoder wrote rows start..end non-null, in wire order,
+	// their fields one after the other in Frame.vals (see lerpSpan).
+	span bool
 }
 
 // Key is the block's schema key name.
 func (b *Block) Key() string { return b.Schema.Name }
 
-// Frame is one decoded snapshot frame. Decode reuses its storage.
+// Frame is one decoded snapshot frame. Decode reuses its storage. Its rows
+// and their fields are read-only to everyone but the decoder: a consumer
+// that filters a block gives it new rows instead.
 type Frame struct {
 	Port, Version uint8
 	Seq           uint32
@@ -131,6 +136,11 @@ type Decoder struct {
 	seenGen [256]uint32
 	seenPos [256]int32
 	ids     idTable
+	// hdrs, full and head are the scratch of the block being decoded: its
+	// row headers and its rows with and without their optional tail (see
+	// decodeRows).
+	hdrs       []rowHdr
+	full, head []rowAt
 }
 
 // NewDecoder returns a decoder for frames described by s.
@@ -296,19 +306,27 @@ func (t *idTable) lookupOrAdd(id uint32, pos int32) int {
 // formula itself. The fast path is checked against the formula over every
 // float32 bit pattern in the tests.
 func round2(v float32) float32 {
-	if r, ok := round2Bits(math.Float32bits(v)); ok {
-		return r
+	x := math.Float32bits(v)
+	if u := x & 0x7fffffff; u <= round2Limit {
+		return round2Abs(u, x^u)
 	}
 	return round2Formula(v)
 }
 
-// round2Bits is round2's fast path on a value's wire bits, branch-free so
-// that it inlines into the decoder's loops; ok is false when the value
-// needs the formula. The magnitude and the sign come from the bits.
-func round2Bits(x uint32) (r float32, ok bool) {
-	a := float64(math.Float32frombits(x&0x7fffffff)) * 100
-	r = float32(float64(int64(a+0.5)) * 0.01)
-	return math.Float32frombits(math.Float32bits(r) | x&0x80000000), a < 1<<24
+// round2Limit is the largest magnitude, in float32 bits, on round2's fast
+// path: 167772.15625, the last float32 below 2^24/100. Magnitude bits order
+// like the values (NaN's above every other), so u <= round2Limit is
+// |v·100| < 2^24; decoders test a whole row at once by or-ing
+// round2Limit-u over its values (bit 31 set: some value is beyond).
+const round2Limit = 0x4823d70a
+
+// round2Abs is round2's fast path on a value's magnitude bits u with its
+// sign bit apart, branch-free so that it inlines into the decoder's loops.
+// Its result is meaningless for u > round2Limit.
+func round2Abs(u, sign uint32) float32 {
+	a := float64(math.Float32frombits(u)) * 100
+	r := float32(float64(int64(a+0.5)) * 0.01)
+	return math.Float32frombits(math.Float32bits(r) | sign)
 }
 
 // round2Formula is the engine's rounding as written.

@@ -3,10 +3,10 @@ package clientcore
 import "vimpclient/snapschema"
 
 // A row plan is a key's row layout compiled once, when the schema is parsed:
-// the row as runs of consecutive fields of one wire type. Decoding a row walks
-// its few runs, each a tight loop over fixed-width values, instead of
-// switching on every field's type; sampling walks runs of one interpolation
-// mode the same way.
+// the row header's size and the row as runs of consecutive fields of one
+// wire type. Decoding a row walks its few runs, each a tight loop over
+// fixed-width values, instead of switching on every field's type; sampling
+// walks runs of one interpolation mode the same way.
 
 // fieldRun is n consecutive fields of one wire type.
 type fieldRun struct {
@@ -88,6 +88,7 @@ func (k *KeySchema) compilePlan() {
 	case snapschema.KindIndexedNoNull8:
 		idBytes = 1
 	}
+	k.hdrBytes = idBytes
 	k.minFullBytes = idBytes + k.fullBytes
 	if k.OptionalFrom != 0 {
 		k.minFullBytes = idBytes + 1 + k.headBytes

@@ -1,6 +1,7 @@
 package clientcore
 
 import (
+	"math"
 	"slices"
 	"vimpclient/snapschema"
 )
@@ -289,91 +290,122 @@ func (c *Core) interpolateRows(ab, bb *Block, alpha float32, dst []Record) []Rec
 	return dst
 }
 
-// lerpSpan is the common case: B's block holds A's rows, in the same order,
-// none null, and each block's fields are one contiguous span of its frame's
-// values (as the decoder lays them out). Then the whole span is lerped in
-// one loop, the discrete fields copied back and the angles redone, strided
-// by the row width, and the records cut from the output span. It reports
-// false, having written nothing, when the blocks are not so or an angle
-// difference needs wrapping.
+// lerpSpan is the common case: both blocks are as the decoder wrote them
+// with Block.span, and B's block holds A's rows in the same order. Then
+// each block's fields are one contiguous span of its frame's values, the
+// whole span is lerped in one loop, the discrete fields copied back
+// strided by the row width, and the records cut from the output span. A
+// lerpAngle field lerps as a lerp one does while its difference is within
+// [-π, π], so the angles are only checked. It reports false, having
+// written nothing, when the blocks are not so or an angle difference
+// needs wrapping.
 func (c *Core) lerpSpan(fa *Frame, ab *Block, fb *Frame, bb *Block, alpha float32, dst []Record) ([]Record, bool) {
 	k := ab.Schema
 	w, n := len(k.Fields), len(ab.Rows)
 	if w == 0 || n == 0 || len(bb.Rows) != n {
 		return dst, false
 	}
-	sa, ok := rowSpan(fa, ab, w)
+	sa, ok := spanOf(fa, ab, w)
 	if !ok {
 		return dst, false
 	}
-	sb, ok := rowSpan(fb, bb, w)
-	if !ok {
+	sb, ok := spanOf(fb, bb, w)
+	if !ok || !sameIDs(ab.Rows, bb.Rows) || !anglesInRange(sa, sb, k.angles, w) {
 		return dst, false
 	}
-	for r := range ab.Rows {
-		if ab.Rows[r].ID != bb.Rows[r].ID {
-			return dst, false
-		}
-	}
-	sb = sb[:len(sa)]
 	o := len(c.vals)
-	out := c.vals[o : o+len(sa)]
-	for i := range sa {
-		a := sa[i]
-		out[i] = a + float32((sb[i]-a)*alpha)
+	if cap(c.vals)-o < len(sa) {
+		return dst, false // cannot happen: interpolate sized vals
 	}
+	out := c.vals[o : o+len(sa) : o+len(sa)]
+	c.vals = c.vals[:o+len(sa)]
+	lerpSpanValues(out, sa, sb, alpha)
 	for _, i := range k.discrete {
 		for r := i; r < len(out); r += w {
 			out[r] = sa[r]
 		}
 	}
-	wrap := false
-	for _, i := range k.angles {
-		for r := i; r < len(out); r += w {
-			a := sa[r]
-			d := sb[r] - a
-			wrap = wrap || d > pi || d < -pi
-			out[r] = a + float32(d*alpha)
-		}
-	}
-	if wrap {
-		return dst, false
-	}
-	c.vals = c.vals[:o+len(sa)]
 	if cap(dst)-len(dst) < n {
 		dst = slices.Grow(dst, n)
 	}
 	m := len(dst)
-	dst = dst[:m+n]
-	recs, rows := dst[m:], ab.Rows[:n]
+	cutRecords(dst[m:m+n], ab.Rows[:n], out, k, w)
+	return dst[:m+n], true
+}
+
+// cutRecords writes the records of rows, their fields cut from out row
+// after row, w each.
+func cutRecords(recs []Record, rows []Row, out []float32, k *KeySchema, w int) {
+	rows = rows[:len(recs)]
 	lo := 0
 	for r := range recs {
 		if lo+w > len(out) {
-			break // cannot happen: out holds n rows
+			return // cannot happen: out holds a row per record
 		}
-		recs[r] = Record{Schema: k, ID: rows[r].ID, Fields: out[lo : lo+w : lo+w]}
+		rec := &recs[r]
+		rec.Schema, rec.ID, rec.Fields = k, rows[r].ID, out[lo:lo+w:lo+w]
 		lo += w
 	}
-	return dst, true
 }
 
-// rowSpan returns the span of f's values that holds the fields of every
-// row of blk, row after row, or false when the rows are not laid out so
-// (a null row, a repeated id's row moved, rows not from f's decoder).
-func rowSpan(f *Frame, blk *Block, w int) ([]float32, bool) {
+// spanOf returns the span of f's values that holds the fields of every row
+// of blk, row after row, or false when blk is not a span block of f as its
+// decoder left it.
+func spanOf(f *Frame, blk *Block, w int) ([]float32, bool) {
+	if !blk.span || blk.start < 0 || blk.end > len(f.rows) || blk.end-blk.start != len(blk.Rows) ||
+		&blk.Rows[0] != &f.rows[blk.start] {
+		return nil, false
+	}
 	off := blk.Rows[0].off
 	end := off + len(blk.Rows)*w
 	if off < 0 || end > len(f.vals) || end < off {
 		return nil, false
 	}
-	s := f.vals[off:end]
-	at := 0
-	for r := range blk.Rows {
-		row := &blk.Rows[r]
-		if row.Null || len(row.Fields) != w || at >= len(s) || &row.Fields[0] != &s[at] {
-			return nil, false
+	return f.vals[off:end:end], true
+}
+
+// sameIDs reports whether a and b hold the same ids in the same order.
+func sameIDs(a, b []Row) bool {
+	b = b[:len(a)]
+	for i := range a {
+		if a[i].ID != b[i].ID {
+			return false
 		}
-		at += w
 	}
-	return s, true
+	return true
+}
+
+// lerpSpanValues writes a + (b-a)·alpha over whole spans, two halves a
+// step; a leaf, so that its loop keeps everything in registers.
+func lerpSpanValues(out, sa, sb []float32, alpha float32) {
+	h := len(out) / 2
+	o1, o2 := out[:h], out[h:2*h]
+	a1, a2, b1, b2 := sa[:len(o1)], sa[h:2*h], sb[:len(o1)], sb[h:2*h]
+	a2, b2, o2 = a2[:len(o1)], b2[:len(o1)], o2[:len(o1)]
+	for i := range o1 {
+		x, y := a1[i], a2[i]
+		o1[i] = x + float32((b1[i]-x)*alpha)
+		o2[i] = y + float32((b2[i]-y)*alpha)
+	}
+	if len(out)%2 != 0 {
+		i := len(out) - 1
+		x := sa[i]
+		out[i] = x + float32((sb[i]-x)*alpha)
+	}
+}
+
+// anglesInRange reports whether every lerpAngle difference of the spans
+// (fields angles of rows w wide) lies within [-π, π], where lerpAngle is a
+// lerp. It compares magnitude bits, branch-free: bit 31 of bits(π)-|d|
+// is set when |d| > π (NaN included, which lerpAngle leaves unwrapped:
+// the field-by-field path then gives the same value).
+func anglesInRange(sa, sb []float32, angles []int, w int) bool {
+	sb = sb[:len(sa)]
+	var over uint32
+	for _, i := range angles {
+		for r := i; r < len(sa); r += w {
+			over |= math.Float32bits(pi) - math.Float32bits(sb[r]-sa[r])&0x7fffffff
+		}
+	}
+	return over&(1<<31) == 0
 }

@@ -32,6 +32,8 @@ type KeySchema struct {
 	// discrete and angles list an interpolated key's fields that are not
 	// lerped: discrete ones (every non-f32 field) and lerpAngle ones.
 	discrete, angles []int
+	// hdrBytes is the size of a row's header: its id and null marker.
+	hdrBytes int
 	// minRowBytes and minFullBytes are the fewest wire bytes of a row and
 	// of a non-null row, its id and null marker included: they bound the
 	// storage a block's row count may claim.

@@ -167,26 +167,26 @@ func (s *Stage) Clear() {
 // stage the first time it is asked for: the parts that leave marks at one
 // height share one layer. It stays on the stage until Clear.
 func (s *Stage) Decals(z int, h, fadeRate float64) *DecalLayer {
-	return s.decalLayer(DecalLayer{H: h, FadeRate: fadeRate, z: z})
+	return s.decalLayer(z, h, fadeRate, 0, 0)
 }
 
 // HeldDecals is Decals for a held layer: each of its marks shows whole for
 // holdMs, then fades out over fadeMs.
 func (s *Stage) HeldDecals(z int, h, holdMs, fadeMs float64) *DecalLayer {
-	return s.decalLayer(DecalLayer{H: h, Hold: holdMs, FadeOut: fadeMs, z: z})
+	return s.decalLayer(z, h, 0, holdMs, fadeMs)
 }
 
-// decalLayer returns the stage's layer like want, adding it when there is
-// none.
-func (s *Stage) decalLayer(want DecalLayer) *DecalLayer {
+// decalLayer returns the stage's layer with these settings, adding it when
+// there is none.
+func (s *Stage) decalLayer(z int, h, fadeRate, hold, fade float64) *DecalLayer {
 	for _, l := range s.decals {
-		if l.z == want.z && l.H == want.H && l.FadeRate == want.FadeRate && l.Hold == want.Hold && l.FadeOut == want.FadeOut {
+		if l.z == z && l.H == h && l.FadeRate == fadeRate && l.Hold == hold && l.FadeOut == fade {
 			return l
 		}
 	}
-	l := &want
+	l := &DecalLayer{H: h, FadeRate: fadeRate, Hold: hold, FadeOut: fade, z: z}
 	s.decals = append(s.decals, l)
-	s.Add(want.z, l)
+	s.Add(z, l)
 	return l
 }
 

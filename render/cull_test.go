@@ -42,9 +42,9 @@ func (g *cullGame) Draw(*ebiten.Image) {
 	sprite(parts.Identity().Scale(5, 5).Translate(-30, 40)) // left of the canvas
 	sprite(parts.Identity().Scale(5, 5).Translate(90, 101)) // below it
 	// Turned a quarter: its corner at (-1, 50) reaches back to x = -21.
-	sprite(parts.Identity().Scale(5, 5).Rotate(math.Pi / 2).Translate(-1, 50))
+	sprite(parts.Identity().Scale(5, 5).Rotate(math.Pi/2).Translate(-1, 50))
 	// Turned a quarter at x = 210: it reaches into the canvas to x = 190.
-	sprite(parts.Identity().Scale(5, 5).Rotate(math.Pi / 2).Translate(210, 50))
+	sprite(parts.Identity().Scale(5, 5).Rotate(math.Pi/2).Translate(210, 50))
 	g.r.gfx.end()
 	g.verts = g.r.d.verts
 	g.px = image.NewRGBA(image.Rect(0, 0, 200, 100))

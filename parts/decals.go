@@ -27,18 +27,29 @@ const maxPendingDecals = 8192
 // while it fades. Marks on top of each other add up as drawn marks do and
 // fade together.
 //
+// A held layer (Hold > 0, made by Stage.HeldDecals) fades each mark on
+// its own clock instead: a mark shows whole for Hold ms, and over the
+// FadeOut ms after that its every pixel is scaled down to nothing, so a
+// soft edge keeps its shape while the mark fades (craters). A backend may
+// group the marks painted within a short while of each other and fade
+// them as one, up to DecalHeldGrain ms early or late.
+//
 // A layer draws at one height (H, in levels) and one draw order on its
 // stage, so only marks left at that height belong on it; Stage.Decals
 // makes one per height and order. Its clock runs with the scene's steps.
 type DecalLayer struct {
 	// H is the height, in levels, the layer lies at.
 	H float64
-	// FadeRate is the alpha a pixel loses per millisecond.
+	// FadeRate is the alpha a pixel loses per millisecond (a layer that
+	// is not held).
 	FadeRate float64
-	z        int
-	now      float64
-	pending  []Decal
-	dropped  int
+	// Hold and FadeOut are a held layer's times (ms): how long a mark
+	// shows whole, then how long it takes to fade out.
+	Hold, FadeOut float64
+	z             int
+	now           float64
+	pending       []Decal
+	dropped       int
 }
 
 // Paint leaves a mark on the layer at the layer's current time. The
@@ -73,10 +84,32 @@ func (l *DecalLayer) shed() {
 	l.pending = l.pending[:n]
 }
 
+// DecalHeldGrain is how far apart in time (ms) the marks of a held layer
+// may be painted and still be faded by a backend as one.
+const DecalHeldGrain = 250
+
 // Alpha is the alpha mark d shows now: its tint's alpha less what it has
 // faded since it was painted (0 once it is gone).
 func (l *DecalLayer) Alpha(d Decal) float64 {
+	if l.Held() {
+		return float64(d.C.A) * l.Scale(l.now-d.Born)
+	}
 	return math.Max(0, float64(d.C.A)-l.FadeRate*(l.now-d.Born))
+}
+
+// Held reports whether the layer fades each mark on its own clock.
+func (l *DecalLayer) Held() bool { return l.Hold > 0 }
+
+// Scale is the share of its alpha a mark of a held layer shows age ms
+// after it was painted: 1 for Hold ms, then down to 0 over FadeOut ms.
+func (l *DecalLayer) Scale(age float64) float64 {
+	switch {
+	case age <= l.Hold:
+		return 1
+	case !(l.FadeOut > 0) || !(age < l.Hold+l.FadeOut): // NaN too
+		return 0
+	}
+	return 1 - (age-l.Hold)/l.FadeOut
 }
 
 // Advance moves the layer's clock on by dtMs.

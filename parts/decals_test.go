@@ -95,3 +95,25 @@ func (g *recordGfx) Decals(l *DecalLayer) {
 	g.decals = append(g.decals, l)
 	g.heights = append(g.heights, g.h)
 }
+
+// A held layer's marks show whole for its hold time, then scale down to
+// nothing over its fade-out; the stage shares a held layer by height,
+// order and times, apart from a fading one at the same height and order.
+func TestHeldDecalLayer(t *testing.T) {
+	s := NewStage("vimp")
+	l := s.HeldDecals(2, 0, 1000, 500)
+	if s.HeldDecals(2, 0, 1000, 500) != l || s.HeldDecals(2, 0, 1000, 400) == l || s.Decals(2, 0, 0) == l || !l.Held() || s.Decals(2, 0, 0).Held() {
+		t.Fatal("held layers not shared by height, order and times")
+	}
+	for _, c := range []struct{ age, want float64 }{{0, 1}, {1000, 1}, {1250, 0.5}, {1500, 0}, {9000, 0}, {math.NaN(), 0}} {
+		if got := l.Scale(c.age); !(math.Abs(got-c.want) <= 1e-9) {
+			t.Errorf("Scale(%v) = %v, want %v", c.age, got, c.want)
+		}
+	}
+	l.Paint(1, Rect{W: 1, H: 1}, Identity(), White().WithAlpha(0.4))
+	l.Advance(1250)
+	d := l.Take()
+	if len(d) != 1 || math.Abs(l.Alpha(d[0])-0.2) > 1e-6 {
+		t.Fatalf("took %+v, alpha %v after 1250 ms, want 0.2", d, l.Alpha(d[0]))
+	}
+}

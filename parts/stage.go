@@ -167,12 +167,24 @@ func (s *Stage) Clear() {
 // stage the first time it is asked for: the parts that leave marks at one
 // height share one layer. It stays on the stage until Clear.
 func (s *Stage) Decals(z int, h, fadeRate float64) *DecalLayer {
+	return s.decalLayer(z, h, fadeRate, 0, 0)
+}
+
+// HeldDecals is Decals for a held layer: each of its marks shows whole for
+// holdMs, then fades out over fadeMs.
+func (s *Stage) HeldDecals(z int, h, holdMs, fadeMs float64) *DecalLayer {
+	return s.decalLayer(z, h, 0, holdMs, fadeMs)
+}
+
+// decalLayer returns the stage's layer with these settings, adding it when
+// there is none.
+func (s *Stage) decalLayer(z int, h, fadeRate, hold, fade float64) *DecalLayer {
 	for _, l := range s.decals {
-		if l.z == z && l.H == h && l.FadeRate == fadeRate {
+		if l.z == z && l.H == h && l.FadeRate == fadeRate && l.Hold == hold && l.FadeOut == fade {
 			return l
 		}
 	}
-	l := &DecalLayer{H: h, FadeRate: fadeRate, z: z}
+	l := &DecalLayer{H: h, FadeRate: fadeRate, Hold: hold, FadeOut: fade, z: z}
 	s.decals = append(s.decals, l)
 	s.Add(z, l)
 	return l

@@ -64,11 +64,22 @@ type decalPage struct {
 	paint     batch // the marks being painted into cur
 }
 
+// decalKey names a chunk of a layer: its place, and for a held layer the
+// span of DecalHeldGrain ms its marks were painted in (0 otherwise), so
+// that the marks of one chunk fade as one.
+type decalKey struct {
+	chunkKey
+	grain int64
+}
+
 // decalChunk is one piece of a layer's ground.
 type decalChunk struct {
-	key  chunkKey
+	key  decalKey
 	page *decalPage
 	slot int
+	// born is, for a held layer, the middle of the span its marks were
+	// painted in: what its age is counted from.
+	born float64
 	// most is at least the alpha any of its pixels holds: the chunk is
 	// empty, and freed, once the fade passes have taken it to zero.
 	most    float64
@@ -86,7 +97,7 @@ type decalLayer struct {
 	l       *parts.DecalLayer
 	ppu     float64
 	span    float64 // world side of a chunk
-	chunks  map[chunkKey]*decalChunk
+	chunks  map[decalKey]*decalChunk
 	pages   []*decalPage
 	owed    float64 // alpha faded since the last pass, not yet taken off
 	clock   float64 // the layer's clock at its last draw
@@ -184,7 +195,7 @@ func (s *decalStore) layerFor(l *parts.DecalLayer, ppu float64) *decalLayer {
 		return dl
 	}
 	if !ok {
-		dl = &decalLayer{l: l, chunks: map[chunkKey]*decalChunk{}}
+		dl = &decalLayer{l: l, chunks: map[decalKey]*decalChunk{}}
 		s.layers[l] = dl
 	} else {
 		s.forget(dl)
@@ -202,6 +213,10 @@ func (s *decalStore) draw(g *gfx, l *parts.DecalLayer) {
 	}
 	dl := s.layerFor(l, ppu)
 	dl.drawn = s.frame
+	if l.Held() {
+		s.drawHeld(g, dl)
+		return
+	}
 	if now := l.Now(); dl.started && now > dl.clock {
 		dl.owed += (now - dl.clock) * l.FadeRate
 		dl.clock = now
@@ -240,8 +255,7 @@ func (s *decalStore) fade(dl *decalLayer, alpha float64) {
 		}
 		s.shader = sh
 	}
-	n := 0
-	for i, p := range dl.pages {
+	for _, p := range dl.pages {
 		s.vs, s.is = s.vs[:0], s.is[:0]
 		for j, c := range p.slots {
 			if c == nil {
@@ -267,6 +281,14 @@ func (s *decalStore) fade(dl *decalLayer, alpha float64) {
 			s.sop.Images[0] = nil
 			p.cur, p.next = p.next, p.cur
 		}
+	}
+	s.freeEmptyPages(dl)
+}
+
+// freeEmptyPages releases dl's pages that hold no chunk, but one.
+func (s *decalStore) freeEmptyPages(dl *decalLayer) {
+	n := 0
+	for i, p := range dl.pages {
 		if p.live == 0 && (n > 0 || i < len(dl.pages)-1) { // one page is kept
 			s.freePage(p)
 			continue
@@ -276,6 +298,41 @@ func (s *decalStore) fade(dl *decalLayer, alpha float64) {
 	}
 	clear(dl.pages[n:])
 	dl.pages = dl.pages[:n]
+}
+
+// drawHeld paints a held layer's new marks at their whole alpha and draws
+// it, each chunk scaled by its age; chunks whose time is up are wiped and
+// freed first. No fade pass runs: a pixel keeps what was painted, so a
+// soft edge fades with the rest of its mark.
+func (s *decalStore) drawHeld(g *gfx, dl *decalLayer) {
+	now := dl.l.Now()
+	expired := false
+	for _, p := range dl.pages {
+		for j, c := range p.slots {
+			if c != nil && !(dl.l.Scale(now-c.born) > 0) {
+				if !expired {
+					g.b.flush() // the canvas's gathered triangles may sample the page
+				}
+				x, y := c.origin()
+				s.d.clearRect(p.cur, int(x), int(y), decalSlotPx)
+				s.freeChunk(dl, p, j)
+				expired = true
+			}
+		}
+	}
+	if expired {
+		s.freeEmptyPages(dl)
+	}
+	if marks := dl.l.Take(); len(marks) > 0 {
+		g.b.flush()
+		for _, d := range marks {
+			s.paintMark(dl, d)
+		}
+		for _, p := range dl.pages {
+			p.paint.forget()
+		}
+	}
+	s.show(g, dl)
 }
 
 // slotQuad adds a whole slot at (x, y) to the pass's triangles.
@@ -300,7 +357,7 @@ func (s *decalStore) freeChunk(dl *decalLayer, p *decalPage, i int) {
 // chunk returns dl's chunk at key, making it (and a page for it) when
 // there is none; nil when the budget leaves no room even after wiping the
 // chunk painted least recently.
-func (s *decalStore) chunk(dl *decalLayer, key chunkKey) *decalChunk {
+func (s *decalStore) chunk(dl *decalLayer, key decalKey) *decalChunk {
 	if c, ok := dl.chunks[key]; ok {
 		return c
 	}
@@ -332,7 +389,7 @@ func (s *decalStore) chunk(dl *decalLayer, key chunkKey) *decalChunk {
 	} else {
 		c = &decalChunk{}
 	}
-	*c = decalChunk{key: key, page: page, slot: slot}
+	*c = decalChunk{key: key, page: page, slot: slot, born: (float64(key.grain) + 0.5) * parts.DecalHeldGrain}
 	page.slots[slot] = c
 	page.live++
 	dl.chunks[key] = c
@@ -394,11 +451,16 @@ func (s *decalStore) paintMark(dl *decalLayer, d parts.Decal) {
 	}
 	c := d.C
 	c.A = float32(min(1, a+dl.owed)) // the next pass takes off what is owed
+	var grain int64
+	if dl.l.Held() {
+		// Shown scaled by its chunk's age.
+		c.A, grain = d.C.A, int64(math.Floor(d.Born/parts.DecalHeldGrain))
+	}
 	col := premul(c)
 	f := spriteFilter(d.Src, r.Dx(), r.Dy())
 	for cy := cy0; cy <= cy1; cy++ {
 		for cx := cx0; cx <= cx1; cx++ {
-			ch := s.chunk(dl, chunkKey{int32(cx), int32(cy)})
+			ch := s.chunk(dl, decalKey{chunkKey{int32(cx), int32(cy)}, grain})
 			if ch == nil {
 				continue
 			}
@@ -461,13 +523,19 @@ func paintClipped(b *batch, poly [4]decalVertex, sx, sy float64, col [4]float32)
 	}
 }
 
-// show draws dl's visible chunks, one call per page.
+// show draws dl's visible chunks, one call per page; a held layer's
+// chunks are scaled by their age.
 func (s *decalStore) show(g *gfx, dl *decalLayer) {
 	v := g.view
+	col := white
 	for _, p := range dl.pages {
 		for _, c := range p.slots {
 			if c == nil {
 				continue
+			}
+			if dl.l.Held() {
+				k := float32(dl.l.Scale(dl.l.Now() - c.born))
+				col = [4]float32{k, k, k, k}
 			}
 			wx, wy := float64(c.key.cx)*dl.span, float64(c.key.cy)*dl.span
 			if wx > v.X+v.W || wy > v.Y+v.H || wx+dl.span < v.X || wy+dl.span < v.Y {
@@ -478,7 +546,7 @@ func (s *decalStore) show(g *gfx, dl *decalLayer) {
 			ax, ay := g.dev(wx, wy)
 			w := dl.span * g.sx
 			g.b.quad(ax, ay, ax+w, ay, ax+w, ay+w, ax, ay+w,
-				sx+decalGutter, sy+decalGutter, sx+decalGutter+decalChunkPx, sy+decalGutter+decalChunkPx, white)
+				sx+decalGutter, sy+decalGutter, sx+decalGutter+decalChunkPx, sy+decalGutter+decalChunkPx, col)
 		}
 	}
 }

@@ -259,3 +259,65 @@ func TestDecalTrailLooksAsSpritesDo(t *testing.T) {
 		t.Errorf("the newest mark is not drawn: %v", c)
 	}
 }
+
+// A held layer shows each mark whole for its hold time and then scales
+// every pixel of it down to nothing, so that a faint mark (a soft edge)
+// fades in step with a strong one instead of going first; marks painted
+// later keep their own clock, and a mark whose time is up is wiped and its
+// chunk freed.
+func TestHeldDecalsFadeAsAWhole(t *testing.T) {
+	r := New(context.Background(), Options{})
+	tex := r.Textures().Register("mark", solid(4, 4, color.RGBA{200, 40, 40, 255}))
+	l := &parts.DecalLayer{Hold: 1000, FadeOut: 1000}
+	mark := func(x, y float64, a float64) {
+		m := parts.Identity().Scale(5, 2.5).Translate(x, y) // 20×10 world units
+		l.Paint(tex, parts.Rect{W: 4, H: 4}, m, parts.White().WithAlpha(a))
+	}
+	var fails []string
+	check := func(what string, c color.RGBA, a, red uint8) {
+		if !within(c.A, a, 3) || !within(c.R, red, 3) {
+			fails = append(fails, fmt.Sprintf("%s: %v, want alpha %d red %d", what, c, a, red))
+		}
+	}
+	g := &decalGame{r: r, l: l}
+	// The backend counts a mark's age from the middle of the span of
+	// DecalHeldGrain ms it was painted in: the clocks below are that far on.
+	g.step = func(frame int) {
+		switch frame {
+		case 0:
+			mark(20, 20, 0.8)
+			mark(20, 100, 0.2)
+		case 1:
+			l.Advance(parts.DecalHeldGrain * 2)
+			mark(200, 20, 0.8)
+		case 2:
+			l.Advance(1500 + parts.DecalHeldGrain/2 - parts.DecalHeldGrain*2) // the first two 1500 ms old
+		case 3:
+			l.Advance(500)
+		}
+	}
+	g.check = func(frame int, px *image.RGBA) {
+		switch frame {
+		case 0, 1:
+			check(fmt.Sprintf("strong mark, frame %d", frame), px.RGBAAt(30, 25), 204, 160)
+			check(fmt.Sprintf("faint mark, frame %d", frame), px.RGBAAt(30, 105), 51, 40)
+		case 2:
+			check("strong mark half faded", px.RGBAAt(30, 25), 102, 80)
+			check("faint mark half faded", px.RGBAAt(30, 105), 25, 20)
+			check("later mark still whole", px.RGBAAt(210, 25), 204, 160)
+		case 3:
+			check("strong mark gone", px.RGBAAt(30, 25), 0, 0)
+			check("faint mark gone", px.RGBAAt(30, 105), 0, 0)
+			check("later mark half faded", px.RGBAAt(210, 25), 102, 80)
+		}
+	}
+	if err := run(t, g, 4, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range fails {
+		t.Error(f)
+	}
+	if chunks, _, _ := r.DecalStats(); chunks != 1 {
+		t.Errorf("%d chunks hold marks, want the later mark's 1", chunks)
+	}
+}

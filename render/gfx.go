@@ -108,8 +108,8 @@ func spriteFilter(src parts.Rect, w, h int) ebiten.Filter {
 
 // affineQuad adds the source rectangle (u0, v0)-(u1, v1) of img drawn with
 // its corner (0, 0) .. (w, h) in texture space mapped by m to world units.
+// A quad wholly outside the canvas is left out.
 func (g *gfx) affineQuad(img *ebiten.Image, f ebiten.Filter, m parts.Affine, x0, y0, x1, y1, u0, v0, u1, v1 float64, c [4]float32) {
-	g.b.use(g.dst, img, f)
 	// The corner (x0, y0) in device px, and the quad's two edges: m and the
 	// projection are both affine, so the other corners follow from them
 	// without mapping each one through both.
@@ -117,6 +117,11 @@ func (g *gfx) affineQuad(img *ebiten.Image, f ebiten.Filter, m parts.Affine, x0,
 	w, h := (x1-x0)*g.sx, (y1-y0)*g.sx
 	ex, ey := m.A*w, m.B*w
 	fx, fy := m.C*h, m.D*h
+	if ax+min(ex, 0)+min(fx, 0) > g.w || ay+min(ey, 0)+min(fy, 0) > g.h ||
+		ax+max(ex, 0)+max(fx, 0) < 0 || ay+max(ey, 0)+max(fy, 0) < 0 {
+		return
+	}
+	g.b.use(g.dst, img, f)
 	g.b.quad(ax, ay, ax+ex, ay+ey, ax+ex+fx, ay+ey+fy, ax+fx, ay+fy, u0, v0, u1, v1, c)
 }
 

@@ -23,6 +23,8 @@ func (ExplosionEffectFactory) Bind(k *clientcore.KeySchema) (parts.Binding, erro
 const (
 	flashMs       = 1500
 	craterMs      = 20000
+	craterFadeMs  = 4000 // the crater's last 4 s
+	craterAlpha   = 0.225
 	smokeSpawnMs  = 4000
 	maxBlastSmoke = 30 + smokeSpawnMs/50 + 1
 )
@@ -52,8 +54,11 @@ type ExplosionEffect struct {
 	craterD   float64
 	hFlash    parts.Handle
 	hCrater   parts.Handle
-	flash     flashLayer
-	crater    craterLayer
+	// ground is whether the crater went onto its level's ground decal
+	// layer (then only the smoke is drawn here).
+	ground bool
+	flash  flashLayer
+	crater craterLayer
 	// At is where it went off: the height of the bomb that detonated
 	// there (the ground when none is known).
 	At parts.Height
@@ -77,6 +82,12 @@ func (b *explosionBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Par
 		e.spawnSmoke()
 	}
 	e.At = c.Levels.BlastAt(e.X, e.Y, blastMatch)
+	if level, ok := parts.OnLevel(e.At.H); ok && e.funnel != parts.NoTex {
+		h := float64(level)
+		d := c.Stage.HeldDecals(drawZ(2, parts.Height{Level: level, H: h}), h, craterMs-craterFadeMs, craterFadeMs)
+		d.Paint(e.funnel, parts.Rect{W: funnelSide, H: funnelSide}, e.craterM(), parts.White().WithAlpha(craterAlpha))
+		e.ground = true
+	}
 	e.hCrater = c.Stage.Add(drawZ(2, e.At), &e.crater)
 	e.hFlash = c.Stage.Add(drawZ(4, e.At), &e.flash)
 	if c.Sound != nil { // a one-shot: it ends by itself
@@ -105,7 +116,9 @@ func (e *ExplosionEffect) spawnSmoke() {
 // Update implements parts.Part.
 func (e *ExplosionEffect) Update([]float32) {}
 
-// Step implements parts.Part; the effect ends with the crater (20 s).
+// Step implements parts.Part; the effect ends with the crater (20 s), or
+// once its flash and smoke are gone when the crater lies on the ground's
+// decal layer.
 func (e *ExplosionEffect) Step(dt float64) bool {
 	dt = math.Min(dt, 100)
 	e.t += dt
@@ -143,7 +156,17 @@ func (e *ExplosionEffect) Step(dt float64) bool {
 		n++
 	}
 	e.Smoke = e.Smoke[:n]
+	if e.ground {
+		return e.t < max(flashMs, smokeSpawnMs) || n > 0
+	}
 	return e.t < craterMs
+}
+
+// craterM maps the funnel texture onto the ground: craterD across, turned
+// by craterRot, centred on the blast.
+func (e *ExplosionEffect) craterM() parts.Affine {
+	k := e.craterD / funnelContent
+	return parts.Identity().Translate(-funnelSide/2, -funnelSide/2).Scale(k, k).Rotate(e.craterRot).Translate(e.X, e.Y)
 }
 
 // Destroy implements parts.Part.
@@ -183,18 +206,17 @@ func (f *flashLayer) Draw(g parts.Gfx) {
 }
 
 // Draw implements parts.Drawable for the crater and its smoke (zIndex 2).
-// The crater stays a sprite rather than a mark on the ground decal layer:
-// it holds its alpha for 16 s and fades in the last 4, and its edge is
-// soft; a layer fades every pixel by the same amount at once, which could
-// neither hold it nor keep its edge while it fades (and a blast leaves one
-// crater, not a mark a tick).
+// A crater left on a level is painted once onto that level's held ground
+// decal layer, which shows it whole for 16 s and fades it out, its soft
+// edge kept, over the last 4; one between levels (a ramp) is drawn here
+// as a sprite on the same schedule, fading in over its first 50 ms.
 func (c *craterLayer) Draw(g parts.Gfx) {
 	e := c.e
 	g.Elevate(e.At.H)
-	a := 0.225 * math.Max(0, math.Min(1, math.Min(e.t/50, (craterMs-e.t)/4000)))
-	k := e.craterD / funnelContent
-	m := parts.Identity().Translate(-funnelSide/2, -funnelSide/2).Scale(k, k).Rotate(e.craterRot).Translate(e.X, e.Y)
-	g.Image(e.funnel, parts.Rect{W: funnelSide, H: funnelSide}, m, parts.White().WithAlpha(a))
+	if !e.ground {
+		a := craterAlpha * math.Max(0, math.Min(1, math.Min(e.t/50, (craterMs-e.t)/craterFadeMs)))
+		g.Image(e.funnel, parts.Rect{W: funnelSide, H: funnelSide}, e.craterM(), parts.White().WithAlpha(a))
+	}
 	for i := range e.Smoke {
 		p := &e.Smoke[i]
 		ks := p.size / explosionContent

@@ -173,13 +173,17 @@ var smokeTint = parts.RGB(0x333333)
 func (s *Smoke) Draw(g parts.Gfx) {
 	w, h := float64(s.Pose.size)*4, float64(s.Pose.size)*3
 	mm := math.Max(0.5, math.Sqrt(w*h*0.001))
-	const side = 14 // texture side; content diameter 6
+	const side = 14  // texture side; content diameter 6
+	h0 := math.NaN() // the height the gfx is elevated to; particles of a stretch share one
 	for i := range s.Particles {
 		q := &s.Particles[i]
 		d := q.size * mm * 8
 		k := d / smokeContent
 		m := parts.Identity().Translate(-side/2, -side/2).Scale(k, k).Rotate(q.rot).Translate(q.x, q.y)
-		g.Elevate(q.h)
+		if q.h != h0 {
+			h0 = q.h
+			g.Elevate(h0)
+		}
 		g.Image(s.tex, parts.Rect{W: side, H: side}, m, smokeTint.WithAlpha(q.alpha))
 	}
 }

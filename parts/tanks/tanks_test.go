@@ -252,8 +252,53 @@ func TestEffectsEndByThemselves(t *testing.T) {
 	for range 160 {
 		sc.Step(100)
 	}
-	if _, effects = sc.Counts(); effects != 0 || sc.Stage("vimp").Len() != 0 {
+	// What stays on the stage is the ground's decal layer the crater was
+	// painted on.
+	if _, effects = sc.Counts(); effects != 0 || sc.Stage("vimp").Len() != 1 {
 		t.Fatalf("effects left after 26 s: %d, stage %d", effects, sc.Stage("vimp").Len())
+	}
+}
+
+// A blast on the ground paints its crater once onto the ground's held
+// decal layer, which shows it whole for 16 s and fades it out over 4; the
+// part draws only its flash and smoke, and ends once they are gone.
+func TestCraterGoesOnTheGroundsDecalLayer(t *testing.T) {
+	s := loadSchema(t)
+	f := newFixture(t, s)
+	sc := f.scene
+	sc.ApplyFrame(frame(block(s, "w2e", clientcore.Row{ID: 0, Fields: blastRow(t, s, 5, 5, 50)})))
+	sc.Step(16)
+	var g partstest.Gfx
+	g.Rect = parts.Rect{X: -100, Y: -100, W: 500, H: 300}
+	sc.Stage("vimp").Draw(&g)
+	var layers []partstest.Op
+	for _, op := range g.Ops {
+		if op.Kind == "decals" {
+			layers = append(layers, op)
+		}
+		if op.Kind == "image" && strings.HasPrefix(f.tex.Name(op.Tex), "funnel.") {
+			t.Errorf("crater drawn as a sprite: %+v", op)
+		}
+	}
+	if len(layers) != 1 || len(layers[0].Decals) != 1 {
+		t.Fatalf("decal layers drawn %+v, want one with the crater", layers)
+	}
+	l, d := layers[0].Layer, layers[0].Decals[0]
+	if l != sc.Stage("vimp").HeldDecals(drawZ(2, parts.Height{}), 0, craterMs-craterFadeMs, craterFadeMs) || l.H != 0 {
+		t.Errorf("crater on layer %+v, not the ground's held layer at the crater's order", l)
+	}
+	if cx, cy := d.M.Apply(funnelSide/2, funnelSide/2); math.Abs(cx-5) > 1e-6 || math.Abs(cy-5) > 1e-6 ||
+		!strings.HasPrefix(f.tex.Name(d.Tex), "funnel.") || math.Abs(float64(d.C.A)-craterAlpha) > 1e-6 {
+		t.Errorf("crater centred at (%v, %v), %s, alpha %v", cx, cy, f.tex.Name(d.Tex), d.C.A)
+	}
+	if l.Scale(15900) != 1 || math.Abs(l.Scale(18000)-0.5) > 1e-9 || l.Scale(20000) != 0 {
+		t.Errorf("crater shows %v at 15.9 s, %v at 18 s, %v at 20 s", l.Scale(15900), l.Scale(18000), l.Scale(20000))
+	}
+	for range 70 {
+		sc.Step(100)
+	}
+	if _, effects := sc.Counts(); effects != 0 {
+		t.Errorf("%d effects 7 s after the blast: its smoke is long gone", effects)
 	}
 }
 

@@ -162,8 +162,10 @@ func (m *latency) init() {
 // keyChange counts a key message the prediction was given.
 func (m *latency) keyChange() { m.keys++ }
 
-// presented takes one frame showing p, whose work took cpu.
-func (m *latency) presented(p pose, cpu time.Duration) {
+// presented takes one frame showing p, whose work took cpu; predicting
+// tells whether the game predicted the local player as the frame read its
+// keys (a dead or frozen tank ignores them until it plays again).
+func (m *latency) presented(p pose, cpu time.Duration, predicting bool) {
 	if !m.started {
 		m.started = true
 		m.gc.read()
@@ -171,7 +173,7 @@ func (m *latency) presented(p pose, cpu time.Duration) {
 	m.frame.add(float64(cpu) / float64(time.Millisecond))
 	if m.keys != m.seenKeys {
 		m.seenKeys = m.keys
-		if !m.pending && m.last.ok && m.last == m.before {
+		if !m.pending && predicting && m.last.ok && m.last == m.before {
 			m.pending, m.baseline, m.waited = true, m.last, 0
 		}
 	}
@@ -205,7 +207,19 @@ func (l *Loop) Presented(cpu time.Duration) {
 		l.lat.forget()
 		return
 	}
-	l.lat.presented(l.localPose(), cpu)
+	m := &l.lat
+	pressed := m.keys != m.seenKeys
+	m.presented(l.localPose(), cpu, pressed && l.predicting())
+}
+
+// predicting reports whether the game steps the local player's prediction
+// now (asked only on a press: the report is more than a flag).
+func (l *Loop) predicting() bool {
+	if l.core == nil {
+		return false
+	}
+	r, ok := l.core.Prediction()
+	return ok && r.Live.Active
 }
 
 // LatencySummary is the loop's latency figures from the first frame
@@ -214,7 +228,8 @@ type LatencySummary struct {
 	// InputToPoseFramesP95 is the p95 of the frames a key press took to
 	// show in the drawn predicted pose of the local player: 0 when the
 	// frame that read the key showed it. Only presses from a still pose
-	// are timed (a moving pose changes whatever the keys do); -1 with none.
+	// (a moving pose changes whatever the keys do) while the game predicts
+	// the player (not dead, not frozen) are timed; -1 with none.
 	InputToPoseFramesP95 int `json:"inputToPoseFramesP95"`
 	InputToPoseFramesMax int `json:"inputToPoseFramesMax"`
 	// Presses counts the presses timed; Unseen those from a still pose

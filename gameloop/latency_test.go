@@ -51,7 +51,7 @@ func still(x float32) pose { return pose{v: [maxPoseFields]float32{x, 0}, n: 2, 
 func TestLatencyTimesPressesFromAStillPose(t *testing.T) {
 	var m latency
 	m.init()
-	frame := func(p pose) { m.presented(p, time.Millisecond) }
+	frame := func(p pose) { m.presented(p, time.Millisecond, true) }
 	frame(still(0))
 	frame(still(0))
 	// A press whose frame shows it: 0 frames.
@@ -100,6 +100,15 @@ func TestLatencyTimesPressesFromAStillPose(t *testing.T) {
 	if m.press.n != 3 || m.pending {
 		t.Errorf("a press without a pose was timed: %d pending %v", m.press.n, m.pending)
 	}
+	// A press the game does not predict (a dead tank) is not timed.
+	frame(still(5))
+	frame(still(5))
+	m.keyChange()
+	m.presented(still(5), time.Millisecond, false)
+	frame(still(6))
+	if m.press.n != 3 || m.pending {
+		t.Errorf("a press while not predicting was timed: %d pending %v", m.press.n, m.pending)
+	}
 	if m.frame.n == 0 || m.frame.quantile(0.99) != 1 {
 		t.Errorf("frame times: n %d p99 %v", m.frame.n, m.frame.quantile(0.99))
 	}
@@ -108,12 +117,12 @@ func TestLatencyTimesPressesFromAStillPose(t *testing.T) {
 func TestLatencyPresentAllocatesNothing(t *testing.T) {
 	var m latency
 	m.init()
-	m.presented(still(0), 0)
+	m.presented(still(0), 0, true)
 	x := float32(0)
 	allocs := testing.AllocsPerRun(200, func() {
 		m.keyChange()
 		x++
-		m.presented(still(x), 2*time.Millisecond)
+		m.presented(still(x), 2*time.Millisecond, true)
 	})
 	if allocs != 0 {
 		t.Errorf("%v allocs per frame", allocs)

@@ -46,9 +46,22 @@ func (l *Loop) configure(cfg *protocol.Config) {
 	}
 	keys := l.configureKeys(cfg)
 	l.hud.SetGameLook(look, keys)
-	l.ctrl = input.NewController(keys, l.hud, l.core, l.world.ScreenToWorld)
+	l.lat.forget()
+	l.ctrl = input.NewController(keys, l.hud, keyCounter{l.core, &l.lat}, l.world.ScreenToWorld)
 	l.ctrl.SetSender(l.sess)
 	l.snd.configure(pc.Sounds)
+}
+
+// keyCounter is the controller's predictor: the core, with every key
+// message counted for the latency measure on its way.
+type keyCounter struct {
+	*clientcore.Core
+	lat *latency
+}
+
+func (k keyCounter) ApplyInput(seq uint32, down bool, name string, nowMs float64) {
+	k.lat.keyChange()
+	k.Core.ApplyInput(seq, down, name, nowMs)
 }
 
 // pickGame finds the game of the connection's target among the known ones:

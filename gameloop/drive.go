@@ -35,11 +35,13 @@ func RunHeadless(parent context.Context, l *Loop, run func(ctx context.Context) 
 		done <- result{info, err}
 	}()
 	tk := time.NewTicker(time.Second / time.Duration(max(1, tickHz)))
+	var f headlessFrame
 	defer tk.Stop()
 	finish := func(r result) (*session.CloseInfo, error) {
 		// What is left is bounded by the session's queue and the core's:
 		// a few ticks' work, unless the run was ended from outside.
-		l.Tick(now())
+		f.due = true
+		f.tick(l, now)
 		for i := 0; i < maxFinishTicks && l.Behind() && parent.Err() == nil; i++ {
 			l.Tick(now())
 		}
@@ -53,6 +55,8 @@ func RunHeadless(parent context.Context, l *Loop, run func(ctx context.Context) 
 			select {
 			case r := <-done:
 				return finish(r)
+			case <-tk.C:
+				f.due = true
 			default:
 			}
 		} else {
@@ -60,12 +64,32 @@ func RunHeadless(parent context.Context, l *Loop, run func(ctx context.Context) 
 			case r := <-done:
 				return finish(r)
 			case <-tk.C:
+				f.due = true
 			case <-l.sess.Queue().Ready():
 			}
 		}
-		l.Tick(now())
+		f.tick(l, now)
 		if l.Fatal() != nil {
 			cancel()
 		}
+	}
+}
+
+// headlessFrame is a headless run's display: each of the ticker's ticks
+// presents a frame (Loop.Presented), as a window's vsync would; the ticks
+// in between (a message that arrived, work carried over) add their time
+// to the next frame's.
+type headlessFrame struct {
+	cost time.Duration
+	due  bool // the ticker ticked: this tick presents
+}
+
+func (f *headlessFrame) tick(l *Loop, now func() time.Time) {
+	start := time.Now()
+	l.Tick(now())
+	f.cost += time.Since(start)
+	if f.due {
+		l.Presented(f.cost)
+		f.cost, f.due = 0, false
 	}
 }

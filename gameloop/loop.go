@@ -132,6 +132,7 @@ type Loop struct {
 	fb    feedback // feedback.go
 	disp  display  // display.go
 	rep   report   // report.go
+	lat   latency  // latency.go
 	fatal error
 }
 
@@ -175,6 +176,7 @@ func New(o Options) *Loop {
 		clock: clock{start: o.Start, started: !o.Start.IsZero()}, snd: newGameSounds(&o),
 		disp: display{bindings: o.Bindings}, rep: newReport()}
 	l.fb = newFeedback(&o, l.rep.note)
+	l.lat.init()
 	l.world = world.New(world.Options{Log: o.Log, Rand: o.Rand, Textures: o.Textures, Sounds: l.snd.forParts(),
 		Width: o.Width, Height: o.Height, Limits: o.Limits})
 	l.hud = hud.New("", "", o.Store)

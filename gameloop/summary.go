@@ -39,10 +39,13 @@ type Summary struct {
 	// Refused is set when the scene refused entities past its limits.
 	Refused *Refused `json:"refused,omitempty"`
 	// Lobby is the lobby room's story (absent for a dedicated host).
-	Lobby      *LobbySummary `json:"lobby,omitempty"`
-	CloseCode  *int          `json:"closeCode"`
-	Errors     []string      `json:"errors"`
-	DurationMs int64         `json:"durationMs"`
+	Lobby *LobbySummary `json:"lobby,omitempty"`
+	// Latency is how quickly the run answered its keys and what its frames
+	// cost (absent when it never played).
+	Latency    *LatencySummary `json:"latency,omitempty"`
+	CloseCode  *int            `json:"closeCode"`
+	Errors     []string        `json:"errors"`
+	DurationMs int64           `json:"durationMs"`
 	// Client is the build that played (vimpclient -version).
 	Client string `json:"client"`
 }
@@ -165,6 +168,7 @@ func Summarize(l *Loop, e *Entities, d time.Duration) Summary {
 		s.CloseCode = &code
 	}
 	s.Lobby = l.lobbySummary()
+	s.Latency = l.Latency()
 	s.Errors = append(append([]string{}, st.Errors...), ls.Errors...)
 	if f := l.Fatal(); f != nil && len(s.Errors) == 0 {
 		s.Errors = append(s.Errors, f.Error())
@@ -182,6 +186,34 @@ func Summarize(l *Loop, e *Entities, d time.Duration) Summary {
 // WriteSummary writes s as one JSON line, with the runes that would steer
 // a terminal (in the host's schema keys, say) written as \u escapes.
 func WriteSummary(w io.Writer, s Summary) error {
+	b, err := json.Marshal(s)
+	if err != nil {
+		return fmt.Errorf("summary: %w", err)
+	}
+	_, err = w.Write(append(termtext.EscapeJSON(b), '\n'))
+	return err
+}
+
+// WindowSummary is a window run's report (-summary with a window): the
+// latency figures of the last match it showed, absent when none reached
+// play.
+type WindowSummary struct {
+	Latency *LatencySummary `json:"latency,omitempty"`
+	Client  string          `json:"client"`
+}
+
+// SummarizeWindow builds the window's report from the last loop it showed
+// (nil: none).
+func SummarizeWindow(l *Loop) WindowSummary {
+	s := WindowSummary{Client: version.Get().String()}
+	if l != nil {
+		s.Latency = l.Latency()
+	}
+	return s
+}
+
+// WriteWindowSummary writes s as one JSON line.
+func WriteWindowSummary(w io.Writer, s WindowSummary) error {
 	b, err := json.Marshal(s)
 	if err != nil {
 		return fmt.Errorf("summary: %w", err)

@@ -28,7 +28,7 @@ import (
 type Config struct {
 	Headless bool
 	For      time.Duration // headless: leave after this long (0: see Headless)
-	Summary  bool          // headless: print a JSON summary on stdout when leaving
+	Summary  bool          // print a JSON summary on stdout when leaving (a window: its latency figures)
 	Team     string        // the team to join when the host asks
 	Script   string        // headless: the key script's file
 	Nick     string

@@ -31,7 +31,7 @@ import (
 // (start set) on the connecting screen of what the command line named. Every
 // match, server browser and demo the player opens from there is built in
 // this window and torn down in it. It returns the exit status.
-func Window(ctx context.Context, p *Config, start *hud.StartChoice, stderr io.Writer) int {
+func Window(ctx context.Context, p *Config, start *hud.StartChoice, stdout, stderr io.Writer) int {
 	stderr = p.redact(stderr)
 	scenario := "start screen"
 	if start != nil {
@@ -102,11 +102,15 @@ func Window(ctx context.Context, p *Config, start *hud.StartChoice, stderr io.Wr
 	}
 	prefs, prefsPath := loadSettings(log)
 	bindingsPath, _ := input.BindingsPath()
-	win, err := window.NewHome(ctx, home, renderer, window.Options{
+	wo := window.Options{
 		Title: "vimpclient", Log: log, NetGraph: p.NetGraph,
 		Fullscreen: p.Fullscreen, Screenshot: p.Screenshot, ScreenshotAfter: p.ScreenshotAfter, Width: p.Size.W, Height: p.Size.H,
 		Settings: prefs, SettingsPath: prefsPath, BindingsPath: bindingsPath, Sound: av.sounds,
-	})
+	}
+	if p.Summary {
+		wo.Summary = stdout
+	}
+	win, err := window.NewHome(ctx, home, renderer, wo)
 	if err != nil {
 		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
 		return 1

@@ -11,6 +11,7 @@ import (
 	"errors"
 	"fmt"
 	"image/color"
+	"io"
 	"log/slog"
 	"time"
 
@@ -58,6 +59,9 @@ type Options struct {
 	SettingsPath, BindingsPath string
 	// Sound takes the overlay's volumes (nil: none).
 	Sound Volumes
+	// Summary, if set, gets the window's report when it closes (see
+	// gameloop.SummarizeWindow): the last match's latency figures.
+	Summary io.Writer
 }
 
 // Window is the ebiten.Game of the client. Build it with New; Run opens it.
@@ -100,6 +104,9 @@ type Window struct {
 	lobby      *lobbyScreen
 	home       *homeScreen
 	outW, outH float64
+	// updateCost is what the last Update took, for the frame time the
+	// next Draw hands the loop.
+	updateCost time.Duration
 }
 
 // play is what a window plays: a live game loop, or a demo whose loop is
@@ -188,6 +195,11 @@ func (w *Window) Run() error {
 		w.lobby.stopAll()
 	}
 	w.saveGeometry()
+	if o.Summary != nil {
+		if err := gameloop.WriteWindowSummary(o.Summary, gameloop.SummarizeWindow(w.graphOf)); err != nil {
+			w.opts.Log.Warn("no summary", "err", err)
+		}
+	}
 	if err != nil {
 		return fmt.Errorf("window: %w", err)
 	}
@@ -285,6 +297,7 @@ func (k *keyboard) Feed(t *gameloop.InputTick) {
 // Update implements ebiten.Game: the window's own keys, then one tick (or
 // the server browser's frame).
 func (w *Window) Update() error {
+	defer w.costUpdate(time.Now())
 	if w.quit || w.ctx.Err() != nil || (w.home == nil && w.lobby == nil && w.play.Loop().GaveUp()) {
 		return ebiten.Termination
 	}
@@ -342,6 +355,9 @@ func (w *Window) Update() error {
 	return nil
 }
 
+// costUpdate keeps what an Update that started at start took.
+func (w *Window) costUpdate(start time.Time) { w.updateCost = time.Since(start) }
+
 // shoot asks for the -screenshot once its time came and the game (or the
 // server browser) is ready to be pictured.
 func (w *Window) shoot(now time.Time) {
@@ -371,8 +387,11 @@ func (w *Window) shotReady(now time.Time) bool {
 	return !w.renderer.ImagesLoading() && !w.play.Loop().Stats().PlayAt.IsZero()
 }
 
-// Draw implements ebiten.Game.
+// Draw implements ebiten.Game. A match's frame is handed to its loop for
+// the latency figures (Loop.Presented) with what this Draw and the Update
+// before it took, the screenshot's encoding left out.
 func (w *Window) Draw(screen *ebiten.Image) {
+	start := time.Now()
 	screen.Fill(color.Black)
 	hs := w.hudDPR()
 	if w.play == nil { // the start screen, a connecting screen or the server browser
@@ -394,6 +413,7 @@ func (w *Window) Draw(screen *ebiten.Image) {
 		w.drawLoading(screen, p)
 	}
 	w.hud.DrawSettings(screen, w.menu, loop.NowMs(), hs)
+	loop.Presented(w.updateCost + time.Since(start))
 	w.writePending(screen)
 }
 

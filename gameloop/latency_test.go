@@ -1,0 +1,130 @@
+package gameloop
+
+import (
+	"testing"
+	"time"
+)
+
+func TestHistogramQuantiles(t *testing.T) {
+	var counts [10]uint64
+	h := histogram{width: 0.5, counts: counts[:]}
+	if got := h.quantile(0.99); got != 0 || h.quantileBucket(0.5) != -1 {
+		t.Fatalf("empty: %v, bucket %d", got, h.quantileBucket(0.5))
+	}
+	// 100 values: 0.1 ×90, 1.2 ×9, 30 ×1 (past the last bucket's edge).
+	for range 90 {
+		h.add(0.1)
+	}
+	for range 9 {
+		h.add(1.2)
+	}
+	h.add(30)
+	if h.n != 100 || h.max != 30 {
+		t.Fatalf("n %d max %v", h.n, h.max)
+	}
+	for _, c := range []struct{ q, want float64 }{
+		{0.5, 0.5},   // the 50th value, 0.1, read at its bucket's upper edge
+		{0.90, 0.5},  // the 90th is still 0.1
+		{0.91, 1.5},  // the 91st is 1.2, in [1, 1.5)
+		{0.99, 1.5},  // the 99th too
+		{1.00, 30.0}, // the open last bucket reads the largest value
+	} {
+		if got := h.quantile(c.q); got != c.want {
+			t.Errorf("quantile(%v) = %v, want %v", c.q, got, c.want)
+		}
+	}
+	h.add(-3) // counts as 0
+	if counts[0] != 91 {
+		t.Errorf("negative value not counted in the first bucket: %v", counts[0])
+	}
+	// The edge is capped by the largest value seen.
+	var c2 [4]uint64
+	g := histogram{width: 1, counts: c2[:]}
+	g.add(0.25)
+	if got := g.quantile(0.95); got != 0.25 {
+		t.Errorf("single value: %v", got)
+	}
+}
+
+func still(x float32) pose { return pose{v: [maxPoseFields]float32{x, 0}, n: 2, ok: true} }
+
+func TestLatencyTimesPressesFromAStillPose(t *testing.T) {
+	var m latency
+	m.init()
+	frame := func(p pose) { m.presented(p, time.Millisecond, true) }
+	frame(still(0))
+	frame(still(0))
+	// A press whose frame shows it: 0 frames.
+	m.keyChange()
+	frame(still(1))
+	// Moving: a press now is not timed (the pose changes anyway).
+	m.keyChange()
+	frame(still(2))
+	frame(still(2))
+	frame(still(2))
+	// A press shown one frame after the frame that read it.
+	m.keyChange()
+	frame(still(2))
+	frame(still(3))
+	frame(still(3))
+	// Key changes before a press shows belong to it: one press, shown 3
+	// frames after the first.
+	m.keyChange()
+	m.keyChange()
+	frame(still(3))
+	frame(still(3))
+	m.keyChange()
+	frame(still(3))
+	frame(still(4))
+	if m.press.n != 3 || m.unseen != 0 {
+		t.Fatalf("timed %d, unseen %d; want 3, 0", m.press.n, m.unseen)
+	}
+	if m.pressCounts[0] != 1 || m.pressCounts[1] != 1 || m.pressCounts[3] != 1 {
+		t.Errorf("frames counted %v", m.pressCounts[:4])
+	}
+	// A press that never moves the pose is unseen after maxPressFrames.
+	frame(still(4))
+	m.keyChange()
+	for range maxPressFrames + 5 {
+		frame(still(4))
+	}
+	if m.unseen != 1 || m.press.n != 3 {
+		t.Errorf("unseen %d, timed %d", m.unseen, m.press.n)
+	}
+	// No pose (no prediction): nothing timed.
+	frame(pose{})
+	frame(pose{})
+	m.keyChange()
+	frame(pose{})
+	frame(pose{})
+	if m.press.n != 3 || m.pending {
+		t.Errorf("a press without a pose was timed: %d pending %v", m.press.n, m.pending)
+	}
+	// A press the game does not predict (a dead tank) is not timed.
+	frame(still(5))
+	frame(still(5))
+	m.keyChange()
+	m.presented(still(5), time.Millisecond, false)
+	frame(still(6))
+	if m.press.n != 3 || m.pending {
+		t.Errorf("a press while not predicting was timed: %d pending %v", m.press.n, m.pending)
+	}
+	if m.frame.n == 0 || m.frame.quantile(0.99) != 1 {
+		t.Errorf("frame times: n %d p99 %v", m.frame.n, m.frame.quantile(0.99))
+	}
+}
+
+func TestLatencyPresentAllocatesNothing(t *testing.T) {
+	var m latency
+	m.init()
+	m.presented(still(0), 0, true)
+	x := float32(0)
+	allocs := testing.AllocsPerRun(200, func() {
+		m.keyChange()
+		x++
+		m.presented(still(x), 2*time.Millisecond, true)
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocs per frame", allocs)
+	}
+}

@@ -19,7 +19,8 @@ import (
 
 // maxPressFrames is how many frames a press waits to show: a press the
 // pose has not followed by then (a fire key, forward against a wall, a
-// dead tank) is counted unseen, not timed.
+// dead tank) is counted unseen, not timed; so is one that a later key
+// change overtakes (supersedeFrames).
 const maxPressFrames = 60
 
 // Frame times are kept in frameBucketMs-wide buckets up to frameBuckets of
@@ -135,6 +136,11 @@ func (l *Loop) localPose() pose {
 	return pose{}
 }
 
+// supersedeFrames is how long a press may wait before a later key change
+// takes its place: key changes read by the press's own frame or the next
+// (a key tapped and let go) still belong to it.
+const supersedeFrames = 2
+
 // latency is the loop's measure (see the top of the file).
 type latency struct {
 	keys     uint64 // key messages the controller handed the prediction
@@ -173,6 +179,13 @@ func (m *latency) presented(p pose, cpu time.Duration, predicting bool) {
 	m.frame.add(float64(cpu) / float64(time.Millisecond))
 	if m.keys != m.seenKeys {
 		m.seenKeys = m.keys
+		if m.pending && m.waited >= supersedeFrames {
+			// The player pressed again while the press waited: whatever
+			// moves the pose now is this press's doing (the gun was at
+			// its stop, the tank against a wall), not the old one's.
+			m.unseen++
+			m.pending = false
+		}
 		if !m.pending && predicting && m.last.ok && m.last == m.before {
 			m.pending, m.baseline, m.waited = true, m.last, 0
 		}

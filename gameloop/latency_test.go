@@ -67,11 +67,10 @@ func TestLatencyTimesPressesFromAStillPose(t *testing.T) {
 	frame(still(2))
 	frame(still(3))
 	frame(still(3))
-	// Key changes before a press shows belong to it: one press, shown 3
-	// frames after the first.
+	// Key changes the press's own frame or the next reads belong to it:
+	// one press, shown 2 frames after the first.
 	m.keyChange()
 	m.keyChange()
-	frame(still(3))
 	frame(still(3))
 	m.keyChange()
 	frame(still(3))
@@ -79,16 +78,29 @@ func TestLatencyTimesPressesFromAStillPose(t *testing.T) {
 	if m.press.n != 3 || m.unseen != 0 {
 		t.Fatalf("timed %d, unseen %d; want 3, 0", m.press.n, m.unseen)
 	}
-	if m.pressCounts[0] != 1 || m.pressCounts[1] != 1 || m.pressCounts[3] != 1 {
+	if m.pressCounts[0] != 1 || m.pressCounts[1] != 1 || m.pressCounts[2] != 1 {
 		t.Errorf("frames counted %v", m.pressCounts[:4])
 	}
-	// A press that never moves the pose is unseen after maxPressFrames.
+	// A press that moves nothing (the gun at its stop) and a later press
+	// that moves the pose: the later one is timed, from its own frame, and
+	// the first is unseen.
 	frame(still(4))
 	m.keyChange()
-	for range maxPressFrames + 5 {
-		frame(still(4))
+	frame(still(4))
+	frame(still(4))
+	frame(still(4))
+	m.keyChange()
+	frame(still(5))
+	if m.press.n != 4 || m.unseen != 1 || m.pressCounts[0] != 2 {
+		t.Fatalf("timed %d, unseen %d, counts %v; want 4, 1, two at 0 frames", m.press.n, m.unseen, m.pressCounts[:4])
 	}
-	if m.unseen != 1 || m.press.n != 3 {
+	// A press that never moves the pose is unseen after maxPressFrames.
+	frame(still(5))
+	m.keyChange()
+	for range maxPressFrames + 5 {
+		frame(still(5))
+	}
+	if m.unseen != 2 || m.press.n != 4 {
 		t.Errorf("unseen %d, timed %d", m.unseen, m.press.n)
 	}
 	// No pose (no prediction): nothing timed.
@@ -97,16 +109,16 @@ func TestLatencyTimesPressesFromAStillPose(t *testing.T) {
 	m.keyChange()
 	frame(pose{})
 	frame(pose{})
-	if m.press.n != 3 || m.pending {
+	if m.press.n != 4 || m.pending {
 		t.Errorf("a press without a pose was timed: %d pending %v", m.press.n, m.pending)
 	}
 	// A press the game does not predict (a dead tank) is not timed.
-	frame(still(5))
-	frame(still(5))
-	m.keyChange()
-	m.presented(still(5), time.Millisecond, false)
 	frame(still(6))
-	if m.press.n != 3 || m.pending {
+	frame(still(6))
+	m.keyChange()
+	m.presented(still(6), time.Millisecond, false)
+	frame(still(7))
+	if m.press.n != 4 || m.pending {
 		t.Errorf("a press while not predicting was timed: %d pending %v", m.press.n, m.pending)
 	}
 	if m.frame.n == 0 || m.frame.quantile(0.99) != 1 {

@@ -60,7 +60,7 @@ type keyCounter struct {
 }
 
 func (k keyCounter) ApplyInput(seq uint32, down bool, name string, nowMs float64) {
-	k.lat.keyChange()
+	k.lat.keyChange(down)
 	k.Core.ApplyInput(seq, down, name, nowMs)
 }
 

@@ -143,8 +143,10 @@ const supersedeFrames = 2
 
 // latency is the loop's measure (see the top of the file).
 type latency struct {
-	keys     uint64 // key messages the controller handed the prediction
+	keys     uint64 // key presses the controller handed the prediction
 	seenKeys uint64 // keys at the last presented frame
+	releases uint64 // key releases handed the prediction
+	seenRel  uint64 // releases at the last presented frame
 	started  bool   // the first frame in play was presented
 	// The last two presented poses; a press is timed from a still pose
 	// (the two equal), whose change can only be the press's.
@@ -165,8 +167,17 @@ func (m *latency) init() {
 	m.frame = histogram{width: frameBucketMs, counts: m.frameCounts[:]}
 }
 
-// keyChange counts a key message the prediction was given.
-func (m *latency) keyChange() { m.keys++ }
+// keyChange counts a key message the prediction was given: a press (down)
+// is what gets timed; a release only ends the wait of a press that moved
+// nothing, so that what moves the pose later (a respawn) is not credited to
+// a key already let go.
+func (m *latency) keyChange(down bool) {
+	if down {
+		m.keys++
+	} else {
+		m.releases++
+	}
+}
 
 // presented takes one frame showing p, whose work took cpu; predicting
 // tells whether the game predicted the local player as the frame read its
@@ -177,6 +188,13 @@ func (m *latency) presented(p pose, cpu time.Duration, predicting bool) {
 		m.gc.read()
 	}
 	m.frame.add(float64(cpu) / float64(time.Millisecond))
+	if m.releases != m.seenRel {
+		m.seenRel = m.releases
+		if m.pending && m.waited >= supersedeFrames {
+			m.unseen++ // let go without moving anything
+			m.pending = false
+		}
+	}
 	if m.keys != m.seenKeys {
 		m.seenKeys = m.keys
 		if m.pending && m.waited >= supersedeFrames {
@@ -208,7 +226,7 @@ func (m *latency) presented(p pose, cpu time.Duration, predicting bool) {
 // forget drops the pose and a waiting press: a new connection's player.
 func (m *latency) forget() {
 	m.last, m.before, m.pending = pose{}, pose{}, false
-	m.seenKeys = m.keys
+	m.seenKeys, m.seenRel = m.keys, m.releases
 }
 
 // Presented takes one presented frame: the window calls it after each

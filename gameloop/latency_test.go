@@ -55,24 +55,24 @@ func TestLatencyTimesPressesFromAStillPose(t *testing.T) {
 	frame(still(0))
 	frame(still(0))
 	// A press whose frame shows it: 0 frames.
-	m.keyChange()
+	m.keyChange(true)
 	frame(still(1))
 	// Moving: a press now is not timed (the pose changes anyway).
-	m.keyChange()
+	m.keyChange(true)
 	frame(still(2))
 	frame(still(2))
 	frame(still(2))
 	// A press shown one frame after the frame that read it.
-	m.keyChange()
+	m.keyChange(true)
 	frame(still(2))
 	frame(still(3))
 	frame(still(3))
 	// Key changes the press's own frame or the next reads belong to it:
 	// one press, shown 2 frames after the first.
-	m.keyChange()
-	m.keyChange()
+	m.keyChange(true)
+	m.keyChange(true)
 	frame(still(3))
-	m.keyChange()
+	m.keyChange(true)
 	frame(still(3))
 	frame(still(4))
 	if m.press.n != 3 || m.unseen != 0 {
@@ -85,28 +85,48 @@ func TestLatencyTimesPressesFromAStillPose(t *testing.T) {
 	// that moves the pose: the later one is timed, from its own frame, and
 	// the first is unseen.
 	frame(still(4))
-	m.keyChange()
+	m.keyChange(true)
 	frame(still(4))
 	frame(still(4))
 	frame(still(4))
-	m.keyChange()
+	m.keyChange(true)
 	frame(still(5))
 	if m.press.n != 4 || m.unseen != 1 || m.pressCounts[0] != 2 {
 		t.Fatalf("timed %d, unseen %d, counts %v; want 4, 1, two at 0 frames", m.press.n, m.unseen, m.pressCounts[:4])
 	}
-	// A press that never moves the pose is unseen after maxPressFrames.
+	// A press that moves nothing (the gun at its stop), let go, then a
+	// respawn moving the pose: the press is unseen, the respawn not
+	// credited to it; a release alone is never timed.
 	frame(still(5))
-	m.keyChange()
-	for range maxPressFrames + 5 {
-		frame(still(5))
+	m.keyChange(true)
+	frame(still(5))
+	frame(still(5))
+	m.keyChange(false)
+	frame(still(5))
+	frame(still(5))
+	frame(still(9))
+	if m.press.n != 4 || m.unseen != 2 || m.pending {
+		t.Fatalf("timed %d, unseen %d, pending %v; want 4, 2, false", m.press.n, m.unseen, m.pending)
 	}
-	if m.unseen != 2 || m.press.n != 4 {
+	m.keyChange(false)
+	frame(still(9))
+	frame(still(10))
+	if m.press.n != 4 || m.unseen != 2 {
+		t.Fatalf("a release was timed: %d, unseen %d", m.press.n, m.unseen)
+	}
+	// A press that never moves the pose is unseen after maxPressFrames.
+	frame(still(10))
+	m.keyChange(true)
+	for range maxPressFrames + 5 {
+		frame(still(10))
+	}
+	if m.unseen != 3 || m.press.n != 4 {
 		t.Errorf("unseen %d, timed %d", m.unseen, m.press.n)
 	}
 	// No pose (no prediction): nothing timed.
 	frame(pose{})
 	frame(pose{})
-	m.keyChange()
+	m.keyChange(true)
 	frame(pose{})
 	frame(pose{})
 	if m.press.n != 4 || m.pending {
@@ -115,7 +135,7 @@ func TestLatencyTimesPressesFromAStillPose(t *testing.T) {
 	// A press the game does not predict (a dead tank) is not timed.
 	frame(still(6))
 	frame(still(6))
-	m.keyChange()
+	m.keyChange(true)
 	m.presented(still(6), time.Millisecond, false)
 	frame(still(7))
 	if m.press.n != 4 || m.pending {
@@ -132,7 +152,7 @@ func TestLatencyPresentAllocatesNothing(t *testing.T) {
 	m.presented(still(0), 0, true)
 	x := float32(0)
 	allocs := testing.AllocsPerRun(200, func() {
-		m.keyChange()
+		m.keyChange(true)
 		x++
 		m.presented(still(x), 2*time.Millisecond, true)
 	})

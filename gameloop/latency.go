@@ -4,6 +4,7 @@ import (
 	"math"
 	"runtime/metrics"
 	"time"
+	"vimpclient/internal/quantile"
 
 	"vimpclient/clientcore"
 	"vimpclient/snapschema"
@@ -66,23 +67,9 @@ func (h *histogram) quantile(q float64) float64 {
 	return min(float64(i+1)*h.width, h.max)
 }
 
-// quantileBucket is the index of the bucket holding the q-quantile: the
-// first whose running count reaches ⌈q·n⌉ (-1 with no values).
-func (h *histogram) quantileBucket(q float64) int {
-	if h.n == 0 {
-		return -1
-	}
-	rank := uint64(math.Ceil(q * float64(h.n)))
-	rank = max(rank, 1)
-	var run uint64
-	for i, c := range h.counts {
-		run += c
-		if run >= rank {
-			return i
-		}
-	}
-	return len(h.counts) - 1
-}
+// quantileBucket is the index of the bucket holding the q-quantile (-1
+// with no values).
+func (h *histogram) quantileBucket(q float64) int { return quantile.Bucket(h.counts, h.n, q) }
 
 // pose is the drawn pose of the local player: its x, y and the fields it
 // turns by (those interpolated as angles: hull, turret).

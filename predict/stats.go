@@ -2,6 +2,7 @@ package predict
 
 import (
 	"math"
+	"vimpclient/internal/quantile"
 
 	"vimpclient/clientcore"
 )
@@ -58,19 +59,11 @@ func upper(k int) float64 {
 // Percentile returns the q-quantile (0..1): the upper edge of the bin
 // holding it, capped by the largest sample.
 func (s *ErrorStats) Percentile(q float64) float64 {
-	if s.samples == 0 {
+	k := quantile.Bucket(s.bins[:], s.samples, q)
+	if k < 0 {
 		return 0
 	}
-	rank := uint64(math.Ceil(q * float64(s.samples)))
-	rank = max(rank, 1)
-	var seen uint64
-	for k, c := range s.bins {
-		seen += c
-		if seen >= rank {
-			return min(upper(k), s.max)
-		}
-	}
-	return s.max
+	return min(upper(k), s.max)
 }
 
 // Summary is the "prediction" object of the headless summary: the client

@@ -14,8 +14,11 @@ const (
 	// its texture pixels; decalGutter more pixels of the neighbouring
 	// ground on each side are painted too, so that a chunk drawn with
 	// linear filtering samples its neighbours' marks across its edge, not
-	// the next slot of its page.
-	decalChunkPx = 128
+	// the next slot of its page. A slot is 128 pixels, so that a page of
+	// them is a power of two a side: the graphics driver gives a texture
+	// the next power of two, and a page of 130-pixel slots (520 a side)
+	// would hold four times its pixels' bytes.
+	decalChunkPx = 126
 	decalGutter  = 1
 	decalSlotPx  = decalChunkPx + 2*decalGutter
 	// A page is one image of decalPageSide² chunk slots, and a second one

@@ -84,7 +84,7 @@ func TestDecalLayerPaintsOnceAndFades(t *testing.T) {
 		switch frame {
 		case 0:
 			mark(20, 20, 0.4)
-			mark(118, 60, 0.4) // across the edge of the chunks at x = 128
+			mark(decalChunkPx-10, 60, 0.4) // across the edge of the first two chunks
 			l.Advance(500)
 			mark(20, 100, 0.4) // painted now, not faded
 		case 1:
@@ -105,7 +105,7 @@ func TestDecalLayerPaintsOnceAndFades(t *testing.T) {
 			if c := at(px, 30, 105); !within(c.A, 102, 3) || !within(c.R, 80, 3) {
 				fail("fresh mark", c)
 			}
-			if a, b := at(px, 127, 65), at(px, 128, 65); a != b || !within(a.A, 77, 3) {
+			if a, b := at(px, decalChunkPx-1, 65), at(px, decalChunkPx, 65); a != b || !within(a.A, 77, 3) {
 				fail("chunk edge left", a)
 				fail("chunk edge right", b)
 			}

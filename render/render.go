@@ -189,7 +189,8 @@ func toColor(c parts.Color) color.Color {
 }
 
 // Draw draws every canvas of w once, in declaration order, and composites
-// them into screen; dpr is the device scale factor.
+// them into screen; dpr is the device scale factor. A canvas that covers
+// the whole screen pixel for pixel is drawn on the screen itself.
 func (r *Renderer) Draw(screen *ebiten.Image, w *world.World, dpr float64) {
 	r.d.reset()
 	r.checkBakes(w, dpr)
@@ -201,24 +202,16 @@ func (r *Renderer) Draw(screen *ebiten.Image, w *world.World, dpr float64) {
 		c := &cs[i]
 		ci := &r.images[i]
 		pw, ph := int(math.Ceil(c.Size.W*dpr)), int(math.Ceil(c.Size.H*dpr))
+		if coversScreen(c, pw, ph, screen) {
+			ci.release()
+			r.drawCanvas(screen, w, c, ci, dpr, false)
+			continue
+		}
 		if ci.img == nil || ci.img.Bounds().Dx() != pw || ci.img.Bounds().Dy() != ph {
 			ci.release()
 			ci.img = newOwnImage(max(1, pw), max(1, ph))
 		}
-		if c.Style.Background.A > 0 {
-			if ci.bgc == nil || ci.bg != c.Style.Background {
-				ci.bg, ci.bgc = c.Style.Background, toColor(c.Style.Background)
-			}
-			r.d.fill(ci.img, ci.bgc) // Fill replaces every pixel
-		} else {
-			r.d.clear(ci.img)
-		}
-		st := canvas.Stage{X: c.Stage.X * dpr, Y: c.Stage.Y * dpr, S: c.Stage.S * dpr}
-		r.gfx.begin(ci.img, st, c.Size.CurrentScale*dpr, c.Size.W*dpr, c.Size.H*dpr)
-		if stage := w.Stage(c.Spec.ID); stage != nil {
-			stage.Draw(r.gfx)
-		}
-		r.gfx.end()
+		r.drawCanvas(ci.img, w, c, ci, dpr, true)
 		if c.Style.Circle {
 			r.clipCircle(c, ci, dpr)
 		}
@@ -233,6 +226,40 @@ func (r *Renderer) Draw(screen *ebiten.Image, w *world.World, dpr float64) {
 	}
 	r.images = r.images[:len(cs)]
 	r.draws, r.verts = r.d.calls, r.d.verts
+}
+
+// coversScreen reports whether canvas c, pw×ph device pixels, can be drawn
+// straight onto screen instead of an image of its own composited there:
+// it lies on the whole screen at its own size, is not cut to a circle, and
+// its background (if any) is opaque. Drawing it so gives the same pixels
+// (drawing over what is below is what compositing its image would do) and
+// saves a screen-sized texture, which the driver rounds up to the next
+// powers of two (8 MiB at 1280×720), and a screen-sized copy a frame.
+func coversScreen(c *world.Canvas, pw, ph int, screen *ebiten.Image) bool {
+	b := screen.Bounds()
+	return !c.Style.Circle && b.Min == (image.Point{}) && pw == b.Dx() && ph == b.Dy() &&
+		c.Rect.Left == 0 && c.Rect.Top == 0 && c.Rect.W == c.Size.W && c.Rect.H == c.Size.H &&
+		(c.Style.Background.A == 0 || c.Style.Background.A >= 1)
+}
+
+// drawCanvas draws canvas c's stage of w into dst: dst is filled with the
+// canvas's background, or cleared when it has none and is the canvas's
+// own image (own).
+func (r *Renderer) drawCanvas(dst *ebiten.Image, w *world.World, c *world.Canvas, ci *canvasImages, dpr float64, own bool) {
+	if c.Style.Background.A > 0 {
+		if ci.bgc == nil || ci.bg != c.Style.Background {
+			ci.bg, ci.bgc = c.Style.Background, toColor(c.Style.Background)
+		}
+		r.d.fill(dst, ci.bgc) // Fill replaces every pixel
+	} else if own {
+		r.d.clear(dst)
+	}
+	st := canvas.Stage{X: c.Stage.X * dpr, Y: c.Stage.Y * dpr, S: c.Stage.S * dpr}
+	r.gfx.begin(dst, st, c.Size.CurrentScale*dpr, c.Size.W*dpr, c.Size.H*dpr)
+	if stage := w.Stage(c.Spec.ID); stage != nil {
+		stage.Draw(r.gfx)
+	}
+	r.gfx.end()
 }
 
 func (ci *canvasImages) release() {

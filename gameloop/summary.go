@@ -199,7 +199,19 @@ func WriteSummary(w io.Writer, s Summary) error {
 // play.
 type WindowSummary struct {
 	Latency *LatencySummary `json:"latency,omitempty"`
+	Memory  *MemorySummary  `json:"memory,omitempty"`
 	Client  string          `json:"client"`
+}
+
+// MemorySummary is the most memory a window held, looked at about once a
+// second: the GPU images its graphics library counts, what the Go runtime
+// mapped and the live heap objects in it, and the process's peak resident
+// set (0 where the platform does not tell it).
+type MemorySummary struct {
+	GPUImageBytesMax     int64  `json:"gpuImageBytesMax"`
+	GoRuntimeBytesMax    uint64 `json:"goRuntimeBytesMax"`
+	GoHeapObjectBytesMax uint64 `json:"goHeapObjectBytesMax"`
+	PeakRSSBytes         uint64 `json:"peakRssBytes"`
 }
 
 // SummarizeWindow builds the window's report from the last loop it showed

@@ -107,6 +107,7 @@ type Window struct {
 	// updateCost is what the last Update took, for the frame time the
 	// next Draw hands the loop.
 	updateCost time.Duration
+	memory     *memoryWatch
 }
 
 // play is what a window plays: a live game loop, or a demo whose loop is
@@ -153,7 +154,7 @@ func newWindow(ctx context.Context, p play, renderer *render.Renderer, o Options
 	if err != nil {
 		return nil, fmt.Errorf("window: %w", err)
 	}
-	w := &Window{ctx: ctx, opts: o, play: p, renderer: renderer, hud: hv, start: o.Clock(), dpr: 1}
+	w := &Window{ctx: ctx, opts: o, play: p, renderer: renderer, hud: hv, start: o.Clock(), dpr: 1, memory: newMemoryWatch()}
 	if p != nil {
 		w.graph, w.graphOf = netview.New(p.Loop().NetGraph(), o.NetGraph), p.Loop()
 	} else {
@@ -196,7 +197,9 @@ func (w *Window) Run() error {
 	}
 	w.saveGeometry()
 	if o.Summary != nil {
-		if err := gameloop.WriteWindowSummary(o.Summary, gameloop.SummarizeWindow(w.graphOf)); err != nil {
+		s := gameloop.SummarizeWindow(w.graphOf)
+		s.Memory = w.memory.summary()
+		if err := gameloop.WriteWindowSummary(o.Summary, s); err != nil {
 			w.opts.Log.Warn("no summary", "err", err)
 		}
 	}
@@ -392,6 +395,7 @@ func (w *Window) shotReady(now time.Time) bool {
 // before it took, the screenshot's encoding left out.
 func (w *Window) Draw(screen *ebiten.Image) {
 	start := time.Now()
+	w.memory.frame()
 	screen.Fill(color.Black)
 	hs := w.hudDPR()
 	if w.play == nil { // the start screen, a connecting screen or the server browser

@@ -3,6 +3,7 @@ package window
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"image"
 	"image/png"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -74,8 +76,9 @@ type windowRun struct {
 	sess   *session.Session
 	loop   *gameloop.Loop
 	r      *render.Renderer
-	sounds *audio.Manager
-	shot   image.Image
+	sounds  *audio.Manager
+	shot    image.Image
+	summary []byte // the window's -summary line
 }
 
 // playAndScreenshot runs the whole window against a host started with hc:
@@ -109,8 +112,9 @@ func playAndScreenshot(t *testing.T, hc host.Config) windowRun {
 	runDone := make(chan struct{})
 	go func() { defer close(runDone); runner.Run(ctx) }()
 	shot := filepath.Join(t.TempDir(), "window.png")
+	var summary bytes.Buffer
 	w, err := New(ctx, loop, r, Options{Title: "test", Width: 960, Height: 540, NoVsync: true,
-		Screenshot: shot, ScreenshotAfter: 2 * time.Second, Log: quiet,
+		Screenshot: shot, ScreenshotAfter: 2 * time.Second, Log: quiet, Summary: &summary,
 		// The sounds come in while the game plays: wait for them too.
 		ScreenshotWhen: func() bool {
 			_, loading := r.Loading()
@@ -153,7 +157,7 @@ func playAndScreenshot(t *testing.T, hc host.Config) windowRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return windowRun{sess: sess, loop: loop, r: r, sounds: snd, shot: img}
+	return windowRun{sess: sess, loop: loop, r: r, sounds: snd, shot: img, summary: summary.Bytes()}
 }
 
 // colours counts the distinct colours (4 bits a channel) of img's pixels
@@ -179,6 +183,25 @@ func TestWindowPlaysAndScreenshots(t *testing.T) {
 	// Not a blank window: the map and the HUD put many colours on screen.
 	if n := colours(run.shot, run.shot.Bounds(), 7); n < 20 {
 		t.Errorf("screenshot %v has only %d colours", run.shot.Bounds(), n)
+	}
+	// The summary has the match's latency figures and the window's memory.
+	var sum gameloop.WindowSummary
+	if err := json.Unmarshal(run.summary, &sum); err != nil {
+		t.Fatalf("summary %q: %v", run.summary, err)
+	}
+	if sum.Latency == nil || sum.Latency.Frames == 0 {
+		t.Errorf("summary latency %+v", sum.Latency)
+	}
+	m := sum.Memory
+	switch {
+	case m == nil:
+		t.Fatal("no memory in the summary")
+	case m.GPUImageBytesMax < 960*540*4: // the screen at least
+		t.Errorf("GPU images %d bytes", m.GPUImageBytesMax)
+	case m.GoHeapObjectBytesMax == 0 || m.GoRuntimeBytesMax < m.GoHeapObjectBytesMax:
+		t.Errorf("Go runtime %d bytes, heap objects %d", m.GoRuntimeBytesMax, m.GoHeapObjectBytesMax)
+	case (runtime.GOOS == "linux" || runtime.GOOS == "darwin") && m.PeakRSSBytes < m.GoHeapObjectBytesMax:
+		t.Errorf("peak RSS %d bytes, under the heap's %d", m.PeakRSSBytes, m.GoHeapObjectBytesMax)
 	}
 }
 

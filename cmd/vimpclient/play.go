@@ -28,7 +28,7 @@ type playFlags struct {
 func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.BoolVar(&p.Headless, "headless", false, "run without a window or sound device")
 	fs.DurationVar(&p.For, "for", 0, "headless: leave after this long (0: until the host closes for good, Ctrl-C, or 5 attempts in a row fail to reach play)")
-	fs.BoolVar(&p.Summary, "summary", false, "print a JSON summary on stdout when leaving (with a window: its latency figures)")
+	fs.BoolVar(&p.Summary, "summary", false, "print a JSON summary on stdout when leaving (with a window: its latency and memory figures)")
 	fs.StringVar(&p.Team, "team", "", "team to join when the host asks, again after every reconnect (default: headless the first team offered, in the window the player chooses)")
 	fs.StringVar(&p.Script, "script", "", "headless: key script, lines of `<offset> <down|up> <command>` counted from reaching play")
 	fs.StringVar(&p.Nick, "nick", "", "nick for the host's name field")

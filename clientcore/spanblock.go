@@ -50,7 +50,10 @@ func (l *rowLists) add(pos, off int, tail bool) {
 
 // cutSpanRows cuts the fields of the rows of a span block, whose ids the
 // row pass wrote, w values each from vals, which starts at v0 in
-// Frame.vals.
+// Frame.vals. It stays a call of its own, not inlined into decodeSpan,
+// so that its loop has the registers to itself.
+//
+//go:noinline
 func cutSpanRows(rows []Row, vals []float32, v0, w int) {
 	off := 0
 	for i := range rows {
@@ -83,14 +86,17 @@ func (d *Decoder) decodeSpan(b []byte, pos, count int, k *KeySchema, f *Frame) (
 	dst := spanDst{rows: f.rows[r0 : r0+count], vals: f.vals[v0 : v0+count*w], lists: lists, v0: v0, w: w}
 	sz := rowSizes{full: k.fullBytes, head: k.headBytes, opt: k.OptionalFrom != 0}
 	end, ok := pos, false
-	switch k.Kind {
-	case snapschema.KindIndexed8:
+	switch {
+	case !sz.opt:
+		d.gen++
+		end, ok = spanFixed(b, pos, k.Kind, k.hdrBytes, sz.full, dst, &d.seenGen, d.gen)
+	case k.Kind == snapschema.KindIndexed8:
 		d.gen++
 		end, ok = span8(b, pos, sz, dst, &d.seenGen, d.gen)
-	case snapschema.KindIndexedNoNull8:
+	case k.Kind == snapschema.KindIndexedNoNull8:
 		d.gen++
 		end, ok = spanNoNull8(b, pos, sz, dst, &d.seenGen, d.gen)
-	case snapschema.KindIndexed32:
+	case k.Kind == snapschema.KindIndexed32:
 		end, ok = span32(b, pos, sz, dst)
 	default:
 		end, ok = spanList(b, pos, sz, dst)
@@ -130,6 +136,52 @@ func wideAt(at []rowAt, rows []Row) {
 			at[i].woff = uint32(rows[j].woff)
 		}
 	}
+}
+
+// spanFixed is the row pass for a key without an optional tail, whose
+// rows all take hdr+size bytes, hdr the row header of kind kind: the
+// bytes of every row are checked at once, then each row's header is read
+// at its place. seen marks the 8-bit ids met with gen.
+func spanFixed(b []byte, pos int, kind snapschema.Kind, hdr, size int, s spanDst, seen *[256]uint32, gen uint32) (int, bool) {
+	rows, full, v0, w := s.rows, s.lists.full, s.v0, s.w
+	stride := hdr + size
+	if stride > 0 && (len(b)-pos)/stride < len(rows) || len(full) < len(rows) {
+		return pos, false
+	}
+	q := b[pos : pos+len(rows)*stride]
+	full = full[:len(rows)]
+	prev := uint32(0)
+	for i := range rows {
+		h := q[i*stride : i*stride+stride]
+		var id uint32
+		switch kind {
+		case snapschema.KindIndexed8:
+			if len(h) < 2 || h[1] == 0 || seen[h[0]] == gen {
+				return pos, false
+			}
+			seen[h[0]], id = gen, uint32(h[0])
+		case snapschema.KindIndexedNoNull8:
+			if len(h) < 1 || seen[h[0]] == gen {
+				return pos, false
+			}
+			seen[h[0]], id = gen, uint32(h[0])
+		case snapschema.KindIndexed32:
+			if len(h) < 5 || h[4] == 0 {
+				return pos, false
+			}
+			id = binary.BigEndian.Uint32(h[0:4])
+			if i > 0 && id <= prev {
+				return pos, false
+			}
+			prev = id
+		default:
+			id = uint32(i)
+		}
+		rows[i].ID = id
+		full[i] = rowAt{pos: uint32(pos + i*stride + hdr), off: uint32(v0 + i*w)}
+	}
+	s.lists.nf = len(rows)
+	return pos + len(rows)*stride, true
 }
 
 // span8 is the row pass for indexed8 rows: u8 id, null marker, fields.

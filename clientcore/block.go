@@ -46,8 +46,9 @@ type rowHdr struct {
 
 // rowAt locates a non-null row while its block decodes: its fields' first
 // byte in the frame and its first value in Frame.vals and Frame.wide.
+// Unsigned, so that an index made from one is known not to be negative.
 type rowAt struct {
-	pos, off, woff int32
+	pos, off, woff uint32
 }
 
 // decodeRows reads count rows of key k from b[pos:] into f in passes, each
@@ -64,6 +65,11 @@ func (d *Decoder) decodeRows(b []byte, pos, count int, k *KeySchema, f *Frame) (
 	}
 	if count > n { // more rows than the bytes left can hold
 		return pos, false, ErrTruncated
+	}
+	if !d.passesOnly {
+		if end, ok := d.decodeSpan(b, pos, count, k, f); ok {
+			return end, true, nil
+		}
 	}
 	if cap(d.hdrs) < n {
 		d.hdrs = make([]rowHdr, n)
@@ -89,7 +95,7 @@ func (d *Decoder) decodeRows(b []byte, pos, count int, k *KeySchema, f *Frame) (
 			clearWideTails(f.wide, d.head, k.headWide, k.wideN)
 		}
 	}
-	if hi > round2Limit {
+	if hi >= round2FastBound {
 		for _, r := range d.full {
 			decodeF32Exact(k.full, b[r.pos:int(r.pos)+k.fullBytes], f.vals[r.off:int(r.off)+len(k.Fields)])
 		}
@@ -261,7 +267,7 @@ func (d *Decoder) placeSpan(hs []rowHdr, k *KeySchema, f *Frame) {
 		row.ID, row.Null, row.Local = h.id, false, 0
 		row.Fields = vals[off : off+w : off+w]
 		row.wide, row.off, row.woff = nil, v0+off, 0
-		at := rowAt{pos: h.pos, off: int32(v0 + off), woff: int32(w0 + i*ww)}
+		at := rowAt{pos: uint32(h.pos), off: uint32(v0 + off), woff: uint32(w0 + i*ww)}
 		if h.tail {
 			full[nf] = at
 			nf++
@@ -329,9 +335,9 @@ func (d *Decoder) placeRows(hs []rowHdr, k *KeySchema, f *Frame) {
 		row.ID, row.Null, row.Local = h.id, false, 0
 		row.Fields = f.vals[off : off+w : off+w]
 		row.wide, row.off, row.woff = nil, off, 0
-		r := rowAt{pos: h.pos, off: int32(off)}
+		r := rowAt{pos: uint32(h.pos), off: uint32(off)}
 		if k.wideN > 0 {
-			r.woff = int32(cutWide(row, k, f))
+			r.woff = uint32(cutWide(row, k, f))
 		}
 		if h.tail && nf < len(full) {
 			full[nf] = r

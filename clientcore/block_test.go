@@ -2,6 +2,7 @@ package clientcore
 
 import (
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -101,5 +102,43 @@ func TestDecodeBeyondFastRounding(t *testing.T) {
 		if math.Float32bits(got[i]) != math.Float32bits(want) {
 			t.Errorf("field %d (%v): %v [%08x], want %v [%08x]", i, vals[i], got[i], math.Float32bits(got[i]), want, math.Float32bits(want))
 		}
+	}
+}
+
+// TestSpanPathMatchesPasses: the span path decodes random frames of every
+// conformance schema, and their truncated prefixes, as decodeRows' passes
+// do, bit for bit and verdict for verdict.
+func TestSpanPathMatchesPasses(t *testing.T) {
+	conf := conformanceDir(t)
+	rng := rand.New(rand.NewPCG(11, 13))
+	spans := 0
+	for _, name := range []string{"tanks", "snakes", "synthetic"} {
+		s := loadSchema(t, conf, "schemas/"+name+".json")
+		dec, ref := NewDecoder(s), NewDecoder(s)
+		ref.passesOnly = true
+		var fr, fref Frame
+		for i := 0; i < 300; i++ {
+			wire := encodeFrame(s, randomFrame(rng, s, uint32(i)))
+			for _, n := range []int{len(wire), rng.IntN(len(wire) + 1), len(wire) - 1} {
+				err, refErr := dec.Decode(wire[:n], &fr), ref.Decode(wire[:n], &fref)
+				if err != refErr {
+					t.Fatalf("%s frame %d, %d of %d bytes: span path %v, passes %v", name, i, n, len(wire), err, refErr)
+				}
+				if err != nil {
+					continue
+				}
+				if diff := frameDiff(&fr, &fref); diff != "" {
+					t.Fatalf("%s frame %d, %d of %d bytes: %s", name, i, n, len(wire), diff)
+				}
+				for _, blk := range fr.Blocks {
+					if blk.span && len(blk.Rows) > 0 {
+						spans++
+					}
+				}
+			}
+		}
+	}
+	if spans < 300 {
+		t.Errorf("%d span blocks in 2700 frames", spans)
 	}
 }

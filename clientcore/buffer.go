@@ -24,6 +24,9 @@ type slot struct {
 	inBuffer bool
 	inQueue  bool
 	pooled   bool
+	// gen numbers the slot's decode, in Core.decodes: a slot decoded anew
+	// holds a new frame.
+	gen uint64
 	// dedup is the frame's blocks with repeated keys merged, built when
 	// the frame is emitted; event is the event frame handed out.
 	dedup []Block

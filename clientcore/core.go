@@ -149,6 +149,12 @@ type Core struct {
 	idGen   uint32
 	idSeen  [256]uint32
 	idPos   [256]int32
+	// decodes numbers the frames decoded (slot.gen); spans and cut let a
+	// sample between the same two frames as the last reuse its records
+	// (see cutState).
+	decodes uint64
+	spans   []spanLerp
+	cut     cutState
 
 	game          Game
 	lastReconSeq  uint32
@@ -271,6 +277,8 @@ func (c *Core) PushFrame(b []byte, localNow float64) bool {
 		return false
 	}
 	c.stats.Decoded++
+	c.decodes++
+	s.gen = c.decodes
 	if c.observe != nil {
 		c.observe(&s.frame)
 	}

@@ -216,12 +216,23 @@ func TestTakeFramesUpToCarriesTheRest(t *testing.T) {
 	}
 }
 
-// TestRound2Limit: round2Limit is the last magnitude whose value times 100
-// stays below 2^24 in float64, the fast path's bound.
-func TestRound2Limit(t *testing.T) {
-	below := float64(math.Float32frombits(round2Limit)) * 100
-	above := float64(math.Float32frombits(round2Limit+1)) * 100
-	if !(below < 1<<24) || above < 1<<24 {
-		t.Errorf("round2Limit %08x: %v·100 = %v, next %v", round2Limit, math.Float32frombits(round2Limit), below, above)
+// TestRound2FastBound: round2Fast's n stays below round2FastBound up to
+// the last float32 whose value times 100 is below 2^24 less a half, and
+// reaches it from there on, and at infinities and NaN, of either sign.
+func TestRound2FastBound(t *testing.T) {
+	sc := round2Scales()
+	last := uint32(0x4823d709) // 167772.140625: ·100 + 0.5 is below 2^24
+	for _, sign := range []uint32{0, 1 << 31} {
+		for _, c := range []struct {
+			bits uint32
+			fast bool
+		}{{0, true}, {last, true}, {last + 1, false}, {0x7f7fffff, false}, {0x7f800000, false}, {0x7fc00000, false}} {
+			if _, n := round2Fast(c.bits|sign, &sc); (n < round2FastBound) != c.fast {
+				t.Errorf("round2Fast(%08x): n = %d, fast %v", c.bits|sign, n, c.fast)
+			}
+		}
+	}
+	if v := float64(math.Float32frombits(last))*100 + 0.5; !(v < 1<<24) || float64(math.Float32frombits(last+1))*100+0.5 < 1<<24 {
+		t.Errorf("%v·100 + 0.5 = %v", math.Float32frombits(last), v)
 	}
 }

@@ -328,6 +328,30 @@ func BenchmarkSampleHeavyTanks(b *testing.B) {
 	}
 }
 
+// BenchmarkSampleHeavyTanksFirst is BenchmarkSampleHeavyTanks for the
+// first sample between two frames, which cuts the records the later ones
+// reuse.
+func BenchmarkSampleHeavyTanksFirst(b *testing.B) {
+	s := loadSchema(b, conformanceDir(b), "schemas/tanks.json")
+	c := New(s, Options{})
+	t0 := 1.7e12 + 100*1000.0/30
+	c.PushFrame(heavyTanksFrame(s, 100, 0), t0)
+	c.PushFrame(heavyTanksFrame(s, 101, 1), t0+1000.0/30)
+	c.PushFrame(heavyTanksFrame(s, 102, 2), t0+2000.0/30)
+	now := t0 + 1000.0/30 + 100 + 5
+	c.Sample(now)
+	c.TakeFrames()
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		c.cut.valid = false
+		h := c.Sample(now)
+		if len(h.Actors) != 32 || len(h.Dynamics) != 64 {
+			b.Fatalf("hot has %d actors, %d dynamics", len(h.Actors), len(h.Dynamics))
+		}
+	}
+}
+
 // TestSteadyStateAllocs pins that decode, push, sample and take allocate
 // nothing once their buffers have grown (a stream of heavy frames).
 func TestSteadyStateAllocs(t *testing.T) {

@@ -141,6 +141,11 @@ type Decoder struct {
 	// decodeRows).
 	hdrs       []rowHdr
 	full, head []rowAt
+	// lists lists the rows of a block on the span path (see decodeSpan).
+	lists rowLists
+	// passesOnly decodes every block by decodeRows' passes, never on the
+	// span path: the tests' reference for the span path.
+	passesOnly bool
 }
 
 // NewDecoder returns a decoder for frames described by s.
@@ -300,33 +305,49 @@ func (t *idTable) lookupOrAdd(id uint32, pos int32) int {
 //     and lies at least 2^-29 (relatively) from one, so n·0.01 in float64,
 //     within 2^-52 of it, narrows to the same float32 as the correctly
 //     rounded quotient, and so does float64 n/100 narrowed;
-//   - rounding is symmetric, so the sign is put back last (−0 stays −0).
+//   - rounding is symmetric, so the magnitude is rounded and the sign put
+//     back by the factors' sign (−0 stays −0: 0 · −0.01 is −0).
 //
 // Everything else (larger values, infinities, NaN) takes the engine's
 // formula itself. The fast path is checked against the formula over every
 // float32 bit pattern in the tests.
 func round2(v float32) float32 {
-	x := math.Float32bits(v)
-	if u := x & 0x7fffffff; u <= round2Limit {
-		return round2Abs(u, x^u)
+	sc := round2Scales()
+	if r, n := round2Fast(math.Float32bits(v), &sc); n < round2FastBound {
+		return r
 	}
 	return round2Formula(v)
 }
 
-// round2Limit is the largest magnitude, in float32 bits, on round2's fast
-// path: 167772.15625, the last float32 below 2^24/100. Magnitude bits order
-// like the values (NaN's above every other), so u <= round2Limit is
-// |v·100| < 2^24; decoders test a whole row at once by or-ing
-// round2Limit-u over its values (bit 31 set: some value is beyond).
-const round2Limit = 0x4823d70a
+// round2Factors are round2Fast's factors by sign bit: 100 and 0.01 for a
+// positive value, −100 and −0.01 for a negative one, so that the
+// magnitude is rounded and the sign comes back with the result.
+type round2Factors struct {
+	up, down [2]float64
+}
 
-// round2Abs is round2's fast path on a value's magnitude bits u with its
-// sign bit apart, branch-free so that it inlines into the decoder's loops.
-// Its result is meaningless for u > round2Limit.
-func round2Abs(u, sign uint32) float32 {
-	a := float64(math.Float32frombits(u)) * 100
-	r := float32(float64(int64(a+0.5)) * 0.01)
-	return math.Float32frombits(math.Float32bits(r) | sign)
+// round2Scales returns round2Fast's factors. Each decoding loop keeps its
+// own copy, on its stack, where they are one load away.
+func round2Scales() round2Factors {
+	return round2Factors{up: [2]float64{100, -100}, down: [2]float64{0.01, -0.01}}
+}
+
+// round2FastBound is where round2Fast's second result leaves its fast
+// path: 2^24. The result n is round(|v·100|), below 2^24 exactly when
+// |v·100| < 2^24 (n = 2^24 itself is the last fast value, 167772.15625,
+// sent to the formula as well), and an infinity or NaN converts to
+// 1<<63; so a loop ors its n's and compares once.
+const round2FastBound = 1 << 24
+
+// round2Fast is round2's fast path on a value's bits x, branch-free so
+// that it inlines into the decoder's loops: n = |v|·100 + 0.5 truncated,
+// then n·0.01 narrowed, both with the factor of v's sign (sc from
+// round2Scales). It returns the value and n; the value is meaningless
+// when n >= round2FastBound.
+func round2Fast(x uint32, sc *round2Factors) (float32, uint64) {
+	s := x >> 31
+	n := int64(float64(math.Float32frombits(x))*sc.up[s] + 0.5)
+	return float32(float64(n) * sc.down[s]), uint64(n)
 }
 
 // round2Formula is the engine's rounding as written.

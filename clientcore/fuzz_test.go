@@ -3,6 +3,7 @@ package clientcore
 import (
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -37,21 +38,29 @@ func addConformanceFrames(f *testing.F, add func([]byte)) {
 }
 
 // FuzzDecode: any bytes decode to a verdict without panicking; a decoded
-// frame has full-width rows and a valid JSON form, and decoding again into
-// the reused frame gives the same result.
+// frame has full-width rows and a valid JSON form, decoding again into the
+// reused frame gives the same result, and the span path gives what
+// decodeRows' passes give, bit for bit.
 func FuzzDecode(f *testing.F) {
 	schemas := fuzzSchemas(f)
 	addConformanceFrames(f, func(b []byte) { f.Add(b) })
-	decs := make([]*Decoder, len(schemas))
+	decs, refs := make([]*Decoder, len(schemas)), make([]*Decoder, len(schemas))
 	for i, s := range schemas {
-		decs[i] = NewDecoder(s)
+		decs[i], refs[i] = NewDecoder(s), NewDecoder(s)
+		refs[i].passesOnly = true
 	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		for _, dec := range decs {
-			var fr Frame
+		for i, dec := range decs {
+			var fr, ref Frame
 			err := dec.Decode(b, &fr)
+			if refErr := refs[i].Decode(b, &ref); refErr != err {
+				t.Fatalf("span path: %v, passes: %v", err, refErr)
+			}
 			if err != nil {
 				continue
+			}
+			if diff := frameDiff(&fr, &ref); diff != "" {
+				t.Fatalf("span path and passes differ: %s", diff)
 			}
 			for _, blk := range fr.Blocks {
 				for _, r := range blk.Rows {
@@ -176,4 +185,30 @@ func FuzzCore(f *testing.F) {
 			}
 		}
 	})
+}
+
+// frameDiff describes the first difference between the blocks of two
+// decoded frames (ids, nulls, field bits, exact u32 values), or is empty.
+func frameDiff(a, b *Frame) string {
+	if len(a.Blocks) != len(b.Blocks) {
+		return fmt.Sprintf("%d blocks, %d", len(a.Blocks), len(b.Blocks))
+	}
+	for bi := range a.Blocks {
+		ba, bb := &a.Blocks[bi], &b.Blocks[bi]
+		if ba.Schema != bb.Schema || len(ba.Rows) != len(bb.Rows) {
+			return fmt.Sprintf("block %d: %s of %d rows, %s of %d", bi, ba.Key(), len(ba.Rows), bb.Key(), len(bb.Rows))
+		}
+		for ri := range ba.Rows {
+			ra, rb := &ba.Rows[ri], &bb.Rows[ri]
+			if ra.ID != rb.ID || ra.Null != rb.Null || ra.Local != rb.Local || len(ra.Fields) != len(rb.Fields) {
+				return fmt.Sprintf("%s row %d: %+v, %+v", ba.Key(), ri, *ra, *rb)
+			}
+			for j := range ra.Fields {
+				if math.Float32bits(ra.Fields[j]) != math.Float32bits(rb.Fields[j]) || math.Float64bits(ra.exact(ba.Schema, j)) != math.Float64bits(rb.exact(bb.Schema, j)) {
+					return fmt.Sprintf("%s row %d field %d: %v (%v), %v (%v)", ba.Key(), ri, j, ra.Fields[j], ra.exact(ba.Schema, j), rb.Fields[j], rb.exact(bb.Schema, j))
+				}
+			}
+		}
+	}
+	return ""
 }

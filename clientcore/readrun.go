@@ -14,9 +14,9 @@ import (
 // its values in registers; otherwise each row's run is one such loop.
 
 // readRuns reads the values of the rows at by the runs and returns the
-// largest f32 magnitude it read, in float32 bits: above round2Limit, a
-// value needs round2's formula.
-func readRuns(runs []fieldRun, f *Frame, b []byte, at []rowAt) (hi uint32) {
+// or of round2Fast's magnitudes: round2FastBound or above, some value
+// needs round2's formula.
+func readRuns(runs []fieldRun, f *Frame, b []byte, at []rowAt) (hi uint64) {
 	if len(at) == 0 {
 		return 0
 	}
@@ -31,7 +31,7 @@ func readRuns(runs []fieldRun, f *Frame, b []byte, at []rowAt) (hi uint32) {
 		switch run.typ {
 		case snapschema.TypeF32:
 			for t := 0; t < run.n; t++ {
-				hi = max(hi, roundColumn(f.vals[v+t:], vs, b[p+4*t:], qs, n, 100, 0.5, 0.01))
+				hi |= roundColumn(f.vals[v+t:], vs, b[p+4*t:], qs, n)
 			}
 		case snapschema.TypeU8:
 			for t := 0; t < run.n; t++ {
@@ -62,27 +62,24 @@ func steps(at []rowAt) (qs, vs, ws int, ok bool) {
 			return 0, 0, 0, false
 		}
 	}
-	return int(dq), int(dv), int(dw), dq > 0 && dv >= 0 && dw >= 0
+	qd, vd, wd := int32(dq), int32(dv), int32(dw) // differences of positions below 2^31
+	return int(qd), int(vd), int(wd), qd > 0 && vd >= 0 && wd >= 0
 }
 
 // roundColumn rounds one f32 field of n rows, the first row's bytes at
 // q[0] and its value to o[0], the others qs bytes and vs values apart, on
-// round2's fast path, and returns the largest magnitude it read. The
-// constants of round2Abs come as arguments (always 100, 0.5 and 0.01) so
-// that they stay in registers.
-func roundColumn(o []float32, vs int, q []byte, qs, n int, c100, half, c001 float64) (hi uint32) {
+// round2's fast path, and returns the or of their magnitudes.
+func roundColumn(o []float32, vs int, q []byte, qs, n int) (acc uint64) {
+	sc := round2Scales()
 	qi, vi := 0, 0
 	for r := 0; r < n; r++ {
-		x := binary.BigEndian.Uint32(q[qi : qi+4])
-		u := x & 0x7fffffff
-		hi = max(hi, u)
-		a := float64(math.Float32frombits(u)) * c100
-		v := float32(float64(int64(a+half)) * c001)
-		o[vi] = math.Float32frombits(math.Float32bits(v) | (x ^ u))
+		var m uint64
+		o[vi], m = round2Fast(binary.BigEndian.Uint32(q[qi:qi+4]), &sc)
+		acc |= m
 		qi += qs
 		vi += vs
 	}
-	return hi
+	return acc
 }
 
 // u8Column is roundColumn for a u8 field.
@@ -120,7 +117,7 @@ func u32Column(o []float32, vs int, e []uint32, ws int, q []byte, qs, n int) {
 
 // readRows is readRuns for rows at irregular places: each row's run is
 // one loop.
-func readRows(runs []fieldRun, f *Frame, b []byte, at []rowAt) (hi uint32) {
+func readRows(runs []fieldRun, f *Frame, b []byte, at []rowAt) (hi uint64) {
 	for ri := range runs {
 		run := &runs[ri]
 		for _, r := range at {
@@ -128,7 +125,7 @@ func readRows(runs []fieldRun, f *Frame, b []byte, at []rowAt) (hi uint32) {
 			q := b[int(r.pos)+run.off:]
 			switch run.typ {
 			case snapschema.TypeF32:
-				hi = max(hi, roundRun(o, q))
+				hi |= roundRun(o, q)
 			case snapschema.TypeU8:
 				for t := range o {
 					o[t] = float32(q[t])
@@ -150,15 +147,15 @@ func readRows(runs []fieldRun, f *Frame, b []byte, at []rowAt) (hi uint32) {
 }
 
 // roundRun rounds the big-endian f32 values from q[0] into o on round2's
-// fast path and returns the largest magnitude it read.
-func roundRun(o []float32, q []byte) (hi uint32) {
+// fast path and returns the or of their magnitudes.
+func roundRun(o []float32, q []byte) (acc uint64) {
+	sc := round2Scales()
 	for t := range o {
-		x := binary.BigEndian.Uint32(q[4*t : 4*t+4])
-		u := x & 0x7fffffff
-		hi = max(hi, u)
-		o[t] = round2Abs(u, x^u)
+		var n uint64
+		o[t], n = round2Fast(binary.BigEndian.Uint32(q[4*t:4*t+4]), &sc)
+		acc |= n
 	}
-	return hi
+	return acc
 }
 
 // clearTails zeroes the fields [from, to) of the rows at, which came

@@ -57,6 +57,10 @@ func compileInterp(lerped []snapschema.Interp) []interpRun {
 // compilePlan fills the key's decode and sample plans from its fields.
 func (k *KeySchema) compilePlan() {
 	k.full = compileRuns(k.types, k.wideAt, len(k.Fields))
+	k.fullCols = compileCols(k.types, k.wideAt, len(k.Fields), len(k.Fields))
+	if k.OptionalFrom != 0 {
+		k.headCols = compileCols(k.types, k.wideAt, k.OptionalFrom, len(k.Fields))
+	}
 	k.head = k.full
 	k.headWide = k.wideN
 	if k.OptionalFrom != 0 {

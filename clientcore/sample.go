@@ -63,13 +63,21 @@ func (c *Core) sampleWorld(localNow float64) *Hot {
 	b.forgetIssuedBelow(forgetBelow(ref.frame.Seq))
 	fa := &ref.frame
 	fb, alpha := fa, float32(0)
+	pair := framePair{a: ref.gen, b: ref.gen}
 	if len(b.frames) > 1 {
 		fb = &b.frames[1].frame
+		pair.b = b.frames[1].gen
 		al := (renderTime - fa.ServerTime) / (fb.ServerTime - fa.ServerTime)
 		al = max(0, min(1, al))
 		alpha = float32(al)
 	}
-	c.interpolate(fa, fb, alpha)
+	if c.cut.valid && c.cut.pair == pair {
+		c.relerp(alpha)
+	} else {
+		c.cut.valid = false
+		c.interpolate(fa, fb, alpha)
+		c.cut = cutState{valid: c.cut.spansOnly, pair: pair, actors: len(h.Actors), dynamics: len(h.Dynamics)}
+	}
 	h.Flags |= HotGame
 	switch {
 	case fb != fa && fa.HasCamera && fb.HasCamera:
@@ -93,6 +101,7 @@ func forgetBelow(ref uint32) uint32 { return ref - issuedWindow }
 // keeps its position; a block that yields no rows is left out.
 func (c *Core) interpolate(fa, fb *Frame, alpha float32) {
 	h := &c.hot
+	c.spans, c.cut.spansOnly = c.spans[:0], true
 	// Size the value arena up front so Fields can be cut while writing.
 	need, dup := 0, false
 	c.keyGen++
@@ -111,6 +120,7 @@ func (c *Core) interpolate(fa, fb *Frame, alpha float32) {
 		c.vals = make([]float32, 0, need)
 	}
 	c.vals = c.vals[:0]
+	c.cut.spansOnly = !dup
 	if !dup {
 		for bi := range fa.Blocks {
 			ab := &fa.Blocks[bi]
@@ -177,6 +187,7 @@ func (c *Core) interpolateBlock(fa *Frame, ab *Block, fb *Frame, alpha float32, 
 	if out, ok := c.lerpSpan(fa, ab, fb, bb, alpha, dst); ok {
 		return out
 	}
+	c.cut.spansOnly = false
 	c.idGen++
 	for j := range bb.Rows {
 		id := bb.Rows[j].ID
@@ -319,18 +330,26 @@ func (c *Core) lerpSpan(fa *Frame, ab *Block, fb *Frame, bb *Block, alpha float3
 	}
 	out := c.vals[o : o+len(sa) : o+len(sa)]
 	c.vals = c.vals[:o+len(sa)]
-	lerpSpanValues(out, sa, sb, alpha)
-	for _, i := range k.discrete {
-		for r := i; r < len(out); r += w {
-			out[r] = sa[r]
-		}
-	}
+	c.spans = append(c.spans, spanLerp{out: out, a: sa, b: sb, k: k})
+	lerpSpanWhole(out, sa, sb, k, alpha)
 	if cap(dst)-len(dst) < n {
 		dst = slices.Grow(dst, n)
 	}
 	m := len(dst)
 	cutRecords(dst[m:m+n], ab.Rows[:n], out, k, w)
 	return dst[:m+n], true
+}
+
+// lerpSpanWhole lerps the span sa→sb into out, the discrete fields of key
+// k copied from sa.
+func lerpSpanWhole(out, sa, sb []float32, k *KeySchema, alpha float32) {
+	lerpSpanValues(out, sa, sb, alpha)
+	w := len(k.Fields)
+	for _, i := range k.discrete {
+		for r := i; r < len(out); r += w {
+			out[r] = sa[r]
+		}
+	}
 }
 
 // cutRecords writes the records of rows, their fields cut from out row
@@ -408,4 +427,44 @@ func anglesInRange(sa, sb []float32, angles []int, w int) bool {
 		}
 	}
 	return over&(1<<31) == 0
+}
+
+// framePair names the two frames a sample lies between by their slots'
+// decode generations, which no other decode shares.
+type framePair struct{ a, b uint64 }
+
+// cutState is what the last interpolate left for a next sample between
+// the same two frames: while valid, the hot records it cut (their ids,
+// schemas and places in Core.vals) and the checks that chose the span
+// path (same ids, angles within ±π) still hold, since the buffered frames
+// are not written again until their slot is decoded anew, and only the
+// values depend on alpha. A render tick that samples several times per
+// frame pair then only lerps.
+type cutState struct {
+	valid bool
+	pair  framePair
+	// actors and dynamics are the lengths of Hot.Actors and Hot.Dynamics.
+	actors, dynamics int
+	// spansOnly: every block that interpolated took the span path (its
+	// lerp is in Core.spans) and no key repeated; only then is the cut
+	// kept.
+	spansOnly bool
+}
+
+// spanLerp is one block's lerp on the span path: its output span, A's and
+// B's value spans and the key.
+type spanLerp struct {
+	out, a, b []float32
+	k         *KeySchema
+}
+
+// relerp is a sample between the same two frames as the last: the records
+// stand as cut, only their values are lerped again at alpha.
+func (c *Core) relerp(alpha float32) {
+	h := &c.hot
+	h.Actors, h.Dynamics = h.Actors[:c.cut.actors], h.Dynamics[:c.cut.dynamics]
+	for i := range c.spans {
+		sp := &c.spans[i]
+		lerpSpanWhole(sp.out, sp.a, sp.b, sp.k, alpha)
+	}
 }

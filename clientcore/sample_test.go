@@ -148,3 +148,58 @@ func TestInterpolateFastPaths(t *testing.T) {
 		t.Errorf("the span path ran %d times in 800 blocks", spans)
 	}
 }
+
+// TestSampleReusesCut: samples between the same two frames reuse the
+// records the first one cut and give, bit for bit, what a core sampling
+// there first gives; a frame arriving after a hold, or the pair moving
+// on, cuts anew.
+func TestSampleReusesCut(t *testing.T) {
+	s := loadSchema(t, conformanceDir(t), "schemas/tanks.json")
+	t0 := 1.7e12 + 100*1000.0/30
+	// From 102 to 103 the angles turn by more than π: no span, no cut kept.
+	wires := [][]byte{heavyTanksFrame(s, 100, 0), heavyTanksFrame(s, 101, 1.25), heavyTanksFrame(s, 102, 2.5),
+		heavyTanksFrame(s, 103, -1.5)}
+	at := []float64{t0, t0 + 1000.0/30, t0 + 2000.0/30, t0 + 3000.0/30}
+	fresh := func(frames int, now float64) []float32 {
+		c := New(s, Options{})
+		for i := 0; i < frames; i++ {
+			c.PushFrame(wires[i], at[i])
+		}
+		return c.Sample(now).Flatten(nil)
+	}
+	same := func(what string, got, want []float32) {
+		t.Helper()
+		if len(got) != len(want) {
+			t.Fatalf("%s: %d values, want %d", what, len(got), len(want))
+		}
+		for i := range got {
+			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
+				t.Fatalf("%s: value %d is %v, want %v", what, i, got[i], want[i])
+			}
+		}
+	}
+	c := New(s, Options{})
+	c.PushFrame(wires[0], at[0])
+	hold := at[0] + 100 + 20 // past the only frame: held
+	same("held", c.Sample(hold).Flatten(nil), fresh(1, hold))
+	same("held again", c.Sample(hold+1).Flatten(nil), fresh(1, hold+1))
+	if !c.cut.valid {
+		t.Fatal("a hold kept no cut")
+	}
+	for i := 1; i < len(wires); i++ {
+		c.PushFrame(wires[i], at[i])
+	}
+	reused := 0
+	for step := 0; step < 18; step++ {
+		now := at[0] + 100 + 2 + float64(step)*5.5 // from 100→101 to 102→103
+		before := c.cut
+		got := c.Sample(now).Flatten(nil)
+		if c.cut.valid && before.valid && before.pair == c.cut.pair {
+			reused++
+		}
+		same("step", got, fresh(len(wires), now))
+	}
+	if reused != 10 || c.cut.valid {
+		t.Errorf("%d of 18 samples reused the cut (want 10), the last cut kept: %v", reused, c.cut.valid)
+	}
+}

@@ -28,7 +28,11 @@ type KeySchema struct {
 	// interpolated key. See rowplan.go.
 	full, head []fieldRun
 	headWide   int
-	interp     []interpRun
+	// fullCols and headCols are the column plans of the span path (see
+	// colplan.go): a row with its optional tail (or of a key without
+	// one), and a row without it, the tail zeroed.
+	fullCols, headCols []colOp
+	interp             []interpRun
 	// discrete and angles list an interpolated key's fields that are not
 	// lerped: discrete ones (every non-f32 field) and lerpAngle ones.
 	discrete, angles []int

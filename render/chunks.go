@@ -385,12 +385,17 @@ func (c *chunkCache) forgetLayer(bl *bakedLayer) {
 	delete(c.layers, bl.l)
 }
 
+// release pools img, making room by releasing the image pooled longest
+// ago when the pool is full: chunk images come in several sizes, and the
+// latest released are the likeliest to fit the next chunks baked.
 func (c *chunkCache) release(img *ebiten.Image) {
-	if len(c.pool) < max(chunkPool, c.limit()-len(c.live)) {
-		c.pool = append(c.pool, img)
-		return
+	if len(c.pool) >= max(chunkPool, c.limit()-len(c.live)) {
+		c.pool[0].Deallocate()
+		n := copy(c.pool, c.pool[1:])
+		c.pool[n] = nil
+		c.pool = c.pool[:n]
 	}
-	img.Deallocate()
+	c.pool = append(c.pool, img)
 }
 
 // canBake reports whether this frame may bake another chunk, making room

@@ -55,6 +55,12 @@ const (
 	// maxInFlight bounds the chunks being composed away from the drawing
 	// goroutine at once (and so the pixel buffers they hold).
 	maxInFlight = 8
+	// tightStep is the step a chunk image's sides and origin are rounded
+	// to when its content covers part of the chunk: a sparse layer's chunk
+	// gets an image about the size of what it shows (a texture of its own
+	// is made and uploaded for every chunk, and costs its bytes), from a
+	// few sizes that the pool hands out again.
+	tightStep = 32
 )
 
 type chunkKey struct{ cx, cy int32 }
@@ -70,11 +76,13 @@ type bakedLayer struct {
 }
 
 // chunk is one baked piece: img is nil when it shows nothing or while it
-// is being composed (pending).
+// is being composed (pending). The image covers the part of the chunk
+// that has content: its pixel (0, 0) is the chunk's pixel at.
 type chunk struct {
 	layer   *bakedLayer
 	key     chunkKey
 	img     *ebiten.Image
+	at      image.Point
 	pending bool
 	used    uint64 // frame it was last drawn in
 }
@@ -84,7 +92,8 @@ type chunk struct {
 type bakeJob struct {
 	ch    *chunk
 	gen   uint64
-	cells []bakeCell
+	cells []bakeCell // in the image's pixels
+	w, h  int        // the image's size
 	sheet *image.RGBA
 	pix   []byte
 }
@@ -212,7 +221,7 @@ func (c *chunkCache) submit(j *bakeJob) {
 // work composes j, then the queued jobs, until the queue is empty.
 func (c *chunkCache) work(j *bakeJob) {
 	for j != nil {
-		compose(j.pix, j.cells, j.sheet)
+		compose(j.pix, j.w, j.h, j.cells, j.sheet)
 		c.mu.Lock()
 		c.done = append(c.done, j)
 		j = nil
@@ -256,8 +265,8 @@ func (c *chunkCache) collect(limit int) {
 		c.inFlight--
 		if j.gen == c.gen {
 			uploads++
-			img := c.image()
-			img.WritePixels(j.pix)
+			img := c.image(j.w, j.h)
+			img.WritePixels(j.pix[:j.w*j.h*4])
 			j.ch.img, j.ch.pending = img, false
 			c.live = append(c.live, j.ch)
 		}
@@ -277,15 +286,21 @@ func (c *chunkCache) putCells(cells []bakeCell) {
 	}
 }
 
-// image returns a chunk image, a pooled one when there is one (its pixels
-// are about to be replaced).
-func (c *chunkCache) image() *ebiten.Image {
-	if n := len(c.pool); n > 0 {
-		img := c.pool[n-1]
-		c.pool = c.pool[:n-1]
+// image returns a chunk image of w×h pixels, a pooled one when there is
+// one of that size (its pixels are about to be replaced).
+func (c *chunkCache) image(w, h int) *ebiten.Image {
+	for i := len(c.pool) - 1; i >= 0; i-- {
+		img := c.pool[i]
+		if b := img.Bounds(); b.Dx() != w || b.Dy() != h {
+			continue
+		}
+		last := len(c.pool) - 1
+		c.pool[i] = c.pool[last]
+		c.pool[last] = nil
+		c.pool = c.pool[:last]
 		return img
 	}
-	return newOwnImage(chunkPx, chunkPx)
+	return newOwnImage(w, h)
 }
 
 // newOwnImage makes an image that is a texture of its own (chunks, canvases,
@@ -315,7 +330,21 @@ func (c *chunkCache) drop() {
 }
 
 // bytes is the texture memory the chunks hold, pooled images included.
-func (c *chunkCache) bytes() int { return (len(c.live) + len(c.pool)) * chunkPx * chunkPx * 4 }
+func (c *chunkCache) bytes() int {
+	n := 0
+	for _, ch := range c.live {
+		n += imageBytesOf(ch.img)
+	}
+	for _, img := range c.pool {
+		n += imageBytesOf(img)
+	}
+	return n
+}
+
+func imageBytesOf(img *ebiten.Image) int {
+	b := img.Bounds()
+	return b.Dx() * b.Dy() * 4
+}
 
 // layerFor returns the baked form of l at devicePPU device pixels per world
 // unit: each cell gets the detail of its content (DetailPx), never more
@@ -356,12 +385,17 @@ func (c *chunkCache) forgetLayer(bl *bakedLayer) {
 	delete(c.layers, bl.l)
 }
 
+// release pools img, making room by releasing the image pooled longest
+// ago when the pool is full: chunk images come in several sizes, and the
+// latest released are the likeliest to fit the next chunks baked.
 func (c *chunkCache) release(img *ebiten.Image) {
-	if len(c.pool) < max(chunkPool, c.limit()-len(c.live)) {
-		c.pool = append(c.pool, img)
-		return
+	if len(c.pool) >= max(chunkPool, c.limit()-len(c.live)) {
+		c.pool[0].Deallocate()
+		n := copy(c.pool, c.pool[1:])
+		c.pool[n] = nil
+		c.pool = c.pool[:n]
 	}
-	img.Deallocate()
+	c.pool = append(c.pool, img)
 }
 
 // canBake reports whether this frame may bake another chunk, making room
@@ -411,9 +445,9 @@ func (c *chunkCache) bake(bl *bakedLayer, key chunkKey) *chunk {
 	bl.chunks[key] = ch
 	_, _, loaded := c.tex.source(bl.l.Sheet)
 	sheet := c.tex.cpu(bl.l.Sheet)
-	cells, needSheet := c.list(bl, key, loaded)
+	cells, needSheet, content := c.list(bl, key, loaded)
 	switch {
-	case len(cells) == 0:
+	case len(cells) == 0 || content.Empty():
 		c.putCells(cells)
 	case needSheet && sheet == nil:
 		c.putCells(cells)
@@ -425,8 +459,10 @@ func (c *chunkCache) bake(bl *bakedLayer, key chunkKey) *chunk {
 		} else {
 			pix = make([]byte, chunkPx*chunkPx*4)
 		}
-		ch.pending = true
-		c.submit(&bakeJob{ch: ch, gen: c.gen, cells: cells, sheet: sheet, pix: pix})
+		r := imageRect(content, bl.l.Smooth)
+		ch.at, ch.pending = r.Min, true
+		shiftCells(cells, r.Min)
+		c.submit(&bakeJob{ch: ch, gen: c.gen, cells: cells, w: r.Dx(), h: r.Dy(), sheet: sheet, pix: pix})
 	}
 	c.bakes++
 	c.baked++
@@ -434,9 +470,35 @@ func (c *chunkCache) bake(bl *bakedLayer, key chunkKey) *chunk {
 	return ch
 }
 
-// list lists the cells of one chunk for compose, and whether any of them
-// needs the sheet.
-func (c *chunkCache) list(bl *bakedLayer, key chunkKey, loaded bool) (cells []bakeCell, needSheet bool) {
+// imageRect is the part of a chunk its image covers, for content in the
+// chunk's pixels: content rounded out to tightStep. A smooth layer's
+// chunks are drawn with linear filtering, which reads past a texture's
+// edge: they keep the whole chunk.
+func imageRect(content image.Rectangle, smooth bool) image.Rectangle {
+	if smooth {
+		return image.Rect(0, 0, chunkPx, chunkPx)
+	}
+	down := func(v int) int { return v / tightStep * tightStep }
+	up := func(v int) int { return min(chunkPx, (v+tightStep-1)/tightStep*tightStep) }
+	return image.Rect(down(content.Min.X), down(content.Min.Y), up(content.Max.X), up(content.Max.Y))
+}
+
+// shiftCells moves cells from the chunk's pixels to those of its image,
+// whose pixel (0, 0) is the chunk's pixel at (whole pixels: the cells'
+// edges move exactly, and cover the same pixels).
+func shiftCells(cells []bakeCell, at image.Point) {
+	dx, dy := float64(at.X), float64(at.Y)
+	for i := range cells {
+		cells[i].x0 -= dx
+		cells[i].x1 -= dx
+		cells[i].y0 -= dy
+		cells[i].y1 -= dy
+	}
+}
+
+// list lists the cells of one chunk for compose, whether any of them needs
+// the sheet, and the chunk's pixels they cover.
+func (c *chunkCache) list(bl *bakedLayer, key chunkKey, loaded bool) (cells []bakeCell, needSheet bool, content image.Rectangle) {
 	if n := len(c.cellPool); n > 0 {
 		cells, c.cellPool = c.cellPool[n-1][:0], c.cellPool[:n-1]
 	}
@@ -463,16 +525,18 @@ func (c *chunkCache) list(bl *bakedLayer, key chunkKey, loaded bool) (cells []ba
 					cell.fill[i] = uint8(math.Round(float64(min(max(p[i], 0), 1)) * 255))
 				}
 			}
+			px0, py0, px1, py1 := cell.pixels()
+			content = content.Union(image.Rect(px0, py0, px1, py1).Intersect(image.Rect(0, 0, chunkPx, chunkPx)))
 			cells = append(cells, cell)
 		}
 	}
-	return cells, needSheet
+	return cells, needSheet, content
 }
 
 // bakeGPU draws one chunk on the GPU, for a sheet with no CPU copy.
 func (c *chunkCache) bakeGPU(ch *chunk) {
 	bl := ch.layer
-	img := c.image()
+	img := c.image(chunkPx, chunkPx)
 	c.d.clear(img)
 	x0, y0 := float64(ch.key.cx)*bl.span, float64(ch.key.cy)*bl.span
 	col0, row0, col1, row1 := cellRange(bl.l, x0, y0, x0+bl.span, y0+bl.span)

@@ -6,16 +6,22 @@ import (
 	"math"
 )
 
-// bakeCell is one cell of a chunk being baked: where it lands in the chunk
-// (pixels, fractional) and what it shows, a rectangle of the sheet's CPU
-// copy or a fill.
+// bakeCell is one cell of a chunk being baked: where it lands in the
+// chunk's image (pixels, fractional) and what it shows, a rectangle of the
+// sheet's CPU copy or a fill.
 type bakeCell struct {
 	x0, y0, x1, y1 float64
 	src            image.Rectangle // empty: fill
 	fill           [4]uint8        // premultiplied
 }
 
-// compose renders cells into a chunk's pixels (chunkPx², premultiplied
+// pixels is the pixels the cell covers, px0 ≤ x < px1 and py0 ≤ y < py1:
+// those whose centre lies inside it.
+func (c *bakeCell) pixels() (px0, py0, px1, py1 int) {
+	return int(math.Ceil(c.x0 - 0.5)), int(math.Ceil(c.y0 - 0.5)), int(math.Ceil(c.x1 - 0.5)), int(math.Ceil(c.y1 - 0.5))
+}
+
+// compose renders cells into a chunk image's pixels (w×h, premultiplied
 // RGBA, cleared first) on the CPU, from sheet. A pixel belongs to a cell
 // when its centre lies inside it, and samples the nearest texel, as a GPU
 // draws a quad; cells do not overlap, so each pixel is written once.
@@ -23,16 +29,15 @@ type bakeCell struct {
 // The texel column of each pixel column is worked out once per cell, and a
 // row that samples the same texel row as the one above it is a copy of
 // that row: most of a chunk is copied in runs, not pixel by pixel.
-func compose(pix []byte, cells []bakeCell, sheet *image.RGBA) {
+func compose(pix []byte, w, h int, cells []bakeCell, sheet *image.RGBA) {
+	pix = pix[:w*h*4]
 	clear(pix)
-	const stride = chunkPx * 4
+	stride := w * 4
 	var cols [chunkPx]int32 // the texel column of each pixel column of a cell
 	for i := range cells {
 		c := &cells[i]
-		px0 := max(0, int(math.Ceil(c.x0-0.5)))
-		py0 := max(0, int(math.Ceil(c.y0-0.5)))
-		px1 := min(chunkPx, int(math.Ceil(c.x1-0.5)))
-		py1 := min(chunkPx, int(math.Ceil(c.y1-0.5)))
+		px0, py0, px1, py1 := c.pixels()
+		px0, py0, px1, py1 = max(0, px0), max(0, py0), min(w, px1), min(h, py1)
 		if px1 <= px0 || py1 <= py0 {
 			continue
 		}

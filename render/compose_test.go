@@ -23,7 +23,7 @@ func TestComposeSamplesNearest(t *testing.T) {
 		i := (y*chunkPx + x) * 4
 		return color.RGBA{pix[i], pix[i+1], pix[i+2], pix[i+3]}
 	}
-	compose(pix, []bakeCell{
+	compose(pix, chunkPx, chunkPx, []bakeCell{
 		{x0: 0, y0: 0, x1: 4, y1: 2, src: image.Rect(0, 0, 4, 2)},            // 1:1
 		{x0: 10, y0: 0, x1: 18, y1: 4, src: image.Rect(0, 0, 4, 2)},          // ×2
 		{x0: 20, y0: 0, x1: 21.5, y1: 1, fill: [4]uint8{255, 255, 255, 255}}, // covers pixel 20 only (21's centre is past 21.5? no: 21.5 > 21.5 is false)
@@ -151,7 +151,7 @@ func TestComposeMatchesPixelByPixel(t *testing.T) {
 					cells[i].x1 = cells[i].x0
 				}
 			}
-			compose(got, cells, sheet)
+			compose(got, chunkPx, chunkPx, cells, sheet)
 			composeNaive(want, cells, sheet)
 			if !bytes.Equal(got, want) {
 				t.Fatalf("cell %v at %v px/unit, chunk at (%v, %v): pixels differ", k.cell, k.ppu, x0, y0)
@@ -172,7 +172,7 @@ func BenchmarkComposeMap(b *testing.B) {
 		b.SetBytes(int64(len(pix)))
 		b.ReportAllocs()
 		for b.Loop() {
-			compose(pix, cells, sheet)
+			compose(pix, chunkPx, chunkPx, cells, sheet)
 		}
 	})
 	b.Run("naive", func(b *testing.B) {
@@ -200,6 +200,62 @@ func BenchmarkCompose(b *testing.B) {
 	b.SetBytes(int64(len(pix)))
 	b.ReportAllocs()
 	for b.Loop() {
-		compose(pix, cells, sheet)
+		compose(pix, chunkPx, chunkPx, cells, sheet)
+	}
+}
+
+// A chunk whose content covers part of it gets an image of about that part,
+// on tightStep boundaries, and its cells moved into that image compose the
+// same pixels as the part of the whole chunk: a sparse layer's chunk costs
+// the bytes of what it shows. A smooth layer keeps whole chunks.
+func TestTightImageComposesThePartOfTheChunk(t *testing.T) {
+	if r := imageRect(image.Rect(40, 3, 97, 64), false); r != image.Rect(32, 0, 128, 64) {
+		t.Errorf("image of content (40,3)-(97,64): %v", r)
+	}
+	if r := imageRect(image.Rect(250, 250, 256, 256), false); r != image.Rect(224, 224, chunkPx, chunkPx) {
+		t.Errorf("image of a corner's content: %v", r)
+	}
+	if r := imageRect(image.Rect(40, 3, 97, 64), true); r != image.Rect(0, 0, chunkPx, chunkPx) {
+		t.Errorf("smooth layer's image: %v", r)
+	}
+	sheet := testSheet()
+	rng := rand.New(rand.NewPCG(3, 4))
+	full := make([]byte, chunkPx*chunkPx*4)
+	part := make([]byte, chunkPx*chunkPx*4)
+	for range 20 {
+		cells := gridCells(6.4, 5, rng.Float64()*2000, rng.Float64()*2000)
+		content := image.Rectangle{}
+		kept := cells[:0]
+		for _, c := range cells { // a patch of cells, as a canopy layer has
+			if px0, py0, _, _ := c.pixels(); px0 < 60 || py0 < 90 || px0 > 170 {
+				continue
+			}
+			px0, py0, px1, py1 := c.pixels()
+			content = content.Union(image.Rect(px0, py0, px1, py1).Intersect(image.Rect(0, 0, chunkPx, chunkPx)))
+			kept = append(kept, c)
+		}
+		compose(full, chunkPx, chunkPx, kept, sheet)
+		r := imageRect(content, false)
+		if r.Dx() >= chunkPx {
+			t.Fatalf("content %v got a whole chunk's image", content)
+		}
+		moved := append([]bakeCell(nil), kept...)
+		shiftCells(moved, r.Min)
+		compose(part, r.Dx(), r.Dy(), moved, sheet)
+		for y := range chunkPx {
+			for x := range chunkPx {
+				i := (y*chunkPx + x) * 4
+				var got []byte
+				if (image.Point{x, y}).In(r) {
+					j := ((y-r.Min.Y)*r.Dx() + x - r.Min.X) * 4
+					got = part[j : j+4]
+				} else {
+					got = []byte{0, 0, 0, 0} // left out of the image: must be empty
+				}
+				if !bytes.Equal(got, full[i:i+4]) {
+					t.Fatalf("image %v of content %v: pixel (%d, %d) is %v, the whole chunk's %v", r, content, x, y, got, full[i:i+4])
+				}
+			}
+		}
 	}
 }

@@ -247,6 +247,7 @@ func (g *gfx) chunk(bl *bakedLayer, ch *chunk) {
 	op := &g.cache.op
 	op.GeoM.Reset()
 	k := g.sx / bl.ppu
+	op.GeoM.Translate(float64(ch.at.X), float64(ch.at.Y))
 	op.GeoM.Scale(k, k)
 	op.GeoM.Translate(g.tx+g.sx*float64(ch.key.cx)*bl.span, g.ty+g.sx*float64(ch.key.cy)*bl.span)
 	op.Filter = ebiten.FilterNearest

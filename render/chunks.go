@@ -341,9 +341,21 @@ func (c *chunkCache) bytes() int {
 	return n
 }
 
+// imageBytesOf is what img's texture holds: the graphics driver gives a
+// texture the next power of two a side, so a 96×160 image holds the bytes
+// of 128×256.
 func imageBytesOf(img *ebiten.Image) int {
 	b := img.Bounds()
-	return b.Dx() * b.Dy() * 4
+	return textureSide(b.Dx()) * textureSide(b.Dy()) * 4
+}
+
+// textureSide is the side of the texture an image side of n pixels gets.
+func textureSide(n int) int {
+	s := 1
+	for s < n {
+		s *= 2
+	}
+	return s
 }
 
 // layerFor returns the baked form of l at devicePPU device pixels per world

@@ -8,15 +8,15 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 )
 
-// The renderer's own textures are counted by the bytes of their pixels (the
-// chunk cache's and the decal pages' budgets): the graphics driver must
-// hold no more than that for them, which it does only for sides that are
-// powers of two.
+// The renderer's own textures are counted against their budgets (the chunk
+// cache's, the decal pages') by what the graphics driver holds for them:
+// the next power of two a side, which is the pixels' own bytes for a whole
+// chunk and a decal page.
 func TestOwnTexturesHoldTheirPixels(t *testing.T) {
 	sides := []struct {
 		name string
 		px   int
-	}{{"baked chunk", chunkPx}, {"decal page", decalPagePx}}
+	}{{"baked chunk", chunkPx}, {"decal page", decalPagePx}, {"part of a chunk", 96}}
 	got := make([]int64, len(sides))
 	j := &job{g: texturesGame{r: New(context.Background(), Options{})}, frames: 1, done: make(chan struct{})}
 	j.each = func(*ebiten.Image, int) {
@@ -32,8 +32,11 @@ func TestOwnTexturesHoldTheirPixels(t *testing.T) {
 	}
 	theDriver.jobs <- j
 	<-j.done
+	if textureSide(chunkPx) != chunkPx || textureSide(decalPagePx) != decalPagePx {
+		t.Errorf("a chunk (%d) or a decal page (%d) is not a power of two a side", chunkPx, decalPagePx)
+	}
 	for i, s := range sides {
-		if want := int64(4 * s.px * s.px); got[i] != want {
+		if want := int64(4 * textureSide(s.px) * textureSide(s.px)); got[i] != want {
 			t.Errorf("a %s (%d² pixels) holds %d texture bytes, want %d", s.name, s.px, got[i], want)
 		}
 	}

@@ -73,9 +73,9 @@ func onMain(f func()) {
 
 // windowRun is one window test's run: what played and its screenshot.
 type windowRun struct {
-	sess   *session.Session
-	loop   *gameloop.Loop
-	r      *render.Renderer
+	sess    *session.Session
+	loop    *gameloop.Loop
+	r       *render.Renderer
 	sounds  *audio.Manager
 	shot    image.Image
 	summary []byte // the window's -summary line

@@ -306,16 +306,22 @@ func BenchmarkDecodeHeavyTanks(b *testing.B) {
 	}
 }
 
-// BenchmarkSampleHeavyTanks samples between two heavy frames, as a render
-// tick does between frame arrivals.
-func BenchmarkSampleHeavyTanks(b *testing.B) {
+// heavySampleCore is a core holding three heavy tanks frames, and a render
+// time between the first two.
+func heavySampleCore(b *testing.B) (*Core, float64) {
 	s := loadSchema(b, conformanceDir(b), "schemas/tanks.json")
 	c := New(s, Options{})
 	t0 := 1.7e12 + 100*1000.0/30
 	c.PushFrame(heavyTanksFrame(s, 100, 0), t0)
 	c.PushFrame(heavyTanksFrame(s, 101, 1), t0+1000.0/30)
 	c.PushFrame(heavyTanksFrame(s, 102, 2), t0+2000.0/30)
-	now := t0 + 1000.0/30 + 100 + 5 // between 100 and 101 at render time
+	return c, t0 + 1000.0/30 + 100 + 5 // between 100 and 101 at render time
+}
+
+// BenchmarkSampleHeavyTanks samples between two heavy frames, as a render
+// tick does between frame arrivals.
+func BenchmarkSampleHeavyTanks(b *testing.B) {
+	c, now := heavySampleCore(b)
 	c.Sample(now)
 	c.TakeFrames()
 	b.ReportAllocs()
@@ -332,13 +338,7 @@ func BenchmarkSampleHeavyTanks(b *testing.B) {
 // first sample between two frames, which cuts the records the later ones
 // reuse.
 func BenchmarkSampleHeavyTanksFirst(b *testing.B) {
-	s := loadSchema(b, conformanceDir(b), "schemas/tanks.json")
-	c := New(s, Options{})
-	t0 := 1.7e12 + 100*1000.0/30
-	c.PushFrame(heavyTanksFrame(s, 100, 0), t0)
-	c.PushFrame(heavyTanksFrame(s, 101, 1), t0+1000.0/30)
-	c.PushFrame(heavyTanksFrame(s, 102, 2), t0+2000.0/30)
-	now := t0 + 1000.0/30 + 100 + 5
+	c, now := heavySampleCore(b)
 	c.Sample(now)
 	c.TakeFrames()
 	b.ReportAllocs()

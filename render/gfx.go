@@ -2,7 +2,6 @@ package render
 
 import (
 	"image"
-	"image/color"
 	"math"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -15,8 +14,9 @@ import (
 // gfx implements parts.Gfx on an Ebiten image for one canvas at a time: the
 // one drawing backend of the parts. Sprites, fills, discs, labels and
 // meshes gather in a triangle batch (see batch), static layers are drawn
-// from their baked chunks (see chunkCache), and only anti-aliased strokes
-// go to Ebiten on their own. It is reused every frame; nothing in it
+// from their baked chunks (see chunkCache); strokes join the batch too,
+// and only a translucent one takes a detour through a scratch image (see
+// strokes). It is reused every frame; nothing in it
 // allocates in steady state.
 //
 // Heights: Elevate(h) draws what follows h levels above the ground, by the
@@ -42,20 +42,23 @@ type gfx struct {
 	ty   float64
 	view parts.Rect
 
-	// Anti-aliased strokes (Ring, Polyline).
-	white *ebiten.Image // 1×1 white (sub-image of a 3×3 one, no edge bleed)
-	top   ebiten.DrawTrianglesOptions
-	vs    []ebiten.Vertex
-	is    []uint16
+	strokes strokes    // Ring and Polyline
+	pts     []devPoint // a polyline in device px
+
+	labelLineH float64 // the face's line box, px
+	newLabels  int     // texts drawn into the label area this frame
+	shedLabels uint64  // labels left out for want of that allowance
 }
 
 func newGfx(dr *drawer, t *textures, antiAlias bool, face text.Face) *gfx {
-	w3 := ebiten.NewImage(3, 3)
-	w3.Fill(color.White)
-	g := &gfx{d: dr, tex: t, cache: newChunkCache(dr, t), decals: newDecalStore(dr, t), b: newBatch(dr), face: face,
-		white: w3.SubImage(image.Rect(1, 1, 2, 2)).(*ebiten.Image)}
-	g.top.AntiAlias = antiAlias
-	g.top.FillRule = ebiten.FillRuleNonZero
+	g := &gfx{d: dr, tex: t, cache: newChunkCache(dr, t), decals: newDecalStore(dr, t), b: newBatch(dr), face: face}
+	if antiAlias {
+		g.strokes.feather = strokeFeather
+	}
+	if face != nil {
+		m := face.Metrics()
+		g.labelLineH = m.HAscent + m.HDescent
+	}
 	return g
 }
 
@@ -68,6 +71,12 @@ func (g *gfx) begin(dst *ebiten.Image, st canvas.Stage, base, w, h float64) {
 		g.cam = parts.Vec{X: (w/2 - st.X) / st.S, Y: (h/2 - st.Y) / st.S}
 	}
 	g.Elevate(0)
+}
+
+// newFrame starts a frame's allowances.
+func (g *gfx) newFrame() {
+	g.newLabels = 0
+	g.strokes.newFrame()
 }
 
 // end sends what the canvas still has gathered.
@@ -178,8 +187,22 @@ func (g *gfx) Label(s string, x, y, h float64, c parts.Color) {
 	if s == "" || c.A <= 0 || !(h > 0) || g.face == nil {
 		return
 	}
+	// A label off the canvas takes no slot: the widest text it could be
+	// is tested before its width is known.
+	if lineH := g.labelLineH; lineH > 0 {
+		cx, cy := g.dev(x, y)
+		k := h / lineH * math.Abs(g.sx)
+		if g.offCanvas(cx, cy, float64(maxLabelW)*k/2, (lineH+2*labelSlack)*k/2) {
+			return
+		}
+	}
 	a := g.tex.shapes()
 	if !a.labels.has(s) {
+		if g.newLabels >= maxNewLabels {
+			g.shedLabels++ // drawn on a later frame
+			return
+		}
+		g.newLabels++
 		g.b.flush() // a full label area is cleared before the text is drawn
 	}
 	sl, ok := a.labels.slot(g.d, g.face, s)
@@ -269,87 +292,4 @@ func (g *gfx) cellsOf(bl *bakedLayer, key chunkKey) {
 	}
 	g.cache.direct += n
 	emitCells(&g.b, g.dst, g.tex, bl.l, col0, row0, col1, row1, g.sx, g.tx, g.ty)
-}
-
-// strokeVertex is a vertex of an anti-aliased stroke: straight alpha, as
-// the strokes have always been drawn.
-func (g *gfx) strokeVertex(x, y float64, c parts.Color) ebiten.Vertex {
-	sx, sy := g.dev(x, y)
-	return ebiten.Vertex{DstX: float32(sx), DstY: float32(sy), SrcX: 1, SrcY: 1,
-		ColorR: c.R * c.A, ColorG: c.G * c.A, ColorB: c.B * c.A, ColorA: c.A}
-}
-
-// tri appends a triangle with a positive orientation, so that overlapping
-// triangles of one mesh add up under the non-zero rule and every pixel is
-// blended once.
-func (g *gfx) tri(a, b, c uint16) {
-	va, vb, vc := g.vs[a], g.vs[b], g.vs[c]
-	if (vb.DstX-va.DstX)*(vc.DstY-va.DstY)-(vb.DstY-va.DstY)*(vc.DstX-va.DstX) < 0 {
-		b, c = c, b
-	}
-	g.is = append(g.is, a, b, c)
-}
-
-func (g *gfx) flushStroke() {
-	if len(g.is) > 0 {
-		g.b.flush()
-		g.d.triangles(g.dst, g.vs, g.is, g.white, &g.top)
-	}
-	g.vs, g.is = g.vs[:0], g.is[:0]
-}
-
-// Ring implements parts.Gfx.
-func (g *gfx) Ring(x, y, r, w float64, c parts.Color) {
-	if c.A <= 0 || !(r > 0) || !(w > 0) {
-		return
-	}
-	const n = 96
-	ri, ro := math.Max(0, r-w/2), r+w/2
-	for i := range n {
-		s, co := math.Sincos(2 * math.Pi * float64(i) / n)
-		g.vs = append(g.vs, g.strokeVertex(x+co*ri, y+s*ri, c), g.strokeVertex(x+co*ro, y+s*ro, c))
-	}
-	for i := range n {
-		a, b := uint16(2*i), uint16(2*((i+1)%n))
-		g.tri(a, a+1, b+1)
-		g.tri(a, b+1, b)
-	}
-	g.flushStroke()
-}
-
-// Polyline implements parts.Gfx: one mesh of segment quads and round joins.
-func (g *gfx) Polyline(pts []parts.Vec, width float64, c parts.Color) {
-	if c.A <= 0 || !(width > 0) || len(pts) == 0 || len(pts) > 4096 {
-		return
-	}
-	hw := width / 2
-	const fan = 16
-	for i, p := range pts {
-		base := uint16(len(g.vs))
-		g.vs = append(g.vs, g.strokeVertex(p.X, p.Y, c))
-		for k := range fan {
-			s, co := math.Sincos(2 * math.Pi * float64(k) / fan)
-			g.vs = append(g.vs, g.strokeVertex(p.X+co*hw, p.Y+s*hw, c))
-		}
-		for k := range fan {
-			g.tri(base, base+1+uint16(k), base+1+uint16((k+1)%fan))
-		}
-		if i > 0 {
-			q := pts[i-1]
-			dx, dy := p.X-q.X, p.Y-q.Y
-			l := math.Hypot(dx, dy)
-			if l > 0 {
-				nx, ny := -dy/l*hw, dx/l*hw
-				b := uint16(len(g.vs))
-				g.vs = append(g.vs, g.strokeVertex(q.X+nx, q.Y+ny, c), g.strokeVertex(p.X+nx, p.Y+ny, c),
-					g.strokeVertex(p.X-nx, p.Y-ny, c), g.strokeVertex(q.X-nx, q.Y-ny, c))
-				g.tri(b, b+1, b+2)
-				g.tri(b, b+2, b+3)
-			}
-		}
-		if len(g.vs) > 60000 {
-			g.flushStroke()
-		}
-	}
-	g.flushStroke()
 }

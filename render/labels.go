@@ -14,6 +14,12 @@ const (
 	maxLabels  = 512 // distinct texts kept at once
 	maxLabelW  = atlasW - 2*atlasPad
 	labelSlack = 3 // pixels around each text, so filtering stays inside
+	// maxNewLabels bounds the texts a frame draws into the label area.
+	// Each one is a text draw into the atlas and a break in the batch;
+	// a host that makes thousands of labelled entities appear at once
+	// sees them labelled over the next frames instead of in one frame
+	// that takes seconds.
+	maxNewLabels = 64
 )
 
 // labelArea keeps the texts of labels in the atlas's bottom rows: each

@@ -162,6 +162,22 @@ func (r *Renderer) Poll() { r.tex.poll() }
 // fills, text) the last Draw made.
 func (r *Renderer) Draws() int { return r.draws }
 
+// Shed counts what the renderer left out of frames to keep each frame's
+// cost bounded, since it was made.
+type Shed struct {
+	// Labels are labels not drawn on a frame that had already drawn its
+	// allowance of new label texts.
+	Labels uint64
+	// Strokes are translucent polylines drawn without their overlaps
+	// blended once, past the frame's allowance of scratch detours.
+	Strokes uint64
+}
+
+// Shed reports what the renderer has left out so far.
+func (r *Renderer) Shed() Shed {
+	return Shed{Labels: r.gfx.shedLabels, Strokes: r.gfx.strokes.shed}
+}
+
 // Vertices is how many vertices the last frame's drawing calls sent
 // Ebiten, which copies and transforms each: with few calls, the frame's
 // CPU cost follows this number.
@@ -193,6 +209,7 @@ func toColor(c parts.Color) color.Color {
 // the whole screen pixel for pixel is drawn on the screen itself.
 func (r *Renderer) Draw(screen *ebiten.Image, w *world.World, dpr float64) {
 	r.d.reset()
+	r.gfx.newFrame()
 	r.checkBakes(w, dpr)
 	cs := w.Canvases()
 	for len(r.images) < len(cs) {

@@ -1,0 +1,324 @@
+package render
+
+import (
+	"image"
+	"math"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"vimpclient/parts"
+)
+
+// Strokes are drawn as triangles sampling the atlas's white square, in the
+// frame's batch like every sprite, their edges anti-aliased by geometry: a
+// band one device pixel wide along each edge fades from the stroke's
+// colour to nothing.
+//
+// They used to be drawn by Ebiten's anti-aliased non-zero fill, one call
+// each, and that call clears and composites offscreen images twice the
+// canvas's size: tens of millions of pixels a stroke, which a software
+// rasteriser spends seconds on when a host makes a frame hold thousands of
+// strokes. Now a stroke costs its own vertices.
+//
+// A polyline's joins and segments overlap, which an opaque colour does not
+// show. A translucent polyline would blend twice where they do, so it is
+// drawn opaque into a scratch image first, over its bounding box only, and
+// that box is composited with the stroke's alpha. The detour costs two
+// calls and twice the box's pixels; a frame takes at most
+// maxScratchStrokes of them and maxScratchPixels of boxes, and a
+// translucent polyline past either (or larger than the scratch image) is
+// drawn straight into the batch, its overlaps showing, and counted.
+const (
+	strokeFeather     = 0.5 // half the width of the edge band, device px
+	maxRingSegments   = 128
+	maxJoinSegments   = 32
+	maxStrokePoints   = 4096
+	scratchSide       = 1024
+	maxScratchStrokes = 64
+	maxScratchPixels  = 1 << 22
+)
+
+// strokes builds and draws a gfx's strokes.
+type strokes struct {
+	feather float64 // 0 draws hard edges (Options.NoAntiAlias)
+
+	vs []ebiten.Vertex // a translucent polyline on its way to the scratch image
+	is []uint32
+
+	scratch      *ebiten.Image // scratchSide², made on first use
+	scratchOp    ebiten.DrawTrianglesOptions
+	compositeOp  ebiten.DrawImageOptions
+	frameStrokes int // scratch detours this frame
+	framePixels  int // and their boxes' pixels
+	shed         uint64
+}
+
+// newFrame starts a frame's scratch allowance.
+func (s *strokes) newFrame() { s.frameStrokes, s.framePixels = 0, 0 }
+
+// strokeColour is a stroke's premultiplied colour at coverage 1: over what
+// is under it, as a canvas's source-over blend draws the games' strokes.
+func strokeColour(c parts.Color) [4]float32 { return premul(c) }
+
+func scaled(c [4]float32, k float32) [4]float32 {
+	return [4]float32{c[0] * k, c[1] * k, c[2] * k, c[3] * k}
+}
+
+// mesh is where a stroke's triangles go: the batch's buffers or the
+// scratch buffers, with the source pixel every vertex samples.
+type mesh struct {
+	vs   *[]ebiten.Vertex
+	is   *[]uint32
+	u, v float64
+}
+
+func (m mesh) vertex(x, y float64, c [4]float32) uint32 {
+	n := uint32(len(*m.vs))
+	*m.vs = append(*m.vs, vertex(x, y, m.u, m.v, c))
+	return n
+}
+
+// quad adds the triangles a b c and a c d.
+func (m mesh) quad(a, b, c, d uint32) { *m.is = append(*m.is, a, b, c, a, c, d) }
+
+// band is one ring of a stroke's cross-section: a radius (or half-width)
+// and the coverage there.
+type band struct {
+	r   float64
+	cov float32
+}
+
+// profile is the cross-section of a band from lo to hi (a ring's radii, or
+// a stroke's half-widths either side of its centre line): from the inside
+// out, the radii where its coverage changes. Hard edges (f = 0) are two
+// radii at coverage 1; a band wider than its edges' fades has a core at
+// coverage 1 between them; a narrower one peaks at the coverage its width
+// gives.
+func profile(lo, hi, f float64) (bs [4]band, n int) {
+	switch {
+	case f == 0:
+		return [4]band{{lo, 1}, {hi, 1}}, 2
+	case hi-lo > 2*f:
+		return [4]band{{lo - f, 0}, {lo + f, 1}, {hi - f, 1}, {hi + f, 0}}, 4
+	default:
+		mid := (lo + hi) / 2
+		return [4]band{{mid - f, 0}, {mid, float32((hi - lo) / (2 * f))}, {mid + f, 0}}, 3
+	}
+}
+
+// radial is the cross-section of a disc of radius r from its centre out:
+// the centre's coverage, then the radii past it where the coverage changes.
+func radial(r, f float64) (bs [4]band, n int) {
+	p, m := profile(-r, r, f)
+	bs[0] = band{0, p[m/2].cov}
+	n = 1
+	for _, b := range p[:m] {
+		if b.r > 0 {
+			bs[n] = b
+			n++
+		}
+	}
+	return bs, n
+}
+
+// segments is how many sides a polygon needs to stand for a circle of
+// radius r device px within a quarter pixel, between lo and hi: a small
+// ring or a thin line's join is a few triangles, not a hundred.
+func segments(r float64, lo, hi int) int {
+	if !(r > 0.25) {
+		return lo
+	}
+	n := math.Ceil(math.Pi / math.Acos(1-0.25/r))
+	return int(min(max(n, float64(lo)), float64(hi)))
+}
+
+// ring adds a ring centred at (cx, cy) between the radii ri and ro, device
+// px; with ri 0 it is a disc.
+func (m mesh) ring(cx, cy, ri, ro, f float64, col [4]float32) {
+	bs, n := profile(ri, ro, f)
+	if ri <= 0 {
+		bs, n = radial(ro, f)
+	}
+	for i := range bs[:n] {
+		bs[i].r = math.Max(bs[i].r, 0)
+	}
+	sides := segments(bs[n-1].r, 8, maxRingSegments)
+	base := uint32(len(*m.vs))
+	for i := range sides {
+		s, co := math.Sincos(2 * math.Pi * float64(i) / float64(sides))
+		for _, b := range bs[:n] {
+			m.vertex(cx+co*b.r, cy+s*b.r, scaled(col, b.cov))
+		}
+	}
+	w := uint32(n)
+	for i := range uint32(sides) {
+		j := (i + 1) % uint32(sides)
+		for k := range w - 1 {
+			a, b := base+i*w+k, base+j*w+k
+			m.quad(a, a+1, b+1, b)
+		}
+	}
+}
+
+// polyline adds a round join at every point and a quad along every
+// segment, hw device px either side of the line.
+func (m mesh) polyline(pts []devPoint, hw, f float64, col [4]float32) {
+	bs, n := profile(-hw, hw, f)
+	rs, rn := radial(hw, f)
+	sides := segments(rs[rn-1].r, 6, maxJoinSegments)
+	for i, p := range pts {
+		// The join: a fan about the point, then a band per further radius.
+		c := m.vertex(p.x, p.y, scaled(col, rs[0].cov))
+		for k := range sides {
+			s, co := math.Sincos(2 * math.Pi * float64(k) / float64(sides))
+			for _, b := range rs[1:rn] {
+				m.vertex(p.x+co*b.r, p.y+s*b.r, scaled(col, b.cov))
+			}
+		}
+		w := uint32(rn - 1)
+		for k := range uint32(sides) {
+			a, b := c+1+k*w, c+1+((k+1)%uint32(sides))*w
+			*m.is = append(*m.is, c, a, b)
+			for j := range w - 1 {
+				m.quad(a+j, a+j+1, b+j+1, b+j)
+			}
+		}
+		if i == 0 {
+			continue
+		}
+		q := pts[i-1]
+		dx, dy := p.x-q.x, p.y-q.y
+		l := math.Hypot(dx, dy)
+		if !(l > 0) {
+			continue
+		}
+		nx, ny := -dy/l, dx/l
+		// The segment: its cross-section's radii, both sides of the line.
+		first := uint32(len(*m.vs))
+		for _, b := range bs[:n] {
+			m.vertex(q.x+nx*b.r, q.y+ny*b.r, scaled(col, b.cov))
+			m.vertex(p.x+nx*b.r, p.y+ny*b.r, scaled(col, b.cov))
+		}
+		for k := range uint32(n - 1) {
+			a := first + 2*k
+			m.quad(a, a+1, a+3, a+2)
+		}
+	}
+}
+
+// devPoint is a point in device px.
+type devPoint struct{ x, y float64 }
+
+// Ring implements parts.Gfx. A ring's triangles never overlap, so a
+// translucent one goes straight into the batch.
+func (g *gfx) Ring(x, y, r, w float64, c parts.Color) {
+	if c.A <= 0 || !(r > 0) || !(w > 0) || g.sx == 0 || math.IsInf(r, 0) || math.IsInf(w, 0) {
+		return
+	}
+	cx, cy := g.dev(x, y)
+	ri, ro := math.Max(0, r-w/2)*math.Abs(g.sx), (r+w/2)*math.Abs(g.sx)
+	if g.offCanvas(cx, cy, ro+1, ro+1) {
+		return
+	}
+	g.batchMesh().ring(cx, cy, ri, ro, g.strokes.feather, strokeColour(c))
+}
+
+// Polyline implements parts.Gfx.
+func (g *gfx) Polyline(pts []parts.Vec, width float64, c parts.Color) {
+	if c.A <= 0 || !(width > 0) || len(pts) == 0 || len(pts) > maxStrokePoints || g.sx == 0 || math.IsInf(width, 0) {
+		return
+	}
+	hw := width / 2 * math.Abs(g.sx)
+	s := &g.strokes
+	dev := g.devPoints(pts)
+	col := strokeColour(c)
+	box, ok := g.strokeBox(dev, hw+s.feather+1)
+	if !ok {
+		return // wholly outside the canvas
+	}
+	if c.A >= 1 {
+		g.batchMesh().polyline(dev, hw, s.feather, col)
+		return
+	}
+	if box.Dx() > scratchSide || box.Dy() > scratchSide || s.frameStrokes >= maxScratchStrokes ||
+		s.framePixels+box.Dx()*box.Dy() > maxScratchPixels {
+		s.shed++
+		g.batchMesh().polyline(dev, hw, s.feather, col)
+		return
+	}
+	s.frameStrokes++
+	s.framePixels += box.Dx() * box.Dy()
+	g.scratchPolyline(dev, box, hw, c)
+}
+
+// batchMesh makes the batch draw from the atlas onto the canvas and returns
+// its buffers as a mesh sampling the white square.
+func (g *gfx) batchMesh() mesh {
+	a := g.tex.shapes()
+	g.b.use(g.dst, a.img, ebiten.FilterNearest)
+	return mesh{vs: &g.b.vs, is: &g.b.is, u: float64(a.white.Min.X) + 1.5, v: float64(a.white.Min.Y) + 1.5}
+}
+
+// offCanvas reports whether the box of half-sides rx, ry about (cx, cy),
+// device px, is wholly outside the canvas.
+func (g *gfx) offCanvas(cx, cy, rx, ry float64) bool {
+	return !(cx+rx > 0 && cx-rx < g.w && cy+ry > 0 && cy-ry < g.h)
+}
+
+// devPoints maps pts to device px into a buffer of the gfx's.
+func (g *gfx) devPoints(pts []parts.Vec) []devPoint {
+	d := g.pts[:0]
+	for _, p := range pts {
+		x, y := g.dev(p.X, p.Y)
+		d = append(d, devPoint{x, y})
+	}
+	g.pts = d
+	return d
+}
+
+// strokeBox is the device-pixel box of pts grown by pad, cut to the
+// canvas; ok is false when nothing of it is on the canvas.
+func (g *gfx) strokeBox(pts []devPoint, pad float64) (image.Rectangle, bool) {
+	x0, y0, x1, y1 := math.Inf(1), math.Inf(1), math.Inf(-1), math.Inf(-1)
+	for _, p := range pts {
+		x0, y0, x1, y1 = math.Min(x0, p.x), math.Min(y0, p.y), math.Max(x1, p.x), math.Max(y1, p.y)
+	}
+	canvas := g.dst.Bounds()
+	if !(x0-pad < float64(canvas.Max.X) && x1+pad > float64(canvas.Min.X) &&
+		y0-pad < float64(canvas.Max.Y) && y1+pad > float64(canvas.Min.Y)) {
+		return image.Rectangle{}, false
+	}
+	r := image.Rect(int(math.Floor(math.Max(x0-pad, float64(canvas.Min.X)))), int(math.Floor(math.Max(y0-pad, float64(canvas.Min.Y)))),
+		int(math.Ceil(math.Min(x1+pad, float64(canvas.Max.X)))), int(math.Ceil(math.Min(y1+pad, float64(canvas.Max.Y)))))
+	return r, !r.Empty()
+}
+
+// scratchPolyline draws a translucent polyline opaque into the scratch
+// image's corner the size of box, then that corner onto the canvas at box
+// with the colour's alpha, so that every pixel of it is blended once.
+func (g *gfx) scratchPolyline(pts []devPoint, box image.Rectangle, hw float64, c parts.Color) {
+	s := &g.strokes
+	if s.scratch == nil {
+		s.scratch = ebiten.NewImageWithOptions(image.Rect(0, 0, scratchSide, scratchSide), &ebiten.NewImageOptions{Unmanaged: true})
+		s.scratchOp.ColorScaleMode = ebiten.ColorScaleModePremultipliedAlpha
+		s.scratchOp.Filter = ebiten.FilterNearest
+	}
+	for i := range pts {
+		pts[i].x -= float64(box.Min.X)
+		pts[i].y -= float64(box.Min.Y)
+	}
+	a := g.tex.shapes()
+	s.vs, s.is = s.vs[:0], s.is[:0]
+	m := mesh{vs: &s.vs, is: &s.is, u: float64(a.white.Min.X) + 1.5, v: float64(a.white.Min.Y) + 1.5}
+	m.polyline(pts, hw, s.feather, [4]float32{c.R, c.G, c.B, 1})
+	corner := s.scratch.SubImage(image.Rect(0, 0, box.Dx(), box.Dy())).(*ebiten.Image)
+	g.b.flush() // what the batch holds is under this stroke
+	g.d.clear(corner)
+	g.d.triangles32(corner, s.vs, s.is, a.img, &s.scratchOp)
+	op := &s.compositeOp
+	op.GeoM.Reset()
+	op.GeoM.Translate(float64(box.Min.X), float64(box.Min.Y))
+	op.ColorScale.Reset()
+	op.ColorScale.Scale(c.A, c.A, c.A, c.A)
+	g.d.image(g.dst, corner, op)
+}

@@ -1,0 +1,189 @@
+package render
+
+import (
+	"context"
+	"image"
+	"math"
+	"strconv"
+	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"vimpclient/parts"
+	"vimpclient/world/canvas"
+)
+
+// strokeGame draws what draw says through the canvas's gfx into a 200×100
+// transparent image at one device pixel per world unit, frames times, and
+// records the last frame's drawing calls, vertices and pixels.
+type strokeGame struct {
+	r      *Renderer
+	draw   func(g *gfx)
+	off    *ebiten.Image
+	calls  int
+	verts  int
+	px     *image.RGBA
+	frames []int // drawing calls of each frame
+}
+
+func (g *strokeGame) Update() error                           { return nil }
+func (g *strokeGame) LayoutF(w, h float64) (float64, float64) { return w, h }
+
+func (g *strokeGame) Draw(*ebiten.Image) {
+	if g.off == nil {
+		g.off = ebiten.NewImage(200, 100)
+	}
+	g.r.d.reset()
+	g.r.gfx.newFrame()
+	g.off.Clear()
+	g.r.gfx.begin(g.off, canvas.Stage{S: 1}, 1, 200, 100)
+	g.draw(g.r.gfx)
+	g.r.gfx.end()
+	g.calls, g.verts = g.r.d.calls, g.r.d.verts
+	g.frames = append(g.frames, g.calls)
+	g.px = image.NewRGBA(image.Rect(0, 0, 200, 100))
+	g.off.ReadPixels(g.px.Pix)
+}
+
+func drawStrokes(t *testing.T, o Options, frames int, draw func(g *gfx)) (*strokeGame, *Renderer) {
+	t.Helper()
+	r := New(context.Background(), o)
+	g := &strokeGame{r: r, draw: draw}
+	if err := run(t, g, frames, nil); err != nil {
+		t.Fatal(err)
+	}
+	return g, r
+}
+
+// A translucent polyline that runs back over itself is blended once: where
+// its two segments and its joins overlap it is no more opaque than where
+// the line is single. An opaque one is drawn in the batch, in one call.
+func TestTranslucentPolylineBlendsOnce(t *testing.T) {
+	there := []parts.Vec{{X: 20, Y: 50}, {X: 180, Y: 50}, {X: 100, Y: 50}}
+	single := []parts.Vec{{X: 20, Y: 80}, {X: 180, Y: 80}}
+	g, r := drawStrokes(t, Options{}, 1, func(g *gfx) {
+		g.Polyline(there, 10, parts.Color{R: 1, A: 0.5})
+		g.Polyline(single, 10, parts.Color{R: 1, A: 0.5})
+	})
+	for _, p := range []image.Point{{60, 50}, {140, 50}, {180, 50}, {100, 50}, {60, 80}} {
+		// Red at alpha 0.5 over nothing, premultiplied: R 128, A 128.
+		if c := g.px.RGBAAt(p.X, p.Y); absDiff(c.A, 128) > 3 || absDiff(c.R, 128) > 3 || c.G != 0 {
+			t.Errorf("pixel %v: %v, want R 128 A 128 (blended once)", p, c)
+		}
+	}
+	if s := r.Shed(); s.Strokes != 0 {
+		t.Errorf("%d strokes shed, want none", s.Strokes)
+	}
+
+	g, _ = drawStrokes(t, Options{}, 1, func(g *gfx) {
+		for i := range 50 {
+			y := float64(2 * i)
+			g.Polyline([]parts.Vec{{X: 10, Y: y}, {X: 190, Y: y}}, 1.5, parts.White())
+			g.Ring(100, 50, float64(i), 0.5, parts.White())
+		}
+	})
+	if g.calls != 1 {
+		t.Errorf("50 opaque polylines and 50 rings took %d drawing calls, want 1", g.calls)
+	}
+}
+
+// A ring's edges fade over one device pixel: the pixel across its outer
+// edge is partly covered, the next one not at all; with anti-aliasing off
+// the edge is hard.
+func TestRingEdgeIsAntiAliased(t *testing.T) {
+	// The ring's outer edge is at 32.25 px from its centre: its fade runs
+	// from 31.75 to 32.75, and the centre of pixel 132 is 32.5 out.
+	ring := func(g *gfx) { g.Ring(100, 50, 30.25, 4, parts.White()) }
+	g, _ := drawStrokes(t, Options{}, 1, ring)
+	a := func(x int) uint8 { return g.px.RGBAAt(x, 50).A }
+	if a(130) < 250 || a(131) < 250 {
+		t.Errorf("inside the ring: alpha %d, %d, want 255", a(130), a(131))
+	}
+	if edge := a(132); edge < 40 || edge > 90 {
+		t.Errorf("across the edge: alpha %d, want about 64 (a quarter covered)", edge)
+	}
+	if a(133) != 0 || a(100) != 0 {
+		t.Errorf("outside the ring: alpha %d, centre %d, want 0", a(133), a(100))
+	}
+	g, _ = drawStrokes(t, Options{NoAntiAlias: true}, 1, ring)
+	if edge := a(132); edge != 0 && edge != 255 {
+		t.Errorf("without anti-aliasing the edge pixel has alpha %d, want 0 or 255", edge)
+	}
+}
+
+// However many strokes and labels a frame holds, its drawing calls stay
+// few: opaque strokes and rings join the batch, translucent polylines take
+// their detour through the scratch image only up to the frame's allowance
+// (the rest are counted as shed), new label texts likewise; the next frame
+// has its allowance again. Strokes and labels off the canvas send nothing.
+func TestStrokeAndLabelFloodIsBounded(t *testing.T) {
+	const n = 3000
+	var labels [n]string
+	for i := range labels {
+		labels[i] = "entity:" + strconv.Itoa(i)
+	}
+	g, r := drawStrokes(t, Options{}, 2, func(g *gfx) {
+		for i := range n {
+			x, y := float64(i%200), float64(i/200*6)
+			g.Polyline([]parts.Vec{{X: x, Y: y}, {X: x + 3, Y: y + 2}}, 1, parts.Color{G: 1, A: 0.5})
+			g.Polyline([]parts.Vec{{X: x, Y: y}, {X: x, Y: y + 4}}, 1, parts.White())
+			g.Ring(x, y, 3, 1, parts.Color{B: 1, A: 0.3})
+			g.Label(labels[i], x, y, 4, parts.White())
+		}
+	})
+	// Per detour: the batch's flush, the scratch's clear, its triangles and
+	// the composite; per new label: the flush and the text.
+	limit := 4*maxScratchStrokes + 2*maxNewLabels + 16
+	for f, calls := range g.frames {
+		if calls > limit {
+			t.Errorf("frame %d made %d drawing calls, want at most %d", f, calls, limit)
+		}
+	}
+	s := r.Shed()
+	if want := uint64(2 * (n - maxScratchStrokes)); s.Strokes != want {
+		t.Errorf("%d strokes shed over two frames, want %d", s.Strokes, want)
+	}
+	if want := uint64(2 * (n - maxNewLabels)); s.Labels < want-2*maxLabels || s.Labels > want {
+		t.Errorf("%d labels shed over two frames, want about %d", s.Labels, want)
+	}
+
+	g, r = drawStrokes(t, Options{}, 1, func(g *gfx) {
+		for i := range n {
+			x := -1000 - float64(i)
+			g.Polyline([]parts.Vec{{X: x, Y: 50}, {X: x + 3, Y: 52}}, 1, parts.Color{G: 1, A: 0.5})
+			g.Ring(x, 50, 3, 1, parts.White())
+			g.Label(labels[i], 100, 500+float64(i), 4, parts.White())
+		}
+	})
+	if g.verts != 0 || r.Shed() != (Shed{}) {
+		t.Errorf("strokes and labels off the canvas sent %d vertices, shed %+v; want none", g.verts, r.Shed())
+	}
+}
+
+// The cross-sections: a wide stroke has a core at full coverage between
+// its edges' fades, a thin one peaks at the coverage its width gives, and
+// a ring is drawn with as many sides as its size needs.
+func TestStrokeProfiles(t *testing.T) {
+	bs, n := profile(-3, 3, 0.5)
+	if n != 4 || bs[0] != (band{-3.5, 0}) || bs[1] != (band{-2.5, 1}) || bs[3] != (band{3.5, 0}) {
+		t.Errorf("wide: %v", bs[:n])
+	}
+	bs, n = profile(-0.25, 0.25, 0.5)
+	if n != 3 || bs[1].r != 0 || math.Abs(float64(bs[1].cov)-0.5) > 1e-6 {
+		t.Errorf("thin: %v", bs[:n])
+	}
+	bs, n = radial(3, 0.5)
+	if n != 3 || bs[0] != (band{0, 1}) || bs[1] != (band{2.5, 1}) || bs[2] != (band{3.5, 0}) {
+		t.Errorf("disc: %v", bs[:n])
+	}
+	if lo, hi := segments(2, 8, maxRingSegments), segments(500, 8, maxRingSegments); lo != 8 || hi < 90 || hi > maxRingSegments {
+		t.Errorf("sides: %d for radius 2, %d for radius 500", lo, hi)
+	}
+}
+
+func absDiff(a, b uint8) int {
+	if a > b {
+		return int(a - b)
+	}
+	return int(b - a)
+}

@@ -53,22 +53,17 @@ func cost(e *Event) int { return len(e.Data) + e.Size + eventOverhead }
 func (q *Queue) Push(e Event) {
 	c := cost(&e)
 	q.mu.Lock()
-	for len(q.items) >= q.limit || q.bytes+c > q.byteLimit {
-		i := q.oldestFrame()
-		if i < 0 {
-			if e.Kind == EventFrame {
-				q.droppedFrames++
-			} else {
-				q.droppedEvents++
-			}
-			q.mu.Unlock()
-			return
+	if len(q.items) >= q.limit || q.bytes+c > q.byteLimit {
+		q.makeRoom(c)
+	}
+	if len(q.items) >= q.limit || q.bytes+c > q.byteLimit {
+		if e.Kind == EventFrame {
+			q.droppedFrames++
+		} else {
+			q.droppedEvents++
 		}
-		q.bytes -= cost(&q.items[i])
-		copy(q.items[i:], q.items[i+1:])
-		q.items[len(q.items)-1] = Event{}
-		q.items = q.items[:len(q.items)-1]
-		q.droppedFrames++
+		q.mu.Unlock()
+		return
 	}
 	q.items = append(q.items, e)
 	q.bytes += c
@@ -79,13 +74,26 @@ func (q *Queue) Push(e Event) {
 	}
 }
 
-func (q *Queue) oldestFrame() int {
+// makeRoom evicts the oldest frames, in one pass over the queue, until an
+// event costing c fits with a quarter of both budgets to spare, or no frame
+// is left. A host that outpaces the game loop then costs one pass every
+// quarter of the queue, not one a push.
+func (q *Queue) makeRoom(c int) {
+	wantLen := q.limit - max(q.limit/4, 1)
+	wantBytes := q.byteLimit - q.byteLimit/4 - c
+	n, bytes := len(q.items), q.bytes
+	keep := q.items[:0]
 	for i := range q.items {
-		if q.items[i].Kind == EventFrame {
-			return i
+		if q.items[i].Kind == EventFrame && (n > wantLen || bytes > wantBytes) {
+			n--
+			bytes -= cost(&q.items[i])
+			q.droppedFrames++
+			continue
 		}
+		keep = append(keep, q.items[i])
 	}
-	return -1
+	clear(q.items[len(keep):])
+	q.items, q.bytes = keep, bytes
 }
 
 // Ready is signalled after a Push; a game loop that sleeps can wait on it.

@@ -61,6 +61,28 @@ func TestQueueOverflowEvictsFramesFirst(t *testing.T) {
 	}
 }
 
+// A full queue of frames makes room for a quarter of its budget at once,
+// oldest frames first, so that a flood costs one pass over the queue every
+// so many pushes; the messages among the frames stay.
+func TestQueueOverflowEvictsAQuarter(t *testing.T) {
+	q := NewQueue(64)
+	q.Push(Event{Kind: EventMessage, Port: 3})
+	for i := range 63 {
+		q.Push(Event{Kind: EventFrame, Port: i})
+	}
+	q.Push(Event{Kind: EventFrame, Port: 63})
+	evs := q.Drain(nil)
+	if len(evs) != 49 {
+		t.Fatalf("%d events after the overflow, want 48 kept and the new one", len(evs))
+	}
+	if evs[0].Kind != EventMessage || evs[1].Port != 16 || evs[48].Port != 63 {
+		t.Errorf("kept %v port %d … port %d, want the message, then frames 16 to 63", evs[0].Kind, evs[1].Port, evs[48].Port)
+	}
+	if f, e := q.Dropped(); f != 16 || e != 0 {
+		t.Errorf("dropped %d frames, %d events; want 16, 0", f, e)
+	}
+}
+
 // A stalled game loop and a host sending big messages: the queue stays
 // within its byte budget, frames giving way first, then new messages.
 func TestQueueBoundedByBytes(t *testing.T) {

@@ -13,6 +13,7 @@ import (
 	"image/color"
 	"io"
 	"log/slog"
+	"os"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -188,7 +189,9 @@ func (w *Window) Run() error {
 	ebiten.SetFullscreen(w.menu.S.Fullscreen)
 	ebiten.SetTPS(ebiten.SyncWithFPS) // one tick per displayed frame
 	ebiten.SetRunnableOnUnfocused(true)
+	stopWatch := w.watchDisplay()
 	err := ebiten.RunGameWithOptions(w, &ebiten.RunGameOptions{})
+	stopWatch()
 	if w.home != nil {
 		w.home.stopAll(w)
 	}
@@ -206,7 +209,51 @@ func (w *Window) Run() error {
 	if err != nil {
 		return fmt.Errorf("window: %w", err)
 	}
+	if errors.Is(context.Cause(w.ctx), errDisplayLost) {
+		return fmt.Errorf("window: %w", errDisplayLost)
+	}
 	return w.err
+}
+
+// displayStuck is how long a window whose display went away may take to
+// close before the process leaves without it.
+const displayStuck = 5 * time.Second
+
+// watchDisplay watches the X server the window is on, if it is on one:
+// when the server goes, the window's context ends with errDisplayLost and
+// the window closes on its next frame. A window that is still open
+// displayStuck later (its loop blocked on the dead connection) ends the
+// process: nothing can be shown, and nobody is left to close it. The
+// returned function stops the watch.
+func (w *Window) watchDisplay() (stop func()) {
+	ctx, cancel := context.WithCancelCause(w.ctx)
+	w.ctx = ctx
+	display := os.Getenv("DISPLAY")
+	if !watchesX() || display == "" {
+		return func() { cancel(nil) }
+	}
+	var stuck *time.Timer
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		newDisplayWatch(display).run(ctx, func() {
+			w.opts.Log.Error("the display went away; closing the window", "display", display)
+			stuck = time.AfterFunc(displayStuck, func() {
+				w.opts.Log.Error("the window did not close without its display; leaving")
+				os.Exit(1)
+			})
+			cancel(errDisplayLost)
+		})
+	}()
+	return func() {
+		if !errors.Is(context.Cause(ctx), errDisplayLost) {
+			cancel(nil)
+		}
+		<-done
+		if stuck != nil {
+			stuck.Stop()
+		}
+	}
 }
 
 // saveGeometry remembers the window's last size and position in the

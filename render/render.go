@@ -168,8 +168,10 @@ type Shed struct {
 	// Labels are labels not drawn on a frame that had already drawn its
 	// allowance of new label texts.
 	Labels uint64
-	// Strokes are translucent polylines drawn without their overlaps
-	// blended once, past the frame's allowance of scratch detours.
+	// Strokes are strokes left out of a frame whose strokes had covered
+	// its allowance of pixels (32 canvases), and translucent polylines
+	// drawn without their overlaps blended once, past the frame's
+	// allowance of scratch detours.
 	Strokes uint64
 }
 

@@ -36,6 +36,11 @@ const (
 	scratchSide       = 1024
 	maxScratchStrokes = 64
 	maxScratchPixels  = 1 << 22
+	// strokeFillCanvases bounds the pixels a frame's strokes may cover, in
+	// canvases: a host that gives a thousand snakes a radius wider than the
+	// window would otherwise have every join of every one fill it. Strokes
+	// past it are left out of the frame and counted.
+	strokeFillCanvases = 32
 )
 
 // strokes builds and draws a gfx's strokes.
@@ -48,13 +53,39 @@ type strokes struct {
 	scratch      *ebiten.Image // scratchSide², made on first use
 	scratchOp    ebiten.DrawTrianglesOptions
 	compositeOp  ebiten.DrawImageOptions
-	frameStrokes int // scratch detours this frame
-	framePixels  int // and their boxes' pixels
-	shed         uint64
+	frameStrokes int     // scratch detours this frame
+	framePixels  int     // and their boxes' pixels
+	frameFill    float64 // the pixels the frame's strokes cover, about
+	shed         uint64  // strokes left out, or drawn with overlaps showing
 }
 
 // newFrame starts a frame's scratch allowance.
-func (s *strokes) newFrame() { s.frameStrokes, s.framePixels = 0, 0 }
+func (s *strokes) newFrame() { s.frameStrokes, s.framePixels, s.frameFill = 0, 0, 0 }
+
+// afford reports whether a stroke covering about area device px fits in
+// the frame's fill allowance on a canvas of canvasArea px, and takes it;
+// a stroke that does not fit is counted as shed.
+func (s *strokes) afford(area, canvasArea float64) bool {
+	if !(s.frameFill+area <= strokeFillCanvases*canvasArea) {
+		s.shed++
+		return false
+	}
+	s.frameFill += area
+	return true
+}
+
+// polylineArea is about how many device px a polyline of half-width hw
+// covers, each join and segment counted whole but never as more than the
+// canvas.
+func polylineArea(pts []devPoint, hw, canvasArea float64) float64 {
+	join := math.Min(math.Pi*hw*hw, canvasArea)
+	a := join * float64(len(pts))
+	for i := 1; i < len(pts); i++ {
+		l := math.Hypot(pts[i].x-pts[i-1].x, pts[i].y-pts[i-1].y)
+		a += math.Min(l*2*hw, canvasArea)
+	}
+	return a
+}
 
 // strokeColour is a stroke's premultiplied colour at coverage 1: over what
 // is under it, as a canvas's source-over blend draws the games' strokes.
@@ -220,6 +251,10 @@ func (g *gfx) Ring(x, y, r, w float64, c parts.Color) {
 	if g.offCanvas(cx, cy, ro+1, ro+1) {
 		return
 	}
+	canvasArea := g.w * g.h
+	if !g.strokes.afford(math.Min(math.Pi*(ro*ro-ri*ri), canvasArea), canvasArea) {
+		return
+	}
 	g.batchMesh().ring(cx, cy, ri, ro, g.strokes.feather, strokeColour(c))
 }
 
@@ -235,6 +270,10 @@ func (g *gfx) Polyline(pts []parts.Vec, width float64, c parts.Color) {
 	box, ok := g.strokeBox(dev, hw+s.feather+1)
 	if !ok {
 		return // wholly outside the canvas
+	}
+	canvasArea := g.w * g.h
+	if !s.afford(polylineArea(dev, hw+s.feather, canvasArea), canvasArea) {
+		return
 	}
 	if c.A >= 1 {
 		g.batchMesh().polyline(dev, hw, s.feather, col)

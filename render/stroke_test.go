@@ -87,6 +87,27 @@ func TestTranslucentPolylineBlendsOnce(t *testing.T) {
 	}
 }
 
+// A translucent stroke over what is already drawn blends as a canvas's
+// source-over does (the games' strokes are canvas strokes with an alpha):
+// colour·alpha + under·(1 − alpha), for a ring and for a polyline alike.
+func TestTranslucentStrokesBlendSourceOver(t *testing.T) {
+	under := parts.Color{G: 0.75, B: 0.35, A: 1}
+	over := parts.Color{R: 0.93, G: 0.93, B: 0.4, A: 0.25}
+	g, _ := drawStrokes(t, Options{}, 1, func(g *gfx) {
+		g.Disc(100, 50, 48, under)
+		g.Ring(100, 50, 30, 8, over)
+		g.Polyline([]parts.Vec{{X: 90, Y: 35}, {X: 110, Y: 35}}, 6, over)
+	})
+	blend := func(c, u float32) uint8 { return uint8(math.Round(float64(255 * (c*over.A + u*(1-over.A))))) }
+	want := [3]uint8{blend(over.R, under.R), blend(over.G, under.G), blend(over.B, under.B)}
+	for _, p := range []image.Point{{130, 50}, {100, 35}} {
+		c := g.px.RGBAAt(p.X, p.Y)
+		if absDiff(c.R, want[0]) > 3 || absDiff(c.G, want[1]) > 3 || absDiff(c.B, want[2]) > 3 || c.A != 255 {
+			t.Errorf("pixel %v: %v, want %v", p, c, want)
+		}
+	}
+}
+
 // A ring's edges fade over one device pixel: the pixel across its outer
 // edge is partly covered, the next one not at all; with anti-aliasing off
 // the edge is hard.
@@ -157,6 +178,38 @@ func TestStrokeAndLabelFloodIsBounded(t *testing.T) {
 	})
 	if g.verts != 0 || r.Shed() != (Shed{}) {
 		t.Errorf("strokes and labels off the canvas sent %d vertices, shed %+v; want none", g.verts, r.Shed())
+	}
+}
+
+// Strokes far wider than the canvas (a host's lie about a snake's radius)
+// cover the canvas once each join: a frame draws them only up to its fill
+// allowance, and counts the rest.
+func TestHugeStrokesAreBounded(t *testing.T) {
+	pts := make([]parts.Vec, 61)
+	for i := range pts {
+		pts[i] = parts.Vec{X: float64(3 * i), Y: 50}
+	}
+	const n = 200
+	g, r := drawStrokes(t, Options{}, 1, func(g *gfx) {
+		for range n {
+			g.Polyline(pts, 1e5, parts.White())
+			g.Ring(100, 50, 1e5, 1e5, parts.White())
+		}
+	})
+	// Each polyline has 61 joins covering the canvas: at most a canvas's
+	// worth of strokes fit 32 times.
+	if s := r.Shed(); s.Strokes < 2*n-strokeFillCanvases {
+		t.Errorf("%d of %d huge strokes shed, want all but about %d", s.Strokes, 2*n, strokeFillCanvases)
+	}
+	if g.verts > strokeFillCanvases*4*maxRingSegments {
+		t.Errorf("%d vertices sent for the huge strokes", g.verts)
+	}
+	// A small stroke still fits the frame.
+	g, r = drawStrokes(t, Options{}, 1, func(g *gfx) {
+		g.Polyline(pts[:10], 4, parts.White())
+	})
+	if r.Shed().Strokes != 0 || g.px.RGBAAt(10, 50).A != 255 {
+		t.Errorf("a small stroke was shed (%+v) or not drawn (%v)", r.Shed(), g.px.RGBAAt(10, 50))
 	}
 }
 

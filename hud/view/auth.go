@@ -1,6 +1,7 @@
 package view
 
 import (
+	"image"
 	"math"
 	"unicode/utf8"
 
@@ -92,9 +93,14 @@ func (v *View) drawAuth(dst *ebiten.Image, f *hud.AuthForm, w, h, now float64) {
 			}
 			for k, cr := range row.Choices {
 				cx, cy := (cr.X+12)*v.s, (cr.Y+cr.H/2)*v.s
-				vector.StrokeCircle(dst, float32(cx), float32(cy), float32(7*v.s), float32(2*v.s), colChatText, true)
+				// Drawn into the button's own square: an anti-aliased
+				// vector draw clears and composites offscreen images the
+				// size of its destination, twice its pixels.
+				rr := 9*v.s + 2
+				btn := dst.SubImage(image.Rect(int(cx-rr), int(cy-rr), int(cx+rr)+1, int(cy+rr)+1)).(*ebiten.Image)
+				vector.StrokeCircle(btn, float32(cx), float32(cy), float32(7*v.s), float32(2*v.s), colChatText, true)
 				if fd.Choices[k] == fd.Value {
-					vector.DrawFilledCircle(dst, float32(cx), float32(cy), float32(4*v.s), colWhite, true)
+					vector.DrawFilledCircle(btn, float32(cx), float32(cy), float32(4*v.s), colWhite, true)
 				}
 				label := fd.Choices[k]
 				if k < len(fd.ChoiceLabels) {

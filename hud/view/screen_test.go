@@ -274,6 +274,35 @@ func TestNumericFieldDrawn(t *testing.T) {
 	}
 }
 
+// TestRadioFieldDrawn draws a radio auth field: a ring for each choice,
+// the chosen one filled.
+func TestRadioFieldDrawn(t *testing.T) {
+	v := systemView(t)
+	a, err := protocol.ParseAuthData(json.RawMessage(`{"params":[{"name":"color","value":"blue",
+		"options":{"control":"radio","options":["red","blue"]}}],"texts":{"title":"Settings"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := hud.New("h", "g", nil)
+	h.Handle(a, 0)
+	img := renderWith(t, "auth-radio", v, h, 0, winW, winH, 1, nil)
+	row := h.Auth.Layout(winW, winH).Rows[0]
+	if len(row.Choices) != 2 {
+		t.Fatalf("%d choices laid out", len(row.Choices))
+	}
+	for k, cr := range row.Choices {
+		cx, cy := cr.X+12, cr.Y+cr.H/2
+		ring := hud.Rect{X: cx - 9, Y: cy - 9, W: 18, H: 18}
+		if n := count(img, ring, colChatText, 40); n < 20 {
+			t.Errorf("choice %d: %d px of its ring", k, n)
+		}
+		dot := hud.Rect{X: cx - 2, Y: cy - 2, W: 4, H: 4}
+		if n := count(img, dot, colWhite, 10); (n == 16) != (k == 1) {
+			t.Errorf("choice %d: %d white px at its centre, want 16 only for the chosen one", k, n)
+		}
+	}
+}
+
 // The scoreboard with a notice and the leaderboard banner up, at the HUD's
 // Auto scale of 1280×720 and 1920×1080: the notice sits above the table,
 // the banner is not drawn under it, and the box ends under its last line.

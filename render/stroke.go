@@ -50,13 +50,16 @@ type strokes struct {
 	vs []ebiten.Vertex // a translucent polyline on its way to the scratch image
 	is []uint32
 
-	scratch      *ebiten.Image // scratchSide², made on first use
-	scratchOp    ebiten.DrawTrianglesOptions
-	compositeOp  ebiten.DrawImageOptions
-	frameStrokes int     // scratch detours this frame
-	framePixels  int     // and their boxes' pixels
-	frameFill    float64 // the pixels the frame's strokes cover, about
-	shed         uint64  // strokes left out, or drawn with overlaps showing
+	scratch      *ebiten.Image               // scratchSide², made on first use
+	scratchOp    ebiten.DrawTrianglesOptions // the stroke into the scratch image
+	clearOp      ebiten.DrawTrianglesOptions // the scratch's corner cleared
+	compositeOp  ebiten.DrawTrianglesOptions // the corner onto the canvas
+	quad         [4]ebiten.Vertex
+	quadIs       [6]uint32 // the quad's two triangles
+	frameStrokes int       // scratch detours this frame
+	framePixels  int       // and their boxes' pixels
+	frameFill    float64   // the pixels the frame's strokes cover, about
+	shed         uint64    // strokes left out, or drawn with overlaps showing
 }
 
 // newFrame starts a frame's scratch allowance.
@@ -339,25 +342,33 @@ func (g *gfx) scratchPolyline(pts []devPoint, box image.Rectangle, hw float64, c
 	s := &g.strokes
 	if s.scratch == nil {
 		s.scratch = ebiten.NewImageWithOptions(image.Rect(0, 0, scratchSide, scratchSide), &ebiten.NewImageOptions{Unmanaged: true})
-		s.scratchOp.ColorScaleMode = ebiten.ColorScaleModePremultipliedAlpha
-		s.scratchOp.Filter = ebiten.FilterNearest
+		for _, op := range []*ebiten.DrawTrianglesOptions{&s.scratchOp, &s.clearOp, &s.compositeOp} {
+			op.ColorScaleMode = ebiten.ColorScaleModePremultipliedAlpha
+			op.Filter = ebiten.FilterNearest
+			op.DisableMipmaps = true
+		}
+		s.clearOp.Blend = ebiten.BlendClear
+		s.quadIs = [6]uint32{0, 1, 2, 0, 2, 3}
 	}
 	for i := range pts {
 		pts[i].x -= float64(box.Min.X)
 		pts[i].y -= float64(box.Min.Y)
 	}
 	a := g.tex.shapes()
+	u, v := float64(a.white.Min.X)+1.5, float64(a.white.Min.Y)+1.5
 	s.vs, s.is = s.vs[:0], s.is[:0]
-	m := mesh{vs: &s.vs, is: &s.is, u: float64(a.white.Min.X) + 1.5, v: float64(a.white.Min.Y) + 1.5}
+	m := mesh{vs: &s.vs, is: &s.is, u: u, v: v}
 	m.polyline(pts, hw, s.feather, [4]float32{c.R, c.G, c.B, 1})
-	corner := s.scratch.SubImage(image.Rect(0, 0, box.Dx(), box.Dy())).(*ebiten.Image)
+	w, h := float64(box.Dx()), float64(box.Dy())
 	g.b.flush() // what the batch holds is under this stroke
-	g.d.clear(corner)
-	g.d.triangles32(corner, s.vs, s.is, a.img, &s.scratchOp)
-	op := &s.compositeOp
-	op.GeoM.Reset()
-	op.GeoM.Translate(float64(box.Min.X), float64(box.Min.Y))
-	op.ColorScale.Reset()
-	op.ColorScale.Scale(c.A, c.A, c.A, c.A)
-	g.d.image(g.dst, corner, op)
+	// The scratch's corner the size of box is cleared, the stroke drawn
+	// there, and the corner drawn onto the canvas at box: triangles all
+	// three, so that no sub-image is made a stroke.
+	s.quad = [4]ebiten.Vertex{vertex(0, 0, u, v, [4]float32{}), vertex(w, 0, u, v, [4]float32{}),
+		vertex(w, h, u, v, [4]float32{}), vertex(0, h, u, v, [4]float32{})}
+	g.d.triangles32(s.scratch, s.quad[:], s.quadIs[:], a.img, &s.clearOp)
+	g.d.triangles32(s.scratch, s.vs, s.is, a.img, &s.scratchOp)
+	x, y, k := float64(box.Min.X), float64(box.Min.Y), [4]float32{c.A, c.A, c.A, c.A}
+	s.quad = [4]ebiten.Vertex{vertex(x, y, 0, 0, k), vertex(x+w, y, w, 0, k), vertex(x+w, y+h, w, h, k), vertex(x, y+h, 0, h, k)}
+	g.d.triangles32(g.dst, s.quad[:], s.quadIs[:], s.scratch, &s.compositeOp)
 }

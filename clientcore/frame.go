@@ -141,8 +141,8 @@ type Decoder struct {
 	// decodeRows).
 	hdrs       []rowHdr
 	full, head []rowAt
-	// lists lists the rows of a block on the span path (see decodeSpan).
-	lists rowLists
+	// span is the scratch of the span path (see decodeSpan).
+	span spanScratch
 	// passesOnly decodes every block by decodeRows' passes, never on the
 	// span path: the tests' reference for the span path.
 	passesOnly bool

@@ -81,7 +81,7 @@ func (d *Decoder) decodeSpan(b []byte, pos, count int, k *KeySchema, f *Frame) (
 			spanWide(rows, wide, w0, ww)
 		}
 		end = pos + count*stride
-		acc = readSteps(k.fullCols, vals, w, wide, ww, q[hdr:], stride, count)
+		acc = readSteps(k.fullCols, vals, w, wide, ww, q[hdr:], stride)
 	} else {
 		s := &d.span
 		fpos, tails := s.fpos[:count], s.tails[:count]
@@ -121,6 +121,7 @@ func cutSpanRows(rows []Row, ids []uint32, vals []float32, v0, w int) {
 		}
 		return
 	}
+	// w > 0 spares the cut the care for a slice of none.
 	for i := range rows {
 		o := i * w
 		f := vals[o : o+w : o+w]
@@ -251,25 +252,31 @@ func tailBit(x byte) uint8 {
 // listSpanRows lists the rows of a span block of a key with an optional
 // tail in at, one place a row, from their fields' places fpos and tail
 // bits tails: the rows with their tail from the front, the others from
-// the back, each row's values w and exact values ww a row. It returns
-// the rows with their tail.
+// the back, each row's values w and exact values ww a row (w > 0 when ww
+// is). It returns the rows with their tail.
 //
 // Each row is written to its place in both halves and counted in one: a
 // store more where a branch on the tail bit, which alternates as the rows
 // come, would mispredict. Of the two stores the one in the wrong half
 // lands where a later row, or the row itself, writes its own place.
 func listSpanRows(at []rowAt, fpos []uint32, tails []uint8, w, ww int) int {
-	n := len(at)
-	fpos, tails = fpos[:n], tails[:n]
-	nf := 0
+	fpos, tails = fpos[:len(at)], tails[:len(at)]
+	nf, nh := 0, len(at)-1 // the next places from the front and from the back
+	var o uint32
 	for i := range at {
-		r := rowAt{pos: fpos[i], off: uint32(i * w), woff: uint32(i * ww)}
-		j := n - 1 - i + nf // n-1 less the rows without their tail so far
-		if nf >= n || j >= n {
-			return 0 // cannot happen: nf <= i
+		if uint(nf) >= uint(len(at)) || uint(nh) >= uint(len(at)) {
+			return 0 // cannot happen: nf <= i <= nh
 		}
-		at[nf], at[j] = r, r
-		nf += int(tails[i])
+		r := rowAt{pos: fpos[i], off: o}
+		at[nf], at[nh] = r, r
+		t := int(tails[i])
+		nf, nh = nf+t, nh-1+t
+		o += uint32(w)
+	}
+	if ww > 0 {
+		for i := range at {
+			at[i].woff = at[i].off / uint32(w) * uint32(ww)
+		}
 	}
 	return nf
 }

@@ -13,7 +13,10 @@ import "vimpclient/snapschema"
 type colKind uint8
 
 const (
-	colF32x4    colKind = iota // four f32 fields, rounded
+	colF32x8    colKind = iota // eight f32 fields, rounded
+	colF32x7                   // seven f32 fields, rounded
+	colF32x6                   // six f32 fields, rounded
+	colF32x4                   // four f32 fields, rounded
 	colF32x3                   // three f32 fields, rounded
 	colF32x2                   // two f32 fields, rounded
 	colF32x1                   // one f32 field, rounded
@@ -39,8 +42,8 @@ type colOp struct {
 // compileCols returns the column plan of the fields [0, n) of a key, the
 // fields [n, zeroTo) zeroed (a row without its optional tail). Each
 // kernel costs a loop down the rows, so a run of fields of one type takes
-// as few kernels as the widths allow: a run of seven f32 fields is a
-// colF32x4 and a colF32x3.
+// as few kernels as the widths allow: a run of seven f32 fields is one
+// colF32x7.
 func compileCols(types []snapschema.FieldType, wideAt []int, n, zeroTo int) []colOp {
 	var ops []colOp
 	off := 0
@@ -53,17 +56,8 @@ func compileCols(types []snapschema.FieldType, wideAt []int, n, zeroTo int) []co
 		switch t {
 		case snapschema.TypeF32:
 			for run > 0 {
-				op := colOp{kind: colF32x1, off: off, at: i}
-				width := min(run, 4)
-				switch width {
-				case 4:
-					op.kind = colF32x4
-				case 3:
-					op.kind = colF32x3
-				case 2:
-					op.kind = colF32x2
-				}
-				ops = append(ops, op)
+				kind, width := f32Col(run)
+				ops = append(ops, colOp{kind: kind, off: off, at: i})
 				off += 4 * width
 				i += width
 				run -= width
@@ -102,6 +96,27 @@ func compileCols(types []snapschema.FieldType, wideAt []int, n, zeroTo int) []co
 		ops = append(ops, wide)
 	}
 	return ops
+}
+
+// f32Col returns the widest f32 kernel for the first fields of a run of n
+// and its width: a run of five is a colF32x4 and a colF32x1, one of nine
+// a colF32x8 and a colF32x1.
+func f32Col(n int) (colKind, int) {
+	switch {
+	case n >= 8:
+		return colF32x8, 8
+	case n == 7:
+		return colF32x7, 7
+	case n == 6:
+		return colF32x6, 6
+	case n >= 4:
+		return colF32x4, 4
+	case n == 3:
+		return colF32x3, 3
+	case n == 2:
+		return colF32x2, 2
+	}
+	return colF32x1, 1
 }
 
 // intCol is the kernel of one u16 or u32 field.

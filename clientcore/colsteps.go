@@ -24,6 +24,12 @@ func readSteps(ops []colOp, vals []float32, vs int, wide []uint32, ws int, q []b
 		op := &ops[i]
 		v, p := vals[op.at:], q[op.off:]
 		switch op.kind {
+		case colF32x8:
+			acc |= roundSteps8(v, vs, p, qs)
+		case colF32x7:
+			acc |= roundSteps7(v, vs, p, qs)
+		case colF32x6:
+			acc |= roundSteps6(v, vs, p, qs)
 		case colF32x4:
 			acc |= roundSteps4(v, vs, p, qs)
 		case colF32x3:
@@ -58,6 +64,69 @@ func roundSteps4(v []float32, vs int, q []byte, qs int) (acc uint64) {
 		out[2], m2 = round2Fast(binary.BigEndian.Uint32(x[8:12]), &sc)
 		out[3], m3 = round2Fast(binary.BigEndian.Uint32(x[12:16]), &sc)
 		acc |= m0 | m1 | m2 | m3
+		o += uint32(vs)
+	}
+	return acc
+}
+
+// roundSteps8 is roundSteps4 for eight fields.
+func roundSteps8(v []float32, vs int, q []byte, qs int) (acc uint64) {
+	sc := round2Scales()
+	var o uint32
+	for p := uint32(0); int(p)+32 <= len(q); p += uint32(qs) {
+		i, j := int(o), int(p)
+		out, x := (*[8]float32)(v[i:i+8]), (*[32]byte)(q[j:j+32])
+		var m0, m1, m2, m3, m4, m5, m6, m7 uint64
+		out[0], m0 = round2Fast(binary.BigEndian.Uint32(x[0:4]), &sc)
+		out[1], m1 = round2Fast(binary.BigEndian.Uint32(x[4:8]), &sc)
+		out[2], m2 = round2Fast(binary.BigEndian.Uint32(x[8:12]), &sc)
+		out[3], m3 = round2Fast(binary.BigEndian.Uint32(x[12:16]), &sc)
+		out[4], m4 = round2Fast(binary.BigEndian.Uint32(x[16:20]), &sc)
+		out[5], m5 = round2Fast(binary.BigEndian.Uint32(x[20:24]), &sc)
+		out[6], m6 = round2Fast(binary.BigEndian.Uint32(x[24:28]), &sc)
+		out[7], m7 = round2Fast(binary.BigEndian.Uint32(x[28:32]), &sc)
+		acc |= m0 | m1 | m2 | m3 | m4 | m5 | m6 | m7
+		o += uint32(vs)
+	}
+	return acc
+}
+
+// roundSteps7 is roundSteps4 for seven fields.
+func roundSteps7(v []float32, vs int, q []byte, qs int) (acc uint64) {
+	sc := round2Scales()
+	var o uint32
+	for p := uint32(0); int(p)+28 <= len(q); p += uint32(qs) {
+		i, j := int(o), int(p)
+		out, x := (*[7]float32)(v[i:i+7]), (*[28]byte)(q[j:j+28])
+		var m0, m1, m2, m3, m4, m5, m6 uint64
+		out[0], m0 = round2Fast(binary.BigEndian.Uint32(x[0:4]), &sc)
+		out[1], m1 = round2Fast(binary.BigEndian.Uint32(x[4:8]), &sc)
+		out[2], m2 = round2Fast(binary.BigEndian.Uint32(x[8:12]), &sc)
+		out[3], m3 = round2Fast(binary.BigEndian.Uint32(x[12:16]), &sc)
+		out[4], m4 = round2Fast(binary.BigEndian.Uint32(x[16:20]), &sc)
+		out[5], m5 = round2Fast(binary.BigEndian.Uint32(x[20:24]), &sc)
+		out[6], m6 = round2Fast(binary.BigEndian.Uint32(x[24:28]), &sc)
+		acc |= m0 | m1 | m2 | m3 | m4 | m5 | m6
+		o += uint32(vs)
+	}
+	return acc
+}
+
+// roundSteps6 is roundSteps4 for six fields.
+func roundSteps6(v []float32, vs int, q []byte, qs int) (acc uint64) {
+	sc := round2Scales()
+	var o uint32
+	for p := uint32(0); int(p)+24 <= len(q); p += uint32(qs) {
+		i, j := int(o), int(p)
+		out, x := (*[6]float32)(v[i:i+6]), (*[24]byte)(q[j:j+24])
+		var m0, m1, m2, m3, m4, m5 uint64
+		out[0], m0 = round2Fast(binary.BigEndian.Uint32(x[0:4]), &sc)
+		out[1], m1 = round2Fast(binary.BigEndian.Uint32(x[4:8]), &sc)
+		out[2], m2 = round2Fast(binary.BigEndian.Uint32(x[8:12]), &sc)
+		out[3], m3 = round2Fast(binary.BigEndian.Uint32(x[12:16]), &sc)
+		out[4], m4 = round2Fast(binary.BigEndian.Uint32(x[16:20]), &sc)
+		out[5], m5 = round2Fast(binary.BigEndian.Uint32(x[20:24]), &sc)
+		acc |= m0 | m1 | m2 | m3 | m4 | m5
 		o += uint32(vs)
 	}
 	return acc
@@ -117,17 +186,17 @@ func u8Steps(v []float32, vs int, q []byte, qs, k int) {
 	for p := uint32(0); int(p)+k <= len(q); p += uint32(qs) {
 		i, j := int(o), int(p)
 		switch k {
+		case 1:
+			v[i] = float32(q[j])
 		case 4:
 			out, x := (*[4]float32)(v[i:i+4]), (*[4]byte)(q[j:j+4])
 			out[0], out[1], out[2], out[3] = float32(x[0]), float32(x[1]), float32(x[2]), float32(x[3])
 		case 3:
 			out, x := (*[3]float32)(v[i:i+3]), (*[3]byte)(q[j:j+3])
 			out[0], out[1], out[2] = float32(x[0]), float32(x[1]), float32(x[2])
-		case 2:
+		default:
 			out, x := (*[2]float32)(v[i:i+2]), (*[2]byte)(q[j:j+2])
 			out[0], out[1] = float32(x[0]), float32(x[1])
-		default:
-			v[i] = float32(q[j])
 		}
 		o += uint32(vs)
 	}

@@ -292,6 +292,12 @@ func readCols(ops []colOp, vals []float32, wide []uint32, b []byte, at []rowAt) 
 		op := &ops[i]
 		v, q := vals[op.at:], b[op.off:]
 		switch op.kind {
+		case colF32x8:
+			acc |= roundCol8(v, q, at)
+		case colF32x7:
+			acc |= roundCol7(v, q, at)
+		case colF32x6:
+			acc |= roundCol6(v, q, at)
 		case colF32x4:
 			acc |= roundCol4(v, q, at)
 		case colF32x3:
@@ -329,6 +335,63 @@ func roundCol4(v []float32, q []byte, at []rowAt) (acc uint64) {
 		out[2], m2 = round2Fast(binary.BigEndian.Uint32(x[8:12]), &sc)
 		out[3], m3 = round2Fast(binary.BigEndian.Uint32(x[12:16]), &sc)
 		acc |= m0 | m1 | m2 | m3
+	}
+	return acc
+}
+
+// roundCol8 is roundCol4 for eight fields.
+func roundCol8(v []float32, q []byte, at []rowAt) (acc uint64) {
+	sc := round2Scales()
+	for _, r := range at {
+		o, p := int(r.off), int(r.pos)
+		out, x := (*[8]float32)(v[o:o+8]), (*[32]byte)(q[p:p+32])
+		var m0, m1, m2, m3, m4, m5, m6, m7 uint64
+		out[0], m0 = round2Fast(binary.BigEndian.Uint32(x[0:4]), &sc)
+		out[1], m1 = round2Fast(binary.BigEndian.Uint32(x[4:8]), &sc)
+		out[2], m2 = round2Fast(binary.BigEndian.Uint32(x[8:12]), &sc)
+		out[3], m3 = round2Fast(binary.BigEndian.Uint32(x[12:16]), &sc)
+		out[4], m4 = round2Fast(binary.BigEndian.Uint32(x[16:20]), &sc)
+		out[5], m5 = round2Fast(binary.BigEndian.Uint32(x[20:24]), &sc)
+		out[6], m6 = round2Fast(binary.BigEndian.Uint32(x[24:28]), &sc)
+		out[7], m7 = round2Fast(binary.BigEndian.Uint32(x[28:32]), &sc)
+		acc |= m0 | m1 | m2 | m3 | m4 | m5 | m6 | m7
+	}
+	return acc
+}
+
+// roundCol7 is roundCol4 for seven fields.
+func roundCol7(v []float32, q []byte, at []rowAt) (acc uint64) {
+	sc := round2Scales()
+	for _, r := range at {
+		o, p := int(r.off), int(r.pos)
+		out, x := (*[7]float32)(v[o:o+7]), (*[28]byte)(q[p:p+28])
+		var m0, m1, m2, m3, m4, m5, m6 uint64
+		out[0], m0 = round2Fast(binary.BigEndian.Uint32(x[0:4]), &sc)
+		out[1], m1 = round2Fast(binary.BigEndian.Uint32(x[4:8]), &sc)
+		out[2], m2 = round2Fast(binary.BigEndian.Uint32(x[8:12]), &sc)
+		out[3], m3 = round2Fast(binary.BigEndian.Uint32(x[12:16]), &sc)
+		out[4], m4 = round2Fast(binary.BigEndian.Uint32(x[16:20]), &sc)
+		out[5], m5 = round2Fast(binary.BigEndian.Uint32(x[20:24]), &sc)
+		out[6], m6 = round2Fast(binary.BigEndian.Uint32(x[24:28]), &sc)
+		acc |= m0 | m1 | m2 | m3 | m4 | m5 | m6
+	}
+	return acc
+}
+
+// roundCol6 is roundCol4 for six fields.
+func roundCol6(v []float32, q []byte, at []rowAt) (acc uint64) {
+	sc := round2Scales()
+	for _, r := range at {
+		o, p := int(r.off), int(r.pos)
+		out, x := (*[6]float32)(v[o:o+6]), (*[24]byte)(q[p:p+24])
+		var m0, m1, m2, m3, m4, m5 uint64
+		out[0], m0 = round2Fast(binary.BigEndian.Uint32(x[0:4]), &sc)
+		out[1], m1 = round2Fast(binary.BigEndian.Uint32(x[4:8]), &sc)
+		out[2], m2 = round2Fast(binary.BigEndian.Uint32(x[8:12]), &sc)
+		out[3], m3 = round2Fast(binary.BigEndian.Uint32(x[12:16]), &sc)
+		out[4], m4 = round2Fast(binary.BigEndian.Uint32(x[16:20]), &sc)
+		out[5], m5 = round2Fast(binary.BigEndian.Uint32(x[20:24]), &sc)
+		acc |= m0 | m1 | m2 | m3 | m4 | m5
 	}
 	return acc
 }
@@ -379,17 +442,17 @@ func u8Col(v []float32, q []byte, at []rowAt, k int) {
 	for _, r := range at {
 		o, p := int(r.off), int(r.pos)
 		switch k {
+		case 1:
+			v[o] = float32(q[p])
 		case 4:
 			out, x := (*[4]float32)(v[o:o+4]), (*[4]byte)(q[p:p+4])
 			out[0], out[1], out[2], out[3] = float32(x[0]), float32(x[1]), float32(x[2]), float32(x[3])
 		case 3:
 			out, x := (*[3]float32)(v[o:o+3]), (*[3]byte)(q[p:p+3])
 			out[0], out[1], out[2] = float32(x[0]), float32(x[1]), float32(x[2])
-		case 2:
+		default:
 			out, x := (*[2]float32)(v[o:o+2]), (*[2]byte)(q[p:p+2])
 			out[0], out[1] = float32(x[0]), float32(x[1])
-		default:
-			v[o] = float32(q[p])
 		}
 	}
 }

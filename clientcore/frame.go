@@ -75,8 +75,6 @@ type Row struct {
 	// (nil for keys without u32 fields and for rows built outside the
 	// decoder).
 	wide []uint32
-	off  int
-	woff int
 }
 
 // exact returns field i as the wire carried it: u32 fields from wide,
@@ -97,8 +95,10 @@ type Block struct {
 	start  int // first row in Frame.rows
 	end    int
 	// span: the decoder wrote rows start..end non-null, in wire order,
-	// their fields one after the other in Frame.vals (see lerpSpan).
+	// their fields one after the other in Frame.vals from voff (see
+	// lerpSpan).
 	span bool
+	voff int
 }
 
 // Key is the block's schema key name.
@@ -122,7 +122,7 @@ type Frame struct {
 	vals []float32
 	wide []uint32 // exact u32 values, see Row
 	// moved is set while decoding when vals or wide had to grow, which
-	// moves the rows' fields already cut from them.
+	// leaves the rows' fields already cut pointing at the old storage.
 	moved bool
 }
 
@@ -166,7 +166,22 @@ func (r *reader) need(n int) bool { return len(r.b)-r.pos >= n }
 // Decode decodes wire bytes (starting with the port byte) into f, reusing f's
 // storage. It does not check the port: the caller decides what a frame on
 // another port means. On error f's contents are unspecified.
+//
+// A frame whose values outgrew f's storage is decoded again, into the
+// storage grown to hold them, so that every row's fields are in f.vals;
+// the second decode cannot grow it (rows need no place of their own to be
+// pointed at their values again), and happens only while a decoder's
+// frames grow to their size.
 func (d *Decoder) Decode(b []byte, f *Frame) error {
+	err := d.decode(b, f)
+	if err == nil && f.moved {
+		err = d.decode(b, f)
+	}
+	return err
+}
+
+// decode is Decode's one pass.
+func (d *Decoder) decode(b []byte, f *Frame) error {
 	f.Blocks = f.Blocks[:0]
 	f.rows = f.rows[:0]
 	f.vals = f.vals[:0]
@@ -235,9 +250,6 @@ func (d *Decoder) Decode(b []byte, f *Frame) error {
 			return err
 		}
 		r.pos = pos
-	}
-	if f.moved {
-		f.rebase()
 	}
 	for bi := range f.Blocks {
 		blk := &f.Blocks[bi]

@@ -76,9 +76,9 @@ func (d *Decoder) decodeSpan(b []byte, pos, count int, k *KeySchema, f *Frame) (
 		if !fixedRows(q, stride, k.Kind, ids, &d.seenGen, d.gen) || hdr > len(q) {
 			return pos, false
 		}
-		cutSpanRows(rows, ids, vals, v0, w)
+		cutSpanRows(rows, ids, vals, w)
 		if ww > 0 {
-			spanWide(rows, wide, w0, ww)
+			spanWide(rows, wide, ww)
 		}
 		end = pos + count*stride
 		acc = readSteps(k.fullCols, vals, w, wide, ww, q[hdr:], stride)
@@ -90,9 +90,9 @@ func (d *Decoder) decodeSpan(b []byte, pos, count int, k *KeySchema, f *Frame) (
 		if !ok {
 			return pos, false
 		}
-		cutSpanRows(rows, ids, vals, v0, w)
+		cutSpanRows(rows, ids, vals, w)
 		if ww > 0 {
-			spanWide(rows, wide, w0, ww)
+			spanWide(rows, wide, ww)
 		}
 		at := s.at[:count]
 		nf := listSpanRows(at, fpos, tails, w, ww)
@@ -107,17 +107,16 @@ func (d *Decoder) decodeSpan(b []byte, pos, count int, k *KeySchema, f *Frame) (
 }
 
 // cutSpanRows writes the rows of a span block whole, ids their ids,
-// pointing them at their values, w each from vals, which starts at v0 in
-// Frame.vals; their exact values are none until spanWide cuts them. It
-// stays a call of its own, not inlined, so that its loop has the
-// registers to itself.
+// pointing them at their values, w each from vals; their exact values are
+// none until spanWide cuts them. It stays a call of its own, not inlined,
+// so that its loop has the registers to itself.
 //
 //go:noinline
-func cutSpanRows(rows []Row, ids []uint32, vals []float32, v0, w int) {
+func cutSpanRows(rows []Row, ids []uint32, vals []float32, w int) {
 	ids = ids[:len(rows)]
 	if w <= 0 {
 		for i := range rows {
-			rows[i] = Row{ID: ids[i], Fields: vals[:0:0], off: v0}
+			rows[i] = Row{ID: ids[i], Fields: vals[:0:0]}
 		}
 		return
 	}
@@ -128,7 +127,6 @@ func cutSpanRows(rows []Row, ids []uint32, vals []float32, v0, w int) {
 		row := &rows[i]
 		row.ID, row.Null, row.Local = ids[i], false, 0
 		row.Fields, row.wide = f, nil
-		row.off, row.woff = v0+o, 0
 	}
 }
 

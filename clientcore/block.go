@@ -33,6 +33,9 @@ func (d *Decoder) decodeBlock(b []byte, pos int, k *KeySchema, f *Frame) (int, e
 	if err != nil {
 		return pos, err
 	}
+	if !span || k.wideN > 0 {
+		f.messy(len(f.rows))
+	}
 	f.Blocks = append(f.Blocks, Block{Schema: k, start: start, end: len(f.rows), span: span, voff: voff})
 	return pos, nil
 }

@@ -243,3 +243,49 @@ func TestSpanKernelsMatchPasses(t *testing.T) {
 		t.Errorf("%d span blocks, want %d", spans, want)
 	}
 }
+
+// TestSpanRowsAfterMessyRows: a row the span path writes into a slot that
+// held a null row, or a row with exact values, has neither, while its
+// frame's later blocks, in slots that held plain rows, are written as
+// plainly as the passes write them.
+func TestSpanRowsAfterMessyRows(t *testing.T) {
+	s, err := ParseSchema([]byte(`{"version": 5, "port": 5, "keys": {
+		"a": {"id": 1, "kind": "indexed8", "class": "event", "fields": [{"name": "x", "ty": "f32"}, {"name": "n", "ty": "u32"}]},
+		"b": {"id": 2, "kind": "indexed8", "class": "event", "fields": [{"name": "x", "ty": "f32"}, {"name": "y", "ty": "f32"}]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := func(n int, null int) []testRow {
+		var rs []testRow
+		for i := range n {
+			rs = append(rs, testRow{id: uint32(i), null: i == null, fields: []float64{float64(i) + 0.25, float64(i)}})
+		}
+		return rs
+	}
+	frames := []*testFrame{
+		{blocks: []testBlock{{key: "a", rows: rows(3, -1)}, {key: "b", rows: rows(4, 2)}}},
+		{blocks: []testBlock{{key: "b", rows: rows(7, -1)}, {key: "b", rows: rows(3, -1)}}},
+		{blocks: []testBlock{{key: "b", rows: rows(4, 0)}, {key: "b", rows: rows(9, -1)}}},
+		{blocks: []testBlock{{key: "b", rows: rows(13, -1)}}},
+		{blocks: []testBlock{{key: "b", rows: rows(10, 9)}}},
+		{blocks: []testBlock{{key: "b", rows: rows(3, -1)}}}, // slots 3 to 9 stay as they were
+		{blocks: []testBlock{{key: "b", rows: rows(3, -1)}, {key: "b", rows: rows(7, -1)}}},
+	}
+	var f Frame
+	dec := NewDecoder(s)
+	for i, tf := range frames {
+		tf.port, tf.version = 5, 5
+		checkRoundTrip(t, s, tf, &f) // the values, by another decoder into the same storage
+		if err := dec.Decode(encodeFrame(s, tf), &f); err != nil {
+			t.Fatal(err)
+		}
+		for bi, blk := range f.Blocks {
+			for ri, r := range blk.Rows {
+				want := tf.blocks[bi].rows[ri]
+				if r.Null != want.null || r.Local != 0 || (blk.Schema.wideN == 0) != (r.wide == nil) || r.ID != want.id {
+					t.Fatalf("frame %d block %d row %d: %+v, want %+v", i, bi, ri, r, want)
+				}
+			}
+		}
+	}
+}

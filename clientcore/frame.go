@@ -124,6 +124,12 @@ type Frame struct {
 	// moved is set while decoding when vals or wide had to grow, which
 	// leaves the rows' fields already cut pointing at the old storage.
 	moved bool
+	// plainFrom: every slot of rows' storage from plainFrom on holds a
+	// row with no null mark, local name or exact values, as a new slot
+	// does, so the span path need not write them. messyTo is the end of
+	// the slots the current decode wrote otherwise (by decodeRows'
+	// passes, or with exact values); see plainRows.
+	plainFrom, messyTo int
 }
 
 // Decoder decodes v5 frames against one schema. Its scratch state makes it
@@ -239,7 +245,7 @@ func (d *Decoder) decode(b []byte, f *Frame) error {
 		f.HasPlayer = true
 		r.pos += 38
 	}
-	f.moved = false
+	f.moved, f.messyTo = false, 0
 	for r.pos < len(b) {
 		k := d.schema.byID[b[r.pos]]
 		if k == nil {
@@ -255,7 +261,25 @@ func (d *Decoder) decode(b []byte, f *Frame) error {
 		blk := &f.Blocks[bi]
 		blk.Rows = f.rows[blk.start:blk.end:blk.end]
 	}
+	f.plainRows()
 	return nil
+}
+
+// plainRows sets plainFrom after a decode. The decode wrote every slot
+// below len(rows), those below messyTo perhaps with null marks or exact
+// values and the others plain; the slots past len(rows) are as they
+// were, plain from the old plainFrom on. So a stream whose frames have no
+// null rows pays for one frame's full writes after one that had.
+func (f *Frame) plainRows() {
+	if f.plainFrom <= len(f.rows) {
+		f.plainFrom = f.messyTo
+	}
+}
+
+// messy notes that the slots of rows below end may hold null marks or
+// exact values.
+func (f *Frame) messy(end int) {
+	f.messyTo, f.plainFrom = max(f.messyTo, end), max(f.plainFrom, end)
 }
 
 // idTable finds repeated u32 ids inside one block in linear time. Entries are

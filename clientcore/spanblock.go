@@ -76,7 +76,7 @@ func (d *Decoder) decodeSpan(b []byte, pos, count int, k *KeySchema, f *Frame) (
 		if !fixedRows(q, stride, k.Kind, ids, &d.seenGen, d.gen) || hdr > len(q) {
 			return pos, false
 		}
-		cutSpanRows(rows, ids, vals, w)
+		cutSpanRows(rows, ids, vals, w, r0 >= f.plainFrom)
 		if ww > 0 {
 			spanWide(rows, wide, ww)
 		}
@@ -90,7 +90,7 @@ func (d *Decoder) decodeSpan(b []byte, pos, count int, k *KeySchema, f *Frame) (
 		if !ok {
 			return pos, false
 		}
-		cutSpanRows(rows, ids, vals, w)
+		cutSpanRows(rows, ids, vals, w, r0 >= f.plainFrom)
 		if ww > 0 {
 			spanWide(rows, wide, ww)
 		}
@@ -108,11 +108,12 @@ func (d *Decoder) decodeSpan(b []byte, pos, count int, k *KeySchema, f *Frame) (
 
 // cutSpanRows writes the rows of a span block whole, ids their ids,
 // pointing them at their values, w each from vals; their exact values are
-// none until spanWide cuts them. It stays a call of its own, not inlined,
-// so that its loop has the registers to itself.
+// none until spanWide cuts them. Rows whose slots are plain (see
+// Frame.plainFrom) only get their ids and fields. It stays a call of its
+// own, not inlined, so that its loop has the registers to itself.
 //
 //go:noinline
-func cutSpanRows(rows []Row, ids []uint32, vals []float32, w int) {
+func cutSpanRows(rows []Row, ids []uint32, vals []float32, w int, plain bool) {
 	ids = ids[:len(rows)]
 	if w <= 0 {
 		for i := range rows {
@@ -121,6 +122,13 @@ func cutSpanRows(rows []Row, ids []uint32, vals []float32, w int) {
 		return
 	}
 	// w > 0 spares the cut the care for a slice of none.
+	if plain {
+		for i := range rows {
+			o := i * w
+			rows[i].ID, rows[i].Fields = ids[i], vals[o:o+w:o+w]
+		}
+		return
+	}
 	for i := range rows {
 		o := i * w
 		f := vals[o : o+w : o+w]

@@ -19,7 +19,8 @@ import (
 //   - a row pass per kind checks each row's header and bytes and notes
 //     its id, and for a key with an optional tail its fields' place and
 //     whether it has its tail;
-//   - cutSpanRows writes each row whole, pointing it at its values;
+//   - cutSpanRows writes each row, pointing it at its values (only its id
+//     and fields when its slot is plain: see Frame.plainFrom);
 //   - for a key with an optional tail, listSpanRows lists the rows with
 //     their tail and those without;
 //   - each kernel of the key's column plan (see colplan.go) runs down the

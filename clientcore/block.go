@@ -28,12 +28,15 @@ func (d *Decoder) decodeBlock(b []byte, pos int, k *KeySchema, f *Frame) (int, e
 		return pos, ErrTooManyRows
 	}
 	f.reserve(k, count, len(b)-pos)
-	start := len(f.rows)
+	start, voff := len(f.rows), len(f.vals)
 	pos, span, err := d.decodeRows(b, pos, count, k, f)
 	if err != nil {
 		return pos, err
 	}
-	f.Blocks = append(f.Blocks, Block{Schema: k, start: start, end: len(f.rows), span: span})
+	if !span || k.wideN > 0 {
+		f.messy(len(f.rows))
+	}
+	f.Blocks = append(f.Blocks, Block{Schema: k, start: start, end: len(f.rows), span: span, voff: voff})
 	return pos, nil
 }
 
@@ -266,7 +269,7 @@ func (d *Decoder) placeSpan(hs []rowHdr, k *KeySchema, f *Frame) {
 		}
 		row.ID, row.Null, row.Local = h.id, false, 0
 		row.Fields = vals[off : off+w : off+w]
-		row.wide, row.off, row.woff = nil, v0+off, 0
+		row.wide = nil
 		at := rowAt{pos: uint32(h.pos), off: uint32(v0 + off), woff: uint32(w0 + i*ww)}
 		if h.tail {
 			full[nf] = at
@@ -279,19 +282,19 @@ func (d *Decoder) placeSpan(hs []rowHdr, k *KeySchema, f *Frame) {
 	}
 	d.full, d.head = full[:nf], head[:nh]
 	if ww > 0 {
-		spanWide(rows, f.wide[w0:], w0, ww)
+		spanWide(rows, f.wide[w0:], ww)
 	}
 }
 
 // spanWide cuts the exact u32 values of a span block's rows, ww each, from
-// wide, which starts at position w0 of the frame's.
-func spanWide(rows []Row, wide []uint32, w0, ww int) {
+// wide.
+func spanWide(rows []Row, wide []uint32, ww int) {
 	for i := range rows {
 		o := i * ww
 		if o+ww > len(wide) {
 			return // cannot happen: wide holds a row's values per row
 		}
-		rows[i].wide, rows[i].woff = wide[o:o+ww:o+ww], w0+o
+		rows[i].wide = wide[o : o+ww : o+ww]
 	}
 }
 
@@ -334,7 +337,7 @@ func (d *Decoder) placeRows(hs []rowHdr, k *KeySchema, f *Frame) {
 		f.vals = f.vals[:off+w]
 		row.ID, row.Null, row.Local = h.id, false, 0
 		row.Fields = f.vals[off : off+w : off+w]
-		row.wide, row.off, row.woff = nil, off, 0
+		row.wide = nil
 		r := rowAt{pos: uint32(h.pos), off: uint32(off)}
 		if k.wideN > 0 {
 			r.woff = uint32(cutWide(row, k, f))
@@ -358,27 +361,8 @@ func cutWide(row *Row, k *KeySchema, f *Frame) int {
 		f.wide, f.moved = growSlice(f.wide, ww), true
 	}
 	f.wide = f.wide[:woff+ww]
-	row.wide, row.woff = f.wide[woff:woff+ww:woff+ww], woff
+	row.wide = f.wide[woff : woff+ww : woff+ww]
 	return woff
-}
-
-// rebase points every row's fields into vals and wide again after they
-// moved while growing (only while a decoder's storage grows to its size).
-func (f *Frame) rebase() {
-	for bi := range f.Blocks {
-		blk := &f.Blocks[bi]
-		w, ww := len(blk.Schema.Fields), blk.Schema.wideN
-		for i := blk.start; i < blk.end; i++ {
-			row := &f.rows[i]
-			if row.Null {
-				continue
-			}
-			row.Fields = f.vals[row.off : row.off+w : row.off+w]
-			if ww > 0 {
-				row.wide = f.wide[row.woff : row.woff+ww : row.woff+ww]
-			}
-		}
-	}
 }
 
 // reserve makes room for the rows of a block of count rows whose bytes

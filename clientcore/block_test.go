@@ -1,10 +1,12 @@
 package clientcore
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -140,5 +142,150 @@ func TestSpanPathMatchesPasses(t *testing.T) {
 	}
 	if spans < 300 {
 		t.Errorf("%d span blocks in 2700 frames", spans)
+	}
+}
+
+// kernelSchema is a schema whose keys' column plans take every kernel of
+// colplan.go: f32 runs of one to nine fields, u8 runs of one to five,
+// u16 and u32 fields, each kind with and without an optional tail.
+func kernelSchema(t *testing.T) *Schema {
+	t.Helper()
+	var fields []string
+	add := func(ty string, n int) {
+		for range n {
+			fields = append(fields, fmt.Sprintf(`{"name": "f%d", "ty": %q}`, len(fields), ty))
+		}
+	}
+	for n := 1; n <= 9; n++ {
+		add("f32", n)
+		add("u8", (n-1)%5+1)
+		if n%3 == 0 {
+			add("u16", 1)
+		}
+		if n%4 == 0 {
+			add("u32", 1)
+		}
+	}
+	keys := []string{}
+	id := 1
+	for _, kind := range []string{"indexed8", "indexedNoNull8", "indexed32", "list16"} {
+		for _, opt := range []int{0, 7, 31, len(fields) - 1} {
+			extra := ""
+			if opt > 0 {
+				extra = fmt.Sprintf(`, "optionalFrom": %d`, opt)
+			}
+			keys = append(keys, fmt.Sprintf(`"k%d": {"id": %d, "kind": %q, "class": "event"%s, "fields": [%s]}`,
+				id, id, kind, extra, strings.Join(fields, ", ")))
+			id++
+		}
+	}
+	s, err := ParseSchema([]byte(`{"version": 5, "port": 5, "keys": {` + strings.Join(keys, ", ") + `}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestSpanKernelsMatchPasses: blocks on the span path through every
+// column kernel decode as decodeRows' passes decode them, bit for bit.
+func TestSpanKernelsMatchPasses(t *testing.T) {
+	s := kernelSchema(t)
+	kinds := map[colKind]bool{}
+	for _, k := range s.Keys {
+		for _, op := range append(k.fullCols, k.headCols...) {
+			kinds[op.kind] = true
+		}
+	}
+	for kind := colF32x8; kind <= colZeroWide; kind++ {
+		if !kinds[kind] {
+			t.Errorf("no key takes kernel %d", kind)
+		}
+	}
+	rng := rand.New(rand.NewPCG(17, 19))
+	dec, ref := NewDecoder(s), NewDecoder(s)
+	ref.passesOnly = true
+	var fr, fref Frame
+	spans := 0
+	for i := 0; i < 50; i++ {
+		tf := &testFrame{port: 5, version: 5, seq: uint32(i)}
+		for _, k := range s.Keys {
+			blk := testBlock{key: k.Name}
+			ids := rng.Perm(256)[:1+rng.IntN(30)]
+			slices.Sort(ids)
+			for _, id := range ids {
+				r := randomRow(rng, k, uint32(id))
+				if r.null {
+					r = randomRow(rng, k, uint32(id))
+				}
+				r.null = false
+				if r.fields == nil {
+					r.fields = make([]float64, len(k.Fields))
+				}
+				blk.rows = append(blk.rows, r)
+			}
+			tf.blocks = append(tf.blocks, blk)
+		}
+		wire := encodeFrame(s, tf)
+		if err, refErr := dec.Decode(wire, &fr), ref.Decode(wire, &fref); err != nil || refErr != nil {
+			t.Fatalf("frame %d: span path %v, passes %v", i, err, refErr)
+		}
+		if diff := frameDiff(&fr, &fref); diff != "" {
+			t.Fatalf("frame %d: %s", i, diff)
+		}
+		checkRoundTrip(t, s, tf, &fr)
+		for _, blk := range fr.Blocks {
+			if blk.span {
+				spans++
+			}
+		}
+	}
+	if want := 50 * len(s.Keys); spans != want {
+		t.Errorf("%d span blocks, want %d", spans, want)
+	}
+}
+
+// TestSpanRowsAfterMessyRows: a row the span path writes into a slot that
+// held a null row, or a row with exact values, has neither, while its
+// frame's later blocks, in slots that held plain rows, are written as
+// plainly as the passes write them.
+func TestSpanRowsAfterMessyRows(t *testing.T) {
+	s, err := ParseSchema([]byte(`{"version": 5, "port": 5, "keys": {
+		"a": {"id": 1, "kind": "indexed8", "class": "event", "fields": [{"name": "x", "ty": "f32"}, {"name": "n", "ty": "u32"}]},
+		"b": {"id": 2, "kind": "indexed8", "class": "event", "fields": [{"name": "x", "ty": "f32"}, {"name": "y", "ty": "f32"}]}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := func(n int, null int) []testRow {
+		var rs []testRow
+		for i := range n {
+			rs = append(rs, testRow{id: uint32(i), null: i == null, fields: []float64{float64(i) + 0.25, float64(i)}})
+		}
+		return rs
+	}
+	frames := []*testFrame{
+		{blocks: []testBlock{{key: "a", rows: rows(3, -1)}, {key: "b", rows: rows(4, 2)}}},
+		{blocks: []testBlock{{key: "b", rows: rows(7, -1)}, {key: "b", rows: rows(3, -1)}}},
+		{blocks: []testBlock{{key: "b", rows: rows(4, 0)}, {key: "b", rows: rows(9, -1)}}},
+		{blocks: []testBlock{{key: "b", rows: rows(13, -1)}}},
+		{blocks: []testBlock{{key: "b", rows: rows(10, 9)}}},
+		{blocks: []testBlock{{key: "b", rows: rows(3, -1)}}}, // slots 3 to 9 stay as they were
+		{blocks: []testBlock{{key: "b", rows: rows(3, -1)}, {key: "b", rows: rows(7, -1)}}},
+	}
+	var f Frame
+	dec := NewDecoder(s)
+	for i, tf := range frames {
+		tf.port, tf.version = 5, 5
+		checkRoundTrip(t, s, tf, &f) // the values, by another decoder into the same storage
+		if err := dec.Decode(encodeFrame(s, tf), &f); err != nil {
+			t.Fatal(err)
+		}
+		for bi, blk := range f.Blocks {
+			for ri, r := range blk.Rows {
+				want := tf.blocks[bi].rows[ri]
+				if r.Null != want.null || r.Local != 0 || (blk.Schema.wideN == 0) != (r.wide == nil) || r.ID != want.id {
+					t.Fatalf("frame %d block %d row %d: %+v, want %+v", i, bi, ri, r, want)
+				}
+			}
+		}
 	}
 }

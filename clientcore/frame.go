@@ -75,8 +75,6 @@ type Row struct {
 	// (nil for keys without u32 fields and for rows built outside the
 	// decoder).
 	wide []uint32
-	off  int
-	woff int
 }
 
 // exact returns field i as the wire carried it: u32 fields from wide,
@@ -97,8 +95,10 @@ type Block struct {
 	start  int // first row in Frame.rows
 	end    int
 	// span: the decoder wrote rows start..end non-null, in wire order,
-	// their fields one after the other in Frame.vals (see lerpSpan).
+	// their fields one after the other in Frame.vals from voff (see
+	// lerpSpan).
 	span bool
+	voff int
 }
 
 // Key is the block's schema key name.
@@ -122,8 +122,14 @@ type Frame struct {
 	vals []float32
 	wide []uint32 // exact u32 values, see Row
 	// moved is set while decoding when vals or wide had to grow, which
-	// moves the rows' fields already cut from them.
+	// leaves the rows' fields already cut pointing at the old storage.
 	moved bool
+	// plainFrom: every slot of rows' storage from plainFrom on holds a
+	// row with no null mark, local name or exact values, as a new slot
+	// does, so the span path need not write them. messyTo is the end of
+	// the slots the current decode wrote otherwise (by decodeRows'
+	// passes, or with exact values); see plainRows.
+	plainFrom, messyTo int
 }
 
 // Decoder decodes v5 frames against one schema. Its scratch state makes it
@@ -141,8 +147,8 @@ type Decoder struct {
 	// decodeRows).
 	hdrs       []rowHdr
 	full, head []rowAt
-	// lists lists the rows of a block on the span path (see decodeSpan).
-	lists rowLists
+	// span is the scratch of the span path (see decodeSpan).
+	span spanScratch
 	// passesOnly decodes every block by decodeRows' passes, never on the
 	// span path: the tests' reference for the span path.
 	passesOnly bool
@@ -166,7 +172,22 @@ func (r *reader) need(n int) bool { return len(r.b)-r.pos >= n }
 // Decode decodes wire bytes (starting with the port byte) into f, reusing f's
 // storage. It does not check the port: the caller decides what a frame on
 // another port means. On error f's contents are unspecified.
+//
+// A frame whose values outgrew f's storage is decoded again, into the
+// storage grown to hold them, so that every row's fields are in f.vals;
+// the second decode cannot grow it (rows need no place of their own to be
+// pointed at their values again), and happens only while a decoder's
+// frames grow to their size.
 func (d *Decoder) Decode(b []byte, f *Frame) error {
+	err := d.decode(b, f)
+	if err == nil && f.moved {
+		err = d.decode(b, f)
+	}
+	return err
+}
+
+// decode is Decode's one pass.
+func (d *Decoder) decode(b []byte, f *Frame) error {
 	f.Blocks = f.Blocks[:0]
 	f.rows = f.rows[:0]
 	f.vals = f.vals[:0]
@@ -224,7 +245,7 @@ func (d *Decoder) Decode(b []byte, f *Frame) error {
 		f.HasPlayer = true
 		r.pos += 38
 	}
-	f.moved = false
+	f.moved, f.messyTo = false, 0
 	for r.pos < len(b) {
 		k := d.schema.byID[b[r.pos]]
 		if k == nil {
@@ -236,14 +257,29 @@ func (d *Decoder) Decode(b []byte, f *Frame) error {
 		}
 		r.pos = pos
 	}
-	if f.moved {
-		f.rebase()
-	}
 	for bi := range f.Blocks {
 		blk := &f.Blocks[bi]
 		blk.Rows = f.rows[blk.start:blk.end:blk.end]
 	}
+	f.plainRows()
 	return nil
+}
+
+// plainRows sets plainFrom after a decode. The decode wrote every slot
+// below len(rows), those below messyTo perhaps with null marks or exact
+// values and the others plain; the slots past len(rows) are as they
+// were, plain from the old plainFrom on. So a stream whose frames have no
+// null rows pays for one frame's full writes after one that had.
+func (f *Frame) plainRows() {
+	if f.plainFrom <= len(f.rows) {
+		f.plainFrom = f.messyTo
+	}
+}
+
+// messy notes that the slots of rows below end may hold null marks or
+// exact values.
+func (f *Frame) messy(end int) {
+	f.messyTo, f.plainFrom = max(f.messyTo, end), max(f.plainFrom, end)
 }
 
 // idTable finds repeated u32 ids inside one block in linear time. Entries are

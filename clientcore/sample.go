@@ -375,7 +375,7 @@ func spanOf(f *Frame, blk *Block, w int) ([]float32, bool) {
 		&blk.Rows[0] != &f.rows[blk.start] {
 		return nil, false
 	}
-	off := blk.Rows[0].off
+	off := blk.voff
 	end := off + len(blk.Rows)*w
 	if off < 0 || end > len(f.vals) || end < off {
 		return nil, false

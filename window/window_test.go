@@ -207,6 +207,7 @@ func TestWindowPlaysAndScreenshots(t *testing.T) {
 
 func TestLoadingText(t *testing.T) {
 	for p, want := range map[assets.Progress]string{
+		{}:                               "Preparing the game", // no file: the textures being drawn
 		{Done: 3, Total: 12}:             "Loading assets: 3 / 12 files (25%)",
 		{Done: 11, Failed: 2, Total: 12}: "Loading assets: 11 / 12 files (91%), 2 unavailable",
 	} {

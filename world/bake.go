@@ -3,6 +3,7 @@ package world
 import (
 	"context"
 	"image"
+	"maps"
 	"math"
 	"math/rand/v2"
 
@@ -153,17 +154,27 @@ func (w *World) pollBake(wait bool) {
 	}
 }
 
-// install keeps what the steps drew and hands it to the textures, in order.
+// install keeps what the steps drew and hands it to the textures in one
+// bake, a later step's images over an earlier's of the same name: each
+// bake packs and uploads the textures' atlas anew, which takes a frame's
+// worth of milliseconds.
 func (w *World) install(steps []bakeStep) {
-	for _, s := range steps {
+	all := steps[0].imgs
+	for i, s := range steps {
 		if s.draw != nil {
 			if w.bakes == nil {
 				w.bakes = map[string]map[string]*image.RGBA{}
 			}
 			w.bakes[s.key] = s.imgs
 		}
-		w.tex.Bake(s.imgs)
+		if i == 1 {
+			all = maps.Clone(all) // the cache's maps stay as drawn
+		}
+		if i > 0 {
+			maps.Copy(all, s.imgs)
+		}
 	}
+	w.tex.Bake(all)
 }
 
 // Preparing reports whether the game's textures are still being drawn:

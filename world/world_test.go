@@ -177,16 +177,16 @@ func TestSetPaletteRebakes(t *testing.T) {
 	}
 	w.AwaitTextures()
 	gun := func(i int) color.RGBA { return tex.baked[i]["tank.gun.1"].RGBAAt(15, 11) }
-	if len(tex.baked) != 2 || gun(1).R != 0x8a {
+	if len(tex.baked) != 1 || gun(0).R != 0x8a {
 		t.Fatalf("configure: %d bakes", len(tex.baked))
 	}
 	w.SetPalette("standard")
 	w.AwaitTextures()
-	if len(tex.baked) != 3 || gun(2).R != 0x55 || len(tex.baked[2]) != 4 {
+	if len(tex.baked) != 2 || gun(1).R != 0x55 || len(tex.baked[1]) != 4 {
 		t.Fatalf("palette change: %d bakes", len(tex.baked))
 	}
 	w.SetPalette("standard")
-	if len(tex.baked) != 3 {
+	if len(tex.baked) != 2 {
 		t.Fatal("the same palette baked again")
 	}
 }
@@ -225,8 +225,8 @@ func TestBakesDrawnOncePerGameAndPalette(t *testing.T) {
 	if *bakes != 1 || *teams != 2 {
 		t.Fatalf("drawn: %d game bakes, %d team bakes; want 1 and 2", *bakes, *teams)
 	}
-	if len(tex.baked) != 8 {
-		t.Fatalf("handed to the textures %d times, want 8 (3 configurations × 2, 2 palette changes)", len(tex.baked))
+	if len(tex.baked) != 5 {
+		t.Fatalf("handed to the textures %d times, want 5 (3 configurations, 2 palette changes)", len(tex.baked))
 	}
 }
 
@@ -285,14 +285,14 @@ func TestConfigureDoesNotWaitForTheBake(t *testing.T) {
 	}
 	close(gate)
 	w.AwaitTextures()
-	if w.Preparing() || len(tex.baked) != 2 {
-		t.Fatalf("once drawn: %d bakes installed, preparing %v", len(tex.baked), w.Preparing())
+	if w.Preparing() || len(tex.baked) != 1 {
+		t.Fatalf("once drawn: %d bakes installed, want the game's and its team colours in one; preparing %v", len(tex.baked), w.Preparing())
 	}
 	if _, ok := tex.baked[0]["funnel.0"]; !ok {
-		t.Fatal("the game's own textures are not installed first")
+		t.Fatal("the game's own textures are not installed")
 	}
-	if c := tex.baked[1]["tank.gun.1"].RGBAAt(15, 11); c.R != 0x8a {
-		t.Fatalf("team colours %v, not the colour-blind palette's", c)
+	if c := tex.baked[0]["tank.gun.1"].RGBAAt(15, 11); c.R != 0x8a {
+		t.Fatalf("team colours %v, not the colour-blind palette's over the game's own", c)
 	}
 }
 
@@ -336,7 +336,7 @@ func TestReconfigureCancelsTheBake(t *testing.T) {
 	if want := []string{"game", "colorblind", "standard"}; !slices.Equal(order, want) {
 		t.Fatalf("drawn %v, want %v", order, want)
 	}
-	if len(tex.baked) != 3 || tex.baked[2]["tank.gun.1"].RGBAAt(15, 11).R != 0x55 {
+	if len(tex.baked) != 2 || tex.baked[1]["tank.gun.1"].RGBAAt(15, 11).R != 0x55 {
 		t.Fatalf("%d bakes installed, the last not the standard palette's", len(tex.baked))
 	}
 }

@@ -397,6 +397,10 @@ func (w *Window) shotReady(now time.Time) bool {
 func (w *Window) Draw(screen *ebiten.Image) {
 	start := time.Now()
 	w.memory.frame()
+	// Once, on the window's first frame (the start, connecting or
+	// browser screen, or the first of a match opened at once): the
+	// shaders and pipelines a match's first frame would otherwise build.
+	w.renderer.Warm(screen)
 	screen.Fill(color.Black)
 	hs := w.hudDPR()
 	if w.play == nil { // the start screen, a connecting screen or the server browser

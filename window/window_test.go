@@ -115,10 +115,11 @@ func playAndScreenshot(t *testing.T, hc host.Config) windowRun {
 	var summary bytes.Buffer
 	w, err := New(ctx, loop, r, Options{Title: "test", Width: 960, Height: 540, NoVsync: true,
 		Screenshot: shot, ScreenshotAfter: 2 * time.Second, Log: quiet, Summary: &summary,
-		// The sounds come in while the game plays: wait for them too.
+		// The sounds come in while the game plays, and the game's
+		// textures are drawn in the background: wait for them too.
 		ScreenshotWhen: func() bool {
 			_, loading := r.Loading()
-			return !loading && !loop.Stats().PlayAt.IsZero()
+			return !loading && !loop.World().Preparing() && !loop.Stats().PlayAt.IsZero()
 		}})
 	if err != nil {
 		t.Fatal(err)

@@ -34,14 +34,33 @@ type systemFonts struct {
 	log   *slog.Logger
 	taken bool // the game loop saw ready
 	tried map[string]bool
+	// background loads the fonts runes need on a goroutine, one at a
+	// time (a font file takes tens of milliseconds to read and parse):
+	// inflight is the load going on (nil: none), queue the runes waiting
+	// for their turn, wanted the runes of both.
+	background bool
+	inflight   chan loaded
+	queue      []rune
+	wanted     map[rune]bool
 }
+
+// loaded is the outcome of one background load: the font for r, if any.
+type loaded struct {
+	r  rune
+	fb fallback
+	ok bool
+}
+
+// maxQueued bounds the runes waiting for a background load; a rune past
+// it is drawn as a box until the caches are next cleared.
+const maxQueued = 256
 
 func scanSystemFonts(opts Options) *systemFonts {
 	log := opts.Log
 	if log == nil {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
-	s := &systemFonts{ready: make(chan struct{}), log: log, tried: map[string]bool{}}
+	s := &systemFonts{ready: make(chan struct{}), log: log, tried: map[string]bool{}, background: opts.Background, wanted: map[rune]bool{}}
 	dir := opts.CacheDir
 	if dir == "" {
 		if d, err := os.UserCacheDir(); err == nil {
@@ -145,14 +164,85 @@ func (fb *fallback) face(bold bool, px float64) *text.GoTextFace {
 	return fc
 }
 
-// load finds the preferred system font with a glyph for r and loads it
-// (its bold partner too); n is how many fallbacks are loaded already. It
-// reports false when the index is not ready, no font has r, or the chain
-// is full.
-func (s *systemFonts) load(r rune, n int) (fallback, bool) {
-	if s == nil || !s.taken || n >= maxFallbacks {
-		return fallback{}, false
+// canLoad reports whether a font may be loaded for a rune now: the index
+// is in use and the chain, of n fallbacks, is not full.
+func (s *systemFonts) canLoad(n int) bool { return s != nil && s.taken && n < maxFallbacks }
+
+// want asks for a font for r in the background, after the loads asked
+// for before it; it reports false when none can be asked for (the rune is
+// then drawn as a box).
+func (s *systemFonts) want(r rune, n int) bool {
+	if !s.canLoad(n) {
+		return false
 	}
+	if s.wanted[r] {
+		return true
+	}
+	if s.inflight != nil && len(s.queue) >= maxQueued {
+		return false
+	}
+	s.wanted[r] = true
+	if s.inflight == nil {
+		s.start(r)
+	} else {
+		s.queue = append(s.queue, r)
+	}
+	return true
+}
+
+// start loads the font for r on a goroutine. Only that goroutine reads the
+// files and tried until its result is taken, and the next load starts only
+// then.
+func (s *systemFonts) start(r rune) {
+	ch := make(chan loaded, 1)
+	s.inflight = ch
+	go func() {
+		fb, ok := s.load(r)
+		ch <- loaded{r: r, fb: fb, ok: ok}
+	}()
+}
+
+// take returns the background load's result once it is done (wait:
+// waiting for it); ok is false while none is done.
+func (s *systemFonts) take(wait bool) (l loaded, ok bool) {
+	if s == nil || s.inflight == nil {
+		return loaded{}, false
+	}
+	if wait {
+		l = <-s.inflight
+	} else {
+		select {
+		case l = <-s.inflight:
+		default:
+			return loaded{}, false
+		}
+	}
+	s.inflight = nil
+	delete(s.wanted, l.r)
+	return l, true
+}
+
+// next starts the load of the first queued rune that has does not report
+// covered (a font loaded since may have it).
+func (s *systemFonts) next(has func(rune) bool) {
+	for s.inflight == nil && len(s.queue) > 0 {
+		r := s.queue[0]
+		s.queue = s.queue[1:]
+		if has(r) {
+			delete(s.wanted, r)
+			continue
+		}
+		s.start(r)
+	}
+	if len(s.queue) == 0 {
+		s.queue = nil // the drained array is let go
+	}
+}
+
+// load finds the preferred system font with a glyph for r and loads it
+// (its bold partner too). It reports false when no font has r; the caller
+// checked canLoad.
+func (s *systemFonts) load(r rune) (fallback, bool) {
 	for i := range s.list {
 		fp := &s.list[i]
 		key := fp.Location.File + "#" + fmt.Sprint(fp.Location.Index)

@@ -52,6 +52,11 @@ type Options struct {
 	CacheDir string
 	// Log receives the font scan's notes at debug level (nil: discarded).
 	Log *slog.Logger
+	// Background loads the system font a rune needs on a goroutine: the
+	// line is drawn with a box for it until a later Poll puts the font in
+	// the chain, instead of the frame that first draws it waiting for the
+	// file to be read and parsed. Without it, the font is loaded at once.
+	Background bool
 }
 
 type faceKey struct {
@@ -128,7 +133,11 @@ func (f *Fonts) SystemReady() <-chan struct{} {
 // Poll takes the system font index once it is ready; lines prepared before
 // are prepared again so their missing runes get a font. Call once a frame.
 func (f *Fonts) Poll() {
-	if f.sys == nil || f.sys.taken {
+	if f.sys == nil {
+		return
+	}
+	f.pollLoad(false)
+	if f.sys.taken {
 		return
 	}
 	select {
@@ -139,6 +148,36 @@ func (f *Fonts) Poll() {
 		clear(f.missing)
 		clear(f.glyphs)
 	default:
+	}
+}
+
+// pollLoad puts a system font loaded in the background in the chain once
+// it is done (wait: waiting for it) and starts the next load; it reports
+// whether one was done.
+func (f *Fonts) pollLoad(wait bool) bool {
+	l, ok := f.sys.take(wait)
+	if !ok {
+		return false
+	}
+	switch {
+	case l.ok:
+		f.fallbacks = append(f.fallbacks, l.fb)
+		f.gen++
+		clear(f.faces)
+		clear(f.glyphs)
+		clear(f.lines) // prepared with a box for the rune, or for its run's font
+	default:
+		f.miss(l.r)
+	}
+	f.sys.next(f.Has)
+	return true
+}
+
+// AwaitFonts waits for the system fonts being loaded in the background
+// and puts them in the chain (a test, a picture of a known state); the
+// frames never wait: Poll takes each once it is done.
+func (f *Fonts) AwaitFonts() {
+	for f.pollLoad(true) {
 	}
 }
 
@@ -302,7 +341,8 @@ func (f *Fonts) bundled(r rune) bool {
 }
 
 // resolve makes sure some font in the chain has r, loading a system font
-// that has it when none does yet; a rune no font has is remembered as
+// that has it when none does yet (with Options.Background, asking for it:
+// the rune is a box until it is in); a rune no font has is remembered as
 // missing (it draws as a box).
 func (f *Fonts) resolve(r rune) {
 	if f.Has(r) {
@@ -311,13 +351,26 @@ func (f *Fonts) resolve(r rune) {
 	if _, ok := f.missing[r]; ok {
 		return
 	}
-	if fb, ok := f.sys.load(r, len(f.fallbacks)); ok {
-		f.fallbacks = append(f.fallbacks, fb)
-		f.gen++
-		clear(f.faces)
-		clear(f.glyphs)
-		return
+	if f.sys != nil && f.sys.background {
+		if !f.sys.want(r, len(f.fallbacks)) {
+			f.miss(r)
+		}
+		return // a box until the font is in (pollLoad)
 	}
+	if f.sys.canLoad(len(f.fallbacks)) {
+		if fb, ok := f.sys.load(r); ok {
+			f.fallbacks = append(f.fallbacks, fb)
+			f.gen++
+			clear(f.faces)
+			clear(f.glyphs)
+			return
+		}
+	}
+	f.miss(r)
+}
+
+// miss remembers that no font has r: it is drawn as a box.
+func (f *Fonts) miss(r rune) {
 	if len(f.missing) >= maxMissing {
 		clear(f.missing)
 	}

@@ -105,3 +105,59 @@ func TestPrintableDropsControlAndInvisible(t *testing.T) {
 		}
 	}
 }
+
+// With Background, a rune only a system font has does not load that font
+// while the line is prepared: the line is drawn with a box for it until
+// the font is in the chain, and is prepared again then.
+func TestBackgroundLoadPutsTheFontInLater(t *testing.T) {
+	f, err := NewWith(Options{System: true, Background: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-f.SystemReady()
+	f.Poll()
+	const s = "Hi שלום"
+	early := f.Line(s)
+	if f.fallbackFor('ש') >= 0 {
+		t.Fatal("the font was loaded while the line was prepared")
+	}
+	if f.Line(s) != early {
+		t.Fatal("the line was prepared again before its font is in")
+	}
+	f.AwaitFonts()
+	if f.fallbackFor('ש') < 0 {
+		t.Fatal("no system font with Hebrew once the load is done")
+	}
+	late := f.Line(s)
+	if late == early || len(late.pieces) != 2 || late.pieces[1].primary < 0 {
+		t.Fatalf("after the load: the same line %v, pieces %+v; want it prepared again with the Hebrew font", late == early, late.pieces)
+	}
+	if f.pollLoad(false) {
+		t.Fatal("a load went on after every rune had its font")
+	}
+}
+
+// Runes that wait for a background load while another is going on are
+// loaded in turn, each once, and one a loaded font covers is not loaded
+// for again.
+func TestBackgroundLoadsQueue(t *testing.T) {
+	f, err := NewWith(Options{System: true, Background: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-f.SystemReady()
+	f.Poll()
+	f.Line("ש")
+	f.Line("ם") // the same font's: queued, then found covered
+	f.Line("ש") // cached line: nothing asked again
+	if n := len(f.sys.queue); n != 1 {
+		t.Fatalf("%d runes queued, want 1", n)
+	}
+	loads := 0
+	for f.pollLoad(true) {
+		loads++
+	}
+	if loads != 1 || len(f.fallbacks) != 1 || f.fallbackFor('ם') != 0 {
+		t.Fatalf("%d loads, %d fallbacks; want the one Hebrew font", loads, len(f.fallbacks))
+	}
+}

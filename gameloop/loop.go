@@ -41,7 +41,8 @@ type Options struct {
 	// target's assets base, host and game version); a nil Fetcher (or a nil
 	// SoundFetcher) means the sounds are not loaded.
 	SoundFetcher func(t session.Target) (audio.Fetcher, error)
-	// Context bounds background work (sound downloads).
+	// Context bounds background work (sound downloads, the drawing of the
+	// game's textures).
 	Context context.Context
 	// Store remembers auth form values (nil: nothing remembered).
 	Store hud.Store
@@ -178,7 +179,7 @@ func New(o Options) *Loop {
 	l.fb = newFeedback(&o, l.rep.note)
 	l.lat.init()
 	l.world = world.New(world.Options{Log: o.Log, Rand: o.Rand, Textures: o.Textures, Sounds: l.snd.forParts(),
-		Width: o.Width, Height: o.Height, Limits: o.Limits})
+		Width: o.Width, Height: o.Height, Limits: o.Limits, Context: o.Context})
 	l.hud = hud.New("", "", o.Store)
 	return l
 }

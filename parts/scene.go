@@ -100,11 +100,15 @@ type Game struct {
 	ID     string
 	Parts  map[string]Factory
 	Styles map[string]CanvasStyle
-	// Bake returns the game's procedural textures by name.
-	Bake func() map[string]*image.RGBA
+	// Bake returns the game's procedural textures by name, drawn with rnd
+	// for their irregularity. It runs on a goroutine of its own (drawing
+	// takes long enough to freeze a frame), so it shares nothing mutable
+	// with the parts; rnd is its own.
+	Bake func(rnd func() float64) map[string]*image.RGBA
 	// BakeTeams, if set, returns the textures Bake draws in team colours,
 	// drawn in the named palette ("standard" or "colorblind"); a palette
-	// change installs them over Bake's.
+	// change installs them over Bake's. It runs on a goroutine of its own
+	// too.
 	BakeTeams func(palette string) map[string]*image.RGBA
 	// Recognise reports whether CONFIG_DATA's parts section is this game's.
 	Recognise func(entitiesOnCanvas map[string]string) bool

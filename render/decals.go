@@ -247,17 +247,24 @@ func (s *decalStore) draw(g *gfx, l *parts.DecalLayer) {
 	s.show(g, dl)
 }
 
+// ensureShader compiles the fade shader the first time, and reports
+// whether there is one (with none, the chunks are wiped as they expire).
+func (s *decalStore) ensureShader() bool {
+	if s.shader == nil && !s.failed {
+		sh, err := ebiten.NewShader([]byte(decalFadeSrc))
+		if err != nil {
+			s.failed = true
+		}
+		s.shader = sh
+	}
+	return s.shader != nil
+}
+
 // fade takes alpha off every chunk of dl: each page is copied into its
 // twin through the fade shader, and the twins are drawn from then on.
 // Chunks the pass empties are freed, and pages left empty with them.
 func (s *decalStore) fade(dl *decalLayer, alpha float64) {
-	if s.shader == nil && !s.failed {
-		sh, err := ebiten.NewShader([]byte(decalFadeSrc))
-		if err != nil {
-			s.failed = true // no fading: the chunks are wiped as they expire
-		}
-		s.shader = sh
-	}
+	s.ensureShader()
 	for _, p := range dl.pages {
 		s.vs, s.is = s.vs[:0], s.is[:0]
 		for j, c := range p.slots {

@@ -44,6 +44,8 @@ type Renderer struct {
 	d     drawer
 	draws int // drawing calls of the last frame
 	verts int // the vertices they sent
+	// warmed: Warm drew (once a renderer).
+	warmed bool
 	// What the baked chunks were made for: the map, and each canvas's
 	// device scale at rest; a change of either bakes again.
 	bakedMap    *gamemap.Map

@@ -216,9 +216,14 @@ func (t *textures) version(h parts.Tex) uint32 {
 	return 0
 }
 
-// Baked implements parts.Textures.
+// Baked implements parts.Textures. A name not baked yet gets its handle
+// all the same, with ok false: the world draws the game's textures in the
+// background, and a part built before they are in (a tank of the first
+// snapshot) keeps a handle that draws nothing until Bake installs its
+// image, then draws that.
 func (t *textures) Baked(name string) (parts.Tex, bool) {
-	h, ok := t.byName["baked:"+name]
+	h := t.handle("baked:" + name)
+	_, _, ok := t.source(h)
 	return h, ok
 }
 

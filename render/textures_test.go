@@ -75,6 +75,29 @@ func TestAssetImagesFollowTheDownloader(t *testing.T) {
 	}
 }
 
+// A part asks for a baked texture before the bake is in (the world draws
+// the game's textures in the background): its handle draws nothing until
+// the bake installs that name, then draws it, the same handle a later
+// asker gets.
+func TestBakedBeforeTheBake(t *testing.T) {
+	tex := newTextures(context.Background(), nil, slog.Default())
+	early, ok := tex.Baked("body")
+	if ok || early == parts.NoTex {
+		t.Fatalf("before the bake: handle %d, ok %v; want a handle, not ok", early, ok)
+	}
+	if _, _, ok := tex.source(early); ok {
+		t.Fatal("a handle drawable before its bake")
+	}
+	tex.Bake(map[string]*image.RGBA{"body": image.NewRGBA(image.Rect(0, 0, 8, 6))})
+	late, ok := tex.Baked("body")
+	if !ok || late != early {
+		t.Fatalf("after the bake: handle %d (ok %v), want %d", late, ok, early)
+	}
+	if _, r, ok := tex.source(early); !ok || r.Dx() != 8 || r.Dy() != 6 {
+		t.Fatalf("the early handle after the bake: ok %v, %v", ok, r)
+	}
+}
+
 // A second bake adds to the first: a palette's team colours baked after
 // the game's textures replace the names they bake and leave the others
 // drawable, from the new atlas.

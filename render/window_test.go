@@ -194,6 +194,7 @@ func (s *scene) configure() error {
 	if err := s.w.Configure(&world.Config{Schema: schema, Canvases: specs, Camera: tune, PointerCanvas: pointer, Parts: pc}, pg); err != nil {
 		return err
 	}
+	s.w.AwaitTextures() // the pictures are of a game whose textures are in
 	if s.mapJSON != nil {
 		m, err := gamemap.Parse(s.mapJSON)
 		if err != nil {

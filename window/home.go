@@ -192,6 +192,7 @@ func (s *homeScreen) open(w *Window, c hud.StartChoice) {
 			return
 		}
 		s.match = m
+		w.applyLoop(m.Loop()) // the palette known before the textures are drawn
 		w.opts.Log.Info("connecting", "address", label)
 	case hud.StartDemos:
 		s.openDemo(w, c.Value)

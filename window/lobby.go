@@ -195,6 +195,7 @@ func (s *lobbyScreen) join(w *Window, c hud.BrowserChoice, now time.Time) {
 		return
 	}
 	s.match, s.askedAt, s.status = m, now, ""
+	w.applyLoop(m.Loop()) // the palette known before the textures are drawn
 	b.JoinStarted(c, w.ms(now))
 	w.opts.Log.Info("joining", "room", c.Label(), "address", c.Address)
 }

@@ -434,7 +434,8 @@ func (w *Window) shotReady(now time.Time) bool {
 	if w.play == nil {
 		return true // the start, connecting and browser screens have nothing to wait for
 	}
-	return !w.renderer.ImagesLoading() && !w.play.Loop().Stats().PlayAt.IsZero()
+	l := w.play.Loop()
+	return !w.renderer.ImagesLoading() && !l.World().Preparing() && !l.Stats().PlayAt.IsZero()
 }
 
 // Draw implements ebiten.Game. A match's frame is handed to its loop for
@@ -443,6 +444,10 @@ func (w *Window) shotReady(now time.Time) bool {
 func (w *Window) Draw(screen *ebiten.Image) {
 	start := time.Now()
 	w.memory.frame()
+	// Once, on the window's first frame (the start, connecting or
+	// browser screen, or the first of a match opened at once): the
+	// shaders and pipelines a match's first frame would otherwise build.
+	w.renderer.Warm(screen)
 	screen.Fill(color.Black)
 	hs := w.hudDPR()
 	if w.play == nil { // the start screen, a connecting screen or the server browser
@@ -460,7 +465,7 @@ func (w *Window) Draw(screen *ebiten.Image) {
 	w.hud.Draw(screen, loop.HUD(), loop.NowMs(), hs)
 	w.graph.DrawAt(screen, w.hud.Layout().NetGraph.X, w.hud.Layout().NetGraph.Y, hs)
 	w.play.Overlay(w, screen)
-	if p, _ := w.renderer.Loading(); w.renderer.ImagesLoading() {
+	if p, _ := w.renderer.Loading(); w.renderer.ImagesLoading() || loop.World().Preparing() {
 		w.drawLoading(screen, p)
 	}
 	w.hud.DrawSettings(screen, w.menu, loop.NowMs(), hs)
@@ -498,7 +503,8 @@ func (w *Window) writePending(screen *ebiten.Image) {
 }
 
 // drawLoading covers the world with a progress bar while the game's assets
-// (images and sounds) download, the file count and percentage under it.
+// (images and sounds) download or its textures are drawn, the file count
+// and percentage under it.
 func (w *Window) drawLoading(screen *ebiten.Image, p assets.Progress) {
 	if w.loadBar == nil {
 		w.loadBar = ebiten.NewImage(1, 1)
@@ -533,8 +539,12 @@ func (w *Window) drawLoading(screen *ebiten.Image, p assets.Progress) {
 }
 
 // loadingText is the line under the loading bar: files done of the total,
-// the percentage, and the failures if any.
+// the percentage, and the failures if any; with no file to load, the
+// game's textures are being drawn.
 func loadingText(p assets.Progress) string {
+	if p.Total == 0 {
+		return "Preparing the game"
+	}
 	s := fmt.Sprintf("Loading assets: %d / %d files (%d%%)", p.Done, p.Total, int(p.Fraction()*100))
 	if p.Failed > 0 {
 		s += fmt.Sprintf(", %d unavailable", p.Failed)

@@ -115,10 +115,11 @@ func playAndScreenshot(t *testing.T, hc host.Config) windowRun {
 	var summary bytes.Buffer
 	w, err := New(ctx, loop, r, Options{Title: "test", Width: 960, Height: 540, NoVsync: true,
 		Screenshot: shot, ScreenshotAfter: 2 * time.Second, Log: quiet, Summary: &summary,
-		// The sounds come in while the game plays: wait for them too.
+		// The sounds come in while the game plays, and the game's
+		// textures are drawn in the background: wait for them too.
 		ScreenshotWhen: func() bool {
 			_, loading := r.Loading()
-			return !loading && !loop.Stats().PlayAt.IsZero()
+			return !loading && !loop.World().Preparing() && !loop.Stats().PlayAt.IsZero()
 		}})
 	if err != nil {
 		t.Fatal(err)
@@ -207,6 +208,7 @@ func TestWindowPlaysAndScreenshots(t *testing.T) {
 
 func TestLoadingText(t *testing.T) {
 	for p, want := range map[assets.Progress]string{
+		{}:                               "Preparing the game", // no file: the textures being drawn
 		{Done: 3, Total: 12}:             "Loading assets: 3 / 12 files (25%)",
 		{Done: 11, Failed: 2, Total: 12}: "Loading assets: 11 / 12 files (91%), 2 unavailable",
 	} {

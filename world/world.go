@@ -8,6 +8,7 @@
 package world
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -102,6 +103,9 @@ type Options struct {
 	// Limits bound the parts scene and the event frames one tick applies
 	// (zero fields: parts.DefaultLimits).
 	Limits parts.Limits
+	// Context bounds the drawing of the game's textures in the background
+	// (nil: context.Background()).
+	Context context.Context
 }
 
 // World holds the canvases, the camera and the parts. Every method runs on
@@ -144,6 +148,10 @@ type World struct {
 	// for the team textures): drawing them takes a large part of a second
 	// and a host sends CONFIG_DATA on every map change and reconnect.
 	bakes map[string]map[string]*image.RGBA
+	// baking is the bake going on away from the game loop (bake.go; nil:
+	// none), under ctx.
+	baking *bakeJob
+	ctx    context.Context
 }
 
 // New returns an empty world; Configure gives it a game.
@@ -160,7 +168,10 @@ func New(o Options) *World {
 	if o.Width <= 0 || o.Height <= 0 {
 		o.Width, o.Height = 1280, 720
 	}
-	return &World{log: o.Log, rnd: o.Rand, tex: o.Textures, sounds: o.Sounds, onCamera: o.OnCamera,
+	if o.Context == nil {
+		o.Context = context.Background()
+	}
+	return &World{ctx: o.Context, log: o.Log, rnd: o.Rand, tex: o.Textures, sounds: o.Sounds, onCamera: o.OnCamera,
 		winW: o.Width, winH: o.Height, dpr: 1, lim: o.Limits.WithDefaults()}
 }
 
@@ -180,12 +191,7 @@ func (w *World) Configure(cfg *Config, game *parts.Game) error {
 	if err != nil {
 		return fmt.Errorf("world: %w", err)
 	}
-	if game != nil && game.Bake != nil {
-		w.bake(game.ID, game.Bake)
-	}
-	if game != nil && game.BakeTeams != nil && w.palette != "" {
-		w.bakeTeams(game, w.palette)
-	}
+	w.startBake(game)
 	w.cam = camera.New(cfg.Camera, w.rnd)
 	if game != nil {
 		w.cam.SetMaxOffset(game.MaxLookAhead)
@@ -225,39 +231,18 @@ func (w *World) Configure(cfg *Config, game *parts.Game) error {
 }
 
 // SetPalette draws the game's team colours in the named palette
-// ("standard", "colorblind"): the team textures are baked again at once,
-// and at every later configuration.
+// ("standard", "colorblind"): the team textures are baked again (at once
+// when that palette was drawn before, else in the background, or after
+// the bake going on), and at every later configuration.
 func (w *World) SetPalette(name string) {
 	if name == w.palette {
 		return
 	}
 	w.palette = name
-	if w.game != nil && w.game.BakeTeams != nil {
-		w.bakeTeams(w.game, name)
+	if _, none := w.tex.(parts.NoTextures); none || w.baking != nil || w.game == nil || w.game.BakeTeams == nil {
+		return // nothing drawn, or pollBake draws it once the bake going on is in
 	}
-}
-
-// bake hands the textures that draw the world what draw makes, drawn once
-// per key. Textures that draw nothing (a headless client's) get none and
-// nothing is drawn for them.
-func (w *World) bake(key string, draw func() map[string]*image.RGBA) {
-	if _, none := w.tex.(parts.NoTextures); none {
-		return
-	}
-	imgs, ok := w.bakes[key]
-	if !ok {
-		imgs = draw()
-		if w.bakes == nil {
-			w.bakes = map[string]map[string]*image.RGBA{}
-		}
-		w.bakes[key] = imgs
-	}
-	w.tex.Bake(imgs)
-}
-
-// bakeTeams bakes game's team textures in palette's colours.
-func (w *World) bakeTeams(game *parts.Game, palette string) {
-	w.bake(game.ID+"/teams/"+palette, func() map[string]*image.RGBA { return game.BakeTeams(palette) })
+	w.runSteps([]bakeStep{w.teamStep(w.game, name)}, name)
 }
 
 // Refused is what the world's scenes refused under their limits since
@@ -397,6 +382,7 @@ func (h *hotCopy) copyGroup(dst, src []clientcore.Record) []clientcore.Record {
 // the animations by dtMs. Drawing, if any, happens afterwards.
 func (w *World) Tick(nowMs, dtMs float64) {
 	w.nowMs = nowMs
+	w.pollBake(false)
 	if w.scene == nil || w.core == nil {
 		return
 	}

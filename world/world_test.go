@@ -1,12 +1,14 @@
 package world
 
 import (
+	"context"
 	"encoding/json"
 	"image"
 	"image/color"
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"vimpclient/clientcore"
@@ -173,16 +175,18 @@ func TestSetPaletteRebakes(t *testing.T) {
 	if err := w.Configure(cfg, pg); err != nil {
 		t.Fatal(err)
 	}
+	w.AwaitTextures()
 	gun := func(i int) color.RGBA { return tex.baked[i]["tank.gun.1"].RGBAAt(15, 11) }
-	if len(tex.baked) != 2 || gun(1).R != 0x8a {
+	if len(tex.baked) != 1 || gun(0).R != 0x8a {
 		t.Fatalf("configure: %d bakes", len(tex.baked))
 	}
 	w.SetPalette("standard")
-	if len(tex.baked) != 3 || gun(2).R != 0x55 || len(tex.baked[2]) != 4 {
+	w.AwaitTextures()
+	if len(tex.baked) != 2 || gun(1).R != 0x55 || len(tex.baked[1]) != 4 {
 		t.Fatalf("palette change: %d bakes", len(tex.baked))
 	}
 	w.SetPalette("standard")
-	if len(tex.baked) != 3 {
+	if len(tex.baked) != 2 {
 		t.Fatal("the same palette baked again")
 	}
 }
@@ -192,7 +196,7 @@ func countingGame(pg *parts.Game) (*parts.Game, *int, *int) {
 	var bakes, teams int
 	g := *pg
 	bake, bakeTeams := g.Bake, g.BakeTeams
-	g.Bake = func() map[string]*image.RGBA { bakes++; return bake() }
+	g.Bake = func(rnd func() float64) map[string]*image.RGBA { bakes++; return bake(rnd) }
 	g.BakeTeams = func(p string) map[string]*image.RGBA { teams++; return bakeTeams(p) }
 	return &g, &bakes, &teams
 }
@@ -210,14 +214,19 @@ func TestBakesDrawnOncePerGameAndPalette(t *testing.T) {
 		if err := w.Configure(cfg, g); err != nil {
 			t.Fatal(err)
 		}
+		w.AwaitTextures()
 	}
 	w.SetPalette("standard")
+	w.AwaitTextures()
 	w.SetPalette("colorblind")
+	if w.Preparing() {
+		t.Fatal("a palette drawn before is drawn again")
+	}
 	if *bakes != 1 || *teams != 2 {
 		t.Fatalf("drawn: %d game bakes, %d team bakes; want 1 and 2", *bakes, *teams)
 	}
-	if len(tex.baked) != 8 {
-		t.Fatalf("handed to the textures %d times, want 8 (3 configurations × 2, 2 palette changes)", len(tex.baked))
+	if len(tex.baked) != 5 {
+		t.Fatalf("handed to the textures %d times, want 5 (3 configurations, 2 palette changes)", len(tex.baked))
 	}
 }
 
@@ -232,5 +241,126 @@ func TestHeadlessWorldBakesNothing(t *testing.T) {
 	}
 	if *bakes != 0 || *teams != 0 {
 		t.Fatalf("a headless world drew %d game and %d team bakes", *bakes, *teams)
+	}
+}
+
+// gatedGame is the tanks game whose bakers draw only once gate is closed,
+// each run saying on started that it began.
+func gatedGame(pg *parts.Game, gate <-chan struct{}, started chan<- string) *parts.Game {
+	g := *pg
+	bake, bakeTeams := g.Bake, g.BakeTeams
+	g.Bake = func(rnd func() float64) map[string]*image.RGBA {
+		started <- "game"
+		<-gate
+		return bake(rnd)
+	}
+	g.BakeTeams = func(p string) map[string]*image.RGBA {
+		started <- p
+		<-gate
+		return bakeTeams(p)
+	}
+	return &g
+}
+
+// Configure returns while the game's textures are still being drawn, and
+// the ticks go on meanwhile: the textures are installed by the first tick
+// after the bakers are done, the team colours over the game's own.
+func TestConfigureDoesNotWaitForTheBake(t *testing.T) {
+	tex := &bakeLog{}
+	w := New(Options{Textures: tex, Rand: func() float64 { return 0.5 }})
+	w.SetPalette("colorblind")
+	cfg, pg := tanksConfig(t)
+	gate, started := make(chan struct{}), make(chan string, 4)
+	if err := w.Configure(cfg, gatedGame(pg, gate, started)); err != nil {
+		t.Fatal(err)
+	}
+	if got := <-started; got != "game" {
+		t.Fatalf("the bake began with %q", got)
+	}
+	for i := range 3 {
+		w.Tick(float64(i)*16, 16)
+	}
+	if len(tex.baked) != 0 || !w.Preparing() {
+		t.Fatalf("while the bakers draw: %d bakes installed, preparing %v", len(tex.baked), w.Preparing())
+	}
+	close(gate)
+	w.AwaitTextures()
+	if w.Preparing() || len(tex.baked) != 1 {
+		t.Fatalf("once drawn: %d bakes installed, want the game's and its team colours in one; preparing %v", len(tex.baked), w.Preparing())
+	}
+	if _, ok := tex.baked[0]["funnel.0"]; !ok {
+		t.Fatal("the game's own textures are not installed")
+	}
+	if c := tex.baked[0]["tank.gun.1"].RGBAAt(15, 11); c.R != 0x8a {
+		t.Fatalf("team colours %v, not the colour-blind palette's over the game's own", c)
+	}
+}
+
+// A configuration that arrives while the last one's textures are drawn
+// supersedes it: the old bake stops after the step it was drawing, nothing
+// of it is installed, and a palette chosen meanwhile is drawn once the new
+// bake is in.
+func TestReconfigureCancelsTheBake(t *testing.T) {
+	tex := &bakeLog{}
+	w := New(Options{Textures: tex, Rand: func() float64 { return 0.5 }})
+	w.SetPalette("colorblind")
+	cfg, pg := tanksConfig(t)
+	oldGate, oldStarted := make(chan struct{}), make(chan string, 4)
+	if err := w.Configure(cfg, gatedGame(pg, oldGate, oldStarted)); err != nil {
+		t.Fatal(err)
+	}
+	<-oldStarted
+	old := w.baking
+	gate, started := make(chan struct{}), make(chan string, 4)
+	if err := w.Configure(cfg, gatedGame(pg, gate, started)); err != nil {
+		t.Fatal(err)
+	}
+	close(oldGate)
+	<-old.done
+	select {
+	case got := <-oldStarted:
+		t.Fatalf("the superseded bake went on to draw %q", got)
+	default:
+	}
+	w.Tick(16, 16)
+	if len(tex.baked) != 0 {
+		t.Fatalf("%d bakes installed from the superseded bake", len(tex.baked))
+	}
+	w.SetPalette("standard") // during the bake: drawn after it
+	close(gate)
+	w.AwaitTextures()
+	var order []string
+	for len(started) > 0 {
+		order = append(order, <-started)
+	}
+	if want := []string{"game", "colorblind", "standard"}; !slices.Equal(order, want) {
+		t.Fatalf("drawn %v, want %v", order, want)
+	}
+	if len(tex.baked) != 2 || tex.baked[1]["tank.gun.1"].RGBAAt(15, 11).R != 0x55 {
+		t.Fatalf("%d bakes installed, the last not the standard palette's", len(tex.baked))
+	}
+}
+
+// When the world's context ends while its textures are drawn (the match
+// is over), nothing of the bake is installed and nothing more is drawn.
+func TestBakeEndsWithTheContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	tex := &bakeLog{}
+	w := New(Options{Textures: tex, Rand: func() float64 { return 0.5 }, Context: ctx})
+	w.SetPalette("colorblind")
+	cfg, pg := tanksConfig(t)
+	gate, started := make(chan struct{}), make(chan string, 4)
+	if err := w.Configure(cfg, gatedGame(pg, gate, started)); err != nil {
+		t.Fatal(err)
+	}
+	<-started
+	cancel()
+	close(gate)
+	w.AwaitTextures()
+	if len(tex.baked) != 0 || w.Preparing() {
+		t.Fatalf("%d bakes installed after the context ended, preparing %v", len(tex.baked), w.Preparing())
+	}
+	if len(started) != 0 {
+		t.Fatalf("the team colours were drawn after the context ended")
 	}
 }

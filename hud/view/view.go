@@ -56,9 +56,12 @@ type wrapKey struct {
 }
 
 // New makes a view whose text falls back to the system's fonts for runes
-// the bundled fonts lack.
+// the bundled fonts lack, loaded in the background: the frame that first
+// draws such a rune (the emoji of a chat line as a match starts) does not
+// wait for a font file to be read, and draws a box for it until the font
+// is in.
 func New() (*View, error) {
-	return NewWithOptions(Options{Fonts: fonts.Options{System: true}})
+	return NewWithOptions(Options{Fonts: fonts.Options{System: true, Background: true}})
 }
 
 // NewWithOptions makes a view with opts.

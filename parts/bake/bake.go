@@ -84,15 +84,28 @@ func (c *Canvas) Polygon(pts []P, rgb uint32, alpha float64) {
 func (c *Canvas) Stroke(pts []P, w float64, rgb uint32, alpha float64, closed bool) {
 	x0, y0, x1, y1 := bounds(pts, w)
 	hw := w / 2
+	n := len(pts)
+	last := n - 1
+	if closed {
+		last = n
+	}
+	// Each segment's box, grown by the half width and a margin far above
+	// rounding: a sample outside it is farther than hw from the segment,
+	// so the distance (most of the time a stroke takes) is only worked
+	// out for the segments near the sample, and the coverage is the same.
+	const margin = 1e-6
+	boxes := make([][4]float64, max(last, 0))
+	for i := range boxes {
+		a, b := pts[i], pts[(i+1)%n]
+		pad := hw + margin
+		boxes[i] = [4]float64{min(a.X, b.X) - pad, min(a.Y, b.Y) - pad, max(a.X, b.X) + pad, max(a.Y, b.Y) + pad}
+	}
 	c.cover(x0, y0, x1, y1, rgb, alpha, func(px, py float64) bool {
-		n := len(pts)
-		last := n - 1
-		if closed {
-			last = n
-		}
-		for i := 0; i < last; i++ {
-			a, b := pts[i], pts[(i+1)%n]
-			if segDist(px, py, a, b) <= hw {
+		for i := range boxes {
+			if bx := &boxes[i]; px < bx[0] || py < bx[1] || px > bx[2] || py > bx[3] {
+				continue
+			}
+			if segDist(px, py, pts[i], pts[(i+1)%n]) <= hw {
 				return true
 			}
 		}

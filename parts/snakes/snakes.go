@@ -35,7 +35,7 @@ func Game() *parts.Game {
 		ID:     "snakes",
 		Parts:  map[string]parts.Factory{"Arena": ArenaFactory{}, "Snake": SnakeFactory{}, "Crystal": CrystalFactory{}},
 		Styles: map[string]parts.CanvasStyle{"vimp": {}},
-		Bake:   func() map[string]*image.RGBA { return map[string]*image.RGBA{"crystalGem": bakeGem()} },
+		Bake:   func(func() float64) map[string]*image.RGBA { return map[string]*image.RGBA{"crystalGem": bakeGem()} },
 		Recognise: func(eoc map[string]string) bool {
 			return slices.Equal(slices.Sorted(maps.Keys(eoc)), []string{"Arena", "Crystal", "Snake"})
 		},

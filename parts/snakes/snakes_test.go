@@ -35,7 +35,7 @@ func setupSound(t *testing.T) (*parts.Scene, *clientcore.Schema, *partstest.Soun
 	g := Game()
 	pc, _ := parts.ParsePartsConfig(json.RawMessage(partsConfig))
 	snd := &partstest.Sounds{}
-	sc, err := parts.NewScene(parts.SceneOptions{Game: g, Generic: generic.Factory{}, Tex: partstest.NewTextures(g.Bake()),
+	sc, err := parts.NewScene(parts.SceneOptions{Game: g, Generic: generic.Factory{}, Tex: partstest.NewTextures(g.Bake(func() float64 { return 0.5 })),
 		Rand: partstest.Seq(3), Sound: snd, Canvases: []string{"vimp"}}, s, pc)
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package tanks
 
 import (
-	"image"
 	"maps"
 	"slices"
 
@@ -11,8 +10,10 @@ import (
 // partNames are the classes of CONFIG_DATA parts.entitiesOnCanvas.
 var partNames = []string{"Map", "MapRadar", "TankRadar", "Tank", "ShotEffect", "Bomb", "ExplosionEffect", "Smoke", "Tracks"}
 
-// Game returns the tanks part set; rnd seeds the bakers' irregularity.
-func Game(rnd func() float64) *parts.Game {
+// Game returns the tanks part set. Its bakers take the random source
+// their irregularity comes from when they run (parts.Game.Bake): the
+// world's is not theirs to share, and the argument is unused.
+func Game(func() float64) *parts.Game {
 	return &parts.Game{
 		ID: "tanks",
 		Parts: map[string]parts.Factory{
@@ -29,7 +30,7 @@ func Game(rnd func() float64) *parts.Game {
 				Glow: parts.RGB(0xeeee66), GlowWidth: 47,
 			},
 		},
-		Bake:      func() map[string]*image.RGBA { return Bake(rnd) },
+		Bake:      Bake,
 		BakeTeams: BakeTeams,
 		Recognise: func(eoc map[string]string) bool {
 			return slices.Equal(slices.Sorted(maps.Keys(eoc)), slices.Sorted(slices.Values(partNames)))

@@ -12,23 +12,17 @@ const warmSide = 64
 
 // Warm draws one of each kind of drawing a game's frames make into a small
 // image of its own, then releases it: Ebiten compiles its shaders on their
-// first use (the stroked meshes' stencil shaders, the decals' fading) and
+// first use (the decals' fading, the circular canvas's mask) and
 // the graphics driver builds a pipeline for each filter and blend the
 // first time it sees them, which took tens of milliseconds of the first
 // frame of a match. The window calls it once with its screen, on a frame
 // before any match is on screen and before that frame draws anything; it
 // reports whether it drew (false after the first call).
-func (r *Renderer) Warm(screen *ebiten.Image) bool {
+func (r *Renderer) Warm(*ebiten.Image) bool {
 	if r.warmed {
 		return false
 	}
 	r.warmed = true
-	// Anti-aliased meshes are drawn through a buffer twice the size of
-	// their destination, made on the first such mesh: the screen's, for
-	// the canvas drawn straight on it. The frame fills the screen after.
-	r.gfx.begin(screen, canvas.Stage{S: 1}, 1, float64(screen.Bounds().Dx()), float64(screen.Bounds().Dy()))
-	r.gfx.Ring(8, 8, 4, 1, parts.White())
-	r.gfx.end()
 	img := newOwnImage(warmSide, warmSide)
 	defer img.Deallocate()
 	g := r.gfx
@@ -40,7 +34,7 @@ func (r *Renderer) Warm(screen *ebiten.Image) bool {
 	g.b.use(img, a.img, ebiten.FilterNearest)
 	wx, wy := float64(a.white.Min.X)+1.5, float64(a.white.Min.Y)+1.5
 	g.b.quad(0, 0, 4, 0, 4, 4, 0, 4, wx, wy, wx, wy, premul(white))
-	g.Ring(40, 40, 10, 3, white) // a stroked mesh: stencil, anti-aliased
+	g.Ring(40, 40, 10, 3, white) // strokes: batched triangles
 	g.Polyline([]parts.Vec{{X: 2, Y: 60}, {X: 30, Y: 50}, {X: 60, Y: 62}}, 2, white)
 	g.end()
 	mask := newOwnImage(warmSide, warmSide)

@@ -194,39 +194,46 @@ func (m mesh) ring(cx, cy, ri, ro, f float64, col [4]float32) {
 	}
 }
 
-// polyline adds a round join at every point and a quad along every
-// segment, hw device px either side of the line.
+// polyline adds a round cap at each end, a quad along every segment,
+// hw device px either side of the line, and at each turn between two
+// segments the wedge of a round join on the turn's outer side (its inner
+// side is under the segments already): a smooth line of many points costs
+// a few vertices a point, not a whole disc.
 func (m mesh) polyline(pts []devPoint, hw, f float64, col [4]float32) {
-	bs, n := profile(-hw, hw, f)
+	bs, n := centred(profile(-hw, hw, f))
 	rs, rn := radial(hw, f)
 	sides := segments(rs[rn-1].r, 6, maxJoinSegments)
+	step := 2 * math.Pi / float64(sides)
+	var q devPoint
+	var prev, pnx, pny float64 // the previous segment's direction and normal
+	started := false
 	for i, p := range pts {
-		// The join: a fan about the point, then a band per further radius.
-		c := m.vertex(p.x, p.y, scaled(col, rs[0].cov))
-		for k := range sides {
-			s, co := math.Sincos(2 * math.Pi * float64(k) / float64(sides))
-			for _, b := range rs[1:rn] {
-				m.vertex(p.x+co*b.r, p.y+s*b.r, scaled(col, b.cov))
-			}
-		}
-		w := uint32(rn - 1)
-		for k := range uint32(sides) {
-			a, b := c+1+k*w, c+1+((k+1)%uint32(sides))*w
-			*m.is = append(*m.is, c, a, b)
-			for j := range w - 1 {
-				m.quad(a+j, a+j+1, b+j+1, b+j)
-			}
-		}
 		if i == 0 {
+			q = p
 			continue
 		}
-		q := pts[i-1]
 		dx, dy := p.x-q.x, p.y-q.y
 		l := math.Hypot(dx, dy)
 		if !(l > 0) {
 			continue
 		}
+		dir := math.Atan2(dy, dx)
+		if !started {
+			m.disc(q, rs[:rn], sides, col) // the first cap
+		}
 		nx, ny := -dy/l, dx/l
+		if t := math.Remainder(dir-prev, 2*math.Pi); started && math.Abs(t) > 1e-9 {
+			// The join's outer side is away from the turn. Its first and
+			// last spokes are the two segments' own edge vectors, so that
+			// the wedge and the quads share their vertices exactly and no
+			// pixel falls between them.
+			side := 1.0
+			if t > 0 {
+				side = -1
+			}
+			m.wedge(q, rs[:rn], side*pnx, side*pny, side*nx, side*ny, t, max(1, int(math.Ceil(math.Abs(t)/step))), col)
+		}
+		started = true
 		// The segment: its cross-section's radii, both sides of the line.
 		first := uint32(len(*m.vs))
 		for _, b := range bs[:n] {
@@ -237,7 +244,78 @@ func (m mesh) polyline(pts []devPoint, hw, f float64, col [4]float32) {
 			a := first + 2*k
 			m.quad(a, a+1, a+3, a+2)
 		}
+		q, prev, pnx, pny = p, dir, nx, ny
 	}
+	// The last cap, or the whole stroke when its points are all one.
+	m.disc(q, rs[:rn], sides, col)
+}
+
+// centred adds the centre line to a stroke's cross-section where it has
+// no radius there, so that a segment's quads meet a join's wedge at the
+// point itself rather than along an edge through it.
+func centred(bs [4]band, n int) ([5]band, int) {
+	var out [5]band
+	k := 0
+	for i, b := range bs[:n] {
+		if i > 0 && bs[i-1].r < 0 && b.r > 0 {
+			out[k] = band{0, b.cov}
+			k++
+		}
+		out[k] = b
+		k++
+	}
+	return out, k
+}
+
+// wedge adds the sector of a join about p between the unit vectors
+// (ux0, uy0) and (ux1, uy1), sweep radians apart, in k steps: the first
+// and last spokes on those vectors exactly.
+func (m mesh) wedge(p devPoint, rs []band, ux0, uy0, ux1, uy1, sweep float64, k int, col [4]float32) {
+	start := math.Atan2(uy0, ux0)
+	c := m.vertex(p.x, p.y, scaled(col, rs[0].cov))
+	for j := range k + 1 {
+		co, s := ux0, uy0
+		switch {
+		case j == k:
+			co, s = ux1, uy1
+		case j > 0:
+			s, co = math.Sincos(start + sweep*float64(j)/float64(k))
+		}
+		for _, b := range rs[1:] {
+			m.vertex(p.x+co*b.r, p.y+s*b.r, scaled(col, b.cov))
+		}
+	}
+	m.fan(c, uint32(len(rs)-1), uint32(k), false)
+}
+
+// fan adds the triangles of a sector whose centre vertex c is followed
+// by spokes of w vertices each, k steps of it; a closed one's last step
+// returns to the first spoke.
+func (m mesh) fan(c, w, k uint32, closed bool) {
+	for j := range k {
+		next := j + 1
+		if closed {
+			next %= k
+		}
+		a, b := c+1+j*w, c+1+next*w
+		*m.is = append(*m.is, c, a, b)
+		for r := range w - 1 {
+			m.quad(a+r, a+r+1, b+r+1, b+r)
+		}
+	}
+}
+
+// disc adds a whole disc about p in k steps, its cross-section rs from the
+// centre out (a polyline's round cap).
+func (m mesh) disc(p devPoint, rs []band, k int, col [4]float32) {
+	c := m.vertex(p.x, p.y, scaled(col, rs[0].cov))
+	for j := range k {
+		s, co := math.Sincos(2 * math.Pi * float64(j) / float64(k))
+		for _, b := range rs[1:] {
+			m.vertex(p.x+co*b.r, p.y+s*b.r, scaled(col, b.cov))
+		}
+	}
+	m.fan(c, uint32(len(rs)-1), uint32(k), true)
 }
 
 // devPoint is a point in device px.

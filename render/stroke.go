@@ -23,9 +23,10 @@ import (
 // A polyline's joins and segments overlap, which an opaque colour does not
 // show. A translucent polyline would blend twice where they do, so it is
 // drawn opaque into a scratch image first, over its bounding box only, and
-// that box is composited with the stroke's alpha. The detour costs two
-// calls and twice the box's pixels; a frame takes at most
-// maxScratchStrokes of them and maxScratchPixels of boxes, and a
+// that box is composited with the stroke's alpha. The detour costs three
+// calls (clear, draw, composite) and about twice the box's pixels; a
+// frame takes at most maxScratchStrokes of them and maxScratchPixels of
+// boxes, and a
 // translucent polyline past either (or larger than the scratch image) is
 // drawn straight into the batch, its overlaps showing, and counted.
 const (
@@ -77,9 +78,9 @@ func (s *strokes) afford(area, canvasArea float64) bool {
 	return true
 }
 
-// polylineArea is about how many device px a polyline of half-width hw
-// covers, each join and segment counted whole but never as more than the
-// canvas.
+// polylineArea is at most how many device px a polyline of half-width hw
+// covers: a whole disc a point (its joins are only wedges of one) and its
+// segments, none counted as more than the canvas.
 func polylineArea(pts []devPoint, hw, canvasArea float64) float64 {
 	join := math.Min(math.Pi*hw*hw, canvasArea)
 	a := join * float64(len(pts))

@@ -56,13 +56,7 @@ func TestWindowOutlastsAnEntityFlood(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var runErr error
-	onMain(func() { runErr = w.Run() })
-	cancel()
-	<-runDone
-	if runErr != nil {
-		t.Fatalf("window: %v", runErr)
-	}
+	playToEnd(t, w, cancel, runDone)
 	if _, err := os.Stat(shot); err != nil {
 		t.Fatalf("no screenshot (the window closed at its deadline instead): %v", err)
 	}

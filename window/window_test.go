@@ -124,13 +124,7 @@ func playAndScreenshot(t *testing.T, hc host.Config) windowRun {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var runErr error
-	onMain(func() { runErr = w.Run() })
-	cancel()
-	<-runDone
-	if runErr != nil {
-		t.Fatalf("window: %v", runErr)
-	}
+	playToEnd(t, w, cancel, runDone)
 	if st := sess.Stats(); st.Furthest != session.StatePlaying || !st.Player {
 		t.Fatalf("the window did not get to play: %+v", st)
 	}
@@ -159,6 +153,20 @@ func playAndScreenshot(t *testing.T, hc host.Config) windowRun {
 		t.Fatal(err)
 	}
 	return windowRun{sess: sess, loop: loop, r: r, sounds: snd, shot: img, summary: summary.Bytes()}
+}
+
+// playToEnd runs w on the main thread until it closes, then ends the
+// match's context and waits for its session runner (runDone); the test
+// fails if the window ended in an error.
+func playToEnd(t *testing.T, w *Window, cancel context.CancelFunc, runDone <-chan struct{}) {
+	t.Helper()
+	var runErr error
+	onMain(func() { runErr = w.Run() })
+	cancel()
+	<-runDone
+	if runErr != nil {
+		t.Fatalf("window: %v", runErr)
+	}
 }
 
 // colours counts the distinct colours (4 bits a channel) of img's pixels

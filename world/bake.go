@@ -100,12 +100,12 @@ func (w *World) teamStep(game *parts.Game, palette string) bakeStep {
 // runSteps installs steps now when the cache had all of them, else starts
 // a job that draws the rest.
 func (w *World) runSteps(steps []bakeStep, palette string) {
+	if len(steps) == 0 {
+		return
+	}
 	drawn := true
 	for i := range steps {
 		drawn = drawn && steps[i].imgs != nil
-	}
-	if len(steps) == 0 {
-		return
 	}
 	if drawn {
 		w.install(steps)

@@ -7,11 +7,12 @@ FUZZTIME ?= 5m
 # Debian packages running and testing need. The client builds without cgo: Ebiten and oto
 # open libGL, X11 and ALSA at run time, so only their runtime libraries are listed (no -dev
 # packages). gcc and libc6-dev are for the tests alone: the race detector needs cgo on Linux.
-# Xvfb and xauth give the window tests a display; WenQuanYi Micro Hei (about 5 MB) is the CJK
-# font the HUD's font fallback tests draw with; Symbola gives the chat's emoji a glyph.
+# Xvfb and xauth give the window tests a display, xdotool their key presses; WenQuanYi Micro
+# Hei (about 5 MB) is the CJK font the HUD's font fallback tests draw with; Symbola gives the
+# chat's emoji a glyph.
 RUN_PKGS  := libgl1 libgl1-mesa-dri libegl1 libx11-6 libxrandr2 libxcursor1 libxinerama1 libxi6 \
              libxxf86vm1 libxext6 libxrender1 libasound2
-TEST_PKGS := gcc libc6-dev xvfb xauth fonts-wqy-microhei fonts-symbola
+TEST_PKGS := gcc libc6-dev xvfb xauth xdotool fonts-wqy-microhei fonts-symbola
 DEB_PKGS  := $(RUN_PKGS) $(TEST_PKGS)
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

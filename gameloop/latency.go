@@ -147,7 +147,19 @@ type latency struct {
 	pressCounts  [maxPressFrames + 1]uint64
 	frameCounts  [frameBuckets]uint64
 	gc           gcReading // at the first frame in play
+	// startMs is the loop's clock at the first frame in play; steady the
+	// collector's figures and steadyFrames the frames presented once
+	// settleMs had passed since (steadyTaken).
+	startMs      float64
+	steadyTaken  bool
+	steady       gcReading
+	steadyFrames uint64
 }
+
+// settleMs is how long after the first frame in play the match's loading
+// (the map's bake, the game's sounds and images, the fonts a HUD line
+// needs) is taken to be over: the steady figures count from then.
+const settleMs = 10_000
 
 func (m *latency) init() {
 	m.press = histogram{width: 1, counts: m.pressCounts[:]}
@@ -169,10 +181,14 @@ func (m *latency) keyChange(down bool) {
 // presented takes one frame showing p, whose work took cpu; predicting
 // tells whether the game predicted the local player as the frame read its
 // keys (a dead or frozen tank ignores them until it plays again).
-func (m *latency) presented(p pose, cpu time.Duration, predicting bool) {
+func (m *latency) presented(p pose, cpu time.Duration, predicting bool, nowMs float64) {
 	if !m.started {
-		m.started = true
+		m.started, m.startMs = true, nowMs
 		m.gc.read()
+	}
+	if !m.steadyTaken && nowMs-m.startMs >= settleMs {
+		m.steadyTaken, m.steadyFrames = true, m.frame.n
+		m.steady.read()
 	}
 	m.frame.add(float64(cpu) / float64(time.Millisecond))
 	if m.releases != m.seenRel {
@@ -227,7 +243,7 @@ func (l *Loop) Presented(cpu time.Duration) {
 	}
 	m := &l.lat
 	pressed := m.keys != m.seenKeys
-	m.presented(l.localPose(), cpu, pressed && l.predicting())
+	m.presented(l.localPose(), cpu, pressed && l.predicting(), l.clock.now)
 }
 
 // predicting reports whether the game steps the local player's prediction
@@ -267,6 +283,19 @@ type LatencySummary struct {
 	GCs                uint64  `json:"gcs"`
 	AllocsPerFrame     float64 `json:"allocsPerFrame"`
 	AllocBytesPerFrame float64 `json:"allocBytesPerFrame"`
+	// Steady is the collector's figures from 10 s after the first frame in
+	// play on, once the match's loading is over; nil before then.
+	Steady *SteadySummary `json:"steady,omitempty"`
+}
+
+// SteadySummary is the collector's figures of the frames presented from 10 s
+// into play on (see LatencySummary).
+type SteadySummary struct {
+	Frames             uint64  `json:"frames"`
+	GCPauseMsMax       float64 `json:"gcPauseMsMax"`
+	GCs                uint64  `json:"gcs"`
+	AllocsPerFrame     float64 `json:"allocsPerFrame"`
+	AllocBytesPerFrame float64 `json:"allocBytesPerFrame"`
 }
 
 // Latency returns the loop's latency figures; nil before a frame was
@@ -284,13 +313,25 @@ func (l *Loop) Latency() *LatencySummary {
 	}
 	var now gcReading
 	now.read()
-	s.GCPauseMsMax = round2(now.maxPauseSince(&m.gc) * 1000)
-	s.GCs = now.cycles - m.gc.cycles
-	if m.frame.n > 0 {
-		s.AllocsPerFrame = round2(float64(now.allocs-m.gc.allocs) / float64(m.frame.n))
-		s.AllocBytesPerFrame = round2(float64(now.allocBytes-m.gc.allocBytes) / float64(m.frame.n))
+	s.GCPauseMsMax, s.GCs, s.AllocsPerFrame, s.AllocBytesPerFrame = now.since(&m.gc, m.frame.n)
+	if m.steadyTaken {
+		st := &SteadySummary{Frames: m.frame.n - m.steadyFrames}
+		st.GCPauseMsMax, st.GCs, st.AllocsPerFrame, st.AllocBytesPerFrame = now.since(&m.steady, st.Frames)
+		s.Steady = st
 	}
 	return s
+}
+
+// since returns the collector's figures between base and g over frames
+// frames: the longest pause in ms, the cycles, and the allocations and
+// their bytes a frame (0 with no frames).
+func (g *gcReading) since(base *gcReading, frames uint64) (pauseMs float64, cycles uint64, allocs, bytes float64) {
+	pauseMs, cycles = round2(g.maxPauseSince(base)*1000), g.cycles-base.cycles
+	if frames > 0 {
+		allocs = round2(float64(g.allocs-base.allocs) / float64(frames))
+		bytes = round2(float64(g.allocBytes-base.allocBytes) / float64(frames))
+	}
+	return pauseMs, cycles, allocs, bytes
 }
 
 func round2(v float64) float64 { return math.Round(v*100) / 100 }

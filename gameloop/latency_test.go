@@ -51,7 +51,7 @@ func still(x float32) pose { return pose{v: [maxPoseFields]float32{x, 0}, n: 2, 
 func TestLatencyTimesPressesFromAStillPose(t *testing.T) {
 	var m latency
 	m.init()
-	frame := func(p pose) { m.presented(p, time.Millisecond, true) }
+	frame := func(p pose) { m.presented(p, time.Millisecond, true, 0) }
 	frame(still(0))
 	frame(still(0))
 	// A press whose frame shows it: 0 frames.
@@ -136,7 +136,7 @@ func TestLatencyTimesPressesFromAStillPose(t *testing.T) {
 	frame(still(6))
 	frame(still(6))
 	m.keyChange(true)
-	m.presented(still(6), time.Millisecond, false)
+	m.presented(still(6), time.Millisecond, false, 0)
 	frame(still(7))
 	if m.press.n != 4 || m.pending {
 		t.Errorf("a press while not predicting was timed: %d pending %v", m.press.n, m.pending)
@@ -149,14 +149,46 @@ func TestLatencyTimesPressesFromAStillPose(t *testing.T) {
 func TestLatencyPresentAllocatesNothing(t *testing.T) {
 	var m latency
 	m.init()
-	m.presented(still(0), 0, true)
+	m.presented(still(0), 0, true, 0)
 	x := float32(0)
 	allocs := testing.AllocsPerRun(200, func() {
 		m.keyChange(true)
 		x++
-		m.presented(still(x), 2*time.Millisecond, true)
+		m.presented(still(x), 2*time.Millisecond, true, 0)
 	})
 	if allocs != 0 {
 		t.Errorf("%v allocs per frame", allocs)
+	}
+}
+
+// The steady figures start settleMs after the first frame in play and
+// count the frames from there; the collector's figures between two
+// readings are per frame.
+func TestLatencySteadyStartsAfterTheLoading(t *testing.T) {
+	var m latency
+	m.init()
+	start := 2500.0
+	for _, at := range []float64{0, 4000, settleMs - 1} {
+		m.presented(still(0), time.Millisecond, true, start+at)
+		if m.steadyTaken {
+			t.Fatalf("steady at %v ms into play", at)
+		}
+	}
+	m.presented(still(0), time.Millisecond, true, start+settleMs)
+	if !m.steadyTaken || m.steadyFrames != 3 {
+		t.Fatalf("steady taken %v after %d frames, want after 3", m.steadyTaken, m.steadyFrames)
+	}
+	m.presented(still(0), time.Millisecond, true, start+settleMs+20000)
+	if got := m.frame.n - m.steadyFrames; got != 2 {
+		t.Errorf("%d steady frames, want 2", got)
+	}
+	base := gcReading{cycles: 3, allocs: 100, allocBytes: 1000}
+	now := gcReading{cycles: 5, allocs: 160, allocBytes: 1600}
+	pause, cycles, allocs, bytes := now.since(&base, 4)
+	if pause != 0 || cycles != 2 || allocs != 15 || bytes != 150 {
+		t.Errorf("since: pause %v cycles %d allocs %v bytes %v, want 0 2 15 150", pause, cycles, allocs, bytes)
+	}
+	if _, _, allocs, _ := now.since(&base, 0); allocs != 0 {
+		t.Errorf("allocs a frame with no frames: %v", allocs)
 	}
 }

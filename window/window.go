@@ -74,13 +74,17 @@ type Window struct {
 	hud      *hudview.View
 	graph    *netview.View
 	graphOf  *gameloop.Loop // the loop graph shows
-	reader   ebiteninput.Reader
-	start    time.Time
-	dpr      float64
-	shotDone bool
-	quit     bool
-	err      error
-	pending  string // screenshot path to write at the end of the next Draw
+	// lastLatency is the match's latency figures read as the -screenshot
+	// that ends the run is taken, before its encoding (megabytes of
+	// allocation) would count in them; nil: read when the window closes.
+	lastLatency *gameloop.LatencySummary
+	reader      ebiteninput.Reader
+	start       time.Time
+	dpr         float64
+	shotDone    bool
+	quit        bool
+	err         error
+	pending     string // screenshot path to write at the end of the next Draw
 	// toast is the line saying where the last F12 screenshot went, shown
 	// until toastUntil.
 	toast      string
@@ -201,6 +205,9 @@ func (w *Window) Run() error {
 	w.saveGeometry()
 	if o.Summary != nil {
 		s := gameloop.SummarizeWindow(w.graphOf)
+		if w.lastLatency != nil {
+			s.Latency = w.lastLatency
+		}
 		s.Memory = w.memory.summary()
 		if err := gameloop.WriteWindowSummary(o.Summary, s); err != nil {
 			w.opts.Log.Warn("no summary", "err", err)
@@ -486,6 +493,9 @@ func (w *Window) writePending(screen *ebiten.Image) {
 	if w.pending != "" {
 		path := w.pending
 		w.pending = ""
+		if w.opts.Screenshot == path && w.graphOf != nil {
+			w.lastLatency = w.graphOf.Latency()
+		}
 		if err := WritePNG(screen, path); err != nil {
 			w.opts.Log.Error("screenshot failed", "err", err)
 			if w.opts.Screenshot == path {

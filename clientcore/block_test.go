@@ -116,21 +116,25 @@ func TestSpanPathMatchesPasses(t *testing.T) {
 	spans := 0
 	for _, name := range []string{"tanks", "snakes", "synthetic"} {
 		s := loadSchema(t, conf, "schemas/"+name+".json")
-		dec, ref := NewDecoder(s), NewDecoder(s)
+		dec, ref, scalar := NewDecoder(s), NewDecoder(s), NewDecoder(s)
 		ref.passesOnly = true
-		var fr, fref Frame
+		scalar.vector = false // the Go kernels, where dec takes the vector ones
+		var fr, fref, fs Frame
 		for i := 0; i < 300; i++ {
 			wire := encodeFrame(s, randomFrame(rng, s, uint32(i)))
 			for _, n := range []int{len(wire), rng.IntN(len(wire) + 1), len(wire) - 1} {
-				err, refErr := dec.Decode(wire[:n], &fr), ref.Decode(wire[:n], &fref)
-				if err != refErr {
-					t.Fatalf("%s frame %d, %d of %d bytes: span path %v, passes %v", name, i, n, len(wire), err, refErr)
+				err, refErr, sErr := dec.Decode(wire[:n], &fr), ref.Decode(wire[:n], &fref), scalar.Decode(wire[:n], &fs)
+				if err != refErr || sErr != refErr {
+					t.Fatalf("%s frame %d, %d of %d bytes: span path %v (Go kernels %v), passes %v", name, i, n, len(wire), err, sErr, refErr)
 				}
 				if err != nil {
 					continue
 				}
 				if diff := frameDiff(&fr, &fref); diff != "" {
 					t.Fatalf("%s frame %d, %d of %d bytes: %s", name, i, n, len(wire), diff)
+				}
+				if diff := frameDiff(&fs, &fref); diff != "" {
+					t.Fatalf("%s frame %d, %d of %d bytes, Go kernels: %s", name, i, n, len(wire), diff)
 				}
 				for _, blk := range fr.Blocks {
 					if blk.span && len(blk.Rows) > 0 {
@@ -202,9 +206,10 @@ func TestSpanKernelsMatchPasses(t *testing.T) {
 		}
 	}
 	rng := rand.New(rand.NewPCG(17, 19))
-	dec, ref := NewDecoder(s), NewDecoder(s)
+	dec, ref, scalar := NewDecoder(s), NewDecoder(s), NewDecoder(s)
 	ref.passesOnly = true
-	var fr, fref Frame
+	scalar.vector = false
+	var fr, fref, fs Frame
 	spans := 0
 	for i := 0; i < 50; i++ {
 		tf := &testFrame{port: 5, version: 5, seq: uint32(i)}
@@ -231,6 +236,12 @@ func TestSpanKernelsMatchPasses(t *testing.T) {
 		}
 		if diff := frameDiff(&fr, &fref); diff != "" {
 			t.Fatalf("frame %d: %s", i, diff)
+		}
+		if err := scalar.Decode(wire, &fs); err != nil {
+			t.Fatalf("frame %d: Go kernels: %v", i, err)
+		}
+		if diff := frameDiff(&fs, &fref); diff != "" {
+			t.Fatalf("frame %d, Go kernels: %s", i, diff)
 		}
 		checkRoundTrip(t, s, tf, &fr)
 		for _, blk := range fr.Blocks {

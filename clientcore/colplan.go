@@ -27,6 +27,9 @@ const (
 	colZeroWide                // the exact values of the tail's u32 fields
 )
 
+// rounds reports whether the kernel rounds f32 fields.
+func (k colKind) rounds() bool { return k <= colF32x1 }
+
 // maxU8Run is the most u8 fields one colU8 kernel reads.
 const maxU8Run = 4
 
@@ -36,7 +39,7 @@ type colOp struct {
 	off  int // byte offset of its first field among the row's field bytes
 	at   int // index of its first field
 	wide int // position of the field among the key's u32 fields (colU32, colZeroWide)
-	n    int // fields read (colU8) or zeroed (colZero, colZeroWide)
+	n    int // fields read (f32 and colU8 kernels) or zeroed (colZero, colZeroWide)
 }
 
 // compileCols returns the column plan of the fields [0, n) of a key, the
@@ -57,7 +60,7 @@ func compileCols(types []snapschema.FieldType, wideAt []int, n, zeroTo int) []co
 		case snapschema.TypeF32:
 			for run > 0 {
 				kind, width := f32Col(run)
-				ops = append(ops, colOp{kind: kind, off: off, at: i})
+				ops = append(ops, colOp{kind: kind, off: off, at: i, n: width})
 				off += 4 * width
 				i += width
 				run -= width

@@ -18,11 +18,18 @@ import "encoding/binary"
 // readSteps applies the column plan ops down the rows whose values are
 // vals, vs a row, and exact values wide, ws a row, row i's fields at
 // q[i·qs:], q ending with the last row's, and returns the or of
-// round2Fast's magnitudes, as readCols does.
-func readSteps(ops []colOp, vals []float32, vs int, wide []uint32, ws int, q []byte, qs int) (acc uint64) {
+// round2Fast's magnitudes, as readCols does. With vec the f32 kernels
+// take their vector forms (see round_amd64.go).
+func readSteps(ops []colOp, vals []float32, vs int, wide []uint32, ws int, q []byte, qs int, vec bool) (acc uint64) {
 	for i := range ops {
 		op := &ops[i]
 		v, p := vals[op.at:], q[op.off:]
+		if vec && op.kind.rounds() {
+			if a, ok := roundStepsVec(v, vs, p, qs, op.n); ok {
+				acc |= a
+				continue
+			}
+		}
 		switch op.kind {
 		case colF32x8:
 			acc |= roundSteps8(v, vs, p, qs)

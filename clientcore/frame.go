@@ -152,11 +152,14 @@ type Decoder struct {
 	// passesOnly decodes every block by decodeRows' passes, never on the
 	// span path: the tests' reference for the span path.
 	passesOnly bool
+	// vector rounds the span path's f32 fields with the vector kernels
+	// (see round_amd64.go), where the processor has them.
+	vector bool
 }
 
 // NewDecoder returns a decoder for frames described by s.
 func NewDecoder(s *Schema) *Decoder {
-	return &Decoder{schema: s}
+	return &Decoder{schema: s, vector: vectorRounding()}
 }
 
 // Schema returns the decoder's schema.

@@ -82,7 +82,7 @@ func (d *Decoder) decodeSpan(b []byte, pos, count int, k *KeySchema, f *Frame) (
 			spanWide(rows, wide, ww)
 		}
 		end = pos + count*stride
-		acc = readSteps(k.fullCols, vals, w, wide, ww, q[hdr:], stride)
+		acc = readSteps(k.fullCols, vals, w, wide, ww, q[hdr:], stride, d.vector)
 	} else {
 		s := &d.span
 		fpos, tails := s.fpos[:count], s.tails[:count]
@@ -97,8 +97,8 @@ func (d *Decoder) decodeSpan(b []byte, pos, count int, k *KeySchema, f *Frame) (
 		}
 		at := s.at[:count]
 		nf := listSpanRows(at, fpos, tails, w, ww)
-		acc = readCols(k.fullCols, vals, wide, b, at[:nf])
-		acc |= readCols(k.headCols, vals, wide, b, at[nf:])
+		acc = readCols(k.fullCols, vals, wide, b, at[:nf], d.vector)
+		acc |= readCols(k.headCols, vals, wide, b, at[nf:], d.vector)
 	}
 	if acc >= round2FastBound {
 		return pos, false
@@ -290,14 +290,19 @@ func listSpanRows(at []rowAt, fpos []uint32, tails []uint8, w, ww int) int {
 
 // readCols applies the column plan ops down the rows at and returns the
 // or of round2Fast's magnitudes (round2FastBound or above: some value is
-// not on its fast path).
-func readCols(ops []colOp, vals []float32, wide []uint32, b []byte, at []rowAt) (acc uint64) {
+// not on its fast path). With vec the f32 kernels take their vector forms
+// (see round_amd64.go).
+func readCols(ops []colOp, vals []float32, wide []uint32, b []byte, at []rowAt, vec bool) (acc uint64) {
 	if len(at) == 0 {
 		return 0
 	}
 	for i := range ops {
 		op := &ops[i]
 		v, q := vals[op.at:], b[op.off:]
+		if vec && op.kind.rounds() {
+			acc |= roundListVec(v, q, at, op.n)
+			continue
+		}
 		switch op.kind {
 		case colF32x8:
 			acc |= roundCol8(v, q, at)

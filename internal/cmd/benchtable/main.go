@@ -9,7 +9,11 @@
 // come from the hardware counter (perf stat) when the kernel exposes one,
 // else from valgrind's callgrind for the benchmarks that draw nothing and
 // open no socket (an emulated CPU is too slow for a GPU driver or a
-// network round trip); "—" where neither applies.
+// network round trip); "—" where neither applies. Callgrind counts only
+// the instructions inside the function an op calls (named by its row):
+// the whole run's also hold the runtime's background threads, whose idle
+// spinning under the emulator's one-thread-at-a-time schedule varies by
+// hundreds of millions between two runs.
 //
 // It parses go test's benchmark lines itself: the format is a stable
 // one-line record and the project needs three of its columns, which does
@@ -45,18 +49,21 @@ type row struct {
 	ops int
 	// emulable says callgrind may run it: no GPU, no sockets.
 	emulable bool
+	// fn is the function an op calls, as the symbol table names it:
+	// callgrind counts the instructions inside it.
+	fn string
 }
 
 var rows = []row{
-	{"decode", "./clientcore", "^BenchmarkDecodeHeavyTanks$", 4000, true},
-	{"sample", "./clientcore", "^BenchmarkSampleHeavyTanks$", 4000, true},
-	{"tick", "./gameloop", "^BenchmarkLoopTickHeavy$", 300, true},
-	{"draw", "./render", "^BenchmarkDrawHeavyScene$", 0, false},
-	{"bake", "./render", "^BenchmarkBake$/^canopy$", 0, false},
-	{"mix", "./audio/mix", "^BenchmarkMix30Voices$", 300, true},
-	{"mix ITD", "./audio/mix", "^BenchmarkMix30VoicesITD$", 300, true},
-	{"replay", "./games/tanks/tankclient", "^BenchmarkReplay250ms$", 300, true},
-	{"join", "./session/rtc", "^BenchmarkJoinToConfig$", 0, false},
+	{"decode", "./clientcore", "^BenchmarkDecodeHeavyTanks$", 4000, true, "vimpclient/clientcore.(*Decoder).Decode"},
+	{"sample", "./clientcore", "^BenchmarkSampleHeavyTanks$", 4000, true, "vimpclient/clientcore.(*Core).Sample"},
+	{"tick", "./gameloop", "^BenchmarkLoopTickHeavy$", 300, true, "vimpclient/gameloop.(*heavyMatch).tick"},
+	{"draw", "./render", "^BenchmarkDrawHeavyScene$", 0, false, ""},
+	{"bake", "./render", "^BenchmarkBake$/^canopy$", 0, false, ""},
+	{"mix", "./audio/mix", "^BenchmarkMix30Voices$", 300, true, "vimpclient/audio/mix.(*Mixer).Mix"},
+	{"mix ITD", "./audio/mix", "^BenchmarkMix30VoicesITD$", 300, true, "vimpclient/audio/mix.(*Mixer).Mix"},
+	{"replay", "./games/tanks/tankclient", "^BenchmarkReplay250ms$", 300, true, "vimpclient/games/tanks/tankclient.(*Game).OnServerState"},
+	{"join", "./session/rtc", "^BenchmarkJoinToConfig$", 0, false, ""},
 }
 
 func main() {
@@ -192,27 +199,32 @@ func (c *counter) perOp(ctx context.Context, r row, tmp string) (float64, bool, 
 			return 0, false, fmt.Errorf("go test -c: %w\n%s", err, out)
 		}
 	}
-	small, err := c.count(ctx, bin, dir, r.bench, 1)
+	fn := r.fn
+	small, err := c.count(ctx, bin, dir, r.bench, fn, 1)
 	if err != nil {
 		return 0, false, err
 	}
-	large, err := c.count(ctx, bin, dir, r.bench, r.ops+1)
+	large, err := c.count(ctx, bin, dir, r.bench, fn, r.ops+1)
 	if err != nil {
 		return 0, false, err
+	}
+	if large <= small {
+		return 0, false, fmt.Errorf("%s: %d instructions for %d ops, %d for 1", r.bench, large, r.ops+1, small)
 	}
 	return float64(large-small) / float64(r.ops), true, nil
 }
 
 // count runs the test binary for ops ops of the benchmark and returns the
-// instructions the whole run retired.
-func (c *counter) count(ctx context.Context, bin, dir, bench string, ops int) (uint64, error) {
+// instructions retired: by the whole run under perf, inside the function
+// fn under callgrind.
+func (c *counter) count(ctx context.Context, bin, dir, bench, fn string, ops int) (uint64, error) {
 	args := []string{"-test.run", "^$", "-test.bench", bench, "-test.benchtime", fmt.Sprintf("%dx", ops)}
 	var cmd *exec.Cmd
 	switch c.tool {
 	case "perf":
 		cmd = exec.CommandContext(ctx, "perf", append([]string{"stat", "-x,", "-e", "instructions:u", "--", bin}, args...)...)
 	default:
-		cmd = exec.CommandContext(ctx, "valgrind", append([]string{"--tool=callgrind", "--callgrind-out-file=/dev/null", bin}, args...)...)
+		cmd = exec.CommandContext(ctx, "valgrind", append([]string{"--tool=callgrind", "--callgrind-out-file=/dev/null", "--toggle-collect=" + fn, bin}, args...)...)
 		// Callgrind cannot follow the runtime's preemption signals.
 		cmd.Env = append(os.Environ(), "GODEBUG=asyncpreemptoff=1")
 	}

@@ -189,7 +189,10 @@ func fixedRows(q []byte, stride int, kind snapschema.Kind, ids []uint32, seen *[
 // byte (1 when the tail is there, else 0). seen marks the 8-bit ids met
 // with gen. It returns the position after the rows.
 func optRows(b []byte, pos int, k *KeySchema, ids, fpos []uint32, tails []uint8, seen *[256]uint32, gen uint32) (int, bool) {
-	sz := [2]int{k.headBytes, k.fullBytes}
+	// Each row's next position hangs on its tail byte: the step is one of
+	// two values in registers (see rowStep), not loaded from a table,
+	// which would put a load's latency on every row's path to the next.
+	head, full := k.headBytes, k.fullBytes
 	fpos, tails = fpos[:len(ids)], tails[:len(ids)]
 	switch k.Kind {
 	case snapschema.KindIndexed8:
@@ -203,7 +206,7 @@ func optRows(b []byte, pos int, k *KeySchema, ids, fpos []uint32, tails []uint8,
 			}
 			seen[h[0]], ids[i] = gen, uint32(h[0])
 			t := tailBit(h[2])
-			fpos[i], tails[i], pos = uint32(pos+3), t, pos+3+sz[t]
+			fpos[i], tails[i], pos = uint32(pos+3), t, pos+3+rowStep(t, head, full)
 		}
 	case snapschema.KindIndexedNoNull8:
 		for i := range ids {
@@ -216,7 +219,7 @@ func optRows(b []byte, pos int, k *KeySchema, ids, fpos []uint32, tails []uint8,
 			}
 			seen[h[0]], ids[i] = gen, uint32(h[0])
 			t := tailBit(h[1])
-			fpos[i], tails[i], pos = uint32(pos+2), t, pos+2+sz[t]
+			fpos[i], tails[i], pos = uint32(pos+2), t, pos+2+rowStep(t, head, full)
 		}
 	case snapschema.KindIndexed32:
 		prev := uint32(0)
@@ -231,7 +234,7 @@ func optRows(b []byte, pos int, k *KeySchema, ids, fpos []uint32, tails []uint8,
 			}
 			ids[i], prev = id, id
 			t := tailBit(h[5])
-			fpos[i], tails[i], pos = uint32(pos+6), t, pos+6+sz[t]
+			fpos[i], tails[i], pos = uint32(pos+6), t, pos+6+rowStep(t, head, full)
 		}
 	default:
 		for i := range ids {
@@ -240,12 +243,21 @@ func optRows(b []byte, pos int, k *KeySchema, ids, fpos []uint32, tails []uint8,
 			}
 			t := tailBit(b[pos])
 			ids[i] = uint32(i)
-			fpos[i], tails[i], pos = uint32(pos+1), t, pos+1+sz[t]
+			fpos[i], tails[i], pos = uint32(pos+1), t, pos+1+rowStep(t, head, full)
 		}
 	}
 	// Each row's header was there; its fields, all but the last row's,
 	// are there as the next header is.
 	return pos, pos <= len(b)
+}
+
+// rowStep returns a row's field bytes: full with its tail (t 1), else
+// head.
+func rowStep(t uint8, head, full int) int {
+	if t != 0 {
+		return full
+	}
+	return head
 }
 
 // tailBit returns 1 for a tail byte that says the tail is there, else 0.

@@ -54,13 +54,7 @@ func TestRound2AndIDs(t *testing.T) {
 // every float32: a sample by default, all 2^32 bit patterns with
 // VIMP_ROUND2_ALL=1 (about 40 s of CPU).
 func TestRound2FastPath(t *testing.T) {
-	stride := uint64(997)
-	if testing.Short() {
-		stride *= 4099
-	}
-	if os.Getenv("VIMP_ROUND2_ALL") == "1" {
-		stride = 1
-	}
+	stride := round2Stride()
 	const parts = 4
 	var wg sync.WaitGroup
 	bad := make(chan string, parts)
@@ -83,6 +77,19 @@ func TestRound2FastPath(t *testing.T) {
 	for msg := range bad {
 		t.Error(msg)
 	}
+}
+
+// round2Stride is the step between the bit patterns the rounding tests
+// check: every 997th by default, a few thousand times fewer in short
+// mode, every one with VIMP_ROUND2_ALL=1.
+func round2Stride() uint64 {
+	if os.Getenv("VIMP_ROUND2_ALL") == "1" {
+		return 1
+	}
+	if testing.Short() {
+		return 997 * 4099
+	}
+	return 997
 }
 
 func TestLerpAngle(t *testing.T) {

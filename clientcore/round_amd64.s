@@ -52,6 +52,16 @@ GLOBL hundredth<>(SB), RODATA|NOPTR, $8
 	VCVTPD2PSY Y0, X0 \
 	VORPS X1, X0, X0
 
+// ORLANES ors X8's four lanes into AX, using R10.
+#define ORLANES \
+	VMOVD X8, AX \
+	VPEXTRD $1, X8, R10 \
+	ORL R10, AX \
+	VPEXTRD $2, X8, R10 \
+	ORL R10, AX \
+	VPEXTRD $3, X8, R10 \
+	ORL R10, AX
+
 // ROW rounds the k (CX) fields at (SI) into (DI): four at a time, and the
 // last one to three either as four ending at the row's last field (when
 // there were four before them: those are written again with the same
@@ -117,13 +127,7 @@ stepsrow:
 	DECQ BX
 	JNZ  stepsrow
 stepsdone:
-	VMOVD X8, AX
-	VPEXTRD $1, X8, R10
-	ORL R10, AX
-	VPEXTRD $2, X8, R10
-	ORL R10, AX
-	VPEXTRD $3, X8, R10
-	ORL R10, AX
+	ORLANES
 	VZEROUPPER
 	MOVL AX, ret+48(FP)
 	RET
@@ -159,13 +163,7 @@ listrow:
 	DECQ R8
 	JNZ  listrow
 listdone:
-	VMOVD X8, AX
-	VPEXTRD $1, X8, R10
-	ORL R10, AX
-	VPEXTRD $2, X8, R10
-	ORL R10, AX
-	VPEXTRD $3, X8, R10
-	ORL R10, AX
+	ORLANES
 	VZEROUPPER
 	MOVL AX, ret+56(FP)
 	RET

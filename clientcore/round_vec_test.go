@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"os"
 	"sync"
 	"testing"
 )
@@ -34,13 +33,7 @@ func needVector(t *testing.T) {
 // default, all 2^32 bit patterns with VIMP_ROUND2_ALL=1.
 func TestVectorRoundingEveryFloat(t *testing.T) {
 	needVector(t)
-	stride := uint64(997)
-	if testing.Short() {
-		stride *= 4099
-	}
-	if os.Getenv("VIMP_ROUND2_ALL") == "1" {
-		stride = 1
-	}
+	stride := round2Stride()
 	const parts = 4
 	var wg sync.WaitGroup
 	bad := make(chan string, parts+1)

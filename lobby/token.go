@@ -14,7 +14,7 @@ import (
 	"github.com/go-jose/go-jose/v4"
 	"github.com/go-jose/go-jose/v4/jwt"
 
-	"vimpclient/internal/privatefile"
+	"vimpclient/internal/localfile"
 )
 
 // Issuer is the iss claim of the identity service's tokens.
@@ -292,7 +292,7 @@ func (s *TokenStore) Save(m *Master, token, auth string) error {
 // writeAll replaces the file with all (atomically, readable by its owner
 // only); callers hold s.mu.
 func (s *TokenStore) writeAll(all map[string]storedToken) error {
-	if err := privatefile.WriteJSON(s.path, all); err != nil {
+	if err := localfile.WriteJSON(s.path, all); err != nil {
 		return fmt.Errorf("token store: %w", err)
 	}
 	return nil

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"sync"
 
-	"vimpclient/internal/privatefile"
+	"vimpclient/internal/localfile"
 	"vimpclient/protocol"
 )
 
@@ -138,7 +138,7 @@ func (s *AuthStore) Save(host, gameID string, values map[string]string) error {
 	for n, v := range values {
 		all[k][n] = v
 	}
-	if err := privatefile.WriteJSON(s.path, all); err != nil {
+	if err := localfile.WriteJSON(s.path, all); err != nil {
 		return fmt.Errorf("auth store: %w", err)
 	}
 	return nil

@@ -1,4 +1,4 @@
-package privatefile
+package localfile
 
 import (
 	"encoding/json"
@@ -31,8 +31,8 @@ func TestWriteJSON(t *testing.T) {
 			t.Fatalf("mode %v (%v), want 0600", fi.Mode(), err)
 		}
 	}
-	if _, err := os.Stat(path + ".tmp"); !os.IsNotExist(err) {
-		t.Fatalf("the temporary file is left: %v", err)
+	if ents, _ := os.ReadDir(filepath.Dir(path)); len(ents) != 1 {
+		t.Fatalf("files left beside the store: %v", ents)
 	}
 	if err := WriteJSON(path, func() {}); err == nil {
 		t.Fatal("a value JSON cannot hold was written")

@@ -233,6 +233,9 @@ func (b *Backend) loadHosts() {
 		b.log.Warn("recent hosts not read", "err", err)
 		return
 	}
+	if l.Damage != "" {
+		b.log.Warn("recent hosts not read in full: the file is set aside at the next change", "file", b.hostsPath, "why", l.Damage)
+	}
 	b.answer(func(br *hud.Browser) { br.SetHosts(l) })
 }
 

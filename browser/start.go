@@ -24,7 +24,7 @@ func StartEntries(k hud.StartKind) []hud.StartEntry {
 	}
 	var l *hostlist.List
 	if path, err := hostlist.DefaultPath(); err == nil {
-		l, _ = hostlist.Load(path) // a damaged list lists nothing
+		l, _ = hostlist.Load(path) // a damaged list lists what it could read
 	}
 	return hostEntries(k, l)
 }

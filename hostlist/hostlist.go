@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"vimpclient/internal/localfile"
 )
 
 // Kind tells a dedicated host from a lobby room.
@@ -29,7 +31,7 @@ const (
 const (
 	MaxRecent     = 20
 	MaxFavourites = 100
-	maxFile       = 1 << 20
+	maxFile       = localfile.StoreLimit
 	maxField      = 512
 )
 
@@ -104,6 +106,10 @@ func (e Entry) valid() bool {
 // List is the hosts, most recently joined first.
 type List struct {
 	Entries []Entry `json:"hosts"`
+	// Damage says why the file the list was loaded from could not be read
+	// in full ("" when it was): the list holds the entries that could be
+	// read, and Save sets that file aside before writing over it.
+	Damage string `json:"-"`
 }
 
 // ErrBadEntry refuses an entry without a kind and address (or a lobby
@@ -213,10 +219,12 @@ func (l *List) Favourites() []Entry {
 // Parse decodes a saved list, dropping invalid entries and holding to the
 // bounds. Entries saved before rooms were keyed by what lasts are migrated:
 // those that now name one room (the same room under the ids of several
-// host restarts) become one, the newest, a favourite if any was.
+// host restarts) become one, the newest, a favourite if any was. An entry
+// that cannot be read is left out and the list's Damage says so; a file
+// that is not a host list at all is an error.
 func Parse(b []byte) (*List, error) {
 	var raw struct {
-		Hosts []Entry `json:"hosts"`
+		Hosts []json.RawMessage `json:"hosts"`
 	}
 	if len(b) > maxFile {
 		return nil, fmt.Errorf("host list: over %d bytes", maxFile)
@@ -226,9 +234,11 @@ func Parse(b []byte) (*List, error) {
 	}
 	l := &List{}
 	seen := map[string]int{} // key → index in l.Entries
-	favs := 0
-	for _, e := range raw.Hosts {
-		if !e.valid() {
+	favs, bad := 0, 0
+	for _, r := range raw.Hosts {
+		var e Entry
+		if json.Unmarshal(r, &e) != nil || !e.valid() {
+			bad++
 			continue
 		}
 		e = e.migrate()
@@ -258,6 +268,9 @@ func Parse(b []byte) (*List, error) {
 		l.Entries = append(l.Entries, e)
 	}
 	l.trim()
+	if bad > 0 {
+		l.Damage = fmt.Sprintf("%d of %d entries could not be read", bad, len(raw.Hosts))
+	}
 	return l, nil
 }
 
@@ -270,19 +283,28 @@ func DefaultPath() (string, error) {
 	return filepath.Join(dir, "vimpclient", "hosts.json"), nil
 }
 
-// Load reads the list at path; a missing file is an empty list.
+// Load reads the list at path; a missing file is an empty list. A file
+// that cannot be read in full (unreadable, too large, not a host list, a
+// damaged entry) gives the entries that could be read, with Damage saying
+// why, and no error: the player keeps their hosts, and Save keeps the file.
 func Load(path string) (*List, error) {
-	b, err := os.ReadFile(path)
+	b, err := localfile.ReadStore(path, maxFile, "host list")
 	if errors.Is(err, os.ErrNotExist) {
 		return &List{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("host list: %w", err)
+		return &List{Damage: err.Error()}, nil
 	}
-	return Parse(b)
+	l, err := Parse(b)
+	if err != nil {
+		return &List{Damage: err.Error()}, nil
+	}
+	return l, nil
 }
 
 // Save writes the list to path (atomically, readable by its owner only).
+// When the list was loaded from a damaged file, that file is set aside
+// first as hosts.json.bad-TIME; if it cannot be, nothing is written.
 func (l *List) Save(path string) error {
 	b, err := json.MarshalIndent(struct {
 		Hosts []Entry `json:"hosts"`
@@ -290,15 +312,9 @@ func (l *List) Save(path string) error {
 	if err != nil {
 		return fmt.Errorf("host list: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+	if _, err := localfile.Replace(path, append(b, '\n'), 0o600, l.Damage != "", time.Now()); err != nil {
 		return fmt.Errorf("host list: %w", err)
 	}
-	tmp := path + ".tmp"
-	if err := os.WriteFile(tmp, b, 0o600); err != nil {
-		return fmt.Errorf("host list: %w", err)
-	}
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("host list: %w", err)
-	}
+	l.Damage = ""
 	return nil
 }

@@ -2,9 +2,13 @@ package hostlist
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"vimpclient/internal/localfile/localfiletest"
 )
 
 func TestTouchFavouritesAndBounds(t *testing.T) {
@@ -153,4 +157,71 @@ func TestParseMigratesRoomEntries(t *testing.T) {
 	if l.Entries[2].Room != "nameless-id" {
 		t.Fatalf("nameless entry %+v", l.Entries[2])
 	}
+}
+
+// A damaged list keeps what it can read, and a save sets the damaged file
+// aside instead of writing over it: no host the player had is lost.
+func TestDamagedListIsSetAsideNotLost(t *testing.T) {
+	valid := []byte(`{"hosts":[{"kind":"dedicated","address":"http://a:1","favourite":true},{"kind":"lobby","address":"http://m:2","room":"r1"}]}`)
+	add := Entry{Kind: Dedicated, Address: "http://new:3"}
+	now := time.Unix(1_800_000_000, 0)
+	for _, d := range localfiletest.Damages() {
+		t.Run(d.Name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "hosts.json")
+			held := d.Write(t, path, valid)
+			l, err := Load(path)
+			if err != nil || l.Damage == "" {
+				t.Fatalf("load: %+v, %v; want a damaged list and no error", l, err)
+			}
+			if err := l.Touch(add, now); err != nil {
+				t.Fatal(err)
+			}
+			if err := l.Save(path); err != nil {
+				t.Fatal(err)
+			}
+			localfiletest.SetAside(t, path, held)
+			back, err := Load(path)
+			if err != nil || back.Damage != "" || len(back.Entries) != 1 || back.Entries[0].Address != add.Address {
+				t.Fatalf("saved %+v, %v", back, err)
+			}
+		})
+	}
+	t.Run("bad entry", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "hosts.json")
+		held := []byte(`{"hosts":[{"kind":"dedicated","address":"http://a:1","favourite":true},{"kind":7},{"kind":"lobby","address":"http://m:2","room":"r1"}]}`)
+		if err := os.WriteFile(path, held, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		l, err := Load(path)
+		if err != nil || len(l.Entries) != 2 || !strings.Contains(l.Damage, "1 of 3") {
+			t.Fatalf("load: %+v, %v", l, err)
+		}
+		if err := l.Touch(add, now); err != nil {
+			t.Fatal(err)
+		}
+		if err := l.Save(path); err != nil {
+			t.Fatal(err)
+		}
+		localfiletest.SetAside(t, path, held)
+		back, _ := Load(path)
+		if len(back.Entries) != 3 || len(back.Favourites()) != 1 {
+			t.Fatalf("saved %+v: the readable hosts were not all kept", back.Entries)
+		}
+		// The list is whole again: the next save sets nothing more aside.
+		if err := back.Save(path); err != nil {
+			t.Fatal(err)
+		}
+		localfiletest.SetAside(t, path, held)
+	})
+	t.Run("intact", func(t *testing.T) {
+		path := filepath.Join(t.TempDir(), "hosts.json")
+		if err := os.WriteFile(path, valid, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		l, _ := Load(path)
+		if l.Damage != "" || l.Save(path) != nil {
+			t.Fatalf("intact list: %q", l.Damage)
+		}
+		localfiletest.NotSetAside(t, path)
+	})
 }

@@ -9,7 +9,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
+
+	"vimpclient/internal/localfile"
 )
 
 // Binding maps a host command name to the DOM key codes the user wants for it.
@@ -21,6 +24,7 @@ const (
 	maxBindingGames   = 64
 	maxBindingsPerSet = 256
 	maxKeysPerCommand = 8
+	maxBindingErrors  = 8 // lines reported; more bad lines are skipped all the same
 )
 
 // ErrBindings wraps every syntax error of a bindings file.
@@ -36,9 +40,10 @@ func BindingsPath() (string, error) {
 }
 
 // LoadBindings reads the bindings for gameID from the file at path. A missing
-// file means no bindings and no error.
+// file means no bindings and no error. A file with lines that cannot be
+// read gives the bindings of the lines that can, with the error.
 func LoadBindings(path, gameID string) (Binding, error) {
-	data, err := os.ReadFile(path)
+	data, err := localfile.ReadStore(path, maxBindingsFile, "key bindings file")
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}
@@ -47,7 +52,7 @@ func LoadBindings(path, gameID string) (Binding, error) {
 	}
 	all, err := ParseBindings(data)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return all[gameID], fmt.Errorf("%s: %w", path, err)
 	}
 	return all[gameID], nil
 }
@@ -62,6 +67,11 @@ func LoadBindings(path, gameID string) (Binding, error) {
 // A section names a game id; each line binds a host command to one or more
 // keys (names from KeyNames, or a DOM key code written as #87). Lines outside
 // any section are an error, so a forgotten header never binds the wrong game.
+//
+// A line that cannot be read is an error, but not the end of the file: the
+// bindings of every line that can be read are returned with the error (the
+// lines under a bad section header are skipped with it), so a store that
+// meets one bad line keeps the others.
 func ParseBindings(data []byte) (map[string]Binding, error) {
 	if len(data) > maxBindingsFile {
 		return nil, fmt.Errorf("%w: file larger than %d bytes", ErrBindings, maxBindingsFile)
@@ -70,7 +80,14 @@ func ParseBindings(data []byte) (map[string]Binding, error) {
 		return nil, fmt.Errorf("%w: not UTF-8", ErrBindings)
 	}
 	out := map[string]Binding{}
+	var errs []error
+	bad := func(ln int, format string, a ...any) {
+		if len(errs) < maxBindingErrors {
+			errs = append(errs, fmt.Errorf("%w: line %d: %s", ErrBindings, ln, fmt.Sprintf(format, a...)))
+		}
+	}
 	var cur Binding
+	skipping := false // under a section header that could not be read
 	for n, line := range strings.Split(string(data), "\n") {
 		ln := n + 1
 		line = strings.TrimSpace(line)
@@ -78,51 +95,66 @@ func ParseBindings(data []byte) (map[string]Binding, error) {
 			continue
 		}
 		if line[0] == '[' {
+			cur, skipping = nil, true
 			if !strings.HasSuffix(line, "]") {
-				return nil, fmt.Errorf("%w: line %d: unclosed section", ErrBindings, ln)
+				bad(ln, "unclosed section")
+				continue
 			}
 			game := strings.TrimSpace(line[1 : len(line)-1])
 			if game == "" || strings.ContainsAny(game, "[]= \t") {
-				return nil, fmt.Errorf("%w: line %d: bad game id %q", ErrBindings, ln, game)
+				bad(ln, "bad game id %q", game)
+				continue
 			}
 			if out[game] == nil {
 				if len(out) >= maxBindingGames {
-					return nil, fmt.Errorf("%w: line %d: more than %d games", ErrBindings, ln, maxBindingGames)
+					bad(ln, "more than %d games", maxBindingGames)
+					continue
 				}
 				out[game] = Binding{}
 			}
-			cur = out[game]
+			cur, skipping = out[game], false
 			continue
 		}
 		if cur == nil {
-			return nil, fmt.Errorf("%w: line %d: binding before any [game] section", ErrBindings, ln)
+			if !skipping {
+				bad(ln, "binding before any [game] section")
+			}
+			continue
 		}
 		cmd, keys, ok := strings.Cut(line, "=")
 		cmd = strings.TrimSpace(cmd)
 		if !ok || cmd == "" || strings.ContainsAny(cmd, " \t:") {
-			return nil, fmt.Errorf("%w: line %d: want 'command = key ...'", ErrBindings, ln)
+			bad(ln, "want 'command = key ...'")
+			continue
 		}
 		fields := strings.FieldsFunc(keys, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' })
 		if len(fields) == 0 {
-			return nil, fmt.Errorf("%w: line %d: %s has no key", ErrBindings, ln, cmd)
+			bad(ln, "%s has no key", cmd)
+			continue
 		}
 		if len(fields) > maxKeysPerCommand {
-			return nil, fmt.Errorf("%w: line %d: more than %d keys", ErrBindings, ln, maxKeysPerCommand)
+			bad(ln, "more than %d keys", maxKeysPerCommand)
+			continue
 		}
 		if _, dup := cur[cmd]; !dup && len(cur) >= maxBindingsPerSet {
-			return nil, fmt.Errorf("%w: line %d: more than %d commands", ErrBindings, ln, maxBindingsPerSet)
+			bad(ln, "more than %d commands", maxBindingsPerSet)
+			continue
 		}
 		codes := make([]int, 0, len(fields))
 		for _, f := range fields {
 			code, err := KeyCodeByName(f)
 			if err != nil {
-				return nil, fmt.Errorf("%w: line %d: %v", ErrBindings, ln, err)
+				bad(ln, "%v", err)
+				codes = nil
+				break
 			}
 			codes = append(codes, code)
 		}
-		cur[cmd] = codes
+		if codes != nil {
+			cur[cmd] = codes
+		}
 	}
-	return out, nil
+	return out, errors.Join(errs...)
 }
 
 // KeyCodeByName resolves a key name ("J", "Space", "Up", "F5", "Numpad4",
@@ -204,17 +236,24 @@ func FormatBindings(all map[string]Binding) ([]byte, error) {
 
 // SaveBindings replaces the bindings of gameID in the file at path (the
 // other games' sections are kept; comments are not) and writes it
-// atomically. An empty b removes the game's section.
+// atomically. An empty b removes the game's section. A file that could not
+// be read in full is set aside as keys.conf.bad-TIME first, keeping the
+// bindings of every line that could be read; when it cannot be set aside,
+// nothing is written.
 func SaveBindings(path, gameID string, b Binding) error {
 	all := map[string]Binding{}
-	data, err := os.ReadFile(path)
+	damaged := false
+	data, err := localfile.ReadStore(path, maxBindingsFile, "key bindings file")
 	switch {
 	case errors.Is(err, os.ErrNotExist):
 	case err != nil:
-		return fmt.Errorf("key bindings: %w", err)
+		damaged = true
 	default:
-		if all, err = ParseBindings(data); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
+		var perr error
+		all, perr = ParseBindings(data)
+		damaged = perr != nil
+		if all == nil {
+			all = map[string]Binding{}
 		}
 	}
 	if len(b) == 0 {
@@ -226,28 +265,7 @@ func SaveBindings(path, gameID string, b Binding) error {
 	if err != nil {
 		return err
 	}
-	return writeAtomic(path, out)
-}
-
-// writeAtomic writes data to path through a temporary file in its folder,
-// so a crash never leaves half a file.
-func writeAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("key bindings: %w", err)
-	}
-	tmp, err := os.CreateTemp(dir, ".keys-*.conf")
-	if err != nil {
-		return fmt.Errorf("key bindings: %w", err)
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("key bindings: %w", errors.Join(werr, cerr))
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
+	if _, err := localfile.Replace(path, out, 0o600, damaged, time.Now()); err != nil {
 		return fmt.Errorf("key bindings: %w", err)
 	}
 	return nil

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"vimpclient/internal/localfile/localfiletest"
 )
 
 func TestParseBindings(t *testing.T) {
@@ -91,9 +93,12 @@ func FuzzParseBindings(f *testing.F) {
 	f.Add([]byte("# c\n[a]\nx=#255\n[b]\ny = Numpad4 F12 Quote\n"))
 	f.Add([]byte("[\n"))
 	f.Add([]byte("[a]\n=\n"))
+	f.Add([]byte("[a]\nx = Hyper\ny = J\n[b c]\nz = K\n[d]\nw = L\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		all, err := ParseBindings(data)
-		if err != nil {
+		// What was read, even beside lines that could not be, holds to the
+		// bounds and survives a round trip whole.
+		all, _ := ParseBindings(data)
+		if all == nil {
 			return
 		}
 		if len(all) > maxBindingGames {
@@ -178,5 +183,53 @@ func TestSaveBindingsRoundTrip(t *testing.T) {
 		if back, err := KeyCodeByName(KeyName(code)); err != nil || back != code {
 			t.Errorf("%q reads back as %d %v", KeyName(code), back, err)
 		}
+	}
+}
+
+// A bindings file with lines that cannot be read keeps the others: they are
+// used, and a save sets the file aside instead of refusing or dropping them.
+func TestDamagedBindingsKeepTheRest(t *testing.T) {
+	held := []byte("[tanks]\nfire = Hyper\nforward = W\n[bad section]\nx = J\n[snakes]\nboost = Space\n")
+	all, err := ParseBindings(held)
+	if !errors.Is(err, ErrBindings) || !strings.Contains(err.Error(), "line 2") || !strings.Contains(err.Error(), "line 4") {
+		t.Fatalf("err %v", err)
+	}
+	if !reflect.DeepEqual(all, map[string]Binding{"tanks": {"forward": {87}}, "snakes": {"boost": {32}}}) {
+		t.Fatalf("read %v", all)
+	}
+	path := filepath.Join(t.TempDir(), "keys.conf")
+	if err := os.WriteFile(path, held, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if b, err := LoadBindings(path, "snakes"); err == nil || b["boost"][0] != 32 {
+		t.Fatalf("load: %v %v", b, err)
+	}
+	if err := SaveBindings(path, "tanks", Binding{"fire": {32}}); err != nil {
+		t.Fatal(err)
+	}
+	localfiletest.SetAside(t, path, held)
+	if b, err := LoadBindings(path, "snakes"); err != nil || b["boost"][0] != 32 {
+		t.Fatalf("the snakes bindings were lost: %v %v", b, err)
+	}
+	valid := []byte("[tanks]\nfire = Space\nforward = W\n[snakes]\nboost = Space\n")
+	for _, d := range localfiletest.Damages() {
+		t.Run(d.Name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "keys.conf")
+			held := d.Write(t, path, valid)
+			if d.Name == "truncated" || d.Name == "trailing comma" {
+				// A line-based file cut short or with a stray comma at the
+				// end still reads what it can.
+				if b, _ := LoadBindings(path, "tanks"); b["fire"] == nil {
+					t.Fatalf("the readable line was lost")
+				}
+			}
+			if err := SaveBindings(path, "tanks", Binding{"fire": {74}}); err != nil {
+				t.Fatal(err)
+			}
+			localfiletest.SetAside(t, path, held)
+			if b, err := LoadBindings(path, "tanks"); err != nil || b["fire"][0] != 74 {
+				t.Fatalf("saved: %v %v", b, err)
+			}
+		})
 	}
 }

@@ -234,36 +234,64 @@ type storedToken struct {
 	Home string `json:"master,omitempty"`
 }
 
-func (s *TokenStore) readAll() map[string]storedToken {
+// readAll reads the store: the tokens that could be read, and why the file
+// could not be read in full ("" when it could). A damaged entry (not a
+// token, a key that is no master's) is left out, the others kept.
+func (s *TokenStore) readAll() (map[string]storedToken, string) {
 	all := map[string]storedToken{}
-	b, err := os.ReadFile(s.path)
-	if err != nil || len(b) > 1<<20 {
-		return all
+	b, err := localfile.ReadStore(s.path, localfile.StoreLimit, "token store")
+	if errors.Is(err, os.ErrNotExist) {
+		return all, ""
 	}
-	if json.Unmarshal(b, &all) != nil || all == nil {
-		return map[string]storedToken{}
+	if err != nil {
+		return all, err.Error()
 	}
-	return all
+	return parseTokens(b)
+}
+
+// parseTokens decodes a token store's file, entry by entry.
+func parseTokens(b []byte) (map[string]storedToken, string) {
+	all := map[string]storedToken{}
+	var raw map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return all, "not a token store: " + err.Error()
+	}
+	bad := 0
+	for k, v := range raw {
+		var t storedToken
+		if k == "" || k != strings.ToLower(k) || json.Unmarshal(v, &t) != nil || t.Token == "" || len(t.Token) > maxTokenLen {
+			bad++
+			continue
+		}
+		all[k] = t
+	}
+	if bad > 0 {
+		return all, fmt.Sprintf("%d of %d entries could not be read", bad, len(raw))
+	}
+	return all, ""
 }
 
 // Load returns the token stored for master ("" when none).
 func (s *TokenStore) Load(master string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.readAll()[strings.ToLower(master)].Token
+	all, _ := s.readAll()
+	return all[strings.ToLower(master)].Token
 }
 
 // AuthURL returns the identity service the master's token came from.
 func (s *TokenStore) AuthURL(master string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.readAll()[strings.ToLower(master)].Auth
+	all, _ := s.readAll()
+	return all[strings.ToLower(master)].Auth
 }
 
 func (s *TokenStore) home(master string) string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return s.readAll()[strings.ToLower(master)].Home
+	all, _ := s.readAll()
+	return all[strings.ToLower(master)].Home
 }
 
 // Remove forgets the token stored for m (signing out); none stored is no
@@ -271,12 +299,12 @@ func (s *TokenStore) home(master string) string {
 func (s *TokenStore) Remove(m *Master) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	all := s.readAll()
+	all, damage := s.readAll()
 	if _, ok := all[m.Key()]; !ok {
 		return nil
 	}
 	delete(all, m.Key())
-	return s.writeAll(all)
+	return s.writeAll(all, damage)
 }
 
 // Save stores the token for m, replacing the previous one: it is bound to
@@ -284,15 +312,20 @@ func (s *TokenStore) Remove(m *Master) error {
 func (s *TokenStore) Save(m *Master, token, auth string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	all := s.readAll()
+	all, damage := s.readAll()
 	all[m.Key()] = storedToken{Token: token, Auth: auth, Home: m.Home()}
-	return s.writeAll(all)
+	return s.writeAll(all, damage)
 }
 
 // writeAll replaces the file with all (atomically, readable by its owner
-// only); callers hold s.mu.
-func (s *TokenStore) writeAll(all map[string]storedToken) error {
-	if err := localfile.WriteJSON(s.path, all); err != nil {
+// only); callers hold s.mu. A file read with damage is set aside first,
+// so the sign-ins it held that could not be read are still on disk.
+func (s *TokenStore) writeAll(all map[string]storedToken, damage string) error {
+	b, err := json.MarshalIndent(all, "", "  ")
+	if err != nil {
+		return fmt.Errorf("token store: %w", err)
+	}
+	if _, err := localfile.Replace(s.path, append(b, '\n'), 0o600, damage != "", time.Now()); err != nil {
 		return fmt.Errorf("token store: %w", err)
 	}
 	return nil

@@ -64,7 +64,7 @@ func (p *Config) tokenSources() lobby.TokenSources {
 // kind, is kept in the recent hosts. code is non-zero when the program
 // must stop (a master with no room chosen: its rooms are listed).
 func joinLobby(ctx context.Context, p *Config, r *session.Runner, log *slog.Logger, stderr io.Writer) (closeFn func(), code int) {
-	keepRecent(r, log)
+	flush := keepRecent(r, log)
 	pctx, cancel := context.WithTimeout(ctx, 15*time.Second)
 	t, err := session.Resolve(pctx, r.Client, r.Addr, r.Origin)
 	cancel()
@@ -72,7 +72,7 @@ func joinLobby(ctx context.Context, p *Config, r *session.Runner, log *slog.Logg
 		if err == nil && (p.Room != "" || p.Token != "" || p.TokenFile != "") {
 			log.Warn("-room, -token and -token-file are for lobby masters: ignored for this dedicated host")
 		}
-		return func() {}, 0 // the runner reports an unreachable host itself
+		return flush, 0 // the runner reports an unreachable host itself
 	}
 	master, err := lobby.NewMaster(t.Master, r.Client)
 	if err != nil {
@@ -109,17 +109,25 @@ func joinLobby(ctx context.Context, p *Config, r *session.Runner, log *slog.Logg
 		Session: r.Session, Log: log})
 	r.Resolve, r.Dial = d.Resolve, d.Dial
 	r.Session.SetPlatform(d)
-	return func() { _ = d.Close() }, 0
+	return func() { _ = d.Close(); flush() }, 0
 }
+
+// recentsFlushWait is how long the end of a connection waits for the
+// recent hosts to be written: a disk that hangs never holds up quitting or
+// -for.
+const recentsFlushWait = 2 * time.Second
 
 // keepRecent records in the recent hosts each target whose connection got
 // to play: a join the host refused (a bad token, a full room) or that never
-// got through is not kept.
-func keepRecent(r *session.Runner, log *slog.Logger) {
+// got through is not kept. The file is written on a goroutine of its own,
+// never the session's: flush, called when the connection ends, waits for
+// what is queued up to recentsFlushWait and then lets it go on alone.
+func keepRecent(r *session.Runner, log *slog.Logger) (flush func()) {
 	path, err := hostlist.DefaultPath()
 	if err != nil {
-		return
+		return func() {}
 	}
+	w := newRecentWriter(path, log)
 	var current atomic.Pointer[session.Target]
 	prev := r.OnTarget
 	r.OnTarget = func(t session.Target) {
@@ -129,25 +137,102 @@ func keepRecent(r *session.Runner, log *slog.Logger) {
 		current.Store(&t)
 	}
 	r.Session.OnPlaying(func() {
-		t := current.Load()
-		if t == nil {
-			return
+		if t := current.Load(); t != nil {
+			w.touch(recentEntry(r.Addr, *t))
 		}
-		// On the session's read goroutine, as its recording is written: one
-		// small file, once per connection that got to play.
-		touchRecent(path, r.Addr, *t, log)
 	})
+	return func() { w.flush(recentsFlushWait) }
 }
 
-// touchRecent marks t joined now in the host list file at path.
-func touchRecent(path, addr string, t session.Target, log *slog.Logger) {
-	e := hostlist.Entry{Kind: hostlist.Dedicated, Address: addr, GameID: t.GameID}
+// recentEntry is the host list entry of a join of t at addr.
+func recentEntry(addr string, t session.Target) hostlist.Entry {
 	if t.Lobby {
-		e = hostlist.Entry{Kind: hostlist.Lobby, Address: t.Master, Room: t.Room, Name: t.RoomName, GameID: t.GameID}
+		return hostlist.Entry{Kind: hostlist.Lobby, Address: t.Master, Room: t.Room, Name: t.RoomName, GameID: t.GameID}
 	}
+	return hostlist.Entry{Kind: hostlist.Dedicated, Address: addr, GameID: t.GameID}
+}
+
+// recentWriter writes joins into the host list file one at a time, off the
+// goroutine that reports them.
+type recentWriter struct {
+	path    string
+	log     *slog.Logger
+	jobs    chan recentJob
+	done    chan struct{}
+	mu      sync.Mutex
+	started bool // the goroutine runs from the first join on
+	closed  bool
+	dropped atomic.Int64 // joins not kept: the writer was still busy with earlier ones
+}
+
+type recentJob struct {
+	e  hostlist.Entry
+	at time.Time
+}
+
+// recentQueue bounds the joins waiting to be written; one connection makes
+// one join, a reconnecting one a few.
+const recentQueue = 8
+
+func newRecentWriter(path string, log *slog.Logger) *recentWriter {
+	return &recentWriter{path: path, log: log, jobs: make(chan recentJob, recentQueue), done: make(chan struct{})}
+}
+
+func (w *recentWriter) run() {
+	defer close(w.done)
+	for j := range w.jobs {
+		touchRecent(w.path, j.e, j.at, w.log)
+	}
+}
+
+// touch queues a join without waiting; a full queue drops it (counted).
+func (w *recentWriter) touch(e hostlist.Entry) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return
+	}
+	if !w.started {
+		w.started = true
+		go w.run()
+	}
+	select {
+	case w.jobs <- recentJob{e: e, at: time.Now()}:
+	default:
+		w.dropped.Add(1)
+		w.log.Debug("recent host not kept: the host list is still being written", "address", e.Address)
+	}
+}
+
+// flush stops taking joins and waits up to wait for the queued ones to be
+// written. It reports whether they were.
+func (w *recentWriter) flush(wait time.Duration) bool {
+	w.mu.Lock()
+	started := w.started
+	if !w.closed {
+		w.closed = true
+		close(w.jobs)
+	}
+	w.mu.Unlock()
+	if !started {
+		return true
+	}
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-w.done:
+		return true
+	case <-t.C:
+		w.log.Warn("recent hosts not written in time: left to finish in the background", "file", w.path, "waited", wait)
+		return false
+	}
+}
+
+// touchRecent marks e joined at now in the host list file at path.
+func touchRecent(path string, e hostlist.Entry, now time.Time, log *slog.Logger) {
 	l, err := hostlist.Load(path)
 	if err == nil {
-		err = l.Touch(e, time.Now())
+		err = l.Touch(e, now)
 	}
 	if err == nil {
 		err = l.Save(path)

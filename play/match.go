@@ -90,9 +90,11 @@ func (mm *matchMaker) join(ctx context.Context, c hud.BrowserChoice) (window.Mat
 		Store: hudStore, Interactive: true, AutoTeam: p.Team != "", Team: p.Team,
 		OnGiveUp: func() { m.gaveUp.Store(true); cancel() }}
 	if path, err := input.BindingsPath(); err == nil && c.GameID != "" {
-		if b, err := input.LoadBindings(path, c.GameID); err == nil {
-			opts.Bindings = b
+		b, err := input.LoadBindings(path, c.GameID)
+		if err != nil {
+			log.Warn("key bindings not read in full: the lines that could be read are used", "err", err)
 		}
+		opts.Bindings = b
 	}
 	if mm.sounds != nil {
 		opts.Sounds = mm.sounds
@@ -110,7 +112,7 @@ func (mm *matchMaker) join(ctx context.Context, c hud.BrowserChoice) (window.Mat
 				mm.setAssets(d)
 			}
 		}}
-	keepRecent(runner, log)
+	flushRecent := keepRecent(runner, log)
 	if c.Kind != hostlist.Lobby {
 		// An address that answers as a lobby master ends the match: the
 		// window opens that master's browser instead.
@@ -135,6 +137,7 @@ func (mm *matchMaker) join(ctx context.Context, c hud.BrowserChoice) (window.Mat
 		defer close(m.done)
 		info, err := runner.Run(mctx)
 		m.close()
+		flushRecent()
 		gaveUp := m.gaveUp.Load()
 		if t := m.loop.Target(); t.Lobby && t.RoomName != "" {
 			c.Name = t.RoomName // a room chosen by id is named by what the master listed

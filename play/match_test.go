@@ -124,6 +124,7 @@ func TestBrowserJoinsAndLeaves(t *testing.T) {
 	}
 	untilPlaying(t, m) // a join is kept once the host let the player in
 	m.Stop()
+	<-m.Done() // the recent hosts are written by the time the match ends
 	j.b.JoinEnded("", false) // as the window does when the player leaves
 	wctx, cancel := context.WithTimeout(j.Ctx, 10*time.Second)
 	defer cancel()
@@ -290,9 +291,11 @@ func TestFavouriteJoinsRestartedRoom(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer match.Stop()
-	// A join is kept once it plays (the session tells its recent list
-	// before it queues the playing state the loop waits for).
+	// A join is kept once it plays; the list is written off the session's
+	// goroutine, and what is queued is written by the time the match ends.
 	untilPlaying(t, match)
+	match.Stop()
+	<-match.Done()
 	saved, _ := hostlist.Load(path)
 	for _, e := range saved.Favourites() {
 		if e.Name == "Rig Room" && e.Room != after {

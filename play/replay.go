@@ -160,7 +160,7 @@ func watchDemo(ctx context.Context, lines []session.RecordedLine, conn, nick, te
 		d.Seek(shot.Seek)
 	}
 	d.SetPaused(shot.Paused)
-	prefs, prefsPath := loadSettings(log)
+	prefs, prefsPath, _ := loadSettings(log)
 	win, err := window.NewDemo(ctx, d, renderer, window.Options{Title: "vimpclient — demo", Log: log,
 		Screenshot: shot.Path, ScreenshotAfter: shot.After, Width: shot.Size.W, Height: shot.Size.H, Settings: prefs, SettingsPath: prefsPath, Sound: vols})
 	if err != nil {

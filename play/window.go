@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"vimpclient/browser"
 	"vimpclient/demo"
@@ -100,7 +101,15 @@ func Window(ctx context.Context, p *Config, start *hud.StartChoice, stdout, stde
 		Start:   start,
 		Silence: av.sounds.Reset,
 	}
-	prefs, prefsPath := loadSettings(log)
+	prefs, prefsPath, prefsNotice := loadSettings(log)
+	setAside := browser.NewSetAsideNotices("", time.Now())
+	home.Notice = func() string {
+		n := setAside.Next()
+		if prefsNotice != "" {
+			n, prefsNotice = strings.TrimSpace(prefsNotice+" "+n), ""
+		}
+		return n
+	}
 	bindingsPath, _ := input.BindingsPath()
 	wo := window.Options{
 		Title: "vimpclient", Log: log, NetGraph: p.NetGraph,
@@ -295,20 +304,25 @@ func openMenuDemo(ctx context.Context, path string, renderer *render.Renderer, a
 
 // loadSettings reads the player's settings from the user config dir: the
 // defaults when there are none, each damaged value replaced by its default
-// and said. path is "" when there is no config dir to save into.
-func loadSettings(log *slog.Logger) (*settings.Settings, string) {
+// and said. path is "" when there is no config dir to save into; notice is
+// the sentence the start screen shows when the file was not read in full.
+func loadSettings(log *slog.Logger) (_ *settings.Settings, path, notice string) {
 	path, err := settings.Path()
 	if err != nil {
 		log.Warn("settings will not be saved", "err", err)
 		s := settings.Default()
-		return &s, ""
+		return &s, "", ""
 	}
 	s, problems, err := settings.Load(path)
 	if err != nil {
 		log.Warn("settings not read", "file", path, "err", err)
+		notice = fmt.Sprintf("Settings could not be read (%v): the defaults are in use, and the file is set aside when a setting changes.", err)
 	}
 	for _, p := range problems {
 		log.Warn("settings", "file", path, "problem", p)
 	}
-	return &s, path
+	if len(problems) > 0 {
+		notice = fmt.Sprintf("Settings: %s. The file is set aside when a setting changes.", strings.Join(problems, "; "))
+	}
+	return &s, path, notice
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"vimpclient/internal/localfile"
 	"vimpclient/protocol"
@@ -104,23 +105,75 @@ func NewAuthStore(path string) *AuthStore { return &AuthStore{path: path} }
 
 func storeKey(host, gameID string) string { return hostKey(host) + "|" + gameID }
 
-func (s *AuthStore) readAll() map[string]map[string]string {
-	all := map[string]map[string]string{}
-	b, err := os.ReadFile(s.path)
+// maxAuthValue bounds one remembered value: a nickname or a form answer.
+const maxAuthValue = 4 << 10
+
+// readAll reads the store: the values that could be read, and why the
+// file could not be read in full ("" when it could). A damaged value (not
+// a string) or host entry is left out, the others kept.
+func (s *AuthStore) readAll() (map[string]map[string]string, string) {
+	b, err := localfile.ReadStore(s.path, localfile.StoreLimit, "auth store")
+	if errors.Is(err, os.ErrNotExist) {
+		return map[string]map[string]string{}, ""
+	}
 	if err != nil {
-		return all
+		return map[string]map[string]string{}, err.Error()
 	}
-	if json.Unmarshal(b, &all) != nil || all == nil {
-		return map[string]map[string]string{}
+	return parseAuthStore(b)
+}
+
+// parseAuthStore decodes an auth store's file, value by value.
+func parseAuthStore(b []byte) (map[string]map[string]string, string) {
+	all := map[string]map[string]string{}
+	var raw map[string]map[string]json.RawMessage
+	if err := json.Unmarshal(b, &raw); err != nil {
+		// A host entry that is not an object fails the whole decode:
+		// read the hosts one by one to keep the others.
+		var hosts map[string]json.RawMessage
+		if json.Unmarshal(b, &hosts) != nil {
+			return all, "not an auth store: " + err.Error()
+		}
+		raw = map[string]map[string]json.RawMessage{}
+		for k, v := range hosts {
+			var vals map[string]json.RawMessage
+			if json.Unmarshal(v, &vals) == nil && vals != nil {
+				raw[k] = vals
+			} else {
+				raw[k] = nil
+			}
+		}
 	}
-	return all
+	total, bad := 0, 0
+	for k, vals := range raw {
+		total++
+		if k == "" || vals == nil {
+			bad++
+			continue
+		}
+		kept := map[string]string{}
+		for n, v := range vals {
+			total++
+			var str string
+			if n == "" || json.Unmarshal(v, &str) != nil || len(str) > maxAuthValue {
+				bad++
+				continue
+			}
+			kept[n] = str
+		}
+		all[k] = kept
+	}
+	if bad > 0 {
+		return all, fmt.Sprintf("%d of %d entries could not be read", bad, total)
+	}
+	return all, ""
 }
 
 // Load returns the values remembered for host and game (never nil).
 func (s *AuthStore) Load(host, gameID string) map[string]string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if v := s.readAll()[storeKey(host, gameID)]; v != nil {
+	all, _ := s.readAll()
+	if v := all[storeKey(host, gameID)]; v != nil {
 		return v
 	}
 	return map[string]string{}
@@ -130,7 +183,7 @@ func (s *AuthStore) Load(host, gameID string) map[string]string {
 func (s *AuthStore) Save(host, gameID string, values map[string]string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	all := s.readAll()
+	all, damage := s.readAll()
 	k := storeKey(host, gameID)
 	if all[k] == nil {
 		all[k] = map[string]string{}
@@ -138,7 +191,13 @@ func (s *AuthStore) Save(host, gameID string, values map[string]string) error {
 	for n, v := range values {
 		all[k][n] = v
 	}
-	if err := localfile.WriteJSON(s.path, all); err != nil {
+	b, err := json.MarshalIndent(all, "", "  ")
+	if err != nil {
+		return fmt.Errorf("auth store: %w", err)
+	}
+	// A file read with damage is set aside before it is written over, so
+	// the answers it held for other hosts are still on disk.
+	if _, err := localfile.Replace(s.path, append(b, '\n'), 0o600, damage != "", time.Now()); err != nil {
 		return fmt.Errorf("auth store: %w", err)
 	}
 	return nil

@@ -14,6 +14,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"time"
+
+	"vimpclient/internal/localfile"
 )
 
 // Palettes are the team colour sets.
@@ -92,7 +95,7 @@ func Path() (string, error) {
 // Load reads the settings at path; a missing file gives the defaults.
 // problems lists the values that were replaced by their defaults.
 func Load(path string) (s Settings, problems []string, err error) {
-	b, err := os.ReadFile(path)
+	b, err := localfile.ReadStore(path, maxFileBytes, "settings file")
 	if errors.Is(err, os.ErrNotExist) {
 		return Default(), nil, nil
 	}
@@ -220,22 +223,25 @@ func Save(path string, s Settings) error {
 	if err != nil {
 		return fmt.Errorf("settings: %w", err)
 	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return fmt.Errorf("settings: %w", err)
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".settings-*.json")
-	if err != nil {
-		return fmt.Errorf("settings: %w", err)
-	}
-	_, werr := tmp.Write(append(bytes.TrimSpace(b), '\n'))
-	cerr := tmp.Close()
-	if werr != nil || cerr != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("settings: %w", errors.Join(werr, cerr))
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
+	if _, err := localfile.Replace(path, append(bytes.TrimSpace(b), '\n'), 0o600, damaged(path), time.Now()); err != nil {
 		return fmt.Errorf("settings: %w", err)
 	}
 	return nil
+}
+
+// damaged reports whether the file at path holds anything Load could not
+// read (a value replaced by its default, a file that is not JSON or cannot
+// be read): it is set aside before it is written over. It is read again
+// here, not remembered from Load, so a file that Save made whole is never
+// set aside.
+func damaged(path string) bool {
+	b, err := localfile.ReadStore(path, maxFileBytes, "settings file")
+	if errors.Is(err, os.ErrNotExist) {
+		return false
+	}
+	if err != nil {
+		return true
+	}
+	_, problems := Parse(b)
+	return len(problems) > 0
 }

@@ -3,6 +3,7 @@ package window
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"time"
 
@@ -43,6 +44,10 @@ type Home struct {
 	Start *hud.StartChoice
 	// Silence stops the sounds of a match leaving the screen (nil: none).
 	Silence func()
+	// Notice, if set, is asked each time the start screen comes up for what
+	// the player must be told that no screen said yet (a store set aside
+	// because it could not be read): "" when nothing.
+	Notice func() string
 }
 
 // Redirect is a Match that may find a lobby master instead of a host at
@@ -85,6 +90,7 @@ func NewHome(ctx context.Context, h Home, renderer *render.Renderer, o Options) 
 		return nil, err
 	}
 	w.home = &homeScreen{cfg: h, kb: &keyboard{w: w}}
+	w.home.tell("", false)
 	if h.Start != nil {
 		w.home.open(w, *h.Start)
 	}
@@ -234,6 +240,18 @@ func (s *homeScreen) show(w *Window) {
 // saying why when reason is set.
 func (s *homeScreen) leave(w *Window, reason string, failed bool) {
 	s.stop(w)
+	s.tell(reason, failed)
+}
+
+// tell sets the start screen's status line to reason, followed by Notice's
+// sentence when it has one (a notice is a failure: something was wrong).
+func (s *homeScreen) tell(reason string, failed bool) {
+	if s.cfg.Notice != nil {
+		if n := s.cfg.Notice(); n != "" {
+			reason, failed = strings.TrimSpace(strings.TrimSuffix(reason, ".")+". "+n), true
+			reason = strings.TrimPrefix(reason, ". ")
+		}
+	}
 	s.cfg.Menu.Say(reason, failed)
 }
 

@@ -15,6 +15,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"vimpclient/internal/localfile"
 )
 
 // DefaultCacheBytes is the disk cache's budget when none is given.
@@ -138,7 +140,7 @@ func (c *Cache) get(ns, key string, max int64) ([]byte, error) {
 
 // readEntry reads and checks the entry file at p.
 func readEntry(p string, max int64) ([]byte, time.Time, error) {
-	f, err := os.Open(p)
+	f, _, err := localfile.Open(p)
 	if err != nil {
 		return nil, time.Time{}, err
 	}

@@ -14,6 +14,8 @@ import (
 	"github.com/go-text/typesetting/font"
 	"github.com/go-text/typesetting/fontscan"
 	"github.com/hajimehoshi/ebiten/v2/text/v2"
+
+	"vimpclient/internal/localfile"
 )
 
 // Bounds on what the fallback chain loads: a font file larger than this is
@@ -293,14 +295,7 @@ func abs32(v float32) float32 {
 
 // loadSource reads one font (a member of a collection when loc.Index says so).
 func loadSource(loc fontscan.Location) (*text.GoTextFaceSource, error) {
-	st, err := os.Stat(loc.File)
-	if err != nil {
-		return nil, err
-	}
-	if st.Size() > maxFontFile {
-		return nil, fmt.Errorf("font file of %d bytes", st.Size())
-	}
-	b, err := os.ReadFile(loc.File)
+	b, err := localfile.Read(loc.File, maxFontFile, "font file")
 	if err != nil {
 		return nil, err
 	}

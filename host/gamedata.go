@@ -4,14 +4,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"vimpclient/host/match"
+
+	"vimpclient/internal/localfile"
 )
 
 // maxDataFile bounds one file of a game's data (the largest real map is
@@ -61,17 +61,9 @@ func LoadGameData(dir string) (*match.GameData, json.RawMessage, error) {
 }
 
 func readDataFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
+	b, err := localfile.Read(path, maxDataFile, "game data file")
 	if err != nil {
 		return nil, fmt.Errorf("game data: %w", err)
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, maxDataFile+1))
-	if err != nil {
-		return nil, fmt.Errorf("game data %s: %w", path, err)
-	}
-	if len(b) > maxDataFile {
-		return nil, fmt.Errorf("game data %s: larger than %d bytes", path, maxDataFile)
 	}
 	return b, nil
 }

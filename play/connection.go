@@ -20,6 +20,8 @@ import (
 	"vimpclient/input"
 	"vimpclient/logs"
 	"vimpclient/session"
+
+	"vimpclient/internal/localfile"
 )
 
 // Config is what the play commands ask for: the flags of the default
@@ -84,12 +86,12 @@ func loadScript(path string) ([]input.ScriptStep, error) {
 	if path == "" {
 		return nil, nil
 	}
-	f, err := os.Open(path)
+	f, _, err := localfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("script: %w", err)
 	}
 	defer f.Close()
-	return input.ParseScript(f)
+	return input.ParseScript(localfile.LimitReader(f, localfile.ScriptLimit, path, "script"))
 }
 
 func openRecorder(path, scenario string, now func() time.Time) (*session.Recorder, error) {

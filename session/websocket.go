@@ -9,13 +9,14 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"os"
 	"time"
 
 	"github.com/coder/websocket"
 
 	"vimpclient/protocol"
 	"vimpclient/sameorigin"
+
+	"vimpclient/internal/localfile"
 )
 
 // MaxIncomingMessage is the hard cap on one server message. MAP_DATA of the
@@ -31,7 +32,7 @@ const MaxIncomingMessage = 4 << 20
 func HTTPClient(caFile string) (*http.Client, error) {
 	tr := http.DefaultTransport.(*http.Transport).Clone()
 	if caFile != "" {
-		pem, err := os.ReadFile(caFile)
+		pem, err := localfile.Read(caFile, localfile.CALimit, "CA file")
 		if err != nil {
 			return nil, fmt.Errorf("read CA file: %w", err)
 		}

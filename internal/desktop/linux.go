@@ -12,6 +12,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"vimpclient/internal/localfile"
 )
 
 // XDG is the freedesktop.org integration of one user: the desktop entry
@@ -145,7 +147,7 @@ func writeFile(path string, b []byte) error {
 // ("x-scheme-handler/vimp=a.desktop;vimpclient.desktop;"), the line itself
 // when nothing else is left; other lines are kept as they are.
 func forgetDefault(path string) error {
-	b, err := os.ReadFile(path)
+	b, err := localfile.Read(path, localfile.StoreLimit, "mimeapps.list")
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

@@ -23,6 +23,12 @@ const (
 	SchemaLimit = 1 << 20
 	// FrameLimit bounds one raw snapshot frame given to `frames`.
 	FrameLimit = 16 << 20
+	// ScriptLimit bounds an input script (-script): timed key presses.
+	ScriptLimit = 4 << 20
+	// CALimit bounds a CA bundle (-ca).
+	CALimit = 4 << 20
+	// FontLimit bounds a system font file read for the HUD's fallback.
+	FontLimit = 64 << 20
 	// RecordingLimit bounds a recording or capture (streamed, never held
 	// whole: it bounds what a replay can be made to keep).
 	RecordingLimit = 512 << 20

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 
 	"vimpclient/internal/localfile"
@@ -60,7 +59,7 @@ func Damages() []Damage {
 			if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 				t.Fatal(err)
 			}
-			if err := syscall.Mkfifo(path, 0o600); err != nil {
+			if err := Mkfifo(path); err != nil {
 				t.Skip("no FIFO here:", err)
 			}
 			return nil

@@ -57,8 +57,8 @@ func (n *SetAsideNotices) Next() string {
 	case 0:
 		return ""
 	case 1:
-		return fmt.Sprintf("%s could not be read in full: what could be read was kept, the file itself set aside in %s", names[0], n.dir)
+		return fmt.Sprintf("%s could not be read in full: what could be read was kept, the file itself set aside in %s.", names[0], n.dir)
 	}
-	return fmt.Sprintf("%d files could not be read in full: what could be read was kept, the files set aside in %s: %s",
+	return fmt.Sprintf("%d files could not be read in full: what could be read was kept, the files set aside in %s: %s.",
 		len(names), n.dir, strings.Join(names, ", "))
 }

@@ -316,13 +316,13 @@ func loadSettings(log *slog.Logger) (_ *settings.Settings, path, notice string) 
 	s, problems, err := settings.Load(path)
 	if err != nil {
 		log.Warn("settings not read", "file", path, "err", err)
-		notice = fmt.Sprintf("Settings could not be read (%v): the defaults are in use, and the file is set aside when a setting changes.", err)
+		notice = fmt.Sprintf("settings.json could not be read (%v): the defaults are in use, and the file is set aside when a setting changes.", err)
 	}
 	for _, p := range problems {
 		log.Warn("settings", "file", path, "problem", p)
 	}
 	if len(problems) > 0 {
-		notice = fmt.Sprintf("Settings: %s. The file is set aside when a setting changes.", strings.Join(problems, "; "))
+		notice = fmt.Sprintf("settings.json: %s. The file is set aside when a setting changes.", strings.Join(problems, "; "))
 	}
 	return &s, path, notice
 }

@@ -227,3 +227,22 @@ func TestHomeDemoAndBack(t *testing.T) {
 		t.Fatalf("demo played %v, back on the start screen %v", played, back)
 	}
 }
+
+// The start screen tells what Notice has to say after why a match ended,
+// each time it comes up, and nothing more once Notice is quiet.
+func TestStartScreenTellsNotices(t *testing.T) {
+	notes := []string{"hosts.json could not be read in full.", ""}
+	s := &homeScreen{cfg: Home{Menu: hud.NewStartMenu(nil), Notice: func() string {
+		n := notes[0]
+		notes = notes[1:]
+		return n
+	}}}
+	s.tell("The host closed the match.", false)
+	if got := s.cfg.Menu.Status; got != "The host closed the match. hosts.json could not be read in full." || !s.cfg.Menu.Failed {
+		t.Fatalf("status %q (failed %v)", got, s.cfg.Menu.Failed)
+	}
+	s.tell("You left.", false)
+	if got := s.cfg.Menu.Status; got != "You left." || s.cfg.Menu.Failed {
+		t.Fatalf("status %q (failed %v)", got, s.cfg.Menu.Failed)
+	}
+}

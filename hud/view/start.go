@@ -2,6 +2,7 @@ package view
 
 import (
 	"math"
+	"strings"
 
 	"github.com/hajimehoshi/ebiten/v2"
 
@@ -62,15 +63,34 @@ func (v *View) DrawStart(dst *ebiten.Image, m *hud.StartMenu, now, scale float64
 			y += 20
 		}
 	}
+	hintY := g.Hint.Y
 	if m.Status != "" {
 		col := colGold
 		if m.Failed {
 			col = colError
 		}
-		v.text(dst, v.ellipsis(m.Status, false, browserTextSize, g.Status.W), false, browserTextSize, g.Status.X, g.Status.Y+2, col)
+		// A status of several sentences (why a match ended, and which
+		// damaged files were set aside) takes up to startStatusLines
+		// lines; the hint moves down under it.
+		lines := v.wrap(m.Status, false, browserTextSize, g.Status.W, 0)
+		if len(lines) > startStatusLines {
+			last := strings.Join(lines[startStatusLines-1:], " ")
+			lines = append(lines[:startStatusLines-1:startStatusLines-1], v.ellipsis(last, false, browserTextSize, g.Status.W))
+		}
+		for i, l := range lines {
+			v.text(dst, l, false, browserTextSize, g.Status.X, g.Status.Y+2+float64(i)*startStatusLineH, col)
+		}
+		hintY += float64(len(lines)-1) * startStatusLineH
 	}
-	v.text(dst, v.ellipsis(m.Hint(), false, browserHintSize+1, g.Hint.W), false, browserHintSize+1, g.Hint.X, g.Hint.Y+3, colEmpty)
+	v.text(dst, v.ellipsis(m.Hint(), false, browserHintSize+1, g.Hint.W), false, browserHintSize+1, g.Hint.X, hintY+3, colEmpty)
 }
+
+// The start screen's status line wraps to at most startStatusLines lines
+// of startStatusLineH pixels.
+const (
+	startStatusLines = 3
+	startStatusLineH = 20
+)
 
 // drawStartPage draws the open page: its field and its list.
 func (v *View) drawStartPage(dst *ebiten.Image, m *hud.StartMenu, g *hud.StartGeom, now float64) {

@@ -124,7 +124,7 @@ func TestBrowserJoinsAndLeaves(t *testing.T) {
 	}
 	untilPlaying(t, m) // a join is kept once the host let the player in
 	m.Stop()
-	<-m.Done() // the recent hosts are written by the time the match ends
+	<-m.Done()               // the recent hosts are written by the time the match ends
 	j.b.JoinEnded("", false) // as the window does when the player leaves
 	wctx, cancel := context.WithTimeout(j.Ctx, 10*time.Second)
 	defer cancel()

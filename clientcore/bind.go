@@ -66,14 +66,15 @@ func NewBinder(key *KeySchema) *Binder {
 }
 
 // BindLayout binds key by a row layout a game declares once (a function
-// over the position binder, shared with the host that writes the rows) and
-// checks, as Complete does, that the layout accounts for every field: the
+// over the position binder, shared with the host that writes the rows): the
 // whole of a part factory's binding when the game's declaration is all it
-// reads.
+// reads. As Err does, it fails only when a field the layout requires is
+// missing: fields the layout does not know (a newer host's, anywhere in the
+// row) are read past, so an added field never takes a part down.
 func BindLayout[R any](key *KeySchema, layout func(*snapschema.Binder) R) (R, error) {
 	b := NewBinder(key)
 	r := layout(b.Positions())
-	return r, b.Complete()
+	return r, b.Err()
 }
 
 // Key is the key being bound.
@@ -101,10 +102,9 @@ func (b *Binder) Optional(name string, def float32) BoundField {
 // flat row has no z or level, a body without the role no state byte.
 func (b *Binder) Role(r snapschema.Role) BoundField { return BoundField{pos: b.pos.Role(r)} }
 
-// Author binds the author id of a weapon event row: by the engine's rule,
-// the last field of every weapon event block. A key without fields has no
-// author, which makes Err fail.
-func (b *Binder) Author() BoundField { return BoundField{pos: b.pos.Author()} }
+// Author binds the author id of a weapon event row by its name, the first
+// of names the key has; a key with none makes Err fail.
+func (b *Binder) Author(names ...string) BoundField { return BoundField{pos: b.pos.Author(names...)} }
 
 // Ignore accounts for fields the reader knowingly leaves alone. Names the
 // key does not have are ignored too.

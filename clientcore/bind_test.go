@@ -82,13 +82,18 @@ func TestBinderNamesRolesAndAuthor(t *testing.T) {
 	if r := fb.Role(snapschema.RoleZ); r.Bound() || r.Get([]float32{1, 2, 3}) != 0 || fb.Err() != nil {
 		t.Fatal("a missing role is not unbound")
 	}
-	// The author id is the last field of the block.
-	if a := NewBinder(w9).Author(); a.Index() != 2 || a.Get([]float32{1, 2, 5}) != 5 {
+	// The author id is found by name, the first of the names the key has,
+	// wherever it stands in the row.
+	if a := NewBinder(w9).Author("shooterId", "by"); a.Index() != 2 || a.Get([]float32{1, 2, 5}) != 5 {
 		t.Fatalf("author at %d", a.Index())
 	}
+	if a := NewBinder(w9).Author("x"); a.Index() != 0 {
+		t.Fatalf("author by name at %d", a.Index())
+	}
 	eb := NewBinder(s.Key("e0"))
-	if a := eb.Author(); a.Bound() || eb.Err() == nil || !strings.Contains(eb.Err().Error(), `"e0"`) {
-		t.Fatalf("author of a key without fields: %v", eb.Err())
+	if a := eb.Author("ownerId"); a.Bound() || eb.Err() == nil || !strings.Contains(eb.Err().Error(), `"e0"`) ||
+		!strings.Contains(eb.Err().Error(), "ownerId") {
+		t.Fatalf("author of a key without it: %v", eb.Err())
 	}
 }
 

@@ -12,7 +12,7 @@
 // Rows (Row.Fields, Record.Fields) are float32 in schema order, always full
 // width. Nothing outside this package reads them by position: a Binder binds
 // the fields a reader uses by name (the engine's z, level and state by their
-// role, the author id of a weapon row as its last field) once per schema,
+// role, the author id of a weapon row by the name the game gives it) once per schema,
 // and a BoundField reads or writes a row with one index load.
 //
 // The decoder and the sampler reproduce the engine's own Rust core bit for

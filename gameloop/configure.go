@@ -2,6 +2,9 @@ package gameloop
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 
 	"vimpclient/clientcore"
 	"vimpclient/hud"
@@ -46,6 +49,7 @@ func (l *Loop) configure(cfg *protocol.Config) {
 	}
 	keys := l.configureKeys(cfg)
 	l.hud.SetGameLook(look, keys)
+	l.hud.SetAbout(aboutLine(l.gameSummary()))
 	l.lat.forget()
 	l.ctrl = input.NewController(keys, l.hud, keyCounter{l.core, &l.lat}, l.world.ScreenToWorld)
 	l.ctrl.SetSender(l.sess)
@@ -113,4 +117,54 @@ func (l *Loop) retireCore() {
 	l.core.ObserveFrames(nil)
 	l.core = nil
 	l.world.SetCore(nil)
+}
+
+// gameSummary is what the client made of the game's CONFIG_DATA (nil
+// before one was applied).
+func (l *Loop) gameSummary() *GameSummary {
+	d := l.world.Drawers()
+	if d == nil {
+		return nil
+	}
+	g := &GameSummary{Name: l.world.GameID(), Version: l.currentTarget().GameVersion, Parts: maps.Clone(d)}
+	if g.Name == "generic" {
+		g.Name = ""
+	}
+	return g
+}
+
+// aboutLine says in words what gameSummary says: the M menu's About line.
+func aboutLine(g *GameSummary) string {
+	if g == nil {
+		return ""
+	}
+	name := g.Name
+	if name == "" {
+		name = "a game this client does not know"
+	}
+	if g.Version != "" {
+		name += " " + g.Version
+	}
+	var own, generic, none []string
+	for _, c := range slices.Sorted(maps.Keys(g.Parts)) {
+		switch g.Parts[c] {
+		case parts.DrawnGeneric:
+			generic = append(generic, c)
+		case parts.DrawnByNone:
+			none = append(none, c)
+		default:
+			own = append(own, c)
+		}
+	}
+	line := "Playing " + name
+	if len(own) > 0 {
+		line += fmt.Sprintf(" · %d of its parts drawn as %s", len(own), g.Name)
+	}
+	if len(generic) > 0 {
+		line += " · as markers: " + strings.Join(generic, ", ")
+	}
+	if len(none) > 0 {
+		line += " · not drawn: " + strings.Join(none, ", ")
+	}
+	return line
 }

@@ -38,6 +38,9 @@ type Summary struct {
 	Undecodable *Undecodable `json:"undecodable,omitempty"`
 	// Refused is set when the scene refused entities past its limits.
 	Refused *Refused `json:"refused,omitempty"`
+	// Game is the game the client recognised and what draws each of its
+	// part classes (absent before CONFIG_DATA).
+	Game *GameSummary `json:"game,omitempty"`
 	// Lobby is the lobby room's story (absent for a dedicated host).
 	Lobby *LobbySummary `json:"lobby,omitempty"`
 	// Latency is how quickly the run answered its keys and what its frames
@@ -48,6 +51,15 @@ type Summary struct {
 	DurationMs int64           `json:"durationMs"`
 	// Client is the build that played (vimpclient -version).
 	Client string `json:"client"`
+}
+
+// GameSummary names the game recognised ("" when none: drawn generically),
+// its version as the host's manifest gave it, and for each part class of
+// CONFIG_DATA what draws it: the game's package, "generic" or "none".
+type GameSummary struct {
+	Name    string            `json:"name"`
+	Version string            `json:"version,omitempty"`
+	Parts   map[string]string `json:"parts"`
 }
 
 // Undecodable is how many snapshot frames could not be read, and why.
@@ -167,6 +179,7 @@ func Summarize(l *Loop, e *Entities, d time.Duration) Summary {
 		code := ls.Close.Code
 		s.CloseCode = &code
 	}
+	s.Game = l.gameSummary()
 	s.Lobby = l.lobbySummary()
 	s.Latency = l.Latency()
 	s.Errors = append(append([]string{}, st.Errors...), ls.Errors...)

@@ -1,6 +1,7 @@
 package hud
 
 import (
+	"image/color"
 	"unicode"
 
 	"vimpclient/protocol"
@@ -17,9 +18,11 @@ const ChatMaxInput = 60
 // characters, templates can be longer but not without limit.
 const maxChatText = 512
 
-// defaultChatMessages are the engine's English texts for the groups the
-// engine gives defaults, used entry by entry when the game
-// has no text of its own.
+// defaultChatMessages are the client's English texts for the engine's
+// chat codes (groups s, v, m, c, n), used entry by entry when the game has
+// no text of its own: a newer engine's codes (the host changes and the
+// change-host vote of lobby rooms) read well against a game that names
+// none of them.
 var defaultChatMessages = map[string][]string{
 	"s": {
 		"Team {0} is full. Your current team: {1}",
@@ -29,6 +32,11 @@ var defaultChatMessages = map[string][]string{
 		"⚔️  {0} killed {1}",
 		"⚡ {0} joined the game",
 		"👋  {0} left the game",
+		"The room has a new host",
+		"You are no longer hosting: your connection was lost",
+		"The room has a new host: the previous one was lagging",
+		"The room has a new host: the previous one went inactive",
+		"The room has a new host: the previous one's connection was poor",
 	},
 	"v": {
 		"A vote has been created",
@@ -37,21 +45,36 @@ var defaultChatMessages = map[string][]string{
 		"Voting is temporarily unavailable",
 		"Vote passed",
 		"Vote failed",
+		"To ask for a new host, type /changehost",
+		"You are the host: hand the room over from the room menu",
+		"The master server cannot be reached",
+		"A host vote was held a moment ago: try again later",
+		"No other player can take over as host",
+		"A host vote is already under way",
+		"A host vote cannot be held right now",
+		"The vote for a new host passed ({0} of {1})",
+		"The vote for a new host failed ({0} of {1})",
+		"The host vote was cancelled",
 	},
 	"m": {"Current map: {0}", "Next map: {0}"},
 	"c": {"Command not found", "Your rank: {0}"},
+	"n": {"That name cannot be used", "{0} is now called {1}"},
 }
 
 // ChatLine is one shown line.
 type ChatLine struct {
-	Name    string // "System" for system lines
-	Prefix  string // Name + ": ", drawn bold before the text
-	Text    string
-	Team    int  // colour of the name; 0 with System for system lines
-	System  bool // no team: the name is drawn red
-	expires float64
-	Fading  bool
-	FadeAt  float64 // when fading started
+	Name   string // "System" for system lines
+	Prefix string // Name + ": ", drawn bold before the text
+	Text   string
+	Team   int // colour of the name; 0 with System for system lines
+	// NameColor is the colour the game gave the author's name, when
+	// HasNameColor; the team's colour is used otherwise.
+	NameColor    color.RGBA
+	HasNameColor bool
+	System       bool // no team: the name is drawn red
+	expires      float64
+	Fading       bool
+	FadeAt       float64 // when fading started
 }
 
 // Alpha is the line's opacity at now (1 until it starts fading).
@@ -78,6 +101,7 @@ type Chat struct {
 	inputText  string
 	inputDirty bool
 	Dropped    int // template messages without a text
+	Silenced   int // template messages the game gave an empty text
 }
 
 // NewChat makes the chat for params.
@@ -160,6 +184,7 @@ func (c *Chat) Receive(m protocol.Chat, now float64) {
 	case protocol.ChatPlayer:
 		line = ChatLine{Name: cleanText(m.Author), Team: m.Team}
 		line.Text = cleanText(m.Text)
+		line.NameColor, line.HasNameColor = ParseCSSColor(m.NameColor)
 	case protocol.ChatSystem:
 		line.Text = cleanText(m.Text)
 	case protocol.ChatTemplate:
@@ -168,14 +193,20 @@ func (c *Chat) Receive(m protocol.Chat, now float64) {
 			c.Dropped++
 			return
 		}
+		if t == "" {
+			c.Silenced++
+			return
+		}
 		line.Text = cleanText(fill(t, m.Params))
 	}
 	c.add(line, now)
 }
 
+// template is the text of a chat code: the game's own when it gives one
+// ("" when it silences the code), else the client's English default.
 func (c *Chat) template(group string, index int) (string, bool) {
-	if g, ok := c.params.Messages[group]; ok && index < len(g) {
-		return g[index], true
+	if g, ok := c.params.Messages[group]; ok && index < len(g) && g[index] != nil {
+		return *g[index], true
 	}
 	if g, ok := defaultChatMessages[group]; ok && index < len(g) {
 		return g[index], true

@@ -38,7 +38,7 @@ type ChatParams struct {
 	LineTime  float64 // ms
 	CacheMin  int
 	CacheMax  int
-	Messages  map[string][]string
+	Messages  map[string][]*string // the game's texts (see protocol.Config.ChatMessages)
 }
 
 // PanelSchema is modules.panel: wire keys and the ordered cells.

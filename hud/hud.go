@@ -42,6 +42,7 @@ type HUD struct {
 	// browserEntry with the server list's.
 	settingsEntry bool
 	browserEntry  string
+	about         string // the M menu's About line
 	palette       string
 	// ModulesReady is set once the host accepted the form: the game UI
 	// exists from then on.
@@ -114,6 +115,13 @@ func (h *HUD) BrowserEntry(label string) {
 	h.Vote.BrowserEntry(label)
 }
 
+// SetAbout sets the M menu's About line: the game recognised and how its
+// parts are drawn (see VoteWindow.About); it survives CONFIG_DATA.
+func (h *HUD) SetAbout(text string) {
+	h.about = text
+	h.Vote.SetAbout(text)
+}
+
 // HostListsRequested tells the overlays that the session itself requests
 // the value list of a vote the host opens (see Vote.HostListsRequested); it
 // survives CONFIG_DATA.
@@ -172,6 +180,7 @@ func (h *HUD) configure(c UIConfig) {
 	h.Vote.HostListsRequested(h.hostLists)
 	h.Vote.SettingsEntry(h.settingsEntry)
 	h.Vote.BrowserEntry(h.browserEntry)
+	h.Vote.SetAbout(h.about)
 	h.Vote.adopt(old, h.now) // the platform's votes outlive the game's configuration
 	h.Game = NewGameInform(c.Game)
 	h.Tech.SetList(c.Tech)

@@ -22,7 +22,10 @@ type VoteWindow struct {
 	Labels  []string // "n. option", numbered within its page
 	TimeOff bool
 	Menu    bool
-	Engine  bool // an '@' platform vote: answered to the platform, never on port 7
+	// About is the M menu's line under its title: the game the client
+	// recognised and how it draws the game's parts ("" for a vote).
+	About  string
+	Engine bool // an '@' platform vote: answered to the platform, never on port 7
 	// ID is an engine vote's id at the platform (its result closes it).
 	ID string
 	// Answers are what an engine vote sends for each option ("yes" for
@@ -85,6 +88,7 @@ type Vote struct {
 	hostLists bool
 	settings  bool   // the menu ends with the client's Settings entry
 	browser   string // the client's server-list entry ("": none)
+	about     string // the menu's About line
 }
 
 // MenuTitle is the M menu's title: "Menu", and the client's version.
@@ -101,6 +105,9 @@ func (v *Vote) SettingsEntry(on bool) { v.settings = on }
 // server list at the end of the M menu, labelled label ("" removes it);
 // choosing it queues an OutBrowser instead of a vote.
 func (v *Vote) BrowserEntry(label string) { v.browser = cleanText(label) }
+
+// SetAbout sets the M menu's About line (see VoteWindow.About).
+func (v *Vote) SetAbout(text string) { v.about = cleanText(text) }
 
 // NewVote makes the vote overlay for schema.
 func NewVote(s VoteSchema) *Vote { return &Vote{schema: s} }
@@ -275,7 +282,7 @@ func (v *Vote) show(w *VoteWindow, now float64) {
 // OpenMenu shows the M-key menu (a host-origin window); its title names
 // the client's version.
 func (v *Vote) OpenMenu(now float64) {
-	w := &VoteWindow{Title: MenuTitle(), Menu: true}
+	w := &VoteWindow{Title: MenuTitle(), Menu: true, About: v.about}
 	for _, m := range v.schema.Menu {
 		w.Options = append(w.Options, cleanText(m.Template.Title))
 	}

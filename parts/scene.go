@@ -111,6 +111,9 @@ type Game struct {
 	// too.
 	BakeTeams func(palette string) map[string]*image.RGBA
 	// Recognise reports whether CONFIG_DATA's parts section is this game's.
+	// It looks for the classes that make the game (HasClasses), never for
+	// an exact list: a newer host adds classes (drawn generically, or not at
+	// all), and the ones the client knows keep their drawers.
 	Recognise func(entitiesOnCanvas map[string]string) bool
 	// MaxLookAhead bounds how far the dynamic camera looks ahead of the
 	// point it follows, in world units (0: only the map's edges bound it).
@@ -177,6 +180,9 @@ type Scene struct {
 	// Fallbacks lists "key/part: reason" for every route drawn by the
 	// generic renderer because the game's part did not match the schema.
 	Fallbacks []string
+	// Drawers says, for each part class CONFIG_DATA names, what draws it:
+	// the game's ID, DrawnGeneric or DrawnByNone.
+	Drawers map[string]string
 }
 
 // SceneOptions configures NewScene.
@@ -218,6 +224,10 @@ func NewScene(o SceneOptions, schema *clientcore.Schema, pc PartsConfig) (*Scene
 		s.stages[id] = NewStage(id)
 	}
 	s.first = &Ctx{Stage: s.stages[o.Canvases[0]], Tex: o.Tex, Local: &s.local, Rand: o.Rand, Canvases: s.stages, Levels: s.levels}
+	s.Drawers = map[string]string{}
+	for name := range pc.EntitiesOnCanvas {
+		s.Drawers[name] = DrawnByNone // until a key's rows name it
+	}
 	for _, k := range schema.Keys {
 		if k == nil {
 			continue
@@ -226,47 +236,97 @@ func NewScene(o SceneOptions, schema *clientcore.Schema, pc PartsConfig) (*Scene
 		if len(names) == 0 {
 			names = []string{"generic"}
 		}
+		// The game's parts bind first; what they cannot draw falls to the
+		// generic renderer, once per key. A class the game does not know
+		// (a newer host's) on a key one of its parts already draws adds
+		// nothing: the key is on screen, and a marker over it would only
+		// hide the game's own drawing.
+		type pending struct {
+			name    string
+			err     error
+			unknown bool
+		}
+		var left []pending
+		gameDrawn := false
 		for _, name := range names {
-			canvasID := pc.EntitiesOnCanvas[name]
-			st := s.stages[canvasID]
-			if st == nil {
-				st = s.stages[o.Canvases[0]]
-			}
 			var b Binding
 			var err error
+			unknown := false
 			if o.Game != nil {
 				if f := o.Game.Parts[name]; f != nil {
 					if b, err = f.Bind(k); err != nil {
 						b = nil
 					}
 				} else if name != "generic" {
-					err = fmt.Errorf("part %s unknown to game %s", name, o.Game.ID)
+					err, unknown = fmt.Errorf("part %s unknown to game %s", name, o.Game.ID), true
 				}
 			} else if name != "generic" {
 				err = fmt.Errorf("no game renderer for part %s", name)
 			}
 			if b == nil {
-				if err != nil {
-					s.Fallbacks = append(s.Fallbacks, k.Name+"/"+name+": "+err.Error())
-					s.log.Debug("part falls back to the generic renderer", "key", k.Name, "part", name, "err", err)
-				}
-				if slices.ContainsFunc(s.routes[k.ID], func(r route) bool { _, g := r.bind.(genericMarker); return g }) {
-					continue // one generic view per key is enough
-				}
-				if b, err = o.Generic.Bind(k); err != nil {
-					return nil, fmt.Errorf("scene: generic renderer for %s: %w", k.Name, err)
-				}
-				name = "generic"
+				left = append(left, pending{name: name, err: err, unknown: unknown})
+				continue
 			}
-			ctx := &Ctx{Stage: st, Tex: o.Tex, Local: &s.local, Rand: o.Rand, Sound: o.Sound, Key: k.Name, Canvases: s.stages, Levels: s.levels}
-			r := route{part: name, bind: b, ctx: ctx, index: len(s.routeName)}
-			s.routes[k.ID] = append(s.routes[k.ID], r)
-			s.routeName = append(s.routeName, name)
-			s.live = append(s.live, 0)
-			s.keyOf[r.index] = k.ID
+			gameDrawn = true
+			s.Drawers[name] = o.Game.ID
+			s.addRoute(k, name, b, s.ctxFor(o, pc, k, name))
+		}
+		for _, p := range left {
+			if p.unknown && gameDrawn {
+				s.log.Debug("part not drawn: its key is drawn by the game", "key", k.Name, "part", p.name)
+				continue
+			}
+			if p.err != nil {
+				s.Fallbacks = append(s.Fallbacks, k.Name+"/"+p.name+": "+p.err.Error())
+				s.log.Debug("part falls back to the generic renderer", "key", k.Name, "part", p.name, "err", p.err)
+			}
+			if s.Drawers[p.name] != o.gameID() {
+				s.Drawers[p.name] = DrawnGeneric
+			}
+			if slices.ContainsFunc(s.routes[k.ID], func(r route) bool { _, g := r.bind.(genericMarker); return g }) {
+				continue // one generic view per key is enough
+			}
+			b, err := o.Generic.Bind(k)
+			if err != nil {
+				return nil, fmt.Errorf("scene: generic renderer for %s: %w", k.Name, err)
+			}
+			s.addRoute(k, "generic", b, s.ctxFor(o, pc, k, p.name))
 		}
 	}
+	delete(s.Drawers, "generic")
 	return s, nil
+}
+
+// What Scene.Drawers says of a part class that no game part draws.
+const (
+	DrawnGeneric = "generic" // the generic renderer's markers
+	DrawnByNone  = "none"    // nothing: no key names it, or the game draws its key
+)
+
+func (o *SceneOptions) gameID() string {
+	if o.Game == nil {
+		return ""
+	}
+	return o.Game.ID
+}
+
+// ctxFor is the drawing context of part class name on key k: the canvas
+// CONFIG_DATA puts the class on, else the first.
+func (s *Scene) ctxFor(o SceneOptions, pc PartsConfig, k *clientcore.KeySchema, name string) *Ctx {
+	st := s.stages[pc.EntitiesOnCanvas[name]]
+	if st == nil {
+		st = s.stages[o.Canvases[0]]
+	}
+	return &Ctx{Stage: st, Tex: o.Tex, Local: &s.local, Rand: o.Rand, Sound: o.Sound, Key: k.Name, Canvases: s.stages, Levels: s.levels}
+}
+
+// addRoute sends k's rows to binding b of part name.
+func (s *Scene) addRoute(k *clientcore.KeySchema, name string, b Binding, ctx *Ctx) {
+	r := route{part: name, bind: b, ctx: ctx, index: len(s.routeName)}
+	s.routes[k.ID] = append(s.routes[k.ID], r)
+	s.routeName = append(s.routeName, name)
+	s.live = append(s.live, 0)
+	s.keyOf[r.index] = k.ID
 }
 
 // genericMarker tags the generic renderer's bindings.
@@ -533,4 +593,15 @@ func (s *Scene) Team(id uint32) int {
 		}
 	}
 	return 0
+}
+
+// HasClasses reports whether CONFIG_DATA's entitiesOnCanvas names every one
+// of classes: the usual Recognise, given the classes that make a game.
+func HasClasses(entitiesOnCanvas map[string]string, classes ...string) bool {
+	for _, c := range classes {
+		if _, ok := entitiesOnCanvas[c]; !ok {
+			return false
+		}
+	}
+	return len(classes) > 0
 }

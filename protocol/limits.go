@@ -13,6 +13,9 @@ const (
 	MaxText = 512
 	// MaxName bounds a vote name, a chat template group, a panel key.
 	MaxName = 64
+	// maxColorText bounds a CSS colour a host names ("rgba(255, 255, 255,
+	// 0.5)" is 24 bytes).
+	maxColorText = 32
 	// MaxParams bounds the parameters of a chat template or a vote.
 	MaxParams = 16
 	// MaxVoteItems bounds a vote's list of options (teams, maps).

@@ -128,7 +128,7 @@ func parseCells(raw json.RawMessage) ([]StatCell, error) {
 type ChatKind uint8
 
 const (
-	ChatPlayer   ChatKind = iota // [text, author, teamId]
+	ChatPlayer   ChatKind = iota // [text, author, teamId, nameColour?]
 	ChatSystem                   // [text]
 	ChatTemplate                 // "group:index[:p0,p1]"
 )
@@ -142,6 +142,10 @@ type Chat struct {
 	Group  string
 	Index  int
 	Params []string
+	// NameColor is a player line's optional fourth element: the colour the
+	// game gives the author's name, as CSS writes it ("#e05a2a"); "" when
+	// the host sent none (the team's colour is used).
+	NameColor string
 }
 
 // ParseChat decodes CHAT_DATA.
@@ -176,6 +180,12 @@ func ParseChat(raw json.RawMessage) (Chat, error) {
 	c := Chat{Kind: ChatPlayer, Text: text(el[0]), Author: text(el[1])}
 	if len(el) > 2 {
 		c.Team, _ = strconv.Atoi(scalarText(el[2]))
+	}
+	if len(el) > 3 {
+		var col string
+		if json.Unmarshal(el[3], &col) == nil {
+			c.NameColor = clip(col, maxColorText)
+		}
 	}
 	return c, nil
 }

@@ -36,13 +36,16 @@ type Config struct {
 	Cmds           map[string]string   // modules.controls.cmds
 	Pointer        json.RawMessage     // modules.controls.pointer, nil when absent
 	VoteTemplates  map[string]VoteTemplate
-	ChatMessages   map[string][]string
-	PanelKeys      map[string]string
-	Snapshot       json.RawMessage // the snapshot schema keys object
-	Prediction     json.RawMessage
-	Parts          json.RawMessage // the game's parts: renderers, canvases, sounds
-	CanvasManager  json.RawMessage // modules.canvasManager: canvases and camera
-	Problems       []string
+	// ChatMessages are the game's texts of the chat codes by group; a nil
+	// entry (null, or not a string) leaves the code to the client's own
+	// text, an empty one silences it.
+	ChatMessages  map[string][]*string
+	PanelKeys     map[string]string
+	Snapshot      json.RawMessage // the snapshot schema keys object
+	Prediction    json.RawMessage
+	Parts         json.RawMessage // the game's parts: renderers, canvases, sounds
+	CanvasManager json.RawMessage // modules.canvasManager: canvases and camera
+	Problems      []string
 }
 
 // Interpolation is CONFIG_DATA.interpolation in milliseconds.
@@ -108,7 +111,7 @@ func ParseConfig(raw json.RawMessage) (*Config, error) {
 		} `json:"vote"`
 		Chat struct {
 			Params struct {
-				Messages map[string][]string `json:"messages"`
+				Messages map[string][]json.RawMessage `json:"messages"`
 			} `json:"params"`
 		} `json:"chat"`
 		Panel struct {
@@ -128,7 +131,7 @@ func ParseConfig(raw json.RawMessage) (*Config, error) {
 	if !IsNull(modules.Controls.Pointer) {
 		c.Pointer = modules.Controls.Pointer
 	}
-	c.ChatMessages = modules.Chat.Params.Messages
+	c.ChatMessages = chatTexts(modules.Chat.Params.Messages)
 	c.PanelKeys = modules.Panel.Keys
 	if len(modules.Vote.Params.Templates) > 0 {
 		c.VoteTemplates = make(map[string]VoteTemplate, len(modules.Vote.Params.Templates))
@@ -545,3 +548,23 @@ func truthy(raw json.RawMessage) bool {
 
 // ParseScalarText renders a JSON scalar as text ("" for null and non-scalars).
 func ParseScalarText(raw json.RawMessage) string { return scalarText(raw) }
+
+// chatTexts reads a game's chat texts entry by entry: a string is the
+// code's text ("" silences it), anything else leaves it unset.
+func chatTexts(groups map[string][]json.RawMessage) map[string][]*string {
+	if groups == nil {
+		return nil
+	}
+	out := make(map[string][]*string, len(groups))
+	for g, list := range groups {
+		texts := make([]*string, len(list))
+		for i, raw := range list {
+			var s string
+			if len(raw) > 0 && raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
+				texts[i] = &s
+			}
+		}
+		out[g] = texts
+	}
+	return out
+}

@@ -109,15 +109,19 @@ func (b *Binder) Optional(name string) Pos {
 // or level, a body without the role no state byte.
 func (b *Binder) Role(r Role) Pos { return b.bind(b.key.RoleIndex(r)) }
 
-// Author binds the author id of a weapon event row: by the engine's rule,
-// the last field of every weapon event block. A key without fields has no
-// author, which makes Err fail.
-func (b *Binder) Author() Pos {
-	n := len(b.key.Fields)
-	if n == 0 {
-		b.missing = append(b.missing, "author id (the last field)")
+// Author binds the author id of a weapon event row by its name: the first
+// of names the key has (a game names its own: shooterId, ownerId). Never
+// by position: newer layouts put other fields after the author (the levels
+// a shot starts and ends on), which a positional rule would read as the
+// shooter. A key with none of the names makes Err fail.
+func (b *Binder) Author(names ...string) Pos {
+	for _, n := range names {
+		if i := b.key.Index(n); i >= 0 {
+			return b.bind(i)
+		}
 	}
-	return b.bind(n - 1)
+	b.missing = append(b.missing, "author id ("+strings.Join(names, " or ")+")")
+	return Pos{}
 }
 
 // Ignore accounts for fields the game knowingly leaves alone. Names the

@@ -50,12 +50,20 @@ func TestBinderNamesRolesAndAccount(t *testing.T) {
 	if un := b.Unaccounted(); len(un) != 0 {
 		t.Fatalf("unaccounted after ignoring: %v", un)
 	}
+	// The author is found by name, whatever follows it.
 	w := NewBinder(mustParse(t, layered).Key("w1"))
-	if a := w.Author(); a.Index() != 1 {
+	if a := w.Author("ownerId", "shooterId"); a.Index() != 1 {
 		t.Fatalf("author at %d", a.Index())
 	}
+	if a := NewBinder(mustParse(t, layered).Key("w1")).Author("endX"); a.Index() != 0 {
+		t.Fatalf("author by name at %d", a.Index())
+	}
+	nameless := NewBinder(mustParse(t, layered).Key("w1"))
+	if a := nameless.Author("ownerId"); a.Bound() || nameless.Err() == nil {
+		t.Fatal("a key without the author's name gave an author (by position?)")
+	}
 	empty := NewBinder(mustParse(t, `{"e":{"id":1,"kind":"list16","class":"event"}}`).Key("e"))
-	if a := empty.Author(); a.Bound() || empty.Err() == nil {
+	if a := empty.Author("shooterId"); a.Bound() || empty.Err() == nil {
 		t.Fatal("a key without fields gave an author")
 	}
 }

@@ -275,6 +275,15 @@ func (w *World) Fallbacks() []string {
 	return w.scene.Fallbacks
 }
 
+// Drawers says what draws each part class of CONFIG_DATA (see
+// parts.Scene.Drawers); nil before CONFIG_DATA.
+func (w *World) Drawers() map[string]string {
+	if w.scene == nil {
+		return nil
+	}
+	return w.scene.Drawers
+}
+
 // GameID is the game the parts belong to ("" before CONFIG_DATA, "generic"
 // when the game is unknown).
 func (w *World) GameID() string {

@@ -60,8 +60,8 @@ func (r *CrateRow) Layered() bool { return r.Z.Bound() && r.Level.Bound() }
 
 // TracerRow is a hitscan weapon's event row (w1): the tracer from the
 // muzzle to where it ended, the body it started from, whether it hit, and
-// its author (the shooterId field: by the engine's rule the author id is
-// the last field of every weapon event row).
+// its author (the shooterId field, found by name: newer layouts follow it
+// with the levels the shot starts and ends on).
 type TracerRow struct {
 	StartX, StartY, EndX, EndY, BodyX, BodyY, Hit, Author snapschema.Pos
 }
@@ -71,12 +71,13 @@ func BindTracerRow(b *snapschema.Binder) TracerRow {
 	return TracerRow{
 		StartX: b.Require("startX"), StartY: b.Require("startY"), EndX: b.Require("endX"), EndY: b.Require("endY"),
 		BodyX: b.Require("bodyX"), BodyY: b.Require("bodyY"), Hit: b.Require("wasHit"),
-		Author: b.Author(),
+		Author: b.Author("shooterId"),
 	}
 }
 
 // BombRow is an explosive weapon's event row (w2): where the bomb lies,
-// its size, its fuse time and its author (the ownerId field, the last).
+// its size, its fuse time and its author (the ownerId field, found by name:
+// newer layouts follow it with the bomb's level).
 type BombRow struct {
 	X, Y, Angle, Size, Time, Author snapschema.Pos
 }
@@ -86,7 +87,7 @@ func BindBombRow(b *snapschema.Binder) BombRow {
 	return BombRow{
 		X: b.Require("x"), Y: b.Require("y"), Angle: b.Require("angle"),
 		Size: b.Require("size"), Time: b.Require("time"),
-		Author: b.Author(),
+		Author: b.Author("ownerId"),
 	}
 }
 

@@ -48,6 +48,9 @@ func (v *View) drawChat(dst *ebiten.Image, c *hud.Chat, l *hud.ScreenLayout, now
 		y -= float64(n) * hud.ChatLineH
 		a := line.Alpha(now)
 		nameCol, ok := TeamColor(v.palette, line.Team)
+		if line.HasNameColor {
+			nameCol, ok = line.NameColor, true
+		}
 		if line.System {
 			nameCol, ok = colSystem, true
 		}
@@ -87,6 +90,7 @@ const (
 	voteHintSize        = 12
 	waitingLabel        = "Waiting:"
 	voteX, voteY, voteW = hud.VoteX, hud.VoteY, hud.VoteW
+	voteAboutLines      = 3 // the M menu's About line keeps to its column
 )
 
 func (v *View) drawVote(dst *ebiten.Image, w, queued *hud.VoteWindow, now float64) {
@@ -95,8 +99,15 @@ func (v *View) drawVote(dst *ebiten.Image, w, queued *hud.VoteWindow, now float6
 	if len(title) > hud.VoteMaxTitleLines { // the vote keeps to its column
 		title = title[:hud.VoteMaxTitleLines]
 	}
+	var about []string
+	if w.About != "" {
+		about = v.wrap(w.About, false, voteHintSize, inner, 0)
+		if len(about) > voteAboutLines {
+			about = about[:voteAboutLines]
+		}
+	}
 	opts := w.PageLabels()
-	n := len(title) + len(opts) + 1
+	n := len(title) + len(about) + len(opts) + 1
 	if w.HasBack() {
 		n++
 	}
@@ -115,6 +126,10 @@ func (v *View) drawVote(dst *ebiten.Image, w, queued *hud.VoteWindow, now float6
 	y := r.Y + 8
 	for _, t := range title {
 		v.text(dst, t, true, voteSize, r.X+8, y, colWhite)
+		y += hud.VoteLineH
+	}
+	for _, t := range about {
+		v.text(dst, t, false, voteHintSize, r.X+8, y+2, colEmpty)
 		y += hud.VoteLineH
 	}
 	y += 2

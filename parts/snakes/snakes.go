@@ -4,9 +4,7 @@ package snakes
 
 import (
 	"image"
-	"maps"
 	"math"
-	"slices"
 	snakegame "vimpclient/games/snakes"
 
 	"vimpclient/clientcore"
@@ -36,9 +34,9 @@ func Game() *parts.Game {
 		Parts:  map[string]parts.Factory{"Arena": ArenaFactory{}, "Snake": SnakeFactory{}, "Crystal": CrystalFactory{}},
 		Styles: map[string]parts.CanvasStyle{"vimp": {}},
 		Bake:   func(func() float64) map[string]*image.RGBA { return map[string]*image.RGBA{"crystalGem": bakeGem()} },
-		Recognise: func(eoc map[string]string) bool {
-			return slices.Equal(slices.Sorted(maps.Keys(eoc)), []string{"Arena", "Crystal", "Snake"})
-		},
+		// Arena, Snake and Crystal make snakes; a newer host's added
+		// classes do not unmake it.
+		Recognise:    func(eoc map[string]string) bool { return parts.HasClasses(eoc, "Arena", "Snake", "Crystal") },
 		MaxLookAhead: MaxLookAhead,
 		// The arena is a disc inside its square map, and at the widest
 		// zoom the view is wider than the map: held inside it, the view
@@ -200,7 +198,7 @@ type crystalBinding struct{ f snakegame.CrystalRow }
 func (CrystalFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := clientcore.NewBinder(k)
 	cb := &crystalBinding{snakegame.BindCrystalRow(b.Positions())}
-	return cb, b.Complete()
+	return cb, b.Err() // fields a newer host adds are read past
 }
 
 // Crystal is one crystal (zIndex 2).
@@ -265,7 +263,7 @@ type arenaBinding struct{}
 func (ArenaFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	b := clientcore.NewBinder(k)
 	b.Ignore("x", "y", "angle") // the arena has no dynamic bodies
-	return arenaBinding{}, b.Complete()
+	return arenaBinding{}, b.Err()
 }
 
 // New implements parts.Binding.

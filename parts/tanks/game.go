@@ -1,14 +1,13 @@
 package tanks
 
 import (
-	"maps"
-	"slices"
-
 	"vimpclient/parts"
 )
 
-// partNames are the classes of CONFIG_DATA parts.entitiesOnCanvas.
-var partNames = []string{"Map", "MapRadar", "TankRadar", "Tank", "ShotEffect", "Bomb", "ExplosionEffect", "Smoke", "Tracks"}
+// signature are the part classes every tanks host has declared since the
+// first release: a CONFIG_DATA naming them is tanks, whatever classes a
+// newer release adds beside them.
+var signature = []string{"Map", "Tank", "ShotEffect", "Bomb"}
 
 // Game returns the tanks part set. Its bakers take the random source
 // their irregularity comes from when they run (parts.Game.Bake): the
@@ -32,8 +31,6 @@ func Game(func() float64) *parts.Game {
 		},
 		Bake:      Bake,
 		BakeTeams: BakeTeams,
-		Recognise: func(eoc map[string]string) bool {
-			return slices.Equal(slices.Sorted(maps.Keys(eoc)), slices.Sorted(slices.Values(partNames)))
-		},
+		Recognise: func(eoc map[string]string) bool { return parts.HasClasses(eoc, signature...) },
 	}
 }

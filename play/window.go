@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -270,17 +269,12 @@ func startEmbedded(ctx context.Context, p *Config, stderr io.Writer) (*host.Serv
 // the window: the client draws and sounds it itself (as replay does
 // without -assets).
 func openMenuDemo(ctx context.Context, path string, renderer *render.Renderer, av *audioOut, conn *connection) (*demo.Demo, error) {
-	f, err := os.Open(path)
+	read, err := session.LoadRecording(path)
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
-	lines, err := session.ReadRecording(f, maxRecordingLines)
-	f.Close()
-	if err != nil {
-		return nil, fmt.Errorf("demo %s: %w", filepath.Base(path), err)
-	}
 	log := conn.log
-	d, err := demo.New(demo.Options{Lines: lines, Log: log,
+	d, err := demo.New(demo.Options{Lines: read.Lines, Log: log,
 		NewLoop: func(sess *session.Session) *gameloop.Loop {
 			av.sounds.Reset() // each pass through the recording starts with silence
 			return gameloop.New(gameloop.Options{Session: sess, Log: log, Context: ctx, NoPrediction: true,

@@ -55,6 +55,12 @@ type Config struct {
 	// service the server browser's Sign in uses ("": the one the master
 	// names).
 	Token, TokenFile, Room, Auth string
+	// TokenMaster (-token-master) names the master the tokens of -token,
+	// -token-file and VIMP_TOKEN are for. Without it -token and
+	// -token-file are for NamedMaster, the address the player wrote on
+	// the command line ("" when it came from a join link), and VIMP_TOKEN
+	// for the master VIMP_TOKEN_MASTER names.
+	TokenMaster, NamedMaster string
 
 	// out is stderr with identity tokens redacted.
 	out *redactor

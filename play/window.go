@@ -51,7 +51,7 @@ func Window(ctx context.Context, p *Config, start *hud.StartChoice, stdout, stde
 	defer av.close()
 	renderer := render.New(ctx, render.Options{Log: log}) // each match's target brings its images
 	mm := &matchMaker{p: p, conn: conn, textures: renderer.Textures(), setAssets: renderer.SetAssets, sounds: av.sounds,
-		tokens: p.tokenSources()}
+		tokens: p.TokenSources()}
 	off := &offlineHost{p: p, stderr: stderr}
 	defer off.stop()
 	room := p.Room       // joined at once in the first browser opened
@@ -137,7 +137,7 @@ func (mm *matchMaker) browser(ctx context.Context, addr, room string) (window.Lo
 	if mm.p.Nick != "" {
 		log.Warn("-nick is ignored in lobby rooms: the nick comes from the identity token")
 	}
-	if tok, _, err := mm.tokens.Token(master.Key()); err == nil {
+	if tok, _, err := mm.tokens.Token(master); err == nil {
 		mm.p.out.add(tok)
 	}
 	backend := browser.New(ctx, master, mm.conn.client, t.Origin, mm.tokens, log)

@@ -18,6 +18,7 @@ import (
 
 	"vimpclient/host"
 	"vimpclient/input"
+	"vimpclient/internal/localfile"
 	"vimpclient/logs"
 	"vimpclient/session"
 )
@@ -86,16 +87,24 @@ func (p *Config) Prepare(addr string) error {
 	return host.CheckMap(p.Game, p.Map)
 }
 
+// maxScriptBytes bounds a key script: a long one is a few KiB.
+const maxScriptBytes = 1 << 20
+
+// loadScript reads the key script at path: a regular file (a FIFO or a
+// device is refused at once) of at most maxScriptBytes.
 func loadScript(path string) ([]input.ScriptStep, error) {
 	if path == "" {
 		return nil, nil
 	}
-	f, err := os.Open(path)
+	f, size, err := localfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("script: %w", err)
 	}
 	defer f.Close()
-	return input.ParseScript(f)
+	if size > maxScriptBytes {
+		return nil, fmt.Errorf("script %s: %d bytes, over the %s a key script may hold", path, size, localfile.Size(maxScriptBytes))
+	}
+	return input.ParseScript(localfile.LimitReader(f, maxScriptBytes, path, "key script"))
 }
 
 func openRecorder(path, scenario string, now func() time.Time) (*session.Recorder, error) {

@@ -134,11 +134,24 @@ func TestReadRecordingBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rec.Lines) != len(in)/len(line) || rec.Kept < int64(len(rec.Lines))*lineSize || rec.Kept > MaxRecordingKept {
+	if len(rec.Lines) != len(in)/len(line) || rec.Kept < int64(len(rec.Lines))*lineSize || rec.Kept+int64(len(rec.Lines))*lineSize > MaxRecordingKept {
 		t.Fatalf("%d lines kept as %d bytes", len(rec.Lines), rec.Kept)
 	}
 	if cap(rec.Lines) != len(rec.Lines) {
 		t.Errorf("kept %d lines in room for %d", len(rec.Lines), cap(rec.Lines))
+	}
+}
+
+// Lines skipped count too: at most four times the lines kept are read,
+// so a file of nothing a replay uses is not read on for minutes.
+func TestReadRecordingReadLimit(t *testing.T) {
+	lim := RecordingLimits{Lines: 10, Bytes: MaxRecordingKept}
+	if _, err := ReadRecording(strings.NewReader(strings.Repeat("{}\n", 40)), lim); err != nil {
+		t.Fatalf("40 lines read for 10 kept: %v", err)
+	}
+	_, err := ReadRecording(strings.NewReader(strings.Repeat("{}\n", 41)), lim)
+	if err == nil || !strings.Contains(err.Error(), "recording line 41: more than 40 lines") {
+		t.Fatalf("41 lines read for 10 kept: %v", err)
 	}
 }
 

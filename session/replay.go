@@ -121,8 +121,9 @@ const (
 	// match at fifty messages a second.
 	MaxRecordingLines = 1 << 21
 	// MaxRecordingKept bounds the bytes kept, as RecordedLine.Cost counts
-	// them: each line's own size in memory, its text and the message it
-	// plays.
+	// them (each line's own size in memory, its text and the message it
+	// plays), with the lines' own size counted again for the moment they
+	// are joined into one slice.
 	MaxRecordingKept = 512 << 20
 )
 
@@ -147,8 +148,8 @@ const lineSize = int64(unsafe.Sizeof(RecordedLine{}))
 
 // RecordingLimits bound what ReadRecording keeps.
 type RecordingLimits struct {
-	Lines int   // lines kept
-	Bytes int64 // bytes kept, as RecordedLine.Cost counts them
+	Lines int   // lines kept; four times as many are read at most
+	Bytes int64 // bytes kept, as MaxRecordingKept says
 }
 
 // DefaultRecordingLimits are the limits a replay reads a recording with.
@@ -210,7 +211,9 @@ func ReadRecording(r io.Reader, lim RecordingLimits) (*Recording, error) {
 		conn   string // the previous line's connection, shared by the next
 	)
 	for sc.Scan() {
-		rec.Read++
+		if rec.Read++; rec.Read > maxRead(lim) {
+			return nil, fmt.Errorf("recording line %d: more than %d lines, the most a replay reads", rec.Read, maxRead(lim))
+		}
 		text := sc.Bytes()
 		if len(bytes.TrimSpace(text)) == 0 {
 			rec.Skipped++
@@ -235,7 +238,9 @@ func ReadRecording(r io.Reader, lim RecordingLimits) (*Recording, error) {
 		if n >= lim.Lines {
 			return nil, fmt.Errorf("recording line %d: more than %d lines to keep, the most a replay holds", rec.Read, lim.Lines)
 		}
-		if rec.Kept += l.Cost(); rec.Kept > lim.Bytes {
+		// The lines' own size counts twice: the chunks and the slice they
+		// are joined into are both held while it is filled.
+		if rec.Kept += l.Cost(); rec.Kept+int64(n+1)*lineSize > lim.Bytes {
 			return nil, fmt.Errorf("recording line %d: more than %s to keep, the most a replay holds in memory", rec.Read, localfile.Size(lim.Bytes))
 		}
 		if len(cur) == cap(cur) {
@@ -261,6 +266,12 @@ func ReadRecording(r io.Reader, lim RecordingLimits) (*Recording, error) {
 	}
 	return &rec, nil
 }
+
+// maxRead is how many lines, kept or skipped, ReadRecording reads at most
+// with lim: a recording skips few (its header, trailer and connection
+// events), so four times the lines kept leaves room to spare, and a file
+// of nothing but skipped lines is not read on for minutes.
+func maxRead(lim RecordingLimits) int { return 4 * lim.Lines }
 
 // maxRecordedLine is the longest line a recording holds: a largest binary
 // message in base64 with room to spare.

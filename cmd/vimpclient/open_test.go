@@ -1,7 +1,9 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
+	"context"
 	"errors"
 	"image/png"
 	"io"
@@ -191,5 +193,59 @@ func TestInstallDesktop(t *testing.T) {
 	}
 	if code := run([]string{"install-desktop", "extra"}, io.Discard, io.Discard); code != 2 {
 		t.Errorf("stray argument: %d", code)
+	}
+}
+
+// `serve -master` sends VIMP_TOKEN to the -master only when
+// VIMP_TOKEN_MASTER (or -token-master) names it: the environment goes with
+// every command, and names no master by itself.
+func TestServeSendsVimpTokenOnlyToItsMaster(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	keys, err := fakemaster.NewKeys("k")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fm := fakemaster.Start(fakemaster.Config{Keys: keys})
+	defer fm.Close()
+	token := keys.Token("1", "Hoster")
+	t.Setenv("VIMP_TOKEN", token)
+	t.Setenv("VIMP_TOKEN_MASTER", "")
+	args := []string{"-addr", "127.0.0.1:0", "-bots", "0", "-master", fm.URL(), "-name", "Env Room"}
+	var errOut bytes.Buffer
+	refused, stop := context.WithCancel(context.Background())
+	defer stop() // the host it started stops with it
+	if code := runServe(refused, args, io.Discard, &errOut); code != 1 || !strings.Contains(errOut.String(), "needs a sign-in") {
+		t.Fatalf("serve with VIMP_TOKEN for no master: exit %d\n%s", code, errOut.String())
+	}
+	if fm.Saw(token) {
+		t.Fatal("the master got VIMP_TOKEN, which names no master")
+	}
+
+	t.Setenv("VIMP_TOKEN_MASTER", fm.URL())
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	pr, pw := io.Pipe()
+	done := make(chan int, 1)
+	go func() {
+		done <- runServe(ctx, args, pw, io.Discard)
+		pw.Close()
+	}()
+	rd := bufio.NewReader(pr)
+	var lines []string
+	for range 2 {
+		line, err := rd.ReadString('\n')
+		if err != nil {
+			t.Fatalf("serve stopped after %q: %v", lines, err)
+		}
+		lines = append(lines, line)
+	}
+	go io.Copy(io.Discard, rd)
+	if !strings.Contains(lines[1], `vimpclient room: "Env Room"`) || !fm.Saw(token) {
+		t.Errorf("serve with VIMP_TOKEN_MASTER naming the master: %q, token sent %v", lines, fm.Saw(token))
+	}
+	cancel()
+	if code := <-done; code != 0 {
+		t.Errorf("serve ended with %d", code)
 	}
 }

@@ -200,8 +200,8 @@ func ReadRecording(r io.Reader, lim RecordingLimits) (*Recording, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64<<10), maxRecordedLine)
 	// Kept lines gather in chunks copied once into a slice of the exact
-	// length at the end, so a slice grown by doubling never holds twice
-	// what the lines need.
+	// length at the end: the lines end in no spare room, as a slice grown
+	// by doubling would (up to half of it).
 	const chunk = 4096
 	var (
 		rec    Recording

@@ -80,5 +80,5 @@ func TestBrowserBackend(t *testing.T) {
 
 // newBackend is the back end of w's master with token as -token.
 func newBackend(w *browsertest.World, token string) *Backend {
-	return New(w.Ctx, w.Master, http.DefaultClient, w.Fake.Origin(), lobby.TokenSources{Flag: token}, w.Log)
+	return New(w.Ctx, w.Master, http.DefaultClient, w.Fake.Origin(), lobby.TokenSources{Flag: token, FlagMaster: w.Master.URL()}, w.Log)
 }

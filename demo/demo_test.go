@@ -62,11 +62,11 @@ func record(t *testing.T) []session.RecordedLine {
 		t.Fatal(err)
 	}
 	defer rf.Close()
-	lines, err := session.ReadRecording(rf, 1<<20)
+	read, err := session.ReadRecording(rf, session.DefaultRecordingLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return lines
+	return read.Lines
 }
 
 func newDemo(t *testing.T, lines []session.RecordedLine) *Demo {

@@ -41,7 +41,7 @@ func lobbyPlayer(t *testing.T, ctx context.Context, fm *fakemaster.Master, room,
 	t.Helper()
 	opts.Logger = quiet()
 	sess := session.New(opts)
-	d := rtc.NewDialer(rtc.Config{Addr: fm.URL(), Room: room, Tokens: lobby.TokenSources{Flag: token}, Session: sess, Log: quiet()})
+	d := rtc.NewDialer(rtc.Config{Addr: fm.URL(), Room: room, Tokens: lobby.TokenSources{Flag: token, FlagMaster: fm.URL()}, Session: sess, Log: quiet()})
 	sess.SetPlatform(d)
 	r := &session.Runner{Session: sess, Resolve: d.Resolve, Dial: d.Dial,
 		Sleep: func(ctx context.Context, _ time.Duration) error { return ctx.Err() }}

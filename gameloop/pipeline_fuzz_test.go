@@ -119,14 +119,14 @@ func pipelineSeeds(t testing.TB) [][]byte {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lines, err := session.ReadRecording(f, 64<<20)
+		read, err := session.ReadRecording(f, session.DefaultRecordingLimits())
 		f.Close()
 		if err != nil {
 			t.Fatalf("%s: %v", p, err)
 		}
 		var msgs []session.Message
 		conn := ""
-		for _, l := range lines {
+		for _, l := range read.Lines {
 			if l.Dir != "s2c" || (conn != "" && l.Conn != conn) {
 				continue
 			}

@@ -1,10 +1,13 @@
 package lobby
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +18,7 @@ import (
 	"github.com/go-jose/go-jose/v4/jwt"
 
 	"vimpclient/internal/localfile"
+	"vimpclient/sameorigin"
 )
 
 // Issuer is the iss claim of the identity service's tokens.
@@ -97,12 +101,21 @@ func CheckFresh(c Claims, now time.Time) error {
 
 // TokenSources are the places a token may come from, in the order tried:
 // the -token flag, the -token-file flag, the VIMP_TOKEN environment
-// variable, and the token stored for the master.
+// variable, and the token stored for the master. A token given by a flag
+// or the environment is for the one master named with it (FlagMaster,
+// EnvMaster), and is not even looked at for another: a master a link or a
+// list leads to never gets a token the player meant for another.
 type TokenSources struct {
-	Flag  string
-	File  string
-	Env   string // the value of VIMP_TOKEN
-	Store *TokenStore
+	Flag string
+	File string
+	// FlagMaster names the master -token and -token-file are for, as the
+	// player gave it (http(s)://host[:port], or a bare host[:port]); ""
+	// sends them to no master.
+	FlagMaster string
+	Env        string // the value of VIMP_TOKEN
+	// EnvMaster names the master VIMP_TOKEN is for, as FlagMaster.
+	EnvMaster string
+	Store     *TokenStore
 }
 
 // fromStore names the token store as a token's source.
@@ -142,7 +155,7 @@ func (t Token) LogValue() slog.Value { return slog.StringValue(t.String()) }
 // for another origin of the same host and port (http against https) is
 // refused: it was given to that master, not this one.
 func (s TokenSources) For(m *Master) (Token, error) {
-	value, from, err := s.Token(m.Key())
+	value, from, err := s.Token(m)
 	if err != nil {
 		return Token{}, err
 	}
@@ -155,12 +168,22 @@ func (s TokenSources) For(m *Master) (Token, error) {
 	return Token{Value: value, From: from, Home: home}, nil
 }
 
-// Token returns the token for master (its Key) and where it came from.
-func (s TokenSources) Token(master string) (token, from string, err error) {
-	if t := strings.TrimSpace(s.Flag); t != "" {
-		return t, "-token", nil
+// Token returns the token for m and where it came from. A token from a
+// flag or the environment named for another master is passed over (a
+// stored sign-in for m may still be found); when none is found, the error
+// says which were passed over and how to send one to m.
+func (s TokenSources) Token(m *Master) (token, from string, err error) {
+	var elsewhere []string
+	flag := "-token"
+	if strings.TrimSpace(s.Flag) == "" {
+		flag = "-token-file"
 	}
-	if s.File != "" {
+	switch {
+	case (strings.TrimSpace(s.Flag) != "" || s.File != "") && !NamesMaster(s.FlagMaster, m):
+		elsewhere = append(elsewhere, passedOver(flag, s.FlagMaster))
+	case strings.TrimSpace(s.Flag) != "":
+		return strings.TrimSpace(s.Flag), "-token", nil
+	case s.File != "":
 		b, err := readTokenFile(s.File)
 		if err != nil {
 			return "", "", err
@@ -168,28 +191,61 @@ func (s TokenSources) Token(master string) (token, from string, err error) {
 		return b, "-token-file", nil
 	}
 	if t := strings.TrimSpace(s.Env); t != "" {
-		return t, "VIMP_TOKEN", nil
+		if NamesMaster(s.EnvMaster, m) {
+			return t, "VIMP_TOKEN", nil
+		}
+		elsewhere = append(elsewhere, passedOver("VIMP_TOKEN", s.EnvMaster))
 	}
 	if s.Store != nil {
-		if t := s.Store.Load(master); t != "" {
+		if t := s.Store.Load(m.Key()); t != "" {
 			return t, fromStore, nil
 		}
+	}
+	if len(elsewhere) > 0 {
+		return "", "", fmt.Errorf("%w (not sent to %s: %s; -token-master %s sends it there)", ErrNoToken, m.Home(), strings.Join(elsewhere, ", "), m.URL())
 	}
 	return "", "", ErrNoToken
 }
 
+// passedOver says why a token from source was not sent.
+func passedOver(source, master string) string {
+	if master == "" {
+		return "the token of " + source + " names no master"
+	}
+	return "the token of " + source + " is for " + master
+}
+
+// NamesMaster reports whether named, a master's address as a player gave
+// it, names m. An address with a scheme names one origin (ws and wss
+// stand for http and https); a bare host[:port] names that host over
+// either, on that port when one is given.
+func NamesMaster(named string, m *Master) bool {
+	named = strings.TrimSpace(named)
+	if named == "" || m == nil {
+		return false
+	}
+	if strings.Contains(named, "://") {
+		u, err := url.Parse(named)
+		return err == nil && u.Host != "" && sameorigin.Of(u) == m.Home()
+	}
+	u, err := url.Parse("http://" + named)
+	if err != nil || u.Hostname() == "" || !strings.EqualFold(u.Hostname(), m.base.Hostname()) {
+		return false
+	}
+	if u.Port() == "" {
+		return true
+	}
+	_, port, err := net.SplitHostPort(m.Key())
+	return err == nil && port == u.Port()
+}
+
 func readTokenFile(path string) (string, error) {
-	f, err := os.Open(path)
+	// A FIFO or a device named as the token file is refused, not waited on.
+	b, err := localfile.Read(path, localfile.TokenFileLimit, "token file")
 	if err != nil {
 		return "", fmt.Errorf("token file: %w", err)
 	}
-	defer f.Close()
-	b := make([]byte, maxTokenLen+1)
-	n, _ := f.Read(b)
-	if n > maxTokenLen {
-		return "", fmt.Errorf("token file %s: over %d bytes", path, maxTokenLen)
-	}
-	t := strings.TrimSpace(string(b[:n]))
+	t := strings.TrimSpace(string(b))
 	if t == "" {
 		return "", fmt.Errorf("token file %s is empty", path)
 	}
@@ -212,11 +268,25 @@ func DefaultTokenStore() (*TokenStore, error) {
 	return NewTokenStore(filepath.Join(dir, "vimpclient", "tokens.json")), nil
 }
 
-// DefaultTokenSources are the sources of a command's -token and
-// -token-file flags: them, then VIMP_TOKEN, then the default store (none
-// when there is no user config directory).
-func DefaultTokenSources(flag, file string) TokenSources {
-	src := TokenSources{Flag: flag, File: file, Env: os.Getenv("VIMP_TOKEN")}
+// TokenFlags are a command line's token flags and the master it names.
+type TokenFlags struct {
+	Token, File string // -token, -token-file
+	Master      string // -token-master
+	// Named is the master address the player wrote on the command line
+	// (the address argument, -master): "" when there is none, or when it
+	// comes from a join link, which anyone may have written.
+	Named string
+}
+
+// DefaultTokenSources are the sources of a command's token flags: -token
+// and -token-file, for the master -token-master names, else the one the
+// command line names; then VIMP_TOKEN, for the master -token-master names,
+// else the one VIMP_TOKEN_MASTER names (the environment is not the command
+// line: it names no master by itself); then the default store (none when
+// there is no user config directory).
+func DefaultTokenSources(f TokenFlags) TokenSources {
+	src := TokenSources{Flag: f.Token, File: f.File, FlagMaster: cmp.Or(f.Master, f.Named),
+		Env: os.Getenv("VIMP_TOKEN"), EnvMaster: cmp.Or(f.Master, os.Getenv("VIMP_TOKEN_MASTER"))}
 	if store, err := DefaultTokenStore(); err == nil {
 		src.Store = store
 	}

@@ -59,20 +59,23 @@ func TestTokenSourcesOrder(t *testing.T) {
 		src        lobby.TokenSources
 		want, from string
 	}{
-		{lobby.TokenSources{Flag: "flag", File: file, Env: "env", Store: store}, "flag", "-token"},
-		{lobby.TokenSources{File: file, Env: "env", Store: store}, "fromfile", "-token-file"},
-		{lobby.TokenSources{Env: "env", Store: store}, "env", "VIMP_TOKEN"},
+		{lobby.TokenSources{Flag: "flag", File: file, FlagMaster: "127.0.0.1:3002", Env: "env", EnvMaster: "127.0.0.1:3002", Store: store}, "flag", "-token"},
+		{lobby.TokenSources{File: file, FlagMaster: "http://127.0.0.1:3002", Env: "env", EnvMaster: "127.0.0.1:3002", Store: store}, "fromfile", "-token-file"},
+		{lobby.TokenSources{Env: "env", EnvMaster: "127.0.0.1", Store: store}, "env", "VIMP_TOKEN"},
 		{lobby.TokenSources{Store: store}, "stored", "the stored sign-in"},
+		// A flag's or the environment's token for another master is
+		// passed over: the stored sign-in is this master's.
+		{lobby.TokenSources{Flag: "flag", FlagMaster: "127.0.0.1:3003", Env: "env", Store: store}, "stored", "the stored sign-in"},
 	} {
-		got, from, err := tc.src.Token("127.0.0.1:3002")
+		got, from, err := tc.src.Token(master(t, "http://127.0.0.1:3002"))
 		if err != nil || got != tc.want || from != tc.from {
 			t.Errorf("%+v: %q %q %v", tc.src, got, from, err)
 		}
 	}
-	if _, _, err := (lobby.TokenSources{Store: store}).Token("other:1"); !errors.Is(err, lobby.ErrNoToken) {
+	if _, _, err := (lobby.TokenSources{Store: store}).Token(master(t, "other:1")); !errors.Is(err, lobby.ErrNoToken) {
 		t.Errorf("another master's token was used: %v", err)
 	}
-	if _, _, err := (lobby.TokenSources{File: filepath.Join(dir, "missing")}).Token("x"); err == nil {
+	if _, _, err := (lobby.TokenSources{File: filepath.Join(dir, "missing"), FlagMaster: "x"}).Token(master(t, "x")); err == nil {
 		t.Error("missing token file accepted")
 	}
 	if store.AuthURL("127.0.0.1:3002") != "http://auth" {
@@ -123,7 +126,7 @@ func TestTokenBinding(t *testing.T) {
 		t.Errorf("a sign-in stored for http used for https: %v", err)
 	}
 	// A flag's token is bound to the master it was asked for.
-	flag, err := lobby.TokenSources{Flag: "flag-token"}.For(master(t, "127.0.0.1:4000"))
+	flag, err := lobby.TokenSources{Flag: "flag-token", FlagMaster: "127.0.0.1:4000"}.For(master(t, "127.0.0.1:4000"))
 	if err != nil || flag.Home != "http://127.0.0.1:4000" || flag.From != "-token" {
 		t.Errorf("flag: %+v %v", flag, err)
 	}
@@ -161,5 +164,87 @@ func TestVerifier(t *testing.T) {
 	}
 	if _, err := lobby.ParseJWKS([]byte(`{"keys":[{"kty":"oct","k":"AAAA"}]}`)); err == nil {
 		t.Error("a symmetric key set accepted")
+	}
+}
+
+// A token from a flag or the environment goes to the master named with it
+// and to no other: not to a master a link leads to, nor to one named
+// nowhere. The error says what was passed over, never the token.
+func TestTokenOnlyForItsMaster(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "t.txt")
+	if err := os.WriteFile(file, []byte("file-token-value\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	other := master(t, "https://other.example")
+	for _, src := range []lobby.TokenSources{
+		{Flag: "flag-token-value"},
+		{Flag: "flag-token-value", FlagMaster: "https://lobby.example"},
+		{File: file, FlagMaster: "lobby.example:443"},
+		{Env: "env-token-value"},
+		{Env: "env-token-value", EnvMaster: "https://lobby.example"},
+		{Env: "env-token-value", FlagMaster: "https://other.example"}, // the flags' master is not VIMP_TOKEN's
+		{Flag: "flag-token-value", FlagMaster: "http://other.example", Env: "env-token-value", EnvMaster: "other.example:80"},
+	} {
+		got, from, err := src.Token(other)
+		if !errors.Is(err, lobby.ErrNoToken) || got != "" {
+			t.Errorf("%+v: the token went to %s: %q from %q, %v", src, other.URL(), got, from, err)
+			continue
+		}
+		if msg := err.Error(); strings.Contains(msg, "token-value") || !strings.Contains(msg, "-token-master https://other.example") {
+			t.Errorf("%+v: %v", src, err)
+		}
+		if _, err := src.For(other); !errors.Is(err, lobby.ErrNoToken) {
+			t.Errorf("%+v: For gave a token to %s: %v", src, other.URL(), err)
+		}
+	}
+	for _, tc := range []struct {
+		src        lobby.TokenSources
+		want, from string
+	}{
+		{lobby.TokenSources{Flag: "f", FlagMaster: "https://other.example"}, "f", "-token"},
+		{lobby.TokenSources{Flag: "f", FlagMaster: "wss://OTHER.example:443/"}, "f", "-token"},
+		{lobby.TokenSources{Flag: "f", FlagMaster: "other.example"}, "f", "-token"},
+		{lobby.TokenSources{File: file, FlagMaster: "other.example:443"}, "file-token-value", "-token-file"},
+		{lobby.TokenSources{Env: "e", EnvMaster: "https://other.example"}, "e", "VIMP_TOKEN"},
+		{lobby.TokenSources{Flag: "f", FlagMaster: "https://lobby.example", Env: "e", EnvMaster: "https://other.example"}, "e", "VIMP_TOKEN"},
+	} {
+		got, from, err := tc.src.Token(other)
+		if err != nil || got != tc.want || from != tc.from {
+			t.Errorf("%+v: %q %q %v", tc.src, got, from, err)
+		}
+	}
+}
+
+// DefaultTokenSources: -token and -token-file are for -token-master, else
+// the master the command line names; VIMP_TOKEN for -token-master, else
+// VIMP_TOKEN_MASTER, never the command line's master by itself.
+func TestDefaultTokenSourcesMasters(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	t.Setenv("VIMP_TOKEN", "env-token")
+	t.Setenv("VIMP_TOKEN_MASTER", "")
+	named, link, chosen := master(t, "https://named.example"), master(t, "https://link.example"), master(t, "https://chosen.example")
+	for _, tc := range []struct {
+		flags     lobby.TokenFlags
+		envMaster string
+		m         *lobby.Master
+		want      string // "" : none
+	}{
+		{lobby.TokenFlags{Token: "flag-token", Named: "https://named.example"}, "", named, "flag-token"},
+		{lobby.TokenFlags{Token: "flag-token", Named: "https://named.example"}, "", link, ""},
+		{lobby.TokenFlags{Named: "https://named.example"}, "", named, ""},
+		{lobby.TokenFlags{Token: "flag-token"}, "", link, ""},
+		{lobby.TokenFlags{}, "https://named.example", named, "env-token"},
+		{lobby.TokenFlags{}, "https://named.example", link, ""},
+		{lobby.TokenFlags{Token: "flag-token", Master: "https://chosen.example", Named: "https://named.example"}, "", chosen, "flag-token"},
+		{lobby.TokenFlags{Token: "flag-token", Master: "https://chosen.example", Named: "https://named.example"}, "", named, ""},
+		{lobby.TokenFlags{Master: "https://chosen.example"}, "https://named.example", chosen, "env-token"},
+		{lobby.TokenFlags{Master: "https://chosen.example"}, "https://named.example", named, ""},
+	} {
+		t.Setenv("VIMP_TOKEN_MASTER", tc.envMaster)
+		got, _, err := lobby.DefaultTokenSources(tc.flags).Token(tc.m)
+		if got != tc.want || (tc.want == "" && !errors.Is(err, lobby.ErrNoToken)) {
+			t.Errorf("%+v, VIMP_TOKEN_MASTER=%q, for %s: %q %v; want %q", tc.flags, tc.envMaster, tc.m.URL(), got, err, tc.want)
+		}
 	}
 }

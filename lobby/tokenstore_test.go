@@ -3,6 +3,7 @@ package lobby
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"vimpclient/internal/localfile/localfiletest"
@@ -95,4 +96,15 @@ func FuzzParseTokens(f *testing.F) {
 			}
 		}
 	})
+}
+
+// A FIFO named as the token file is refused at once, never waited on.
+func TestTokenFileFIFO(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "token")
+	if err := localfiletest.Mkfifo(p); err != nil {
+		t.Skip(err)
+	}
+	if _, err := readTokenFile(p); err == nil || !strings.Contains(err.Error(), "FIFO") {
+		t.Fatalf("err %v", err)
+	}
 }

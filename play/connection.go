@@ -18,10 +18,9 @@ import (
 
 	"vimpclient/host"
 	"vimpclient/input"
+	"vimpclient/internal/localfile"
 	"vimpclient/logs"
 	"vimpclient/session"
-
-	"vimpclient/internal/localfile"
 )
 
 // Config is what the play commands ask for: the flags of the default
@@ -57,6 +56,12 @@ type Config struct {
 	// service the server browser's Sign in uses ("": the one the master
 	// names).
 	Token, TokenFile, Room, Auth string
+	// TokenMaster (-token-master) names the master the tokens of -token,
+	// -token-file and VIMP_TOKEN are for. Without it -token and
+	// -token-file are for NamedMaster, the address the player wrote on
+	// the command line ("" when it came from a join link), and VIMP_TOKEN
+	// for the master VIMP_TOKEN_MASTER names.
+	TokenMaster, NamedMaster string
 
 	// out is stderr with identity tokens redacted.
 	out *redactor
@@ -82,16 +87,24 @@ func (p *Config) Prepare(addr string) error {
 	return host.CheckMap(p.Game, p.Map)
 }
 
+// maxScriptBytes bounds a key script: a long one is a few KiB.
+const maxScriptBytes = 1 << 20
+
+// loadScript reads the key script at path: a regular file (a FIFO or a
+// device is refused at once) of at most maxScriptBytes.
 func loadScript(path string) ([]input.ScriptStep, error) {
 	if path == "" {
 		return nil, nil
 	}
-	f, _, err := localfile.Open(path)
+	f, size, err := localfile.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("script: %w", err)
 	}
 	defer f.Close()
-	return input.ParseScript(localfile.LimitReader(f, localfile.ScriptLimit, path, "script"))
+	if size > maxScriptBytes {
+		return nil, fmt.Errorf("script %s: %d bytes, over the %s a key script may hold", path, size, localfile.Size(maxScriptBytes))
+	}
+	return input.ParseScript(localfile.LimitReader(f, maxScriptBytes, path, "key script"))
 }
 
 func openRecorder(path, scenario string, now func() time.Time) (*session.Recorder, error) {

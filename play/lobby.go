@@ -52,9 +52,10 @@ func (r *redactor) Write(b []byte) (int, error) {
 	return len(b), nil
 }
 
-// tokenSources are the places a token is looked for, in order.
-func (p *Config) tokenSources() lobby.TokenSources {
-	return lobby.DefaultTokenSources(p.Token, p.TokenFile)
+// TokenSources are the places a token is looked for, in order (see
+// lobby.DefaultTokenSources).
+func (p *Config) TokenSources() lobby.TokenSources {
+	return lobby.DefaultTokenSources(lobby.TokenFlags{Token: p.Token, File: p.TokenFile, Master: p.TokenMaster, Named: p.NamedMaster})
 }
 
 // joinLobby prepares a runner whose address may be a lobby master: the
@@ -100,8 +101,8 @@ func joinLobby(ctx context.Context, p *Config, r *session.Runner, log *slog.Logg
 	if p.Nick != "" {
 		log.Warn("-nick is ignored in lobby rooms: the nick comes from the identity token")
 	}
-	src := p.tokenSources()
-	if tok, _, err := src.Token(master.Key()); err == nil {
+	src := p.TokenSources()
+	if tok, _, err := src.Token(master); err == nil {
 		p.out.add(tok)
 		r.Session.Redact(tok)
 	}

@@ -33,14 +33,14 @@ func newJoinWorld(t testing.TB) *joinWorld {
 	t.Helper()
 	w := browsertest.NewWorld(t)
 	token := w.Keys.Token("2", "Alice")
-	p := &Config{Set: Values{}, AssetCache: "-", Token: token}
+	p := &Config{Set: Values{}, AssetCache: "-", Token: token, NamedMaster: w.Master.URL()}
 	conn, err := newConnection(p, "window", w.Master.URL(), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	conn.log = w.Log
 	j := &joinWorld{World: w, b: hud.NewBrowser(w.Master.URL()), be: newBackend(w, token),
-		mm: &matchMaker{p: p, conn: conn, tokens: p.tokenSources()}}
+		mm: &matchMaker{p: p, conn: conn, tokens: p.TokenSources()}}
 	t.Cleanup(j.be.Close)
 	j.b.Refresh()
 	browsertest.Pump(t, j.b, j.be, "the rooms and the sign-in", func() bool {
@@ -250,16 +250,16 @@ func TestFavouriteJoinsRestartedRoom(t *testing.T) {
 	}
 
 	token := keys.Token("2", "Alice")
-	p := &Config{Set: Values{}, AssetCache: "-", Token: token}
+	p := &Config{Set: Values{}, AssetCache: "-", Token: token, NamedMaster: fm.URL()}
 	conn, err := newConnection(p, "window", fm.URL(), io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
 	conn.log = log
 	m, _ := lobby.NewMaster(fm.URL(), http.DefaultClient)
-	be := browser.New(ctx, m, http.DefaultClient, fm.Origin(), lobby.TokenSources{Flag: token}, log)
+	be := browser.New(ctx, m, http.DefaultClient, fm.Origin(), lobby.TokenSources{Flag: token, FlagMaster: fm.URL()}, log)
 	defer be.Close()
-	mm := &matchMaker{p: p, conn: conn, tokens: p.tokenSources()}
+	mm := &matchMaker{p: p, conn: conn, tokens: p.TokenSources()}
 	b := hud.NewBrowser(m.URL())
 	b.Refresh()
 	browsertest.Pump(t, b, be, "rooms, sign-in, favourites", func() bool {
@@ -342,5 +342,5 @@ func TestJoinFindsMaster(t *testing.T) {
 
 // newBackend is the back end of w's master's browser with token as -token.
 func newBackend(w *browsertest.World, token string) *browser.Backend {
-	return browser.New(w.Ctx, w.Master, http.DefaultClient, w.Fake.Origin(), lobby.TokenSources{Flag: token}, w.Log)
+	return browser.New(w.Ctx, w.Master, http.DefaultClient, w.Fake.Origin(), lobby.TokenSources{Flag: token, FlagMaster: w.Master.URL()}, w.Log)
 }

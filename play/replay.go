@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strings"
 	"time"
 
@@ -21,9 +20,6 @@ import (
 	"vimpclient/session"
 	"vimpclient/window"
 )
-
-// maxRecordingLines bounds a recording read into memory.
-const maxRecordingLines = 4 << 20
 
 // ReplayConfig is what `vimpclient replay` asks for: its flags, parsed.
 type ReplayConfig struct {
@@ -50,18 +46,14 @@ type ReplayConfig struct {
 // seek, follow a player), or headless at once, printing the summary. It
 // returns the exit status.
 func Replay(ctx context.Context, r ReplayConfig, stdout, stderr io.Writer) int {
-	f, err := os.Open(r.File)
+	read, err := session.LoadRecording(r.File)
 	if err != nil {
 		fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
 		return 1
 	}
-	lines, err := session.ReadRecording(f, maxRecordingLines)
-	f.Close()
-	if err != nil {
-		fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
-		return 1
-	}
+	lines := read.Lines
 	log, once := logs.New(stderr, r.Verbose)
+	log.Debug("recording read", "file", r.File, "lines", read.Read, "kept", len(lines), "skipped", read.Skipped, "bytes", read.Kept)
 	if !r.Headless {
 		var dl *assets.Downloader
 		switch t, ok := session.RecordedTarget(lines, r.Conn); {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -53,7 +52,7 @@ func Window(ctx context.Context, p *Config, start *hud.StartChoice, stdout, stde
 	defer av.close()
 	renderer := render.New(ctx, render.Options{Log: log}) // each match's target brings its images
 	mm := &matchMaker{p: p, conn: conn, textures: renderer.Textures(), setAssets: renderer.SetAssets, sounds: av.sounds,
-		tokens: p.tokenSources()}
+		tokens: p.TokenSources()}
 	off := &offlineHost{p: p, stderr: stderr}
 	defer off.stop()
 	room := p.Room       // joined at once in the first browser opened
@@ -147,7 +146,7 @@ func (mm *matchMaker) browser(ctx context.Context, addr, room string) (window.Lo
 	if mm.p.Nick != "" {
 		log.Warn("-nick is ignored in lobby rooms: the nick comes from the identity token")
 	}
-	if tok, _, err := mm.tokens.Token(master.Key()); err == nil {
+	if tok, _, err := mm.tokens.Token(master); err == nil {
 		mm.p.out.add(tok)
 	}
 	backend := browser.New(ctx, master, mm.conn.client, t.Origin, mm.tokens, log)
@@ -279,17 +278,12 @@ func startEmbedded(ctx context.Context, p *Config, stderr io.Writer) (*host.Serv
 // the window: the client draws and sounds it itself (as replay does
 // without -assets).
 func openMenuDemo(ctx context.Context, path string, renderer *render.Renderer, av *audioOut, conn *connection) (*demo.Demo, error) {
-	f, err := os.Open(path)
+	read, err := session.LoadRecording(path)
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
-	lines, err := session.ReadRecording(f, maxRecordingLines)
-	f.Close()
-	if err != nil {
-		return nil, fmt.Errorf("demo %s: %w", filepath.Base(path), err)
-	}
 	log := conn.log
-	d, err := demo.New(demo.Options{Lines: lines, Log: log,
+	d, err := demo.New(demo.Options{Lines: read.Lines, Log: log,
 		NewLoop: func(sess *session.Session) *gameloop.Loop {
 			av.sounds.Reset() // each pass through the recording starts with silence
 			return gameloop.New(gameloop.Options{Session: sess, Log: log, Context: ctx, NoPrediction: true,

@@ -6,17 +6,33 @@ import (
 	"testing"
 )
 
-// FuzzReadRecording: any recording file gives lines or an error.
+// FuzzReadRecording: any recording file gives lines within the limits, or
+// an error; every kept line passes the checks, and its message can be
+// made and played. More seeds (every number negative, huge, fractional)
+// are in testdata/fuzz/FuzzReadRecording.
 func FuzzReadRecording(f *testing.F) {
 	f.Add([]byte(`{"t":1,"ms":0,"conn":"A","dir":"s2c","kind":"json","port":10,"payload":3}` + "\n"))
 	f.Add([]byte(`{"conn":"A","dir":"s2c","kind":"binary","bytes":3,"b64":"AQID"}` + "\n" + `{"conn":"A","dir":"event","kind":"close","code":4004}`))
 	f.Add([]byte(`{"conn":"A","dir":"s2c","kind":"binary","bytes":99999999,"b64Omitted":true}`))
 	f.Add([]byte("{\n"))
+	lim := RecordingLimits{Lines: 40, Bytes: 64 << 10}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		lines, err := ReadRecording(bytes.NewReader(b), 40)
+		rec, err := ReadRecording(bytes.NewReader(b), lim)
 		if err != nil {
 			return
 		}
+		if len(rec.Lines) > lim.Lines || rec.Read > 4*lim.Lines || rec.Kept > lim.Bytes || rec.Read != len(rec.Lines)+rec.Skipped {
+			t.Fatalf("kept %d lines (%d bytes) of %d, %d skipped, limits %+v", len(rec.Lines), rec.Kept, rec.Read, rec.Skipped, lim)
+		}
+		for i := range rec.Lines {
+			if err := rec.Lines[i].check(); err != nil {
+				t.Fatalf("kept line %d: %v", i, err)
+			}
+			if _, _, err := rec.Lines[i].Wire(); err != nil && rec.Lines[i].B64 == "" {
+				t.Fatalf("kept line %d: %v", i, err)
+			}
+		}
+		lines := rec.Lines
 		rp, err := NewReplay(lines, "")
 		if err != nil {
 			return

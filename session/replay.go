@@ -2,14 +2,20 @@ package session
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"reflect"
 	"sync"
 	"time"
+	"unsafe"
 
+	"vimpclient/internal/localfile"
 	"vimpclient/protocol"
 )
 
@@ -78,7 +84,13 @@ func (l RecordedLine) Wire() (Message, bool, error) {
 		return Message{Data: append(append([]byte(fmt.Sprintf("[%d,", l.Port)), p...), ']')}, true, nil
 	case "binary":
 		if l.B64Omitted || l.B64 == "" {
-			return Message{Binary: true, Data: make([]byte, min(l.Bytes, MaxIncomingMessage))}, true, nil
+			if l.Bytes < 0 || l.Bytes > MaxIncomingMessage {
+				return Message{}, false, fmt.Errorf("binary line: a size of %d bytes, not between 0 and %d", l.Bytes, MaxIncomingMessage)
+			}
+			return Message{Binary: true, Data: make([]byte, l.Bytes)}, true, nil
+		}
+		if base64.StdEncoding.DecodedLen(len(l.B64)) > MaxIncomingMessage {
+			return Message{}, false, fmt.Errorf("binary line: %d characters of base64, over the %d bytes a message holds", len(l.B64), MaxIncomingMessage)
 		}
 		b, err := base64.StdEncoding.DecodeString(l.B64)
 		if err != nil {
@@ -94,30 +106,257 @@ func (l RecordedLine) Wire() (Message, bool, error) {
 func RecordingBytes(lines []RecordedLine) int {
 	n := 0
 	for _, l := range lines {
-		n += len(l.Payload) + len(l.B64)*3/4 + l.Bytes + 256
+		n += len(l.Payload) + len(l.B64)*3/4 + min(max(l.Bytes, 0), MaxIncomingMessage) + 256
 	}
 	return n
 }
 
-// ReadRecording reads every line of a capture or recording, up to limit lines.
-func ReadRecording(r io.Reader, limit int) ([]RecordedLine, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64<<10), 2*MaxIncomingMessage)
-	var out []RecordedLine
-	for sc.Scan() {
-		if len(out) >= limit {
-			return nil, fmt.Errorf("recording: more than %d lines", limit)
-		}
-		var l RecordedLine
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil {
-			return nil, fmt.Errorf("recording line %d: %w", len(out)+1, err)
-		}
-		out = append(out, l)
-	}
-	if err := sc.Err(); err != nil {
+// Limits of what ReadRecording keeps of a recording. A recording is read a
+// line at a time; only the lines a replay uses are kept (see Recording),
+// and these bound how many and how large they may be, so a damaged or
+// hostile file costs at most about MaxRecordingKept of memory however it
+// is made.
+const (
+	// MaxRecordingLines bounds the lines kept: about eleven hours of a
+	// match at fifty messages a second.
+	MaxRecordingLines = 1 << 21
+	// MaxRecordingKept bounds the bytes kept, as RecordedLine.Cost counts
+	// them (each line's own size in memory, its text and the message it
+	// plays), with the lines' own size counted again for the moment they
+	// are joined into one slice.
+	MaxRecordingKept = 512 << 20
+)
+
+// Bounds of a recording line's numbers. A time is in milliseconds: t since
+// 1970 (up to the largest integer a JSON number holds exactly), ms since
+// the recording began (up to about 34 years, well inside a time.Duration).
+// A port is what an envelope may carry (the client's envelope parser
+// accepts 0 to 65536); a client message may also carry a negative one,
+// which the error probes send. A close code is 0 (none) or one WebSocket
+// defines or leaves to applications (1000 to 4999).
+const (
+	maxLineT       = 1 << 53
+	maxLineMs      = 1 << 40
+	maxLinePort    = 1 << 16
+	minCloseCode   = 1000
+	maxCloseCode   = 4999
+	maxRecordedB64 = (MaxIncomingMessage + 2) / 3 * 4
+)
+
+// lineSize is what a kept line costs before its text: the struct itself.
+const lineSize = int64(unsafe.Sizeof(RecordedLine{}))
+
+// RecordingLimits bound what ReadRecording keeps.
+type RecordingLimits struct {
+	Lines int   // lines kept; four times as many are read at most
+	Bytes int64 // bytes kept, as MaxRecordingKept says
+}
+
+// DefaultRecordingLimits are the limits a replay reads a recording with.
+func DefaultRecordingLimits() RecordingLimits {
+	return RecordingLimits{Lines: MaxRecordingLines, Bytes: MaxRecordingKept}
+}
+
+// Recording is what ReadRecording keeps of a recording: the lines a replay
+// uses (server messages, the client's JSON messages, connect and close
+// events), in order. The rest (the session header and trailer, other
+// events, raw text messages, lines without a direction) are read, checked
+// and counted, but not kept.
+type Recording struct {
+	Lines   []RecordedLine
+	Read    int   // lines read, blank ones included
+	Skipped int   // lines read and not kept
+	Kept    int64 // what Lines cost, as RecordedLine.Cost counts it
+}
+
+// LoadRecording reads the recording at path with the default limits. Only
+// a regular file is read (a FIFO or a device is refused at once), and at
+// most localfile.RecordingLimit bytes of it.
+func LoadRecording(path string) (*Recording, error) {
+	f, _, err := localfile.Open(path)
+	if err != nil {
 		return nil, fmt.Errorf("recording: %w", err)
 	}
-	return out, nil
+	defer f.Close()
+	rec, err := ReadRecording(localfile.LimitReader(f, localfile.RecordingLimit, path, "recording"), DefaultRecordingLimits())
+	var pe *fs.PathError
+	switch {
+	case errors.As(err, &pe):
+		return nil, err // names the path already
+	case err != nil:
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return rec, nil
+}
+
+// ReadRecording reads a capture or recording line by line, keeping the
+// lines a replay uses within lim. Every line is checked as it is read: a
+// line that is not JSON, or whose numbers a recording cannot hold (a
+// negative size, a time before 1970, a port or close code out of range),
+// is an error naming its line number. Such a line is never dropped: a
+// replay is a function of every server message, and playing the recording
+// without one would show a match that never happened.
+func ReadRecording(r io.Reader, lim RecordingLimits) (*Recording, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64<<10), maxRecordedLine)
+	// Kept lines gather in chunks copied once into a slice of the exact
+	// length at the end: the lines end in no spare room, as a slice grown
+	// by doubling would (up to half of it).
+	const chunk = 4096
+	var (
+		rec    Recording
+		chunks [][]RecordedLine
+		cur    []RecordedLine
+		n      int
+		conn   string // the previous line's connection, shared by the next
+	)
+	for sc.Scan() {
+		if rec.Read++; rec.Read > maxRead(lim) {
+			return nil, fmt.Errorf("recording line %d: more than %d lines, the most a replay reads", rec.Read, maxRead(lim))
+		}
+		text := sc.Bytes()
+		if len(bytes.TrimSpace(text)) == 0 {
+			rec.Skipped++
+			continue
+		}
+		var l RecordedLine
+		if err := json.Unmarshal(text, &l); err != nil {
+			return nil, fmt.Errorf("recording line %d: %w", rec.Read, jsonLineError(err))
+		}
+		if err := l.check(); err != nil {
+			return nil, fmt.Errorf("recording line %d: %w", rec.Read, err)
+		}
+		if !l.kept() {
+			rec.Skipped++
+			continue
+		}
+		if l.Conn == conn {
+			l.Conn = conn
+		}
+		conn = l.Conn
+		l.Dir, l.Kind = intern(l.Dir), intern(l.Kind)
+		if n >= lim.Lines {
+			return nil, fmt.Errorf("recording line %d: more than %d lines to keep, the most a replay holds", rec.Read, lim.Lines)
+		}
+		// The lines' own size counts twice: the chunks and the slice they
+		// are joined into are both held while it is filled.
+		if rec.Kept += l.Cost(); rec.Kept+int64(n+1)*lineSize > lim.Bytes {
+			return nil, fmt.Errorf("recording line %d: more than %s to keep, the most a replay holds in memory", rec.Read, localfile.Size(lim.Bytes))
+		}
+		if len(cur) == cap(cur) {
+			if cur != nil {
+				chunks = append(chunks, cur)
+			}
+			cur = make([]RecordedLine, 0, chunk)
+		}
+		cur = append(cur, l)
+		n++
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, fmt.Errorf("recording line %d: longer than %s, the longest line a recording holds", rec.Read+1, localfile.Size(maxRecordedLine))
+		}
+		return nil, fmt.Errorf("recording line %d: %w", rec.Read+1, err)
+	}
+	if n > 0 {
+		rec.Lines = make([]RecordedLine, 0, n)
+		for _, c := range append(chunks, cur) {
+			rec.Lines = append(rec.Lines, c...)
+		}
+	}
+	return &rec, nil
+}
+
+// maxRead is how many lines, kept or skipped, ReadRecording reads at most
+// with lim: a recording skips few (its header, trailer and connection
+// events), so four times the lines kept leaves room to spare, and a file
+// of nothing but skipped lines is not read on for minutes.
+func maxRead(lim RecordingLimits) int { return 4 * lim.Lines }
+
+// maxRecordedLine is the longest line a recording holds: a largest binary
+// message in base64 with room to spare.
+const maxRecordedLine = 2 * MaxIncomingMessage
+
+// check refuses a line whose numbers no recording holds.
+func (l *RecordedLine) check() error {
+	switch {
+	case !(l.T >= 0 && l.T <= maxLineT):
+		return fmt.Errorf(`"t" is %g: a time must lie between 0 and %d ms`, l.T, int64(maxLineT))
+	case !(l.Ms >= 0 && l.Ms <= maxLineMs):
+		return fmt.Errorf(`"ms" is %g: a time into the recording must lie between 0 and %d ms`, l.Ms, int64(maxLineMs))
+	case l.Port > maxLinePort || l.Port < -maxLinePort:
+		return fmt.Errorf(`"port" is %d: a port must lie between -%d and %d`, l.Port, maxLinePort, maxLinePort)
+	case l.Port < 0 && l.Dir == "s2c":
+		return fmt.Errorf(`"port" is %d: a server message's port cannot be negative`, l.Port)
+	case l.Bytes < 0:
+		return fmt.Errorf(`"bytes" is %d: a message's size cannot be negative`, l.Bytes)
+	case l.Bytes > MaxIncomingMessage:
+		return fmt.Errorf(`"bytes" is %d: a message may hold at most %d bytes`, l.Bytes, MaxIncomingMessage)
+	case len(l.B64) > maxRecordedB64:
+		return fmt.Errorf(`"b64" holds %d characters: a message may hold at most %d bytes`, len(l.B64), MaxIncomingMessage)
+	case l.Code != 0 && (l.Code < minCloseCode || l.Code > maxCloseCode):
+		return fmt.Errorf(`"code" is %d: a close code is 0 (none) or lies between %d and %d`, l.Code, minCloseCode, maxCloseCode)
+	}
+	return nil
+}
+
+// kept reports whether a replay uses the line: a server message, a client
+// JSON message (the recorded auth answer, the replies tests compare), a
+// connect event (the assets' key) or a close.
+func (l *RecordedLine) kept() bool {
+	switch l.Dir {
+	case "s2c":
+		return l.Kind == "json" || l.Kind == "binary"
+	case "c2s":
+		return l.Kind == "json"
+	case "event":
+		return l.Kind == "connect" || l.Kind == "close"
+	}
+	return false
+}
+
+// intern returns the constant for a kept line's direction or kind, so the
+// many lines share one copy of each.
+func intern(s string) string {
+	for _, c := range [...]string{"s2c", "c2s", "event", "json", "binary", "connect", "close"} {
+		if s == c {
+			return c
+		}
+	}
+	return s
+}
+
+// Cost is about what the line holds in memory, and what playing it
+// allocates: its own size, its text, and for a binary message logged by
+// size only the zero bytes it becomes.
+func (l *RecordedLine) Cost() int64 {
+	n := lineSize + int64(len(l.Payload)+len(l.B64)+len(l.Conn)+len(l.Reason)+
+		len(l.Host)+len(l.GameID)+len(l.GameVersion)+len(l.AssetsBase))
+	if l.Kind == "binary" && (l.B64Omitted || l.B64 == "") && l.Bytes > 0 {
+		n += int64(min(l.Bytes, MaxIncomingMessage))
+	}
+	return n
+}
+
+// jsonLineError says what a line's JSON got wrong in a player's terms: a
+// field of the wrong type names the field and what it should hold.
+func jsonLineError(err error) error {
+	var te *json.UnmarshalTypeError
+	if !errors.As(err, &te) || te.Field == "" {
+		return err
+	}
+	want := "a " + te.Type.String()
+	switch te.Type.Kind() {
+	case reflect.Int, reflect.Int64, reflect.Int32:
+		want = "a whole number"
+	case reflect.Float64:
+		want = "a number a float64 holds"
+	case reflect.String:
+		want = "a string"
+	case reflect.Bool:
+		want = "true or false"
+	}
+	return fmt.Errorf("%q must be %s; the line has %s", te.Field, want, te.Value)
 }
 
 // Replay is a Transport that plays back the server side of one recorded

@@ -21,11 +21,11 @@ func loadCapture(t *testing.T, name string) []RecordedLine {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	lines, err := ReadRecording(f, 1<<20)
+	rec, err := ReadRecording(f, DefaultRecordingLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
-	return lines
+	return rec.Lines
 }
 
 // compared keeps what the issue compares: handshake answers (ports 0-4),
@@ -242,10 +242,11 @@ func TestRecordedTargetKeysTheAssets(t *testing.T) {
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}
-	lines, err := ReadRecording(&buf.Buffer, 100)
+	read, err := ReadRecording(&buf.Buffer, DefaultRecordingLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
+	lines := read.Lines
 	got, ok := RecordedTarget(lines, "")
 	if !ok || got.Host != want.Host || got.GameID != want.GameID || got.GameVersion != want.GameVersion || got.AssetsBase != want.AssetsBase {
 		t.Fatalf("recorded target %+v %v, want %+v", got, ok, want)

@@ -46,12 +46,12 @@ func TestRecordingEscapesTerminalRunes(t *testing.T) {
 			t.Fatalf("raw %U in the recording:\n%s", r, buf.String())
 		}
 	}
-	lines, err := ReadRecording(bytes.NewReader(buf.Bytes()), 100)
+	read, err := ReadRecording(bytes.NewReader(buf.Bytes()), DefaultRecordingLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got *Message
-	for _, l := range lines {
+	for _, l := range read.Lines {
 		if m, ok, err := l.Wire(); ok && err == nil {
 			got = &m
 			break

@@ -342,11 +342,11 @@ func TestRecordingRoundTrip(t *testing.T) {
 	if err := rec.Close(); err != nil {
 		t.Fatal(err)
 	}
-	again, err := ReadRecording(bytes.NewReader(buf.Bytes()), 1<<20)
+	again, err := ReadRecording(bytes.NewReader(buf.Bytes()), DefaultRecordingLimits())
 	if err != nil {
 		t.Fatal(err)
 	}
-	rp2, err := NewReplay(again, "A")
+	rp2, err := NewReplay(again.Lines, "A")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,7 +361,7 @@ func TestRecordingRoundTrip(t *testing.T) {
 			t.Errorf("reply %d: %s vs %s", i, a[i], b[i])
 		}
 	}
-	if w := recordedReplies(again, "A", "team1"); len(w) != len(a) {
+	if w := recordedReplies(again.Lines, "A", "team1"); len(w) != len(a) {
 		t.Errorf("recording holds %d c2s replies, session sent %d", len(w), len(a))
 	}
 }

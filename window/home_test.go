@@ -184,11 +184,11 @@ func TestHomeDemoAndBack(t *testing.T) {
 			return nil, err
 		}
 		defer f.Close()
-		lines, err := session.ReadRecording(f, 1<<20)
+		read, err := session.ReadRecording(f, session.DefaultRecordingLimits())
 		if err != nil {
 			return nil, err
 		}
-		opened, err = demo.New(demo.Options{Lines: lines, Conn: "A", Nick: "Recorder", Team: "team1", Log: quiet,
+		opened, err = demo.New(demo.Options{Lines: read.Lines, Conn: "A", Nick: "Recorder", Team: "team1", Log: quiet,
 			NewLoop: func(sess *session.Session) *gameloop.Loop {
 				return gameloop.New(gameloop.Options{Session: sess, Log: quiet, Context: ctx, NoPrediction: true,
 					Textures: r.Textures(), Interactive: true, AutoTeam: true})

@@ -3,9 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"vimpclient/clientcore"
+	"vimpclient/internal/localfile"
 )
 
 // runFrames decodes raw frame files (wire bytes starting with the port byte)
@@ -24,7 +24,7 @@ func runFrames(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return 2
 	}
-	raw, err := os.ReadFile(*schemaPath)
+	raw, err := localfile.Read(*schemaPath, localfile.SchemaLimit, "snapshot schema")
 	if err != nil {
 		fmt.Fprintf(stderr, "frames: %v\n", err)
 		return 1
@@ -39,7 +39,7 @@ func runFrames(args []string, stdout, stderr io.Writer) int {
 	var line []byte
 	status := 0
 	for _, path := range fs.Args() {
-		b, err := os.ReadFile(path)
+		b, err := localfile.Read(path, localfile.FrameLimit, "frame")
 		if err != nil {
 			fmt.Fprintf(stderr, "frames: %v\n", err)
 			status = 1

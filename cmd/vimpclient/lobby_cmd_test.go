@@ -177,7 +177,11 @@ func TestLoginStoresPastedToken(t *testing.T) {
 	if code != 0 || !strings.Contains(out.String(), "Signed in as Neo") {
 		t.Fatalf("login: %d\n%s%s", code, out.String(), errOut.String())
 	}
-	got, from, err := lobby.DefaultTokenSources("", "").Token("127.0.0.1:3002")
+	m, err := lobby.NewMaster("http://127.0.0.1:3002", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, from, err := lobby.DefaultTokenSources(lobby.TokenFlags{}).Token(m)
 	if err != nil || got != token || from != "the stored sign-in" {
 		t.Errorf("stored token: %q %q %v", got, from, err)
 	}

@@ -48,8 +48,9 @@ func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&p.ScreenshotAfter, "screenshot-after", 10*time.Second, "when to take the -screenshot")
 	fs.Var(&p.Size, "window", "the window's size `WxH` (default: its size when last closed, else 1280x720)")
 	fs.Var(&p.QuickPlay, "quickplay", "play at once: -quickplay alone against the embedded host (window: skipping the start screen); -quickplay GAME with a lobby master's address joins its fullest room of GAME with space (with none, the embedded host plays GAME)")
-	fs.StringVar(&p.Token, "token", "", "identity token for a lobby master's rooms (default: -token-file, $VIMP_TOKEN, then the one vimpclient login stored)")
-	fs.StringVar(&p.TokenFile, "token-file", "", "read the identity token from this file")
+	fs.StringVar(&p.Token, "token", "", "identity token for the rooms of the lobby master named on the command line, or by -token-master; sent to no other (default: -token-file, $VIMP_TOKEN, then the one vimpclient login stored)")
+	fs.StringVar(&p.TokenFile, "token-file", "", "read the identity token from this file (for the same master as -token)")
+	fs.StringVar(&p.TokenMaster, "token-master", "", "the lobby master `URL` that -token, -token-file and $VIMP_TOKEN are for (default: -token's the address argument, unless a join link gave it; $VIMP_TOKEN's $VIMP_TOKEN_MASTER)")
 	fs.StringVar(&p.Room, "room", "", "lobby room to join: its id, or its exact name (any case)")
 	fs.StringVar(&p.Auth, "auth", "", "the identity service the server browser's Sign in uses (default: the one the master names)")
 	fs.BoolVar(&p.version, "version", false, "print the version, commit, build date and Go version, then exit")
@@ -65,22 +66,44 @@ func usagePlay(w io.Writer, fs *flag.FlagSet) {
 // runPlay is the default command: connect to the host at the address
 // argument, or to the embedded host started in-process.
 func runPlay(args []string, stdout, stderr io.Writer) int {
-	p := &playFlags{Config: play.Config{Set: play.Values{}}}
-	fs := flagSet("vimpclient", stderr)
+	return playArgs(args, false, stdout, stderr)
+}
+
+// parsePlay reads the play command's flags and address. fromLink says the
+// address came from a join link, not from the player: the tokens of
+// -token and -token-file are then for -token-master's master alone.
+// code >= 0 when the program stops there with that status.
+func parsePlay(args []string, fromLink bool, stdout, stderr io.Writer) (p *playFlags, fs *flag.FlagSet, addr string, code int) {
+	p = &playFlags{Config: play.Config{Set: play.Values{}}}
+	fs = flagSet("vimpclient", stderr)
 	p.register(fs)
 	fs.Usage = func() { usagePlay(stderr, fs) }
 	if err := fs.Parse(play.JoinQuickplayArg(args)); err != nil {
-		return parseStatus(err)
+		return nil, nil, "", parseStatus(err)
 	}
 	if p.version {
 		fmt.Fprintln(stdout, version.Get())
-		return 0
+		return nil, nil, "", 0
 	}
 	if fs.NArg() > 1 {
 		fmt.Fprintf(stderr, "vimpclient: one address expected, got %q\n", fs.Args())
-		return 2
+		return nil, nil, "", 2
 	}
-	addr := fs.Arg(0)
+	addr = fs.Arg(0)
+	if !fromLink {
+		p.NamedMaster = addr
+	}
+	if (p.Token != "" || p.TokenFile != "") && p.NamedMaster == "" && p.TokenMaster == "" {
+		fmt.Fprintln(stderr, "vimpclient: -token and -token-file name no master here: they are sent to none (-token-master URL names the master they are for)")
+	}
+	return p, fs, addr, -1
+}
+
+func playArgs(args []string, fromLink bool, stdout, stderr io.Writer) int {
+	p, fs, addr, code := parsePlay(args, fromLink, stdout, stderr)
+	if code >= 0 {
+		return code
+	}
 	if err := p.Prepare(addr); err != nil {
 		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
 		return 2

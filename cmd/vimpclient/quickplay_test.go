@@ -42,7 +42,7 @@ func TestOpenJoinsTheLinkedRoom(t *testing.T) {
 		// that the linked room was found and offered to (a room the link
 		// did not name is an error before any offer).
 		before := offers(w.Fake)
-		run([]string{"open", "-headless", "-for", "2s", "-token", w.Keys.Token("2", "Alice"), link}, &bytes.Buffer{}, &errOut)
+		run([]string{"open", "-headless", "-for", "2s", "-token", w.Keys.Token("2", "Alice"), "-token-master", w.Fake.URL(), link}, &bytes.Buffer{}, &errOut)
 		if offers(w.Fake) == before || strings.Contains(errOut.String(), "no room") {
 			t.Errorf("open %s: no offer to the room\n%s", link, errOut.String())
 		}

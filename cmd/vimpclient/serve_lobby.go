@@ -20,6 +20,7 @@ type lobbyServeFlags struct {
 	name      string
 	token     string
 	tokenFile string
+	tokenFor  string
 	origin    string
 	ca        string
 }
@@ -27,8 +28,9 @@ type lobbyServeFlags struct {
 func (l *lobbyServeFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&l.master, "master", "", "also list the match as a room of this lobby master (players join over WebRTC)")
 	fs.StringVar(&l.name, "name", "", "the room's name in the master's list (with -master)")
-	fs.StringVar(&l.token, "token", "", "the hoster's identity token (default: -token-file, $VIMP_TOKEN, then the stored sign-in)")
+	fs.StringVar(&l.token, "token", "", "the hoster's identity token, for the -master (default: -token-file, $VIMP_TOKEN, then the stored sign-in)")
 	fs.StringVar(&l.tokenFile, "token-file", "", "read the hoster's identity token from this file")
+	fs.StringVar(&l.tokenFor, "token-master", "", "the lobby master `URL` that -token, -token-file and $VIMP_TOKEN are for (default: -token's the -master; $VIMP_TOKEN's $VIMP_TOKEN_MASTER)")
 	fs.StringVar(&l.origin, "origin", "", "Origin for the master's signaling (default: https://host[:port])")
 	fs.StringVar(&l.ca, "ca", "", "PEM file with an extra CA to trust for an https master")
 }
@@ -58,9 +60,9 @@ func serveLobby(ctx context.Context, srv *host.Server, l *lobbyServeFlags, maxPl
 	if err != nil {
 		return nil, err
 	}
-	token, err := lobby.DefaultTokenSources(l.token, l.tokenFile).For(m)
+	token, err := lobby.DefaultTokenSources(lobby.TokenFlags{Token: l.token, File: l.tokenFile, Master: l.tokenFor, Named: l.master}).For(m)
 	if errors.Is(err, lobby.ErrNoToken) {
-		return nil, fmt.Errorf("hosting a room needs a sign-in: vimpclient login %s, or -token", m.URL())
+		return nil, fmt.Errorf("hosting a room needs a sign-in: vimpclient login %s, or -token: %w", m.URL(), err)
 	}
 	if err != nil {
 		return nil, fmt.Errorf("hosting a room: %w", err)

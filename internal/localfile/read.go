@@ -23,8 +23,6 @@ const (
 	SchemaLimit = 1 << 20
 	// FrameLimit bounds one raw snapshot frame given to `frames`.
 	FrameLimit = 16 << 20
-	// ScriptLimit bounds an input script (-script): timed key presses.
-	ScriptLimit = 4 << 20
 	// CALimit bounds a CA bundle (-ca).
 	CALimit = 4 << 20
 	// FontLimit bounds a system font file read for the HUD's fallback.

@@ -73,7 +73,7 @@ type player struct {
 func join(t *testing.T, ctx context.Context, fm *fakemaster.Master, room, token string) *player {
 	t.Helper()
 	sess := session.New(session.Options{AutoTeam: true, Logger: testLog(), Queue: session.NewQueue(1 << 16)})
-	d := rtc.NewDialer(rtc.Config{Addr: fm.URL(), Room: room, Tokens: lobby.TokenSources{Flag: token}, Session: sess, Log: testLog()})
+	d := rtc.NewDialer(rtc.Config{Addr: fm.URL(), Room: room, Tokens: lobby.TokenSources{Flag: token, FlagMaster: fm.URL()}, Session: sess, Log: testLog()})
 	sess.SetPlatform(d)
 	p := &player{sess: sess, dialer: d, done: make(chan struct{})}
 	r := &session.Runner{Session: sess, Resolve: d.Resolve, Dial: d.Dial,

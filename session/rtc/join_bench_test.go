@@ -44,7 +44,7 @@ func BenchmarkJoinToConfig(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		sess := session.New(session.Options{AutoTeam: true, Logger: testLog()})
-		d := rtc.NewDialer(rtc.Config{Addr: master, Room: room, Tokens: lobby.TokenSources{Flag: token}, Session: sess, Log: testLog()})
+		d := rtc.NewDialer(rtc.Config{Addr: master, Room: room, Tokens: lobby.TokenSources{Flag: token, FlagMaster: master}, Session: sess, Log: testLog()})
 		sess.SetPlatform(d)
 		rctx, rcancel := context.WithCancel(ctx)
 		done := make(chan struct{})

@@ -120,7 +120,7 @@ func TestJoinRoomOnlyToTheTokensMaster(t *testing.T) {
 	defer fm.Close()
 	_, room := hostRoom(t, ctx, fm, "Native Room", host.Config{Bots: 0}, nil)
 	token := testKeys(t).Token("2", "Alice")
-	d := rtc.NewDialer(rtc.Config{Addr: fm.URL(), Room: room.ID(), Tokens: lobby.TokenSources{Flag: token}, Log: testLog()})
+	d := rtc.NewDialer(rtc.Config{Addr: fm.URL(), Room: room.ID(), Tokens: lobby.TokenSources{Flag: token, FlagMaster: fm.URL()}, Log: testLog()})
 	target, err := d.Resolve(ctx)
 	if err != nil {
 		t.Fatal(err)

@@ -340,6 +340,13 @@ func (m *Master) offer(s *sess, msg map[string]json.RawMessage) {
 	out := map[string]any{"type": "webrtc_offer", "clientId": s.id, "sdp": msg["sdp"]}
 	if m.cfg.Dialect == Newer {
 		out["memberId"], out["epoch"] = str(msg, "memberId"), rm.epoch
+		// A guest coming back to its held seat: the host expects
+		// RESUME_REQUEST first. The older master knows no resume.
+		var resume bool
+		if json.Unmarshal(msg["resume"], &resume) == nil && resume {
+			out["resume"] = true
+			m.resumeOffers++
+		}
 	}
 	m.writeMsg(host, out)
 }

@@ -35,6 +35,15 @@ func (l *Loop) opened() {
 	l.snd.reset()
 }
 
+// resumed goes on with the match after the host gave the seat back: the
+// core, the world and the HUD stay; the host sends the key set, scoreboard,
+// panel and frames, and input comes back with its TECH_INFORM.
+func (l *Loop) resumed() {
+	l.log.Info("seat resumed: the match goes on")
+	l.hud.Resumed()
+	l.rep.close = nil
+}
+
 func (l *Loop) frame(data []byte, at time.Time) {
 	switch {
 	case l.core == nil:

@@ -14,6 +14,7 @@ import (
 // by passing the event to the concern that owns it.
 type handlers interface {
 	opened()
+	resumed()
 	frame(data []byte, at time.Time)
 	playing(at time.Time)
 	closed(c *session.CloseInfo)
@@ -54,6 +55,8 @@ func (r router) event(ev *session.Event) {
 	switch ev.Kind {
 	case session.EventOpen:
 		r.to.opened()
+	case session.EventResumed:
+		r.to.resumed()
 	case session.EventFrame:
 		r.to.frame(ev.Data, ev.At)
 	case session.EventState:

@@ -22,6 +22,7 @@ type recorder struct {
 func (r *recorder) add(format string, a ...any) { r.got = append(r.got, fmt.Sprintf(format, a...)) }
 
 func (r *recorder) opened()                                { r.add("opened") }
+func (r *recorder) resumed()                               { r.add("resumed") }
 func (r *recorder) frame(data []byte, _ time.Time)         { r.add("frame %d", len(data)) }
 func (r *recorder) playing(time.Time)                      { r.add("playing") }
 func (r *recorder) closed(c *session.CloseInfo)            { r.add("closed %d", c.Code) }

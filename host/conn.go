@@ -51,6 +51,15 @@ type client struct {
 	// lobby marks a lobby room's joiner: its auth form has no name field,
 	// the nick comes from its verified identity token.
 	lobby bool
+	// resume marks a connection offered with resume (set before the room
+	// sees it): it must open with RESUME_REQUEST.
+	resume bool
+	// uid is the match's user id: the client's own id, or the id of the
+	// seat it resumed.
+	uid  int
+	nick string    // the verified nick of a lobby player
+	seat *heldSeat // the seat whose key this client was given
+	left bool      // LEAVE received: the seat is not held
 }
 
 type event struct {
@@ -63,6 +72,10 @@ type event struct {
 	nick    string
 	authErr error
 }
+
+// The handshake state of a connection offered with resume, before its
+// RESUME_REQUEST (the others are 0-3, H0 to H3).
+const stateResume = -1
 
 func (s *Server) serveGame(w http.ResponseWriter, r *http.Request) {
 	// Counted before the upgrade: until then http.Server.Shutdown waits

@@ -18,7 +18,7 @@ func TestParseClientMessage(t *testing.T) {
 		{` [8, 17] `, true, 8, `17`},
 		{`[2]`, true, 2, `null`},
 		{`[1,{"name":"Al"}]`, true, 1, `{"name":"Al"}`},
-		{`[9,null]`, false, 0, ``},
+		{`[11,null]`, false, 0, ``},
 		{`[-1,null]`, false, 0, ``},
 		{`["constructor",-1]`, false, 0, ``},
 		{`[1.0,null]`, false, 0, ``},

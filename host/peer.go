@@ -40,9 +40,16 @@ const verifyTimeout = 10 * time.Second
 // stops: the same admission, handshake, pings and kicks as a WebSocket
 // client, with the nick taken from the verified token.
 func (s *Server) ServePeer(ctx context.Context, p Peer, verify TokenVerifier) {
+	s.ServePeerResume(ctx, p, verify, false)
+}
+
+// ServePeerResume is ServePeer for a joiner whose offer asked for resume:
+// when the host holds seats, its first message must be RESUME_REQUEST (no
+// CONFIG_DATA is sent); otherwise it is served as any joiner.
+func (s *Server) ServePeerResume(ctx context.Context, p Peer, verify TokenVerifier, resume bool) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	c := &client{id: int(s.nextID.Add(1)), out: make(chan outMsg, outQueue), cancel: cancel, lobby: true}
+	c := &client{id: int(s.nextID.Add(1)), out: make(chan outMsg, outQueue), cancel: cancel, lobby: true, resume: resume}
 	select {
 	case s.room.joins <- c:
 	case <-ctx.Done():
@@ -68,7 +75,8 @@ func (s *Server) ServePeer(ctx context.Context, p Peer, verify TokenVerifier) {
 }
 
 // readPeer forwards a peer's messages to the room under the same message
-// budget as the WebSocket; an AUTH_RESPONSE's token is verified here.
+// budget as the WebSocket; the token of an AUTH_RESPONSE or a
+// RESUME_REQUEST is verified here.
 func (s *Server) readPeer(ctx context.Context, p Peer, c *client, verify TokenVerifier) {
 	budget := messageBudget{limit: s.cfg.MessageRate}
 	for {
@@ -87,7 +95,7 @@ func (s *Server) readPeer(ctx context.Context, p Peer, c *client, verify TokenVe
 			continue
 		}
 		ev := event{c: c, port: port, payload: payload}
-		if port == protocol.AuthResponse {
+		if port == protocol.AuthResponse || port == protocol.ResumeRequest {
 			ev.nick, ev.authErr = s.verifyAuth(ctx, payload, verify)
 		}
 		if !s.forward(ctx, ev) {

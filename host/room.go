@@ -39,9 +39,12 @@ type room struct {
 	leaves  chan *client
 	events  chan event
 	stopped chan struct{}
-	clients map[int]*client
-	bufs    sync.Pool
-	now     time.Time
+	clients map[int]*client // by the match's user id (client.uid)
+	// seats are the lobby players given a resume key, by their game id;
+	// a seat whose client is nil is held for a player who may come back.
+	seats map[string]*heldSeat
+	bufs  sync.Pool
+	now   time.Time
 	// players and mapName are read by other goroutines (a lobby room
 	// reports them to its master).
 	players atomic.Int32
@@ -50,7 +53,8 @@ type room struct {
 
 func newRoom(cfg *Config, m game.Match) *room {
 	r := &room{cfg: cfg, match: m, joins: make(chan *client), leaves: make(chan *client),
-		events: make(chan event, 1024), stopped: make(chan struct{}), clients: map[int]*client{}}
+		events: make(chan event, 1024), stopped: make(chan struct{}), clients: map[int]*client{},
+		seats: map[string]*heldSeat{}}
 	r.bufs.New = func() any { b := make([]byte, 0, 2048); return &b }
 	m.SetOut(r)
 	return r
@@ -99,6 +103,7 @@ func (r *room) run(ctx context.Context) {
 				r.mapName.Store(&name)
 			}
 			r.timers(now)
+			r.expireSeats(now)
 			if !now.Before(nextIdle) {
 				nextIdle = now.Add(r.cfg.IdleCheck)
 				r.idleKicks(now)
@@ -154,7 +159,7 @@ func (r *room) enqueue(c *client, m outMsg, reliable bool) bool {
 	return false
 }
 
-func (r *room) send(c *client, port int, payload any) { r.JSON(c.id, port, payload) }
+func (r *room) send(c *client, port int, payload any) { r.JSON(c.uid, port, payload) }
 
 // closeClient sends an optional TECH_INFORM first (kicks), then the close.
 func (r *room) closeClient(c *client, code websocket.StatusCode, reason string) {
@@ -179,7 +184,8 @@ func (r *room) leaveMatch(c *client) {
 	if c.joined {
 		c.joined = false
 		r.players.Add(-1)
-		r.match.Leave(c.id)
+		r.match.Leave(c.uid)
+		r.dropSeat(c)
 	}
 }
 
@@ -190,6 +196,11 @@ func (r *room) authenticated() int {
 			n++
 		}
 	}
+	for _, st := range r.seats {
+		if st.client == nil {
+			n++ // held for a player who may come back
+		}
+	}
 	return n
 }
 
@@ -197,7 +208,14 @@ func (r *room) authenticated() int {
 func (r *room) admit(c *client) {
 	c.admitted = r.now
 	c.rtt = 100
-	r.clients[c.id] = c
+	c.uid = c.id
+	r.clients[c.uid] = c
+	if c.resume && r.resumable() {
+		// A connection offered with resume: its first message must be
+		// RESUME_REQUEST; a held seat is already counted.
+		c.state = stateResume
+		return
+	}
 	if r.authenticated() >= r.cfg.MaxPlayers {
 		r.send(c, protocol.TechInformData, []any{6, []int{r.cfg.MaxPlayers}})
 		r.closeClient(c, protocol.CloseRoomFull, "")
@@ -206,9 +224,19 @@ func (r *room) admit(c *client) {
 	r.send(c, protocol.ConfigData, r.match.ConfigData())
 }
 
+// remove ends a client whose connection is gone. A lobby player who left
+// without LEAVE keeps its seat for the grace period; everyone else leaves
+// the match at once.
 func (r *room) remove(c *client) {
+	if r.clients[c.uid] != c {
+		return // its seat was taken over by a resumed connection
+	}
+	delete(r.clients, c.uid)
+	if !c.closing && c.joined && c.seat != nil && !c.left {
+		r.detach(c)
+		return
+	}
 	r.leaveMatch(c)
-	delete(r.clients, c.id)
 }
 
 type authError struct {
@@ -243,10 +271,18 @@ func (r *room) authData(lobby bool) any {
 // not enabled in the client's state is ignored.
 func (r *room) handle(ev event) {
 	c := ev.c
-	if r.clients[c.id] != c || c.closing {
+	if r.clients[c.uid] != c || c.closing {
+		return
+	}
+	if ev.port == protocol.Leave {
+		r.leave(c)
 		return
 	}
 	switch c.state {
+	case stateResume:
+		if ev.port == protocol.ResumeRequest {
+			r.resume(c, ev)
+		}
 	case 0:
 		if ev.port == protocol.ConfigReady {
 			c.state = 1
@@ -259,7 +295,7 @@ func (r *room) handle(ev event) {
 	case 2:
 		if ev.port == protocol.ModulesReady {
 			c.state = 3
-			r.match.ModulesReady(c.id)
+			r.match.ModulesReady(c.uid)
 		}
 	case 3:
 		r.inGame(c, ev)
@@ -315,12 +351,13 @@ func (r *room) auth(c *client, ev event) {
 		r.closeClient(c, protocol.CloseRoomFull, "")
 		return
 	}
-	if _, ok := r.match.Join(c.id, fields["name"]); !ok {
+	if _, ok := r.match.Join(c.uid, fields["name"]); !ok {
 		r.send(c, protocol.TechInformData, []any{6, []int{r.cfg.MaxPlayers}})
 		r.closeClient(c, protocol.CloseRoomFull, "")
 		return
 	}
 	c.joined = true
+	c.nick = ev.nick
 	r.players.Add(1)
 	c.state = 2
 	c.tracking = true
@@ -333,20 +370,21 @@ func (r *room) auth(c *client, ev event) {
 func (r *room) inGame(c *client, ev event) {
 	switch ev.port {
 	case protocol.MapReady:
-		r.match.MapReady(c.id)
+		r.match.MapReady(c.uid)
 	case protocol.FirstShotReady:
-		r.match.FirstShotReady(c.id)
+		r.match.FirstShotReady(c.uid)
+		r.issueSeat(c)
 	case protocol.KeysData:
 		var s string
 		if json.Unmarshal(ev.payload, &s) == nil {
 			c.lastActive = r.now
-			r.match.Keys(c.id, s)
+			r.match.Keys(c.uid, s)
 		}
 	case protocol.ChatSend:
 		var s string
 		if json.Unmarshal(ev.payload, &s) == nil {
 			c.lastActive = r.now
-			r.match.Chat(c.id, s)
+			r.match.Chat(c.uid, s)
 		}
 	case protocol.VoteSend:
 		p := strings.TrimSpace(string(ev.payload))
@@ -354,7 +392,7 @@ func (r *room) inGame(c *client, ev event) {
 			return
 		}
 		c.lastActive = r.now
-		r.match.Vote(c.id, ev.payload)
+		r.match.Vote(c.uid, ev.payload)
 	case protocol.Pong:
 		r.pong(c, ev.payload)
 	}
@@ -369,7 +407,7 @@ func (r *room) pong(c *client, payload []byte) {
 	c.missed = 0
 	sample := float64(r.now.Sub(c.pingSent)) / float64(time.Millisecond)
 	c.rtt = 0.9*c.rtt + 0.1*sample
-	r.match.SetLatency(c.id, int(math.Round(c.rtt)))
+	r.match.SetLatency(c.uid, int(math.Round(c.rtt)))
 	if c.rtt > float64(r.cfg.MaxLatency)/float64(time.Millisecond) {
 		r.kick(c, 4, protocol.CloseKickMaxLatency)
 	}
@@ -380,6 +418,12 @@ func (r *room) pong(c *client, payload []byte) {
 func (r *room) timers(now time.Time) {
 	for _, c := range r.clients {
 		if c.closing {
+			continue
+		}
+		if c.state == stateResume {
+			if now.Sub(c.admitted) >= resumeRequestTimeout {
+				r.closeClient(c, protocol.CloseHandshakeTimeout, "handshakeTimeout")
+			}
 			continue
 		}
 		if !c.joined {
@@ -411,7 +455,7 @@ func (r *room) timers(now time.Time) {
 // vote for IdleTimeout.
 func (r *room) idleKicks(now time.Time) {
 	for _, c := range r.clients {
-		if c.closing || !c.joined || c.state != 3 || !r.match.Playing(c.id) {
+		if c.closing || !c.joined || c.state != 3 || !r.match.Playing(c.uid) {
 			continue
 		}
 		if now.Sub(c.lastActive) >= r.cfg.IdleTimeout {

@@ -76,7 +76,12 @@ type Config struct {
 	AuthData json.RawMessage
 	// RoundSeconds, MapSeconds, VoteSeconds pass to the match.
 	RoundSeconds, MapSeconds, VoteSeconds int
-	Log                                   *slog.Logger
+	// ResumeGrace is how long a lobby room holds the seat of a player whose
+	// connection was lost (20 s): the player may take it back with the key
+	// of SESSION_DATA. Negative turns resume off (no SESSION_DATA is sent,
+	// as an older host). A WebSocket client's seat is never held.
+	ResumeGrace time.Duration
+	Log         *slog.Logger
 }
 
 func (c *Config) defaults() {
@@ -94,6 +99,9 @@ func (c *Config) defaults() {
 	}
 	if c.MaxMissedPings <= 0 {
 		c.MaxMissedPings = 5
+	}
+	if c.ResumeGrace == 0 {
+		c.ResumeGrace = DefaultResumeGrace
 	}
 	if c.HandshakeTimeout <= 0 {
 		c.HandshakeTimeout = 120 * time.Second

@@ -139,6 +139,15 @@ func (h *HUD) ReconnectFailed(why string) {
 // Reconnected hides the reconnecting screen (the new connection is open).
 func (h *HUD) Reconnected() { h.Reconnect = Reconnect{} }
 
+// Resumed is a lobby room's seat taken back on a new connection: the
+// match goes on where it was, so the reconnecting and host-change screens
+// and the close reason are gone, the rest of the HUD stays.
+func (h *HUD) Resumed() {
+	h.Reconnect = Reconnect{}
+	h.HostChange = HostChange{}
+	h.Tech.Reset()
+}
+
 // ReconnectKey handles a key press (DOM code) while the reconnecting
 // screen is shown: the give-up key queues an OutGiveUp for the wiring,
 // which stops reconnecting. It reports whether the screen took the key.

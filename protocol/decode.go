@@ -27,7 +27,7 @@ type Panel []PanelCell
 // DecodePayload returns the typed form of a server-to-client JSON payload:
 // *Config, *AuthForm, AuthVerdict, *MapInfo, *FirstShot, Sound, Inform (game),
 // TechInform, MiscEntry, PingID, ClearScope, Opaque (console), Panel, *Stat,
-// Chat, Vote, Keyset, *Accolades. A port outside 0-18 or 5 (binary only) is
+// Chat, Vote, Keyset, *Accolades, SessionInfo, ResumeAnswer. A port outside 0-20 or 5 (binary only) is
 // reported with ErrUnknownPort.
 func DecodePayload(port int, raw json.RawMessage) (any, error) {
 	switch port {
@@ -74,6 +74,10 @@ func DecodePayload(port int, raw json.RawMessage) (any, error) {
 	case KeysetData:
 		k, err := ParseKeyset(raw)
 		return Keyset(k), err
+	case SessionData:
+		return ParseSessionData(raw)
+	case ResumeResult:
+		return ParseResumeResult(raw)
 	}
 	return nil, fmt.Errorf("%w: %d", ErrUnknownPort, port)
 }

@@ -25,9 +25,15 @@ const (
 	VoteData       = 16 // VOTE_DATA: votes and vote lists.
 	KeysetData     = 17 // KEYSET_DATA: 0 spectator, 1 player key set.
 	AccoladesData  = 18 // ACCOLADES_DATA: the room's places in the game's global leaderboard.
+	// SessionData (SESSION_DATA, lobby rooms): {resumeKey, gameId}, the
+	// secret that gets the player's seat back after a lost connection.
+	SessionData = 19
+	// ResumeResult (RESUME_RESULT): {ok: true, gameId} or {ok: false,
+	// reason}, the answer to RESUME_REQUEST.
+	ResumeResult = 20
 
 	// ServerPortCount is one past the highest server-to-client port known.
-	ServerPortCount = 19
+	ServerPortCount = 21
 )
 
 // Client-to-server ports. Note the collisions with the other direction:
@@ -42,9 +48,16 @@ const (
 	ChatSend       = 6 // CHAT_DATA up, a string.
 	VoteSend       = 7 // VOTE_DATA up, a string or [voteName, value].
 	Pong           = 8 // PONG, the ping id as the same JSON number.
+	// ResumeRequest (RESUME_REQUEST, lobby rooms) {v, gameId, resumeKey,
+	// token}: the first message of a connection offered with resume, to
+	// take back a held seat.
+	ResumeRequest = 9
+	// Leave (LEAVE), payload null: the player leaves on purpose; the host
+	// removes the seat at once instead of holding it.
+	Leave = 10
 
 	// ClientPortCount is one past the highest client-to-server port.
-	ClientPortCount = 9
+	ClientPortCount = 11
 )
 
 // FrameFormatVersion is the snapshot frame format this client decodes.

@@ -38,6 +38,10 @@ const (
 	// EventRetry: the runner waits before its next attempt; Retry says
 	// when and why.
 	EventRetry
+	// EventResumed: a lobby room's host gave the seat back after a lost
+	// connection. No EventOpen came before it: the map, the world and the
+	// HUD go on; the host sends the key set, scoreboard, panel and frames.
+	EventResumed
 )
 
 // Event is one item for the game loop, stamped with its arrival time.
@@ -67,6 +71,9 @@ type CloseInfo struct {
 	Reason    string // player-facing: the terminal TECH_INFORM text, else the close code's text
 	Reconnect bool   // false for the policy codes 4001/4006/4008/4009 and for a local stop
 	Local     bool   // the client ended it (context cancelled)
+	// Rejoin: the host refused to give the seat back; the next attempt,
+	// at once, is a fresh join (Reason says why).
+	Rejoin bool
 }
 
 // RetryInfo is the runner's next attempt after a connection ended or could

@@ -117,7 +117,7 @@ func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
 			if !info.Reconnect {
 				return info, nil
 			}
-			if info.Code == protocol.CloseHostMigrating || info.Code == protocol.CloseHostLost {
+			if info.Code == protocol.CloseHostMigrating || info.Code == protocol.CloseHostLost || info.Rejoin {
 				continue
 			}
 		}
@@ -138,6 +138,10 @@ func (r *Runner) Run(ctx context.Context) (*CloseInfo, error) {
 			lost = info.Reason
 		}
 		wait := Backoff(failures)
+		if r.Session.holdsSeat() {
+			// The host holds the seat for a while: ask for it back soon.
+			wait = ResumeBackoff(max(failures, 1))
+		}
 		r.Session.retrying(wait, retries, lost, err)
 		if sleep(ctx, wait) != nil {
 			return last, lastErr

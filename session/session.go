@@ -63,7 +63,10 @@ type Stats struct {
 	Malformed   int         // messages that are not [port, payload] or whose payload failed to parse
 	Unknown     int         // JSON messages on ports this client does not know
 	Connections int
-	Errors      []string
+	// Resumes counts the seats taken back after a lost connection;
+	// ResumesRefused the refusals that led to a fresh join.
+	Resumes, ResumesRefused int
+	Errors                  []string
 }
 
 // Session runs the client side of the protocol over one transport at a
@@ -90,6 +93,9 @@ type Session struct {
 	secrets     []string        // redacted from kept errors
 	refused     map[string]bool // refusals already said on this connection
 	onPlaying   func()          // told each connection that reaches play
+	seat        *seat           // the resume key of the lobby room last played
+	leaveOK     bool            // this connection's host reads LEAVE (it gave a seat key)
+	rejoinWhy   string          // a refused resume, said when the fresh join opens
 }
 
 // New makes a session; Run connects it.
@@ -157,6 +163,8 @@ type conn struct {
 	terminal string // text of a terminal TECH_INFORM, kept for the close reason
 	later    []deferred
 	lockstep bool
+	resuming bool   // RESUME_REQUEST sent, RESUME_RESULT not yet in
+	rejoin   string // the seat was refused: why, and the connection ends
 }
 
 // Run drives one connection until it closes or ctx ends, then reports how it
@@ -166,7 +174,7 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 	ob := newOutbox(func(b []byte) { rec.Message("c2s", Message{Data: b}) })
 	s.mu.Lock()
 	s.ob, s.seq, s.inGame, s.pendingList, s.lastPlaying = ob, 0, false, "", false
-	s.authForm, s.submitted, s.refused = false, nil, nil
+	s.authForm, s.submitted, s.refused, s.leaveOK = false, nil, nil, false
 	s.token, s.tokenErr = target.RoomToken()
 	s.stats.Connections++
 	s.mu.Unlock()
@@ -187,7 +195,18 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 	lockstep := ok && ls.Lockstep()
 	c := &conn{target: target, lockstep: lockstep}
 	defer c.stopTimers()
-	s.queue.Push(Event{At: s.now(), Kind: EventOpen})
+	if !s.startResume(c, ob, t) {
+		// A resumed connection goes on with what the player sees: only a
+		// fresh one starts over.
+		s.queue.Push(Event{At: s.now(), Kind: EventOpen})
+		s.mu.Lock()
+		why := s.rejoinWhy
+		s.rejoinWhy = ""
+		s.mu.Unlock()
+		if why != "" {
+			s.sayRejoin(why)
+		}
+	}
 
 	// Leaving (ctx ends) closes with a clean 1000 close frame first; only
 	// then is the read cancelled, so the host sees a normal close.
@@ -199,6 +218,7 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 		defer close(watchDone)
 		select {
 		case <-ctx.Done():
+			s.sendLeave(ob, t)
 			rec.Event("client-close", map[string]any{"code": 1000})
 			// A host that keeps sending, or stops reading, must not hold
 			// the leave up: the close handshake gets closeGrace, then the
@@ -232,6 +252,16 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 		if lockstep {
 			ob.waitIdle()
 		}
+		if c.rejoin != "" {
+			// The host refused the seat: this connection is done, the
+			// runner joins afresh at once.
+			_ = t.Close(1000, "")
+			info = &CloseInfo{Code: 1000, Reason: c.rejoin, Reconnect: true, Rejoin: true}
+			s.mu.Lock()
+			s.rejoinWhy = c.rejoin
+			s.mu.Unlock()
+			break
+		}
 	}
 
 	close(stopWatch)
@@ -253,6 +283,15 @@ func (s *Session) Run(ctx context.Context, t Transport, target Target) *CloseInf
 	rec.Event("close", map[string]any{"code": info.Code, "reason": info.Reason})
 	s.mu.Lock()
 	s.ob, s.inGame = nil, false
+	if s.seat != nil {
+		if keepsSeat(info) {
+			if s.seat.lostAt.IsZero() {
+				s.seat.lostAt = s.now()
+			}
+		} else {
+			s.seat = nil
+		}
+	}
 	s.mu.Unlock()
 	s.queue.Push(Event{At: s.now(), Kind: EventClosed, Close: info})
 	return info
@@ -315,6 +354,7 @@ func (s *Session) count(f func(st *Stats)) {
 func (s *Session) handle(c *conn, ob *outbox, m Message) {
 	at := s.now()
 	s.flushDeferred(c, ob, at)
+	s.redactSeatKey(m)
 	s.opts.Recorder.Message("s2c", m)
 	if m.Binary {
 		s.count(func(st *Stats) { st.Frames++; st.Ports[protocol.ShotData]++ })
@@ -365,7 +405,16 @@ func (s *Session) handle(c *conn, ob *outbox, m Message) {
 	ev := Event{At: at, Kind: EventMessage, Port: env.Port, Value: v}
 
 	switch v := v.(type) {
+	case protocol.SessionInfo:
+		s.sessionData(c, v)
+		return // the key stays in the session: nothing above it sees it
+	case protocol.ResumeAnswer:
+		s.resumeResult(c, v)
+		return
 	case *protocol.Config:
+		if c.resuming {
+			s.freshInstead(c)
+		}
 		c.config = v
 		for _, p := range v.Problems {
 			s.noteError("CONFIG_DATA: %s", p)

@@ -58,3 +58,19 @@ type Match interface {
 	// Step runs one 120 Hz simulation step at host wall time nowMs.
 	Step(nowMs float64)
 }
+
+// Resumer is a Match that can hold a player's seat while its connection is
+// away: the participant stays (team, score, tank), and a new connection
+// takes it over. A Match without it never offers resume.
+type Resumer interface {
+	// SeatID is the user's game id as its client knows it (the id of its
+	// scoreboard row); false when the user has no participant.
+	SeatID(uid int) (string, bool)
+	// Detach: the user's connection is gone but the seat is held. Its keys
+	// are released and nothing is sent to it until Resume.
+	Detach(uid int)
+	// Resume sends a new connection of the user what it needs to go on
+	// with the match: the key set, the scoreboard, the panel and frames
+	// again (or the map, when another map is being played now).
+	Resume(uid int)
+}

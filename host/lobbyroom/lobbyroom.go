@@ -277,7 +277,7 @@ func (r *Room) offer(o *lobby.Offer) {
 			delete(r.peers, o.ClientID)
 			r.mu.Unlock()
 		}()
-		if err := a.serve(r.ctx, o.SDP); err != nil {
+		if err := a.serve(r.ctx, o.SDP, o.Resume); err != nil {
 			r.log.Info("lobby room: joiner not connected", "client", o.ClientID, "err", err)
 		}
 	}()

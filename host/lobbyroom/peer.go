@@ -29,7 +29,9 @@ func (a *answerer) candidate(c lobby.Candidate) {
 	}
 }
 
-func (a *answerer) serve(ctx context.Context, offer lobby.SDP) error {
+// serve answers the offer and serves the joiner; resume is the offer's
+// flag (a player coming back to a held seat).
+func (a *answerer) serve(ctx context.Context, offer lobby.SDP, resume bool) error {
 	r := a.room
 	p, err := rtcpeer.Answer(r.api, r.sig.Welcome().ICEServers, offer,
 		func(s lobby.SDP) error { return r.sig.Send(ctx, lobby.AnswerMsg(a.clientID, s)) },
@@ -51,6 +53,6 @@ func (a *answerer) serve(ctx context.Context, offer lobby.SDP) error {
 	if r.cfg.WrapPeer != nil {
 		peer = r.cfg.WrapPeer(peer)
 	}
-	r.srv.ServePeer(ctx, peer, r.verifyToken)
+	r.srv.ServePeerResume(ctx, peer, r.verifyToken, resume)
 	return nil
 }

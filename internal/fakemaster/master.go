@@ -5,7 +5,8 @@
 // in either generation of the master. It relays offers, answers and
 // candidates between real peers, and scripts what a test needs: a host
 // migration, a closed room, the "Change host" vote, a candidate that
-// overtakes its answer.
+// overtakes its answer. The newer master relays an offer's resume flag to
+// the room's host, as the master of session resume does.
 package fakemaster
 
 import (
@@ -96,6 +97,16 @@ type Master struct {
 	requests []Request
 	raw      [][]byte      // every signaling message received, as sent
 	changed  chan struct{} // closed when rooms or members change
+	// resumeOffers counts the offers relayed with resume (newer master).
+	resumeOffers int
+}
+
+// ResumeOffers is the number of offers relayed to a host with resume: a
+// guest coming back to the seat it held.
+func (m *Master) ResumeOffers() int {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	return m.resumeOffers
 }
 
 // Logged is one signaling message as the master saw it.

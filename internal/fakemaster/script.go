@@ -76,6 +76,12 @@ func (m *Master) WaitPlayers(ctx context.Context, room string, n int) error {
 	return m.waitFor(ctx, func() bool { r := m.rooms[room]; return r != nil && r.players == n })
 }
 
+// WaitReported blocks until a room's host reports n players in
+// update_host (either dialect) or ctx ends.
+func (m *Master) WaitReported(ctx context.Context, room string, n int) error {
+	return m.waitFor(ctx, func() bool { r := m.rooms[room]; return r != nil && r.reported == n })
+}
+
 // members lists the sessions of a room's members; callers hold m.mu.
 func (m *Master) memberSessions(r *room) []*sess {
 	var out []*sess

@@ -39,6 +39,7 @@ type room struct {
 	gameID     string
 	mapName    string
 	players    int
+	reported   int // the host's last currentPlayers, in either dialect
 	maxPlayers int
 	rating     float64 // older dialect
 	status     string
@@ -222,8 +223,12 @@ func (m *Master) dispatch(s *sess, typ string, msg map[string]json.RawMessage) {
 	case "update_host":
 		if rm := m.rooms[s.hosts]; rm != nil {
 			var n float64
-			if json.Unmarshal(msg["currentPlayers"], &n) == nil && m.cfg.Dialect == Older {
-				rm.players = min(max(int(n), 0), rm.maxPlayers)
+			if json.Unmarshal(msg["currentPlayers"], &n) == nil {
+				rm.reported = min(max(int(n), 0), rm.maxPlayers)
+				if m.cfg.Dialect == Older {
+					rm.players = rm.reported
+				}
+				m.bump()
 			}
 			if mn := str(msg, "mapName"); mn != "" {
 				rm.mapName = mn
@@ -340,6 +345,13 @@ func (m *Master) offer(s *sess, msg map[string]json.RawMessage) {
 	out := map[string]any{"type": "webrtc_offer", "clientId": s.id, "sdp": msg["sdp"]}
 	if m.cfg.Dialect == Newer {
 		out["memberId"], out["epoch"] = str(msg, "memberId"), rm.epoch
+		// A guest coming back to its held seat: the host expects
+		// RESUME_REQUEST first. The older master knows no resume.
+		var resume bool
+		if json.Unmarshal(msg["resume"], &resume) == nil && resume {
+			out["resume"] = true
+			m.resumeOffers++
+		}
 	}
 	m.writeMsg(host, out)
 }

@@ -260,6 +260,9 @@ func (d *Dialer) Dial(ctx context.Context, t session.Target) (session.Transport,
 	if err != nil {
 		return nil, err
 	}
+	// A seat held from this room's host is asked back: the offer says so,
+	// and the session opens the connection with RESUME_REQUEST.
+	o.resume = d.cfg.Session != nil && d.cfg.Session.ResumeSeat(t.Room)
 	d.mu.Lock()
 	d.peer = o
 	d.mu.Unlock()
@@ -274,7 +277,7 @@ func (d *Dialer) Dial(ctx context.Context, t session.Target) (session.Transport,
 		}
 		return nil, fmt.Errorf("room %s: %w", quoteName(t.RoomName), err)
 	}
-	tr := &Transport{p: o.pair, room: t.Room}
+	tr := &Transport{p: o.pair, room: t.Room, resume: o.resume}
 	d.mu.Lock()
 	d.tr, d.joined, d.joinTries = tr, true, 0
 	d.mu.Unlock()

@@ -40,7 +40,8 @@ type offerer struct {
 	pc       *webrtc.PeerConnection
 	pair     *rtcpeer.Pair
 	offer    lobby.SDP
-	minEpoch int // answers and candidates of older epochs are ignored
+	minEpoch int  // answers and candidates of older epochs are ignored
+	resume   bool // the offer asks the host for the seat the session holds
 
 	mu        sync.Mutex
 	answered  bool
@@ -113,7 +114,7 @@ func newOfferer(ctx context.Context, api *webrtc.API, sig sender, ice []lobby.IC
 // send sends the offer; the answer may come back at once, so the offerer
 // must be where the signaling handler finds it first.
 func (o *offerer) send(ctx context.Context) error {
-	return o.sig.Send(ctx, lobby.OfferMsg(o.room, o.offer, o.memberID, false))
+	return o.sig.Send(ctx, lobby.OfferMsg(o.room, o.offer, o.memberID, o.resume))
 }
 
 // addLocal sends a local candidate once the answer is in, else queues it.
@@ -244,7 +245,7 @@ func (o *offerer) wait(ctx context.Context) error {
 				return ctx.Err()
 			case <-time.After(migratingRetry):
 			}
-			if err := o.sig.Send(ctx, lobby.OfferMsg(o.room, o.offer, o.memberID, false)); err != nil {
+			if err := o.send(ctx); err != nil {
 				return err
 			}
 			timer.Reset(answerTimeout)

@@ -131,8 +131,9 @@ func (d *Dialer) hostMigrating(m *lobby.HostMigrating) {
 }
 
 // hostChanged releases the waiting dial: the next attempt offers to the
-// room's new host. No session resume is attempted: the new host runs a
-// fresh handshake (map and round come again).
+// room's new host. A match that goes on (checkpoint, planned, reclaimed)
+// is asked for the held seat; a cold restart has none to give, so the key
+// is forgotten and the new host runs a fresh handshake.
 func (d *Dialer) hostChanged(m *lobby.HostChanged) {
 	d.mu.Lock()
 	if d.target == nil || m.RoomID != d.target.Room || d.closed {
@@ -146,6 +147,9 @@ func (d *Dialer) hostChanged(m *lobby.HostChanged) {
 	}
 	d.migrating = false
 	d.epoch = max(d.epoch, m.Epoch)
+	if m.Mode == "cold" && d.cfg.Session != nil {
+		d.cfg.Session.ForgetSeat()
+	}
 	close(d.changed)
 	d.changed = make(chan struct{})
 	tr := d.tr

@@ -16,9 +16,19 @@ import (
 // The end of the connection carries the close code the host's last
 // TECH_INFORM stands for, so the session's close policy is the WebSocket's.
 type Transport struct {
-	p    *rtcpeer.Pair
-	room string
+	p      *rtcpeer.Pair
+	room   string
+	resume bool
 }
+
+var _ session.Resumer = (*Transport)(nil)
+
+// Resuming implements session.Resumer: the offer asked for the held seat.
+func (t *Transport) Resuming() bool { return t.resume }
+
+// Flush waits (bounded) until what was sent has left the channels: LEAVE
+// goes out before the peer connection closes.
+func (t *Transport) Flush() { t.p.Flush() }
 
 var _ session.Transport = (*Transport)(nil)
 

@@ -160,7 +160,7 @@ func TestResumeRefusedJoinsAfresh(t *testing.T) {
 	}
 	roomID := fm.RoomIDs()[0]
 	sess := session.New(session.Options{AutoTeam: true, Logger: testLog(), Queue: session.NewQueue(1 << 16)})
-	d := rtc.NewDialer(rtc.Config{Addr: fm.URL(), Room: roomID, Tokens: lobby.TokenSources{Flag: testKeys(t).Token("2", "Alice")},
+	d := rtc.NewDialer(rtc.Config{Addr: fm.URL(), Room: roomID, Tokens: lobby.TokenSources{Flag: testKeys(t).Token("2", "Alice"), FlagMaster: fm.URL()},
 		Session: sess, Log: testLog()})
 	sess.SetPlatform(d)
 	p := &player{sess: sess, dialer: d, done: make(chan struct{})}

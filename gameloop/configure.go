@@ -143,7 +143,7 @@ func aboutLine(g *GameSummary) string {
 		name = "a game this client does not know"
 	}
 	if g.Version != "" {
-		name += " " + g.Version
+		name += " (version " + g.Version + ")"
 	}
 	var own, generic, none []string
 	for _, c := range slices.Sorted(maps.Keys(g.Parts)) {

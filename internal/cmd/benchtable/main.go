@@ -199,17 +199,23 @@ func (c *counter) perOp(ctx context.Context, r row, tmp string) (float64, bool, 
 			return 0, false, fmt.Errorf("go test -c: %w\n%s", err, out)
 		}
 	}
+	// The testing package runs a benchmark once with b.N = 1 and, for a
+	// -benchtime of Nx with N > 1, once more with b.N = N: each run does
+	// the benchmark's own set-up (a loop's warm-up ticks, say). Both runs
+	// here have two runs, so the set-up is counted twice in both and the
+	// difference is the ops alone.
 	fn := r.fn
-	small, err := c.count(ctx, bin, dir, r.bench, fn, 1)
+	const base = 2
+	small, err := c.count(ctx, bin, dir, r.bench, fn, base)
 	if err != nil {
 		return 0, false, err
 	}
-	large, err := c.count(ctx, bin, dir, r.bench, fn, r.ops+1)
+	large, err := c.count(ctx, bin, dir, r.bench, fn, r.ops+base)
 	if err != nil {
 		return 0, false, err
 	}
 	if large <= small {
-		return 0, false, fmt.Errorf("%s: %d instructions for %d ops, %d for 1", r.bench, large, r.ops+1, small)
+		return 0, false, fmt.Errorf("%s: %d instructions for %d ops, %d for %d", r.bench, large, r.ops+base, small, base)
 	}
 	return float64(large-small) / float64(r.ops), true, nil
 }

@@ -1,6 +1,9 @@
 package protocol
 
-import "unicode/utf8"
+import (
+	"strings"
+	"unicode/utf8"
+)
 
 // Limits on what a host's meta messages may carry into the client. A message
 // itself is bounded by the transport (4 MiB); these bound what one message
@@ -8,12 +11,13 @@ import "unicode/utf8"
 // are cut, further rows and items are dropped. The overlays keep their own,
 // smaller bounds on what they accumulate over many messages.
 const (
-	// MaxText bounds a chat text, a player name, a template parameter, a
-	// stat cell, a vote title parameter or option, a panel value.
+	// MaxText bounds a chat text, a player name, a template parameter, an
+	// inform parameter, a stat cell, a vote title parameter or option, a panel value.
 	MaxText = 512
 	// MaxName bounds a vote name, a chat template group, a panel key.
 	MaxName = 64
-	// MaxParams bounds the parameters of a chat template or a vote.
+	// MaxParams bounds the parameters of a chat template, a vote or an
+	// inform message.
 	MaxParams = 16
 	// MaxVoteItems bounds a vote's list of options (teams, maps).
 	MaxVoteItems = 256
@@ -26,8 +30,23 @@ const (
 	MaxStatCells = 32
 )
 
-// clip cuts s to at most n bytes at a rune boundary.
+// clip cuts s to at most n bytes at a rune boundary. A cut string is a
+// copy: a slice of s would keep all of s's memory alive for as long as the
+// few bytes shown are kept (a chat history of 64 KiB lines cut to 512).
 func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return strings.Clone(cut(s, n))
+}
+
+// clipOwn is clip for s that is itself a part of a larger string (a field
+// split out of one message): the result is always a copy, so keeping it
+// does not keep the rest of the message.
+func clipOwn(s string, n int) string { return strings.Clone(cut(s, n)) }
+
+// cut is s's first n bytes at most, ending at a rune boundary.
+func cut(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}

@@ -156,12 +156,12 @@ func ParseChat(raw json.RawMessage) (Chat, error) {
 		if err != nil || idx < 0 {
 			return Chat{}, payloadErr(ChatData, "template %.30q has no index", s)
 		}
-		c := Chat{Kind: ChatTemplate, Group: clip(parts[0], MaxName), Index: idx}
+		c := Chat{Kind: ChatTemplate, Group: clipOwn(parts[0], MaxName), Index: idx}
 		if len(parts) == 3 {
 			c.Params = strings.SplitN(parts[2], ",", MaxParams+1)
 			c.Params = c.Params[:min(len(c.Params), MaxParams)]
 			for i := range c.Params {
-				c.Params[i] = clip(c.Params[i], MaxText)
+				c.Params[i] = clipOwn(c.Params[i], MaxText)
 			}
 		}
 		return c, nil

@@ -412,8 +412,8 @@ func parseInform(raw json.RawMessage) (Inform, bool) {
 	if len(parts) > 1 {
 		var ps []json.RawMessage
 		if json.Unmarshal(parts[1], &ps) == nil {
-			for _, p := range ps {
-				inf.Params = append(inf.Params, scalarText(p))
+			for _, p := range ps[:min(len(ps), MaxParams)] {
+				inf.Params = append(inf.Params, text(p))
 			}
 		}
 	}
@@ -496,7 +496,7 @@ func ParsePanel(raw json.RawMessage) ([]PanelCell, error) {
 			break
 		}
 		k, v, found := strings.Cut(s, ":")
-		cells = append(cells, PanelCell{Key: clip(k, MaxName), Value: clip(v, MaxText), Set: found && v != ""})
+		cells = append(cells, PanelCell{Key: clipOwn(k, MaxName), Value: clipOwn(v, MaxText), Set: found && v != ""})
 	}
 	return cells, nil
 }

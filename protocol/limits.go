@@ -1,6 +1,9 @@
 package protocol
 
 import (
+	"bytes"
+	"encoding/json"
+	"errors"
 	"strings"
 	"unicode/utf8"
 )
@@ -58,3 +61,60 @@ func cut(s string, n int) string {
 
 // text is scalarText cut to MaxText.
 func text(raw []byte) string { return clip(scalarText(raw), MaxText) }
+
+// errNotArray is what elements' callers say of a value that is not an array.
+var errNotArray = errors.New("not an array")
+
+// elements are the elements of the JSON array raw, at most limit of them
+// (limit < 0: all), each a slice of raw trimmed of space: no copy is made
+// of what a caller reads once and drops, so a large message is not
+// allocated again at every level it nests. ok is false when raw is not
+// valid JSON or not an array; null is an empty array, as json.Unmarshal
+// into a slice takes it. A caller that keeps an element copies it.
+func elements(raw []byte, limit int) (els []json.RawMessage, ok bool) {
+	if !json.Valid(raw) {
+		return nil, false
+	}
+	t := jsonTrim(raw)
+	if bytes.Equal(t, nullToken) {
+		return nil, true
+	}
+	if t[0] != '[' {
+		return nil, false
+	}
+	body := jsonTrim(t[1 : len(t)-1])
+	if len(body) == 0 {
+		return nil, true
+	}
+	// The text is valid, so tracking strings and nesting finds the
+	// top-level commas.
+	depth, inString, start := 0, false, 0
+	for i := 0; i < len(body) && limit != 0; i++ {
+		c := body[i]
+		switch {
+		case inString:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				inString = false
+			}
+		case c == '"':
+			inString = true
+		case c == '[' || c == '{':
+			depth++
+		case c == ']' || c == '}':
+			depth--
+		case c == ',' && depth == 0:
+			els = append(els, jsonTrim(body[start:i]))
+			start = i + 1
+			limit--
+		}
+	}
+	if limit != 0 {
+		els = append(els, jsonTrim(body[start:]))
+	}
+	return els, true
+}
+
+// jsonTrim is b without the space JSON allows around a value.
+func jsonTrim(b []byte) []byte { return bytes.Trim(b, " \t\r\n") }

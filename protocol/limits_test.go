@@ -102,3 +102,33 @@ func TestParsedMessagesKeepOnlyTheirLimits(t *testing.T) {
 		})
 	}
 }
+
+// elements splits an array as json.Unmarshal into []json.RawMessage does,
+// and refuses what it refuses.
+func FuzzElements(f *testing.F) {
+	for _, s := range []string{`[]`, `null`, ` [ 1 , "a,]" , [2,[3]] , {"k":[4,5]} ] `, `[1,]`, `{"a":1}`, `"s"`, `[`, `["\"",1]`, `[true,false,null]`, ``} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		var want []json.RawMessage
+		wantErr := json.Unmarshal(raw, &want)
+		got, ok := elements(raw, -1)
+		if ok != (wantErr == nil) {
+			t.Fatalf("%q: ok %v, json.Unmarshal says %v", raw, ok, wantErr)
+		}
+		if !ok {
+			return
+		}
+		if len(got) != len(want) {
+			t.Fatalf("%q: %d elements, want %d", raw, len(got), len(want))
+		}
+		for i := range got {
+			if string(got[i]) != string(want[i]) {
+				t.Fatalf("%q: element %d is %q, want %q", raw, i, got[i], want[i])
+			}
+		}
+		if lim, _ := elements(raw, 1); len(want) > 0 && (len(lim) != 1 || string(lim[0]) != string(want[0])) {
+			t.Fatalf("%q: the first of at most 1 is %q", raw, lim)
+		}
+	})
+}

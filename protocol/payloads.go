@@ -400,8 +400,8 @@ func ParseTechInform(raw json.RawMessage) (TechInform, error) {
 }
 
 func parseInform(raw json.RawMessage) (Inform, bool) {
-	var parts []json.RawMessage
-	if err := json.Unmarshal(raw, &parts); err != nil || len(parts) == 0 {
+	parts, ok := elements(raw, 2)
+	if !ok || len(parts) == 0 {
 		return Inform{}, false
 	}
 	code, err := strconv.Atoi(string(bytes.TrimSpace(parts[0])))
@@ -410,9 +410,8 @@ func parseInform(raw json.RawMessage) (Inform, bool) {
 	}
 	inf := Inform{Code: code}
 	if len(parts) > 1 {
-		var ps []json.RawMessage
-		if json.Unmarshal(parts[1], &ps) == nil {
-			for _, p := range ps[:min(len(ps), MaxParams)] {
+		if ps, ok := elements(parts[1], MaxParams); ok {
+			for _, p := range ps {
 				inf.Params = append(inf.Params, text(p))
 			}
 		}
@@ -482,8 +481,8 @@ type PanelCell struct {
 
 // ParsePanel decodes PANEL_DATA (port 13). Non-string entries are skipped.
 func ParsePanel(raw json.RawMessage) ([]PanelCell, error) {
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
+	items, ok := elements(raw, -1)
+	if !ok {
 		return nil, payloadErr(PanelData, "not an array")
 	}
 	cells := make([]PanelCell, 0, min(len(items), MaxPanelCells))

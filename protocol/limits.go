@@ -60,7 +60,45 @@ func cut(s string, n int) string {
 }
 
 // text is scalarText cut to MaxText.
-func text(raw []byte) string { return clip(scalarText(raw), MaxText) }
+func text(raw []byte) string { return clip(scalarTextMax(raw, MaxText), MaxText) }
+
+// scalarTextMax is scalarText for a caller that keeps at most n bytes of
+// it: a string token much longer than that is decoded only as far as its
+// first n bytes need (no escape decodes to less than a byte per 6 of the
+// token), so a 64 KiB text shown as 512 bytes is not allocated whole.
+func scalarTextMax(raw []byte, n int) string {
+	tok := bytes.TrimSpace(raw)
+	// The opening quote, 6 bytes a decoded byte at most, and two escapes
+	// more: a surrogate pair cut in two decodes past the n bytes kept.
+	head := 6*n + 16
+	if len(tok) <= head+8 || tok[0] != '"' {
+		return scalarText(raw)
+	}
+	if !json.Valid(tok) {
+		return ""
+	}
+	// Cut between escapes: the token is valid, so each is whole and ends
+	// before the closing quote.
+	i := 1
+	for i < head {
+		switch {
+		case tok[i] != '\\':
+			i++
+		case tok[i+1] == 'u':
+			i += 6
+		default:
+			i += 2
+		}
+	}
+	cut := make([]byte, i+1)
+	copy(cut, tok[:i])
+	cut[i] = '"'
+	var s string
+	if json.Unmarshal(cut, &s) != nil {
+		return ""
+	}
+	return s
+}
 
 // errNotArray is what elements' callers say of a value that is not an array.
 var errNotArray = errors.New("not an array")

@@ -132,3 +132,23 @@ func FuzzElements(f *testing.F) {
 		}
 	})
 }
+
+// A long text decoded only as far as its kept bytes need is what decoding
+// it whole and cutting it gives.
+func FuzzTextOfALongString(f *testing.F) {
+	for _, s := range []string{`a`, `\u00e9`, `\ud83d\ude00`, `x\n\"`, `\ud83d`, "é", `\u0000\\`} {
+		f.Add(s, uint16(700))
+	}
+	f.Fuzz(func(t *testing.T, body string, reps uint16) {
+		if len(body) == 0 {
+			return
+		}
+		raw := []byte(`"` + strings.Repeat(body, 1+int(reps)%2000) + `"`)
+		if !json.Valid(raw) {
+			return
+		}
+		if got, want := text(raw), clip(scalarText(raw), MaxText); got != want {
+			t.Fatalf("%d bytes of %q: %q, want %q", len(raw), body, got, want)
+		}
+	})
+}

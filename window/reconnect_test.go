@@ -2,6 +2,7 @@ package window
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -12,6 +13,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"testing"
@@ -65,6 +67,33 @@ func currentRSS() (uint64, bool) {
 		return 0, false
 	}
 	return pages * uint64(os.Getpagesize()), true
+}
+
+// residentByKind sums the resident set by where it lies: the C heap's
+// main arena ("[heap]"), anonymous mappings ("anon": the Go runtime's
+// arenas, the C heap's other arenas and large allocations, thread
+// stacks), and each mapped file by name.
+func residentByKind() map[string]uint64 {
+	b, err := os.ReadFile("/proc/self/smaps")
+	if err != nil {
+		return nil
+	}
+	out := map[string]uint64{}
+	kind := ""
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		f := bytes.Fields(line)
+		switch {
+		case len(f) >= 5 && bytes.Contains(f[0], []byte("-")) && len(f[1]) == 4:
+			kind = "anon"
+			if len(f) >= 6 {
+				kind = filepath.Base(string(f[5]))
+			}
+		case len(f) == 3 && string(f[0]) == "Rss:":
+			kb, _ := strconv.ParseUint(string(f[1]), 10, 64)
+			out[kind] += kb << 10
+		}
+	}
+	return out
 }
 
 // The whole window against the embedded host (on one map) that kicks it for
@@ -128,6 +157,7 @@ func TestWindowReconnectSoak(t *testing.T) {
 	sess.OnPlaying(func() { playing.Add(1) })
 	profiles := os.Getenv(soakProfileEnv)
 	var samples []soakSample
+	var firstKinds, lastKinds map[string]uint64
 	sampled, loadedAt := 0, time.Time{}
 	// Called on the window's goroutine every frame (as its clock): a match
 	// counts as loaded once it plays with its images, sounds and textures
@@ -162,6 +192,10 @@ func TestWindowReconnectSoak(t *testing.T) {
 		runtime.ReadMemStats(&ms)
 		s.goMapped = ms.Sys - ms.HeapReleased
 		s.goroutines = runtime.NumGoroutine()
+		if len(samples) == 0 {
+			firstKinds = residentByKind()
+		}
+		lastKinds = residentByKind()
 		samples = append(samples, s)
 		if profiles != "" && (len(samples) == 1 || len(samples) == n+1) {
 			writeHeap(t, filepath.Join(profiles, fmt.Sprintf("heap%d.pb.gz", len(samples))))
@@ -190,6 +224,24 @@ func TestWindowReconnectSoak(t *testing.T) {
 	first, last := samples[0], samples[n]
 	t.Logf("%d reconnects: RSS %+.1f MB (%+.1f MB returned), Go heap %+.1f MB, GPU images %+.1f MB", n,
 		mb(last.rss)-mb(first.rss), mb(last.rssFreed)-mb(first.rssFreed), mb(last.heap)-mb(first.heap), mb(last.gpu)-mb(first.gpu))
+	// Where the resident set grew, the largest changes first.
+	type change struct {
+		kind  string
+		delta int64
+	}
+	var changes []change
+	for k := range lastKinds {
+		changes = append(changes, change{k, int64(lastKinds[k]) - int64(firstKinds[k])})
+	}
+	for k := range firstKinds {
+		if _, ok := lastKinds[k]; !ok {
+			changes = append(changes, change{k, -int64(firstKinds[k])})
+		}
+	}
+	slices.SortFunc(changes, func(a, b change) int { return cmp.Compare(max(b.delta, -b.delta), max(a.delta, -a.delta)) })
+	for _, c := range changes[:min(len(changes), 8)] {
+		t.Logf("resident in %s: %+.1f MB (%.1f MB at the last match)", c.kind, float64(c.delta)/1e6, float64(lastKinds[c.kind])/1e6)
+	}
 	if grown := int64(last.rssFreed) - int64(first.rssFreed); grown > 5e6 {
 		t.Errorf("%d reconnects grew the resident set %.1f MB, want at most 5", n, float64(grown)/1e6)
 	}

@@ -95,8 +95,10 @@ type Chat struct {
 	params  ChatParams
 	lines   []ChatLine // listed lines then fading ones, oldest first
 	history []ChatLine
-	input   []rune
-	open    bool
+	// historyBytes is what the history's texts hold (see lineBytes).
+	historyBytes int
+	input        []rune
+	open         bool
 	// inputText caches string(input) until the next edit.
 	inputText  string
 	inputDirty bool
@@ -216,13 +218,15 @@ func (c *Chat) template(group string, index int) (string, bool) {
 
 func (c *Chat) add(line ChatLine, now float64) {
 	line.Prefix = line.Name + ": "
-	if len(c.history) >= c.params.CacheMax {
-		n := copy(c.history, c.history[len(c.history)-c.params.CacheMin:])
-		c.history = c.history[:n]
+	size := lineBytes(&line)
+	if len(c.history) >= c.params.CacheMax || c.historyBytes+size > maxChatHistoryBytes {
+		c.trimHistory(size)
 	}
 	c.history = append(c.history, line)
+	c.historyBytes += size
 	if c.listed() >= c.params.ListLimit {
 		c.fadeOldest(now)
+		c.dropFaded()
 	}
 	line.expires = now + c.params.LineTime
 	// Listed lines stay before fading ones, so insert at the end of the listed run.
@@ -230,6 +234,32 @@ func (c *Chat) add(line ChatLine, now float64) {
 	c.lines = append(c.lines, ChatLine{})
 	copy(c.lines[i+1:], c.lines[i:])
 	c.lines[i] = line
+}
+
+// maxChatHistoryBytes bounds the texts the history keeps, whatever
+// number of lines a game asks for (up to 10000 of up to 512 runes each).
+const maxChatHistoryBytes = 1 << 20
+
+// lineBytes is what a line's texts cost the history.
+func lineBytes(l *ChatLine) int { return len(l.Name) + len(l.Prefix) + len(l.Text) }
+
+// trimHistory drops the oldest history lines, as the engine does, down to
+// CacheMin lines, and further until a line of size bytes fits in three
+// quarters of the byte budget: a flood of long lines trims once every
+// quarter of the budget, not once a line.
+func (c *Chat) trimHistory(size int) {
+	start := max(len(c.history)-c.params.CacheMin, 0)
+	bytes := 0
+	for i := start; i < len(c.history); i++ {
+		bytes += lineBytes(&c.history[i])
+	}
+	for start < len(c.history) && bytes+size > maxChatHistoryBytes*3/4 {
+		bytes -= lineBytes(&c.history[start])
+		start++
+	}
+	n := copy(c.history, c.history[start:])
+	clear(c.history[n:]) // the dropped lines' texts go with them
+	c.history, c.historyBytes = c.history[:n], bytes
 }
 
 func (c *Chat) listed() int {
@@ -255,6 +285,22 @@ func (c *Chat) fadeOldest(now float64) {
 	}
 }
 
+// dropFaded deletes the oldest fading lines past twice ListLimit: lines
+// that come faster than they fade out would otherwise pile up for the
+// fade's two seconds, and no more of them fit in the chat's box (sized for
+// ListLimit lines that each wrap once) above the listed ones.
+func (c *Chat) dropFaded() {
+	listed := c.listed()
+	extra := len(c.lines) - listed - 2*c.params.ListLimit
+	if extra <= 0 {
+		return
+	}
+	// The fading run follows the listed one, oldest first.
+	n := copy(c.lines[listed:], c.lines[listed+extra:])
+	clear(c.lines[listed+n:])
+	c.lines = c.lines[:listed+n]
+}
+
 // Update runs the line timers at now: every expired timer fades the oldest
 // listed line; faded lines are deleted.
 func (c *Chat) Update(now float64) {
@@ -276,15 +322,19 @@ func (c *Chat) Update(now float64) {
 	c.lines = kept
 }
 
-// History is the bounded cache of received lines (never drawn).
+// History is the bounded cache of received lines (never drawn): at most
+// the game's cacheMax lines and maxChatHistoryBytes of their texts.
 func (c *Chat) History() []ChatLine { return c.history }
 
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
 
 // cleanText removes terminal escape sequences whole and control
 // characters (so none is ever drawn, nor what follows an ESC) and bounds
-// the length.
-func cleanText(s string) string {
+// the length to maxChatText runes.
+func cleanText(s string) string { return cleanTextMax(s, maxChatText) }
+
+// cleanTextMax is cleanText bounding the length to maxRunes.
+func cleanTextMax(s string, maxRunes int) string {
 	s = termtext.StripSequences(s)
 	clean := true
 	n := 0
@@ -295,12 +345,12 @@ func cleanText(s string) string {
 		}
 		n++
 	}
-	if clean && n <= maxChatText {
+	if clean && n <= maxRunes {
 		return s
 	}
-	out := make([]rune, 0, min(n, maxChatText))
+	out := make([]rune, 0, min(n, maxRunes))
 	for _, r := range s {
-		if len(out) >= maxChatText {
+		if len(out) >= maxRunes {
 			break
 		}
 		if isControl(r) || r == unicode.ReplacementChar {

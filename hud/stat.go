@@ -9,11 +9,20 @@ import (
 	"vimpclient/protocol"
 )
 
-// maxStatRows bounds one table; a host never lists more players than its cap.
+// maxStatRows bounds the rows of all tables together; a host never lists
+// more players than its cap.
 const maxStatRows = 512
 
 // maxStatCells bounds one row.
 const maxStatCells = 32
+
+// maxStatTables bounds the tables a game's schema may declare.
+const maxStatTables = 64
+
+// maxStatCellText bounds a cell's text in runes: a name or a number, never
+// a paragraph. With the bounds above the scoreboard holds at most about
+// 4 MiB of text, whatever a host sends.
+const maxStatCellText = 64
 
 // StatRow is one scoreboard row.
 type StatRow struct {
@@ -65,7 +74,7 @@ func NewStat(s StatSchema) *Stat {
 		r, n := utf8.DecodeRuneInString(c)
 		st.Labels = append(st.Labels, string(unicode.ToUpper(r))+c[n:])
 	}
-	for _, b := range s.Bodies {
+	for _, b := range s.Bodies[:min(len(s.Bodies), maxStatTables)] {
 		st.Tables = append(st.Tables, StatTable{Team: b.Team, Name: b.Name, Title: cleanText(b.Name), Head: make([]string, len(s.Columns)), sort: s.Sort[b.Name]})
 	}
 	return st
@@ -106,7 +115,7 @@ func (s *Stat) Apply(m *protocol.Stat) {
 		switch {
 		case idx < 0 && b.Remove:
 		case idx < 0:
-			if len(t.Rows) >= maxStatRows {
+			if s.rows() >= maxStatRows {
 				s.Dropped++
 				continue
 			}
@@ -136,6 +145,15 @@ func (s *Stat) Apply(m *protocol.Stat) {
 	}
 }
 
+// rows counts the rows of all tables.
+func (s *Stat) rows() int {
+	n := 0
+	for i := range s.Tables {
+		n += len(s.Tables[i].Rows)
+	}
+	return n
+}
+
 // setCells writes cells over dst: Keep leaves a cell, text replaces it.
 func setCells(dst []string, cells []protocol.StatCell) []string {
 	for i, c := range cells {
@@ -146,7 +164,7 @@ func setCells(dst []string, cells []protocol.StatCell) []string {
 			dst = append(dst, "")
 		}
 		if !c.Keep {
-			dst[i] = cleanText(c.Text)
+			dst[i] = cleanTextMax(c.Text, maxStatCellText)
 		}
 	}
 	return dst

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -223,7 +224,7 @@ func cutRunes(s string, n int) string {
 	i := 0
 	for k := range s {
 		if i == n {
-			return s[:k]
+			return strings.Clone(s[:k]) // a copy: the cut keeps none of s
 		}
 		i++
 	}

@@ -42,21 +42,21 @@ type StatCell struct {
 
 // ParseStat decodes STAT_DATA. Rows of the wrong shape are skipped, not fatal.
 func ParseStat(raw json.RawMessage) (*Stat, error) {
-	var parts []json.RawMessage
-	if err := json.Unmarshal(raw, &parts); err != nil || len(parts) < 1 {
+	parts, ok := elements(raw, 3)
+	if !ok || len(parts) < 1 {
 		return nil, payloadErr(StatData, "not [bodies, heads, full?]")
 	}
 	st := &Stat{}
-	var rows []json.RawMessage
-	if json.Unmarshal(parts[0], &rows) != nil {
+	rows, ok := elements(parts[0], -1)
+	if !ok {
 		return nil, payloadErr(StatData, "bodies are not an array")
 	}
 	for _, r := range rows {
 		if len(st.Bodies) == MaxStatRows {
 			break
 		}
-		var el []json.RawMessage
-		if json.Unmarshal(r, &el) != nil || len(el) < 3 {
+		el, ok := elements(r, 4)
+		if !ok || len(el) < 3 {
 			continue
 		}
 		team, err := strconv.Atoi(scalarText(el[1]))
@@ -75,14 +75,13 @@ func ParseStat(raw json.RawMessage) (*Stat, error) {
 		st.Bodies = append(st.Bodies, b)
 	}
 	if len(parts) > 1 {
-		var heads []json.RawMessage
-		_ = json.Unmarshal(parts[1], &heads)
+		heads, _ := elements(parts[1], -1)
 		for _, h := range heads {
 			if len(st.Heads) == MaxStatHeads {
 				break
 			}
-			var el []json.RawMessage
-			if json.Unmarshal(h, &el) != nil || len(el) < 2 {
+			el, ok := elements(h, 3)
+			if !ok || len(el) < 2 {
 				continue
 			}
 			team, err := strconv.Atoi(scalarText(el[0]))
@@ -107,9 +106,9 @@ func ParseStat(raw json.RawMessage) (*Stat, error) {
 }
 
 func parseCells(raw json.RawMessage) ([]StatCell, error) {
-	var cells []json.RawMessage
-	if err := json.Unmarshal(raw, &cells); err != nil {
-		return nil, err
+	cells, ok := elements(raw, MaxStatCells)
+	if !ok {
+		return nil, errNotArray
 	}
 	cells = cells[:min(len(cells), MaxStatCells)]
 	out := make([]StatCell, len(cells))
@@ -160,18 +159,18 @@ func ParseChat(raw json.RawMessage) (Chat, error) {
 		if err != nil || idx < 0 {
 			return Chat{}, payloadErr(ChatData, "template %.30q has no index", s)
 		}
-		c := Chat{Kind: ChatTemplate, Group: clip(parts[0], MaxName), Index: idx}
+		c := Chat{Kind: ChatTemplate, Group: clipOwn(parts[0], MaxName), Index: idx}
 		if len(parts) == 3 {
 			c.Params = strings.SplitN(parts[2], ",", MaxParams+1)
 			c.Params = c.Params[:min(len(c.Params), MaxParams)]
 			for i := range c.Params {
-				c.Params[i] = clip(c.Params[i], MaxText)
+				c.Params[i] = clipOwn(c.Params[i], MaxText)
 			}
 		}
 		return c, nil
 	}
-	var el []json.RawMessage
-	if err := json.Unmarshal(raw, &el); err != nil || len(el) == 0 {
+	el, ok := elements(raw, 4) // text, author, team, the name's colour
+	if !ok || len(el) == 0 {
 		return Chat{}, payloadErr(ChatData, "neither a template string nor an array")
 	}
 	if len(el) == 1 {
@@ -213,8 +212,8 @@ type VoteOpen struct {
 func ParseVote(raw json.RawMessage) (Vote, error) {
 	tok := bytes.TrimSpace(raw)
 	if len(tok) > 0 && tok[0] == '[' {
-		var items []json.RawMessage
-		if err := json.Unmarshal(tok, &items); err != nil {
+		items, ok := elements(tok, MaxVoteItems)
+		if !ok {
 			return Vote{}, payloadErr(VoteData, "bad list")
 		}
 		items = items[:min(len(items), MaxVoteItems)]

@@ -403,8 +403,8 @@ func ParseTechInform(raw json.RawMessage) (TechInform, error) {
 }
 
 func parseInform(raw json.RawMessage) (Inform, bool) {
-	var parts []json.RawMessage
-	if err := json.Unmarshal(raw, &parts); err != nil || len(parts) == 0 {
+	parts, ok := elements(raw, 2)
+	if !ok || len(parts) == 0 {
 		return Inform{}, false
 	}
 	code, err := strconv.Atoi(string(bytes.TrimSpace(parts[0])))
@@ -413,10 +413,9 @@ func parseInform(raw json.RawMessage) (Inform, bool) {
 	}
 	inf := Inform{Code: code}
 	if len(parts) > 1 {
-		var ps []json.RawMessage
-		if json.Unmarshal(parts[1], &ps) == nil {
+		if ps, ok := elements(parts[1], MaxParams); ok {
 			for _, p := range ps {
-				inf.Params = append(inf.Params, scalarText(p))
+				inf.Params = append(inf.Params, text(p))
 			}
 		}
 	}
@@ -485,8 +484,8 @@ type PanelCell struct {
 
 // ParsePanel decodes PANEL_DATA (port 13). Non-string entries are skipped.
 func ParsePanel(raw json.RawMessage) ([]PanelCell, error) {
-	var items []json.RawMessage
-	if err := json.Unmarshal(raw, &items); err != nil {
+	items, ok := elements(raw, -1)
+	if !ok {
 		return nil, payloadErr(PanelData, "not an array")
 	}
 	cells := make([]PanelCell, 0, min(len(items), MaxPanelCells))
@@ -499,7 +498,7 @@ func ParsePanel(raw json.RawMessage) ([]PanelCell, error) {
 			break
 		}
 		k, v, found := strings.Cut(s, ":")
-		cells = append(cells, PanelCell{Key: clip(k, MaxName), Value: clip(v, MaxText), Set: found && v != ""})
+		cells = append(cells, PanelCell{Key: clipOwn(k, MaxName), Value: clipOwn(v, MaxText), Set: found && v != ""})
 	}
 	return cells, nil
 }

@@ -50,11 +50,14 @@ type Renderer struct {
 	// device scale at rest; a change of either bakes again.
 	bakedMap    *gamemap.Map
 	bakedScales []float64
-	rebakes     int
-	images      []canvasImages
-	compOp      ebiten.DrawImageOptions
-	maskOp      ebiten.DrawImageOptions
-	decoOp      ebiten.DrawImageOptions
+	// scene is the world's parts scene the decal layers were painted for:
+	// a new one (a new match, or a reconnect) wipes them.
+	scene   *parts.Scene
+	rebakes int
+	images  []canvasImages
+	compOp  ebiten.DrawImageOptions
+	maskOp  ebiten.DrawImageOptions
+	decoOp  ebiten.DrawImageOptions
 }
 
 // canvasImages are one canvas's offscreen images.
@@ -121,8 +124,18 @@ func (r *Renderer) BakeStats() (baked, bytes, rebakes int) {
 // checkBakes bakes again when what the chunks were made for changed.
 func (r *Renderer) checkBakes(w *world.World, dpr float64) {
 	again := r.gfx.cache.stale
+	// The ground's marks belong to the match and the map they were left
+	// on: a new scene or map frees their pages at once, rather than after
+	// the old layers have gone undrawn for decalIdleFrames (a reconnect
+	// within that time would hold the last match's pages beside the new
+	// one's).
+	if sc := w.Scene(); sc != r.scene {
+		r.scene = sc
+		r.gfx.decals.drop()
+	}
 	if m := w.Map(); m != r.bakedMap {
 		r.bakedMap = m
+		r.gfx.decals.drop()
 		again = true
 	}
 	cs := w.Canvases()

@@ -145,12 +145,23 @@ func (t *textures) cpu(h parts.Tex) *image.RGBA {
 // to those baked before (a name baked again is replaced: a palette's team
 // colours over the game's own) and packed with them into a new atlas; the
 // previous atlas is released, the handles kept for the same names.
+//
+// A bake of the very images already baked (the same game again, after a
+// reconnect: the world keeps its bakes) keeps the atlas as it is, instead
+// of uploading another of the same pixels.
 func (t *textures) Bake(imgs map[string]*image.RGBA) {
 	if t.bakedSrc == nil {
 		t.bakedSrc = map[string]*image.RGBA{}
 	}
+	same := t.atl != nil
 	for name, img := range imgs {
+		if old, ok := t.bakedSrc[name]; !ok || old != img {
+			same = false
+		}
 		t.bakedSrc[name] = img
+	}
+	if same {
+		return
 	}
 	a := newAtlas(t.bakedSrc)
 	t.atl.release()

@@ -54,6 +54,10 @@ type WebSocket struct {
 	// small is read's buffer for the messages of a usual size, used by the
 	// one reading goroutine.
 	small [smallMessage]byte
+	// big is read's first chunk past small, kept for the next long
+	// message: a flood of messages a little past small then costs the
+	// collector their copy only, not a chunk each besides.
+	big []byte
 }
 
 // smallMessage is the size up to which a message is read into the
@@ -125,7 +129,15 @@ func (w *WebSocket) read(ctx context.Context) (websocket.MessageType, []byte, er
 	}
 	chunks, total := [][]byte{w.small[:n]}, n
 	for {
-		c := make([]byte, bigChunk)
+		var c []byte
+		if len(chunks) == 1 {
+			if w.big == nil {
+				w.big = make([]byte, bigChunk)
+			}
+			c = w.big
+		} else {
+			c = make([]byte, bigChunk)
+		}
 		k, err := io.ReadFull(r, c)
 		chunks, total = append(chunks, c[:k]), total+k
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {

@@ -47,10 +47,28 @@ const (
 	// Assets: a sound catalog and images that point at files which are
 	// too large, never end, or decode to huge pictures.
 	Assets Scenario = "assets"
+	// Chat: chat lines of 64 KiB texts and authors, system lines and
+	// templates with 64 KiB parameters, each one new, as fast as the socket
+	// takes them, to a game that asks the client to keep 10000 lines.
+	Chat Scenario = "chat"
+	// Panels: panel messages of 64 entries, each a known key with a
+	// 64 KiB value.
+	Panels Scenario = "panels"
+	// Stats: scoreboard messages naming new rows of 64 KiB ids and cells
+	// in every table.
+	Stats Scenario = "stats"
+	// Votes: votes opened with 64 KiB title parameters and an inline list
+	// of 256 options of 8 KiB, and value lists of the same.
+	Votes Scenario = "votes"
 )
 
 // Scenarios lists every scenario.
-var Scenarios = []Scenario{Entities, Schemas, Garbage, Messages, Maps, Assets}
+var Scenarios = []Scenario{Entities, Schemas, Garbage, Messages, Maps, Assets, Chat, Panels, Stats, Votes}
+
+// metaScenario reports whether s floods one overlay, with MetaConfig.
+func metaScenario(s Scenario) bool {
+	return s == Chat || s == Panels || s == Stats || s == Votes
+}
 
 // Host serves /config, /game and the asset traps of one scenario.
 type Host struct {
@@ -132,15 +150,18 @@ const Config = `{"interpolation":{"delay":100,"maxFrameAge":1000},` +
 // handshake plays a healthy join up to play: CONFIG_DATA, the auth form,
 // the auth verdict, MAP_DATA and FIRST_SHOT_DATA, each answered.
 func (h *Host) handshake(c *conn) error {
-	sounds, m := "", HugeMap(4, 4)
-	if h.scenario == Assets {
-		sounds, m = `,"sounds":`+soundCatalog, trapMap
+	config, m := fmt.Sprintf(Config, ""), HugeMap(4, 4)
+	switch {
+	case h.scenario == Assets:
+		config, m = fmt.Sprintf(Config, `,"sounds":`+soundCatalog), trapMap
+	case metaScenario(h.scenario):
+		config = MetaConfig()
 	}
 	steps := []struct {
 		port    int
 		payload string
 	}{
-		{protocol.ConfigData, fmt.Sprintf(Config, sounds)},
+		{protocol.ConfigData, config},
 		{protocol.AuthData, `{"params":[{"name":"name","value":"","options":{"storage":"playerName","required":true}}]}`},
 		{protocol.AuthResult, "null"},
 		{protocol.MapData, m},
@@ -180,6 +201,14 @@ func (h *Host) attack(c *conn) error {
 	case Assets:
 		<-c.ctx.Done() // the traps are in the files the client fetches
 		return nil
+	case Chat, Panels, Stats, Votes:
+		next := MetaFlood(h.scenario)
+		for {
+			port, payload := next()
+			if err := c.send(port, payload); err != nil {
+				return err
+			}
+		}
 	}
 	return nil
 }
@@ -404,5 +433,144 @@ func floodMaps(c *conn) error {
 		if err := c.send(protocol.MapData, maps[i%len(maps)]); err != nil {
 			return err
 		}
+	}
+}
+
+// Sizes of the overlay floods.
+const (
+	// FloodText is the length of a flooded text: a chat line, a panel
+	// value, a scoreboard cell, a vote parameter.
+	FloodText = 64 << 10
+	// floodOption is the length of a flooded vote option.
+	floodOption = 8 << 10
+	// MetaTeams is the number of scoreboard tables MetaConfig declares.
+	MetaTeams = 4
+	// MetaColumns is the number of scoreboard columns MetaConfig declares.
+	MetaColumns = 32
+	// MetaPanelKeys is the number of panel keys MetaConfig declares.
+	MetaPanelKeys = 64
+)
+
+// MetaConfig is Config with every overlay the meta floods aim at, each
+// asking the most the client accepts: a chat history of 10000 lines,
+// MetaPanelKeys panel value cells, MetaTeams scoreboard tables of
+// MetaColumns columns, a vote template "flood" with a title of parameters
+// and no values of its own, and a chat template group "t".
+func MetaConfig() string {
+	var cfg map[string]any
+	if err := json.Unmarshal([]byte(fmt.Sprintf(Config, "")), &cfg); err != nil {
+		panic(err) // a constant
+	}
+	keys, fields := map[string]string{}, []map[string]any{}
+	for i := range MetaPanelKeys {
+		keys[fmt.Sprintf("k%d", i)] = fmt.Sprintf("f%d", i)
+		fields = append(fields, map[string]any{"name": fmt.Sprintf("f%d", i), "type": "value"})
+	}
+	cols, bodies, heads := []string{}, map[string]string{}, map[string]string{}
+	for i := range MetaColumns {
+		cols = append(cols, fmt.Sprintf("c%d", i))
+	}
+	for t := range MetaTeams {
+		bodies[fmt.Sprint(t+1)] = fmt.Sprintf("team%d", t+1)
+		heads[fmt.Sprint(t+1)] = fmt.Sprintf("team%d", t+1)
+	}
+	modules := cfg["modules"].(map[string]any)
+	modules["chat"] = map[string]any{"params": map[string]any{
+		"listLimit": 100, "cacheMin": 9999, "cacheMax": 10000,
+		"messages": map[string][]string{"t": {"{0} said {1} to {2}"}},
+	}}
+	modules["panel"] = map[string]any{"keys": keys, "fields": fields}
+	modules["stat"] = map[string]any{"params": map[string]any{"columns": cols, "bodies": bodies, "heads": heads}}
+	modules["vote"] = map[string]any{"params": map[string]any{
+		"templates": map[string][]any{"flood": {"{0} {1} {2} {3}", nil, true}},
+		"time":      1e9,
+	}}
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		panic(err) // plain values
+	}
+	return string(b)
+}
+
+// MetaFlood returns a function giving the next message of the overlay
+// flood s (Chat, Panels, Stats or Votes): its port and payload. Every text
+// is new, so nothing a client keeps can be shared between messages.
+func MetaFlood(s Scenario) func() (int, string) {
+	n := 0
+	// long is a text of size bytes that differs from every other: a
+	// number, then filler.
+	long := func(size int) string {
+		n++
+		head := fmt.Sprintf("%d-", n)
+		return head + strings.Repeat("w", size-len(head))
+	}
+	q := func(s string) string {
+		b, _ := json.Marshal(s)
+		return string(b)
+	}
+	i := 0
+	return func() (int, string) {
+		i++
+		switch s {
+		case Chat:
+			switch i % 3 {
+			case 0:
+				return protocol.ChatData, fmt.Sprintf(`[%s]`, q(long(FloodText)))
+			case 1:
+				return protocol.ChatData, fmt.Sprintf(`[%s,%s,1]`, q(long(FloodText)), q(long(FloodText)))
+			default:
+				return protocol.ChatData, q("t:0:" + long(FloodText) + "," + long(FloodText) + "," + long(FloodText))
+			}
+		case Panels:
+			var b strings.Builder
+			b.WriteString("[")
+			for k := range MetaPanelKeys {
+				if k > 0 {
+					b.WriteString(",")
+				}
+				b.WriteString(q(fmt.Sprintf("k%d:", k) + long(FloodText/8)))
+			}
+			b.WriteString("]")
+			return protocol.PanelData, b.String()
+		case Stats:
+			// Rows of one table a message, about 2 MiB: new ids, every
+			// cell a long text, and a team row.
+			var b strings.Builder
+			team := 1 + i%MetaTeams
+			b.WriteString("[[")
+			for r := range 8 {
+				if r > 0 {
+					b.WriteString(",")
+				}
+				fmt.Fprintf(&b, `[%s,%d,[`, q(long(FloodText/16)), team)
+				for c := range MetaColumns {
+					if c > 0 {
+						b.WriteString(",")
+					}
+					b.WriteString(q(long(FloodText / 8)))
+				}
+				b.WriteString("]]")
+			}
+			fmt.Fprintf(&b, `],[[%d,[%s]]]]`, team, q(long(FloodText)))
+			return protocol.StatData, b.String()
+		case Votes:
+			if i%2 == 0 {
+				items := make([]string, 256)
+				for k := range items {
+					items[k] = q(long(floodOption))
+				}
+				return protocol.VoteData, "[" + strings.Join(items, ",") + "]"
+			}
+			params := make([]string, 4)
+			for k := range params {
+				params[k] = q(long(FloodText))
+			}
+			items := make([]string, 64)
+			for k := range items {
+				items[k] = q(long(floodOption))
+			}
+			return protocol.VoteData, fmt.Sprintf(`{"name":"flood","params":[%s],"values":[%s]}`, strings.Join(params, ","), strings.Join(items, ","))
+		}
+		panic("hostile: not an overlay flood: " + string(s))
 	}
 }

@@ -89,12 +89,10 @@ func (mm *matchMaker) join(ctx context.Context, c hud.BrowserChoice) (window.Mat
 		Textures: mm.textures, SoundFetcher: conn.assets.SoundFetcher,
 		Store: hudStore, Interactive: true, AutoTeam: p.Team != "", Team: p.Team,
 		OnGiveUp: func() { m.gaveUp.Store(true); cancel() }}
-	if path, err := input.BindingsPath(); err == nil && c.GameID != "" {
-		b, err := input.LoadBindings(path, c.GameID)
-		if err != nil {
-			log.Warn("key bindings not read in full: the lines that could be read are used", "err", err)
-		}
-		opts.Bindings = b
+	if path, err := input.BindingsPath(); err == nil {
+		// Read when the game is known: an address joined from the start
+		// screen or the command line names no game until its host answers.
+		opts.BindingsFor = bindingsFrom(path, log)
 	}
 	if mm.sounds != nil {
 		opts.Sounds = mm.sounds
@@ -146,6 +144,17 @@ func (mm *matchMaker) join(ctx context.Context, c hud.BrowserChoice) (window.Mat
 		log.Info("match ended", "room", c.Label(), "reason", m.reason)
 	}()
 	return m, nil
+}
+
+// bindingsFrom reads a game's saved key bindings from the file at path.
+func bindingsFrom(path string, log *slog.Logger) func(gameID string) input.Binding {
+	return func(gameID string) input.Binding {
+		b, err := input.LoadBindings(path, gameID)
+		if err != nil {
+			log.Warn("key bindings not read in full: the lines that could be read are used", "game", gameID, "err", err)
+		}
+		return b
+	}
 }
 
 // endReason says why a match ended, for the browser's status line.

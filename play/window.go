@@ -68,16 +68,14 @@ func Window(ctx context.Context, p *Config, start *hud.StartChoice, stdout, stde
 	home := window.Home{
 		Menu: menu,
 		Connect: func(ctx context.Context, c hud.StartChoice) (window.Match, error) {
+			if c.Kind == hud.StartOffline {
+				return mm.offline(ctx, off, c.Value)
+			}
 			addr := c.Value
-			if link, err := lobby.ParseJoinLink(addr); err == nil && c.Kind != hud.StartOffline {
+			if link, err := lobby.ParseJoinLink(addr); err == nil {
 				// A pasted join link: its master's browser opens on the
 				// room, joined at once.
 				addr, room = link.Master, link.Room
-			}
-			if c.Kind == hud.StartOffline {
-				if addr, err = off.url(ctx, c.Value); err != nil {
-					return nil, err
-				}
 			}
 			return mm.join(ctx, hud.BrowserChoice{Address: addr, Name: addr})
 		},
@@ -218,6 +216,16 @@ func (o *offlineHost) url(ctx context.Context, game string) (string, error) {
 		o.srv, o.game, o.cancel = srv, game, cancel
 	}
 	return o.srv.URL(), nil
+}
+
+// offline starts a match against the embedded host playing game ("": the
+// one -game named, else the default).
+func (mm *matchMaker) offline(ctx context.Context, off *offlineHost, game string) (window.Match, error) {
+	addr, err := off.url(ctx, game)
+	if err != nil {
+		return nil, err
+	}
+	return mm.join(ctx, hud.BrowserChoice{Address: addr, Name: addr})
 }
 
 func (o *offlineHost) stop() {

@@ -76,7 +76,7 @@ func (w *Window) followGame() {
 	}
 	w.menuCtl = c
 	if keys, ok := l.GameKeys(); ok {
-		w.menu.SetGame(l.Target().GameID, keys, l.Bindings())
+		w.menu.SetGame(l.GameID(), keys, l.Bindings())
 		w.padMap = w.menu.PadMap()
 		w.padGen++
 	}

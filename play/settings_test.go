@@ -1,0 +1,105 @@
+package play
+
+import (
+	"context"
+	"io"
+	"testing"
+
+	hostmatch "vimpclient/host/match"
+	"vimpclient/hud"
+	"vimpclient/input"
+	"vimpclient/protocol"
+	"vimpclient/settings"
+)
+
+// keyRecorder is a controller's sender that keeps the commands it sends.
+type keyRecorder struct{ down []string }
+
+func (r *keyRecorder) Key(action protocol.KeyAction, command string) (uint32, error) {
+	if action == protocol.KeyDown {
+		r.down = append(r.down, command)
+	}
+	return uint32(len(r.down)), nil
+}
+
+func (r *keyRecorder) Aim(x, y float64, flags uint8) (uint32, error) { return 0, nil }
+
+// tanksKeys are the keys the embedded tanks host gives in its CONFIG_DATA.
+func tanksKeys(t *testing.T) input.Config {
+	t.Helper()
+	m, err := hostmatch.New(hostmatch.Config{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := protocol.ParseConfig(m.ConfigData())
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, problems := input.ConfigFrom(cfg)
+	if len(problems) != 0 {
+		t.Fatalf("tanks keys: %v", problems)
+	}
+	return keys
+}
+
+// A key rebound in the settings overlay is saved, and a client started
+// afterwards from the files plays with it: Fire bound to Space, the next
+// offline tanks match (whose game is known only once its host answered)
+// fires on Space.
+func TestSavedRebindFiresInANewClient(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	path, err := input.BindingsPath()
+	if err != nil {
+		t.Fatal(err)
+	}
+	menu := hud.NewSettingsMenu(settings.Default(), nil)
+	menu.SetGame("tanks", tanksKeys(t), nil)
+	menu.Toggle()
+	for range len(menu.Rows) {
+		if r := menu.Rows[menu.Focus]; r.Kind == hud.SettingKey && r.Label == "Fire" {
+			break
+		}
+		menu.Key(40)
+	}
+	menu.Key(13)
+	menu.Key(32) // Space
+	if menu.TakeChanges()&hud.ChangeKeys == 0 {
+		t.Fatal("binding Space changed no keys")
+	}
+	if err := input.SaveBindings(path, menu.Game(), menu.Bindings()); err != nil { // as the window saves them
+		t.Fatal(err)
+	}
+
+	p := &Config{Set: Values{}, AssetCache: "-", Nick: "Tester", Bots: 0}
+	conn, err := newConnection(p, "window", "offline", io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.rec.Close()
+	mm := &matchMaker{p: p, conn: conn}
+	off := &offlineHost{p: p, stderr: io.Discard}
+	defer off.stop()
+	m, err := mm.offline(context.Background(), off, "tanks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Stop()
+	untilPlaying(t, m)
+	l := m.Loop()
+	c := l.Controller()
+	if c == nil {
+		t.Fatal("no controller once playing")
+	}
+	if got := c.Config().KeySets[1][32]; got != "fire" {
+		t.Fatalf("Space is %q in the new client, want fire (bindings %v)", got, l.Bindings())
+	}
+	rec := &keyRecorder{}
+	c.SetSender(rec)
+	c.SetEnabled(true, 0)
+	c.SetKeySet(1, 0) // the tank's keys, as the host's KEYSET_DATA gives them
+	c.KeyDown(32, 1)
+	if len(rec.down) != 1 || rec.down[0] != "fire" {
+		t.Fatalf("Space sent %v, want fire", rec.down)
+	}
+}

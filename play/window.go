@@ -225,7 +225,8 @@ func (mm *matchMaker) offline(ctx context.Context, off *offlineHost, game string
 	if err != nil {
 		return nil, err
 	}
-	return mm.join(ctx, hud.BrowserChoice{Address: addr, Name: addr})
+	label := "Offline (" + off.game + ")"
+	return mm.joinAt(ctx, hud.BrowserChoice{Address: addr, Name: label, GameID: off.game}, true)
 }
 
 func (o *offlineHost) stop() {

@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"vimpclient/assets"
 	"vimpclient/browser"
 	"vimpclient/demo"
 	"vimpclient/gameloop"
@@ -22,6 +23,7 @@ import (
 	"vimpclient/input"
 	"vimpclient/lobby"
 	"vimpclient/logs"
+	"vimpclient/parts"
 	"vimpclient/render"
 	"vimpclient/session"
 	"vimpclient/settings"
@@ -94,7 +96,7 @@ func Window(ctx context.Context, p *Config, start *hud.StartChoice, stdout, stde
 			return l, err
 		},
 		Demo: func(ctx context.Context, path string) (*demo.Demo, error) {
-			return openMenuDemo(ctx, path, renderer, av, conn)
+			return openMenuDemo(ctx, path, p, renderer, av, conn)
 		},
 		Start:   start,
 		Silence: av.sounds.Reset,
@@ -201,6 +203,9 @@ func (o *offlineHost) url(ctx context.Context, game string) (string, error) {
 	if game == "" {
 		game = o.p.Game
 	}
+	if game == "" {
+		game = host.DefaultGame
+	}
 	if o.srv != nil && o.game != game {
 		o.stop()
 	}
@@ -284,10 +289,18 @@ func startEmbedded(ctx context.Context, p *Config, stderr io.Writer) (*host.Serv
 	return srv, nil
 }
 
+// demoRenderer is what a demo opened in the window draws with: the
+// window's renderer, pointed at the demo's images.
+type demoRenderer interface {
+	Textures() parts.Textures
+	SetAssets(d *assets.Downloader)
+}
+
 // openMenuDemo opens a recording chosen on the start screen as a demo in
-// the window: the client draws and sounds it itself (as replay does
-// without -assets).
-func openMenuDemo(ctx context.Context, path string, renderer *render.Renderer, av *audioOut, conn *connection) (*demo.Demo, error) {
+// the window, with the images and sounds replay finds for it (without
+// -assets): the recorded match's from the asset cache, else the client's
+// own.
+func openMenuDemo(ctx context.Context, path string, p *Config, renderer demoRenderer, av *audioOut, conn *connection) (*demo.Demo, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
@@ -298,11 +311,16 @@ func openMenuDemo(ctx context.Context, path string, renderer *render.Renderer, a
 		return nil, fmt.Errorf("demo %s: %w", filepath.Base(path), err)
 	}
 	log := conn.log
-	d, err := demo.New(demo.Options{Lines: lines, Log: log,
+	media, err := recordedMedia(lines, "", "", p.AssetCache, p.CA, log)
+	if err != nil {
+		return nil, fmt.Errorf("demo %s: %w", filepath.Base(path), err)
+	}
+	renderer.SetAssets(media.dl) // the next match points it at its own
+	d, err := demo.New(demo.Options{Lines: lines, Log: log, AssetsBase: media.assetsBase(),
 		NewLoop: func(sess *session.Session) *gameloop.Loop {
 			av.sounds.Reset() // each pass through the recording starts with silence
 			return gameloop.New(gameloop.Options{Session: sess, Log: log, Context: ctx, NoPrediction: true,
-				Textures: renderer.Textures(), Sounds: av.sounds, SoundFetcher: conn.assets.SoundFetcher,
+				Textures: renderer.Textures(), Sounds: av.sounds, SoundFetcher: media.soundFetcher(),
 				Interactive: true, AutoTeam: true})
 		}})
 	if err != nil {

@@ -132,6 +132,7 @@ type Loop struct {
 	input  Input
 	inTick InputTick // reused: handing a fresh one to an interface would move it to the heap each tick
 	graph  *netgraph.Graph
+	rtt    roundTrip
 	snd    *gameSounds // nil: silent
 	evs    []session.Event
 

@@ -43,7 +43,7 @@ type Tick struct {
 // Summary is what the overlay prints.
 type Summary struct {
 	PingMs        float64 // latest round trip, ms (0 before the first pong)
-	JitterMs      float64 // smoothed variation between successive round trips
+	JitterMs      float64 // smoothed variation of the network delay, ms
 	FramesPerSec  float64 // frames received over the last second
 	Buffered      int
 	LateTotal     uint64
@@ -73,17 +73,21 @@ type Graph struct {
 // New returns an empty graph.
 func New() *Graph { return &Graph{} }
 
-// Pong records a round trip measured by PING/PONG, in ms. The jitter is the
-// RFC 3550 estimator: J += (|D| − J)/16 over successive round trips.
+// Pong records a round trip of a PING/PONG pair, in ms.
 func (g *Graph) Pong(rttMs float64) {
 	if math.IsNaN(rttMs) || math.IsInf(rttMs, 0) || rttMs < 0 {
 		return
 	}
-	if g.hasPing {
-		d := math.Abs(rttMs - g.ping)
-		g.jitter += (d - g.jitter) / 16
-	}
 	g.ping, g.hasPing = rttMs, true
+}
+
+// SetJitter records the smoothed variation of the network delay, in ms
+// (the loop measures it from the arrivals of the host's PINGs).
+func (g *Graph) SetJitter(ms float64) {
+	if math.IsNaN(ms) || math.IsInf(ms, 0) || ms < 0 {
+		return
+	}
+	g.jitter = ms
 }
 
 // Observe adds one render tick at local time now (ms).

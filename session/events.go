@@ -38,6 +38,10 @@ const (
 	// EventRetry: the runner waits before its next attempt; Retry says
 	// when and why.
 	EventRetry
+	// EventPing: a PING arrived (and was answered) at At; the host sends
+	// them on a fixed timer, so their arrivals time the host-to-client
+	// delay's variation.
+	EventPing
 )
 
 // Event is one item for the game loop, stamped with its arrival time.

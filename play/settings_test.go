@@ -3,9 +3,9 @@ package play
 import (
 	"context"
 	"io"
+	"log/slog"
 	"testing"
 
-	hostmatch "vimpclient/host/match"
 	"vimpclient/hud"
 	"vimpclient/input"
 	"vimpclient/protocol"
@@ -24,28 +24,10 @@ func (r *keyRecorder) Key(action protocol.KeyAction, command string) (uint32, er
 
 func (r *keyRecorder) Aim(x, y float64, flags uint8) (uint32, error) { return 0, nil }
 
-// tanksKeys are the keys the embedded tanks host gives in its CONFIG_DATA.
-func tanksKeys(t *testing.T) input.Config {
-	t.Helper()
-	m, err := hostmatch.New(hostmatch.Config{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := protocol.ParseConfig(m.ConfigData())
-	if err != nil {
-		t.Fatal(err)
-	}
-	keys, problems := input.ConfigFrom(cfg)
-	if len(problems) != 0 {
-		t.Fatalf("tanks keys: %v", problems)
-	}
-	return keys
-}
-
-// A key rebound in the settings overlay is saved, and a client started
-// afterwards from the files plays with it: Fire bound to Space, the next
-// offline tanks match (whose game is known only once its host answered)
-// fires on Space.
+// A key rebound in the start screen's settings overlay, before any match,
+// is saved, and a client started afterwards from the files plays with it:
+// Fire of Tanks bound to Space, the next offline tanks match (whose game
+// is known only once its host answered) fires on Space.
 func TestSavedRebindFiresInANewClient(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("HOME", t.TempDir())
@@ -54,8 +36,17 @@ func TestSavedRebindFiresInANewClient(t *testing.T) {
 		t.Fatal(err)
 	}
 	menu := hud.NewSettingsMenu(settings.Default(), nil)
-	menu.SetGame("tanks", tanksKeys(t), nil)
+	loaded := []string{}
+	menu.OfferGames(bindableGames(slog.New(slog.DiscardHandler)), func(game string) input.Binding {
+		loaded = append(loaded, game)
+		b, _ := input.LoadBindings(path, game)
+		return b
+	})
+	menu.ChooseGame() // as the start screen opens the overlay: no match gives a game
 	menu.Toggle()
+	if menu.Game() != "tanks" || len(loaded) != 1 {
+		t.Fatalf("the start screen's overlay binds %q (read %v), want tanks first", menu.Game(), loaded)
+	}
 	for range len(menu.Rows) {
 		if r := menu.Rows[menu.Focus]; r.Kind == hud.SettingKey && r.Label == "Fire" {
 			break

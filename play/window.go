@@ -24,6 +24,7 @@ import (
 	"vimpclient/lobby"
 	"vimpclient/logs"
 	"vimpclient/parts"
+	"vimpclient/protocol"
 	"vimpclient/render"
 	"vimpclient/session"
 	"vimpclient/settings"
@@ -115,6 +116,7 @@ func Window(ctx context.Context, p *Config, start *hud.StartChoice, stdout, stde
 		Title: "vimpclient", Log: log, NetGraph: p.NetGraph,
 		Fullscreen: p.Fullscreen, Screenshot: p.Screenshot, ScreenshotAfter: p.ScreenshotAfter, Width: p.Size.W, Height: p.Size.H,
 		Settings: prefs, SettingsPath: prefsPath, BindingsPath: bindingsPath, Sound: av.sounds,
+		Games: bindableGames(log),
 	}
 	if p.Summary {
 		wo.Summary = stdout
@@ -259,6 +261,29 @@ func offlineGames(game, mapName string) []hud.StartEntry {
 		}
 	}
 	return append(first, rest...)
+}
+
+// bindableGames are the games whose keys the start screen's Settings
+// binds: the embedded host's, with the keys their CONFIG_DATA gives (the
+// same a host of the game sends). A game whose keys cannot be read is
+// left out, said in the log.
+func bindableGames(log *slog.Logger) []hud.SettingsGame {
+	var out []hud.SettingsGame
+	for _, g := range host.Games() {
+		m, err := g.New(host.MatchOptions{Seed: 1, Log: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			log.Warn("keys not bindable before a match", "game", g.ID, "err", err)
+			continue
+		}
+		cfg, err := protocol.ParseConfig(m.ConfigData())
+		if err != nil {
+			log.Warn("keys not bindable before a match", "game", g.ID, "err", err)
+			continue
+		}
+		keys, _ := input.ConfigFrom(cfg)
+		out = append(out, hud.SettingsGame{ID: g.ID, Title: g.Title, Keys: keys})
+	}
+	return out
 }
 
 // gameTitle is the name of game ("": fallback, then the default).

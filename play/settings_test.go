@@ -61,6 +61,33 @@ func TestSavedRebindFiresInANewClient(t *testing.T) {
 	if err := input.SaveBindings(path, menu.Game(), menu.Bindings()); err != nil { // as the window saves them
 		t.Fatal(err)
 	}
+	// The rest of the overlay's settings: a volume, the HUD scale, a
+	// gamepad button, saved as the window saves them.
+	focusRow(t, menu, hud.SettingSlider, "Master volume")
+	menu.Key(37) // 95 %
+	focusRow(t, menu, hud.SettingSlider, "HUD scale")
+	menu.Key(39) // Auto → 0.75×
+	menu.Key(39) // 1×
+	focusRow(t, menu, hud.SettingPad, "Fire")
+	menu.Key(13)
+	menu.Pad(input.PadRB)
+	prefsPath, err := settings.Path()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := settings.Save(prefsPath, menu.S); err != nil {
+		t.Fatal(err)
+	}
+	// A new client starts from the files.
+	prefs, _, notice := loadSettings(slog.New(slog.DiscardHandler))
+	if notice != "" || prefs.MasterVolume != 0.95 || prefs.HUDScale != 1 {
+		t.Fatalf("settings read back: volume %v, HUD scale %v (%q)", prefs.MasterVolume, prefs.HUDScale, notice)
+	}
+	next := hud.NewSettingsMenu(*prefs, nil)
+	next.SetGame("tanks", bindableGames(slog.New(slog.DiscardHandler))[0].Keys, nil)
+	if cmds := next.PadMap()[input.PadRB]; len(cmds) == 0 || cmds[0] != "fire" {
+		t.Fatalf("the right bumper carries %v after a restart, want fire", cmds)
+	}
 
 	p := &Config{Set: Values{}, AssetCache: "-", Nick: "Tester", Bots: 0}
 	conn, err := newConnection(p, "window", "offline", io.Discard)
@@ -93,4 +120,16 @@ func TestSavedRebindFiresInANewClient(t *testing.T) {
 	if len(rec.down) != 1 || rec.down[0] != "fire" {
 		t.Fatalf("Space sent %v, want fire", rec.down)
 	}
+}
+
+// focusRow moves the overlay's focus to the row labelled label of kind.
+func focusRow(t *testing.T, m *hud.SettingsMenu, kind hud.SettingKind, label string) {
+	t.Helper()
+	for range len(m.Rows) {
+		if r := m.Rows[m.Focus]; r.Kind == kind && r.Label == label {
+			return
+		}
+		m.Key(40)
+	}
+	t.Fatalf("no row %q", label)
 }

@@ -44,6 +44,8 @@ type Tick struct {
 type Summary struct {
 	PingMs        float64 // latest round trip, ms (0 before the first pong)
 	JitterMs      float64 // smoothed variation of the network delay, ms
+	HasPing       bool    // a round trip was measured (PingMs means something)
+	HasJitter     bool    // the jitter was measured
 	FramesPerSec  float64 // frames received over the last second
 	Buffered      int
 	LateTotal     uint64
@@ -65,6 +67,7 @@ type Graph struct {
 	ping       float64
 	jitter     float64
 	hasPing    bool
+	hasJitter  bool
 	lateTotal  uint64
 	dropTotal  uint64
 	generation uint64
@@ -87,7 +90,7 @@ func (g *Graph) SetJitter(ms float64) {
 	if math.IsNaN(ms) || math.IsInf(ms, 0) || ms < 0 {
 		return
 	}
-	g.jitter = ms
+	g.jitter, g.hasJitter = ms, true
 }
 
 // Observe adds one render tick at local time now (ms).
@@ -129,7 +132,8 @@ func (g *Graph) Reset() { *g = Graph{} }
 
 // Summary computes the printed figures over the last second of ticks.
 func (g *Graph) Summary() Summary {
-	s := Summary{PingMs: g.ping, JitterMs: g.jitter, LateTotal: g.lateTotal, DroppedTotal: g.dropTotal}
+	s := Summary{PingMs: g.ping, JitterMs: g.jitter, HasPing: g.hasPing, HasJitter: g.hasJitter,
+		LateTotal: g.lateTotal, DroppedTotal: g.dropTotal}
 	if g.n == 0 {
 		return s
 	}

@@ -94,18 +94,24 @@ func (l *Loop) ping(at time.Time) {
 	}
 }
 
-// ownRoundTrip takes the round trip the host measured for this player
-// from its own scoreboard row, once per PING: the host times its PING and
-// this client's PONG and re-sends the row when the figure changes.
+// ownRoundTrip marks the player's own scoreboard row and takes the round
+// trip the host measured for this player from it, once per PING: the host
+// times its PING and this client's PONG and re-sends the row when the
+// figure changes.
 func (l *Loop) ownRoundTrip(st *protocol.Stat) {
-	if l.core == nil || !l.rtt.fresh {
+	if l.core == nil || l.hud.Stat == nil {
 		return
 	}
 	my, ok := l.core.MyGameID()
 	if !ok {
 		return
 	}
-	cell, ok := ownLatency(st, l.hud.Stat.Columns, strconv.Itoa(int(my)))
+	id := strconv.Itoa(int(my))
+	l.hud.Stat.Own = id
+	if !l.rtt.fresh {
+		return
+	}
+	cell, ok := ownLatency(st, l.hud.Stat.Columns, id)
 	if !ok {
 		return
 	}

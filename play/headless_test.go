@@ -112,7 +112,11 @@ func TestHeadlessSummaryHasTheRoundTrip(t *testing.T) {
 	if *s.RTT.P50Ms <= 0 || *s.RTT.P95Ms < *s.RTT.P50Ms || *s.RTT.JitterMs < 0 {
 		t.Fatalf("rtt p50 %v p95 %v jitter %v", *s.RTT.P50Ms, *s.RTT.P95Ms, *s.RTT.JitterMs)
 	}
-	if g := loop.NetGraph().Summary(); g.PingMs <= 0 {
-		t.Fatalf("the net graph shows ping %v", g.PingMs)
+	if g := loop.NetGraph().Summary(); g.PingMs <= 0 || !g.HasPing {
+		t.Fatalf("the net graph shows ping %v (measured %v)", g.PingMs, g.HasPing)
+	}
+	// The scoreboard knows the own row, whose latency is that round trip.
+	if st := loop.HUD().Stat; st == nil || st.Own == "" {
+		t.Fatal("the scoreboard does not know the player's own row")
 	}
 }

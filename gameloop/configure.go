@@ -101,6 +101,7 @@ func (l *Loop) configureKeys(cfg *protocol.Config) input.Config {
 	if err := l.input.Configure(keys); err != nil {
 		l.fatal = err
 	}
+	l.loadBindings()
 	keys, problems = l.disp.configured(keys)
 	for _, p := range problems {
 		l.log.Warn("key bindings", "problem", p)

@@ -18,6 +18,7 @@ type display struct {
 	browserEntry  string
 	browserAsked  bool
 	bindings      input.Binding // the player's own bindings (nil: the game's keys)
+	bindingsGame  string        // the game bindings were read or set for ("": not read yet)
 	keys          input.Config  // the game's keys as its CONFIG_DATA gives them
 	haveKeys      bool
 }
@@ -106,6 +107,30 @@ func (l *Loop) SetBrowserEntry(label string) {
 // menu since the last call.
 func (l *Loop) BrowserAsked() bool { return take(&l.disp.browserAsked) }
 
+// GameID is the game the loop plays: its target's game id, else the
+// known game its CONFIG_DATA was recognised as; "" before either (or for a
+// game drawn generically).
+func (l *Loop) GameID() string {
+	if id := l.currentTarget().GameID; id != "" {
+		return id
+	}
+	if id := l.world.GameID(); id != "generic" {
+		return id
+	}
+	return ""
+}
+
+// loadBindings reads the player's saved bindings of the game being
+// configured when they were not read or set for it yet.
+func (l *Loop) loadBindings() {
+	f := l.opts.BindingsFor
+	id := l.GameID()
+	if f == nil || id == "" || id == l.disp.bindingsGame {
+		return
+	}
+	l.disp.bindings, l.disp.bindingsGame = f(id), id
+}
+
 // GameKeys is the current game's controls as its CONFIG_DATA gives them,
 // before the player's bindings; ok is false before CONFIG_DATA.
 func (l *Loop) GameKeys() (input.Config, bool) { return l.disp.keys, l.disp.haveKeys }
@@ -117,6 +142,7 @@ func (l *Loop) Bindings() input.Binding { return l.disp.bindings }
 // controller is rebound at once (keys held are released first), and every
 // later configuration uses them.
 func (l *Loop) SetBindings(b input.Binding) {
+	l.disp.bindingsGame = l.GameID()
 	cfg, problems, ok := l.disp.rebind(b)
 	if l.ctrl == nil || !ok {
 		return

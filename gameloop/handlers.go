@@ -2,6 +2,7 @@ package gameloop
 
 import (
 	"fmt"
+	"strconv"
 	"time"
 
 	"vimpclient/gamemap"
@@ -22,6 +23,7 @@ func (l *Loop) opened() {
 	}
 	l.retireCore()
 	l.graph.Reset()
+	l.rtt.newConnection()
 	t := l.currentTarget()
 	old := l.hud
 	l.hud = hud.New(t.Host, t.GameID, l.opts.Store)
@@ -86,7 +88,46 @@ func (l *Loop) retry(r *session.RetryInfo) {
 
 func (l *Loop) vote(v protocol.Vote) bool { return l.fb.vote(l.hud, v, l.clock.now) }
 func (l *Loop) refuse(msg string)         { l.rep.note(msg) }
-func (l *Loop) overlays(v any)            { l.hud.Handle(v, l.clock.now) }
+func (l *Loop) overlays(v any) {
+	l.hud.Handle(v, l.clock.now)
+	if st, ok := v.(*protocol.Stat); ok {
+		l.ownRoundTrip(st)
+	}
+}
+
+// ping notes a PING's arrival for the jitter.
+func (l *Loop) ping(at time.Time) {
+	l.rtt.ping(at)
+	if l.rtt.hasJit {
+		l.graph.SetJitter(l.rtt.jitter)
+	}
+}
+
+// ownRoundTrip marks the player's own scoreboard row and takes the round
+// trip the host measured for this player from it, once per PING: the host
+// times its PING and this client's PONG and re-sends the row when the
+// figure changes.
+func (l *Loop) ownRoundTrip(st *protocol.Stat) {
+	if l.core == nil || l.hud.Stat == nil {
+		return
+	}
+	my, ok := l.core.MyGameID()
+	if !ok {
+		return
+	}
+	id := strconv.Itoa(int(my))
+	l.hud.Stat.Own = id
+	if !l.rtt.fresh {
+		return
+	}
+	cell, ok := ownLatency(st, l.hud.Stat.Columns, id)
+	if !ok {
+		return
+	}
+	if v, ok := l.rtt.report(cell); ok {
+		l.graph.Pong(v)
+	}
+}
 
 func (l *Loop) config(cfg *protocol.Config, at time.Time) {
 	l.rep.configured(l.clock.start, at)

@@ -49,6 +49,11 @@ type Options struct {
 	// Bindings are the player's own key bindings for the game (nil: the
 	// game's keys). A key script never uses them.
 	Bindings input.Binding
+	// BindingsFor, if set, reads the player's saved bindings of a game: the
+	// loop asks it for the game it plays (see GameID) when that game's keys
+	// arrive, so a match whose game is known only once its host answered
+	// still plays with the player's keys. What it returns replaces Bindings.
+	BindingsFor func(gameID string) input.Binding
 	// Interactive means a player answers forms and votes on screen. Without
 	// it, an auth form the session could not answer itself, or a rejected
 	// answer, is fatal (see Fatal).
@@ -127,6 +132,7 @@ type Loop struct {
 	input  Input
 	inTick InputTick // reused: handing a fresh one to an interface would move it to the heap each tick
 	graph  *netgraph.Graph
+	rtt    roundTrip
 	snd    *gameSounds // nil: silent
 	evs    []session.Event
 

@@ -21,6 +21,7 @@ type handlers interface {
 	refused(err error)
 	retry(r *session.RetryInfo)
 	platform(ev *session.Event)
+	ping(at time.Time)
 
 	// vote reports whether a vote goes on to the HUD (false: the session
 	// answers it, or it is held for a rejoin).
@@ -69,6 +70,8 @@ func (r router) event(ev *session.Event) {
 		r.to.refused(ev.Err)
 	case session.EventRetry:
 		r.to.retry(ev.Retry)
+	case session.EventPing:
+		r.to.ping(ev.At)
 	case session.EventMessage:
 		r.message(ev)
 	case session.EventPlatform:

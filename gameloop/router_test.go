@@ -28,6 +28,7 @@ func (r *recorder) playing(time.Time)                      { r.add("playing") }
 func (r *recorder) closed(c *session.CloseInfo)            { r.add("closed %d", c.Code) }
 func (r *recorder) refused(err error)                      { r.add("refused %v", err) }
 func (r *recorder) retry(ri *session.RetryInfo)            { r.add("retry %d", ri.Attempt) }
+func (r *recorder) ping(time.Time)                         { r.add("ping") }
 func (r *recorder) platform(ev *session.Event)             { r.add("platform %v", ev.Platform.Kind) }
 func (r *recorder) vote(protocol.Vote) bool                { r.add("vote"); return r.passVotes }
 func (r *recorder) refuse(msg string)                      { r.add("refuse %s", msg) }

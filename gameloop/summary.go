@@ -45,10 +45,14 @@ type Summary struct {
 	Lobby *LobbySummary `json:"lobby,omitempty"`
 	// Latency is how quickly the run answered its keys and what its frames
 	// cost (absent when it never played).
-	Latency    *LatencySummary `json:"latency,omitempty"`
-	CloseCode  *int            `json:"closeCode"`
-	Errors     []string        `json:"errors"`
-	DurationMs int64           `json:"durationMs"`
+	Latency *LatencySummary `json:"latency,omitempty"`
+	// RTT is the round trip the host measured for this player (its own
+	// scoreboard row) and the jitter of the host's PINGs (absent when
+	// neither was seen).
+	RTT        *RTTSummary `json:"rtt,omitempty"`
+	CloseCode  *int        `json:"closeCode"`
+	Errors     []string    `json:"errors"`
+	DurationMs int64       `json:"durationMs"`
 	// Client is the build that played (vimpclient -version).
 	Client string `json:"client"`
 }
@@ -182,6 +186,7 @@ func Summarize(l *Loop, e *Entities, d time.Duration) Summary {
 	s.Game = l.gameSummary()
 	s.Lobby = l.lobbySummary()
 	s.Latency = l.Latency()
+	s.RTT = l.rtt.summary()
 	s.Errors = append(append([]string{}, st.Errors...), ls.Errors...)
 	if f := l.Fatal(); f != nil && len(s.Errors) == 0 {
 		s.Errors = append(s.Errors, f.Error())

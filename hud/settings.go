@@ -3,6 +3,7 @@ package hud
 import (
 	"maps"
 	"math"
+	"slices"
 	"strconv"
 
 	"vimpclient/input"
@@ -34,6 +35,7 @@ const (
 	setMotion
 	setHUDScale
 	setPalette
+	setGame
 )
 
 // SettingsChange says what the wiring must apply after a key or click.
@@ -143,8 +145,11 @@ type SettingsMenu struct {
 	Status string
 
 	game     string
-	cfg      input.Config  // the game's keys as the host sent them
-	keys     input.Binding // the player's bindings for game
+	games    []SettingsGame                  // the games whose keys can be bound without playing them
+	load     func(game string) input.Binding // reads the player's bindings of one
+	choosing bool                            // the Game row chooses among games (no match gives its own)
+	cfg      input.Config                    // the game's keys as the host sent them
+	keys     input.Binding                   // the player's bindings for game
 	reserved map[int]string
 	pads     input.PadMap // the layout derived from cfg
 	changed  SettingsChange
@@ -166,12 +171,50 @@ func NewSettingsMenu(s settings.Settings, reserved map[int]string) *SettingsMenu
 // sections say so.
 func (m *SettingsMenu) SetGame(game string, cfg input.Config, keys input.Binding) {
 	m.game, m.cfg = game, cfg
+	m.choosing = false // a match's game, or pickGame sets it again
 	m.keys = input.Binding{}
 	for c, codes := range keys {
 		m.keys[c] = append([]int(nil), codes...)
 	}
 	m.pads = input.DefaultPadMap(cfg)
 	m.Capture = CaptureNone
+	m.rebuild()
+}
+
+// SettingsGame is a game whose keys the overlay can bind before it is
+// played: its id, its name and its keys as its CONFIG_DATA gives them.
+type SettingsGame struct {
+	ID, Title string
+	Keys      input.Config
+}
+
+// OfferGames gives the overlay games whose keys it can bind with no match
+// running, and load, which reads the player's saved bindings of one (nil:
+// none saved). ChooseGame shows them.
+func (m *SettingsMenu) OfferGames(games []SettingsGame, load func(game string) input.Binding) {
+	m.games, m.load = slices.Clone(games), load
+}
+
+// ChooseGame makes the overlay bind the keys of one of the offered games,
+// chosen on its Game row (the start screen's Settings: no match gives its
+// game): the game it edited last if offered, else the first.
+func (m *SettingsMenu) ChooseGame() {
+	if len(m.games) == 0 {
+		return
+	}
+	i := slices.IndexFunc(m.games, func(g SettingsGame) bool { return g.ID == m.game })
+	m.pickGame(max(i, 0))
+}
+
+// pickGame edits the bindings of offered game i.
+func (m *SettingsMenu) pickGame(i int) {
+	g := m.games[i]
+	var b input.Binding
+	if m.load != nil {
+		b = m.load(g.ID)
+	}
+	m.SetGame(g.ID, g.Keys, b)
+	m.choosing = true
 	m.rebuild()
 }
 
@@ -370,8 +413,23 @@ func (m *SettingsMenu) adjust(dir int) {
 	case setFullscreen, setVsync, setNetGraph, setMotion, setPalette:
 		m.activate()
 		return
+	case setGame:
+		m.nextGame(dir)
+		return
 	}
 	m.rebuild()
+}
+
+// nextGame steps the Game row by dir through the offered games.
+func (m *SettingsMenu) nextGame(dir int) {
+	n := len(m.games)
+	if n == 0 {
+		return
+	}
+	i := slices.IndexFunc(m.games, func(g SettingsGame) bool { return g.ID == m.game })
+	j := ((i+dir)%n + n) % n
+	m.pickGame(j)
+	m.Status = "binding the keys of " + m.games[j].Title
 }
 
 // activate toggles the focused toggle or choice, or starts a binding.
@@ -406,6 +464,9 @@ func (m *SettingsMenu) activate() {
 			s.Palette = settings.PaletteColorBlind
 		}
 		m.changed |= ChangePalette
+	case setGame:
+		m.nextGame(1)
+		return
 	case setMaster, setEffects, setHUDScale:
 		return
 	}
@@ -466,6 +527,14 @@ func (m *SettingsMenu) rebuild() {
 			Fraction: hudScaleStop(s.HUDScale) / hudScaleStops, id: setHUDScale},
 		SettingsRow{Kind: SettingChoice, Label: "Team colours", Value: palette, id: setPalette},
 	)
+	if m.choosing {
+		title := m.game
+		if i := slices.IndexFunc(m.games, func(g SettingsGame) bool { return g.ID == m.game }); i >= 0 {
+			title = m.games[i].Title
+		}
+		rows = append(rows, SettingsRow{Kind: SettingHeading, Label: "Controls"},
+			SettingsRow{Kind: SettingChoice, Label: "Game", Value: title, id: setGame})
+	}
 	m.Rows = m.bindingRows(rows)
 	if m.Focus >= len(m.Rows) {
 		m.Focus = m.next(-1, 1)

@@ -307,3 +307,50 @@ func TestHUDScaleAuto(t *testing.T) {
 		}
 	}
 }
+
+// With no match to give its game (the start screen), the overlay binds
+// the keys of a game chosen on its Game row: the one edited last, ←/→ and
+// Enter step through the offered games, each with its saved bindings; a
+// match's game hides the row again.
+func TestSettingsChooseGameToBind(t *testing.T) {
+	snakes := input.Config{KeySets: []map[int]string{{}, {37: "left", 39: "right"}}}
+	saved := map[string]input.Binding{"snakes": {"left": {65}}}
+	var read []string
+	m := NewSettingsMenu(settings.Default(), nil)
+	m.OfferGames([]SettingsGame{{ID: "tanks", Title: "Tanks", Keys: tanksKeys()}, {ID: "snakes", Title: "Snakes", Keys: snakes}},
+		func(game string) input.Binding { read = append(read, game); return saved[game] })
+	m.ChooseGame()
+	m.Toggle()
+	r := focus(t, m, SettingChoice, "Game")
+	if m.Game() != "tanks" || r.Value != "Tanks" || len(read) != 1 {
+		t.Fatalf("game %q, row %q, read %v", m.Game(), r.Value, read)
+	}
+	m.Key(keyRight)
+	if m.Game() != "snakes" || m.Rows[m.Focus].Value != "Snakes" || read[len(read)-1] != "snakes" {
+		t.Fatalf("after →: game %q, row %+v, read %v", m.Game(), m.Rows[m.Focus], read)
+	}
+	if r := focus(t, m, SettingKey, "Turn left"); r.Value != "A" {
+		t.Fatalf("snakes' saved left is %q, want A", r.Value)
+	}
+	m.Key(keyEnter)
+	m.Key(90) // Z
+	if b := m.Bindings(); len(b["left"]) != 1 || b["left"][0] != 90 || m.TakeChanges()&ChangeKeys == 0 {
+		t.Fatalf("bindings %v", b)
+	}
+	focus(t, m, SettingChoice, "Game")
+	m.Key(keyEnter)
+	if m.Game() != "tanks" {
+		t.Fatalf("Enter stepped to %q", m.Game())
+	}
+	m.Toggle()
+	m.ChooseGame() // opened again: the game edited last
+	if m.Game() != "tanks" {
+		t.Fatalf("reopened on %q", m.Game())
+	}
+	m.SetGame("snakes", snakes, nil) // a match's game
+	for _, r := range m.Rows {
+		if r.Kind == SettingChoice && r.Label == "Game" {
+			t.Fatal("the Game row stays while a match gives its game")
+		}
+	}
+}

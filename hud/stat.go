@@ -50,6 +50,10 @@ type Stat struct {
 	Visible bool
 	heads   map[int]string
 	Dropped int // rows for unknown teams or beyond the bound
+	// Own is the id of the player's own row ("": not known, a spectator
+	// say): drawn bold, its latency column is the round trip the host
+	// measured for this client.
+	Own string
 
 	// Mode is "leaderboard" when Tab shows only the global leaderboard.
 	Mode   string

@@ -43,7 +43,9 @@ type Tick struct {
 // Summary is what the overlay prints.
 type Summary struct {
 	PingMs        float64 // latest round trip, ms (0 before the first pong)
-	JitterMs      float64 // smoothed variation between successive round trips
+	JitterMs      float64 // smoothed variation of the network delay, ms
+	HasPing       bool    // a round trip was measured (PingMs means something)
+	HasJitter     bool    // the jitter was measured
 	FramesPerSec  float64 // frames received over the last second
 	Buffered      int
 	LateTotal     uint64
@@ -65,6 +67,7 @@ type Graph struct {
 	ping       float64
 	jitter     float64
 	hasPing    bool
+	hasJitter  bool
 	lateTotal  uint64
 	dropTotal  uint64
 	generation uint64
@@ -73,17 +76,21 @@ type Graph struct {
 // New returns an empty graph.
 func New() *Graph { return &Graph{} }
 
-// Pong records a round trip measured by PING/PONG, in ms. The jitter is the
-// RFC 3550 estimator: J += (|D| − J)/16 over successive round trips.
+// Pong records a round trip of a PING/PONG pair, in ms.
 func (g *Graph) Pong(rttMs float64) {
 	if math.IsNaN(rttMs) || math.IsInf(rttMs, 0) || rttMs < 0 {
 		return
 	}
-	if g.hasPing {
-		d := math.Abs(rttMs - g.ping)
-		g.jitter += (d - g.jitter) / 16
-	}
 	g.ping, g.hasPing = rttMs, true
+}
+
+// SetJitter records the smoothed variation of the network delay, in ms
+// (the loop measures it from the arrivals of the host's PINGs).
+func (g *Graph) SetJitter(ms float64) {
+	if math.IsNaN(ms) || math.IsInf(ms, 0) || ms < 0 {
+		return
+	}
+	g.jitter, g.hasJitter = ms, true
 }
 
 // Observe adds one render tick at local time now (ms).
@@ -125,7 +132,8 @@ func (g *Graph) Reset() { *g = Graph{} }
 
 // Summary computes the printed figures over the last second of ticks.
 func (g *Graph) Summary() Summary {
-	s := Summary{PingMs: g.ping, JitterMs: g.jitter, LateTotal: g.lateTotal, DroppedTotal: g.dropTotal}
+	s := Summary{PingMs: g.ping, JitterMs: g.jitter, HasPing: g.hasPing, HasJitter: g.hasJitter,
+		LateTotal: g.lateTotal, DroppedTotal: g.dropTotal}
 	if g.n == 0 {
 		return s
 	}

@@ -38,14 +38,16 @@ func Headless(ctx context.Context, p *Config, addr string, stdout, stderr io.Wri
 			stopHost()
 			<-srv.Done()
 		}()
-		addr = srv.URL()
+		return headlessConnect(ctx, p, srv.URL(), true, stdout, stderr)
 	}
-	return headlessConnect(ctx, p, addr, stdout, stderr)
+	return headlessConnect(ctx, p, addr, false, stdout, stderr)
 }
 
 // headlessConnect joins a live host with no window and no sound device:
-// the same game loop as the window, its input from -script.
-func headlessConnect(ctx context.Context, p *Config, addr string, stdout, stderr io.Writer) int {
+// the same game loop as the window, its input from -script. offline marks
+// the embedded host: its answers are remembered per game, not per address,
+// and it is not kept among the recent hosts.
+func headlessConnect(ctx context.Context, p *Config, addr string, offline bool, stdout, stderr io.Writer) int {
 	steps, err := loadScript(p.Script)
 	if err != nil {
 		fmt.Fprintf(stderr, "vimpclient: %v\n", err)
@@ -57,8 +59,12 @@ func headlessConnect(ctx context.Context, p *Config, addr string, stdout, stderr
 		return 2
 	}
 	log := conn.log
+	store := conn.store
+	if store != nil && offline {
+		store = store.Under(offlineAuthHost)
+	}
 	sess := session.New(session.Options{
-		Auth:     session.AuthValues{Nick: p.Nick, Set: p.Set, Store: conn.store, GuestNick: guestNick(time.Now())},
+		Auth:     session.AuthValues{Nick: p.Nick, Set: p.Set, Store: store, GuestNick: guestNick(time.Now())},
 		AutoTeam: true, Team: p.Team, Recorder: conn.rec, Logger: log,
 	})
 	if p.For > 0 {
@@ -99,11 +105,13 @@ func headlessConnect(ctx context.Context, p *Config, addr string, stdout, stderr
 		// Nothing else ends an unattended run that never gets to play.
 		runner.MaxFailures = headlessMaxFailures
 	}
-	closeLobby, code := joinLobby(ctx, p, runner, log, stderr)
-	if code != 0 {
-		return code
+	if !offline {
+		closeLobby, code := joinLobby(ctx, p, runner, log, stderr)
+		if code != 0 {
+			return code
+		}
+		defer closeLobby()
 	}
-	defer closeLobby()
 	start := time.Now()
 	info, runErr := gameloop.RunHeadless(ctx, loop, runner.Run, 60, nil)
 	if err := conn.rec.Close(); err != nil {

@@ -69,32 +69,45 @@ func (m *match) Stop() {
 	<-m.done
 }
 
+// offlineAuthHost is the host the embedded offline host's form answers are
+// remembered under, per game: it listens on a new port every time.
+const offlineAuthHost = "offline"
+
 // join implements window.Lobby's Join.
 func (mm *matchMaker) join(ctx context.Context, c hud.BrowserChoice) (window.Match, error) {
+	return mm.joinAt(ctx, c, false)
+}
+
+// joinAt starts a match; offline marks the embedded host, whose answers
+// are remembered per game rather than per address and which is no server
+// to list among the recent hosts.
+func (mm *matchMaker) joinAt(ctx context.Context, c hud.BrowserChoice, offline bool) (window.Match, error) {
 	p, conn, log := mm.p, mm.conn, mm.conn.log
 	if c.Address == "" {
 		return nil, errors.New("no address to join")
 	}
+	store := conn.store
+	if store != nil && offline {
+		store = store.Under(offlineAuthHost)
+	}
 	mctx, cancel := context.WithCancel(ctx)
 	sess := session.New(session.Options{
-		Auth:     session.AuthValues{Nick: p.Nick, Set: p.Set, Store: conn.store},
+		Auth:     session.AuthValues{Nick: p.Nick, Set: p.Set, Store: store},
 		AutoTeam: p.Team != "", Team: p.Team, Recorder: conn.rec, Logger: log,
 	})
 	m := &match{cancel: cancel, done: make(chan struct{}), close: func() {}}
 	var hudStore hud.Store
-	if conn.store != nil {
-		hudStore = conn.store
+	if store != nil {
+		hudStore = store
 	}
 	opts := gameloop.Options{Session: sess, Log: log, LogOnce: conn.once, Start: time.Now(), Context: mctx,
 		Textures: mm.textures, SoundFetcher: conn.assets.SoundFetcher,
 		Store: hudStore, Interactive: true, AutoTeam: p.Team != "", Team: p.Team,
 		OnGiveUp: func() { m.gaveUp.Store(true); cancel() }}
-	if path, err := input.BindingsPath(); err == nil && c.GameID != "" {
-		b, err := input.LoadBindings(path, c.GameID)
-		if err != nil {
-			log.Warn("key bindings not read in full: the lines that could be read are used", "err", err)
-		}
-		opts.Bindings = b
+	if path, err := input.BindingsPath(); err == nil {
+		// Read when the game is known: an address joined from the start
+		// screen or the command line names no game until its host answers.
+		opts.BindingsFor = bindingsFrom(path, log)
 	}
 	if mm.sounds != nil {
 		opts.Sounds = mm.sounds
@@ -112,7 +125,10 @@ func (mm *matchMaker) join(ctx context.Context, c hud.BrowserChoice) (window.Mat
 				mm.setAssets(d)
 			}
 		}}
-	flushRecent := keepRecent(runner, log)
+	flushRecent := func() {}
+	if !offline {
+		flushRecent = keepRecent(runner, log)
+	}
 	if c.Kind != hostlist.Lobby {
 		// An address that answers as a lobby master ends the match: the
 		// window opens that master's browser instead.
@@ -146,6 +162,17 @@ func (mm *matchMaker) join(ctx context.Context, c hud.BrowserChoice) (window.Mat
 		log.Info("match ended", "room", c.Label(), "reason", m.reason)
 	}()
 	return m, nil
+}
+
+// bindingsFrom reads a game's saved key bindings from the file at path.
+func bindingsFrom(path string, log *slog.Logger) func(gameID string) input.Binding {
+	return func(gameID string) input.Binding {
+		b, err := input.LoadBindings(path, gameID)
+		if err != nil {
+			log.Warn("key bindings not read in full: the lines that could be read are used", "game", gameID, "err", err)
+		}
+		return b
+	}
 }
 
 // endReason says why a match ended, for the browser's status line.

@@ -55,17 +55,12 @@ func Replay(ctx context.Context, r ReplayConfig, stdout, stderr io.Writer) int {
 	log, once := logs.New(stderr, r.Verbose)
 	log.Debug("recording read", "file", r.File, "lines", read.Read, "kept", len(lines), "skipped", read.Skipped, "bytes", read.Kept)
 	if !r.Headless {
-		var dl *assets.Downloader
-		switch t, ok := session.RecordedTarget(lines, r.Conn); {
-		case r.Assets != "":
-			if dl, err = demoAssets(r.Assets, r.CA, log); err != nil {
-				fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
-				return 2
-			}
-		case ok:
-			dl = cachedAssets(t, r.AssetCache, r.CA, log, stderr)
+		media, err := recordedMedia(lines, r.Conn, r.Assets, r.AssetCache, r.CA, log)
+		if err != nil {
+			fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
+			return 2
 		}
-		return watchDemo(ctx, lines, r.Conn, r.Nick, r.Team, dl, r.Shot, log, stderr)
+		return watchDemo(ctx, lines, r.Conn, r.Nick, r.Team, media, r.Shot, log, stderr)
 	}
 	rp, err := session.NewReplay(lines, r.Conn)
 	if err != nil {
@@ -111,7 +106,7 @@ func Replay(ctx context.Context, r ReplayConfig, stdout, stderr io.Writer) int {
 }
 
 // watchDemo plays a recording in a window.
-func watchDemo(ctx context.Context, lines []session.RecordedLine, conn, nick, team string, dl *assets.Downloader, shot Screenshot, log *slog.Logger, stderr io.Writer) int {
+func watchDemo(ctx context.Context, lines []session.RecordedLine, conn, nick, team string, media demoMedia, shot Screenshot, log *slog.Logger, stderr io.Writer) int {
 	mx := mix.New(mix.Options{})
 	out, err := audio.OpenOutput(ctx, mx, audio.OutputOptions{Logger: log})
 	if err != nil {
@@ -119,15 +114,11 @@ func watchDemo(ctx context.Context, lines []session.RecordedLine, conn, nick, te
 		return 1
 	}
 	defer out.Close()
-	renderer := render.New(ctx, render.Options{Assets: dl, Log: log})
-	assetsBase := ""
-	if dl != nil {
-		assetsBase = dl.Base()
-	}
-	soundFetcher := func(session.Target) (audio.Fetcher, error) { return demoSounds(dl), nil }
+	renderer := render.New(ctx, render.Options{Assets: media.dl, Log: log})
+	soundFetcher := media.soundFetcher()
 	var sounds *audio.Manager
 	vols := &demoVolumes{master: 1, effects: 1, sounds: &sounds}
-	d, err := demo.New(demo.Options{Lines: lines, Conn: conn, Nick: nick, Team: team, Log: log, AssetsBase: assetsBase,
+	d, err := demo.New(demo.Options{Lines: lines, Conn: conn, Nick: nick, Team: team, Log: log, AssetsBase: media.assetsBase(),
 		NewLoop: func(sess *session.Session) *gameloop.Loop {
 			// Each pass through the recording starts with silence.
 			if sounds != nil {
@@ -198,31 +189,69 @@ func demoAssets(base, ca string, log *slog.Logger) (*assets.Downloader, error) {
 	return d, nil
 }
 
+// demoMedia is where a demo's images and sounds come from; every way of
+// opening a recording (replay, the start screen's Demos page) finds them
+// with recordedMedia, so a demo looks and sounds the same from each.
+type demoMedia struct {
+	dl *assets.Downloader // nil: the client draws and sounds the match itself
+}
+
+// recordedMedia finds a recording's images and sounds: the game's assets
+// at base when given (-assets), else the recorded match's, from the asset
+// cache at cacheDir (the recorded host asked for what it lacks), else none.
+// Only a bad base is an error; a cache that cannot be used is logged and
+// the client's own drawings are used.
+func recordedMedia(lines []session.RecordedLine, conn, base, cacheDir, ca string, log *slog.Logger) (demoMedia, error) {
+	if base != "" {
+		dl, err := demoAssets(base, ca, log)
+		return demoMedia{dl: dl}, err
+	}
+	t, ok := session.RecordedTarget(lines, conn)
+	if !ok {
+		return demoMedia{}, nil
+	}
+	return demoMedia{dl: cachedAssets(t, cacheDir, ca, log)}, nil
+}
+
+// assetsBase is the demo's assets base ("": none).
+func (m demoMedia) assetsBase() string {
+	if m.dl == nil {
+		return ""
+	}
+	return m.dl.Base()
+}
+
+// soundFetcher is the demo loop's source of sound files.
+func (m demoMedia) soundFetcher() func(session.Target) (audio.Fetcher, error) {
+	f := demoSounds(m.dl)
+	return func(session.Target) (audio.Fetcher, error) { return f, nil }
+}
+
 // cachedAssets is the downloader of the recorded match's assets, keyed as
 // the match's own was, so that the asset cache gives back the very images
 // and sounds the match drew with; the recorded host is asked for what the
 // cache lacks, and a file neither has is logged as unavailable. nil (the
 // client's own drawings) when there is no cache to read.
-func cachedAssets(t session.Target, dir, ca string, log *slog.Logger, stderr io.Writer) *assets.Downloader {
+func cachedAssets(t session.Target, dir, ca string, log *slog.Logger) *assets.Downloader {
 	if dir == "" || dir == "-" {
 		return nil
 	}
 	cache, err := assets.OpenCache(dir, 0)
 	if err != nil {
-		fmt.Fprintf(stderr, "vimpclient replay: the asset cache: %v; drawing without the game's images\n", err)
+		log.Warn("demo: the asset cache cannot be read: drawing without the game's images", "err", err)
 		return nil
 	}
 	client, err := session.HTTPClient(ca)
 	if err != nil {
-		fmt.Fprintf(stderr, "vimpclient replay: %v\n", err)
+		log.Warn("demo: drawing without the game's images", "err", err)
 		return nil
 	}
 	d, err := assets.New(assets.Options{Client: client, Base: t.AssetsBase, Host: t.Host, Version: t.GameVersion, Cache: cache, Log: log})
 	if err != nil {
-		fmt.Fprintf(stderr, "vimpclient replay: recorded assets base: %v\n", err)
+		log.Warn("demo: recorded assets base: drawing without the game's images", "err", err)
 		return nil
 	}
-	fmt.Fprintf(stderr, "vimpclient replay: the game's images and sounds from the asset cache %s (recorded from %s)\n", cache.Dir(), t.AssetsBase)
+	log.Info("demo: the game's images and sounds from the asset cache", "cache", cache.Dir(), "recorded from", t.AssetsBase)
 	return d
 }
 

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"time"
 
+	"vimpclient/assets"
 	"vimpclient/browser"
 	"vimpclient/demo"
 	"vimpclient/gameloop"
@@ -21,6 +22,8 @@ import (
 	"vimpclient/input"
 	"vimpclient/lobby"
 	"vimpclient/logs"
+	"vimpclient/parts"
+	"vimpclient/protocol"
 	"vimpclient/render"
 	"vimpclient/session"
 	"vimpclient/settings"
@@ -67,16 +70,14 @@ func Window(ctx context.Context, p *Config, start *hud.StartChoice, stdout, stde
 	home := window.Home{
 		Menu: menu,
 		Connect: func(ctx context.Context, c hud.StartChoice) (window.Match, error) {
+			if c.Kind == hud.StartOffline {
+				return mm.offline(ctx, off, c.Value)
+			}
 			addr := c.Value
-			if link, err := lobby.ParseJoinLink(addr); err == nil && c.Kind != hud.StartOffline {
+			if link, err := lobby.ParseJoinLink(addr); err == nil {
 				// A pasted join link: its master's browser opens on the
 				// room, joined at once.
 				addr, room = link.Master, link.Room
-			}
-			if c.Kind == hud.StartOffline {
-				if addr, err = off.url(ctx, c.Value); err != nil {
-					return nil, err
-				}
 			}
 			return mm.join(ctx, hud.BrowserChoice{Address: addr, Name: addr})
 		},
@@ -95,7 +96,7 @@ func Window(ctx context.Context, p *Config, start *hud.StartChoice, stdout, stde
 			return l, err
 		},
 		Demo: func(ctx context.Context, path string) (*demo.Demo, error) {
-			return openMenuDemo(ctx, path, renderer, av, conn)
+			return openMenuDemo(ctx, path, p, renderer, av, conn)
 		},
 		Start:   start,
 		Silence: av.sounds.Reset,
@@ -114,6 +115,7 @@ func Window(ctx context.Context, p *Config, start *hud.StartChoice, stdout, stde
 		Title: "vimpclient", Log: log, NetGraph: p.NetGraph,
 		Fullscreen: p.Fullscreen, Screenshot: p.Screenshot, ScreenshotAfter: p.ScreenshotAfter, Width: p.Size.W, Height: p.Size.H,
 		Settings: prefs, SettingsPath: prefsPath, BindingsPath: bindingsPath, Sound: av.sounds,
+		Games: bindableGames(log),
 	}
 	if p.Summary {
 		wo.Summary = stdout
@@ -202,6 +204,9 @@ func (o *offlineHost) url(ctx context.Context, game string) (string, error) {
 	if game == "" {
 		game = o.p.Game
 	}
+	if game == "" {
+		game = host.DefaultGame
+	}
 	if o.srv != nil && o.game != game {
 		o.stop()
 	}
@@ -217,6 +222,17 @@ func (o *offlineHost) url(ctx context.Context, game string) (string, error) {
 		o.srv, o.game, o.cancel = srv, game, cancel
 	}
 	return o.srv.URL(), nil
+}
+
+// offline starts a match against the embedded host playing game ("": the
+// one -game named, else the default).
+func (mm *matchMaker) offline(ctx context.Context, off *offlineHost, game string) (window.Match, error) {
+	addr, err := off.url(ctx, game)
+	if err != nil {
+		return nil, err
+	}
+	label := "Offline (" + off.game + ")"
+	return mm.joinAt(ctx, hud.BrowserChoice{Address: addr, Name: label, GameID: off.game}, true)
 }
 
 func (o *offlineHost) stop() {
@@ -244,6 +260,29 @@ func offlineGames(game, mapName string) []hud.StartEntry {
 		}
 	}
 	return append(first, rest...)
+}
+
+// bindableGames are the games whose keys the start screen's Settings
+// binds: the embedded host's, with the keys their CONFIG_DATA gives (the
+// same a host of the game sends). A game whose keys cannot be read is
+// left out, said in the log.
+func bindableGames(log *slog.Logger) []hud.SettingsGame {
+	var out []hud.SettingsGame
+	for _, g := range host.Games() {
+		m, err := g.New(host.MatchOptions{Seed: 1, Log: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			log.Warn("keys not bindable before a match", "game", g.ID, "err", err)
+			continue
+		}
+		cfg, err := protocol.ParseConfig(m.ConfigData())
+		if err != nil {
+			log.Warn("keys not bindable before a match", "game", g.ID, "err", err)
+			continue
+		}
+		keys, _ := input.ConfigFrom(cfg)
+		out = append(out, hud.SettingsGame{ID: g.ID, Title: g.Title, Keys: keys})
+	}
+	return out
 }
 
 // gameTitle is the name of game ("": fallback, then the default).
@@ -274,20 +313,33 @@ func startEmbedded(ctx context.Context, p *Config, stderr io.Writer) (*host.Serv
 	return srv, nil
 }
 
+// demoRenderer is what a demo opened in the window draws with: the
+// window's renderer, pointed at the demo's images.
+type demoRenderer interface {
+	Textures() parts.Textures
+	SetAssets(d *assets.Downloader)
+}
+
 // openMenuDemo opens a recording chosen on the start screen as a demo in
-// the window: the client draws and sounds it itself (as replay does
-// without -assets).
-func openMenuDemo(ctx context.Context, path string, renderer *render.Renderer, av *audioOut, conn *connection) (*demo.Demo, error) {
+// the window, with the images and sounds replay finds for it (without
+// -assets): the recorded match's from the asset cache, else the client's
+// own.
+func openMenuDemo(ctx context.Context, path string, p *Config, renderer demoRenderer, av *audioOut, conn *connection) (*demo.Demo, error) {
 	read, err := session.LoadRecording(path)
 	if err != nil {
 		return nil, fmt.Errorf("demo: %w", err)
 	}
 	log := conn.log
-	d, err := demo.New(demo.Options{Lines: read.Lines, Log: log,
+	media, err := recordedMedia(read.Lines, "", "", p.AssetCache, p.CA, log)
+	if err != nil {
+		return nil, fmt.Errorf("demo %s: %w", filepath.Base(path), err)
+	}
+	renderer.SetAssets(media.dl) // the next match points it at its own
+	d, err := demo.New(demo.Options{Lines: read.Lines, Log: log, AssetsBase: media.assetsBase(),
 		NewLoop: func(sess *session.Session) *gameloop.Loop {
 			av.sounds.Reset() // each pass through the recording starts with silence
 			return gameloop.New(gameloop.Options{Session: sess, Log: log, Context: ctx, NoPrediction: true,
-				Textures: renderer.Textures(), Sounds: av.sounds, SoundFetcher: conn.assets.SoundFetcher,
+				Textures: renderer.Textures(), Sounds: av.sounds, SoundFetcher: media.soundFetcher(),
 				Interactive: true, AutoTeam: true})
 		}})
 	if err != nil {

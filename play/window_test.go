@@ -5,6 +5,10 @@ import (
 	"io"
 	"strings"
 	"testing"
+	"time"
+
+	"vimpclient/hostlist"
+	"vimpclient/window"
 )
 
 // The start screen's offline page offers both games of the built-in host
@@ -40,5 +44,86 @@ func TestOfflineHostMapOfTheGameChosen(t *testing.T) {
 	p.Map = ""
 	if _, err := o.url(ctx, "tanks"); err != nil || o.game != "tanks" {
 		t.Fatalf("switching to tanks: %v, game %q", err, o.game)
+	}
+}
+
+// untilPlayingOrForm ticks the match's loop until its session plays or
+// its HUD shows the host's auth form, and reports whether it plays.
+func untilPlayingOrForm(t testing.TB, m window.Match) bool {
+	t.Helper()
+	l := m.Loop()
+	deadline := time.NewTimer(20 * time.Second)
+	defer deadline.Stop()
+	for l.Tick(time.Now()); l.Stats().PlayAt.IsZero() && !l.HUD().AuthOpen(); l.Tick(time.Now()) {
+		select {
+		case <-l.Session().Queue().Ready():
+		case <-m.Done():
+			r, _ := m.End()
+			t.Fatalf("the match ended before play: %s", r)
+		case <-deadline.C:
+			t.Fatal("neither playing nor asking for a name within 20 s")
+		}
+	}
+	return !l.Stats().PlayAt.IsZero()
+}
+
+// Offline matches are one host to the player, whatever port the embedded
+// host listens on: the name given in one is answered with in the next
+// (the form does not come back empty), per game, and no loopback address
+// is added to the recent hosts.
+func TestOfflineRemembersTheNameAndKeepsNoRecentHost(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	t.Setenv("HOME", t.TempDir())
+	p := &Config{Set: Values{}, AssetCache: "-", Nick: "Alice"}
+	conn, err := newConnection(p, "window", "offline", io.Discard)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.rec.Close()
+	mm := &matchMaker{p: p, conn: conn}
+	off := &offlineHost{p: p, stderr: io.Discard}
+	defer off.stop()
+	ctx := context.Background()
+	m, err := mm.offline(ctx, off, "tanks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := m.Loop()
+	untilPlaying(t, m)
+	m.Stop()
+	if r, _ := m.End(); r != "Left Offline (tanks)" {
+		t.Errorf("end reason %q", r)
+	}
+	firstHost := first.Target().Host
+	off.stop() // the next match starts the host anew, on another port
+
+	p.Nick = "" // as the start screen starts a match: no -nick
+	m, err = mm.offline(ctx, off, "tanks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Stop()
+	if !untilPlayingOrForm(t, m) {
+		t.Fatalf("the name form came back (host %s, was %s)", m.Loop().Target().Host, firstHost)
+	}
+	if h := m.Loop().Target().Host; h == firstHost {
+		t.Fatalf("the embedded host listened on %s both times: the test proves nothing", h)
+	}
+	m.Stop()
+
+	// Snakes has a name of its own to remember.
+	m, err = mm.offline(ctx, off, "snakes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer m.Stop()
+	if untilPlayingOrForm(t, m) {
+		t.Fatal("snakes played with the name given to tanks: names are per game")
+	}
+	m.Stop()
+
+	path, _ := hostlist.DefaultPath()
+	if l, err := hostlist.Load(path); err != nil || len(l.Entries) != 0 {
+		t.Fatalf("recent hosts after offline matches: %+v, %v", l, err)
 	}
 }

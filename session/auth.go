@@ -88,7 +88,10 @@ func (a AuthValues) Remember(form *protocol.AuthForm, values map[string]string, 
 // by the storage keys the host names (as a browser keeps them per origin).
 type AuthStore struct {
 	path string
-	mu   sync.Mutex
+	mu   *sync.Mutex // shared by the stores Under makes
+	// host, when set, is the host every value is kept under, whatever
+	// host a form came from (see Under).
+	host string
 }
 
 // DefaultAuthStore is the store in the user config directory.
@@ -101,9 +104,22 @@ func DefaultAuthStore() (*AuthStore, error) {
 }
 
 // NewAuthStore uses the file at path (created on first save).
-func NewAuthStore(path string) *AuthStore { return &AuthStore{path: path} }
+func NewAuthStore(path string) *AuthStore { return &AuthStore{path: path, mu: new(sync.Mutex)} }
 
-func storeKey(host, gameID string) string { return hostKey(host) + "|" + gameID }
+// Under is the same store keeping the values of every host under host, per
+// game: for a host that is the same one to the player whatever its
+// address, as the embedded offline host, listening on a new port every
+// time it starts.
+func (s *AuthStore) Under(host string) *AuthStore {
+	return &AuthStore{path: s.path, mu: s.mu, host: host}
+}
+
+func (s *AuthStore) storeKey(host, gameID string) string {
+	if s.host != "" {
+		host = s.host
+	}
+	return hostKey(host) + "|" + gameID
+}
 
 // maxAuthValue bounds one remembered value: a nickname or a form answer.
 const maxAuthValue = 4 << 10
@@ -173,7 +189,7 @@ func (s *AuthStore) Load(host, gameID string) map[string]string {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	all, _ := s.readAll()
-	if v := all[storeKey(host, gameID)]; v != nil {
+	if v := all[s.storeKey(host, gameID)]; v != nil {
 		return v
 	}
 	return map[string]string{}
@@ -184,7 +200,7 @@ func (s *AuthStore) Save(host, gameID string, values map[string]string) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	all, damage := s.readAll()
-	k := storeKey(host, gameID)
+	k := s.storeKey(host, gameID)
 	if all[k] == nil {
 		all[k] = map[string]string{}
 	}

@@ -42,6 +42,10 @@ const (
 	// connection. No EventOpen came before it: the map, the world and the
 	// HUD go on; the host sends the key set, scoreboard, panel and frames.
 	EventResumed
+	// EventPing: a PING arrived (and was answered) at At; the host sends
+	// them on a fixed timer, so their arrivals time the host-to-client
+	// delay's variation.
+	EventPing
 )
 
 // Event is one item for the game loop, stamped with its arrival time.

@@ -380,6 +380,7 @@ func (s *Session) handle(c *conn, ob *outbox, m Message) {
 		if err := ob.push(outMsg{data: protocol.PongMsg(id), pong: true}, true); err != nil && !errors.Is(err, ErrOutboxClose) {
 			s.noteError("pong not sent: %v", err)
 		}
+		s.queue.Push(Event{At: at, Kind: EventPing, Size: len(m.Data)})
 		return
 	case protocol.MapData:
 		c.answered = false

@@ -39,6 +39,7 @@ func (w *Window) newMenu() {
 	s.NetGraph = s.NetGraph || w.opts.NetGraph
 	s.Vsync = s.Vsync && !w.opts.NoVsync
 	w.menu = hud.NewSettingsMenu(s, reservedKeys)
+	w.menu.OfferGames(w.opts.Games, w.savedBindings)
 	w.hudScale = s.HUDScale
 	w.graph.Visible = s.NetGraph
 	if w.play != nil {
@@ -50,6 +51,19 @@ func (w *Window) newMenu() {
 	}
 }
 
+// savedBindings reads the player's saved bindings of a game, for the
+// start screen's Settings.
+func (w *Window) savedBindings(game string) input.Binding {
+	if w.opts.BindingsPath == "" {
+		return nil
+	}
+	b, err := input.LoadBindings(w.opts.BindingsPath, game)
+	if err != nil {
+		w.opts.Log.Warn("key bindings not read in full: the lines that could be read are used", "game", game, "err", err)
+	}
+	return b
+}
+
 // applyLoop gives a loop the settings it keeps (a demo's loop is new after
 // a seek back).
 func (w *Window) applyLoop(l *gameloop.Loop) {
@@ -59,8 +73,12 @@ func (w *Window) applyLoop(l *gameloop.Loop) {
 }
 
 // toggleMenu opens or closes the overlay, showing the window's state as it
-// is now (F11 and F3 change it behind the overlay's back).
+// is now (F11 and F3 change it behind the overlay's back); opened with no
+// match or demo on screen, it binds the keys of a game the player chooses.
 func (w *Window) toggleMenu() {
+	if !w.menu.Open && w.play == nil {
+		w.menu.ChooseGame() // no match gives a game: the player picks one to bind
+	}
 	w.menu.SyncWindow(ebiten.IsFullscreen(), w.graph.Visible)
 	w.menu.Toggle()
 }
@@ -76,7 +94,7 @@ func (w *Window) followGame() {
 	}
 	w.menuCtl = c
 	if keys, ok := l.GameKeys(); ok {
-		w.menu.SetGame(l.Target().GameID, keys, l.Bindings())
+		w.menu.SetGame(l.GameID(), keys, l.Bindings())
 		w.padMap = w.menu.PadMap()
 		w.padGen++
 	}

@@ -58,6 +58,9 @@ type Options struct {
 	// SettingsPath and BindingsPath are where the overlay saves the
 	// settings and the key bindings ("": not saved).
 	SettingsPath, BindingsPath string
+	// Games are the games whose keys the start screen's Settings binds
+	// (each read from and saved to BindingsPath); a match binds its own.
+	Games []hud.SettingsGame
 	// Sound takes the overlay's volumes (nil: none).
 	Sound Volumes
 	// Summary, if set, gets the window's report when it closes (see

@@ -4,19 +4,25 @@ package main
 
 import (
 	"bytes"
+	"context"
+	"io"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"syscall"
 	"testing"
 	"time"
 
+	"vimpclient/host"
 	"vimpclient/hostlist"
 )
 
 // A FIFO where the recent hosts file belongs neither blocks the match nor
 // holds up -for: the reader refuses it without waiting for a writer, and
 // the recent hosts are written off the session's goroutine. The FIFO is
-// set aside, not lost, and the join is kept in a new file.
+// set aside, not lost, and the join is kept in a new file. The host is
+// joined by its address: an offline match is not kept among the recent
+// hosts.
 func TestHostListFIFODoesNotHoldTheRun(t *testing.T) {
 	cfg := t.TempDir()
 	t.Setenv("XDG_CONFIG_HOME", cfg)
@@ -30,10 +36,16 @@ func TestHostListFIFODoesNotHoldTheRun(t *testing.T) {
 	if err := syscall.Mkfifo(path, 0o600); err != nil {
 		t.Skip("no FIFO here:", err)
 	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	srv, err := host.Start(ctx, host.Config{Addr: "127.0.0.1:0", Bots: 0, Seed: 1, Log: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
 	done := make(chan int, 1)
 	var out, errOut bytes.Buffer
 	go func() {
-		done <- run([]string{"-headless", "-for", "2s", "-bots", "0", "-nick", "Fifo"}, &out, &errOut)
+		done <- run([]string{"-headless", "-for", "2s", "-nick", "Fifo", srv.URL()}, &out, &errOut)
 	}()
 	// A run held by the FIFO never returns; the bound only ends the test.
 	select {

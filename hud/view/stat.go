@@ -53,7 +53,11 @@ func (v *View) drawStat(dst *ebiten.Image, s *hud.Stat, l *hud.ScreenLayout) {
 			if t.Name == "spectators" && len(cells) > 1 {
 				cells = cells[:1] // the spectators' table shows names only
 			}
-			y = v.statRow(dst, r, y, cells, "", false, col)
+			own := s.Own != "" && rw.ID == s.Own
+			if own {
+				v.fill(dst, hud.Rect{X: r.X + 6, Y: y - 1, W: inner + 8, H: statLineH}, fade(col, 0.18))
+			}
+			y = v.statRow(dst, r, y, cells, "", own, col)
 		}
 	}
 	if len(s.Leader) > 0 && y+leadLineH*2 < r.Y+r.H-10 {

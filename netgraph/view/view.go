@@ -86,10 +86,20 @@ func (v *View) Update() {
 // the widest it is printed at (a ping over 99999 ms reads 99999), and no
 // line holds more than two of them.
 func Format(dst []byte, s netgraph.Summary) []byte {
+	// A figure not measured yet (no round trip reported for a spectator,
+	// fewer than three PINGs) reads "-", not 0.
 	dst = append(dst, "ping "...)
-	dst = strconv.AppendFloat(dst, clamp(s.PingMs, 99999), 'f', 0, 64)
+	if s.HasPing {
+		dst = strconv.AppendFloat(dst, clamp(s.PingMs, 99999), 'f', 0, 64)
+	} else {
+		dst = append(dst, '-')
+	}
 	dst = append(dst, " ms  jitter "...)
-	dst = strconv.AppendFloat(dst, clamp(s.JitterMs, 9999.9), 'f', 1, 64)
+	if s.HasJitter {
+		dst = strconv.AppendFloat(dst, clamp(s.JitterMs, 9999.9), 'f', 1, 64)
+	} else {
+		dst = append(dst, '-')
+	}
 	dst = append(dst, " ms\nframes "...)
 	dst = strconv.AppendFloat(dst, clamp(s.FramesPerSec, 999.9), 'f', 1, 64)
 	dst = append(dst, "/s  buffer "...)

@@ -13,7 +13,7 @@ import (
 )
 
 func TestFormat(t *testing.T) {
-	s := netgraph.Summary{PingMs: 83.4, JitterMs: 4.25, FramesPerSec: 30, Buffered: 3, LateTotal: 2, LatePerSec: 0.5,
+	s := netgraph.Summary{PingMs: 83.4, JitterMs: 4.25, HasPing: true, HasJitter: true, FramesPerSec: 30, Buffered: 3, LateTotal: 2, LatePerSec: 0.5,
 		DroppedTotal: 1, DroppedPerSec: 0, ErrorNow: 0.031, ErrorMax: 0.4, Predicting: true}
 	got := string(Format(nil, s))
 	want := "ping 83 ms  jitter 4.2 ms\nframes 30.0/s  buffer 3\nlate 2 (0.5/s)\ndropped 1 (0.0/s)\npred err 0.03 max 0.40"
@@ -21,7 +21,7 @@ func TestFormat(t *testing.T) {
 		t.Fatalf("got  %q\nwant %q", got, want)
 	}
 	// Whatever the figures, every line fits the box.
-	huge := netgraph.Summary{PingMs: 1e12, JitterMs: 1e9, FramesPerSec: 1e6, Buffered: 1 << 40, LateTotal: 1 << 63,
+	huge := netgraph.Summary{PingMs: 1e12, JitterMs: 1e9, HasPing: true, HasJitter: true, FramesPerSec: 1e6, Buffered: 1 << 40, LateTotal: 1 << 63,
 		LatePerSec: 1e7, DroppedTotal: 1 << 63, DroppedPerSec: 1e7, ErrorNow: 1e9, ErrorMax: math.Inf(1), Predicting: true}
 	for _, s := range []netgraph.Summary{s, huge, {PingMs: math.NaN(), JitterMs: -3}} {
 		lines := strings.Split(string(Format(nil, s)), "\n")
@@ -34,8 +34,8 @@ func TestFormat(t *testing.T) {
 			}
 		}
 	}
-	if !strings.HasSuffix(string(Format(nil, netgraph.Summary{})), "no prediction") {
-		t.Fatal("spectator line")
+	if got := string(Format(nil, netgraph.Summary{})); !strings.HasSuffix(got, "no prediction") || !strings.HasPrefix(got, "ping - ms  jitter - ms\n") {
+		t.Fatalf("spectator lines %q", got)
 	}
 	buf := make([]byte, 0, 160)
 	if a := testing.AllocsPerRun(100, func() { buf = Format(buf[:0], s) }); a != 0 {

@@ -353,10 +353,29 @@ func (c *Controller) Command(action protocol.KeyAction, name string, now float64
 
 // SetEnabled follows TECH_INFORM: a shown screen (or a disconnect) disables
 // game input, hiding it enables. Disabling releases a held pointer.
+// Enabling presses every key still physically held that the key set binds
+// and that is not pressed already: a key held through a screen, or through
+// a lost connection whose seat was resumed (the host released its keys and
+// sent the key set while input was off), counts from the moment input is
+// back, as it would had it been pressed then.
 func (c *Controller) SetEnabled(on bool, now float64) {
+	was := c.enabled
 	c.enabled = on
 	if !on {
 		c.releasePointer(c.lastTapX, c.lastTapY, now)
+		return
+	}
+	if was || c.modes.Has(ModeChat) {
+		return
+	}
+	for _, code := range c.sortedHeld() {
+		if _, marked := c.pressed[code]; marked {
+			continue
+		}
+		if name, ok := c.binding(code); ok {
+			c.pressed[code] = name
+			c.emitKey(protocol.KeyDown, name, now)
+		}
 	}
 }
 

@@ -491,3 +491,25 @@ func TestSenderSeqIsTheOneCounter(t *testing.T) {
 		t.Fatalf("refused send predicted: %v", pred.got)
 	}
 }
+
+// A key held while input was off (a screen, or a lost connection whose
+// seat came back: the host released its keys and sent the key set while
+// input was off) is pressed when input comes back; a key still marked
+// pressed is not sent twice.
+func TestEnablingPressesKeysHeldMeanwhile(t *testing.T) {
+	c, _, _ := newTestController(t)
+	c.KeyDown(kW, 1)
+	eq(t, c.Drain(), `[5,"1:down:forward"]`)
+	c.SetEnabled(false, 2) // the connection is lost
+	c.SetKeySet(1, 3)      // the resumed seat's key set: marks forgotten, nothing sent while off
+	eq(t, c.Drain())
+	c.SetEnabled(true, 4) // the host's screen hides
+	eq(t, c.Drain(), `[5,"2:down:forward"]`)
+	c.SetEnabled(true, 5) // already on: nothing again
+	eq(t, c.Drain())
+	c.SetEnabled(false, 6) // a screen over a held, marked key: no second down after it
+	c.SetEnabled(true, 7)
+	eq(t, c.Drain())
+	c.KeyUp(kW, 8)
+	eq(t, c.Drain(), `[5,"3:up:forward"]`)
+}

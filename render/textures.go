@@ -48,7 +48,7 @@ type textures struct {
 	// (another game, or a new version) is asked only for the files the new
 	// world's parts name, not for every file a previous game named.
 	asked map[string]bool
-	gen     uint64 // bumped whenever an image is replaced or a bake installed
+	gen   uint64 // bumped whenever an image is replaced or a bake installed
 	// bakedSrc is every procedural texture baked so far, by name: the
 	// atlas is packed anew from all of them at each bake.
 	bakedSrc map[string]*image.RGBA

@@ -1,6 +1,8 @@
 package gameloop
 
 import (
+	"strconv"
+
 	"vimpclient/hud"
 	"vimpclient/input"
 )
@@ -125,4 +127,35 @@ func (l *Loop) SetBindings(b input.Binding) {
 		l.log.Warn("key bindings", "problem", p)
 	}
 	l.ctrl.Rebind(cfg, l.clock.now)
+}
+
+// SetNames shows the players' names in the world (and marks the own
+// entity), or hides them, now and on every later connection: the world
+// lives as long as the loop.
+func (l *Loop) SetNames(on bool) { l.world.SetNames(on) }
+
+// giveNames hands the world the scoreboard's names by entity id once a
+// STAT_DATA message changed them: a stat row's id is the player's game id,
+// the id of its entity in the snapshots.
+func (l *Loop) giveNames() {
+	if !l.statSeen || l.hud == nil || l.hud.Stat == nil {
+		return
+	}
+	l.statSeen = false
+	if l.names == nil {
+		l.names = map[uint32]string{}
+	}
+	clear(l.names)
+	for ti := range l.hud.Stat.Tables {
+		for _, r := range l.hud.Stat.Tables[ti].Rows {
+			id, err := strconv.ParseUint(r.ID, 10, 32)
+			if err != nil {
+				continue
+			}
+			if n, ok := l.hud.Stat.Name(r.ID); ok {
+				l.names[uint32(id)] = n
+			}
+		}
+	}
+	l.world.SetPeople(l.names)
 }

@@ -86,7 +86,12 @@ func (l *Loop) retry(r *session.RetryInfo) {
 
 func (l *Loop) vote(v protocol.Vote) bool { return l.fb.vote(l.hud, v, l.clock.now) }
 func (l *Loop) refuse(msg string)         { l.rep.note(msg) }
-func (l *Loop) overlays(v any)            { l.hud.Handle(v, l.clock.now) }
+func (l *Loop) overlays(v any) {
+	if _, ok := v.(*protocol.Stat); ok {
+		l.statSeen = true
+	}
+	l.hud.Handle(v, l.clock.now)
+}
 
 func (l *Loop) config(cfg *protocol.Config, at time.Time) {
 	l.rep.configured(l.clock.start, at)

@@ -120,15 +120,19 @@ type Loop struct {
 	target atomic.Pointer[session.Target]
 	clock  clock
 
-	core   *clientcore.Core // nil before CONFIG_DATA
-	world  *world.World
-	hud    *hud.HUD
-	ctrl   *input.Controller // nil before CONFIG_DATA
-	input  Input
-	inTick InputTick // reused: handing a fresh one to an interface would move it to the heap each tick
-	graph  *netgraph.Graph
-	snd    *gameSounds // nil: silent
-	evs    []session.Event
+	core  *clientcore.Core // nil before CONFIG_DATA
+	world *world.World
+	hud   *hud.HUD
+	// statSeen is set by a STAT_DATA message: the world's names are taken
+	// from the scoreboard again at the end of the drain.
+	statSeen bool
+	names    map[uint32]string // reused for each copy of the names
+	ctrl     *input.Controller // nil before CONFIG_DATA
+	input    Input
+	inTick   InputTick // reused: handing a fresh one to an interface would move it to the heap each tick
+	graph    *netgraph.Graph
+	snd      *gameSounds // nil: silent
+	evs      []session.Event
 
 	fb    feedback // feedback.go
 	disp  display  // display.go
@@ -196,6 +200,7 @@ func (l *Loop) Tick(now time.Time) {
 	l.feedInput(now)
 	l.sendHUD()
 	l.hud.Update(l.clock.now)
+	l.giveNames()
 	l.world.Tick(l.clock.now, min(dt, maxStepMs))
 	l.checkRefused()
 	l.updateWatching()

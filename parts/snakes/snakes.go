@@ -93,6 +93,7 @@ type Snake struct {
 	Colour   parts.Color
 	inner    parts.Color
 	Boosting bool
+	Name     string // the player's name on the scoreboard ("" when unknown)
 	h        parts.Handle
 	known    bool // a previous crystals value exists
 }
@@ -130,6 +131,7 @@ func (s *Snake) Update(row []float32) {
 	s.inner = parts.RGB(uint32(math.Round(float64(hex>>16&0xff)*0.55))<<16 |
 		uint32(math.Round(float64(hex>>8&0xff)*0.55))<<8 | uint32(math.Round(float64(hex&0xff)*0.55)))
 	s.Boosting = b.f.Boost.Float64(row) != 0
+	s.Name = s.c.People.Name(s.ID)
 	catmullRom(&s.P, &s.Smooth)
 }
 
@@ -164,6 +166,20 @@ func (s *Snake) Destroy(why parts.Removal) {
 	s.c.Stage.Remove(s.h)
 }
 
+// The names and the own snake's mark: a light outline around the whole
+// body, and each name a little above its head, the own one brighter.
+const (
+	ownOutline = 6  // world units on each side of the body
+	nameH      = 30 // the label's height in world units: about 12 px at the widest zoom
+	nameGap    = 6  // between the head's top and the label's middle, past half its height
+)
+
+var (
+	ownOutlineColour = parts.RGB(0xf7fbff).WithAlpha(0.85)
+	ownNameColour    = parts.RGB(0xffffff)
+	nameColour       = parts.RGB(0xdfe7f5).WithAlpha(0.8)
+)
+
 var (
 	boostHalo = parts.RGB(0xffe98a).WithAlpha(0.22)
 	eyeWhite  = parts.RGB(0xf7fbff)
@@ -173,6 +189,11 @@ var (
 // Draw implements parts.Drawable.
 func (s *Snake) Draw(g parts.Gfx) {
 	r := s.Radius
+	names := s.c.People.Shown()
+	mine := names && s.c.Local.Is(s.ID)
+	if mine {
+		g.Polyline(s.Smooth[:], 2*(r+ownOutline), ownOutlineColour)
+	}
 	if s.Boosting {
 		g.Polyline(s.Smooth[:], 2.6*r, boostHalo)
 	}
@@ -186,6 +207,13 @@ func (s *Snake) Draw(g parts.Gfx) {
 		ey := h.Y + ny*0.42*r + side*0.5*r*nx
 		g.Disc(ex, ey, 0.32*r, eyeWhite)
 		g.Disc(ex+nx*0.32*r*0.35, ey+ny*0.32*r*0.35, 0.16*r, pupil)
+	}
+	if names && s.Name != "" {
+		c := nameColour
+		if mine {
+			c = ownNameColour
+		}
+		g.Label(s.Name, h.X, h.Y-r-nameGap-nameH/2, nameH, c)
 	}
 }
 

@@ -209,3 +209,63 @@ func TestPastMapEdge(t *testing.T) {
 		t.Fatal("the snakes view is held inside the map")
 	}
 }
+
+// With names on, the own snake is outlined and every snake whose player
+// the scoreboard names carries the name above its head; with names off,
+// neither is drawn.
+func TestSnakeNamesAndOwnMark(t *testing.T) {
+	for _, show := range []bool{true, false} {
+		b, err := os.ReadFile(partstest.Shared(t, "conformance/schemas/snakes.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := clientcore.ParseSchema(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := Game()
+		pc, _ := parts.ParsePartsConfig(json.RawMessage(partsConfig))
+		people := &parts.People{Show: show}
+		people.SetNames(map[uint32]string{2: "Ann", 5: "Bob"})
+		sc, err := parts.NewScene(parts.SceneOptions{Game: g, Generic: generic.Factory{}, Tex: partstest.NewTextures(g.Bake(func() float64 { return 0.5 })),
+			Canvases: []string{"vimp"}, People: people}, s, pc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.SetLocal(2, true)
+		s1 := s.Key("s1")
+		sc.ApplyFrame(&clientcore.EventFrame{Blocks: []clientcore.Block{{Schema: s1, Rows: []clientcore.Row{
+			{ID: 2, Fields: snakeRow(t, s1, 100, 300, 0, 0)}, {ID: 5, Fields: snakeRow(t, s1, 400, 300, 1, 0)}, {ID: 9, Fields: snakeRow(t, s1, 700, 300, 2, 0)}}}}})
+		var gfx partstest.Gfx
+		gfx.Rect = parts.Rect{W: 1000, H: 1000}
+		sc.Stage("vimp").Draw(&gfx)
+		labels := map[string]partstest.Op{}
+		outlines := 0
+		for _, op := range gfx.Ops {
+			switch {
+			case op.Kind == "label":
+				labels[op.Label] = op
+			case op.Kind == "polyline" && op.R == 2*(20+ownOutline):
+				outlines++
+				if op.X != 100 {
+					t.Errorf("the outline is on the snake at x %v, not the own one", op.X)
+				}
+			}
+		}
+		if !show {
+			if len(labels) != 0 || outlines != 0 {
+				t.Fatalf("names off: labels %v, %d outlines", labels, outlines)
+			}
+			continue
+		}
+		if outlines != 1 || len(labels) != 2 {
+			t.Fatalf("names on: labels %v, %d outlines; want Ann and Bob, one outline", labels, outlines)
+		}
+		if ann := labels["Ann"]; ann.X != 100 || ann.Y >= 300-20 || ann.C != ownNameColour {
+			t.Fatalf("own label %+v: not above the own head in the own colour", ann)
+		}
+		if bob := labels["Bob"]; bob.X != 400 || bob.Y >= 300-20 || bob.C != nameColour {
+			t.Fatalf("other label %+v", bob)
+		}
+	}
+}

@@ -52,7 +52,11 @@ type Snake struct {
 	Crystals    float32
 	Length      float32
 	Alive       bool
-	Path        Path
+	// Grace is the seconds of spawn grace left: until it runs out the
+	// snake stands still (the host's player block says how much is left;
+	// older hosts send 0).
+	Grace float32
+	Path  Path
 }
 
 // Path is the body polyline as a ring of nodes, node 0 being the live head.

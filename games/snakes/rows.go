@@ -13,7 +13,8 @@ import (
 // key-record test compares it with the engine's schema both ways.
 
 // SnakeRow is a snake model's row (s1): the spine points head first
-// (p0x, p0y ... p15x, p15y), heading, radius, crystals, colour and boost.
+// (p0x, p0y ... p15x, p15y), heading, radius, crystals, colour and the
+// flags byte, which the schema names "boost" (see Flags).
 type SnakeRow struct {
 	Spine                                 [SpinePoints][2]snapschema.Pos
 	Angle, Radius, Crystals, Color, Boost snapschema.Pos
@@ -29,6 +30,26 @@ func BindSnakeRow(b *snapschema.Binder) SnakeRow {
 	r.Angle, r.Radius, r.Crystals = b.Require("angle"), b.Require("radius"), b.Require("crystals")
 	r.Color, r.Boost = b.Require("color"), b.Require("boost")
 	return r
+}
+
+// The bits of the s1 row's last byte. Hosts of the older game send it as
+// 0 or 1 (boosting or not); newer hosts add bit 1 for the spawn grace, the
+// seconds after a spawn when the snake stands still, cannot crash and
+// cannot be crashed into. Both read the same way: one decoder for both.
+const (
+	FlagBoost = 1 << 0
+	FlagGrace = 1 << 1
+)
+
+// Flags reads the s1 row's flags byte: whether the snake boosts and whether
+// it is in its spawn grace. A value that is no byte (negative, fractional
+// garbage, NaN, past 255) sets neither.
+func Flags(v float64) (boost, grace bool) {
+	if !(v >= 0 && v <= 255) {
+		return false, false
+	}
+	b := uint8(v)
+	return b&FlagBoost != 0, b&FlagGrace != 0
 }
 
 // CrystalRow is a crystal's row (cr): where it lies, its tier and colour.

@@ -93,9 +93,13 @@ type Snake struct {
 	Colour   parts.Color
 	inner    parts.Color
 	Boosting bool
-	Name     string // the player's name on the scoreboard ("" when unknown)
-	h        parts.Handle
-	known    bool // a previous crystals value exists
+	// Grace is the spawn grace: the snake blinks while it cannot crash or
+	// be crashed into.
+	Grace bool
+	clock float64 // ms the part has lived, for the blink's phase
+	Name  string  // the player's name on the scoreboard ("" when unknown)
+	h     parts.Handle
+	known bool // a previous crystals value exists
 }
 
 // New implements parts.Binding.
@@ -130,7 +134,7 @@ func (s *Snake) Update(row []float32) {
 	s.Colour = parts.RGB(hex)
 	s.inner = parts.RGB(uint32(math.Round(float64(hex>>16&0xff)*0.55))<<16 |
 		uint32(math.Round(float64(hex>>8&0xff)*0.55))<<8 | uint32(math.Round(float64(hex&0xff)*0.55)))
-	s.Boosting = b.f.Boost.Float64(row) != 0
+	s.Boosting, s.Grace = snakegame.Flags(b.f.Boost.Float64(row))
 	s.Name = s.c.People.Name(s.ID)
 	catmullRom(&s.P, &s.Smooth)
 }
@@ -154,8 +158,31 @@ func catmullRom(p *[spinePoints]parts.Vec, out *[smoothLen]parts.Vec) {
 	}
 }
 
-// Step implements parts.Part.
-func (s *Snake) Step(float64) bool { return true }
+// Step implements parts.Part: the clock the grace blink follows.
+func (s *Snake) Step(dtMs float64) bool {
+	if dtMs > 0 && dtMs < 1e6 {
+		s.clock = math.Mod(s.clock+dtMs, graceBlinkMs)
+	}
+	return true
+}
+
+// The spawn grace's blink: the whole snake's opacity swings between two
+// levels, four times a second, never fully opaque, so "in grace" reads at
+// every moment of the swing.
+const (
+	graceBlinkMs = 250
+	graceAlphaLo = 0.25
+	graceAlphaHi = 0.85
+)
+
+// alpha is the snake's opacity now: 1, or the blink's while in grace.
+func (s *Snake) alpha() float64 {
+	if !s.Grace {
+		return 1
+	}
+	phase := (math.Sin(2*math.Pi*s.clock/graceBlinkMs) + 1) / 2
+	return graceAlphaLo + (graceAlphaHi-graceAlphaLo)*phase
+}
 
 // Destroy implements parts.Part: a null row of the local snake plays its
 // death cue at its last head (never a CLEAR or a map change).
@@ -191,22 +218,24 @@ func (s *Snake) Draw(g parts.Gfx) {
 	r := s.Radius
 	names := s.c.People.Shown()
 	mine := names && s.c.Local.Is(s.ID)
+	a := s.alpha()
+	fade := func(c parts.Color) parts.Color { return c.WithAlpha(float64(c.A) * a) }
 	if mine {
-		g.Polyline(s.Smooth[:], 2*(r+ownOutline), ownOutlineColour)
+		g.Polyline(s.Smooth[:], 2*(r+ownOutline), fade(ownOutlineColour))
 	}
-	if s.Boosting {
+	if s.Boosting && !s.Grace { // a snake in grace stands still: no halo
 		g.Polyline(s.Smooth[:], 2.6*r, boostHalo)
 	}
-	g.Polyline(s.Smooth[:], 2*r, s.Colour)
-	g.Polyline(s.Smooth[:], 2*r*0.62, s.inner.WithAlpha(0.45))
+	g.Polyline(s.Smooth[:], 2*r, fade(s.Colour))
+	g.Polyline(s.Smooth[:], 2*r*0.62, fade(s.inner.WithAlpha(0.45)))
 	h := s.P[0]
-	g.Disc(h.X, h.Y, r, s.Colour)
+	g.Disc(h.X, h.Y, r, fade(s.Colour))
 	nx, ny := math.Cos(s.Angle), math.Sin(s.Angle)
 	for _, side := range [2]float64{-1, 1} {
 		ex := h.X + nx*0.42*r + side*0.5*r*(-ny)
 		ey := h.Y + ny*0.42*r + side*0.5*r*nx
-		g.Disc(ex, ey, 0.32*r, eyeWhite)
-		g.Disc(ex+nx*0.32*r*0.35, ey+ny*0.32*r*0.35, 0.16*r, pupil)
+		g.Disc(ex, ey, 0.32*r, fade(eyeWhite))
+		g.Disc(ex+nx*0.32*r*0.35, ey+ny*0.32*r*0.35, 0.16*r, fade(pupil))
 	}
 	if names && s.Name != "" {
 		c := nameColour

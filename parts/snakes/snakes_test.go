@@ -269,3 +269,57 @@ func TestSnakeNamesAndOwnMark(t *testing.T) {
 		}
 	}
 }
+
+// The flags byte: a snake in its spawn grace (bit 1) blinks and shows no
+// boost halo, even with bit 0 set; bit 0 alone is the halo at full
+// opacity; the older hosts' 1 reads as the boost it always was.
+func TestGraceBlinksBoostHalos(t *testing.T) {
+	sc, s := setup(t)
+	s1 := s.Key("s1")
+	draw := func(flags int) []partstest.Op {
+		sc.ApplyFrame(&clientcore.EventFrame{Blocks: []clientcore.Block{{Schema: s1, Rows: []clientcore.Row{
+			{ID: 5, Fields: snakeRow(t, s1, 200, 100, 0, flags)}}}}})
+		var g partstest.Gfx
+		g.Rect = parts.Rect{W: 1000, H: 1000}
+		sc.Stage("vimp").Draw(&g)
+		return g.Ops
+	}
+	halo := func(ops []partstest.Op) bool {
+		for _, op := range ops {
+			if op.Kind == "polyline" && op.R == 2.6*20 {
+				return true
+			}
+		}
+		return false
+	}
+	bodyAlpha := func(ops []partstest.Op) float32 {
+		for _, op := range ops {
+			if op.Kind == "polyline" && op.R == 2*20 {
+				return op.C.A
+			}
+		}
+		t.Fatal("no body stroke")
+		return 0
+	}
+	if ops := draw(1); !halo(ops) || bodyAlpha(ops) != 1 {
+		t.Fatalf("boost: halo %v, body alpha %v", halo(ops), bodyAlpha(ops))
+	}
+	if ops := draw(0); halo(ops) || bodyAlpha(ops) != 1 {
+		t.Fatalf("cruise: halo %v, body alpha %v", halo(ops), bodyAlpha(ops))
+	}
+	seen := map[bool]bool{}
+	var lo, hi float32 = 1, 0
+	for i := range 20 {
+		ops := draw(2 + i%2) // grace, with and without the boost bit
+		if halo(ops) {
+			t.Fatalf("a snake in grace drew the boost halo (flags %d)", 2+i%2)
+		}
+		a := bodyAlpha(ops)
+		lo, hi = min(lo, a), max(hi, a)
+		seen[a < 0.55] = true
+		sc.Step(1000.0 / 60)
+	}
+	if !seen[true] || !seen[false] || lo < 0.25-1e-6 || hi > 0.85+1e-6 {
+		t.Fatalf("grace blink: alpha from %v to %v; want a swing within [0.25, 0.85]", lo, hi)
+	}
+}

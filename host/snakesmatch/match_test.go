@@ -172,12 +172,14 @@ func TestCrashAndRespawn(t *testing.T) {
 	// The bot's body lies across the own snake's way: laid by stepping it
 	// down from above the centre, then the own snake comes from the left.
 	h.m.place(b, h.m.arena.cx, h.m.arena.cy-300, 90)
+	b.s.Grace = 0 // past its spawn grace
 	b.crystals = 60
 	b.s.Length = h.m.length(b.crystals)
 	for range 120 {
 		h.m.model.Step(&b.s, snakes.Controls{}, dt)
 	}
 	h.m.place(o, h.m.arena.cx-150, h.m.arena.cy, 0)
+	o.s.Grace = 0
 	o.s.Length = 400
 	for range 20 { // a body to scatter the crystals along
 		h.m.model.Step(&o.s, snakes.Controls{}, dt)
@@ -231,6 +233,7 @@ func TestBoostDrain(t *testing.T) {
 	h.m.field.clear()
 	o := h.me().snake
 	h.m.place(o, h.m.arena.cx, h.m.arena.cy, 0)
+	o.s.Grace = 0 // past its spawn grace
 	o.crystals = 5
 	h.m.Keys(1, "1:down:boost")
 	h.m.Keys(1, "2:down:left")
@@ -342,5 +345,72 @@ func TestPredictorParity(t *testing.T) {
 	t.Logf("%d steps compared bit for bit, %d aimed, %d boosting, %d respawns", compared, aimed, boosted, respawns)
 	if compared < 10000 || aimed < 1000 || boosted < 1000 {
 		t.Fatalf("too little coverage: %d steps, %d aimed, %d boosting", compared, aimed, boosted)
+	}
+}
+
+// A snake spawns into its grace: for two seconds it stands still, its row
+// carries the grace bit (and not the boost, though the key is held), its
+// player block counts the grace down, and another snake's head on its body
+// crashes neither; then it moves and can crash again.
+func TestSpawnGrace(t *testing.T) {
+	h := newHarness(t, 1)
+	me := h.me()
+	var bot *player
+	for _, p := range h.m.players {
+		if p != nil && p.bot != nil {
+			bot = p
+		}
+	}
+	if bot == nil || bot.snake == nil || me.snake == nil {
+		t.Fatal("no bot or own snake")
+	}
+	o, b := me.snake, bot.snake
+	bot.bot = nil
+	h.m.place(o, h.m.arena.cx, h.m.arena.cy, 0)
+	o.crystals = 20
+	h.m.Keys(1, "1:down:boost")
+	// The bot's head sits on the own snake's body, which is in its grace.
+	h.m.place(b, h.m.arena.cx, h.m.arena.cy, 90)
+	b.s.Grace = 0
+	var flags float64
+	var grace float32
+	var rowSeen bool
+	h.out.onFrame = func(uid int, f *clientcore.Frame) {
+		if f.HasPlayer {
+			grace = f.Player.State[7]
+		}
+		for i := range f.Blocks {
+			for _, r := range f.Blocks[i].Rows {
+				if f.Blocks[i].Schema.Name == "s1" && !r.Null && r.ID == uint32(me.gid) {
+					l := snakes.BindSnakeRow(clientcore.NewBinder(f.Blocks[i].Schema).Positions())
+					flags, rowSeen = float64(l.Boost.Get(r.Fields)), true
+				}
+			}
+		}
+	}
+	x0, y0 := o.s.X, o.s.Y
+	for range TicksPerSecond {
+		h.step()
+	}
+	if o.s.X != x0 || o.s.Y != y0 {
+		t.Fatalf("moved in its grace: (%v, %v) to (%v, %v)", x0, y0, o.s.X, o.s.Y)
+	}
+	if !o.s.Alive || !b.s.Alive {
+		t.Fatalf("a crash in the grace: own alive %v, bot alive %v", o.s.Alive, b.s.Alive)
+	}
+	if boost, inGrace := snakes.Flags(flags); !rowSeen || boost || !inGrace {
+		t.Fatalf("row flags %v (seen %v): want the grace bit alone", flags, rowSeen)
+	}
+	if grace < 0.9 || grace > 1.1 {
+		t.Fatalf("player block grace %v after 1 s, want about 1", grace)
+	}
+	for range TicksPerSecond + sendEvery {
+		h.step()
+	}
+	if o.s.X == x0 && o.s.Y == y0 {
+		t.Fatal("still standing after the grace")
+	}
+	if boost, inGrace := snakes.Flags(flags); !boost || inGrace || grace != 0 {
+		t.Fatalf("after the grace: flags %v, block grace %v", flags, grace)
 	}
 }

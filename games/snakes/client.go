@@ -264,9 +264,13 @@ func (g *Game) OnServerState(p *clientcore.PlayerBlock, serverTime, offset, loca
 	g.s.Angle = float32(math.Atan2(float64(v[3]), float64(v[2])))
 	g.s.Crystals, g.s.Length, g.s.Alive = v[4], v[5], alive
 	g.s.Grace = min(max(v[7], 0), maxGrace)
-	if respawned || !had || g.s.Path.Len() == 0 {
+	switch {
+	case (respawned || !had || g.s.Path.Len() == 0) && g.s.Grace > 0:
+		// A host that plays the grace spawns its snakes whole.
+		g.s.Path.LayOut(g.s.X, g.s.Y, g.s.Angle, g.s.Length, g.model.PointSpacing)
+	case respawned || !had || g.s.Path.Len() == 0:
 		g.s.Path.Reset(g.s.X, g.s.Y)
-	} else {
+	default:
 		g.s.Path.SetHead(g.s.X, g.s.Y)
 	}
 	g.pred.Replay(p.LastInputSeq, serverTime, offset, localNow, g)

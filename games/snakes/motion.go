@@ -84,6 +84,24 @@ func (p *Path) Reset(x, y float32) {
 	p.nodes[1] = [2]float32{x, y}
 }
 
+// LayOut makes the path a straight body of the given length behind the
+// head (x, y) facing ang (radians), a node every spacing units: a snake
+// that spawns whole. A length or spacing that is not positive gives the
+// head alone; the nodes are bounded by the ring.
+func (p *Path) LayOut(x, y, ang, length, spacing float32) {
+	p.Reset(x, y)
+	if !(length > 0) || !(spacing > 0) || math.IsInf(float64(length), 0) {
+		return
+	}
+	n := min(int(math.Ceil(float64(length/spacing))), MaxPathNodes-1)
+	sn, cs := math.Sincos(float64(ang))
+	p.Clear()
+	for k := n; k >= 0; k-- {
+		d := min(float32(k)*spacing, length)
+		p.pushFront(x-float32(cs)*d, y-float32(sn)*d)
+	}
+}
+
 // Clear empties the path.
 func (p *Path) Clear() { p.front, p.n = 0, 0 }
 

@@ -368,6 +368,9 @@ func TestPredictedGrace(t *testing.T) {
 	blk := block(100, 100, 0, 30, 420, true, 0)
 	blk.State[7] = 0.5
 	g.OnServerState(blk, 0, 0, 0)
+	if l := pathLen(&g.s.Path); math.Abs(l-420) > 1 {
+		t.Fatalf("a body of %v in the grace, want the block's 420 laid out whole", l)
+	}
 	g.ApplyInput(1, true, "boost", 0)
 	flags := func() (bool, bool) {
 		recs, _, ok := g.Overlay(2, true, nil)
@@ -407,5 +410,31 @@ func TestPredictedGrace(t *testing.T) {
 	g.OnServerState(blk, 1000, 0, 1000)
 	if g.s.Grace != 0 {
 		t.Fatalf("grace %v from a negative slot", g.s.Grace)
+	}
+}
+
+// A body laid out whole runs straight back from the head, as long as asked,
+// a node every spacing units; a bad length or spacing gives the head alone.
+func TestLayOut(t *testing.T) {
+	var p Path
+	p.LayOut(100, 50, math.Pi/2, 150, 6)
+	if x, y := p.At(0); x != 100 || y != 50 {
+		t.Fatalf("head at %v,%v", x, y)
+	}
+	if l := pathLen(&p); math.Abs(l-150) > 1e-3 || p.Len() != 26 {
+		t.Fatalf("length %v over %d nodes, want 150 over 26", l, p.Len())
+	}
+	if x, y := p.At(p.Len() - 1); math.Abs(float64(x)-100) > 1e-3 || math.Abs(float64(y)-(50-150)) > 1e-3 {
+		t.Fatalf("tail at %v,%v, want straight back from the head", x, y)
+	}
+	for _, c := range [][2]float32{{0, 6}, {-5, 6}, {150, 0}, {float32(math.NaN()), 6}, {float32(math.Inf(1)), 6}} {
+		p.LayOut(1, 2, 0, c[0], c[1])
+		if pathLen(&p) != 0 {
+			t.Fatalf("length %v spacing %v: a body of %v", c[0], c[1], pathLen(&p))
+		}
+	}
+	p.LayOut(0, 0, 0, 1e9, 0.001) // bounded by the ring
+	if p.Len() > MaxPathNodes {
+		t.Fatalf("%d nodes", p.Len())
 	}
 }

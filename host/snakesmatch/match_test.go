@@ -367,6 +367,7 @@ func TestSpawnGrace(t *testing.T) {
 	o, b := me.snake, bot.snake
 	bot.bot = nil
 	h.m.place(o, h.m.arena.cx, h.m.arena.cy, 0)
+	laid := pathLength(&o.s.Path)
 	o.crystals = 20
 	h.m.Keys(1, "1:down:boost")
 	// The bot's head sits on the own snake's body, which is in its grace.
@@ -392,6 +393,9 @@ func TestSpawnGrace(t *testing.T) {
 	for range TicksPerSecond {
 		h.step()
 	}
+	if want := float64(h.m.length(h.m.world.StartCrystals)); math.Abs(laid-want) > 1 {
+		t.Fatalf("body of %v at the spawn, want it laid out whole (%v)", laid, want)
+	}
 	if o.s.X != x0 || o.s.Y != y0 {
 		t.Fatalf("moved in its grace: (%v, %v) to (%v, %v)", x0, y0, o.s.X, o.s.Y)
 	}
@@ -413,4 +417,14 @@ func TestSpawnGrace(t *testing.T) {
 	if boost, inGrace := snakes.Flags(flags); !boost || inGrace || grace != 0 {
 		t.Fatalf("after the grace: flags %v, block grace %v", flags, grace)
 	}
+}
+
+func pathLength(p *snakes.Path) float64 {
+	var l float64
+	for i := 1; i < p.Len(); i++ {
+		ax, ay := p.At(i - 1)
+		bx, by := p.At(i)
+		l += math.Hypot(float64(bx-ax), float64(by-ay))
+	}
+	return l
 }

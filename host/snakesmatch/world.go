@@ -63,10 +63,22 @@ func (m *Match) place(o *snakeObj, x, y, deg float32) {
 	o.s.X, o.s.Y = x, y
 	o.s.Angle = angle.Normalize(deg * math.Pi / 180)
 	o.s.Crystals, o.s.Length, o.s.Alive = float32(o.crystals), m.length(o.crystals), true
-	o.s.Path.Reset(x, y)
+	// The snake spawns whole, its body laid out straight behind the head,
+	// and stands in its grace.
+	o.s.Path.LayOut(x, y, o.s.Angle, o.s.Length, m.model.PointSpacing)
 	o.boosting, o.debt, o.respawn = false, 0, false
 	o.s.Grace = spawnGrace
-	o.minX, o.minY, o.maxX, o.maxY = x, y, x, y
+	o.bounds()
+}
+
+// bounds is the box around the snake's body, for the crash tests' broad
+// phase.
+func (o *snakeObj) bounds() {
+	o.minX, o.minY, o.maxX, o.maxY = math.MaxFloat32, math.MaxFloat32, -math.MaxFloat32, -math.MaxFloat32
+	for i := range o.s.Path.Len() {
+		x, y := o.s.Path.At(i)
+		o.minX, o.minY, o.maxX, o.maxY = min(o.minX, x), min(o.minY, y), max(o.maxX, x), max(o.maxY, y)
+	}
 }
 
 // spawnSpot is a random point clear of every live body, facing the
@@ -259,11 +271,7 @@ func (m *Match) stepSnake(p *player) {
 	}
 	o.s.Crystals, o.s.Length = float32(o.crystals), m.length(o.crystals)
 	o.s.Path.Trim(o.s.Length)
-	o.minX, o.minY, o.maxX, o.maxY = math.MaxFloat32, math.MaxFloat32, -math.MaxFloat32, -math.MaxFloat32
-	for i := range o.s.Path.Len() {
-		x, y := o.s.Path.At(i)
-		o.minX, o.minY, o.maxX, o.maxY = min(o.minX, x), min(o.minY, y), max(o.maxX, x), max(o.maxY, y)
-	}
+	o.bounds()
 }
 
 // crash kills p's snake: most of its crystals scatter along its body in

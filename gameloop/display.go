@@ -5,6 +5,7 @@ import (
 
 	"vimpclient/hud"
 	"vimpclient/input"
+	"vimpclient/parts"
 )
 
 // display is the player's display and control settings, which the loop
@@ -158,4 +159,37 @@ func (l *Loop) giveNames() {
 		}
 	}
 	l.world.SetPeople(l.names)
+}
+
+// badgeTop is the last place of an award's top that wears its badge.
+const badgeTop = 10
+
+// giveBadges hands the world the players' badges once an ACCOLADES_DATA
+// message changed them: the day's top ten wear one, the month's another.
+func (l *Loop) giveBadges() {
+	if !l.accoladesSeen || l.hud == nil || l.hud.Accolades == nil {
+		return
+	}
+	l.accoladesSeen = false
+	if l.badges == nil {
+		l.badges = map[uint32]parts.Badges{}
+	}
+	clear(l.badges)
+	for gid, awards := range l.hud.Accolades.Places {
+		id, err := strconv.ParseUint(gid, 10, 32)
+		if err != nil {
+			continue
+		}
+		var b parts.Badges
+		if p := awards["daily"]; p >= 1 && p <= badgeTop {
+			b |= parts.BadgeDay
+		}
+		if p := awards["monthly"]; p >= 1 && p <= badgeTop {
+			b |= parts.BadgeMonth
+		}
+		if b != 0 {
+			l.badges[uint32(id)] = b
+		}
+	}
+	l.world.SetBadges(l.badges)
 }

@@ -127,12 +127,16 @@ type Loop struct {
 	// from the scoreboard again at the end of the drain.
 	statSeen bool
 	names    map[uint32]string // reused for each copy of the names
-	ctrl     *input.Controller // nil before CONFIG_DATA
-	input    Input
-	inTick   InputTick // reused: handing a fresh one to an interface would move it to the heap each tick
-	graph    *netgraph.Graph
-	snd      *gameSounds // nil: silent
-	evs      []session.Event
+	// accoladesSeen is set by an ACCOLADES_DATA message: the badges are
+	// taken from it again at the end of the drain.
+	accoladesSeen bool
+	badges        map[uint32]parts.Badges // reused for each copy
+	ctrl          *input.Controller       // nil before CONFIG_DATA
+	input         Input
+	inTick        InputTick // reused: handing a fresh one to an interface would move it to the heap each tick
+	graph         *netgraph.Graph
+	snd           *gameSounds // nil: silent
+	evs           []session.Event
 
 	fb    feedback // feedback.go
 	disp  display  // display.go
@@ -201,6 +205,7 @@ func (l *Loop) Tick(now time.Time) {
 	l.sendHUD()
 	l.hud.Update(l.clock.now)
 	l.giveNames()
+	l.giveBadges()
 	l.world.Tick(l.clock.now, min(dt, maxStepMs))
 	l.checkRefused()
 	l.updateWatching()

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"vimpclient/hud"
+	"vimpclient/parts"
 	"vimpclient/protocol"
 	"vimpclient/world"
 )
@@ -39,5 +40,28 @@ func TestNamesFollowTheScoreboard(t *testing.T) {
 	l.giveNames()
 	if b := l.world.Name(7); b != "Bobby" {
 		t.Fatalf("renamed: %q", b)
+	}
+}
+
+// The world's badges follow ACCOLADES_DATA: a place in the day's top ten
+// is one badge, in the month's another, a place past ten none.
+func TestBadgesFollowTheAccolades(t *testing.T) {
+	l := &Loop{hud: hud.New("h", "g", nil), world: world.New(world.Options{Log: quiet()})}
+	a, err := protocol.ParseAccolades(json.RawMessage(`{"places":{"3":{"daily":2,"monthly":null},"7":{"daily":11,"monthly":10},"9":{"daily":1,"monthly":1},"x":{"daily":1}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	l.overlays(a)
+	l.giveBadges()
+	for id, want := range map[uint32]parts.Badges{3: parts.BadgeDay, 7: parts.BadgeMonth, 9: parts.BadgeDay | parts.BadgeMonth, 4: 0} {
+		if got := l.world.Badges(id); got != want {
+			t.Errorf("entity %d: badges %b, want %b", id, got, want)
+		}
+	}
+	a, _ = protocol.ParseAccolades(json.RawMessage(`null`))
+	l.overlays(a)
+	l.giveBadges()
+	if l.world.Badges(9) != 0 {
+		t.Fatal("badges kept after an empty picture")
 	}
 }

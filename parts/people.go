@@ -6,8 +6,44 @@ package parts
 // (across its scenes); the game loop fills it, the parts read it.
 type People struct {
 	// Show draws the names (and marks the own entity) when true.
-	Show  bool
-	names map[uint32]string
+	Show   bool
+	names  map[uint32]string
+	badges map[uint32]Badges
+}
+
+// Badges are the awards a player wears in the world, from the game's
+// global leaderboard: a bit per award.
+type Badges uint8
+
+const (
+	BadgeDay   Badges = 1 << iota // among the day's top ten
+	BadgeMonth                    // among the month's top ten
+)
+
+// SetBadges replaces the badges with those of badges (entity id → badges),
+// keeping at most maxPeople; badges is not kept.
+func (p *People) SetBadges(badges map[uint32]Badges) {
+	if p.badges == nil {
+		p.badges = map[uint32]Badges{}
+	}
+	clear(p.badges)
+	for id, b := range badges {
+		if len(p.badges) >= maxPeople {
+			break
+		}
+		if b != 0 {
+			p.badges[id] = b
+		}
+	}
+}
+
+// Badges is entity id's badges (none from a nil People). Badges are worn
+// whether or not names are shown.
+func (p *People) Badges(id uint32) Badges {
+	if p == nil {
+		return 0
+	}
+	return p.badges[id]
 }
 
 // maxPeople bounds the names kept: a scoreboard lists at most a few

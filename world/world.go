@@ -238,6 +238,14 @@ func (w *World) SetNames(show bool) { w.people.Show = show }
 // kept).
 func (w *World) SetPeople(names map[uint32]string) { w.people.SetNames(names) }
 
+// SetBadges gives the world the players' badges by entity id (badges is
+// not kept).
+func (w *World) SetBadges(badges map[uint32]parts.Badges) { w.people.SetBadges(badges) }
+
+// Badges is entity id's badges as the world has them: tests and
+// diagnostics.
+func (w *World) Badges(id uint32) parts.Badges { return w.people.Badges(id) }
+
 // Name is entity id's player name as the world has it ("" when none):
 // tests and diagnostics.
 func (w *World) Name(id uint32) string { return w.people.Name(id) }

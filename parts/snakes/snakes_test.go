@@ -323,3 +323,59 @@ func TestGraceBlinksBoostHalos(t *testing.T) {
 		t.Fatalf("grace blink: alpha from %v to %v; want a swing within [0.25, 0.85]", lo, hi)
 	}
 }
+
+// The badges: the day's top ten wear diamonds along the body, in the
+// snake's colour halfway to white; the month's a crown on the head; a
+// snake with neither draws neither, names on or off.
+func TestBadgesDrawn(t *testing.T) {
+	b, err := os.ReadFile(partstest.Shared(t, "conformance/schemas/snakes.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := clientcore.ParseSchema(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := Game()
+	pc, _ := parts.ParsePartsConfig(json.RawMessage(partsConfig))
+	people := &parts.People{}
+	people.SetBadges(map[uint32]parts.Badges{2: parts.BadgeDay, 5: parts.BadgeMonth, 9: parts.BadgeDay | parts.BadgeMonth})
+	sc, err := parts.NewScene(parts.SceneOptions{Game: g, Generic: generic.Factory{}, Tex: partstest.NewTextures(g.Bake(func() float64 { return 0.5 })),
+		Canvases: []string{"vimp"}, People: people}, s, pc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1 := s.Key("s1")
+	for _, c := range []struct {
+		id             uint32
+		diamonds, king bool
+	}{{2, true, false}, {5, false, true}, {9, true, true}, {11, false, false}} {
+		sc.Clear(nil, true)
+		sc.ApplyFrame(&clientcore.EventFrame{Blocks: []clientcore.Block{{Schema: s1, Rows: []clientcore.Row{
+			{ID: c.id, Fields: snakeRow(t, s1, 400, 300, 0, 0)}}}}})
+		var gfx partstest.Gfx
+		gfx.Rect = parts.Rect{W: 1000, H: 1000}
+		sc.Stage("vimp").Draw(&gfx)
+		quads, images := 0, 0
+		for _, op := range gfx.Ops {
+			switch op.Kind {
+			case "quad":
+				quads++
+				if op.C != parts.RGB(0xffa6a6) { // 0xff4d4d halfway to white
+					t.Fatalf("diamond colour %+v", op.C)
+				}
+				if op.X > 400-20 || op.X < 400-150 || op.Y != 300 {
+					t.Fatalf("diamond at %v,%v: not on the body behind the head", op.X, op.Y)
+				}
+			case "image":
+				images++
+				if op.X != 400 || op.Y != 300 {
+					t.Fatalf("crown at %v,%v, not on the head", op.X, op.Y)
+				}
+			}
+		}
+		if (quads >= 3) != c.diamonds || (quads == 0) == c.diamonds || (images == 1) != c.king || images > 1 {
+			t.Fatalf("snake %d: %d diamonds, %d crowns; want diamonds %v, crown %v", c.id, quads, images, c.diamonds, c.king)
+		}
+	}
+}

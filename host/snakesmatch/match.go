@@ -105,6 +105,7 @@ type Match struct {
 	nulls     []uint8 // s1 rows to remove in the next frame
 
 	chatAll  []any
+	boards   boards // the host's own leaderboards, for ACCOLADES_DATA
 	statRows []any
 	statHead bool
 
@@ -358,6 +359,7 @@ func (m *Match) MapReady(uid int) {
 	h := p.human
 	m.out.JSON(h.UID, protocol.FirstShotData, []any{m.firstShot(), 0, m.nowMs, 0})
 	m.out.JSON(h.UID, protocol.StatData, []any{m.fullStatRows(), m.headRows(), true})
+	m.sendAccoladesTo(p)
 	h.panel = panel{}
 	h.sentPanel = panel{t: -1}
 	m.out.JSON(h.UID, protocol.KeysetData, 0)

@@ -7,12 +7,14 @@ import (
 	"log/slog"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
 	"vimpclient/clientcore"
 	"vimpclient/games/snakes"
 	"vimpclient/predict"
+	"vimpclient/protocol"
 )
 
 // sink records what the match sends to users.
@@ -427,4 +429,64 @@ func pathLength(p *snakes.Path) float64 {
 		l += math.Hypot(float64(bx-ax), float64(by-ay))
 	}
 	return l
+}
+
+// A life that ends with a haul is a result on the host's boards: the
+// room's places go out on ACCOLADES_DATA, the best life for the day and
+// the sum of lives for the month, and a user who becomes ready later gets
+// the picture at once.
+func TestAccoladesFromLives(t *testing.T) {
+	h := newHarness(t, 0)
+	h.step()
+	me := h.me()
+	last := func() *protocol.Accolades {
+		for i := len(h.out.json) - 1; i >= 0; i-- {
+			if raw, ok := strings.CutPrefix(h.out.json[i], fmt.Sprint(protocol.AccoladesData)+" "); ok {
+				a, err := protocol.ParseAccolades(json.RawMessage(raw))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return a
+			}
+		}
+		return nil
+	}
+	for range 10 {
+		h.step()
+	}
+	if last() != nil {
+		t.Fatal("accolades before any life ended")
+	}
+	id := strconv.Itoa(int(me.gid))
+	me.snake.crystals = 7
+	h.m.crash(me, nil)
+	for range sendEvery {
+		h.step()
+	}
+	me.snake.s.Alive, me.snake.crystals = true, 5
+	h.m.crash(me, nil)
+	for range sendEvery {
+		h.step()
+	}
+	a := last()
+	if a == nil || a.Places[id]["daily"] != 1 || a.Places[id]["monthly"] != 1 {
+		t.Fatalf("places %+v", a)
+	}
+	day, month := a.Boards["day"], a.Boards["month"]
+	if len(day) != 1 || day[0].Nick != "Probe" || day[0].Score != 7 || len(month) != 1 || month[0].Score != 12 {
+		t.Fatalf("boards %+v", a.Boards)
+	}
+	n := len(h.out.json)
+	if _, ok := h.m.Join(2, "Late"); !ok {
+		t.Fatal("join refused")
+	}
+	h.m.ModulesReady(2)
+	h.m.MapReady(2)
+	found := false
+	for _, m := range h.out.json[n:] {
+		found = found || strings.HasPrefix(m, fmt.Sprint(protocol.AccoladesData)+" ")
+	}
+	if !found {
+		t.Fatal("a user who became ready got no accolades")
+	}
 }

@@ -174,6 +174,7 @@ func (m *Match) send() {
 	chatAll := game.Next(&m.chatAll)
 	stat := game.StatBlock(&m.statRows, &m.statHead, m.headRows)
 	secs := m.roundSecondsLeft()
+	m.sendAccolades()
 	for _, p := range m.players {
 		if p == nil || p.human == nil || !p.human.Ready {
 			continue

@@ -283,6 +283,7 @@ func (m *Match) crash(p, killer *player) {
 		return
 	}
 	carried := o.crystals
+	m.recordLife(p, carried)
 	o.s.Alive, o.boosting, o.crystals, o.respawn = false, false, 0, false
 	budget := int(math.Round(float64(float32(carried) * m.world.DropRatio)))
 	n := o.s.Path.Len()

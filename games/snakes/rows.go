@@ -59,3 +59,20 @@ type CrystalRow struct{ X, Y, Tier, Color snapschema.Pos }
 func BindCrystalRow(b *snapschema.Binder) CrystalRow {
 	return CrystalRow{X: b.Require("x"), Y: b.Require("y"), Tier: b.Require("tier"), Color: b.Require("color")}
 }
+
+// Palette is the snakes' colours, by the s1 row's colour index modulo its
+// length; the game only ever appends to it.
+var Palette = [12]uint32{0xff4d4d, 0xff9f1c, 0xffd23f, 0x9bde3c, 0x2ec4b6, 0x3ab7ff, 0x5468ff, 0xb15cff, 0xff5cc8, 0xf7f7f7, 0x7de2d1, 0xffa4a4}
+
+// CSSColour is colour index i as a CSS colour ("#ff4d4d"): the colour of
+// its player's name in chat.
+func CSSColour(i uint8) string {
+	const hex = "0123456789abcdef"
+	c := Palette[int(i)%len(Palette)]
+	b := []byte{'#', 0, 0, 0, 0, 0, 0}
+	for k := 6; k >= 1; k-- {
+		b[k] = hex[c&0xf]
+		c >>= 4
+	}
+	return string(b)
+}

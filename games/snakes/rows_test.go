@@ -34,3 +34,12 @@ func TestFlags(t *testing.T) {
 		}
 	}
 }
+
+// A colour index is its palette colour as CSS, modulo the palette.
+func TestCSSColour(t *testing.T) {
+	for i, want := range map[uint8]string{0: "#ff4d4d", 5: "#3ab7ff", 12: "#ff4d4d", 255: "#9bde3c"} {
+		if got := CSSColour(i); got != want {
+			t.Errorf("CSSColour(%d) = %q, want %q", i, got, want)
+		}
+	}
+}

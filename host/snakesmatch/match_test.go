@@ -490,3 +490,32 @@ func TestAccoladesFromLives(t *testing.T) {
 		t.Fatal("a user who became ready got no accolades")
 	}
 }
+
+// A player's chat line carries the colour of its snake as its 4th element,
+// which the clients give the name; a spectator's line has none.
+func TestChatNameColour(t *testing.T) {
+	h := newHarness(t, 0)
+	h.step()
+	me := h.me()
+	me.snake.color = 5
+	h.m.Chat(1, "hello")
+	for range 3 * sendEvery { // one chat message a frame
+		h.step()
+	}
+	if !h.out.sent(protocol.ChatData, `["hello","Probe",1,"#3ab7ff"]`) {
+		t.Fatalf("chat sent %v", h.out.json)
+	}
+	h.m.Vote(1, json.RawMessage(`["teamChange","spectators"]`))
+	h.step()
+	h.m.Chat(1, "bye")
+	for range 3 * sendEvery { // one chat message a frame
+		h.step()
+	}
+	found := false
+	for _, m := range h.out.json {
+		found = found || strings.Contains(m, `["bye","Probe",`) && !strings.Contains(m, `"#`)
+	}
+	if !found {
+		t.Fatalf("spectator's line: %v", h.out.json)
+	}
+}

@@ -15,7 +15,7 @@ import (
 
 // Palettes (append-only upstream).
 var (
-	snakeColours   = [12]uint32{0xff4d4d, 0xff9f1c, 0xffd23f, 0x9bde3c, 0x2ec4b6, 0x3ab7ff, 0x5468ff, 0xb15cff, 0xff5cc8, 0xf7f7f7, 0x7de2d1, 0xffa4a4}
+	snakeColours   = snakegame.Palette
 	crystalColours = [6]uint32{0x7ef9ff, 0x9ad0ff, 0xc8b6ff, 0xbcffdb, 0xffe98a, 0xffb3c6}
 	tierRadii      = [3]float64{8, 13, 20}
 )

@@ -253,7 +253,7 @@ func (m *Match) AuthTexts() any {
 	sep := map[string]any{"separator": true}
 	last := line("Tab", "stats")
 	last["last"] = true
-	return map[string]any{"title": "Vimp Snakes", "sections": []any{
+	return map[string]any{"title": "Snakes", "sections": []any{
 		map[string]any{"heading": "How to play", "lines": []any{
 			line("A, D", "turn"), line("W", "boost (burns crystals)"), line("R", "respawn after a crash"), sep,
 			line("", "eat crystals to grow"), line("", "the edge and other snakes kill you"), line("", "your own tail does not"), sep,

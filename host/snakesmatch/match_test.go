@@ -519,3 +519,18 @@ func TestChatNameColour(t *testing.T) {
 		t.Fatalf("spectator's line: %v", h.out.json)
 	}
 }
+
+// The auth screen names the game as the game does today: "Snakes".
+func TestAuthTitle(t *testing.T) {
+	h := newHarness(t, 0)
+	b, err := json.Marshal(h.m.AuthTexts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Title string `json:"title"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil || v.Title != "Snakes" {
+		t.Fatalf("title %q (%v)", v.Title, err)
+	}
+}

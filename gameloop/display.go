@@ -1,8 +1,11 @@
 package gameloop
 
 import (
+	"strconv"
+
 	"vimpclient/hud"
 	"vimpclient/input"
+	"vimpclient/parts"
 )
 
 // display is the player's display and control settings, which the loop
@@ -151,4 +154,68 @@ func (l *Loop) SetBindings(b input.Binding) {
 		l.log.Warn("key bindings", "problem", p)
 	}
 	l.ctrl.Rebind(cfg, l.clock.now)
+}
+
+// SetNames shows the players' names in the world (and marks the own
+// entity), or hides them, now and on every later connection: the world
+// lives as long as the loop.
+func (l *Loop) SetNames(on bool) { l.world.SetNames(on) }
+
+// giveNames hands the world the scoreboard's names by entity id once a
+// STAT_DATA message changed them: a stat row's id is the player's game id,
+// the id of its entity in the snapshots.
+func (l *Loop) giveNames() {
+	if !l.statSeen || l.hud == nil || l.hud.Stat == nil {
+		return
+	}
+	l.statSeen = false
+	if l.names == nil {
+		l.names = map[uint32]string{}
+	}
+	clear(l.names)
+	for ti := range l.hud.Stat.Tables {
+		for _, r := range l.hud.Stat.Tables[ti].Rows {
+			id, err := strconv.ParseUint(r.ID, 10, 32)
+			if err != nil {
+				continue
+			}
+			if n, ok := l.hud.Stat.Name(r.ID); ok {
+				l.names[uint32(id)] = n
+			}
+		}
+	}
+	l.world.SetPeople(l.names)
+}
+
+// badgeTop is the last place of an award's top that wears its badge.
+const badgeTop = 10
+
+// giveBadges hands the world the players' badges once an ACCOLADES_DATA
+// message changed them: the day's top ten wear one, the month's another.
+func (l *Loop) giveBadges() {
+	if !l.accoladesSeen || l.hud == nil || l.hud.Accolades == nil {
+		return
+	}
+	l.accoladesSeen = false
+	if l.badges == nil {
+		l.badges = map[uint32]parts.Badges{}
+	}
+	clear(l.badges)
+	for gid, awards := range l.hud.Accolades.Places {
+		id, err := strconv.ParseUint(gid, 10, 32)
+		if err != nil {
+			continue
+		}
+		var b parts.Badges
+		if p := awards["daily"]; p >= 1 && p <= badgeTop {
+			b |= parts.BadgeDay
+		}
+		if p := awards["monthly"]; p >= 1 && p <= badgeTop {
+			b |= parts.BadgeMonth
+		}
+		if b != 0 {
+			l.badges[uint32(id)] = b
+		}
+	}
+	l.world.SetBadges(l.badges)
 }

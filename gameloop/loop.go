@@ -125,16 +125,24 @@ type Loop struct {
 	target atomic.Pointer[session.Target]
 	clock  clock
 
-	core   *clientcore.Core // nil before CONFIG_DATA
-	world  *world.World
-	hud    *hud.HUD
-	ctrl   *input.Controller // nil before CONFIG_DATA
-	input  Input
-	inTick InputTick // reused: handing a fresh one to an interface would move it to the heap each tick
-	graph  *netgraph.Graph
-	rtt    roundTrip
-	snd    *gameSounds // nil: silent
-	evs    []session.Event
+	core  *clientcore.Core // nil before CONFIG_DATA
+	world *world.World
+	hud   *hud.HUD
+	// statSeen is set by a STAT_DATA message: the world's names are taken
+	// from the scoreboard again at the end of the drain.
+	statSeen bool
+	names    map[uint32]string // reused for each copy of the names
+	// accoladesSeen is set by an ACCOLADES_DATA message: the badges are
+	// taken from it again at the end of the drain.
+	accoladesSeen bool
+	badges        map[uint32]parts.Badges // reused for each copy
+	ctrl          *input.Controller       // nil before CONFIG_DATA
+	input         Input
+	inTick        InputTick // reused: handing a fresh one to an interface would move it to the heap each tick
+	graph         *netgraph.Graph
+	rtt           roundTrip
+	snd           *gameSounds // nil: silent
+	evs           []session.Event
 
 	fb    feedback // feedback.go
 	disp  display  // display.go
@@ -202,6 +210,8 @@ func (l *Loop) Tick(now time.Time) {
 	l.feedInput(now)
 	l.sendHUD()
 	l.hud.Update(l.clock.now)
+	l.giveNames()
+	l.giveBadges()
 	l.world.Tick(l.clock.now, min(dt, maxStepMs))
 	l.checkRefused()
 	l.updateWatching()

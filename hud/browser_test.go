@@ -376,3 +376,14 @@ func TestBrowserCountsUnshownRooms(t *testing.T) {
 		t.Fatalf("page line %q", got)
 	}
 }
+
+// The page line's count agrees with its noun: one room, one host.
+func TestBrowserPageTextOneRoom(t *testing.T) {
+	b := NewBrowser(testMaster)
+	b.Refresh()
+	rs := b.Requests()
+	b.SetRooms(rs[0].Gen, 0, 1, rooms(1), nil)
+	if got := b.PageText(); got != "Page 1 of 1 · 1 room" {
+		t.Fatalf("page line %q, want %q", got, "Page 1 of 1 · 1 room")
+	}
+}

@@ -3,6 +3,8 @@ package hud
 import (
 	"math"
 	"strconv"
+
+	"vimpclient/internal/words"
 )
 
 // The server browser's keys, clicks and geometry: the view draws from
@@ -288,11 +290,11 @@ func (b *Browser) PageText() string {
 		return b.pageText
 	}
 	b.pageKey = k
-	what := " rooms"
+	one, many := "room", "rooms"
 	if b.Tab != TabRooms {
-		what = " hosts"
+		one, many = "host", "hosts"
 	}
-	s := "Page " + strconv.Itoa(k.page+1) + " of " + strconv.Itoa(k.pages) + " · " + strconv.Itoa(k.count) + what
+	s := "Page " + strconv.Itoa(k.page+1) + " of " + strconv.Itoa(k.pages) + " · " + words.Count(k.count, one, many)
 	if k.tab == TabRooms && b.unshown != "" {
 		s += " · " + b.unshown
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"vimpclient/input"
+	"vimpclient/internal/words"
 	"vimpclient/protocol"
 )
 
@@ -31,6 +32,7 @@ type CrashSpec struct {
 	DeadField, ScoreField string
 	Title                 string // "You crashed"
 	Carried               string // what the carried figure counts: "crystals"
+	CarriedOne            string // the same for a haul of one: "crystal" ("": Carried)
 	Total                 string // the score line's label: "Total score"
 	// Respawn is the command that asks for a new life; the card names the
 	// key bound to it.
@@ -87,6 +89,18 @@ func cellNumber(e protocol.PanelCell, keys map[string]string, field string) (flo
 }
 
 // reset hides the card and forgets the score (a new configuration).
+// Unit is the haul's noun, in agreement with it: "1 crystal", "12 crystals".
+func (c *CrashCard) Unit() string {
+	if c.Spec == nil {
+		return ""
+	}
+	one := c.Spec.CarriedOne
+	if one == "" {
+		one = c.Spec.Carried
+	}
+	return words.Noun(c.Carried, one, c.Spec.Carried)
+}
+
 func (c *CrashCard) reset() { c.Shown, c.score, c.Carried, c.Score = false, 0, 0, 0 }
 
 // SetGameLook applies the look of the game CONFIG_DATA belongs to (the

@@ -238,6 +238,11 @@ func (h *HUD) Handle(value any, now float64) {
 		h.Stat.Apply(v)
 	case protocol.Chat:
 		h.Chat.Receive(v, now)
+		if v.Kind == protocol.ChatPlayer {
+			if c, ok := ParseCSSColor(v.NameColor); ok {
+				h.Stat.NoteNameColour(cleanText(v.Author), c)
+			}
+		}
 	case protocol.Vote:
 		h.Vote.Receive(v, now)
 	case *protocol.Accolades:

@@ -3,7 +3,9 @@ package hud
 import (
 	"encoding/json"
 	"fmt"
+	"image/color"
 	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -475,5 +477,25 @@ func TestStatNameByID(t *testing.T) {
 		if got, ok := s.Name(id); got != want || ok != (want != "") {
 			t.Errorf("Name(%q) = %q, %v; want %q", id, got, ok, want)
 		}
+	}
+}
+
+// A player's chat line with a name colour teaches the scoreboard that
+// name's colour; a line without one, or a system line, teaches nothing.
+func TestChatTeachesNameColours(t *testing.T) {
+	h := New("h", "g", nil)
+	h.Handle(protocol.Chat{Kind: protocol.ChatPlayer, Text: "hi", Author: "Ann", Team: 1, NameColor: "#3ab7ff"}, 0)
+	h.Handle(protocol.Chat{Kind: protocol.ChatPlayer, Text: "hi", Author: "Bob", Team: 1}, 0)
+	if c, ok := h.Stat.NameColour("Ann"); !ok || c != (color.RGBA{0x3a, 0xb7, 0xff, 255}) {
+		t.Fatalf("Ann: %v %v", c, ok)
+	}
+	if _, ok := h.Stat.NameColour("Bob"); ok {
+		t.Fatal("Bob has a colour his line did not give")
+	}
+	for i := range maxNameColours + 5 {
+		h.Stat.NoteNameColour(strconv.Itoa(i), color.RGBA{A: 255})
+	}
+	if len(h.Stat.nameColours) > maxNameColours {
+		t.Fatalf("%d colours kept", len(h.Stat.nameColours))
 	}
 }

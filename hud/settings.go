@@ -33,6 +33,7 @@ const (
 	setVsync
 	setNetGraph
 	setMotion
+	setNames
 	setHUDScale
 	setPalette
 	setGame
@@ -47,6 +48,7 @@ const (
 	ChangeVsync
 	ChangeNetGraph
 	ChangeMotion   // reduced motion
+	ChangeNames    // the players' names in the world
 	ChangeHUDScale // the HUD's size
 	ChangePalette  // the team colours
 	ChangeKeys     // the game's key bindings (Bindings)
@@ -410,7 +412,7 @@ func (m *SettingsMenu) adjust(dir int) {
 			s.HUDScale = nv
 			m.changed |= ChangeHUDScale
 		}
-	case setFullscreen, setVsync, setNetGraph, setMotion, setPalette:
+	case setFullscreen, setVsync, setNetGraph, setMotion, setNames, setPalette:
 		m.activate()
 		return
 	case setGame:
@@ -457,6 +459,9 @@ func (m *SettingsMenu) activate() {
 	case setMotion:
 		s.ReducedMotion = !s.ReducedMotion
 		m.changed |= ChangeMotion
+	case setNames:
+		s.Names = !s.Names
+		m.changed |= ChangeNames
 	case setPalette:
 		if s.Palette == settings.PaletteColorBlind {
 			s.Palette = settings.PaletteStandard
@@ -523,6 +528,7 @@ func (m *SettingsMenu) rebuild() {
 		SettingsRow{Kind: SettingToggle, Label: "Vsync", Value: onOff(s.Vsync), id: setVsync},
 		SettingsRow{Kind: SettingToggle, Label: "Net graph", Value: onOff(s.NetGraph), id: setNetGraph},
 		SettingsRow{Kind: SettingToggle, Label: "Reduced motion", Value: onOff(s.ReducedMotion), id: setMotion},
+		SettingsRow{Kind: SettingToggle, Label: "Player names", Value: onOff(s.Names), id: setNames},
 		SettingsRow{Kind: SettingSlider, Label: "HUD scale", Value: hudScaleLabel(s.HUDScale),
 			Fraction: hudScaleStop(s.HUDScale) / hudScaleStops, id: setHUDScale},
 		SettingsRow{Kind: SettingChoice, Label: "Team colours", Value: palette, id: setPalette},

@@ -354,3 +354,20 @@ func TestSettingsChooseGameToBind(t *testing.T) {
 		}
 	}
 }
+
+// The player names toggle starts on and turns the names off, saying so to
+// the wiring.
+func TestSettingsNamesToggle(t *testing.T) {
+	m := openMenu(t)
+	focus(t, m, SettingToggle, "Player names")
+	if r := m.Rows[m.Focus]; r.Value != "On" {
+		t.Fatalf("row %+v: names start off", r)
+	}
+	m.Key(keyEnter)
+	if c := m.TakeChanges(); c != ChangeNames || m.S.Names {
+		t.Fatalf("changes %b, names %v", c, m.S.Names)
+	}
+	if r := m.Rows[m.Focus]; r.Value != "Off" {
+		t.Fatalf("row %+v after the toggle", r)
+	}
+}

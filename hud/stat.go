@@ -1,6 +1,7 @@
 package hud
 
 import (
+	"image/color"
 	"strconv"
 	"strings"
 	"unicode"
@@ -60,6 +61,33 @@ type Stat struct {
 	Period string        // the leaderboard's period ("day")
 	Limit  int           // its rows at most
 	Leader []LeaderEntry // the leaderboard rows, the local player's marked
+
+	// nameColours are the colours the chat gave players' names (a game
+	// that colours its nicknames), by name: the scoreboard draws the names
+	// in them.
+	nameColours map[string]color.RGBA
+}
+
+// maxNameColours bounds the names whose colour is kept; past it the oldest
+// knowledge is dropped all at once (the next lines teach it again).
+const maxNameColours = 512
+
+// NoteNameColour keeps the colour the chat gave name.
+func (s *Stat) NoteNameColour(name string, c color.RGBA) {
+	if name == "" {
+		return
+	}
+	if s.nameColours == nil || len(s.nameColours) >= maxNameColours {
+		s.nameColours = map[string]color.RGBA{}
+	}
+	s.nameColours[name] = c
+}
+
+// NameColour is the colour the chat last gave name; ok is false when it
+// gave none.
+func (s *Stat) NameColour(name string) (c color.RGBA, ok bool) {
+	c, ok = s.nameColours[name]
+	return c, ok
 }
 
 // LeaderboardMode reports whether Tab shows only the global leaderboard.

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"vimpclient/internal/words"
 	"vimpclient/termtext"
 )
 
@@ -71,7 +72,7 @@ func (p ServerPage) Shortfall() string {
 	if rest := total - shown - p.Unreadable - p.OverLimit; rest > 0 {
 		why = append(why, fmt.Sprintf("%d not sent by the master", rest))
 	}
-	return fmt.Sprintf("%d of %d rooms, %d not shown: %s", shown, total, total-shown, strings.Join(why, ", "))
+	return fmt.Sprintf("%d of %s, %d not shown: %s", shown, words.Count(total, "room", "rooms"), total-shown, strings.Join(why, ", "))
 }
 
 type roomWire struct {

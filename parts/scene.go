@@ -63,6 +63,8 @@ type Ctx struct {
 	// Levels is the scene's book of heights: the map's level height and
 	// where the actors stand.
 	Levels *Levels
+	// People are the players' names and whether to draw them (nil: none).
+	People *People
 }
 
 // Binding is a part class bound to one snapshot key.
@@ -187,10 +189,13 @@ type Scene struct {
 
 // SceneOptions configures NewScene.
 type SceneOptions struct {
-	Log      *slog.Logger
-	Game     *Game   // nil: generic only
-	Generic  Factory // the renderer for unknown parts
-	Tex      Textures
+	Log     *slog.Logger
+	Game    *Game   // nil: generic only
+	Generic Factory // the renderer for unknown parts
+	Tex     Textures
+	// People is the world's book of player names, shared by its scenes
+	// (nil: no names).
+	People   *People
 	Rand     func() float64
 	Sound    Sounds
 	Canvases []string // canvas ids in declaration order
@@ -223,7 +228,7 @@ func NewScene(o SceneOptions, schema *clientcore.Schema, pc PartsConfig) (*Scene
 	for _, id := range o.Canvases {
 		s.stages[id] = NewStage(id)
 	}
-	s.first = &Ctx{Stage: s.stages[o.Canvases[0]], Tex: o.Tex, Local: &s.local, Rand: o.Rand, Canvases: s.stages, Levels: s.levels}
+	s.first = &Ctx{Stage: s.stages[o.Canvases[0]], Tex: o.Tex, Local: &s.local, Rand: o.Rand, Canvases: s.stages, Levels: s.levels, People: o.People}
 	s.Drawers = map[string]string{}
 	for name := range pc.EntitiesOnCanvas {
 		s.Drawers[name] = DrawnByNone // until a key's rows name it
@@ -317,7 +322,7 @@ func (s *Scene) ctxFor(o SceneOptions, pc PartsConfig, k *clientcore.KeySchema, 
 	if st == nil {
 		st = s.stages[o.Canvases[0]]
 	}
-	return &Ctx{Stage: st, Tex: o.Tex, Local: &s.local, Rand: o.Rand, Sound: o.Sound, Key: k.Name, Canvases: s.stages, Levels: s.levels}
+	return &Ctx{Stage: st, Tex: o.Tex, Local: &s.local, Rand: o.Rand, Sound: o.Sound, Key: k.Name, Canvases: s.stages, Levels: s.levels, People: o.People}
 }
 
 // addRoute sends k's rows to binding b of part name.

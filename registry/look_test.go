@@ -134,3 +134,23 @@ func TestSnakesLookOnHostData(t *testing.T) {
 		t.Fatal("the card stayed after the respawn")
 	}
 }
+
+// The snakes card's noun agrees with the haul: one crystal, any other
+// number of crystals.
+func TestSnakesCardNounAgrees(t *testing.T) {
+	var snakes *Game
+	for i, g := range Default() {
+		if g.ID == "snakes" {
+			snakes = &Default()[i]
+		}
+	}
+	if snakes == nil || snakes.Look.Crash == nil {
+		t.Fatal("no snakes result card")
+	}
+	for haul, want := range map[float64]string{0: "crystals", 1: "crystal", 2: "crystals", 12: "crystals"} {
+		c := hud.CrashCard{Spec: snakes.Look.Crash, Carried: haul}
+		if got := c.Unit(); got != want {
+			t.Errorf("a haul of %v: %q, want %q", haul, got, want)
+		}
+	}
+}

@@ -39,7 +39,7 @@ type Game struct {
 var snakesLook = hud.GameLook{
 	HiddenCells: []string{"crystals", "dead", "mode", "time"},
 	Crash: &hud.CrashSpec{DeadField: "dead", ScoreField: "score", Title: "You crashed",
-		Carried: "crystals", Total: "Total score", Respawn: "respawn"},
+		Carried: "crystals", CarriedOne: "crystal", Total: "Total score", Respawn: "respawn"},
 }
 
 // Registry is the known games in the order they are tried.

@@ -44,7 +44,11 @@ type textures struct {
 	inAtlas []image.Rectangle
 	byName  map[string]parts.Tex
 	assets  map[string]parts.Tex
-	gen     uint64 // bumped whenever an image is replaced or a bake installed
+	// asked holds the asset files asked of the current source: a new source
+	// (another game, or a new version) is asked only for the files the new
+	// world's parts name, not for every file a previous game named.
+	asked map[string]bool
+	gen   uint64 // bumped whenever an image is replaced or a bake installed
 	// bakedSrc is every procedural texture baked so far, by name: the
 	// atlas is packed anew from all of them at each bake.
 	bakedSrc map[string]*image.RGBA
@@ -70,7 +74,7 @@ const atlasSide = 1024
 
 func newTextures(ctx context.Context, src *assets.Downloader, log *slog.Logger) *textures {
 	t := &textures{ctx: ctx, src: src, log: log, budget: newTextureBudget(hostTextureBytes), names: []string{""}, imgs: []*ebiten.Image{nil}, ver: []uint32{0}, pixels: []*image.RGBA{nil},
-		byName: map[string]parts.Tex{}, assets: map[string]parts.Tex{}, inAtlas: []image.Rectangle{{}}}
+		byName: map[string]parts.Tex{}, assets: map[string]parts.Tex{}, asked: map[string]bool{}, inAtlas: []image.Rectangle{{}}}
 	t.next.Store(src)
 	return t
 }
@@ -240,12 +244,16 @@ func (t *textures) Baked(name string) (parts.Tex, bool) {
 
 // Asset implements parts.Textures.
 func (t *textures) Asset(file string) parts.Tex {
-	if h, ok := t.assets[file]; ok {
-		return h
+	t.adopt() // a world built before the next poll asks the new source
+	h, ok := t.assets[file]
+	if !ok {
+		h = t.handle("asset:" + file)
+		t.assets[file] = h
 	}
-	h := t.handle("asset:" + file)
-	t.assets[file] = h
-	t.request(file)
+	if !t.asked[file] {
+		t.asked[file] = true
+		t.request(file)
+	}
 	return h
 }
 
@@ -287,15 +295,21 @@ func (t *textures) Size(h parts.Tex) (int, int, bool) {
 // new game version); any goroutine may call it.
 func (t *textures) setSource(src *assets.Downloader) { t.next.Store(src) }
 
-// poll installs finished downloads; it runs on the game loop. After a
-// change of source every asset already asked for is asked for again.
-func (t *textures) poll() {
+// adopt makes the source setSource named the current one; nothing has
+// been asked of it yet.
+func (t *textures) adopt() {
 	if src := t.next.Load(); src != t.src {
 		t.src = src
-		for file := range t.assets {
-			t.request(file)
-		}
+		clear(t.asked)
 	}
+}
+
+// poll installs finished downloads; it runs on the game loop. After a
+// change of source an asset is asked for again when a part names it again:
+// the parts of the new world do, while a file only the previous game named
+// is never asked of a host that does not have it.
+func (t *textures) poll() {
+	t.adopt()
 	t.mu.Lock()
 	t.ready, t.taken = t.taken[:0], t.ready
 	t.mu.Unlock()

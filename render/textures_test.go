@@ -42,8 +42,9 @@ func (g texturesGame) Draw(*ebiten.Image)                      {}
 func (g texturesGame) LayoutF(w, h float64) (float64, float64) { return w, h }
 
 // An asset image arrives through the downloader on a later frame, asked for
-// once however often a part names it; a new downloader (a new game version)
-// asks for it again and replaces it.
+// once however often a part names it; a new downloader (another game, a new
+// game version) is asked for it only once a part names it again, and the
+// answer replaces it.
 func TestAssetImagesFollowTheDownloader(t *testing.T) {
 	var hitsA, hitsB atomic.Int64
 	r := New(context.Background(), Options{Assets: testAssets(t, sheetHost(t, 8, &hitsA))})
@@ -67,6 +68,16 @@ func TestAssetImagesFollowTheDownloader(t *testing.T) {
 		t.Fatal("still loading after the image arrived")
 	}
 	r.SetAssets(testAssets(t, sheetHost(t, 16, &hitsB)))
+	if err := runUntil(t, texturesGame{r}, 3, nil, nil); err != nil {
+		t.Fatal(err)
+	}
+	// The request is counted when it is made, so none counted is none made.
+	if p, _ := r.Loading(); p.Total != 0 {
+		t.Fatalf("the new source asked for a file no part named since: %+v", p)
+	}
+	if tex.Asset("tiles.png") != h {
+		t.Fatal("the file got another handle from the new source")
+	}
 	if err := runUntil(t, texturesGame{r}, 600, nil, func() bool { return side() == 16 }); err != nil {
 		t.Fatal(err)
 	}

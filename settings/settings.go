@@ -42,8 +42,11 @@ type Settings struct {
 	Vsync         bool    `json:"vsync"`
 	NetGraph      bool    `json:"netGraph"`
 	ReducedMotion bool    `json:"reducedMotion"`
-	HUDScale      float64 `json:"hudScale"` // 0.75..2, times the display's own scale; 0 (HUDScaleAuto) follows the window
-	Palette       string  `json:"palette"`
+	// Names draws the players' names in the world and marks the own
+	// snake or tank; on unless the player turned it off.
+	Names    bool    `json:"names"`
+	HUDScale float64 `json:"hudScale"` // 0.75..2, times the display's own scale; 0 (HUDScaleAuto) follows the window
+	Palette  string  `json:"palette"`
 	// Pads are gamepad bindings per game id: control name → commands,
 	// replacing the layout derived from the game's keys for those controls.
 	Pads map[string]map[string][]string `json:"pads,omitempty"`
@@ -80,7 +83,7 @@ const HUDScaleAuto = 0
 
 // Default is what a new player gets.
 func Default() Settings {
-	return Settings{MasterVolume: 1, EffectsVolume: 1, Vsync: true, HUDScale: HUDScaleAuto, Palette: PaletteStandard}
+	return Settings{MasterVolume: 1, EffectsVolume: 1, Vsync: true, Names: true, HUDScale: HUDScaleAuto, Palette: PaletteStandard}
 }
 
 // Path is where the settings live.
@@ -152,6 +155,7 @@ func Parse(b []byte) (Settings, []string) {
 	flag("vsync", &s.Vsync)
 	flag("netGraph", &s.NetGraph)
 	flag("reducedMotion", &s.ReducedMotion)
+	flag("names", &s.Names)
 	if v, ok := raw["palette"]; ok {
 		var p string
 		if json.Unmarshal(v, &p) != nil || (p != PaletteStandard && p != PaletteColorBlind) {

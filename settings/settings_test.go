@@ -80,3 +80,20 @@ func TestWindowGeometry(t *testing.T) {
 		}
 	}
 }
+
+// Names are on by default, on in a file that predates them, and off only
+// when the file says so.
+func TestNamesOnByDefault(t *testing.T) {
+	if !Default().Names {
+		t.Fatal("names off by default")
+	}
+	if s, p := Parse([]byte(`{"vsync": false}`)); !s.Names || len(p) != 0 {
+		t.Fatalf("a file without the key: names %v, %v", s.Names, p)
+	}
+	if s, p := Parse([]byte(`{"names": false}`)); s.Names || len(p) != 0 {
+		t.Fatalf("names false: %v, %v", s.Names, p)
+	}
+	if s, p := Parse([]byte(`{"names": "no"}`)); !s.Names || len(p) != 1 {
+		t.Fatalf("a bad value: names %v, %v", s.Names, p)
+	}
+}

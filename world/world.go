@@ -114,6 +114,7 @@ type World struct {
 	log      *slog.Logger
 	rnd      func() float64
 	tex      parts.Textures
+	people   parts.People // the players' names, kept across configurations
 	sounds   parts.Sounds
 	onCamera func(x, y, zoom float64)
 	lim      parts.Limits
@@ -186,7 +187,7 @@ func (w *World) Configure(cfg *Config, game *parts.Game) error {
 	for i, s := range cfg.Canvases {
 		ids[i] = s.ID
 	}
-	scene, err := parts.NewScene(parts.SceneOptions{Log: w.log, Game: game, Generic: generic.Factory{}, Tex: w.tex,
+	scene, err := parts.NewScene(parts.SceneOptions{Log: w.log, Game: game, Generic: generic.Factory{}, Tex: w.tex, People: &w.people,
 		Rand: w.rnd, Sound: w.sounds, Canvases: ids, MapFallback: tiles.MapBuilder{}, Limits: w.lim}, cfg.Schema, cfg.Parts)
 	if err != nil {
 		return fmt.Errorf("world: %w", err)
@@ -229,6 +230,25 @@ func (w *World) Configure(cfg *Config, game *parts.Game) error {
 	w.log.Debug("world configured", "game", gameID, "canvases", len(cfg.Canvases), "fallbacks", len(scene.Fallbacks))
 	return nil
 }
+
+// SetNames turns the players' names in the world on or off.
+func (w *World) SetNames(show bool) { w.people.Show = show }
+
+// SetPeople gives the world the players' names by entity id (names is not
+// kept).
+func (w *World) SetPeople(names map[uint32]string) { w.people.SetNames(names) }
+
+// SetBadges gives the world the players' badges by entity id (badges is
+// not kept).
+func (w *World) SetBadges(badges map[uint32]parts.Badges) { w.people.SetBadges(badges) }
+
+// Badges is entity id's badges as the world has them: tests and
+// diagnostics.
+func (w *World) Badges(id uint32) parts.Badges { return w.people.Badges(id) }
+
+// Name is entity id's player name as the world has it ("" when none):
+// tests and diagnostics.
+func (w *World) Name(id uint32) string { return w.people.Name(id) }
 
 // SetPalette draws the game's team colours in the named palette
 // ("standard", "colorblind"): the team textures are baked again (at once

@@ -33,6 +33,10 @@ type rawModel struct {
 
 const maxModels = 16
 
+// maxGrace bounds the spawn grace a player block may claim (seconds): the
+// game's is two, and a hostile host must not freeze the replica for long.
+const maxGrace = 10
+
 // ParseConfig reads CONFIG_DATA.prediction; constants a model leaves out
 // take the s1 values.
 func ParseConfig(raw []byte) (Config, error) {
@@ -215,6 +219,10 @@ func (g *Game) Step(in predict.Input, dt float32) {
 	if !g.s.Alive {
 		return
 	}
+	if g.s.Grace > 0 { // frozen in its spawn grace, as on the host
+		g.s.Grace = max(g.s.Grace-dt, 0)
+		return
+	}
 	g.model.Step(&g.s, g.controls(in), dt)
 }
 
@@ -225,7 +233,9 @@ func (g *Game) BeginReconcile(*clientcore.Frame) {}
 func (g *Game) FinishReconcile()                 {}
 
 // OnServerState rewinds the head to the player block [x, y, cos, sin,
-// crystals, length, alive, 0] and replays; the body path is kept.
+// crystals, length, alive, grace] and replays; the body path is kept. The
+// last slot is the seconds of spawn grace left (0 from older hosts, and
+// outside a grace).
 func (g *Game) OnServerState(p *clientcore.PlayerBlock, serverTime, offset, localNow float64) {
 	if !g.pred.Accepts() {
 		return
@@ -253,9 +263,14 @@ func (g *Game) OnServerState(p *clientcore.PlayerBlock, serverTime, offset, loca
 	g.s.X, g.s.Y = v[0], v[1]
 	g.s.Angle = float32(math.Atan2(float64(v[3]), float64(v[2])))
 	g.s.Crystals, g.s.Length, g.s.Alive = v[4], v[5], alive
-	if respawned || !had || g.s.Path.Len() == 0 {
+	g.s.Grace = min(max(v[7], 0), maxGrace)
+	switch {
+	case (respawned || !had || g.s.Path.Len() == 0) && g.s.Grace > 0:
+		// A host that plays the grace spawns its snakes whole.
+		g.s.Path.LayOut(g.s.X, g.s.Y, g.s.Angle, g.s.Length, g.model.PointSpacing)
+	case respawned || !had || g.s.Path.Len() == 0:
 		g.s.Path.Reset(g.s.X, g.s.Y)
-	} else {
+	default:
 		g.s.Path.SetHead(g.s.X, g.s.Y)
 	}
 	g.pred.Replay(p.LastInputSeq, serverTime, offset, localNow, g)
@@ -328,9 +343,13 @@ func (g *Game) Overlay(myID uint8, hasID bool, tail []clientcore.Record) ([]clie
 	f.Crystals.Set(v, g.crystal)
 	f.Color.Set(v, g.color)
 	live := g.controls(g.pred.Live())
-	if live.Boost && g.s.Crystals > g.model.BoostMinCrystals {
-		f.Boost.Set(v, 1)
+	var flags float32
+	if g.s.Grace > 0 {
+		flags = FlagGrace
+	} else if live.Boost && g.s.Crystals > g.model.BoostMinCrystals {
+		flags = FlagBoost
 	}
+	f.Boost.Set(v, flags)
 	g.cam, g.hasCam = [2]float32{hx, hy}, true
 	return append(tail, clientcore.Record{Schema: g.key, ID: uint32(myID), Fields: g.vals}), g.cam, true
 }

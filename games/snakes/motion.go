@@ -52,7 +52,11 @@ type Snake struct {
 	Crystals    float32
 	Length      float32
 	Alive       bool
-	Path        Path
+	// Grace is the seconds of spawn grace left: until it runs out the
+	// snake stands still (the host's player block says how much is left;
+	// older hosts send 0).
+	Grace float32
+	Path  Path
 }
 
 // Path is the body polyline as a ring of nodes, node 0 being the live head.
@@ -78,6 +82,24 @@ func (p *Path) Reset(x, y float32) {
 	p.front, p.n = 0, 2
 	p.nodes[0] = [2]float32{x, y}
 	p.nodes[1] = [2]float32{x, y}
+}
+
+// LayOut makes the path a straight body of the given length behind the
+// head (x, y) facing ang (radians), a node every spacing units: a snake
+// that spawns whole. A length or spacing that is not positive gives the
+// head alone; the nodes are bounded by the ring.
+func (p *Path) LayOut(x, y, ang, length, spacing float32) {
+	p.Reset(x, y)
+	if !(length > 0) || !(spacing > 0) || math.IsInf(float64(length), 0) {
+		return
+	}
+	n := min(int(math.Ceil(float64(length/spacing))), MaxPathNodes-1)
+	sn, cs := math.Sincos(float64(ang))
+	p.Clear()
+	for k := n; k >= 0; k-- {
+		d := min(float32(k)*spacing, length)
+		p.pushFront(x-float32(cs)*d, y-float32(sn)*d)
+	}
 }
 
 // Clear empties the path.

@@ -357,3 +357,84 @@ func TestFromConfig(t *testing.T) {
 		t.Fatal("tanks taken for snakes")
 	}
 }
+
+// The player block's last slot is the spawn grace left: the predicted snake
+// stands still through it and its row carries the grace bit, not the boost;
+// once the grace has run out it moves (and boosts) again. A block with 0
+// there, as older hosts send, never freezes it.
+func TestPredictedGrace(t *testing.T) {
+	g := newGame(t)
+	g.TrackFrame(2, true, ownRow(t, g, 2, 30, 1))
+	blk := block(100, 100, 0, 30, 420, true, 0)
+	blk.State[7] = 0.5
+	g.OnServerState(blk, 0, 0, 0)
+	if l := pathLen(&g.s.Path); math.Abs(l-420) > 1 {
+		t.Fatalf("a body of %v in the grace, want the block's 420 laid out whole", l)
+	}
+	g.ApplyInput(1, true, "boost", 0)
+	flags := func() (bool, bool) {
+		recs, _, ok := g.Overlay(2, true, nil)
+		if !ok || len(recs) != 1 {
+			t.Fatal("no predicted row")
+		}
+		return Flags(float64(g.row.Boost.Get(recs[0].Fields)))
+	}
+	now := 0.0
+	for now < 400 {
+		now += 1000.0 / 60
+		g.Update(now)
+	}
+	if x, y := g.Pos(); x != 100 || y != 100 {
+		t.Fatalf("moved to (%v, %v) in its grace", x, y)
+	}
+	if boost, grace := flags(); boost || !grace {
+		t.Fatalf("in grace: flags boost %v grace %v", boost, grace)
+	}
+	for now < 800 {
+		now += 1000.0 / 60
+		g.Update(now)
+	}
+	if x, _ := g.Pos(); x <= 100 {
+		t.Fatalf("still at x %v after the grace", x)
+	}
+	if boost, grace := flags(); !boost || grace {
+		t.Fatalf("after the grace: flags boost %v grace %v", boost, grace)
+	}
+	// A hostile grace is cut at maxGrace; a negative one is none.
+	blk.State[7] = 1e5
+	g.OnServerState(blk, 900, 0, 900)
+	if g.s.Grace != maxGrace {
+		t.Fatalf("grace %v, want it cut at %v", g.s.Grace, maxGrace)
+	}
+	blk.State[7] = -3
+	g.OnServerState(blk, 1000, 0, 1000)
+	if g.s.Grace != 0 {
+		t.Fatalf("grace %v from a negative slot", g.s.Grace)
+	}
+}
+
+// A body laid out whole runs straight back from the head, as long as asked,
+// a node every spacing units; a bad length or spacing gives the head alone.
+func TestLayOut(t *testing.T) {
+	var p Path
+	p.LayOut(100, 50, math.Pi/2, 150, 6)
+	if x, y := p.At(0); x != 100 || y != 50 {
+		t.Fatalf("head at %v,%v", x, y)
+	}
+	if l := pathLen(&p); math.Abs(l-150) > 1e-3 || p.Len() != 26 {
+		t.Fatalf("length %v over %d nodes, want 150 over 26", l, p.Len())
+	}
+	if x, y := p.At(p.Len() - 1); math.Abs(float64(x)-100) > 1e-3 || math.Abs(float64(y)-(50-150)) > 1e-3 {
+		t.Fatalf("tail at %v,%v, want straight back from the head", x, y)
+	}
+	for _, c := range [][2]float32{{0, 6}, {-5, 6}, {150, 0}, {float32(math.NaN()), 6}, {float32(math.Inf(1)), 6}} {
+		p.LayOut(1, 2, 0, c[0], c[1])
+		if pathLen(&p) != 0 {
+			t.Fatalf("length %v spacing %v: a body of %v", c[0], c[1], pathLen(&p))
+		}
+	}
+	p.LayOut(0, 0, 0, 1e9, 0.001) // bounded by the ring
+	if p.Len() > MaxPathNodes {
+		t.Fatalf("%d nodes", p.Len())
+	}
+}

@@ -105,6 +105,7 @@ type Match struct {
 	nulls     []uint8 // s1 rows to remove in the next frame
 
 	chatAll  []any
+	boards   boards // the host's own leaderboards, for ACCOLADES_DATA
 	statRows []any
 	statHead bool
 
@@ -252,7 +253,7 @@ func (m *Match) AuthTexts() any {
 	sep := map[string]any{"separator": true}
 	last := line("Tab", "stats")
 	last["last"] = true
-	return map[string]any{"title": "Vimp Snakes", "sections": []any{
+	return map[string]any{"title": "Snakes", "sections": []any{
 		map[string]any{"heading": "How to play", "lines": []any{
 			line("A, D", "turn"), line("W", "boost (burns crystals)"), line("R", "respawn after a crash"), sep,
 			line("", "eat crystals to grow"), line("", "the edge and other snakes kill you"), line("", "your own tail does not"), sep,
@@ -358,6 +359,7 @@ func (m *Match) MapReady(uid int) {
 	h := p.human
 	m.out.JSON(h.UID, protocol.FirstShotData, []any{m.firstShot(), 0, m.nowMs, 0})
 	m.out.JSON(h.UID, protocol.StatData, []any{m.fullStatRows(), m.headRows(), true})
+	m.sendAccoladesTo(p)
 	h.panel = panel{}
 	h.sentPanel = panel{t: -1}
 	m.out.JSON(h.UID, protocol.KeysetData, 0)

@@ -7,12 +7,14 @@ import (
 	"log/slog"
 	"math"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"testing"
 
 	"vimpclient/clientcore"
 	"vimpclient/games/snakes"
 	"vimpclient/predict"
+	"vimpclient/protocol"
 )
 
 // sink records what the match sends to users.
@@ -172,12 +174,14 @@ func TestCrashAndRespawn(t *testing.T) {
 	// The bot's body lies across the own snake's way: laid by stepping it
 	// down from above the centre, then the own snake comes from the left.
 	h.m.place(b, h.m.arena.cx, h.m.arena.cy-300, 90)
+	b.s.Grace = 0 // past its spawn grace
 	b.crystals = 60
 	b.s.Length = h.m.length(b.crystals)
 	for range 120 {
 		h.m.model.Step(&b.s, snakes.Controls{}, dt)
 	}
 	h.m.place(o, h.m.arena.cx-150, h.m.arena.cy, 0)
+	o.s.Grace = 0
 	o.s.Length = 400
 	for range 20 { // a body to scatter the crystals along
 		h.m.model.Step(&o.s, snakes.Controls{}, dt)
@@ -231,6 +235,7 @@ func TestBoostDrain(t *testing.T) {
 	h.m.field.clear()
 	o := h.me().snake
 	h.m.place(o, h.m.arena.cx, h.m.arena.cy, 0)
+	o.s.Grace = 0 // past its spawn grace
 	o.crystals = 5
 	h.m.Keys(1, "1:down:boost")
 	h.m.Keys(1, "2:down:left")
@@ -342,5 +347,190 @@ func TestPredictorParity(t *testing.T) {
 	t.Logf("%d steps compared bit for bit, %d aimed, %d boosting, %d respawns", compared, aimed, boosted, respawns)
 	if compared < 10000 || aimed < 1000 || boosted < 1000 {
 		t.Fatalf("too little coverage: %d steps, %d aimed, %d boosting", compared, aimed, boosted)
+	}
+}
+
+// A snake spawns into its grace: for two seconds it stands still, its row
+// carries the grace bit (and not the boost, though the key is held), its
+// player block counts the grace down, and another snake's head on its body
+// crashes neither; then it moves and can crash again.
+func TestSpawnGrace(t *testing.T) {
+	h := newHarness(t, 1)
+	me := h.me()
+	var bot *player
+	for _, p := range h.m.players {
+		if p != nil && p.bot != nil {
+			bot = p
+		}
+	}
+	if bot == nil || bot.snake == nil || me.snake == nil {
+		t.Fatal("no bot or own snake")
+	}
+	o, b := me.snake, bot.snake
+	bot.bot = nil
+	h.m.place(o, h.m.arena.cx, h.m.arena.cy, 0)
+	laid := pathLength(&o.s.Path)
+	o.crystals = 20
+	h.m.Keys(1, "1:down:boost")
+	// The bot's head sits on the own snake's body, which is in its grace.
+	h.m.place(b, h.m.arena.cx, h.m.arena.cy, 90)
+	b.s.Grace = 0
+	var flags float64
+	var grace float32
+	var rowSeen bool
+	h.out.onFrame = func(uid int, f *clientcore.Frame) {
+		if f.HasPlayer {
+			grace = f.Player.State[7]
+		}
+		for i := range f.Blocks {
+			for _, r := range f.Blocks[i].Rows {
+				if f.Blocks[i].Schema.Name == "s1" && !r.Null && r.ID == uint32(me.gid) {
+					l := snakes.BindSnakeRow(clientcore.NewBinder(f.Blocks[i].Schema).Positions())
+					flags, rowSeen = float64(l.Boost.Get(r.Fields)), true
+				}
+			}
+		}
+	}
+	x0, y0 := o.s.X, o.s.Y
+	for range TicksPerSecond {
+		h.step()
+	}
+	if want := float64(h.m.length(h.m.world.StartCrystals)); math.Abs(laid-want) > 1 {
+		t.Fatalf("body of %v at the spawn, want it laid out whole (%v)", laid, want)
+	}
+	if o.s.X != x0 || o.s.Y != y0 {
+		t.Fatalf("moved in its grace: (%v, %v) to (%v, %v)", x0, y0, o.s.X, o.s.Y)
+	}
+	if !o.s.Alive || !b.s.Alive {
+		t.Fatalf("a crash in the grace: own alive %v, bot alive %v", o.s.Alive, b.s.Alive)
+	}
+	if boost, inGrace := snakes.Flags(flags); !rowSeen || boost || !inGrace {
+		t.Fatalf("row flags %v (seen %v): want the grace bit alone", flags, rowSeen)
+	}
+	if grace < 0.9 || grace > 1.1 {
+		t.Fatalf("player block grace %v after 1 s, want about 1", grace)
+	}
+	for range TicksPerSecond + sendEvery {
+		h.step()
+	}
+	if o.s.X == x0 && o.s.Y == y0 {
+		t.Fatal("still standing after the grace")
+	}
+	if boost, inGrace := snakes.Flags(flags); !boost || inGrace || grace != 0 {
+		t.Fatalf("after the grace: flags %v, block grace %v", flags, grace)
+	}
+}
+
+func pathLength(p *snakes.Path) float64 {
+	var l float64
+	for i := 1; i < p.Len(); i++ {
+		ax, ay := p.At(i - 1)
+		bx, by := p.At(i)
+		l += math.Hypot(float64(bx-ax), float64(by-ay))
+	}
+	return l
+}
+
+// A life that ends with a haul is a result on the host's boards: the
+// room's places go out on ACCOLADES_DATA, the best life for the day and
+// the sum of lives for the month, and a user who becomes ready later gets
+// the picture at once.
+func TestAccoladesFromLives(t *testing.T) {
+	h := newHarness(t, 0)
+	h.step()
+	me := h.me()
+	last := func() *protocol.Accolades {
+		for i := len(h.out.json) - 1; i >= 0; i-- {
+			if raw, ok := strings.CutPrefix(h.out.json[i], fmt.Sprint(protocol.AccoladesData)+" "); ok {
+				a, err := protocol.ParseAccolades(json.RawMessage(raw))
+				if err != nil {
+					t.Fatal(err)
+				}
+				return a
+			}
+		}
+		return nil
+	}
+	for range 10 {
+		h.step()
+	}
+	if last() != nil {
+		t.Fatal("accolades before any life ended")
+	}
+	id := strconv.Itoa(int(me.gid))
+	me.snake.crystals = 7
+	h.m.crash(me, nil)
+	for range sendEvery {
+		h.step()
+	}
+	me.snake.s.Alive, me.snake.crystals = true, 5
+	h.m.crash(me, nil)
+	for range sendEvery {
+		h.step()
+	}
+	a := last()
+	if a == nil || a.Places[id]["daily"] != 1 || a.Places[id]["monthly"] != 1 {
+		t.Fatalf("places %+v", a)
+	}
+	day, month := a.Boards["day"], a.Boards["month"]
+	if len(day) != 1 || day[0].Nick != "Probe" || day[0].Score != 7 || len(month) != 1 || month[0].Score != 12 {
+		t.Fatalf("boards %+v", a.Boards)
+	}
+	n := len(h.out.json)
+	if _, ok := h.m.Join(2, "Late"); !ok {
+		t.Fatal("join refused")
+	}
+	h.m.ModulesReady(2)
+	h.m.MapReady(2)
+	found := false
+	for _, m := range h.out.json[n:] {
+		found = found || strings.HasPrefix(m, fmt.Sprint(protocol.AccoladesData)+" ")
+	}
+	if !found {
+		t.Fatal("a user who became ready got no accolades")
+	}
+}
+
+// A player's chat line carries the colour of its snake as its 4th element,
+// which the clients give the name; a spectator's line has none.
+func TestChatNameColour(t *testing.T) {
+	h := newHarness(t, 0)
+	h.step()
+	me := h.me()
+	me.snake.color = 5
+	h.m.Chat(1, "hello")
+	for range 3 * sendEvery { // one chat message a frame
+		h.step()
+	}
+	if !h.out.sent(protocol.ChatData, `["hello","Probe",1,"#3ab7ff"]`) {
+		t.Fatalf("chat sent %v", h.out.json)
+	}
+	h.m.Vote(1, json.RawMessage(`["teamChange","spectators"]`))
+	h.step()
+	h.m.Chat(1, "bye")
+	for range 3 * sendEvery { // one chat message a frame
+		h.step()
+	}
+	found := false
+	for _, m := range h.out.json {
+		found = found || strings.Contains(m, `["bye","Probe",`) && !strings.Contains(m, `"#`)
+	}
+	if !found {
+		t.Fatalf("spectator's line: %v", h.out.json)
+	}
+}
+
+// The auth screen names the game as the game does today: "Snakes".
+func TestAuthTitle(t *testing.T) {
+	h := newHarness(t, 0)
+	b, err := json.Marshal(h.m.AuthTexts())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v struct {
+		Title string `json:"title"`
+	}
+	if err := json.Unmarshal(b, &v); err != nil || v.Title != "Snakes" {
+		t.Fatalf("title %q (%v)", v.Title, err)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"vimpclient/games/snakes"
 	"vimpclient/host/game"
 	"vimpclient/host/match"
 	"vimpclient/protocol"
@@ -177,7 +178,12 @@ func (m *Match) Chat(uid int, text string) {
 		return
 	}
 	if !strings.HasPrefix(text, "/") {
-		m.chatAll = enqueue(m.chatAll, []any{text, p.name, p.team})
+		// The name in the colour of the player's snake, as a 4th element.
+		line := []any{text, p.name, p.team}
+		if p.snake != nil {
+			line = append(line, snakes.CSSColour(p.snake.color))
+		}
+		m.chatAll = enqueue(m.chatAll, line)
 		return
 	}
 	f := strings.Fields(text)

@@ -85,9 +85,12 @@ func (m *Match) rowOf(o *snakeObj, r *snakeRow) {
 	r.radius = packer.Round2(m.model.Radius(float32(o.crystals)))
 	r.crystals = uint32(min(o.crystals, maxCrystalsOnWire))
 	r.color = uint32(o.color)
+	// The flags byte: bit 1 the spawn grace, else bit 0 the boost.
 	r.boost = 0
-	if o.boosting {
-		r.boost = 1
+	if o.s.Grace > 0 {
+		r.boost = snakes.FlagGrace
+	} else if o.boosting {
+		r.boost = snakes.FlagBoost
 	}
 }
 
@@ -171,6 +174,7 @@ func (m *Match) send() {
 	chatAll := game.Next(&m.chatAll)
 	stat := game.StatBlock(&m.statRows, &m.statHead, m.headRows)
 	secs := m.roundSecondsLeft()
+	m.sendAccolades()
 	for _, p := range m.players {
 		if p == nil || p.human == nil || !p.human.Ready {
 			continue
@@ -199,7 +203,7 @@ func (m *Match) send() {
 
 // sendFrame sends p the shared body behind p's own header: the camera on
 // its snake's head (a crashed one's too) or on the snake it watches, and
-// the player block [x, y, cos, sin, crystals, length, alive, 0].
+// the player block [x, y, cos, sin, crystals, length, alive, grace left].
 func (m *Match) sendFrame(p *player, reliable bool) {
 	h := p.human
 	cam := packer.Camera{ForceReset: h.forceReset}
@@ -213,7 +217,7 @@ func (m *Match) sendFrame(p *player, reliable bool) {
 			alive = 1
 		}
 		block = packer.Player{GameID: p.gid, InputSeq: h.inputSeq,
-			State: [8]float32{o.s.X, o.s.Y, float32(cs), float32(sn), float32(o.crystals), m.length(o.crystals), alive, 0}}
+			State: [8]float32{o.s.X, o.s.Y, float32(cs), float32(sn), float32(o.crystals), m.length(o.crystals), alive, o.s.Grace}}
 		pl = &block
 	} else if w := m.watched(p); w != nil {
 		cam.X, cam.Y = packer.Round2(w.snake.s.X), packer.Round2(w.snake.s.Y)

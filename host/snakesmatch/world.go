@@ -18,6 +18,10 @@ const (
 	modeCruise        = "CRUISE"
 	modeBoost         = "BOOST"
 	maxCrystalsOnWire = math.MaxUint16
+	// spawnGrace is the seconds a new or respawned snake stands still:
+	// it does not move, eat or crash, and nothing crashes into it. Its row
+	// says so (the clients blink it) and its player block counts it down.
+	spawnGrace = 2
 )
 
 // snakeObj is one participant's snake; it outlives its crashes (the colour
@@ -59,8 +63,22 @@ func (m *Match) place(o *snakeObj, x, y, deg float32) {
 	o.s.X, o.s.Y = x, y
 	o.s.Angle = angle.Normalize(deg * math.Pi / 180)
 	o.s.Crystals, o.s.Length, o.s.Alive = float32(o.crystals), m.length(o.crystals), true
-	o.s.Path.Reset(x, y)
+	// The snake spawns whole, its body laid out straight behind the head,
+	// and stands in its grace.
+	o.s.Path.LayOut(x, y, o.s.Angle, o.s.Length, m.model.PointSpacing)
 	o.boosting, o.debt, o.respawn = false, 0, false
+	o.s.Grace = spawnGrace
+	o.bounds()
+}
+
+// bounds is the box around the snake's body, for the crash tests' broad
+// phase.
+func (o *snakeObj) bounds() {
+	o.minX, o.minY, o.maxX, o.maxY = math.MaxFloat32, math.MaxFloat32, -math.MaxFloat32, -math.MaxFloat32
+	for i := range o.s.Path.Len() {
+		x, y := o.s.Path.At(i)
+		o.minX, o.minY, o.maxX, o.maxY = min(o.minX, x), min(o.minY, y), max(o.maxX, x), max(o.maxY, y)
+	}
 }
 
 // spawnSpot is a random point clear of every live body, facing the
@@ -155,14 +173,17 @@ func (m *Match) step() {
 			continue
 		}
 		o := p.snake
+		if o.s.Grace > 0 {
+			continue // in its grace a snake cannot crash
+		}
 		r := m.model.Radius(float32(o.crystals))
 		if !m.arena.contains(o.s.X, o.s.Y, r) {
 			kills = append(kills, kill{p, nil})
 			continue
 		}
 		for _, q := range m.players {
-			if q == nil || q == p || q.snake == nil || !q.snake.s.Alive {
-				continue // the own body never kills
+			if q == nil || q == p || q.snake == nil || !q.snake.s.Alive || q.snake.s.Grace > 0 {
+				continue // the own body never kills, nor one in its grace
 			}
 			b := q.snake
 			reach := r + m.model.Radius(float32(b.crystals))
@@ -183,7 +204,7 @@ func (m *Match) step() {
 		for _, k := range kills {
 			dead = dead || k.victim == p
 		}
-		if dead {
+		if dead || p.snake.s.Grace > 0 {
 			continue
 		}
 		o := p.snake
@@ -216,6 +237,10 @@ func (m *Match) step() {
 // then charges the boost: whole crystals, shed at the tail.
 func (m *Match) stepSnake(p *player) {
 	o := p.snake
+	if o.s.Grace > 0 {
+		o.s.Grace = max(o.s.Grace-dt, 0)
+		return
+	}
 	c := o.controls()
 	boosting := c.Boost && float32(o.crystals) > m.model.BoostMinCrystals
 	if boosting != o.boosting && p.human != nil {
@@ -246,11 +271,7 @@ func (m *Match) stepSnake(p *player) {
 	}
 	o.s.Crystals, o.s.Length = float32(o.crystals), m.length(o.crystals)
 	o.s.Path.Trim(o.s.Length)
-	o.minX, o.minY, o.maxX, o.maxY = math.MaxFloat32, math.MaxFloat32, -math.MaxFloat32, -math.MaxFloat32
-	for i := range o.s.Path.Len() {
-		x, y := o.s.Path.At(i)
-		o.minX, o.minY, o.maxX, o.maxY = min(o.minX, x), min(o.minY, y), max(o.maxX, x), max(o.maxY, y)
-	}
+	o.bounds()
 }
 
 // crash kills p's snake: most of its crystals scatter along its body in
@@ -262,6 +283,7 @@ func (m *Match) crash(p, killer *player) {
 		return
 	}
 	carried := o.crystals
+	m.recordLife(p, carried)
 	o.s.Alive, o.boosting, o.crystals, o.respawn = false, false, 0, false
 	budget := int(math.Round(float64(float32(carried) * m.world.DropRatio)))
 	n := o.s.Path.Len()

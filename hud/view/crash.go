@@ -53,7 +53,7 @@ func (t *crashTexts) update(c *hud.CrashCard) {
 	}
 	t.spec, t.carried, t.score, t.key = c.Spec, c.Carried, c.Score, c.Key
 	t.haul = strconv.FormatFloat(c.Carried, 'f', -1, 64)
-	t.unit = " " + c.Spec.Carried
+	t.unit = " " + c.Unit()
 	t.total = c.Spec.Total + ": "
 	t.figure = strconv.FormatFloat(c.Score, 'f', -1, 64)
 	t.button = "OK"

@@ -41,12 +41,12 @@ func (v *View) drawStat(dst *ebiten.Image, s *hud.Stat, l *hud.ScreenLayout) {
 		return
 	}
 	inner := r.W - 20
-	y = v.statRow(dst, r, y, s.Labels, "", true, colWhite)
+	y = v.statRow(dst, r, y, s.Labels, "", true, colWhite, colWhite)
 	for ti := range s.Tables {
 		t := &s.Tables[ti]
 		col := tableColor(v.palette, t, ti)
 		y += 4
-		y = v.statRow(dst, r, y, t.Head, t.Title, true, col)
+		y = v.statRow(dst, r, y, t.Head, t.Title, true, col, col)
 		v.fill(dst, hud.Rect{X: r.X + 10, Y: y - 2, W: inner, H: 1}, fade(col, 0.6))
 		for _, rw := range t.Rows {
 			cells := rw.Cells
@@ -57,7 +57,13 @@ func (v *View) drawStat(dst *ebiten.Image, s *hud.Stat, l *hud.ScreenLayout) {
 			if own {
 				v.fill(dst, hud.Rect{X: r.X + 6, Y: y - 1, W: inner + 8, H: statLineH}, fade(col, 0.18))
 			}
-			y = v.statRow(dst, r, y, cells, "", own, col)
+			name := col // the name in the colour the chat gives it, if any
+			if len(cells) > 0 {
+				if c, ok := s.NameColour(cells[0]); ok {
+					name = c
+				}
+			}
+			y = v.statRow(dst, r, y, cells, "", own, col, name)
 		}
 	}
 	if len(s.Leader) > 0 && y+leadLineH*2 < r.Y+r.H-10 {
@@ -139,7 +145,11 @@ func (v *View) drawLeaderboard(dst *ebiten.Image, s *hud.Stat, box hud.Rect, y f
 			col = colWhite
 		}
 		v.text(dst, e.Place, e.Self, leadSize, x, y, col)
-		v.text(dst, v.ellipsis(e.Nick, e.Self, leadSize, scoreX-nickX-6), e.Self, leadSize, nickX, y, col)
+		nick := col
+		if c, ok := s.NameColour(e.Nick); ok {
+			nick = c
+		}
+		v.text(dst, v.ellipsis(e.Nick, e.Self, leadSize, scoreX-nickX-6), e.Self, leadSize, nickX, y, nick)
 		v.text(dst, e.Score, e.Self, leadSize, x+inner-v.textW(e.Score, e.Self, leadSize), y, col)
 		y += leadLineH
 	}
@@ -161,16 +171,17 @@ func statColumn(i, n int, inner float64) (x, w float64) {
 	return inner * (first + float64(i-1)*other), inner * other
 }
 
-// statRow draws one scoreboard line (first, when set, replaces cell 0) and
-// returns the next line's y; lines below the box are not drawn.
-func (v *View) statRow(dst *ebiten.Image, box hud.Rect, y float64, cells []string, first string, bold bool, c color.RGBA) float64 {
+// statRow draws one scoreboard line (first, when set, replaces cell 0), its
+// first cell in fc and the others in c, and returns the next line's y;
+// lines below the box are not drawn.
+func (v *View) statRow(dst *ebiten.Image, box hud.Rect, y float64, cells []string, first string, bold bool, c, fc color.RGBA) float64 {
 	if y > box.Y+box.H-statLineH {
 		return y
 	}
 	inner := box.W - 20
 	if first != "" {
 		_, w := statColumn(0, len(cells), inner)
-		v.text(dst, v.ellipsis(first, bold, statSize, w-4), bold, statSize, box.X+10, y, c)
+		v.text(dst, v.ellipsis(first, bold, statSize, w-4), bold, statSize, box.X+10, y, fc)
 	}
 	for i, cell := range cells {
 		if i == 0 && first != "" {
@@ -181,7 +192,11 @@ func (v *View) statRow(dst *ebiten.Image, box hud.Rect, y float64, cells []strin
 		if x+cw > box.X+box.W-5 {
 			break
 		}
-		v.text(dst, v.ellipsis(cell, bold, statSize, cw-4), bold, statSize, x, y, c)
+		cc := c
+		if i == 0 {
+			cc = fc
+		}
+		v.text(dst, v.ellipsis(cell, bold, statSize, cw-4), bold, statSize, x, y, cc)
 	}
 	return y + statLineH
 }

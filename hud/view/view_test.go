@@ -432,3 +432,25 @@ func BenchmarkDraw(b *testing.B) {
 	b.ReportMetric(a, "draw-allocs/op")
 	b.ReportMetric(ns, "draw-ns/op")
 }
+
+// A name the chat gave a colour (a game that colours its nicknames) is
+// drawn in it on the scoreboard; before that line it is the team's.
+func TestScoreboardNameColour(t *testing.T) {
+	h := scene(t)
+	h.Stat.Visible = true
+	if len(h.Stat.Tables) == 0 || len(h.Stat.Tables[0].Rows) == 0 || len(h.Stat.Tables[0].Rows[0].Cells) == 0 {
+		t.Fatal("no scoreboard row")
+	}
+	name := h.Stat.Tables[0].Rows[0].Cells[0]
+	green := color.RGBA{0, 255, 0, 255}
+	bx := (winW - 550) / 2
+	box := hud.Rect{X: float64(bx + 5), Y: 35, W: 540, H: 200}
+	if n := count(render(t, "scoreboard-plain", h, 8000, 1), box, green, 40); n != 0 {
+		t.Fatalf("%d green px before any coloured line", n)
+	}
+	h.Handle(protocol.Chat{Kind: protocol.ChatPlayer, Text: "hi", Author: name, Team: 1, NameColor: "#00ff00"}, 8000)
+	h.Stat.Visible = true
+	if n := count(render(t, "scoreboard-coloured", h, 8000, 1), box, green, 40); n < 15 {
+		t.Fatalf("%d green px for %q's coloured name", n, name)
+	}
+}

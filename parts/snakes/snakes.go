@@ -15,7 +15,7 @@ import (
 
 // Palettes (append-only upstream).
 var (
-	snakeColours   = [12]uint32{0xff4d4d, 0xff9f1c, 0xffd23f, 0x9bde3c, 0x2ec4b6, 0x3ab7ff, 0x5468ff, 0xb15cff, 0xff5cc8, 0xf7f7f7, 0x7de2d1, 0xffa4a4}
+	snakeColours   = snakegame.Palette
 	crystalColours = [6]uint32{0x7ef9ff, 0x9ad0ff, 0xc8b6ff, 0xbcffdb, 0xffe98a, 0xffb3c6}
 	tierRadii      = [3]float64{8, 13, 20}
 )
@@ -33,7 +33,9 @@ func Game() *parts.Game {
 		ID:     "snakes",
 		Parts:  map[string]parts.Factory{"Arena": ArenaFactory{}, "Snake": SnakeFactory{}, "Crystal": CrystalFactory{}},
 		Styles: map[string]parts.CanvasStyle{"vimp": {}},
-		Bake:   func(func() float64) map[string]*image.RGBA { return map[string]*image.RGBA{"crystalGem": bakeGem()} },
+		Bake: func(func() float64) map[string]*image.RGBA {
+			return map[string]*image.RGBA{"crystalGem": bakeGem(), "crown": bakeCrown()}
+		},
 		// Arena, Snake and Crystal make snakes; a newer host's added
 		// classes do not unmake it.
 		Recognise:    func(eoc map[string]string) bool { return parts.HasClasses(eoc, "Arena", "Snake", "Crystal") },
@@ -69,6 +71,21 @@ func bakeGem() *image.RGBA {
 	return c.Img
 }
 
+// crownSide is the crown texture's side in pixels.
+const crownSide = 64
+
+// bakeCrown is the month's badge: a gold crown of three points on a band,
+// its points towards the top of the texture, a jewel on the middle point.
+func bakeCrown() *image.RGBA {
+	c := bake.New(crownSide, crownSide)
+	c.Polygon(bake.Pts(6, 52, 6, 18, 20, 34, 32, 10, 44, 34, 58, 18, 58, 52), 0xffd23f, 1)
+	c.Rect(6, 46, 52, 8, 0xe0a81e, 1)
+	c.Disc(32, 14, 5, 0xff4d4d, 1)
+	c.Disc(6, 18, 4, 0xfff1b0, 1)
+	c.Disc(58, 18, 4, 0xfff1b0, 1)
+	return c.Img
+}
+
 // SnakeFactory is the Snake part class.
 type SnakeFactory struct{}
 
@@ -92,14 +109,25 @@ type Snake struct {
 	Crystals float64
 	Colour   parts.Color
 	inner    parts.Color
+	pale     parts.Color // the day badge's diamonds: the colour halfway to white
 	Boosting bool
-	h        parts.Handle
-	known    bool // a previous crystals value exists
+	// Grace is the spawn grace: the snake blinks while it cannot crash or
+	// be crashed into.
+	Grace bool
+	clock float64 // ms the part has lived, for the blink's phase
+	Name  string  // the player's name on the scoreboard ("" when unknown)
+	// Badges are the awards the player wears: the day's diamonds on the
+	// body, the month's crown on the head.
+	Badges parts.Badges
+	crown  parts.Tex
+	h      parts.Handle
+	known  bool // a previous crystals value exists
 }
 
 // New implements parts.Binding.
 func (b *snakeBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
 	s := &Snake{b: b, c: c, ID: id}
+	s.crown, _ = c.Tex.Baked("crown")
 	s.Update(row)
 	s.h = c.Stage.Add(3, s)
 	return s
@@ -129,7 +157,11 @@ func (s *Snake) Update(row []float32) {
 	s.Colour = parts.RGB(hex)
 	s.inner = parts.RGB(uint32(math.Round(float64(hex>>16&0xff)*0.55))<<16 |
 		uint32(math.Round(float64(hex>>8&0xff)*0.55))<<8 | uint32(math.Round(float64(hex&0xff)*0.55)))
-	s.Boosting = b.f.Boost.Float64(row) != 0
+	s.Boosting, s.Grace = snakegame.Flags(b.f.Boost.Float64(row))
+	s.Name = s.c.People.Name(s.ID)
+	s.Badges = s.c.People.Badges(s.ID)
+	s.pale = parts.RGB(uint32(math.Round(float64(hex>>16&0xff)*0.5+127.5))<<16 |
+		uint32(math.Round(float64(hex>>8&0xff)*0.5+127.5))<<8 | uint32(math.Round(float64(hex&0xff)*0.5+127.5)))
 	catmullRom(&s.P, &s.Smooth)
 }
 
@@ -152,8 +184,31 @@ func catmullRom(p *[spinePoints]parts.Vec, out *[smoothLen]parts.Vec) {
 	}
 }
 
-// Step implements parts.Part.
-func (s *Snake) Step(float64) bool { return true }
+// Step implements parts.Part: the clock the grace blink follows.
+func (s *Snake) Step(dtMs float64) bool {
+	if dtMs > 0 && dtMs < 1e6 {
+		s.clock = math.Mod(s.clock+dtMs, graceBlinkMs)
+	}
+	return true
+}
+
+// The spawn grace's blink: the whole snake's opacity swings between two
+// levels, four times a second, never fully opaque, so "in grace" reads at
+// every moment of the swing.
+const (
+	graceBlinkMs = 250
+	graceAlphaLo = 0.25
+	graceAlphaHi = 0.85
+)
+
+// alpha is the snake's opacity now: 1, or the blink's while in grace.
+func (s *Snake) alpha() float64 {
+	if !s.Grace {
+		return 1
+	}
+	phase := (math.Sin(2*math.Pi*s.clock/graceBlinkMs) + 1) / 2
+	return graceAlphaLo + (graceAlphaHi-graceAlphaLo)*phase
+}
 
 // Destroy implements parts.Part: a null row of the local snake plays its
 // death cue at its last head (never a CLEAR or a map change).
@@ -164,6 +219,20 @@ func (s *Snake) Destroy(why parts.Removal) {
 	s.c.Stage.Remove(s.h)
 }
 
+// The names and the own snake's mark: a light outline around the whole
+// body, and each name a little above its head, the own one brighter.
+const (
+	ownOutline = 6  // world units on each side of the body
+	nameH      = 30 // the label's height in world units: about 12 px at the widest zoom
+	nameGap    = 6  // between the head's top and the label's middle, past half its height
+)
+
+var (
+	ownOutlineColour = parts.RGB(0xf7fbff).WithAlpha(0.85)
+	ownNameColour    = parts.RGB(0xffffff)
+	nameColour       = parts.RGB(0xdfe7f5).WithAlpha(0.8)
+)
+
 var (
 	boostHalo = parts.RGB(0xffe98a).WithAlpha(0.22)
 	eyeWhite  = parts.RGB(0xf7fbff)
@@ -173,19 +242,83 @@ var (
 // Draw implements parts.Drawable.
 func (s *Snake) Draw(g parts.Gfx) {
 	r := s.Radius
-	if s.Boosting {
+	names := s.c.People.Shown()
+	mine := names && s.c.Local.Is(s.ID)
+	a := s.alpha()
+	fade := func(c parts.Color) parts.Color { return c.WithAlpha(float64(c.A) * a) }
+	if mine {
+		g.Polyline(s.Smooth[:], 2*(r+ownOutline), fade(ownOutlineColour))
+	}
+	if s.Boosting && !s.Grace { // a snake in grace stands still: no halo
 		g.Polyline(s.Smooth[:], 2.6*r, boostHalo)
 	}
-	g.Polyline(s.Smooth[:], 2*r, s.Colour)
-	g.Polyline(s.Smooth[:], 2*r*0.62, s.inner.WithAlpha(0.45))
+	g.Polyline(s.Smooth[:], 2*r, fade(s.Colour))
+	g.Polyline(s.Smooth[:], 2*r*0.62, fade(s.inner.WithAlpha(0.45)))
+	if s.Badges&parts.BadgeDay != 0 {
+		s.drawDiamonds(g, fade(s.pale))
+	}
 	h := s.P[0]
-	g.Disc(h.X, h.Y, r, s.Colour)
+	g.Disc(h.X, h.Y, r, fade(s.Colour))
 	nx, ny := math.Cos(s.Angle), math.Sin(s.Angle)
 	for _, side := range [2]float64{-1, 1} {
 		ex := h.X + nx*0.42*r + side*0.5*r*(-ny)
 		ey := h.Y + ny*0.42*r + side*0.5*r*nx
-		g.Disc(ex, ey, 0.32*r, eyeWhite)
-		g.Disc(ex+nx*0.32*r*0.35, ey+ny*0.32*r*0.35, 0.16*r, pupil)
+		g.Disc(ex, ey, 0.32*r, fade(eyeWhite))
+		g.Disc(ex+nx*0.32*r*0.35, ey+ny*0.32*r*0.35, 0.16*r, fade(pupil))
+	}
+	if s.Badges&parts.BadgeMonth != 0 {
+		// The crown sits on the head, its points forward.
+		side := 1.7 * r
+		m := parts.Identity().Translate(-crownSide/2, -crownSide/2).Scale(side/crownSide, side/crownSide).
+			Rotate(s.Angle+math.Pi/2).Translate(h.X, h.Y)
+		g.Image(s.crown, parts.Rect{W: crownSide, H: crownSide}, m, parts.White().WithAlpha(a))
+	}
+	if names && s.Name != "" {
+		c := nameColour
+		if mine {
+			c = ownNameColour
+		}
+		g.Label(s.Name, h.X, h.Y-r-nameGap-nameH/2, nameH, c)
+	}
+}
+
+// The day badge's pattern: diamonds along the body's middle, one every
+// diamondEvery radii of its length, each diamondLong radii along the body
+// and diamondWide across.
+const (
+	diamondEvery = 1.6
+	diamondLong  = 0.9
+	diamondWide  = 0.55
+	maxDiamonds  = 256
+)
+
+// drawDiamonds draws the day badge's diamonds along the smoothed body,
+// from a little behind the head to the tail.
+func (s *Snake) drawDiamonds(g parts.Gfx, c parts.Color) {
+	r := s.Radius
+	step := diamondEvery * r
+	next := 1.5 * r // clear of the head
+	var walked float64
+	n := 0
+	for i := 1; i < len(s.Smooth) && n < maxDiamonds; i++ {
+		a, b := s.Smooth[i-1], s.Smooth[i]
+		seg := math.Hypot(b.X-a.X, b.Y-a.Y)
+		if !(seg > 0) {
+			continue
+		}
+		for walked+seg >= next && n < maxDiamonds {
+			f := (next - walked) / seg
+			x, y := a.X+(b.X-a.X)*f, a.Y+(b.Y-a.Y)*f
+			// A unit square turned an eighth of a turn, stretched along
+			// the body: a diamond.
+			m := parts.Identity().Translate(-0.5, -0.5).Rotate(math.Pi/4).
+				Scale(diamondLong*r/math.Sqrt2, diamondWide*r/math.Sqrt2).
+				Rotate(math.Atan2(b.Y-a.Y, b.X-a.X)).Translate(x, y)
+			g.Quad(m, c)
+			next += step
+			n++
+		}
+		walked += seg
 	}
 }
 

@@ -209,3 +209,173 @@ func TestPastMapEdge(t *testing.T) {
 		t.Fatal("the snakes view is held inside the map")
 	}
 }
+
+// With names on, the own snake is outlined and every snake whose player
+// the scoreboard names carries the name above its head; with names off,
+// neither is drawn.
+func TestSnakeNamesAndOwnMark(t *testing.T) {
+	for _, show := range []bool{true, false} {
+		b, err := os.ReadFile(partstest.Shared(t, "conformance/schemas/snakes.json"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := clientcore.ParseSchema(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g := Game()
+		pc, _ := parts.ParsePartsConfig(json.RawMessage(partsConfig))
+		people := &parts.People{Show: show}
+		people.SetNames(map[uint32]string{2: "Ann", 5: "Bob"})
+		sc, err := parts.NewScene(parts.SceneOptions{Game: g, Generic: generic.Factory{}, Tex: partstest.NewTextures(g.Bake(func() float64 { return 0.5 })),
+			Canvases: []string{"vimp"}, People: people}, s, pc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc.SetLocal(2, true)
+		s1 := s.Key("s1")
+		sc.ApplyFrame(&clientcore.EventFrame{Blocks: []clientcore.Block{{Schema: s1, Rows: []clientcore.Row{
+			{ID: 2, Fields: snakeRow(t, s1, 100, 300, 0, 0)}, {ID: 5, Fields: snakeRow(t, s1, 400, 300, 1, 0)}, {ID: 9, Fields: snakeRow(t, s1, 700, 300, 2, 0)}}}}})
+		var gfx partstest.Gfx
+		gfx.Rect = parts.Rect{W: 1000, H: 1000}
+		sc.Stage("vimp").Draw(&gfx)
+		labels := map[string]partstest.Op{}
+		outlines := 0
+		for _, op := range gfx.Ops {
+			switch {
+			case op.Kind == "label":
+				labels[op.Label] = op
+			case op.Kind == "polyline" && op.R == 2*(20+ownOutline):
+				outlines++
+				if op.X != 100 {
+					t.Errorf("the outline is on the snake at x %v, not the own one", op.X)
+				}
+			}
+		}
+		if !show {
+			if len(labels) != 0 || outlines != 0 {
+				t.Fatalf("names off: labels %v, %d outlines", labels, outlines)
+			}
+			continue
+		}
+		if outlines != 1 || len(labels) != 2 {
+			t.Fatalf("names on: labels %v, %d outlines; want Ann and Bob, one outline", labels, outlines)
+		}
+		if ann := labels["Ann"]; ann.X != 100 || ann.Y >= 300-20 || ann.C != ownNameColour {
+			t.Fatalf("own label %+v: not above the own head in the own colour", ann)
+		}
+		if bob := labels["Bob"]; bob.X != 400 || bob.Y >= 300-20 || bob.C != nameColour {
+			t.Fatalf("other label %+v", bob)
+		}
+	}
+}
+
+// The flags byte: a snake in its spawn grace (bit 1) blinks and shows no
+// boost halo, even with bit 0 set; bit 0 alone is the halo at full
+// opacity; the older hosts' 1 reads as the boost it always was.
+func TestGraceBlinksBoostHalos(t *testing.T) {
+	sc, s := setup(t)
+	s1 := s.Key("s1")
+	draw := func(flags int) []partstest.Op {
+		sc.ApplyFrame(&clientcore.EventFrame{Blocks: []clientcore.Block{{Schema: s1, Rows: []clientcore.Row{
+			{ID: 5, Fields: snakeRow(t, s1, 200, 100, 0, flags)}}}}})
+		var g partstest.Gfx
+		g.Rect = parts.Rect{W: 1000, H: 1000}
+		sc.Stage("vimp").Draw(&g)
+		return g.Ops
+	}
+	halo := func(ops []partstest.Op) bool {
+		for _, op := range ops {
+			if op.Kind == "polyline" && op.R == 2.6*20 {
+				return true
+			}
+		}
+		return false
+	}
+	bodyAlpha := func(ops []partstest.Op) float32 {
+		for _, op := range ops {
+			if op.Kind == "polyline" && op.R == 2*20 {
+				return op.C.A
+			}
+		}
+		t.Fatal("no body stroke")
+		return 0
+	}
+	if ops := draw(1); !halo(ops) || bodyAlpha(ops) != 1 {
+		t.Fatalf("boost: halo %v, body alpha %v", halo(ops), bodyAlpha(ops))
+	}
+	if ops := draw(0); halo(ops) || bodyAlpha(ops) != 1 {
+		t.Fatalf("cruise: halo %v, body alpha %v", halo(ops), bodyAlpha(ops))
+	}
+	seen := map[bool]bool{}
+	var lo, hi float32 = 1, 0
+	for i := range 20 {
+		ops := draw(2 + i%2) // grace, with and without the boost bit
+		if halo(ops) {
+			t.Fatalf("a snake in grace drew the boost halo (flags %d)", 2+i%2)
+		}
+		a := bodyAlpha(ops)
+		lo, hi = min(lo, a), max(hi, a)
+		seen[a < 0.55] = true
+		sc.Step(1000.0 / 60)
+	}
+	if !seen[true] || !seen[false] || lo < 0.25-1e-6 || hi > 0.85+1e-6 {
+		t.Fatalf("grace blink: alpha from %v to %v; want a swing within [0.25, 0.85]", lo, hi)
+	}
+}
+
+// The badges: the day's top ten wear diamonds along the body, in the
+// snake's colour halfway to white; the month's a crown on the head; a
+// snake with neither draws neither, names on or off.
+func TestBadgesDrawn(t *testing.T) {
+	b, err := os.ReadFile(partstest.Shared(t, "conformance/schemas/snakes.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := clientcore.ParseSchema(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := Game()
+	pc, _ := parts.ParsePartsConfig(json.RawMessage(partsConfig))
+	people := &parts.People{}
+	people.SetBadges(map[uint32]parts.Badges{2: parts.BadgeDay, 5: parts.BadgeMonth, 9: parts.BadgeDay | parts.BadgeMonth})
+	sc, err := parts.NewScene(parts.SceneOptions{Game: g, Generic: generic.Factory{}, Tex: partstest.NewTextures(g.Bake(func() float64 { return 0.5 })),
+		Canvases: []string{"vimp"}, People: people}, s, pc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s1 := s.Key("s1")
+	for _, c := range []struct {
+		id             uint32
+		diamonds, king bool
+	}{{2, true, false}, {5, false, true}, {9, true, true}, {11, false, false}} {
+		sc.Clear(nil, true)
+		sc.ApplyFrame(&clientcore.EventFrame{Blocks: []clientcore.Block{{Schema: s1, Rows: []clientcore.Row{
+			{ID: c.id, Fields: snakeRow(t, s1, 400, 300, 0, 0)}}}}})
+		var gfx partstest.Gfx
+		gfx.Rect = parts.Rect{W: 1000, H: 1000}
+		sc.Stage("vimp").Draw(&gfx)
+		quads, images := 0, 0
+		for _, op := range gfx.Ops {
+			switch op.Kind {
+			case "quad":
+				quads++
+				if op.C != parts.RGB(0xffa6a6) { // 0xff4d4d halfway to white
+					t.Fatalf("diamond colour %+v", op.C)
+				}
+				if op.X > 400-20 || op.X < 400-150 || op.Y != 300 {
+					t.Fatalf("diamond at %v,%v: not on the body behind the head", op.X, op.Y)
+				}
+			case "image":
+				images++
+				if op.X != 400 || op.Y != 300 {
+					t.Fatalf("crown at %v,%v, not on the head", op.X, op.Y)
+				}
+			}
+		}
+		if (quads >= 3) != c.diamonds || (quads == 0) == c.diamonds || (images == 1) != c.king || images > 1 {
+			t.Fatalf("snake %d: %d diamonds, %d crowns; want diamonds %v, crown %v", c.id, quads, images, c.diamonds, c.king)
+		}
+	}
+}

@@ -400,6 +400,14 @@ func (h *HUD) AuthClick(w, ht, x, y float64) {
 // AuthOpen reports whether the auth form is on screen.
 func (h *HUD) AuthOpen() bool { return h.Auth != nil }
 
+// EscapeFree reports whether nothing on the HUD takes Esc itself (no chat
+// line, vote, reconnecting or host-change screen), so Esc leaves the match.
+// The auth form does not take Esc: a player who does not want to give a
+// name leaves with it, as from any other screen of the match.
+func (h *HUD) EscapeFree() bool {
+	return !h.Chat.Open() && !h.Vote.Open() && !h.Reconnect.Shown && !h.HostChange.Shown
+}
+
 // SetWatching names the player the camera shows while the local player
 // does not play (dead, or a spectator): "" when it is the player's own
 // view or nobody the scoreboard knows.

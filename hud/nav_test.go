@@ -243,3 +243,27 @@ func TestSlowFramesKeepTypedText(t *testing.T) {
 		t.Fatal("closed chat took text or the key was lost")
 	}
 }
+
+// The Name form does not take Esc: with it on screen Esc leaves the match,
+// while an open chat line still takes Esc itself.
+func TestAuthFormLeftWithEscape(t *testing.T) {
+	h := New("h:1", "g", nil)
+	lines := capturetest.Load(t, "minigame-dedicated.jsonl")
+	for _, port := range []int{protocol.ConfigData, protocol.AuthData} {
+		v, err := protocol.DecodePayload(port, capturetest.First(t, lines, "A", port))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Handle(v, 0)
+	}
+	if !h.AuthOpen() {
+		t.Fatal("no form")
+	}
+	if !h.EscapeFree() {
+		t.Fatal("Esc does not leave the Name form")
+	}
+	h.Chat.OpenInput()
+	if h.EscapeFree() {
+		t.Fatal("Esc leaves with the chat line open")
+	}
+}

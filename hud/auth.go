@@ -472,6 +472,32 @@ func (fd *AuthField) rule() string {
 	return strings.Join(parts, "; ")
 }
 
+// fill puts the values an answer sent into the text, select and radio
+// fields they name (a select keeps its value when the sent one is not a
+// choice, a number field its own), so a rejected answer is shown as it was
+// sent.
+func (f *AuthForm) fill(sent map[string]string) {
+	for i := range f.Fields {
+		fd := &f.Fields[i]
+		v, ok := sent[fd.Name]
+		if !ok {
+			continue
+		}
+		switch fd.Control {
+		case "text":
+			if !fd.Numeric { // a number is sent in the host's unit, not the one edited
+				fd.Value = v
+			}
+		case "radio":
+			fd.Value = v
+		case "select":
+			if contains(fd.Choices, v) {
+				fd.Value = v
+			}
+		}
+	}
+}
+
 // Submitted is a copy of the values of the last Submit.
 func (f *AuthForm) Submitted() map[string]string {
 	out := make(map[string]string, len(f.values))

@@ -264,9 +264,11 @@ func (h *HUD) Update(now float64) {
 }
 
 // DismissAuth hides the form the session answered on its own (from -nick,
-// -set or remembered values); a rejection brings it back with the errors.
-func (h *HUD) DismissAuth() {
+// -set or remembered values) with sent; a rejection brings it back with the
+// errors and the rejected values in their fields, for the player to correct.
+func (h *HUD) DismissAuth(sent map[string]string) {
 	if h.Auth != nil {
+		h.Auth.fill(sent)
 		h.authHidden, h.Auth = h.Auth, nil
 	}
 }

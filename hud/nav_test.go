@@ -151,7 +151,7 @@ func TestSessionCooperation(t *testing.T) {
 		h.Handle(v, 0)
 	}
 	// The session answered the form from -nick: no form on screen.
-	h.DismissAuth()
+	h.DismissAuth(map[string]string{"name": "A"})
 	if h.AuthOpen() {
 		t.Fatal("form shown")
 	}
@@ -159,6 +159,11 @@ func TestSessionCooperation(t *testing.T) {
 	h.Handle(verdict, 1)
 	if !h.AuthOpen() || h.Auth.Fields[0].Error != "not valid" {
 		t.Fatal("rejected automatic answer did not bring the form back")
+	}
+	// The rejected name is in its field, with the host's reason, for the
+	// player to correct rather than type again.
+	if got := h.Auth.Fields[0].Value; h.Auth.Fields[0].Name != "name" || got != "A" {
+		t.Fatalf("field %q holds %q, want the rejected %q", h.Auth.Fields[0].Name, got, "A")
 	}
 	h.Handle(protocol.AuthVerdict{OK: true}, 2)
 

@@ -87,6 +87,43 @@ type AuthForm struct {
 	game     string
 	store    Store
 	values   map[string]string // last submitted
+	// errorLines is the error area as last wrapped to the card's width
+	// (WrapErrors), from the Errors copied in wrappedFrom.
+	errorLines  []string
+	wrappedFrom []string
+}
+
+// ErrorWrapper splits an error line into lines no wider than maxW logical
+// px, in the font the error area is drawn in.
+type ErrorWrapper interface {
+	WrapAuthError(line string, maxW float64) []string
+}
+
+// WrapErrors wraps the error area to the card's width in a w-wide window,
+// so a long line (a rejection with the host's rule) is read whole; the
+// layout then gives each wrapped line a row. Results of wrap are not kept
+// past the next call and must stay unmodified.
+func (f *AuthForm) WrapErrors(wrap ErrorWrapper, w float64) {
+	inner := authCardW(w) - 2*AuthPad
+	f.errorLines = f.errorLines[:0]
+	for _, e := range f.Errors {
+		f.errorLines = append(f.errorLines, wrap.WrapAuthError(e, inner)...)
+	}
+	f.wrappedFrom = append(f.wrappedFrom[:0], f.Errors...)
+}
+
+// ErrorLines are the error area's lines: as last wrapped, or one per error
+// when the errors changed since (or were never wrapped).
+func (f *AuthForm) ErrorLines() []string {
+	if len(f.wrappedFrom) != len(f.Errors) {
+		return f.Errors
+	}
+	for i, e := range f.Errors {
+		if f.wrappedFrom[i] != e {
+			return f.Errors
+		}
+	}
+	return f.errorLines
 }
 
 // NewAuthForm builds the form from AUTH_DATA, filling remembered values for

@@ -2,6 +2,7 @@ package hud
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"vimpclient/input"
@@ -270,5 +271,49 @@ func TestAuthFormLeftWithEscape(t *testing.T) {
 	h.Chat.OpenInput()
 	if h.EscapeFree() {
 		t.Fatal("Esc leaves with the chat line open")
+	}
+}
+
+// splitRule wraps a line before its rule, as a narrow card would.
+type splitRule struct{}
+
+func (splitRule) WrapAuthError(line string, _ float64) []string {
+	if i := strings.Index(line, " — "); i >= 0 {
+		return []string{line[:i], line[i+len(" — "):]}
+	}
+	return []string{line}
+}
+
+// A rejection line too long for the card is wrapped, not cut: the layout
+// gives each wrapped line a row and the fields move down under them.
+func TestAuthErrorsWrapInLayout(t *testing.T) {
+	h := New("h:1", "g", nil)
+	lines := capturetest.Load(t, "minigame-dedicated.jsonl")
+	v, err := protocol.DecodePayload(protocol.AuthData, capturetest.First(t, lines, "A", protocol.AuthData))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Handle(v, 0)
+	h.Auth.Type([]rune("A"))
+	h.SubmitAuth()
+	if len(h.Auth.Errors) != 1 || !strings.Contains(h.Auth.Errors[0], "no space or # last") {
+		t.Fatalf("errors %q", h.Auth.Errors)
+	}
+	one := h.Auth.Layout(1280, 720)
+	h.Auth.WrapErrors(splitRule{}, 1280)
+	two := h.Auth.Layout(1280, 720)
+	if got := h.Auth.ErrorLines(); len(got) != 2 || !strings.HasSuffix(got[1], "no space or # last") {
+		t.Fatalf("wrapped lines %q", got)
+	}
+	if two.Errors.H != 2*AuthErrorH || (two.Rows[0].Row.Y-two.Card.Y)-(one.Rows[0].Row.Y-one.Card.Y) != AuthErrorH {
+		t.Fatalf("error area %v, row at %v (was %v)", two.Errors, two.Rows[0].Row, one.Rows[0].Row)
+	}
+	if two.Card.H-one.Card.H != AuthErrorH {
+		t.Fatalf("card %v, was %v: the second line has no room", two.Card, one.Card)
+	}
+	// Errors changed since the wrap: one line each until wrapped again.
+	h.Auth.Type([]rune("b"))
+	if got := h.Auth.ErrorLines(); len(got) != len(h.Auth.Errors) {
+		t.Fatalf("stale wrapped lines %q for %q", got, h.Auth.Errors)
 	}
 }

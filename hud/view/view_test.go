@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -431,4 +432,35 @@ func BenchmarkDraw(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(a, "draw-allocs/op")
 	b.ReportMetric(ns, "draw-ns/op")
+}
+
+// At 1280 wide the rejection of a too-short name, with the rule it breaks,
+// is drawn whole: wrapped into lines that each fit the card.
+func TestAuthRejectionWrapsAt1280(t *testing.T) {
+	h := feed(t, "minigame-dedicated.jsonl", "A", 31)
+	if h.Auth == nil {
+		t.Fatal("no form")
+	}
+	h.Auth.Type([]rune("A"))
+	h.SubmitAuth()
+	v := systemView(t)
+	v.s = 1 // drawn at scale 1, as a Draw at scale 1 sets
+	var lines []string
+	var g hud.AuthGeom
+	runOnMain(func() {
+		h.Auth.WrapErrors(v, 1280)
+		lines = append(lines, h.Auth.ErrorLines()...)
+		g = h.Auth.Layout(1280, 720)
+	})
+	if len(lines) < 2 || !strings.HasSuffix(strings.Join(lines, " "), "a letter first, no space or # last") {
+		t.Fatalf("lines %q", lines)
+	}
+	for _, l := range lines {
+		if w := v.textW(l, false, authSmall+2); w > g.Errors.W {
+			t.Errorf("%q is %.0f px wide, the card has %.0f", l, w, g.Errors.W)
+		}
+	}
+	if g.Errors.H != float64(len(lines))*hud.AuthErrorH {
+		t.Fatalf("error area %v for %d lines", g.Errors, len(lines))
+	}
 }

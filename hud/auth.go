@@ -303,6 +303,28 @@ func (f *AuthForm) Backspace() {
 	f.changed()
 }
 
+// DeleteWord deletes the last word of the focused text field
+// (Ctrl+Backspace).
+func (f *AuthForm) DeleteWord() {
+	fd := f.FocusedField()
+	if fd == nil || fd.Control != "text" || fd.Value == "" || f.sent {
+		return
+	}
+	fd.Value = withoutLastWord(fd.Value)
+	f.changed()
+}
+
+// Clear empties the focused text field (Ctrl+A: the field is taken as a
+// whole, to be typed again).
+func (f *AuthForm) Clear() {
+	fd := f.FocusedField()
+	if fd == nil || fd.Control != "text" || fd.Value == "" || f.sent {
+		return
+	}
+	fd.Value = ""
+	f.changed()
+}
+
 // Step changes the focused select or radio choice by delta, steps a
 // numeric field's number by delta, or toggles a checkbox (Left/Right,
 // PageUp/PageDown, Space).

@@ -353,8 +353,18 @@ func (h *HUD) VoteKey(code int, now float64) input.Modes {
 // ChatText implements the text sink of the Ebiten input layer.
 func (h *HUD) ChatText(r []rune) { h.Chat.Type(r) }
 
-// ChatBackspace implements the text sink of the Ebiten input layer.
-func (h *HUD) ChatBackspace() { h.Chat.Backspace() }
+// ChatBackspace implements the text sink of the Ebiten input layer: the
+// last character goes, or with Ctrl held the last word.
+func (h *HUD) ChatBackspace(word bool) {
+	if word {
+		h.Chat.DeleteWord()
+	} else {
+		h.Chat.Backspace()
+	}
+}
+
+// ChatClear implements the text sink of the Ebiten input layer (Ctrl+A).
+func (h *HUD) ChatClear() { h.Chat.Clear() }
 
 // AuthKey handles a navigation key on the auth form (see AuthForm.Key);
 // Enter submits.
@@ -367,8 +377,9 @@ func (h *HUD) AuthKey(code int, shift bool) {
 // AuthInput applies one frame of keyboard input to the auth form: typed
 // text first (a slow frame may hold the last characters and the Enter after
 // them), then Backspace, then the navigation keys (DOM codes; Backspace's own
-// press is carried by backspace, with repeat).
-func (h *HUD) AuthInput(pressed []int, shift bool, chars []rune, backspace bool) {
+// press is carried by backspace, with repeat). With ctrl held Backspace
+// deletes the last word and A clears the focused field.
+func (h *HUD) AuthInput(pressed []int, shift, ctrl bool, chars []rune, backspace bool) {
 	if h.Auth == nil {
 		return
 	}
@@ -376,10 +387,18 @@ func (h *HUD) AuthInput(pressed []int, shift bool, chars []rune, backspace bool)
 		h.Auth.Type(chars)
 	}
 	if backspace {
-		h.Auth.Backspace()
+		if ctrl {
+			h.Auth.DeleteWord()
+		} else {
+			h.Auth.Backspace()
+		}
 	}
 	for _, code := range pressed {
-		if code != 8 {
+		switch {
+		case code == 8:
+		case code == keyCodeA && ctrl:
+			h.Auth.Clear()
+		default:
 			h.AuthKey(code, shift)
 		}
 	}

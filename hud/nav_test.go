@@ -224,7 +224,7 @@ func TestSlowFramesKeepTypedText(t *testing.T) {
 		}
 		h.Handle(v, 0)
 	}
-	h.AuthInput([]int{13}, false, []rune("Ann"), false) // the nick's last letters and Enter in one frame
+	h.AuthInput([]int{13}, false, false, []rune("Ann"), false) // the nick's last letters and Enter in one frame
 	out := h.Outgoing()
 	if len(out) != 1 || out[0].Values["name"] != "Ann" {
 		t.Fatalf("auth %+v errors %v", out, h.Auth.Errors)

@@ -299,7 +299,7 @@ func TestScoreboardScreenshot(t *testing.T) {
 	if n := count(img, box, colTeam1, 30); n < 40 {
 		t.Fatalf("team1 rows: %d", n)
 	}
-	bg := color.RGBA{26, 26, 26, 255} // rgba(25,25,25,0.9) over #222
+	bg := color.RGBA{25, 25, 25, 255}
 	if p := px(img, bx+540, 60); !near(p, bg, 3) {
 		t.Fatalf("background %v want %v", p, bg)
 	}
@@ -462,5 +462,30 @@ func TestAuthRejectionWrapsAt1280(t *testing.T) {
 	}
 	if g.Errors.H != float64(len(lines))*hud.AuthErrorH {
 		t.Fatalf("error area %v for %d lines", g.Errors, len(lines))
+	}
+}
+
+// Nothing under the scoreboard shows through it: over a white world its
+// background is as dark as over a dark one.
+func TestScoreboardIsOpaque(t *testing.T) {
+	h := scene(t)
+	h.Stat.Visible = true
+	var v *View
+	var p color.RGBA
+	runOnMain(func() {
+		var err error
+		if v, err = New(); err != nil {
+			t.Error(err)
+			return
+		}
+		img := ebiten.NewImage(winW, winH)
+		img.Fill(colWhite) // the brightest world, or a banner's text
+		v.Draw(img, h, 8000, 1)
+		out := image.NewRGBA(image.Rect(0, 0, winW, winH))
+		img.ReadPixels(out.Pix)
+		p = px(out, (winW-550)/2+540, 60)
+	})
+	if want := (color.RGBA{25, 25, 25, 255}); !near(p, want, 3) {
+		t.Fatalf("scoreboard background over white %v, want %v", p, want)
 	}
 }

@@ -489,3 +489,30 @@ func TestScoreboardIsOpaque(t *testing.T) {
 		t.Fatalf("scoreboard background over white %v, want %v", p, want)
 	}
 }
+
+// A timed vote's time bar sits inside the box, clear of its border: the
+// bottom edge is the border's 3 px, not a thicker white bar.
+func TestVoteTimeBarClearOfBorder(t *testing.T) {
+	h := scene(t) // a timed host vote open
+	h.Vote.OpenMenu(8000)
+	if h.Vote.Cur == nil || !h.Vote.Cur.Menu || h.Vote.Cur.TimeOff {
+		t.Fatalf("menu %+v", h.Vote.Cur)
+	}
+	img := render(t, "vote-bar", h, 8000, 1)
+	x := int(voteX + voteW/2)
+	bottom := winH - 1
+	for bottom > 0 && !near(px(img, x, bottom), colWhite, 40) {
+		bottom--
+	}
+	run := 0
+	for y := bottom; y > 0 && near(px(img, x, y), colWhite, 40); y-- {
+		run++
+	}
+	if run < 2 || run > 4 {
+		t.Fatalf("%d white px at the box's bottom edge (x %d, y %d): want the 3 px border alone", run, x, bottom)
+	}
+	// The bar is still there, above the border.
+	if n := count(img, hud.Rect{X: voteX + 8, Y: float64(bottom - 12), W: voteW - 16, H: 8}, colChatText, 10); n < 20 {
+		t.Fatalf("time bar: %d px", n)
+	}
+}

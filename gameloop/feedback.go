@@ -203,13 +203,13 @@ func (f *feedback) sent(o hud.Out) {
 }
 
 // authForm handles the host's auth form: the session answered it from
-// flags or memory (err nil), or the answer the host accepted earlier in the
-// run covers it, or the player answers on screen. It returns what makes the
-// run unplayable: a form nobody is there to answer.
-func (f *feedback) authForm(h *hud.HUD, form *protocol.AuthForm, err error) (fatal error) {
+// flags or memory with answer (err nil), or the answer the host accepted
+// earlier in the run covers it, or the player answers on screen. It returns
+// what makes the run unplayable: a form nobody is there to answer.
+func (f *feedback) authForm(h *hud.HUD, form *protocol.AuthForm, answer map[string]string, err error) (fatal error) {
 	switch {
 	case err == nil:
-		h.DismissAuth()
+		h.DismissAuth(answer)
 	case f.replayAuth(h, form):
 	case !f.interactive:
 		return err
@@ -248,7 +248,7 @@ func (f *feedback) replayAuth(h *hud.HUD, form *protocol.AuthForm) bool {
 		f.log.Warn("auth answer not given again", "err", err)
 		return false
 	}
-	h.DismissAuth()
+	h.DismissAuth(f.authKept)
 	return true
 }
 

@@ -278,14 +278,14 @@ func TestFeedbackAuth(t *testing.T) {
 	f := newTestFeedback(Options{}, &notes)
 	h := hud.New("h", "g", nil)
 	form := &protocol.AuthForm{Params: []protocol.AuthParam{{Name: "name"}}}
-	if err := f.authForm(h, form, errors.New("asked")); err == nil {
+	if err := f.authForm(h, form, nil, errors.New("asked")); err == nil {
 		t.Fatal("a form nobody answers is not fatal")
 	}
 	if in, err := f.verdict(protocol.AuthVerdict{}); in || err == nil {
 		t.Fatalf("rejected: in %v, err %v", in, err)
 	}
 	f.interactive = true
-	if err := f.authForm(h, form, errors.New("asked")); err != nil {
+	if err := f.authForm(h, form, nil, errors.New("asked")); err != nil {
 		t.Fatalf("on screen: %v", err)
 	}
 	f.sent(hud.Out{Kind: hud.OutAuth, Values: map[string]string{"name": "Ann"}})

@@ -140,8 +140,8 @@ func (l *Loop) config(cfg *protocol.Config, at time.Time) {
 	l.configure(cfg)
 }
 
-func (l *Loop) authForm(f *protocol.AuthForm, err error) {
-	if fatal := l.fb.authForm(l.hud, f, err); fatal != nil {
+func (l *Loop) authForm(f *protocol.AuthForm, answer map[string]string, err error) {
+	if fatal := l.fb.authForm(l.hud, f, answer, err); fatal != nil {
 		l.fatal = fatal
 	}
 }

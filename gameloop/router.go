@@ -33,7 +33,7 @@ type handlers interface {
 	overlays(v any)
 
 	config(cfg *protocol.Config, at time.Time)
-	authForm(f *protocol.AuthForm, err error)
+	authForm(f *protocol.AuthForm, answer map[string]string, err error)
 	verdict(v protocol.AuthVerdict)
 	chat(c protocol.Chat)
 	mapData(m *protocol.MapInfo)
@@ -103,7 +103,7 @@ func (r router) game(ev *session.Event) {
 	case *protocol.Config:
 		r.to.config(v, ev.At)
 	case *protocol.AuthForm:
-		r.to.authForm(v, ev.Err)
+		r.to.authForm(v, ev.Answer, ev.Err)
 	case protocol.AuthVerdict:
 		r.to.verdict(v)
 	case protocol.Chat:

@@ -87,6 +87,43 @@ type AuthForm struct {
 	game     string
 	store    Store
 	values   map[string]string // last submitted
+	// errorLines is the error area as last wrapped to the card's width
+	// (WrapErrors), from the Errors copied in wrappedFrom.
+	errorLines  []string
+	wrappedFrom []string
+}
+
+// ErrorWrapper splits an error line into lines no wider than maxW logical
+// px, in the font the error area is drawn in.
+type ErrorWrapper interface {
+	WrapAuthError(line string, maxW float64) []string
+}
+
+// WrapErrors wraps the error area to the card's width in a w-wide window,
+// so a long line (a rejection with the host's rule) is read whole; the
+// layout then gives each wrapped line a row. Results of wrap are not kept
+// past the next call and must stay unmodified.
+func (f *AuthForm) WrapErrors(wrap ErrorWrapper, w float64) {
+	inner := authCardW(w) - 2*AuthPad
+	f.errorLines = f.errorLines[:0]
+	for _, e := range f.Errors {
+		f.errorLines = append(f.errorLines, wrap.WrapAuthError(e, inner)...)
+	}
+	f.wrappedFrom = append(f.wrappedFrom[:0], f.Errors...)
+}
+
+// ErrorLines are the error area's lines: as last wrapped, or one per error
+// when the errors changed since (or were never wrapped).
+func (f *AuthForm) ErrorLines() []string {
+	if len(f.wrappedFrom) != len(f.Errors) {
+		return f.Errors
+	}
+	for i, e := range f.Errors {
+		if f.wrappedFrom[i] != e {
+			return f.Errors
+		}
+	}
+	return f.errorLines
 }
 
 // NewAuthForm builds the form from AUTH_DATA, filling remembered values for
@@ -263,6 +300,28 @@ func (f *AuthForm) Backspace() {
 	}
 	r := []rune(fd.Value)
 	fd.Value = string(r[:len(r)-1])
+	f.changed()
+}
+
+// DeleteWord deletes the last word of the focused text field
+// (Ctrl+Backspace).
+func (f *AuthForm) DeleteWord() {
+	fd := f.FocusedField()
+	if fd == nil || fd.Control != "text" || fd.Value == "" || f.sent {
+		return
+	}
+	fd.Value = withoutLastWord(fd.Value)
+	f.changed()
+}
+
+// Clear empties the focused text field (Ctrl+A: the field is taken as a
+// whole, to be typed again).
+func (f *AuthForm) Clear() {
+	fd := f.FocusedField()
+	if fd == nil || fd.Control != "text" || fd.Value == "" || f.sent {
+		return
+	}
+	fd.Value = ""
 	f.changed()
 }
 
@@ -470,6 +529,32 @@ func (fd *AuthField) rule() string {
 		parts = append(parts, "in the host's format")
 	}
 	return strings.Join(parts, "; ")
+}
+
+// fill puts the values an answer sent into the text, select and radio
+// fields they name (a select keeps its value when the sent one is not a
+// choice, a number field its own), so a rejected answer is shown as it was
+// sent.
+func (f *AuthForm) fill(sent map[string]string) {
+	for i := range f.Fields {
+		fd := &f.Fields[i]
+		v, ok := sent[fd.Name]
+		if !ok {
+			continue
+		}
+		switch fd.Control {
+		case "text":
+			if !fd.Numeric { // a number is sent in the host's unit, not the one edited
+				fd.Value = v
+			}
+		case "radio":
+			fd.Value = v
+		case "select":
+			if contains(fd.Choices, v) {
+				fd.Value = v
+			}
+		}
+	}
 }
 
 // Submitted is a copy of the values of the last Submit.

@@ -156,6 +156,23 @@ func (c *Chat) Backspace() {
 	}
 }
 
+// DeleteWord deletes the last word (Ctrl+Backspace).
+func (c *Chat) DeleteWord() {
+	if c.open && len(c.input) > 0 {
+		c.input = c.input[:lastWordStart(c.input)]
+		c.inputDirty = true
+	}
+}
+
+// Clear deletes the whole command line (Ctrl+A: the line is taken as a
+// whole, and a line has nothing to do with it but to go).
+func (c *Chat) Clear() {
+	if c.open && len(c.input) > 0 {
+		c.input = c.input[:0]
+		c.inputDirty = true
+	}
+}
+
 // Enter closes the command line and returns the text and the CHAT_DATA
 // message to send (nil when nothing remains without control characters).
 func (c *Chat) Enter() (string, []byte) {

@@ -14,7 +14,7 @@
 //	    *protocol.Config:   cfg, _ := input.ConfigFrom(v); cfg, _ = cfg.WithBindings(userBindings)
 //	                        ctrl := input.NewController(cfg, h, core, renderer.ScreenToWorld)
 //	                        ctrl.SetSender(sess)
-//	    *protocol.AuthForm: if ev.Err == nil { h.DismissAuth() } // answered from -nick/-set/store
+//	    *protocol.AuthForm: if ev.Err == nil { h.DismissAuth(ev.Answer) } // answered from -nick/-set/store
 //	    TechInform:         ctrl.SetEnabled(v.Hide, now)
 //	    protocol.Keyset:    ctrl.SetKeySet(int(v), now); core.SetActive(v == 1)
 //	on EventClosed:         h.Disconnected(ev.Close.Reason); ctrl.SetEnabled(false, now)

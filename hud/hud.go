@@ -269,9 +269,11 @@ func (h *HUD) Update(now float64) {
 }
 
 // DismissAuth hides the form the session answered on its own (from -nick,
-// -set or remembered values); a rejection brings it back with the errors.
-func (h *HUD) DismissAuth() {
+// -set or remembered values) with sent; a rejection brings it back with the
+// errors and the rejected values in their fields, for the player to correct.
+func (h *HUD) DismissAuth(sent map[string]string) {
 	if h.Auth != nil {
+		h.Auth.fill(sent)
 		h.authHidden, h.Auth = h.Auth, nil
 	}
 }
@@ -356,8 +358,18 @@ func (h *HUD) VoteKey(code int, now float64) input.Modes {
 // ChatText implements the text sink of the Ebiten input layer.
 func (h *HUD) ChatText(r []rune) { h.Chat.Type(r) }
 
-// ChatBackspace implements the text sink of the Ebiten input layer.
-func (h *HUD) ChatBackspace() { h.Chat.Backspace() }
+// ChatBackspace implements the text sink of the Ebiten input layer: the
+// last character goes, or with Ctrl held the last word.
+func (h *HUD) ChatBackspace(word bool) {
+	if word {
+		h.Chat.DeleteWord()
+	} else {
+		h.Chat.Backspace()
+	}
+}
+
+// ChatClear implements the text sink of the Ebiten input layer (Ctrl+A).
+func (h *HUD) ChatClear() { h.Chat.Clear() }
 
 // AuthKey handles a navigation key on the auth form (see AuthForm.Key);
 // Enter submits.
@@ -370,8 +382,9 @@ func (h *HUD) AuthKey(code int, shift bool) {
 // AuthInput applies one frame of keyboard input to the auth form: typed
 // text first (a slow frame may hold the last characters and the Enter after
 // them), then Backspace, then the navigation keys (DOM codes; Backspace's own
-// press is carried by backspace, with repeat).
-func (h *HUD) AuthInput(pressed []int, shift bool, chars []rune, backspace bool) {
+// press is carried by backspace, with repeat). With ctrl held Backspace
+// deletes the last word and A clears the focused field.
+func (h *HUD) AuthInput(pressed []int, shift, ctrl bool, chars []rune, backspace bool) {
 	if h.Auth == nil {
 		return
 	}
@@ -379,10 +392,18 @@ func (h *HUD) AuthInput(pressed []int, shift bool, chars []rune, backspace bool)
 		h.Auth.Type(chars)
 	}
 	if backspace {
-		h.Auth.Backspace()
+		if ctrl {
+			h.Auth.DeleteWord()
+		} else {
+			h.Auth.Backspace()
+		}
 	}
 	for _, code := range pressed {
-		if code != 8 {
+		switch {
+		case code == 8:
+		case code == keyCodeA && ctrl:
+			h.Auth.Clear()
+		default:
 			h.AuthKey(code, shift)
 		}
 	}
@@ -404,6 +425,14 @@ func (h *HUD) AuthClick(w, ht, x, y float64) {
 
 // AuthOpen reports whether the auth form is on screen.
 func (h *HUD) AuthOpen() bool { return h.Auth != nil }
+
+// EscapeFree reports whether nothing on the HUD takes Esc itself (no chat
+// line, vote, reconnecting or host-change screen), so Esc leaves the match.
+// The auth form does not take Esc: a player who does not want to give a
+// name leaves with it, as from any other screen of the match.
+func (h *HUD) EscapeFree() bool {
+	return !h.Chat.Open() && !h.Vote.Open() && !h.Reconnect.Shown && !h.HostChange.Shown
+}
 
 // SetWatching names the player the camera shows while the local player
 // does not play (dead, or a spectator): "" when it is the player's own

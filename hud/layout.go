@@ -46,13 +46,17 @@ type AuthGeom struct {
 	Sections []Rect
 }
 
+// authCardW is the form card's width in a w-wide window.
+func authCardW(w float64) float64 { return math.Min(AuthCardMaxW, w-20) }
+
 // Layout computes the form's geometry for a w×h window.
 func (f *AuthForm) Layout(w, h float64) AuthGeom {
 	var g AuthGeom
-	cw := math.Min(AuthCardMaxW, w-20)
+	cw := authCardW(w)
 	x := (w - cw) / 2
 	inner := cw - 2*AuthPad
-	ch := AuthPad + AuthTitleH + float64(len(f.Errors))*AuthErrorH
+	errs := float64(len(f.ErrorLines())) * AuthErrorH
+	ch := AuthPad + AuthTitleH + errs
 	vis := f.Focusables()
 	ch += float64(len(vis))*AuthRowH + 8 + AuthStartH + 8
 	secH := make([]float64, len(f.Sections))
@@ -81,7 +85,7 @@ func (f *AuthForm) Layout(w, h float64) AuthGeom {
 	cy := y + AuthPad
 	g.Title = Rect{x + AuthPad, cy, inner, AuthTitleH}
 	cy += AuthTitleH
-	g.Errors = Rect{x + AuthPad, cy, inner, float64(len(f.Errors)) * AuthErrorH}
+	g.Errors = Rect{x + AuthPad, cy, inner, errs}
 	cy += g.Errors.H
 	for _, i := range vis {
 		r := AuthRow{Field: i, Row: Rect{x + AuthPad, cy, inner, AuthRowH}}

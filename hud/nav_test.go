@@ -2,6 +2,7 @@ package hud
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"vimpclient/input"
@@ -151,7 +152,7 @@ func TestSessionCooperation(t *testing.T) {
 		h.Handle(v, 0)
 	}
 	// The session answered the form from -nick: no form on screen.
-	h.DismissAuth()
+	h.DismissAuth(map[string]string{"name": "A"})
 	if h.AuthOpen() {
 		t.Fatal("form shown")
 	}
@@ -159,6 +160,11 @@ func TestSessionCooperation(t *testing.T) {
 	h.Handle(verdict, 1)
 	if !h.AuthOpen() || h.Auth.Fields[0].Error != "not valid" {
 		t.Fatal("rejected automatic answer did not bring the form back")
+	}
+	// The rejected name is in its field, with the host's reason, for the
+	// player to correct rather than type again.
+	if got := h.Auth.Fields[0].Value; h.Auth.Fields[0].Name != "name" || got != "A" {
+		t.Fatalf("field %q holds %q, want the rejected %q", h.Auth.Fields[0].Name, got, "A")
 	}
 	h.Handle(protocol.AuthVerdict{OK: true}, 2)
 
@@ -218,7 +224,7 @@ func TestSlowFramesKeepTypedText(t *testing.T) {
 		}
 		h.Handle(v, 0)
 	}
-	h.AuthInput([]int{13}, false, []rune("Ann"), false) // the nick's last letters and Enter in one frame
+	h.AuthInput([]int{13}, false, false, []rune("Ann"), false) // the nick's last letters and Enter in one frame
 	out := h.Outgoing()
 	if len(out) != 1 || out[0].Values["name"] != "Ann" {
 		t.Fatalf("auth %+v errors %v", out, h.Auth.Errors)
@@ -241,5 +247,73 @@ func TestSlowFramesKeepTypedText(t *testing.T) {
 	c.Frame(&input.Frame{Pressed: []int{87}, Chars: []rune("w")}, h.Modes(), h, 50)
 	if h.Chat.Open() || len(h.Outgoing()) != 0 || len(c.Drain()) != 1 {
 		t.Fatal("closed chat took text or the key was lost")
+	}
+}
+
+// The Name form does not take Esc: with it on screen Esc leaves the match,
+// while an open chat line still takes Esc itself.
+func TestAuthFormLeftWithEscape(t *testing.T) {
+	h := New("h:1", "g", nil)
+	lines := capturetest.Load(t, "minigame-dedicated.jsonl")
+	for _, port := range []int{protocol.ConfigData, protocol.AuthData} {
+		v, err := protocol.DecodePayload(port, capturetest.First(t, lines, "A", port))
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.Handle(v, 0)
+	}
+	if !h.AuthOpen() {
+		t.Fatal("no form")
+	}
+	if !h.EscapeFree() {
+		t.Fatal("Esc does not leave the Name form")
+	}
+	h.Chat.OpenInput()
+	if h.EscapeFree() {
+		t.Fatal("Esc leaves with the chat line open")
+	}
+}
+
+// splitRule wraps a line before its rule, as a narrow card would.
+type splitRule struct{}
+
+func (splitRule) WrapAuthError(line string, _ float64) []string {
+	if i := strings.Index(line, " — "); i >= 0 {
+		return []string{line[:i], line[i+len(" — "):]}
+	}
+	return []string{line}
+}
+
+// A rejection line too long for the card is wrapped, not cut: the layout
+// gives each wrapped line a row and the fields move down under them.
+func TestAuthErrorsWrapInLayout(t *testing.T) {
+	h := New("h:1", "g", nil)
+	lines := capturetest.Load(t, "minigame-dedicated.jsonl")
+	v, err := protocol.DecodePayload(protocol.AuthData, capturetest.First(t, lines, "A", protocol.AuthData))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.Handle(v, 0)
+	h.Auth.Type([]rune("A"))
+	h.SubmitAuth()
+	if len(h.Auth.Errors) != 1 || !strings.Contains(h.Auth.Errors[0], "no space or # last") {
+		t.Fatalf("errors %q", h.Auth.Errors)
+	}
+	one := h.Auth.Layout(1280, 720)
+	h.Auth.WrapErrors(splitRule{}, 1280)
+	two := h.Auth.Layout(1280, 720)
+	if got := h.Auth.ErrorLines(); len(got) != 2 || !strings.HasSuffix(got[1], "no space or # last") {
+		t.Fatalf("wrapped lines %q", got)
+	}
+	if two.Errors.H != 2*AuthErrorH || (two.Rows[0].Row.Y-two.Card.Y)-(one.Rows[0].Row.Y-one.Card.Y) != AuthErrorH {
+		t.Fatalf("error area %v, row at %v (was %v)", two.Errors, two.Rows[0].Row, one.Rows[0].Row)
+	}
+	if two.Card.H-one.Card.H != AuthErrorH {
+		t.Fatalf("card %v, was %v: the second line has no room", two.Card, one.Card)
+	}
+	// Errors changed since the wrap: one line each until wrapped again.
+	h.Auth.Type([]rune("b"))
+	if got := h.Auth.ErrorLines(); len(got) != len(h.Auth.Errors) {
+		t.Fatalf("stale wrapped lines %q for %q", got, h.Auth.Errors)
 	}
 }

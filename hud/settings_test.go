@@ -1,6 +1,7 @@
 package hud
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -369,5 +370,23 @@ func TestSettingsNamesToggle(t *testing.T) {
 	}
 	if r := m.Rows[m.Focus]; r.Value != "Off" {
 		t.Fatalf("row %+v after the toggle", r)
+	}
+}
+
+// The keyboard rows list a game's commands as a player reads them:
+// moving, then aiming, then firing and weapons, opposites side by side,
+// the spectator's last.
+func TestSettingsKeyRowsInPlayersOrder(t *testing.T) {
+	m := openMenu(t)
+	var got []string
+	for _, r := range m.Rows {
+		if r.Kind == SettingKey {
+			got = append(got, r.Label)
+		}
+	}
+	want := []string{"Forward", "Reverse", "Turn left", "Turn right", "Gun left", "Gun right", "Centre gun",
+		"Fire", "Next weapon", "Previous weapon", "Watch next player (spectating)", "Watch previous player (spectating)"}
+	if !slices.Equal(got, want) {
+		t.Fatalf("key rows\n%q\nwant\n%q", got, want)
 	}
 }

@@ -12,18 +12,19 @@ import (
 // controls) it is on now and what clashes.
 
 // commands lists the game's commands: the player's set (1) first, then
-// those only the spectator's (0) has, each in name order.
+// those only the spectator's (0) has, each in the order a player reads
+// them (input.OrderCommands: moving, aiming, firing, the rest).
 func (m *SettingsMenu) commands() []string {
 	var out []string
 	for _, set := range []int{1, 0} {
-		for _, c := range m.cfg.Commands(set) {
+		for _, c := range input.OrderCommands(m.cfg.Commands(set)) {
 			if !slices.Contains(out, c) {
 				out = append(out, c)
 			}
 		}
 	}
 	for set := 2; set < len(m.cfg.KeySets); set++ {
-		for _, c := range m.cfg.Commands(set) {
+		for _, c := range input.OrderCommands(m.cfg.Commands(set)) {
 			if !slices.Contains(out, c) {
 				out = append(out, c)
 			}

@@ -189,11 +189,21 @@ func (m *StartMenu) Hint() string {
 	return "↑/↓ choose · Enter open · F10 settings"
 }
 
-// Key handles a key press (DOM code); shift and ctrl change nothing here
-// (the signature is the browser's, so the window feeds both alike).
-func (m *StartMenu) Key(code int, _, _ bool) {
+// Key handles a key press (DOM code); shift changes nothing here (the
+// signature is the browser's, so the window feeds both alike). In a page's
+// field Ctrl+Backspace deletes the last word and Ctrl+A clears it.
+func (m *StartMenu) Key(code int, _, ctrl bool) {
 	if m.Open {
-		m.pageKey(code)
+		switch {
+		case ctrl && code == 8:
+			m.Sel = -1
+			m.Field = withoutLastWord(m.Field)
+		case ctrl && code == keyCodeA:
+			m.Sel = -1
+			m.Field = ""
+		default:
+			m.pageKey(code)
+		}
 		return
 	}
 	switch code {

@@ -3,6 +3,7 @@ package input
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -512,4 +513,28 @@ func TestEnablingPressesKeysHeldMeanwhile(t *testing.T) {
 	eq(t, c.Drain())
 	c.KeyUp(kW, 8)
 	eq(t, c.Drain(), `[5,"3:up:forward"]`)
+}
+
+// textRec records the command-line edits a frame makes.
+type textRec struct{ got []string }
+
+func (r *textRec) ChatText(rs []rune) { r.got = append(r.got, "text:"+string(rs)) }
+func (r *textRec) ChatBackspace(word bool) {
+	r.got = append(r.got, fmt.Sprintf("backspace word=%v", word))
+}
+func (r *textRec) ChatClear() { r.got = append(r.got, "clear") }
+
+// With Ctrl held, Backspace deletes a word and A clears the open command
+// line; without it A is typed.
+func TestFrameCtrlEditsTheCommandLine(t *testing.T) {
+	c, ui, _ := newTestController(t)
+	ui.open[ModeChat] = true
+	rec := &textRec{}
+	c.Frame(&Frame{Backspace: true, Ctrl: true}, ui.modes(), rec, 0)
+	c.Frame(&Frame{Pressed: []int{65}, Ctrl: true}, ui.modes(), rec, 16)
+	c.Frame(&Frame{Pressed: []int{65}, Chars: []rune("a"), Backspace: true}, ui.modes(), rec, 32)
+	want := []string{"backspace word=true", "clear", "text:a", "backspace word=false"}
+	if !slices.Equal(rec.got, want) {
+		t.Fatalf("edits %q, want %q", rec.got, want)
+	}
 }

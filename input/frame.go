@@ -5,7 +5,11 @@ import "unicode"
 // TextSink receives command-line editing while the chat is open.
 type TextSink interface {
 	ChatText(r []rune)
-	ChatBackspace()
+	// ChatBackspace deletes the last character, or the last word when
+	// word (Ctrl held).
+	ChatBackspace(word bool)
+	// ChatClear deletes the whole line (Ctrl+A).
+	ChatClear()
 }
 
 // Frame is one frame's physical input, as read by the window layer.
@@ -14,7 +18,11 @@ type Frame struct {
 	Pressed   []int  // DOM key codes pressed this frame (no auto-repeat)
 	Chars     []rune // text typed this frame (with OS repeat)
 	Backspace bool   // Backspace pressed or repeating this frame
+	Ctrl      bool   // Ctrl held: Backspace deletes a word, A clears the line
 }
+
+// keyA is the DOM code of A, which with Ctrl clears the command line.
+const keyA = 65
 
 // Frame applies one frame of input. A slow frame can hold several typed
 // characters and the Enter that follows them: text already in an open
@@ -30,7 +38,14 @@ func (c *Controller) Frame(f *Frame, modes Modes, text TextSink, now float64) {
 			text.ChatText(f.Chars)
 		}
 		if f.Backspace {
-			text.ChatBackspace()
+			text.ChatBackspace(f.Ctrl)
+		}
+		if f.Ctrl {
+			for _, code := range f.Pressed {
+				if code == keyA {
+					text.ChatClear()
+				}
+			}
 		}
 	}
 	for _, code := range f.Released {

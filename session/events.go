@@ -67,6 +67,10 @@ type Event struct {
 	// Err is set on the AUTH_DATA message when the session could not answer
 	// the form itself (a required value is missing): a player must fill it.
 	Err error
+	// Answer is set on the AUTH_DATA message the session answered itself:
+	// the values it sent (from flags or memory), which the form shows again
+	// if the host rejects them.
+	Answer map[string]string
 }
 
 // CloseInfo is how and why a connection ended, and what the policy does next.

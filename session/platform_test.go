@@ -124,6 +124,12 @@ var roomTarget = Target{Lobby: true, Master: "http://m.example:3002", Token: fak
 // not answer it.
 func authError(t *testing.T, s *Session) error {
 	t.Helper()
+	return authEvent(t, s).Err
+}
+
+// authEvent waits for the AUTH_DATA event.
+func authEvent(t *testing.T, s *Session) Event {
+	t.Helper()
 	deadline := time.NewTimer(10 * time.Second)
 	defer deadline.Stop()
 	var evs []Event
@@ -136,7 +142,7 @@ func authError(t *testing.T, s *Session) error {
 		evs = s.opts.Queue.Drain(evs[:0])
 		for _, e := range evs {
 			if e.Kind == EventMessage && e.Port == protocol.AuthData {
-				return e.Err
+				return e
 			}
 		}
 	}
@@ -219,5 +225,19 @@ func TestEngineVotesBelongToThePlatform(t *testing.T) {
 		if v, ok := e.Value.(protocol.Vote); ok && v.Open != nil && IsEngineVote(v.Open.Name) {
 			t.Errorf("host's engine vote reached the game loop: %+v", v.Open)
 		}
+	}
+}
+
+// The AUTH_DATA event the session answered itself carries the values it
+// sent (without a lobby token), so a rejected -nick is shown as sent.
+func TestAuthEventCarriesAnswer(t *testing.T) {
+	s, _, stop := runAuth(t, roomTarget, testAuth, Options{Auth: AuthValues{Nick: "A"}})
+	defer stop()
+	ev := authEvent(t, s)
+	if ev.Err != nil || ev.Answer["name"] != "A" {
+		t.Fatalf("err %v answer %v, want the sent name", ev.Err, ev.Answer)
+	}
+	if _, ok := ev.Answer[TokenField]; ok {
+		t.Fatalf("answer holds the token: %v", ev.Answer)
 	}
 }

@@ -428,7 +428,9 @@ func (s *Session) handle(c *conn, ob *outbox, m Message) {
 		s.authForm = true
 		s.mu.Unlock()
 		s.setState(c, StateAuth)
-		ev.Err = s.answerAuth(c, ob, nil)
+		if ev.Err = s.answerAuth(c, ob, nil); ev.Err == nil {
+			ev.Answer = c.answer
+		}
 	case protocol.AuthVerdict:
 		if v.OK {
 			s.mu.Lock()

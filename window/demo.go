@@ -14,6 +14,7 @@ import (
 	"vimpclient/demo"
 	"vimpclient/fonts"
 	"vimpclient/gameloop"
+	"vimpclient/hud"
 	"vimpclient/render"
 	"vimpclient/world"
 )
@@ -197,7 +198,9 @@ func (p *demoPlay) Overlay(w *Window, screen *ebiten.Image) {
 	p.textOp.ColorScale.Reset()
 	text.Draw(screen, p.status, face, &p.textOp)
 	if d.Ended() {
-		p.drawEndCard(screen, s)
+		// Clear of the timeline's status line and the "Watching" line
+		// above it.
+		p.drawEndCard(screen, s, p.centreBoxes(w), y-18*s-40*s)
 	}
 }
 
@@ -210,9 +213,79 @@ const (
 	endKeysHome = "R  watch it again   ·   O  open another   ·   Esc  back to the menu"
 )
 
+// centreBoxes are the HUD's boxes shown now in the middle of the screen,
+// in device px: the round's banner and the game's line, and the game's
+// result card.
+func (p *demoPlay) centreBoxes(w *Window) []hud.Rect {
+	h := p.d.Loop().HUD()
+	if !h.ModulesReady {
+		return nil
+	}
+	l := w.hud.Layout()
+	var out []hud.Rect
+	if h.Accolades.BannerShown && !h.Stat.Visible {
+		out = append(out, l.Banner)
+	}
+	if h.Game.Shown {
+		out = append(out, l.Inform)
+	}
+	if h.Crash.Shown && h.Crash.Spec != nil {
+		card, _ := w.hud.CrashCardRect(&h.Crash, l.W, l.H)
+		out = append(out, card)
+	}
+	hs := w.hudDPR()
+	for i, r := range out {
+		out[i] = hud.Rect{X: r.X * hs, Y: r.Y * hs, W: r.W * hs, H: r.H * hs}
+	}
+	return out
+}
+
+// endCardY is where the end card (cw×ch device px, centred across a w×ht
+// screen) goes: in the middle of the screen when none of boxes is there,
+// else just below them (above bottom), else just above them (below top),
+// else in the middle anyway.
+func endCardY(w, ht, cw, ch, top, bottom float64, boxes []hud.Rect) float64 {
+	x := (w - cw) / 2
+	mid := (ht - ch) / 2
+	const gap = 12
+	hit := func(y float64) (hud.Rect, bool) {
+		c := hud.Rect{X: x, Y: y, W: cw, H: ch}
+		for _, b := range boxes {
+			if b.W > 0 && b.H > 0 && c.Intersects(b) {
+				return b, true
+			}
+		}
+		return hud.Rect{}, false
+	}
+	y := mid
+	for range len(boxes) + 1 { // each step passes one box
+		b, ok := hit(y)
+		if !ok {
+			if y+ch <= bottom {
+				return y
+			}
+			break
+		}
+		y = b.Y + b.H + gap
+	}
+	y = mid
+	for range len(boxes) + 1 {
+		b, ok := hit(y)
+		if !ok {
+			if y >= top {
+				return y
+			}
+			break
+		}
+		y = b.Y - gap - ch
+	}
+	return mid
+}
+
 // drawEndCard draws the card over the last picture of the match: the
-// recording has ended, and what the keys do now.
-func (p *demoPlay) drawEndCard(screen *ebiten.Image, s float64) {
+// recording has ended, and what the keys do now. It keeps clear of boxes
+// (the HUD's in the middle of the screen), above bottom.
+func (p *demoPlay) drawEndCard(screen *ebiten.Image, s float64, boxes []hud.Rect, bottom float64) {
 	b := screen.Bounds()
 	title, keys := p.fonts.Face(true, 28*s), p.fonts.Face(false, 16*s)
 	endKeys := endKeys
@@ -223,7 +296,8 @@ func (p *demoPlay) drawEndCard(screen *ebiten.Image, s float64) {
 	kw, _ := text.Measure(endKeys, keys, 0)
 	cw := max(tw, kw) + 60*s
 	ch := 110 * s
-	cx, cy := (float64(b.Dx())-cw)/2, (float64(b.Dy())-ch)/2
+	cx := (float64(b.Dx()) - cw) / 2
+	cy := endCardY(float64(b.Dx()), float64(b.Dy()), cw, ch, hud.PanelH*s, bottom, boxes)
 	var op ebiten.DrawImageOptions
 	op.GeoM.Scale(cw, ch)
 	op.GeoM.Translate(cx, cy)

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"vimpclient/hud"
 
 	"vimpclient/gameloop"
 	"vimpclient/host"
@@ -258,4 +259,35 @@ func ownXServer(t *testing.T) string {
 		t.Fatal("Xvfb did not name its display within 30 s")
 	}
 	return ""
+}
+
+// The demo's end card keeps clear of what the HUD shows in the middle of
+// the screen: the middle when it is free, else below the box there, else
+// above it.
+func TestEndCardClearOfBanners(t *testing.T) {
+	const w, ht, cw, ch, top, bottom = 1280.0, 720.0, 400.0, 110.0, 24.0, 640.0
+	mid := (ht - ch) / 2
+	if y := endCardY(w, ht, cw, ch, top, bottom, nil); y != mid {
+		t.Fatalf("nothing shown: y %v, want the middle %v", y, mid)
+	}
+	off := []hud.Rect{{X: 0, Y: 100, W: 200, H: 500}} // left of the card
+	if y := endCardY(w, ht, cw, ch, top, bottom, off); y != mid {
+		t.Fatalf("a box beside it: y %v, want the middle %v", y, mid)
+	}
+	card := func(y float64) hud.Rect { return hud.Rect{X: (w - cw) / 2, Y: y, W: cw, H: ch} }
+	for name, boxes := range map[string][]hud.Rect{
+		"a result card in the middle":  {{X: 490, Y: 250, W: 300, H: 220}},
+		"a banner and the game's line": {{X: 300, Y: 300, W: 680, H: 30}, {X: 300, Y: 338, W: 680, H: 52}},
+		"a card too low to pass below": {{X: 490, Y: 300, W: 300, H: 260}},
+	} {
+		y := endCardY(w, ht, cw, ch, top, bottom, boxes)
+		for _, b := range boxes {
+			if card(y).Intersects(b) {
+				t.Errorf("%s: the card at y %v sits on %+v", name, y, b)
+			}
+		}
+		if y < top || y+ch > bottom {
+			t.Errorf("%s: the card at y %v leaves %v..%v", name, y, top, bottom)
+		}
+	}
 }

@@ -177,11 +177,9 @@ func (w *Window) lobbyUpdate(now time.Time) bool {
 	return !s.shown
 }
 
-// escapeFree reports whether nothing on the HUD takes Esc itself: no chat
-// line, vote, form, reconnecting or host-change screen.
-func escapeFree(h *hud.HUD) bool {
-	return !h.Chat.Open() && !h.Vote.Open() && !h.AuthOpen() && !h.Reconnect.Shown && !h.HostChange.Shown
-}
+// escapeFree reports whether nothing on the HUD takes Esc itself (see
+// hud.HUD.EscapeFree): the Name form is left with Esc too.
+func escapeFree(h *hud.HUD) bool { return h.EscapeFree() }
 
 // join starts a match for c (one at a time).
 func (s *lobbyScreen) join(w *Window, c hud.BrowserChoice, now time.Time) {

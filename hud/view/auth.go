@@ -22,6 +22,7 @@ const (
 
 func (v *View) drawAuth(dst *ebiten.Image, f *hud.AuthForm, w, h, now float64) {
 	v.fill(dst, hud.Rect{W: w, H: h}, colPage)
+	f.WrapErrors(v, w)
 	g := f.Layout(w, h)
 	v.fill(dst, g.Card, rgb(0x2c, 0x2c, 0x2c))
 	v.stroke(dst, g.Card, 1, rgb(0x99, 0x99, 0x99))
@@ -31,7 +32,7 @@ func (v *View) drawAuth(dst *ebiten.Image, f *hud.AuthForm, w, h, now float64) {
 	}
 	title = v.ellipsis(title, true, authTitleSize, g.Title.W)
 	v.text(dst, title, true, authTitleSize, g.Title.X+(g.Title.W-v.textW(title, true, authTitleSize))/2, g.Title.Y+6, colWhite)
-	for i, e := range f.Errors {
+	for i, e := range f.ErrorLines() {
 		v.text(dst, v.ellipsis(e, false, authSmall+2, g.Errors.W), false, authSmall+2, g.Errors.X, g.Errors.Y+float64(i)*hud.AuthErrorH+2, colError)
 	}
 	focused := f.FocusedField()
@@ -150,6 +151,11 @@ func (v *View) drawAuth(dst *ebiten.Image, f *hud.AuthForm, w, h, now float64) {
 			}
 		}
 	}
+}
+
+// WrapAuthError implements hud.ErrorWrapper in the error area's font.
+func (v *View) WrapAuthError(line string, maxW float64) []string {
+	return v.wrap(line, false, authSmall+2, maxW, 0)
 }
 
 // drawStepper draws a numeric field's − and + buttons at the ends of c.

@@ -152,8 +152,14 @@ func (v *View) drawVote(dst *ebiten.Image, w, queued *hud.VoteWindow, now float6
 		v.text(dst, waitingLabel, false, voteHintSize, r.X+8, y+2, colEmpty)
 		v.text(dst, v.ellipsis(queued.Title, false, voteHintSize, inner-lw-4), false, voteHintSize, r.X+12+lw, y+2, colEmpty)
 	}
-	if !w.TimeOff && w.Duration > 0 { // the lifetime left as a thin bar at the bottom
+	if !w.TimeOff && w.Duration > 0 {
+		// The lifetime left as a thin bar on a dim track, inside the
+		// padding and clear of the border: drawn against the border it read
+		// as a stray thickening of the box's bottom edge.
 		left := math.Max(0, math.Min(1, (w.Deadline-now)/w.Duration))
-		v.fill(dst, hud.Rect{X: r.X + 3, Y: r.Y + r.H - 6, W: (r.W - 6) * left, H: 3}, colWhite)
+		track := hud.Rect{X: r.X + 8, Y: r.Y + r.H - 9, W: r.W - 16, H: 2}
+		v.fill(dst, track, fade(colWhite, 0.25))
+		track.W *= left
+		v.fill(dst, track, colChatText)
 	}
 }

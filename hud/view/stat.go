@@ -34,7 +34,9 @@ func tableColor(palette string, t *hud.StatTable, index int) color.RGBA {
 func (v *View) drawStat(dst *ebiten.Image, s *hud.Stat, l *hud.ScreenLayout) {
 	r := l.Stat
 	r.H = min(r.H, statHeight(s)) // as tall as its lines, at most the room there is
-	v.box(dst, r, 5, 3, rgba(25, 25, 25, 0.9), colWhite)
+	// Opaque: the table is read over whatever is under it (a round's
+	// banner, the world's bright art), none of which may show through.
+	v.box(dst, r, 5, 3, rgb(25, 25, 25), colWhite)
 	y := r.Y + statPad
 	if s.LeaderboardMode() {
 		v.drawLeaderboard(dst, s, r, y)

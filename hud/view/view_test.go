@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -298,7 +299,7 @@ func TestScoreboardScreenshot(t *testing.T) {
 	if n := count(img, box, colTeam1, 30); n < 40 {
 		t.Fatalf("team1 rows: %d", n)
 	}
-	bg := color.RGBA{26, 26, 26, 255} // rgba(25,25,25,0.9) over #222
+	bg := color.RGBA{25, 25, 25, 255}
 	if p := px(img, bx+540, 60); !near(p, bg, 3) {
 		t.Fatalf("background %v want %v", p, bg)
 	}
@@ -452,5 +453,88 @@ func TestScoreboardNameColour(t *testing.T) {
 	h.Stat.Visible = true
 	if n := count(render(t, "scoreboard-coloured", h, 8000, 1), box, green, 40); n < 15 {
 		t.Fatalf("%d green px for %q's coloured name", n, name)
+	}
+}
+
+// At 1280 wide the rejection of a too-short name, with the rule it breaks,
+// is drawn whole: wrapped into lines that each fit the card.
+func TestAuthRejectionWrapsAt1280(t *testing.T) {
+	h := feed(t, "minigame-dedicated.jsonl", "A", 31)
+	if h.Auth == nil {
+		t.Fatal("no form")
+	}
+	h.Auth.Type([]rune("A"))
+	h.SubmitAuth()
+	v := systemView(t)
+	v.s = 1 // drawn at scale 1, as a Draw at scale 1 sets
+	var lines []string
+	var g hud.AuthGeom
+	runOnMain(func() {
+		h.Auth.WrapErrors(v, 1280)
+		lines = append(lines, h.Auth.ErrorLines()...)
+		g = h.Auth.Layout(1280, 720)
+	})
+	if len(lines) < 2 || !strings.HasSuffix(strings.Join(lines, " "), "a letter first, no space or # last") {
+		t.Fatalf("lines %q", lines)
+	}
+	for _, l := range lines {
+		if w := v.textW(l, false, authSmall+2); w > g.Errors.W {
+			t.Errorf("%q is %.0f px wide, the card has %.0f", l, w, g.Errors.W)
+		}
+	}
+	if g.Errors.H != float64(len(lines))*hud.AuthErrorH {
+		t.Fatalf("error area %v for %d lines", g.Errors, len(lines))
+	}
+}
+
+// Nothing under the scoreboard shows through it: over a white world its
+// background is as dark as over a dark one.
+func TestScoreboardIsOpaque(t *testing.T) {
+	h := scene(t)
+	h.Stat.Visible = true
+	var v *View
+	var p color.RGBA
+	runOnMain(func() {
+		var err error
+		if v, err = New(); err != nil {
+			t.Error(err)
+			return
+		}
+		img := ebiten.NewImage(winW, winH)
+		img.Fill(colWhite) // the brightest world, or a banner's text
+		v.Draw(img, h, 8000, 1)
+		out := image.NewRGBA(image.Rect(0, 0, winW, winH))
+		img.ReadPixels(out.Pix)
+		p = px(out, (winW-550)/2+540, 60)
+	})
+	if want := (color.RGBA{25, 25, 25, 255}); !near(p, want, 3) {
+		t.Fatalf("scoreboard background over white %v, want %v", p, want)
+	}
+}
+
+// A timed vote's time bar sits inside the box, clear of its border: the
+// bottom edge is the border's 3 px, not a thicker white bar.
+func TestVoteTimeBarClearOfBorder(t *testing.T) {
+	h := scene(t) // a timed host vote open
+	h.Vote.OpenMenu(8000)
+	if h.Vote.Cur == nil || !h.Vote.Cur.Menu || h.Vote.Cur.TimeOff {
+		t.Fatalf("menu %+v", h.Vote.Cur)
+	}
+	img := render(t, "vote-bar", h, 8000, 1)
+	x := int(voteX + voteW/2)
+	bottom := winH - 1
+	for bottom > 0 && !near(px(img, x, bottom), colWhite, 40) {
+		bottom--
+	}
+	run := 0
+	for y := bottom; y > 0 && near(px(img, x, y), colWhite, 40); y-- {
+		run++
+	}
+	if run < 2 || run > 4 {
+		t.Fatalf("%d white px at the box's bottom edge (x %d, y %d): want the 3 px border alone", run, x, bottom)
+	}
+	// The bar is still there, above the border.
+	if n := count(img, hud.Rect{X: voteX + 8, Y: float64(bottom - 12), W: voteW - 16, H: 8}, colChatText, 10); n < 20 {
+		t.Fatalf("time bar: %d px", n)
 	}
 }

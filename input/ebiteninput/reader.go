@@ -53,6 +53,7 @@ func (r *Reader) Update(c *input.Controller, modes input.Modes, text input.TextS
 	r.frame.Pressed = r.codes(inpututil.AppendJustPressedKeys(r.keys[:0]), r.frame.Pressed[:0])
 	r.frame.Chars = ebiten.AppendInputChars(r.frame.Chars[:0])
 	r.frame.Backspace = repeatPress(inpututil.KeyPressDuration(ebiten.KeyBackspace))
+	r.frame.Ctrl = ebiten.IsKeyPressed(ebiten.KeyControl)
 	c.Frame(&r.frame, modes, text, now)
 	r.pointer(c, now)
 	c.Tick(now)
@@ -194,7 +195,7 @@ var ebitenCodes = map[ebiten.Key]int{
 // Form is the auth form's input surface (hud.HUD implements it).
 type Form interface {
 	AuthOpen() bool
-	AuthInput(pressed []int, shift bool, chars []rune, backspace bool)
+	AuthInput(pressed []int, shift, ctrl bool, chars []rune, backspace bool)
 	AuthClick(w, h, x, y float64)
 }
 
@@ -207,7 +208,7 @@ func (r *Reader) UpdateForm(f Form, w, h float64) {
 	}
 	r.frame.Pressed = r.codes(inpututil.AppendJustPressedKeys(r.keys[:0]), r.frame.Pressed[:0])
 	r.frame.Chars = ebiten.AppendInputChars(r.frame.Chars[:0])
-	f.AuthInput(r.frame.Pressed, ebiten.IsKeyPressed(ebiten.KeyShift), r.frame.Chars,
+	f.AuthInput(r.frame.Pressed, ebiten.IsKeyPressed(ebiten.KeyShift), ebiten.IsKeyPressed(ebiten.KeyControl), r.frame.Chars,
 		repeatPress(inpututil.KeyPressDuration(ebiten.KeyBackspace)))
 	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
 		x, y := r.logical(ebiten.CursorPosition())

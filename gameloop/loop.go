@@ -67,6 +67,11 @@ type Options struct {
 	// NoPrediction runs the core without the game's prediction: a demo,
 	// whose player's inputs are not replayed, draws the host's own state.
 	NoPrediction bool
+	// FixedInterp draws the world as the engine does, at server time
+	// minus the host's interpolation delay, following every frame's
+	// arrival, with no extrapolation; without it the core runs the
+	// adaptive render clock (clientcore.Options.Adaptive).
+	FixedInterp bool
 	// Observer watches events, decoded frames and ticks (nil: none).
 	Observer Observer
 	// Width and Height are the initial window size in logical px.

@@ -1,6 +1,10 @@
 package clientcore
 
-import "math"
+import (
+	"math"
+
+	"vimpclient/internal/quantile"
+)
 
 // The render clock's figures: how often and how long the world stood
 // still because render time had passed the newest frame, how often render
@@ -50,7 +54,8 @@ type interpFigures struct {
 	frozen     bool    // the last sample was frozen
 	frozenFor  float64 // length of the current freeze
 	longFreeze bool    // the current freeze was counted as over 100 ms
-	delayHist  [delayBins]uint32
+	delayHist  [delayBins]uint64
+	delayN     uint64 // values in delayHist
 }
 
 // step returns the ms since the last sample, 0 for the first, for a clock
@@ -85,10 +90,8 @@ func (f *interpFigures) observe(dt, delay float64, extrapolated, frozen bool) {
 	f.s.DelayMs = delay
 	if d := delay; d >= 0 && !math.IsInf(d, 0) {
 		f.s.DelayMsMax = max(f.s.DelayMsMax, d)
-		bin := int(min(d, delayBins-1))
-		if f.delayHist[bin] < math.MaxUint32 {
-			f.delayHist[bin]++
-		}
+		f.delayHist[int(min(d, delayBins-1))]++
+		f.delayN++
 	}
 	if extrapolated {
 		f.s.ExtrapolatedMs += dt
@@ -118,19 +121,8 @@ func (f *interpFigures) forget() {
 // stats returns the figures with the median delay.
 func (f *interpFigures) stats() InterpStats {
 	s := f.s
-	var n uint64
-	for _, c := range f.delayHist {
-		n += uint64(c)
-	}
-	if n > 0 {
-		half, acc := (n+1)/2, uint64(0)
-		for i, c := range f.delayHist {
-			acc += uint64(c)
-			if acc >= half {
-				s.DelayMsP50 = float64(i)
-				break
-			}
-		}
+	if b := quantile.Bucket(f.delayHist[:], f.delayN, 0.5); b >= 0 {
+		s.DelayMsP50 = float64(b)
 	}
 	return s
 }

@@ -1,6 +1,10 @@
 package clientcore
 
-import "math"
+import (
+	"math"
+
+	"vimpclient/internal/quantile"
+)
 
 // The adaptive render clock (Options.Adaptive). The engine draws the world
 // at localNow + offset − delay, the offset following every frame's arrival
@@ -78,7 +82,7 @@ type renderClock struct {
 	lateAt       [lateSlots]float64
 	lateBin      [lateSlots]uint16
 	head, n      int
-	hist         [lateBins]uint32
+	hist         [lateBins]uint64
 	interval     float64
 	hasInterval  bool
 	newest       float64
@@ -158,7 +162,7 @@ func (rc *renderClock) arrive(t, now float64) {
 func (rc *renderClock) forgetArrivals() {
 	rc.early = [earlyBuckets]earlyBucket{}
 	rc.head, rc.n = 0, 0
-	rc.hist = [lateBins]uint32{}
+	rc.hist = [lateBins]uint64{}
 	rc.hasNewest, rc.hasInterval, rc.interval = false, false, 0
 }
 
@@ -194,16 +198,8 @@ func (rc *renderClock) expire(now float64) {
 // lateP99 is the 99th percentile of the lateness in the window (1 ms bins).
 func (rc *renderClock) lateP99(now float64) float64 {
 	rc.expire(now)
-	if rc.n == 0 {
-		return 0
-	}
-	over := int(math.Ceil(float64(rc.n) * (1 - latePct)))
-	acc := 0
-	for bin := lateBins - 1; bin > 0; bin-- {
-		acc += int(rc.hist[bin])
-		if acc >= over {
-			return float64(bin)
-		}
+	if b := quantile.Bucket(rc.hist[:], uint64(rc.n), latePct); b > 0 {
+		return float64(b)
 	}
 	return 0
 }

@@ -231,6 +231,11 @@ func (c *Core) InterpStats() InterpStats {
 	return s
 }
 
+// HoldFigures stops the render clock's figures where they stand: the
+// client is leaving, and what it draws from then on says nothing of the
+// network.
+func (c *Core) HoldFigures() { c.fig.held = true }
+
 // Freezes is InterpStats().Freezes, read without the median's walk (the
 // net graph reads it every tick).
 func (c *Core) Freezes() uint64 { return c.fig.s.Freezes }
@@ -493,7 +498,7 @@ func (c *Core) drop() {
 	c.release(freed)
 	clear(freed)
 	c.freed = freed[:0]
-	c.rc.forget()
+	c.rc.restart()
 	c.fig.forget()
 	c.shownValid, c.blendActive = false, false
 }

@@ -56,6 +56,7 @@ type interpFigures struct {
 	longFreeze bool    // the current freeze was counted as over 100 ms
 	delayHist  [delayBins]uint64
 	delayN     uint64 // values in delayHist
+	held       bool   // HoldFigures: nothing more is counted
 }
 
 // step returns the ms since the last sample, 0 for the first, for a clock
@@ -74,6 +75,9 @@ func (f *interpFigures) step(localNow float64) float64 {
 
 // backStep counts render time going back from prev to now.
 func (f *interpFigures) backStep(prev, now float64) {
+	if f.held {
+		return
+	}
 	// A step from or to a clock that is not finite (a hostile server
 	// time) is no step anyone saw.
 	if now < prev && finite(prev-now) {
@@ -86,6 +90,9 @@ func (f *interpFigures) backStep(prev, now float64) {
 // dead-reckoned past the newest frame, frozen that it had nothing left to
 // show.
 func (f *interpFigures) observe(dt, delay float64, extrapolated, frozen bool) {
+	if f.held {
+		return
+	}
 	f.s.Samples++
 	f.s.DelayMs = delay
 	if d := delay; d >= 0 && !math.IsInf(d, 0) {

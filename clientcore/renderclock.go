@@ -22,7 +22,8 @@ import (
 //   - only slews: render time advances at 0.9–1.1× the local clock towards
 //     localNow + base − delay, so it never goes back, unless the aim is
 //     more than 500 ms away (a new clock on the host): then it is set at
-//     once. A reset, a map change and a resync forget it all.
+//     once. A reset, a map change and a resync re-aim it at once too,
+//     keeping the delay and the arrivals: the connection is the same.
 
 // Bounds of the adaptive delay, in ms.
 const (
@@ -101,11 +102,12 @@ func (rc *renderClock) init(delay float64) {
 	rc.delay, rc.hasDelayInit = rc.start, true
 }
 
-// forget drops everything learnt: the next frame starts a new clock.
-func (rc *renderClock) forget() {
-	start := rc.start
-	*rc = renderClock{}
-	rc.init(start)
+// restart re-aims the clock at once at the next sample (a reset, a map
+// change, a resync: the world starts again), keeping what it learnt of the
+// connection — the arrivals, their lateness, the delay — which still holds
+// for the same host. A new host gets a new core, and a new clock.
+func (rc *renderClock) restart() {
+	rc.has, rc.frozen = false, false
 }
 
 // base is the earliest-arrival offset at local time now, if any arrival

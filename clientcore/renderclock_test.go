@@ -211,11 +211,24 @@ func TestAdaptiveClockResets(t *testing.T) {
 			t.Errorf("jump %v: render time %.1f, want about %.1f", jump, got, want)
 		}
 	}
+	// A reset re-aims render time at once, keeping the delay learnt of
+	// the connection: the world starts again on the same network.
 	n := newSimNet(t, Options{Adaptive: true})
-	n.run(1000, nil)
+	n.late = stallEvery(n.next, 1000, 200)
+	n.run(3000, nil)
+	learnt := n.c.Delay()
+	if learnt <= MinAdaptiveDelay {
+		t.Fatalf("the stalls taught no delay: %.1f", learnt)
+	}
 	n.c.Reset()
-	if _, ok := n.c.rc.base(n.now); ok || n.c.rc.has {
-		t.Fatal("a reset must forget the clock")
+	n.shift = -5000 // the host's clock starts again too
+	n.late = func(float64) float64 { return 0 }
+	n.run(200, nil)
+	if got, want := n.renderTime(), n.now-n.base-5000-n.c.Delay(); math.Abs(got-want) > 2*frameMs {
+		t.Errorf("after a reset render time %.1f, want about %.1f", got, want)
+	}
+	if d := n.c.Delay(); d < learnt-1 {
+		t.Errorf("a reset dropped the delay from %.1f to %.1f", learnt, d)
 	}
 }
 
@@ -339,5 +352,19 @@ func TestAdaptiveSampleAllocatesNothing(t *testing.T) {
 	}
 	if s := c.InterpStats(); s.ExtrapolatedMs == 0 {
 		t.Fatalf("the run never extrapolated: %+v", s)
+	}
+}
+
+// TestHoldFigures: once held, a stall that freezes the world counts
+// nothing.
+func TestHoldFigures(t *testing.T) {
+	n := newSimNet(t, Options{})
+	n.run(1000, nil)
+	n.c.HoldFigures()
+	before := n.c.InterpStats()
+	n.late = func(float64) float64 { return 1000 }
+	n.run(1000, nil)
+	if after := n.c.InterpStats(); after != before {
+		t.Fatalf("held figures moved: %+v, then %+v", before, after)
 	}
 }

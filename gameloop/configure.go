@@ -35,6 +35,9 @@ func (l *Loop) configure(cfg *protocol.Config) {
 	if obs := l.opts.Observer; obs != nil {
 		l.core.ObserveFrames(obs.Frame)
 	}
+	if l.leaving {
+		l.core.HoldFigures()
+	}
 	pc, err := parts.ParsePartsConfig(cfg.Parts)
 	if err != nil {
 		l.log.Warn("game parts", "err", err)

@@ -140,6 +140,8 @@ type Loop struct {
 	rep   report   // report.go
 	lat   latency  // latency.go
 	fatal error
+	// leaving: the run is ending (Leaving).
+	leaving bool
 }
 
 // clock is the loop's time: local milliseconds from start, the first
@@ -333,6 +335,16 @@ func (l *Loop) NowMs() float64 { return l.clock.now }
 // nobody can answer, a rejected answer, a key script the game cannot play);
 // nil while there is none.
 func (l *Loop) Fatal() error { return l.fatal }
+
+// Leaving says the run is ending: the connection is closing and the
+// render clock's figures stop counting (frames stop coming because the
+// client leaves, not because the network holds them).
+func (l *Loop) Leaving() {
+	l.leaving = true
+	if l.core != nil {
+		l.core.HoldFigures()
+	}
+}
 
 // Ms converts a time to the loop's clock.
 func (l *Loop) Ms(t time.Time) float64 { return l.clock.ms(t) }

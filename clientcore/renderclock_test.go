@@ -28,6 +28,9 @@ type simNet struct {
 	next   float64 // server time of the next frame made
 	queued []simFrame
 	now    float64
+	// ahead counts the event frames handed out before render time reached
+	// them.
+	ahead int
 }
 
 type simFrame struct {
@@ -75,7 +78,11 @@ func (n *simNet) run(ms float64, each func(h *Hot)) {
 			n.queued = n.queued[1:]
 		}
 		h := n.c.Sample(n.now)
-		n.c.TakeFrames()
+		for _, f := range n.c.TakeFrames() {
+			if f.ServerTime > n.renderTime() {
+				n.ahead++
+			}
+		}
 		if each != nil {
 			each(h)
 		}
@@ -262,9 +269,7 @@ func TestExtrapolationBounded(t *testing.T) {
 	n.late = func(float64) float64 { return 2000 }
 	newest := n.next - frameMs // frames already made arrive as planned
 	var maxShown float64
-	emitted := 0
 	n.run(600, func(h *Hot) {
-		emitted += len(n.c.TakeFrames())
 		x, ok := shownX(h)
 		if !ok {
 			t.Fatal("actor not shown")
@@ -281,6 +286,9 @@ func TestExtrapolationBounded(t *testing.T) {
 	})
 	if want := n.x(newest + maxExtrapolateMs); math.Abs(maxShown-want) > 0.05 {
 		t.Errorf("held at %.3f, want %.3f (150 ms of motion)", maxShown, want)
+	}
+	if n.ahead != 0 {
+		t.Errorf("%d event frames were handed out ahead of render time", n.ahead)
 	}
 	s := n.c.InterpStats()
 	if s.ExtrapolatedMs < 140 || s.FrozenMs < 100 {
@@ -314,6 +322,9 @@ func TestExtrapolationBounded(t *testing.T) {
 		}
 		prev = x
 	})
+	if n.ahead != 0 {
+		t.Errorf("%d event frames were handed out ahead of render time", n.ahead)
+	}
 }
 
 // TestAdaptiveSampleAllocatesNothing: pushing, sampling, extrapolating

@@ -32,7 +32,7 @@ WINRES  := github.com/tc-hib/go-winres@v0.3.3
 SYSO    := cmd/vimpclient/rsrc_windows_amd64.syso
 WINVER  := $(shell echo "$(VERSION)" | sed -E 's/^v?([0-9]+(\.[0-9]+)*).*/\1/;t;s/.*/0.0.0/')
 
-.PHONY: all deps build run test vet bench bench-all fuzz dist dist-check notice clean
+.PHONY: all deps build run test vet bench bench-all netbench fuzz dist dist-check notice clean
 
 all: build
 
@@ -106,6 +106,14 @@ bench: deps
 
 bench-all: deps
 	$(XVFB) $(GO) test -run='^$$' -bench=. -benchmem $(PKGS)
+
+# netbench prints how smoothly the world is drawn over a bad network: headless runs against the
+# embedded host through a proxy adding delay, jitter (order kept) and stalls, with the adaptive
+# and the fixed render clock, 2 × 30 s each (NETBENCHFLAGS="-runs 1 -for 10s -only stall" to
+# narrow it). Everything stays on 127.0.0.1.
+NETBENCHFLAGS ?=
+netbench:
+	$(GO) run ./internal/cmd/netbench $(NETBENCHFLAGS)
 
 # fuzz runs every fuzz target for FUZZTIME each.
 fuzz: deps

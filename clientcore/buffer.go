@@ -24,6 +24,9 @@ type slot struct {
 	inBuffer bool
 	inQueue  bool
 	pooled   bool
+	// kept: the core keeps the slot as the frame before the reference
+	// one, for extrapolation.
+	kept bool
 	// gen numbers the slot's decode, in Core.decodes: a slot decoded anew
 	// holds a new frame.
 	gen uint64

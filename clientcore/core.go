@@ -15,6 +15,13 @@ type Options struct {
 	// MaxFrameAge is the age limit of buffered frames in ms. Zero means the
 	// engine default, 1000.
 	MaxFrameAge float64
+	// Adaptive replaces the engine's render time (localNow + offset −
+	// Delay, no extrapolation) with the adaptive render clock: it only
+	// slews, its delay follows the lateness of frames within
+	// [MinAdaptiveDelay, MaxAdaptiveDelay] starting from Delay, and it
+	// extrapolates hot entities for a while past the newest frame. See
+	// renderclock.go and extrapolate.go.
+	Adaptive bool
 }
 
 // Engine defaults for Options.
@@ -167,6 +174,23 @@ type Core struct {
 	lastErr       error
 	stats         Stats
 	observe       func(f *Frame)
+
+	// The render clock's figures, and with Options.Adaptive its state:
+	// the clock, the frame before the reference one (kept for its
+	// velocity), the records an extrapolated sample showed and the blend
+	// that fades their difference out once frames land.
+	fig         interpFigures
+	adaptive    bool
+	rc          renderClock
+	prev        *slot
+	shown       []blendEntry
+	shownVals   []float32
+	shownValid  bool
+	shownRef    uint64 // slot.gen of the reference frame when shown
+	blend       []blendEntry
+	blendVals   []float32
+	blendActive bool
+	blendFrom   float64
 }
 
 type segment struct {
@@ -185,6 +209,8 @@ func New(s *Schema, opts Options) *Core {
 	}
 	c.scratch = &slot{}
 	c.game = NopGame{}
+	c.adaptive = opts.Adaptive
+	c.rc.init(c.delay)
 	return c
 }
 
@@ -196,6 +222,31 @@ func (c *Core) Stats() Stats {
 	s := c.stats
 	s.QueueDropped += c.buf.lateDropped
 	return s
+}
+
+// InterpStats returns the render clock's figures.
+func (c *Core) InterpStats() InterpStats {
+	s := c.fig.stats()
+	s.LateFrames = c.stats.Late
+	return s
+}
+
+// HoldFigures stops the render clock's figures where they stand: the
+// client is leaving, and what it draws from then on says nothing of the
+// network.
+func (c *Core) HoldFigures() { c.fig.held = true }
+
+// Freezes is InterpStats().Freezes, read without the median's walk (the
+// net graph reads it every tick).
+func (c *Core) Freezes() uint64 { return c.fig.s.Freezes }
+
+// Delay is the interpolation delay in use, ms: the host's with the
+// engine's clock, the adaptive one's otherwise.
+func (c *Core) Delay() float64 {
+	if c.adaptive {
+		return c.rc.delay
+	}
+	return c.delay
 }
 
 // LastError returns why the last dropped frame was dropped.
@@ -234,7 +285,7 @@ func (c *Core) newSlot() *slot {
 // ever.
 func (c *Core) release(slots []*slot) {
 	for _, s := range slots {
-		if !s.inBuffer && !s.inQueue && !s.pooled {
+		if !s.inBuffer && !s.inQueue && !s.pooled && !s.kept {
 			s.issued, s.pooled = false, true
 			if sz := s.frame.size(); c.poolBytes+sz <= maxHeldBytes {
 				c.pool = append(c.pool, s)
@@ -289,6 +340,9 @@ func (c *Core) PushFrame(b []byte, localNow float64) bool {
 		(!c.hasReconSeq || seqLess(c.lastReconSeq, s.frame.Seq))
 	if reconcile {
 		c.game.BeginReconcile(&s.frame)
+	}
+	if c.adaptive {
+		c.rc.arrive(s.frame.ServerTime, localNow)
 	}
 	res, freed := c.buf.push(s, localNow, c.maxFrameAge, c.freed[:0])
 	switch res {
@@ -436,9 +490,17 @@ func (c *Core) drop() {
 	c.queue = c.queue[:0]
 	clear(c.spawns)
 	c.spawns = c.spawns[:0]
+	if c.prev != nil {
+		c.prev.kept = false
+		freed = append(freed, c.prev)
+		c.prev = nil
+	}
 	c.release(freed)
 	clear(freed)
 	c.freed = freed[:0]
+	c.rc.restart()
+	c.fig.forget()
+	c.shownValid, c.blendActive = false, false
 }
 
 // Reset is CLEAR (port 11): the world no longer exists. The buffer and the

@@ -20,6 +20,12 @@
 // render time = localNow + offset - delay, no extrapolation, the maxFrameAge
 // and 256-frame limits. The shared conformance vectors pin this.
 //
+// Options.Adaptive trades that for a smoother world under a bad network:
+// a render clock that only slews, a delay sized from the lateness of
+// frames, and a bounded extrapolation past the newest frame (see
+// renderclock.go and extrapolate.go). Decoding, the buffer's rules and the
+// event frames are the same; InterpStats measures either clock.
+//
 // # Deliberate deviations
 //
 // Three, each pinned by its own test instead of the engine's expectation:

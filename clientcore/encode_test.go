@@ -391,3 +391,38 @@ func TestSteadyStateAllocs(t *testing.T) {
 		t.Errorf("emitted %d of %d frames (%d buffered), stats %+v", emitted, i, c.Buffered(), st)
 	}
 }
+
+// BenchmarkSampleHeavyTanksAdaptive is BenchmarkSampleHeavyTanks with the
+// adaptive render clock: the local clock advances a 60 Hz tick a sample,
+// 64 heavy frames arrive on time, then none, so that the samples
+// interpolate, extrapolate and hold; then the core is reset (untimed) and
+// the frames come again.
+func BenchmarkSampleHeavyTanksAdaptive(b *testing.B) {
+	s := loadSchema(b, conformanceDir(b), "schemas/tanks.json")
+	c := New(s, Options{Adaptive: true})
+	const n = 64
+	wires := make([][]byte, n)
+	for i := range wires {
+		wires[i] = heavyTanksFrame(s, uint32(100+i), float64(i))
+	}
+	last := 1.7e12 + float64(100+n-1)*1000/30 // the server time of the last frame
+	t0 := 0.0
+	now, next := t0, 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for b.Loop() {
+		now += 1000.0 / 60
+		for next < n && t0+float64(next)*1000/30 <= now {
+			c.PushFrame(wires[next], now)
+			next++
+		}
+		c.Sample(now)
+		c.TakeFrames()
+		if next == n && c.buf.lastRenderTime > last+200 {
+			b.StopTimer()
+			c.Reset()
+			t0, next = now, 0
+			b.StartTimer()
+		}
+	}
+}

@@ -20,10 +20,22 @@ func (c *Core) sampleWorld(localNow float64) *Hot {
 	}
 	clear(b.pendingLate)
 	b.pendingLate = b.pendingLate[:0]
+	dt := c.fig.step(localNow)
 	if !b.hasOffset || len(b.frames) == 0 {
 		return h
 	}
 	renderTime := localNow + b.offset - c.delay
+	delay := c.delay
+	if c.adaptive {
+		rt, ok := c.rc.advance(localNow)
+		if !ok {
+			return h
+		}
+		renderTime, delay = rt, c.rc.delay
+	}
+	if b.hasLastRender {
+		c.fig.backStep(b.lastRenderTime, renderTime)
+	}
 	b.lastRenderTime, b.hasLastRender = renderTime, true
 	a := -1
 	for i, s := range b.frames {
@@ -33,10 +45,14 @@ func (c *Core) sampleWorld(localNow float64) *Hot {
 		a = i
 	}
 	if a < 0 {
+		c.fig.observe(dt, delay, false, false)
 		return h
 	}
 	if a > 0 {
 		freed := c.freed[:0]
+		if c.adaptive {
+			freed = c.keepPrev(b.frames[a-1], freed)
+		}
 		for _, s := range b.frames[:a] {
 			s.inBuffer = false
 			if !s.issued {
@@ -78,6 +94,28 @@ func (c *Core) sampleWorld(localNow float64) *Hot {
 		c.interpolate(fa, fb, alpha)
 		c.cut = cutState{valid: c.cut.spansOnly, pair: pair, actors: len(h.Actors), dynamics: len(h.Dynamics)}
 	}
+	past := renderTime - fa.ServerTime
+	if fb != fa {
+		past = 0
+	}
+	extrapolated, frozen := false, past > 0
+	if c.adaptive {
+		c.rc.starved(past)
+		if past > 0 && c.prev != nil {
+			c.extrapolate(&c.prev.frame, fa, min(past, maxExtrapolateMs))
+			extrapolated, frozen = true, past > maxExtrapolateMs
+		}
+		if c.shownValid && (!extrapolated || c.shownRef != ref.gen) {
+			c.startBlend(localNow)
+			c.shownValid = false
+		}
+		c.applyBlend(localNow)
+		if extrapolated {
+			c.keepShown()
+			c.shownValid, c.shownRef = true, ref.gen
+		}
+	}
+	c.fig.observe(dt, delay, extrapolated, frozen)
 	h.Flags |= HotGame
 	switch {
 	case fb != fa && fa.HasCamera && fb.HasCamera:
@@ -88,6 +126,21 @@ func (c *Core) sampleWorld(localNow float64) *Hot {
 		h.Flags |= HotCamera
 	}
 	return h
+}
+
+// keepPrev keeps s, the frame before the new reference one, for the
+// velocity extrapolation reads; the one kept before is appended to freed,
+// to be released.
+func (c *Core) keepPrev(s *slot, freed []*slot) []*slot {
+	if c.prev == s {
+		return freed
+	}
+	if old := c.prev; old != nil {
+		old.kept = false
+		freed = append(freed, old)
+	}
+	s.kept, c.prev = true, s
+	return freed
 }
 
 // forgetBelow is the lowest seq the issued memory keeps: 128 below the

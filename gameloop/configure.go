@@ -30,9 +30,13 @@ func (l *Loop) configure(cfg *protocol.Config) {
 		l.rep.note(fmt.Sprintf("snapshot schema: %v", err))
 		return
 	}
-	l.core = clientcore.New(schema, clientcore.Options{Delay: cfg.Interpolation.Delay, MaxFrameAge: cfg.Interpolation.MaxFrameAge})
+	l.core = clientcore.New(schema, clientcore.Options{Delay: cfg.Interpolation.Delay, MaxFrameAge: cfg.Interpolation.MaxFrameAge,
+		Adaptive: !l.opts.FixedInterp})
 	if obs := l.opts.Observer; obs != nil {
 		l.core.ObserveFrames(obs.Frame)
+	}
+	if l.leaving {
+		l.core.HoldFigures()
 	}
 	pc, err := parts.ParsePartsConfig(cfg.Parts)
 	if err != nil {

@@ -47,7 +47,14 @@ func RunHeadless(parent context.Context, l *Loop, run func(ctx context.Context) 
 		}
 		return r.info, r.err
 	}
+	ending := parent.Done()
 	for {
+		if ending != nil && parent.Err() != nil {
+			// The run is over: the connection closes and frames stop
+			// coming, which is no freeze of the network's.
+			l.Leaving()
+			ending = nil
+		}
 		if l.Behind() {
 			// Work carried over from the last tick: tick again at once
 			// (a replay's queue is full from the start), but never miss
@@ -66,6 +73,7 @@ func RunHeadless(parent context.Context, l *Loop, run func(ctx context.Context) 
 			case <-tk.C:
 				f.due = true
 			case <-l.sess.Queue().Ready():
+			case <-ending:
 			}
 		}
 		f.tick(l, now)

@@ -72,6 +72,11 @@ type Options struct {
 	// NoPrediction runs the core without the game's prediction: a demo,
 	// whose player's inputs are not replayed, draws the host's own state.
 	NoPrediction bool
+	// FixedInterp draws the world as the engine does, at server time
+	// minus the host's interpolation delay, following every frame's
+	// arrival, with no extrapolation; without it the core runs the
+	// adaptive render clock (clientcore.Options.Adaptive).
+	FixedInterp bool
 	// Observer watches events, decoded frames and ticks (nil: none).
 	Observer Observer
 	// Width and Height are the initial window size in logical px.
@@ -149,6 +154,8 @@ type Loop struct {
 	rep   report   // report.go
 	lat   latency  // latency.go
 	fatal error
+	// leaving: the run is ending (Leaving).
+	leaving bool
 }
 
 // clock is the loop's time: local milliseconds from start, the first
@@ -344,6 +351,16 @@ func (l *Loop) NowMs() float64 { return l.clock.now }
 // nobody can answer, a rejected answer, a key script the game cannot play);
 // nil while there is none.
 func (l *Loop) Fatal() error { return l.fatal }
+
+// Leaving says the run is ending: the connection is closing and the
+// render clock's figures stop counting (frames stop coming because the
+// client leaves, not because the network holds them).
+func (l *Loop) Leaving() {
+	l.leaving = true
+	if l.core != nil {
+		l.core.HoldFigures()
+	}
+}
 
 // Ms converts a time to the loop's clock.
 func (l *Loop) Ms(t time.Time) float64 { return l.clock.ms(t) }

@@ -22,6 +22,7 @@ type report struct {
 	// retired counts what replaced cores decoded, and keeps the last
 	// prediction statistics, so the session's totals survive reconnects.
 	retired    uint64
+	interp     clientcore.InterpStats // the retired cores' render clock figures, summed
 	prediction *clientcore.PredictionSummary
 	local      *clientcore.LocalActor
 	// Snapshot frames dropped for their format, the last reason, and
@@ -105,12 +106,31 @@ func (r *report) refused(now parts.Refusals) (say string) {
 // retire keeps the totals of a core that is replaced.
 func (r *report) retire(c *clientcore.Core) {
 	r.retired += c.Stats().Decoded
+	r.interp = addInterp(r.interp, c.InterpStats())
 	if p, ok := c.Prediction(); ok {
 		r.prediction = &p.Summary
 		if p.HasLocal {
 			r.local = &p.Local
 		}
 	}
+}
+
+// addInterp adds the figures of a later core b to a.
+func addInterp(a, b clientcore.InterpStats) clientcore.InterpStats {
+	s := a
+	s.FrozenMs += b.FrozenMs
+	s.Freezes += b.Freezes
+	s.FreezesOver100ms += b.FreezesOver100ms
+	s.BackSteps += b.BackSteps
+	s.MaxBackStepMs = max(a.MaxBackStepMs, b.MaxBackStepMs)
+	s.LateFrames += b.LateFrames
+	s.DelayMsMax = max(a.DelayMsMax, b.DelayMsMax)
+	s.ExtrapolatedMs += b.ExtrapolatedMs
+	s.Samples += b.Samples
+	if b.Samples > 0 {
+		s.DelayMs, s.DelayMsP50 = b.DelayMs, b.DelayMsP50
+	}
+	return s
 }
 
 // Stats are the loop's totals over every connection of the session.
@@ -129,15 +149,20 @@ type Stats struct {
 	UndecodableReason string
 	// Refused is what the scene refused under its limits.
 	Refused parts.Refusals
-	Close   *session.CloseInfo // how the last connection ended (nil: open)
-	PlayAt  time.Time          // when the last connection reached play
+	// Interp is the render clock's figures over every core: counts and
+	// times summed, maxima the largest; the delay now and its median are
+	// the current core's (the last retired one's before it sampled).
+	Interp clientcore.InterpStats
+	Close  *session.CloseInfo // how the last connection ended (nil: open)
+	PlayAt time.Time          // when the last connection reached play
 }
 
 // stats are the totals with the current core's (nil: none).
 func (r *report) stats(c *clientcore.Core, refused parts.Refusals) Stats {
 	s := Stats{Decoded: r.retired, Prediction: r.prediction, Local: r.local, Errors: r.errs, Close: r.close, PlayAt: r.playAt,
-		Undecodable: r.badFrames, UndecodableReason: r.badFrameReason, Refused: refused}
+		Undecodable: r.badFrames, UndecodableReason: r.badFrameReason, Refused: refused, Interp: r.interp}
 	if c != nil {
+		s.Interp = addInterp(r.interp, c.InterpStats())
 		st := c.Stats()
 		s.Decoded += st.Decoded
 		s.Dropped = st.Dropped

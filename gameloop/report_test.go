@@ -1,10 +1,13 @@
 package gameloop
 
 import (
+	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
+	"vimpclient/clientcore"
 	"vimpclient/parts"
 )
 
@@ -59,5 +62,38 @@ func TestReportConnectionTimes(t *testing.T) {
 	r.configured(start, start.Add(5*time.Second))
 	if r.configAt != start.Add(5*time.Second) || *r.story.joinMs != 1000 {
 		t.Fatalf("config at %v, join %d ms", r.configAt, *r.story.joinMs)
+	}
+}
+
+// The render clock's figures of a retired core and the current one add
+// up: counts and times summed, maxima the largest, the delay's median the
+// current core's; a run that never sampled has no interp block, and the
+// block names its figures as the summary promises.
+func TestInterpFiguresOverCores(t *testing.T) {
+	old := clientcore.InterpStats{FrozenMs: 210.04, Freezes: 2, FreezesOver100ms: 1, BackSteps: 3, MaxBackStepMs: 70,
+		LateFrames: 40, DelayMs: 100, DelayMsP50: 100, DelayMsMax: 100, ExtrapolatedMs: 0, Samples: 900}
+	cur := clientcore.InterpStats{FrozenMs: 10, Freezes: 1, BackSteps: 0, MaxBackStepMs: 0, LateFrames: 2,
+		DelayMs: 140, DelayMsP50: 131, DelayMsMax: 250, ExtrapolatedMs: 95.26, Samples: 600}
+	s := interpSummary(addInterp(old, cur))
+	want := InterpSummary{FrozenMs: 220, Freezes: 3, FreezesOver100ms: 1, BackSteps: 3, MaxBackStepMs: 70, LateFrames: 42,
+		DelayMsP50: 131, DelayMsMax: 250, ExtrapolatedMs: 95.3}
+	if s == nil || *s != want {
+		t.Fatalf("got %+v\nwant %+v", s, want)
+	}
+	if s := interpSummary(addInterp(old, clientcore.InterpStats{})); s.DelayMsP50 != 100 {
+		t.Fatalf("a core that never sampled keeps the median before it: %+v", s)
+	}
+	if interpSummary(clientcore.InterpStats{}) != nil {
+		t.Fatal("never sampled: no interp block")
+	}
+	b, err := json.Marshal(Summary{Interp: s})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range []string{"frozenMs", "freezes", "freezesOver100ms", "backSteps", "maxBackStepMs", "lateFrames",
+		"delayMsP50", "delayMsMax", "extrapolatedMs"} {
+		if !strings.Contains(string(b), `"`+k+`":`) {
+			t.Errorf("the interp block has no %q: %s", k, b)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"time"
 
@@ -49,12 +50,43 @@ type Summary struct {
 	// RTT is the round trip the host measured for this player (its own
 	// scoreboard row) and the jitter of the host's PINGs (absent when
 	// neither was seen).
-	RTT        *RTTSummary `json:"rtt,omitempty"`
-	CloseCode  *int        `json:"closeCode"`
-	Errors     []string    `json:"errors"`
-	DurationMs int64       `json:"durationMs"`
+	RTT *RTTSummary `json:"rtt,omitempty"`
+	// Interp is how the render clock got on (absent when it never drew
+	// a frame).
+	Interp     *InterpSummary `json:"interp,omitempty"`
+	CloseCode  *int           `json:"closeCode"`
+	Errors     []string       `json:"errors"`
+	DurationMs int64          `json:"durationMs"`
 	// Client is the build that played (vimpclient -version).
 	Client string `json:"client"`
+}
+
+// InterpSummary is the render clock's figures (clientcore.InterpStats):
+// the time and episodes the world stood frozen past the newest frame (the
+// ones over 100 ms apart), the render time's steps back and the largest,
+// the frames that came behind render time, the delay's median and
+// largest, and the time remote entities were extrapolated. Times in ms.
+type InterpSummary struct {
+	FrozenMs         float64 `json:"frozenMs"`
+	Freezes          uint64  `json:"freezes"`
+	FreezesOver100ms uint64  `json:"freezesOver100ms"`
+	BackSteps        uint64  `json:"backSteps"`
+	MaxBackStepMs    float64 `json:"maxBackStepMs"`
+	LateFrames       uint64  `json:"lateFrames"`
+	DelayMsP50       float64 `json:"delayMsP50"`
+	DelayMsMax       float64 `json:"delayMsMax"`
+	ExtrapolatedMs   float64 `json:"extrapolatedMs"`
+}
+
+// interpSummary rounds s to what the summary prints (nil: never sampled).
+func interpSummary(s clientcore.InterpStats) *InterpSummary {
+	if s.Samples == 0 {
+		return nil
+	}
+	ms := func(v float64) float64 { return math.Round(v*10) / 10 }
+	return &InterpSummary{FrozenMs: ms(s.FrozenMs), Freezes: s.Freezes, FreezesOver100ms: s.FreezesOver100ms,
+		BackSteps: s.BackSteps, MaxBackStepMs: ms(s.MaxBackStepMs), LateFrames: s.LateFrames,
+		DelayMsP50: ms(s.DelayMsP50), DelayMsMax: ms(s.DelayMsMax), ExtrapolatedMs: ms(s.ExtrapolatedMs)}
 }
 
 // GameSummary names the game recognised ("" when none: drawn generically),
@@ -187,6 +219,7 @@ func Summarize(l *Loop, e *Entities, d time.Duration) Summary {
 	s.Lobby = l.lobbySummary()
 	s.Latency = l.Latency()
 	s.RTT = l.rtt.summary()
+	s.Interp = interpSummary(ls.Interp)
 	s.Errors = append(append([]string{}, st.Errors...), ls.Errors...)
 	if f := l.Fatal(); f != nil && len(s.Errors) == 0 {
 		s.Errors = append(s.Errors, f.Error())

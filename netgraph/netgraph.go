@@ -22,6 +22,8 @@ type Counters struct {
 	Late     uint64 // frames behind render time
 	Dropped  uint64 // frames lost: undecodable, pruned unemitted, or dropped from the event queue
 	Buffered int    // frames in the interpolation buffer now
+	Freezes  uint64 // times render time passed the newest frame with nothing left to show
+	DelayMs  float64
 }
 
 // Prediction is the predictor's view, passed each tick.
@@ -33,6 +35,7 @@ type Tick struct {
 	Frames     uint32  // frames received during the tick
 	Late       uint32  // late frames during the tick
 	Dropped    uint32  // frames lost during the tick
+	Freezes    uint32  // freezes that began during the tick
 	Buffered   int
 	Error      float64
 	Correction float64
@@ -52,6 +55,8 @@ type Summary struct {
 	DroppedTotal  uint64
 	LatePerSec    float64
 	DroppedPerSec float64
+	DelayMs       float64 // the interpolation delay now
+	FreezesTotal  uint64
 	ErrorNow      float64 // latest prediction error, world units
 	ErrorMax      float64 // largest in the window
 	Predicting    bool
@@ -60,17 +65,20 @@ type Summary struct {
 // Graph is the net graph model. It is owned by the game loop's goroutine and
 // allocates nothing after New.
 type Graph struct {
-	ticks      [History]Tick
-	head, n    int
-	last       Counters
-	hasLast    bool
-	ping       float64
-	jitter     float64
-	hasPing    bool
-	hasJitter  bool
-	lateTotal  uint64
-	dropTotal  uint64
-	generation uint64
+	ticks     [History]Tick
+	head, n   int
+	last      Counters
+	hasLast   bool
+	ping      float64
+	jitter    float64
+	hasPing   bool
+	hasJitter bool
+	lateTotal uint64
+	dropTotal uint64
+	// freezeTotal and delay are the last counters' freezes and delay.
+	freezeTotal uint64
+	delay       float64
+	generation  uint64
 }
 
 // New returns an empty graph.
@@ -100,7 +108,9 @@ func (g *Graph) Observe(now float64, c Counters, p Prediction) {
 		t.Frames = delta(c.Received, g.last.Received)
 		t.Late = delta(c.Late, g.last.Late)
 		t.Dropped = delta(c.Dropped, g.last.Dropped)
+		t.Freezes = delta(c.Freezes, g.last.Freezes)
 	}
+	g.freezeTotal, g.delay = c.Freezes, c.DelayMs
 	g.lateTotal = c.Late
 	g.dropTotal = c.Dropped
 	g.last, g.hasLast = c, true
@@ -133,7 +143,7 @@ func (g *Graph) Reset() { *g = Graph{} }
 // Summary computes the printed figures over the last second of ticks.
 func (g *Graph) Summary() Summary {
 	s := Summary{PingMs: g.ping, JitterMs: g.jitter, HasPing: g.hasPing, HasJitter: g.hasJitter,
-		LateTotal: g.lateTotal, DroppedTotal: g.dropTotal}
+		LateTotal: g.lateTotal, DroppedTotal: g.dropTotal, DelayMs: g.delay, FreezesTotal: g.freezeTotal}
 	if g.n == 0 {
 		return s
 	}

@@ -90,3 +90,30 @@ func TestFeeds(t *testing.T) {
 		t.Fatalf("%+v", k)
 	}
 }
+
+// TestFreezesAndDelay: the freezes the core counted show per tick and in
+// total, with the delay of the last tick.
+func TestFreezesAndDelay(t *testing.T) {
+	g := New()
+	c := Counters{DelayMs: 100}
+	for i := 0; i < 10; i++ {
+		if i == 3 || i == 7 {
+			c.Freezes++
+		}
+		c.DelayMs = 100 + float64(i)
+		g.Observe(float64(i)*16, c, Prediction{Error: -1})
+	}
+	s := g.Summary()
+	if s.FreezesTotal != 2 || s.DelayMs != 109 {
+		t.Fatalf("freezes %d delay %v, want 2 and 109", s.FreezesTotal, s.DelayMs)
+	}
+	var marked []int
+	for i := 0; i < g.Len(); i++ {
+		if g.At(i).Freezes > 0 {
+			marked = append(marked, i)
+		}
+	}
+	if len(marked) != 2 || marked[0] != 3 || marked[1] != 7 {
+		t.Fatalf("freeze ticks %v, want [3 7]", marked)
+	}
+}

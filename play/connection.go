@@ -44,6 +44,8 @@ type Config struct {
 	// The embedded host's match, when no address is given.
 	Bots      int
 	Game, Map string
+	// Interp is how the world is drawn between frames (-interp).
+	Interp Interp
 	// Window mode.
 	AudioOut        string // also write the sound mix to this WAV file
 	NetGraph        bool

@@ -24,6 +24,32 @@ func (s Values) Set(v string) error {
 	return nil
 }
 
+// Interp is -interp: how the world is drawn between frames. The default,
+// adaptive, runs the client core's adaptive render clock; fixed draws at
+// the host's server time minus its interpolation delay as the engine
+// does, with no extrapolation.
+type Interp struct{ Fixed bool }
+
+func (i *Interp) String() string {
+	if i != nil && i.Fixed {
+		return "fixed"
+	}
+	return "adaptive"
+}
+
+// Set takes adaptive or fixed.
+func (i *Interp) Set(v string) error {
+	switch v {
+	case "adaptive":
+		i.Fixed = false
+	case "fixed":
+		i.Fixed = true
+	default:
+		return fmt.Errorf("-interp wants adaptive or fixed, got %q", v)
+	}
+	return nil
+}
+
 // QuickPlay is -quickplay [GAME]: with no game (as the flag has always
 // been written) it plays at once, against the embedded host when no
 // address is given; with a game, the embedded host plays that game, and a

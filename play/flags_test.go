@@ -41,3 +41,19 @@ func TestJoinQuickplayArg(t *testing.T) {
 		t.Error("an address taken for a game")
 	}
 }
+
+func TestInterpFlag(t *testing.T) {
+	var i Interp
+	if i.String() != "adaptive" || i.Fixed {
+		t.Fatalf("default %q", i.String())
+	}
+	if err := i.Set("fixed"); err != nil || !i.Fixed || i.String() != "fixed" {
+		t.Fatalf("fixed: %v %+v", err, i)
+	}
+	if err := i.Set("adaptive"); err != nil || i.Fixed {
+		t.Fatalf("adaptive: %v %+v", err, i)
+	}
+	if err := i.Set("smooth"); err == nil {
+		t.Fatal("an unknown mode must be refused")
+	}
+}

@@ -73,7 +73,7 @@ func headlessConnect(ctx context.Context, p *Config, addr string, offline bool, 
 		defer cancel()
 	}
 	opts := gameloop.Options{Session: sess, Log: log, LogOnce: conn.once, Start: time.Now(), Context: ctx, AutoTeam: true,
-		Team: p.Team, SoundFetcher: conn.assets.SoundFetcher}
+		Team: p.Team, SoundFetcher: conn.assets.SoundFetcher, FixedInterp: p.Interp.Fixed}
 	if p.AudioOut != "" {
 		// Sound without a device: the mix runs in real time into the WAV.
 		mx := mix.New(mix.Options{})

@@ -102,7 +102,7 @@ func (mm *matchMaker) joinAt(ctx context.Context, c hud.BrowserChoice, offline b
 	}
 	opts := gameloop.Options{Session: sess, Log: log, LogOnce: conn.once, Start: time.Now(), Context: mctx,
 		Textures: mm.textures, SoundFetcher: conn.assets.SoundFetcher,
-		Store: hudStore, Interactive: true, AutoTeam: p.Team != "", Team: p.Team,
+		Store: hudStore, Interactive: true, AutoTeam: p.Team != "", Team: p.Team, FixedInterp: p.Interp.Fixed,
 		OnGiveUp: func() { m.gaveUp.Store(true); cancel() }}
 	if path, err := input.BindingsPath(); err == nil {
 		// Read when the game is known: an address joined from the start

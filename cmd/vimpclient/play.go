@@ -42,6 +42,7 @@ func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&p.Game, "game", "", "the `game` the embedded host plays: "+gameList()+" (default "+host.DefaultGame+"; not with an address)")
 	fs.StringVar(&p.Map, "map", "", "the embedded host plays only this `map` of the game (no rotation; not with an address)")
 	fs.StringVar(&p.AudioOut, "audio-out", "", "also write the sound mix to this WAV file")
+	fs.Var(&p.Interp, "interp", "how the world is drawn between frames: `adaptive` (a render clock that never steps back, a delay that follows the network, brief extrapolation) or fixed (the engine's: server time minus the host's delay)")
 	fs.BoolVar(&p.NetGraph, "netgraph", false, "show the net graph from the start (F3 toggles it)")
 	fs.BoolVar(&p.Fullscreen, "fullscreen", false, "start in fullscreen (F11 or Alt+Enter toggles it)")
 	fs.StringVar(&p.Screenshot, "screenshot", "", "write a PNG of the window to this file after -screenshot-after, then quit")

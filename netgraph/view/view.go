@@ -1,8 +1,8 @@
 // Package view draws the net graph (package netgraph) with Ebiten: a strip
 // of per-tick columns — frames received, interpolation buffer depth,
-// prediction error, late and dropped frames — under text lines with ping,
-// jitter, frames/s and the counts, which always fit the box. A key toggles
-// it.
+// prediction error, late and dropped frames, freezes — under text lines
+// with ping, jitter, frames/s, the counts and the interpolation delay,
+// which always fit the box. A key toggles it.
 package view
 
 import (
@@ -43,7 +43,7 @@ const (
 	lineHeight = 16
 	// TextLines is how many lines Format writes; TextColumns is how many
 	// glyphs fit a line of the box, with a 2 px margin each side.
-	TextLines   = 5
+	TextLines   = 6
 	TextColumns = (Width - 4) / glyphW
 )
 
@@ -112,7 +112,11 @@ func Format(dst []byte, s netgraph.Summary) []byte {
 	dst = strconv.AppendUint(dst, min(s.DroppedTotal, 999999999), 10)
 	dst = append(dst, " ("...)
 	dst = strconv.AppendFloat(dst, clamp(s.DroppedPerSec, 999.9), 'f', 1, 64)
-	dst = append(dst, "/s)\n"...)
+	dst = append(dst, "/s)\ndelay "...)
+	dst = strconv.AppendFloat(dst, clamp(s.DelayMs, 9999), 'f', 0, 64)
+	dst = append(dst, " ms  freezes "...)
+	dst = strconv.AppendUint(dst, min(s.FreezesTotal, 999999999), 10)
+	dst = append(dst, '\n')
 	if s.Predicting {
 		dst = append(dst, "pred err "...)
 		dst = strconv.AppendFloat(dst, clamp(s.ErrorNow, 9999.99), 'f', 2, 64)
@@ -179,6 +183,9 @@ func (v *View) Draw(dst *ebiten.Image, x, y float64) {
 		}
 		if t.Dropped > 0 {
 			v.rect(dst, cx, base-stripHeight+6, 1, 6, 1, 0.2, 1, 1)
+		}
+		if t.Freezes > 0 {
+			v.rect(dst, cx, base-stripHeight+12, 1, 6, 0.2, 0.9, 1, 1)
 		}
 	}
 }

@@ -57,6 +57,7 @@ type row struct {
 var rows = []row{
 	{"decode", "./clientcore", "^BenchmarkDecodeHeavyTanks$", 4000, true, "vimpclient/clientcore.(*Decoder).Decode"},
 	{"sample", "./clientcore", "^BenchmarkSampleHeavyTanks$", 4000, true, "vimpclient/clientcore.(*Core).Sample"},
+	{"sample adaptive", "./clientcore", "^BenchmarkSampleHeavyTanksAdaptive$", 4000, true, "vimpclient/clientcore.(*Core).Sample"},
 	{"tick", "./gameloop", "^BenchmarkLoopTickHeavy$", 300, true, "vimpclient/gameloop.(*heavyMatch).tick"},
 	{"draw", "./render", "^BenchmarkDrawHeavyScene$", 0, false, ""},
 	{"bake", "./render", "^BenchmarkBake$/^canopy$", 0, false, ""},

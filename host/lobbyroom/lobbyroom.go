@@ -260,24 +260,40 @@ func (r *Room) send(msg []byte) {
 // maxPeers bounds the peers being set up or served at once.
 func (r *Room) maxPeers() int { return 2*r.cfg.MaxPlayers + 4 }
 
+// offer answers a joiner's offer. A joiner offers again only when it lost
+// its connection; the host may not have noticed the loss yet (a dead peer
+// is seen only when its transport times out), so a new offer from a joiner
+// whose old peer is still served ends the old peer — its player is then a
+// lost connection whose seat the new one may ask back — and is answered.
+// Ignoring it would leave the joiner waiting for an answer that never
+// comes, past the time its seat is held.
 func (r *Room) offer(o *lobby.Offer) {
 	r.mu.Lock()
-	if r.peers[o.ClientID] != nil || len(r.peers) >= r.maxPeers() || r.ctx.Err() != nil {
+	old := r.peers[o.ClientID]
+	if (old == nil && len(r.peers) >= r.maxPeers()) || r.ctx.Err() != nil {
 		r.mu.Unlock()
 		return
 	}
-	a := &answerer{room: r, clientID: o.ClientID}
+	ctx, cancel := context.WithCancel(r.ctx)
+	a := &answerer{room: r, clientID: o.ClientID, cancel: cancel}
 	r.peers[o.ClientID] = a
 	r.wg.Add(1)
 	r.mu.Unlock()
+	if old != nil {
+		old.cancel()
+		r.log.Info("lobby room: a joiner offered again: its old peer is ended", "client", o.ClientID)
+	}
 	go func() {
 		defer r.wg.Done()
+		defer cancel()
 		defer func() {
 			r.mu.Lock()
-			delete(r.peers, o.ClientID)
+			if r.peers[o.ClientID] == a {
+				delete(r.peers, o.ClientID)
+			}
 			r.mu.Unlock()
 		}()
-		if err := a.serve(r.ctx, o.SDP, o.Resume); err != nil {
+		if err := a.serve(ctx, o.SDP, o.Resume); err != nil {
 			r.log.Info("lobby room: joiner not connected", "client", o.ClientID, "err", err)
 		}
 	}()

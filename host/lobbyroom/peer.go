@@ -13,6 +13,7 @@ import (
 type answerer struct {
 	room     *Room
 	clientID string
+	cancel   context.CancelFunc // ends this peer (a newer offer of the same joiner)
 
 	mu   sync.Mutex
 	peer *rtcpeer.HostPeer

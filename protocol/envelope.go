@@ -50,41 +50,13 @@ func ParseEnvelope(text []byte) (Envelope, error) {
 }
 
 // topElements returns the first three elements (trimmed) of the array that
-// valid JSON text is, found by tracking strings and nesting: the text is
-// known to be well formed, so no value needs parsing. A third element only
-// says there are too many.
-func topElements(text []byte) ([][]byte, error) {
-	t := bytes.TrimSpace(text)
+// valid JSON text is: a third element only says there are too many.
+func topElements(text []byte) ([]json.RawMessage, error) {
+	t := jsonTrim(text)
 	if len(t) < 2 || t[0] != '[' {
 		return nil, fmt.Errorf("%w: not an array", ErrNotEnvelope)
 	}
-	body := t[1 : len(t)-1]
-	if len(bytes.TrimSpace(body)) == 0 {
-		return nil, nil
-	}
-	parts := make([][]byte, 0, 3)
-	depth, inString, start := 0, false, 0
-	for i := 0; i < len(body) && len(parts) < 2; i++ {
-		c := body[i]
-		switch {
-		case inString:
-			if c == '\\' {
-				i++
-			} else if c == '"' {
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '[' || c == '{':
-			depth++
-		case c == ']' || c == '}':
-			depth--
-		case c == ',' && depth == 0:
-			parts = append(parts, bytes.TrimSpace(body[start:i]))
-			start = i + 1
-		}
-	}
-	return append(parts, bytes.TrimSpace(body[start:])), nil
+	return splitArray(t, 3), nil
 }
 
 func parsePort(raw json.RawMessage) (int, error) {

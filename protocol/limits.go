@@ -123,12 +123,18 @@ func elements(raw []byte, limit int) (els []json.RawMessage, ok bool) {
 	if t[0] != '[' {
 		return nil, false
 	}
+	return splitArray(t, limit), true
+}
+
+// splitArray returns the elements of the array t, valid JSON trimmed of
+// space, at most limit of them (limit < 0: all), each trimmed: the text is
+// known to be well formed, so tracking strings and nesting finds the
+// top-level commas and no value needs parsing.
+func splitArray(t []byte, limit int) (els []json.RawMessage) {
 	body := jsonTrim(t[1 : len(t)-1])
 	if len(body) == 0 {
-		return nil, true
+		return nil
 	}
-	// The text is valid, so tracking strings and nesting finds the
-	// top-level commas.
 	depth, inString, start := 0, false, 0
 	for i := 0; i < len(body) && limit != 0; i++ {
 		c := body[i]
@@ -154,7 +160,7 @@ func elements(raw []byte, limit int) (els []json.RawMessage, ok bool) {
 	if limit != 0 {
 		els = append(els, jsonTrim(body[start:]))
 	}
-	return els, true
+	return els
 }
 
 // jsonTrim is b without the space JSON allows around a value.

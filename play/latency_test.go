@@ -29,11 +29,13 @@ func TestHeadlessPressShowsWithinAFrame(t *testing.T) {
 	}
 	// The tank gets its team about 1.5 s after play begins; each press
 	// starts from rest: the turn and the gun stop at once, forward (which
-	// coasts for seconds) comes last. Six presses, of which three timed
+	// coasts for seconds) comes last. Ten presses, of which three timed
 	// are enough (a loaded machine may tick a press in a frame whose pose
-	// was still settling, which the measure leaves untimed).
+	// was still settling, which the measure leaves untimed); the run ends
+	// as soon as three are.
 	steps, err := input.ParseScript(strings.NewReader("2.5s down left\n2.7s up left\n4s down right\n4.2s up right\n5.5s down gunLeft\n5.7s up gunLeft\n" +
-		"7s down left\n7.2s up left\n8.5s down gunRight\n8.7s up gunRight\n10s down forward\n10.3s up forward\n"))
+		"7s down left\n7.2s up left\n8.5s down gunRight\n8.7s up gunRight\n10s down right\n10.2s up right\n11.5s down gunLeft\n11.7s up gunLeft\n" +
+		"13s down left\n13.2s up left\n14.5s down gunRight\n14.7s up gunRight\n16s down forward\n16.3s up forward\n"))
 	if err != nil {
 		t.Fatal(err)
 	}

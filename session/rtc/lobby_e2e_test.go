@@ -114,19 +114,20 @@ func TestHostMigrationAndRoomClosed(t *testing.T) {
 	if err := fm.Migrate(roomID, succID, "cold"); err != nil {
 		t.Fatal(err)
 	}
-	p.until(t, "host changing", isPlatform(session.PlatformHostChanging))
-	// The old connection's end and the master's host_changed race: take
-	// both, in either order.
+	// The old connection's end and the master's host_changed race each
+	// other and the host-changing notice: take all three, in any order.
 	var closed *session.CloseInfo
-	changed := false
-	p.until(t, "old connection closed and host changed", func(e session.Event) bool {
+	changed, changing := false, false
+	p.until(t, "host changing, old connection closed and host changed", func(e session.Event) bool {
 		switch {
 		case e.Kind == session.EventClosed:
 			closed = e.Close
 		case e.Kind == session.EventPlatform && e.Platform.Kind == session.PlatformHostChanged:
 			changed = true
+		case e.Kind == session.EventPlatform && e.Platform.Kind == session.PlatformHostChanging:
+			changing = true
 		}
-		return closed != nil && changed
+		return closed != nil && changed && changing
 	})
 	if closed.Code != protocol.CloseHostMigrating || !closed.Reconnect {
 		t.Fatalf("old host's close %+v", closed)

@@ -96,6 +96,7 @@ type Game struct {
 
 	shots  shotState
 	spawns []clientcore.EventFrame
+	bomb   [2*maxBombSteps + 1]string // Turret's bomb steps, reused
 }
 
 var _ clientcore.Game = (*Game)(nil)

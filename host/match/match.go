@@ -149,6 +149,7 @@ type Match struct {
 	board    board // the host's own leaderboard (ACCOLADES_DATA)
 
 	model  tanks.Model
+	wp     weaponRules // the config's weapons
 	levels tanks.LevelRules // the levels' rules (falls of mapFallTime per level)
 
 	frame packer.Frame
@@ -246,9 +247,21 @@ func New(cfg Config) (*Match, error) {
 	// dialect has none).
 	levels := tanks.DefaultLevelRules()
 	var pred struct {
-		MapFallTime *float64 `json:"mapFallTime"`
+		MapFallTime *float64        `json:"mapFallTime"`
+		Models      json.RawMessage `json:"models"`
+		Weapons     json.RawMessage `json:"weapons"`
 	}
 	if err := json.Unmarshal(top["prediction"], &pred); err != nil {
+		return nil, fmt.Errorf("match config: prediction: %w", err)
+	}
+	// The tank and the weapons the clients predict are the ones the match
+	// steps and fires.
+	model, err := parseModel(pred.Models)
+	if err != nil {
+		return nil, fmt.Errorf("match config: prediction: %w", err)
+	}
+	wp, err := parseWeapons(pred.Weapons)
+	if err != nil {
 		return nil, fmt.Errorf("match config: prediction: %w", err)
 	}
 	if pred.MapFallTime != nil {
@@ -260,7 +273,7 @@ func New(cfg Config) (*Match, error) {
 		keyM1: schema.Key("m1"), keyW1: schema.Key("w1"), keyW2: schema.Key("w2"),
 		keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"), rows: rows,
 		maps: maps, names: names, flat: flatNames(maps, names), byUID: game.Users[*player]{},
-		out: discard{}, model: tanks.M1(), levels: levels,
+		out: discard{}, model: model, wp: wp, levels: levels,
 	}
 	m.loadMap(first)
 	for i := 0; i < cfg.Bots; i++ {

@@ -190,7 +190,7 @@ func (m *Match) packBody() {
 		for _, b := range m.planted {
 			v := m.row(len(m.keyW2.Fields))
 			v[l.X.Index()], v[l.Y.Index()], v[l.Angle.Index()] = packer.F(packer.Round2(b.x)), packer.F(packer.Round2(b.y)), packer.F(0)
-			v[l.Size.Index()], v[l.Time.Index()], v[l.Author.Index()] = packer.I(w2Size), packer.I(w2FuseMs), packer.I(uint32(b.owner))
+			v[l.Size.Index()], v[l.Time.Index()], v[l.Author.Index()] = packer.I(m.wp.w2Size), packer.I(m.wp.w2FuseMs), packer.I(uint32(b.owner))
 			f.Row(b.id, v)
 		}
 		for _, id := range m.detonated {

@@ -85,7 +85,6 @@ func TestBridgeRowsCarryLevels(t *testing.T) {
 	now := 1.7e12
 	var maxZ float32
 	var levels [2]int
-	h := m.current.geom.Levels.LevelHeight()
 	for i := 0; i < 4*TicksPerSecond; i++ {
 		now += 1000.0 / 120
 		m.Step(now)
@@ -99,13 +98,13 @@ func TestBridgeRowsCarryLevels(t *testing.T) {
 				z, lv := fz.Get(row), fl.Get(row)
 				maxZ = max(maxZ, z)
 				levels[int(lv)]++
-				if x := fx.Get(row); x > 12*19.2+5 && x < 36*19.2-5 && (lv != 1 || z != packer.Round2(h)) {
+				if x := fx.Get(row); x > 12*19.2+5 && x < 36*19.2-5 && (lv != 1 || z != 1) {
 					t.Fatalf("on the bridge at x %v: level %v z %v", x, lv, z)
 				}
 			case ck:
 				for j, row := range blk.Rows {
 					want := m.current.Data.Dynamic[j].Level
-					if cl.Get(row.Fields) != float32(want) || cz.Get(row.Fields) != packer.Round2(float32(want)*h) {
+					if cl.Get(row.Fields) != float32(want) || cz.Get(row.Fields) != float32(want) {
 						t.Fatalf("crate %d row %v, want level %d", j, row.Fields, want)
 					}
 				}
@@ -113,7 +112,7 @@ func TestBridgeRowsCarryLevels(t *testing.T) {
 		}
 	}
 	st := m.byUID[1].tank
-	if levels[1] < 20 || maxZ != packer.Round2(h) || st.lv != (tanks.LevelState{}) || st.st.X < 42*19.2 {
+	if levels[1] < 20 || maxZ != 1 || st.lv != (tanks.LevelState{}) || st.st.X < 42*19.2 {
 		t.Fatalf("frames per level %v, top height %v, end %+v at %+v", levels, maxZ, st.lv, st.st)
 	}
 	if math.Abs(float64(st.st.Y-307.2)) > 1e-3 {

@@ -83,14 +83,15 @@ func checkCrateRow(k *snapschema.Key, c *tanks.CrateRow) error {
 
 // tankValues are one tank's m1 values by name.
 type tankValues struct {
-	x, y, angle, gun, vx, vy, load, angvel, z float32
-	cond, size, team, level                   uint32
+	x, y, angle, gun, vx, vy, load, angvel float32
+	z, vz, pitch, roll                     float32 // height and vertical speed in levels, tilt in radians
+	cond, size, team, level                uint32
 }
 
 func (t *tankObj) values(p *player, size float32, g *tanks.Geometry) tankValues {
 	s := &t.st
 	return tankValues{x: s.X, y: s.Y, angle: s.Angle, gun: s.Gun, vx: s.VX, vy: s.VY, load: s.EngineLoad, angvel: s.AngVel,
-		z: t.lv.WorldZ(g.Levels), level: uint32(t.lv.Level),
+		z: t.lv.Z, level: uint32(t.lv.Level),
 		cond: uint32(t.condition()), size: uint32(size), team: uint32(p.team)}
 }
 
@@ -104,6 +105,15 @@ func packTank(l *tanks.TankRow, v []packer.Value, r *tankValues) {
 	v[l.Cond.Index()], v[l.Size.Index()], v[l.Team.Index()] = packer.I(r.cond), packer.I(r.size), packer.I(r.team)
 	if l.Layered() {
 		v[l.Z.Index()], v[l.Level.Index()] = packer.F(packer.Round2(r.z)), packer.I(r.level)
+	}
+	if l.VZ.Bound() {
+		v[l.VZ.Index()] = packer.F(packer.Round2(r.vz))
+	}
+	if l.Pitch.Bound() {
+		v[l.Pitch.Index()] = packer.F(packer.Round2(r.pitch))
+	}
+	if l.Roll.Bound() {
+		v[l.Roll.Index()] = packer.F(packer.Round2(r.roll))
 	}
 }
 

@@ -221,7 +221,7 @@ func (m *Match) packBody() {
 		v[cl.VX.Index()], v[cl.VY.Index()], v[cl.AngVel.Index()] = packer.F(packer.Round2(b.VX)), packer.F(packer.Round2(b.VY)), packer.F(packer.Round2(b.AngVel))
 		if cl.Layered() {
 			lv := &m.crates[i].lv
-			v[cl.Z.Index()], v[cl.Level.Index()] = packer.F(packer.Round2(lv.WorldZ(m.current.geom.Levels))), packer.I(uint32(lv.Level))
+			v[cl.Z.Index()], v[cl.Level.Index()] = packer.F(packer.Round2(lv.Z)), packer.I(uint32(lv.Level))
 		}
 		f.Row(uint32(i), v[:n])
 	}

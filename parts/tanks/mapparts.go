@@ -84,7 +84,7 @@ func (cr *Crate) Update(row []float32) {
 	cr.X, cr.Y, cr.Angle = cr.b.f.X.Float64(row), cr.b.f.Y.Float64(row), cr.b.f.Angle.Float64(row)
 	if cr.b.f.Level.Bound() {
 		cr.Level = min(max(int(cr.b.f.Level.Get(row)), 0), gamemap.MaxLevels-1)
-		cr.H = cr.c.Levels.Levels(cr.b.f.Z.Float64(row))
+		cr.H = cr.b.f.Z.Float64(row) // in levels
 	}
 	cr.State = int(cr.b.f.State.Get(row))
 	cr.h = cr.c.Stage.Move(cr.h, cr.z())

@@ -24,7 +24,7 @@ func bindTank(k *clientcore.KeySchema) (tankgame.TankRow, error) {
 type tankPose struct {
 	x, y, angle, gun, vx, vy, load float64
 	cond, size, team               int
-	worldZ                         float64 // height above the ground, world units
+	z                              float64 // height above the ground, in levels
 	level                          int
 }
 
@@ -34,7 +34,7 @@ func readTank(f *tankgame.TankRow, row []float32) tankPose {
 		x: f.X.Float64(row), y: f.Y.Float64(row), angle: f.Angle.Float64(row), gun: f.Gun.Float64(row),
 		vx: f.VX.Float64(row), vy: f.VY.Float64(row), load: f.Load.Float64(row),
 		cond: int(f.Cond.Float64(row)), size: int(f.Size.Float64(row)), team: int(f.Team.Float64(row)),
-		worldZ: f.Z.Float64(row), level: min(max(int(f.Level.Get(row)), 0), maxLevel),
+		z: f.Z.Float64(row), level: min(max(int(f.Level.Get(row)), 0), maxLevel),
 	}
 }
 
@@ -43,7 +43,7 @@ const maxLevel = 7
 
 // height is where the tank stands: its level and its height in levels.
 func (p *tankPose) height(l *parts.Levels) parts.Height {
-	return parts.Height{Level: p.level, H: l.Levels(p.worldZ)}
+	return parts.Height{Level: p.level, H: p.z}
 }
 
 // drawZ is the draw order of base order z for something at height at.

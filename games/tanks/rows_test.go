@@ -1,6 +1,7 @@
 package tanks
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"testing"
@@ -32,5 +33,24 @@ func TestKeyRecords(t *testing.T) {
 		{"w2e", func(b *clientcore.Binder) { BindExplosionRow(b.Positions()) }, []string{"level"}},
 	} {
 		t.Run(c.key, func(t *testing.T) { rowtest.CheckKeyRecord(t, raw, c.key, c.bind, c.newer...) })
+		// Today's tanks (0.22) has every field the records read, and no
+		// other: z and level of m1 by name, the shots' levels, the state.
+		t.Run("0.22/"+c.key, func(t *testing.T) { rowtest.CheckKeyRecord(t, snapshot022(t), c.key, c.bind) })
 	}
+}
+
+// snapshot022 is the snapshot schema of a real tanks 0.22 host.
+func snapshot022(t *testing.T) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(capturetest.SharedDir(t), "captures", "real-tanks-0.22", "config-data.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var top struct {
+		Snapshot json.RawMessage `json:"snapshot"`
+	}
+	if err := json.Unmarshal(b, &top); err != nil {
+		t.Fatal(err)
+	}
+	return top.Snapshot
 }

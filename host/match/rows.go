@@ -61,18 +61,16 @@ func bindRowLayouts(s *snapschema.Schema) (rowLayouts, error) {
 	return l, nil
 }
 
-// checkCrateRow holds the c1 layout to what the match writes: the pose in
-// the mandatory head, the velocities (which the declaration lets older
-// layouts lack) in the optional tail, and no state byte.
+// checkCrateRow holds the c1 layout to what the match writes: the pose
+// (and the state byte, when the layout has one) in the mandatory head, the
+// velocities (which the declaration lets older layouts lack) in the
+// optional tail.
 func checkCrateRow(k *snapschema.Key, c *tanks.CrateRow) error {
 	if !c.VX.Bound() || !c.VY.Bound() || !c.AngVel.Bound() {
 		return fmt.Errorf("snapshot key %q: the match writes the velocities vx, vy and angvel", k.Name)
 	}
-	if c.State.Bound() {
-		return fmt.Errorf("snapshot key %q: the match writes no state byte", k.Name)
-	}
 	of := k.OptionalFrom
-	head := []snapschema.Pos{c.X, c.Y, c.Angle, c.Z, c.Level}
+	head := []snapschema.Pos{c.X, c.Y, c.Angle, c.Z, c.Level, c.State}
 	tail := []snapschema.Pos{c.VX, c.VY, c.AngVel}
 	if of > 0 && (slices.ContainsFunc(head, func(p snapschema.Pos) bool { return p.Index() >= of }) ||
 		slices.ContainsFunc(tail, func(p snapschema.Pos) bool { return p.Index() < of })) {
@@ -121,6 +119,7 @@ func packTank(l *tanks.TankRow, v []packer.Value, r *tankValues) {
 type tracer struct {
 	startX, startY, endX, endY, bodyX, bodyY float32
 	hit, shooter                             uint32
+	startLevel, endLevel                     uint32 // the levels the shot left and ended on
 }
 
 func packTracer(l *tanks.TracerRow, v []packer.Value, s *tracer) {
@@ -128,11 +127,23 @@ func packTracer(l *tanks.TracerRow, v []packer.Value, s *tracer) {
 	v[l.EndX.Index()], v[l.EndY.Index()] = packer.F(s.endX), packer.F(s.endY)
 	v[l.BodyX.Index()], v[l.BodyY.Index()] = packer.F(s.bodyX), packer.F(s.bodyY)
 	v[l.Hit.Index()], v[l.Author.Index()] = packer.I(s.hit), packer.I(s.shooter)
+	if l.StartLevel.Bound() {
+		v[l.StartLevel.Index()] = packer.I(s.startLevel)
+	}
+	if l.EndLevel.Bound() {
+		v[l.EndLevel.Index()] = packer.I(s.endLevel)
+	}
 }
 
 // explosion is one w2e row's values, already rounded.
-type explosion struct{ x, y, radius float32 }
+type explosion struct {
+	x, y, radius float32
+	level        uint32
+}
 
 func packExplosion(l *tanks.ExplosionRow, v []packer.Value, e *explosion) {
 	v[l.X.Index()], v[l.Y.Index()], v[l.Radius.Index()] = packer.F(e.x), packer.F(e.y), packer.F(e.radius)
+	if l.Level.Bound() {
+		v[l.Level.Index()] = packer.I(e.level)
+	}
 }

@@ -55,11 +55,6 @@ func TestRowLayoutsBindByName(t *testing.T) {
 			f := keys["w1"]["fields"].([]any)
 			f[0].(map[string]any)["name"] = "fromX"
 		}, `"w1": missing field "startX", unaccounted field "fromX"`},
-		{"crate state", func(keys map[string]map[string]any) {
-			f := keys["c1"]["fields"].([]any)
-			keys["c1"]["fields"] = append(f[:3:3], append([]any{map[string]any{"name": "state", "ty": "u8", "role": "state"}}, f[3:]...)...)
-			keys["c1"]["optionalFrom"] = 4
-		}, `"c1": the match writes no state byte`},
 		{"crate without velocities", func(keys map[string]map[string]any) {
 			keys["c1"]["fields"] = keys["c1"]["fields"].([]any)[:3]
 			delete(keys["c1"], "optionalFrom")

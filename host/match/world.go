@@ -58,6 +58,9 @@ type crateObj struct {
 	lv      tanks.LevelState
 	linDamp float32
 	angDamp float32
+	// state is the body's state byte as the rows carry it (0 whole, 1
+	// damaged, 2 destroyed).
+	state uint8
 }
 
 // CrateBodies appends the simulated state of the map bodies, in MAP_DATA
@@ -258,6 +261,7 @@ func (m *Match) fireHitscan(p *player) {
 	m.shots = append(m.shots, tracer{
 		startX: packer.Round2(mx), startY: packer.Round2(my), endX: packer.Round1(ex), endY: packer.Round1(ey),
 		bodyX: packer.Round2(t.st.X), bodyY: packer.Round2(t.st.Y), hit: wasHit, shooter: uint32(p.gid),
+		startLevel: uint32(max(level, 0)), endLevel: uint32(max(level, 0)), // the ray stays on its level
 	})
 	switch {
 	case crate != nil:
@@ -282,7 +286,7 @@ func push(b *tanks.Body, px, py, dx, dy, dv float32) {
 
 func (m *Match) detonate(b bomb) {
 	m.detonated = append(m.detonated, b.id)
-	m.explosions = append(m.explosions, explosion{x: packer.Round1(b.x), y: packer.Round1(b.y), radius: m.wp.w2Radius})
+	m.explosions = append(m.explosions, explosion{x: packer.Round1(b.x), y: packer.Round1(b.y), radius: m.wp.w2Radius, level: uint32(max(b.level, 0))})
 	owner := m.players[b.owner]
 	if owner != nil && owner.tank != nil {
 		owner.tank.bomb = false

@@ -32,6 +32,9 @@ type MatchOptions struct {
 	// Map is the map to pin ("" rotates); it is one of GameInfo.Maps.
 	Map                                   string
 	RoundSeconds, MapSeconds, VoteSeconds int
+	// Dialect is the tanks match's built-in data (match.Dialects; "" the
+	// default), tanks only.
+	Dialect string
 	// Data is another tanks game's own data (Config.Data), tanks only.
 	Data *match.GameData
 	Log  *slog.Logger
@@ -45,7 +48,7 @@ func Games() []GameInfo {
 	return []GameInfo{
 		{ID: "tanks", Title: "Tanks", Maps: match.MapNames(), New: func(o MatchOptions) (game.Match, error) {
 			return match.New(match.Config{Bots: o.Bots, Seed: o.Seed, Map: o.Map, RoundSeconds: o.RoundSeconds,
-				MapSeconds: o.MapSeconds, VoteSeconds: o.VoteSeconds, Game: o.Data, Log: o.Log})
+				MapSeconds: o.MapSeconds, VoteSeconds: o.VoteSeconds, Dialect: o.Dialect, Game: o.Data, Log: o.Log})
 		}},
 		{ID: "snakes", Title: "Snakes", Maps: snakesmatch.MapNames(), New: func(o MatchOptions) (game.Match, error) {
 			return snakesmatch.New(snakesmatch.Config{Bots: o.Bots, Seed: o.Seed, Map: o.Map,
@@ -114,7 +117,7 @@ func newMatch(cfg *Config) (game.Match, GameInfo, error) {
 		return nil, GameInfo{}, fmt.Errorf("game %s has no match to build", g.ID)
 	}
 	m, err := g.New(MatchOptions{Bots: cfg.Bots, Seed: cfg.Seed, Map: cfg.Map, RoundSeconds: cfg.RoundSeconds,
-		MapSeconds: cfg.MapSeconds, VoteSeconds: cfg.VoteSeconds, Data: cfg.Data, Log: cfg.Log})
+		MapSeconds: cfg.MapSeconds, VoteSeconds: cfg.VoteSeconds, Dialect: cfg.Dialect, Data: cfg.Data, Log: cfg.Log})
 	if err != nil {
 		return nil, GameInfo{}, err
 	}

@@ -62,6 +62,9 @@ type Config struct {
 	ConnRate int
 	// Seed makes the bots' choices repeatable.
 	Seed uint64
+	// Dialect picks the built-in tanks data: "0.22" (today's, the
+	// default) or "0.13" (match.Dialects). Data replaces it.
+	Dialect string
 	// Sound returns a sound file by its name with extension (such as
 	// "shot.mp3": a catalog file and one of its codecs) and its content
 	// type; nil serves no sounds. Served as <assetsBase>sounds/<name>;

@@ -5,8 +5,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
+	"strings"
 
 	"vimpclient/host"
+	"vimpclient/host/match"
 	"vimpclient/host/sounds"
 	"vimpclient/logs"
 )
@@ -21,6 +24,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	bots := fs.Int("bots", 5, "number of bots in the match")
 	game := fs.String("game", "", "the `game` to host: "+gameList()+" (default "+host.DefaultGame+")")
 	mapName := fs.String("map", "", "play only this `map` of the game (no rotation)")
+	dialect := fs.String("dialect", match.DefaultDialect, "the tanks `version` the host speaks: "+strings.Join(match.Dialects(), " or ")+" (0.13 for older clients and tests)")
 	dataDir := fs.String("data", "", "play another tanks game's own data from `DIR` (config-data.json, auth-data.json, maps/NAME.json), sent as a real host of it sends it")
 	maxPlayers := fs.Int("max-players", 30, "maximum number of human players")
 	verbose := fs.Bool("v", false, "log debug messages")
@@ -41,6 +45,10 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "serve: -bots must be between 0 and 200")
 		return 2
 	}
+	if !slices.Contains(match.Dialects(), *dialect) {
+		fmt.Fprintf(stderr, "serve: -dialect must be one of %s\n", strings.Join(match.Dialects(), ", "))
+		return 2
+	}
 	if *dataDir != "" && *game != "" && *game != host.DefaultGame {
 		fmt.Fprintln(stderr, "serve: -data plays a tanks game's own data; it does not go with -game "+*game)
 		return 2
@@ -56,7 +64,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		level = slog.LevelDebug
 	}
 	log := logs.NewText(stderr, level)
-	hc := host.Config{Addr: *addr, Game: *game, Bots: *bots, Map: *mapName, MaxPlayers: *maxPlayers, Sound: sounds.File, Log: log}
+	hc := host.Config{Addr: *addr, Game: *game, Bots: *bots, Map: *mapName, Dialect: *dialect, MaxPlayers: *maxPlayers, Sound: sounds.File, Log: log}
 	if *dataDir != "" {
 		var err error
 		if hc.Data, hc.AuthData, err = host.LoadGameData(*dataDir); err != nil {

@@ -30,8 +30,26 @@ import (
 
 var _ game.Match = (*Match)(nil)
 
-//go:embed config.json
-var configJSON []byte
+// The built-in game data of each dialect: what a tanks 0.13 host on the
+// 0.14 engine sends (config.json) and what today's tanks 0.22 host on the
+// 0.35–0.36 engine sends (config-0.22.json), the game's own CONFIG_DATA.
+var (
+	//go:embed config.json
+	configJSON []byte
+	//go:embed config-0.22.json
+	config022JSON []byte
+)
+
+// Dialects of the built-in game data.
+const (
+	Dialect013 = "0.13"
+	Dialect022 = "0.22"
+	// DefaultDialect is today's tanks.
+	DefaultDialect = Dialect022
+)
+
+// Dialects lists the dialects a match speaks, the default first.
+func Dialects() []string { return []string{Dialect022, Dialect013} }
 
 // Out receives everything the match sends to one connected user.
 type Out = game.Out
@@ -46,6 +64,9 @@ type Config struct {
 	// and never rotated, voted or proposed away. "" plays the rotation
 	// from its first map.
 	Map string
+	// Dialect picks the built-in game data's CONFIG_DATA: Dialect022 (""
+	// too) or Dialect013. It means nothing with Game.
+	Dialect string
 	// Game replaces the built-in game data (config.json and the map
 	// catalog) with another tanks game's; nil plays the built-in one.
 	Game *GameData

@@ -170,7 +170,7 @@ type Match struct {
 	board    board // the host's own leaderboard (ACCOLADES_DATA)
 
 	model  tanks.Model
-	wp     weaponRules // the config's weapons
+	wp     weaponRules      // the config's weapons
 	levels tanks.LevelRules // the levels' rules (falls of mapFallTime per level)
 
 	frame packer.Frame

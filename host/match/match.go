@@ -39,7 +39,10 @@ type Out = game.Out
 // Config tunes a match.
 type Config struct {
 	Bots int
-	Seed uint64
+	// BotSkill is the bots' preset (the zero value: easy, as the game
+	// ships them).
+	BotSkill BotSkill
+	Seed     uint64
 	// RoundSeconds, MapSeconds, VoteSeconds default to 120, 600 and 10.
 	RoundSeconds, MapSeconds, VoteSeconds int
 	// Map pins the match to one catalog map: it is played from the start
@@ -149,7 +152,8 @@ type Match struct {
 	board    board // the host's own leaderboard (ACCOLADES_DATA)
 
 	model  tanks.Model
-	levels tanks.LevelRules // the levels' rules (falls of mapFallTime per level)
+	levels tanks.LevelRules
+	skill  BotSkill // the bots' preset // the levels' rules (falls of mapFallTime per level)
 
 	frame packer.Frame
 	body  []byte
@@ -206,6 +210,9 @@ func New(cfg Config) (*Match, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
+	if cfg.BotSkill < BotEasy || cfg.BotSkill > BotHard {
+		return nil, fmt.Errorf("match: %v is no bot skill", cfg.BotSkill)
+	}
 	var maps map[string]*Map
 	var names []string
 	var err error
@@ -260,7 +267,7 @@ func New(cfg Config) (*Match, error) {
 		keyM1: schema.Key("m1"), keyW1: schema.Key("w1"), keyW2: schema.Key("w2"),
 		keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"), rows: rows,
 		maps: maps, names: names, flat: flatNames(maps, names), byUID: game.Users[*player]{},
-		out: discard{}, model: tanks.M1(), levels: levels,
+		out: discard{}, model: tanks.M1(), levels: levels, skill: cfg.BotSkill,
 	}
 	m.loadMap(first)
 	for i := 0; i < cfg.Bots; i++ {
@@ -422,6 +429,9 @@ func (m *Match) Leave(uid int) {
 		m.removePlayer(p)
 		if p.human.Ready {
 			m.chatAll = enqueue(m.chatAll, "s:6:"+p.name)
+		}
+		if p.team != Spectators && m.balanceTeams() {
+			m.checkWipe()
 		}
 	}
 }

@@ -71,7 +71,6 @@ const (
 	turretDeadband     = 0.03
 	hullRequestMargin  = 0.1
 	panicWindow        = 0.4
-	flankEvery         = 3   // one bot in this many flanks
 	flankOffset        = 160 // how far to the side a flanker comes from
 	damageMemorySecond = 4.0 // a retreat needs damage this fresh (or a threat near)
 )
@@ -104,7 +103,7 @@ type botAim struct {
 // botBrain is a bot's character and its memory between decisions.
 type botBrain struct {
 	profile botPreset
-	flank   bool // this bot comes at the target from the side
+	role    botRole // its part in the team's attack (the team board deals it)
 
 	nextThink int64
 	mode      botMode
@@ -146,15 +145,15 @@ type botBrain struct {
 }
 
 // newBotBrain is a bot of skill, its character rolled by rng.
-func (m *Match) newBotBrain(index int) *botBrain {
-	b := &botBrain{profile: rollProfile(m.skill, m.rng), flank: index%flankEvery == flankEvery-1}
+func (m *Match) newBotBrain() *botBrain {
+	b := &botBrain{profile: rollProfile(m.skill, m.rng)}
 	b.reset()
 	return b
 }
 
 // reset clears the bot's memory for a new life; its character stays.
 func (b *botBrain) reset() {
-	*b = botBrain{profile: b.profile, flank: b.flank, contacts: b.contacts[:0],
+	*b = botBrain{profile: b.profile, contacts: b.contacts[:0],
 		lastHealth: maxHealth, lastDamageAt: -1, retreatAt: -1, threatSeenAt: -1, weaveSide: 1, weavePicked: -1,
 		aim: botAim{lastSeen: -1, lostAt: -1}}
 }
@@ -162,6 +161,10 @@ func (b *botBrain) reset() {
 func (m *Match) clock() float64 { return float64(m.tick) / TicksPerSecond }
 
 func (m *Match) thinkBots() {
+	if m.tick >= m.nextBoards {
+		m.nextBoards = m.tick + botThinkTicks
+		m.updateBoards(m.clock())
+	}
 	for _, p := range m.players {
 		if p == nil || p.bot == nil || p.tank == nil || !p.tank.alive() {
 			continue
@@ -353,44 +356,33 @@ func (m *Match) aimingAt(q, p *player) bool {
 	return abs(angle.Normalize(o.Angle+o.Gun-atan2(s.Y-o.Y, s.X-o.X))) < aimingAtAngle
 }
 
-// teamFocus is the enemy most of p's teammate bots target (0: none).
-func (m *Match) teamFocus(p *player) uint8 {
-	var count [256]uint8
-	best := uint8(0)
-	for _, q := range m.players {
-		if q == nil || q == p || q.bot == nil || q.team != p.team || q.tank == nil || !q.tank.alive() || q.bot.target == 0 {
-			continue
-		}
-		g := q.bot.target
-		count[g]++
-		if count[g] > count[best] {
-			best = g
-		}
-	}
-	return best
-}
+// teamFocus is the enemy p's team focuses (0: none).
+func (m *Match) teamFocus(p *player) uint8 { return m.boards[p.team].focus }
 
 // advantage is the strength of the bot's side near it over the enemies'
-// it knows of there (health counts; a radar contact as a whole tank).
+// it knows of there: its own health, its teammates' and the visible
+// enemies' by their hulls' condition, an enemy on the radar as a whole
+// tank.
 func (m *Match) advantage(p *player, now float64) float32 {
 	s := &p.tank.st
-	var own, enemy float32
+	own := float32(p.tank.health) / maxHealth
 	for _, q := range m.players {
-		if q != nil && q.team == p.team && q.tank != nil && q.tank.alive() && dist(s.X, s.Y, q.tank.st.X, q.tank.st.Y) <= advantageRadius {
-			own += float32(q.tank.health) / maxHealth
+		if q != nil && q != p && q.team == p.team && q.tank != nil && q.tank.alive() && dist(s.X, s.Y, q.tank.st.X, q.tank.st.Y) < advantageRadius {
+			own += hullStrength(q.tank)
 		}
 	}
+	var enemy float32
 	for _, c := range p.bot.contacts {
-		if now-c.updatedAt > advantageRadarAge || dist(s.X, s.Y, c.x, c.y) > advantageRadius {
+		if !c.visible && now-c.updatedAt >= advantageRadarAge || dist(s.X, s.Y, c.x, c.y) > advantageRadius {
 			continue
 		}
 		strength := float32(1)
 		if q := m.players[c.gid]; c.visible && q != nil && q.tank != nil {
-			strength = float32(q.tank.health) / maxHealth
+			strength = hullStrength(q.tank)
 		}
 		enemy += strength
 	}
-	if enemy == 0 {
+	if enemy <= 0 {
 		return 10
 	}
 	return own / enemy
@@ -703,14 +695,18 @@ func (m *Match) drive(p *player, now float64) uint32 {
 			return 0 // looking around
 		}
 		gx, gy := tx, ty
-		if b.flank && td > 250 {
+		switch {
+		case b.role == roleSupport:
+			if x, y, ok := m.supportPoint(p, tx, ty); ok {
+				gx, gy = x, y // behind the assault
+			}
+		case b.role == roleFlanker && td > engageRangeFactor*pr.preferredRange[1]:
 			// Come from the side: aim at a point beside the target.
 			a := atan2(ty-s.Y, tx-s.X)
 			gy += float32(math.Cos(float64(a))) * flankOffset
 			gx -= float32(math.Sin(float64(a))) * flankOffset
 		}
-		hangBack := t.health < 50 && m.allyWithin(p, 2*allyNear)
-		if tVisible && (hangBack && td < pr.preferredRange[1] || td < pr.preferredRange[0]) {
+		if tVisible && td < pr.preferredRange[0] {
 			return m.steer(p, atan2(ty-s.Y, tx-s.X), 0)
 		}
 		return m.steer(p, atan2(gy-s.Y, gx-s.X), 1)

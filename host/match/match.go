@@ -153,7 +153,10 @@ type Match struct {
 
 	model  tanks.Model
 	levels tanks.LevelRules
-	skill  BotSkill // the bots' preset // the levels' rules (falls of mapFallTime per level)
+	skill  BotSkill     // the bots' preset
+	boards [3]teamBoard // the teams' shared picture, by team id
+	// nextBoards is the step the boards are renewed at next.
+	nextBoards int64 // the levels' rules (falls of mapFallTime per level)
 
 	frame packer.Frame
 	body  []byte
@@ -268,6 +271,7 @@ func New(cfg Config) (*Match, error) {
 		keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"), rows: rows,
 		maps: maps, names: names, flat: flatNames(maps, names), byUID: game.Users[*player]{},
 		out: discard{}, model: tanks.M1(), levels: levels, skill: cfg.BotSkill,
+		boards: [3]teamBoard{{rolesAt: -1}, {rolesAt: -1}, {rolesAt: -1}},
 	}
 	m.loadMap(first)
 	for i := 0; i < cfg.Bots; i++ {

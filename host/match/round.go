@@ -46,7 +46,7 @@ func (m *Match) addBotTo(team int) bool {
 			n++
 		}
 	}
-	p := &player{gid: gid, name: m.uniqueName(botName(n)), team: team, bot: m.newBotBrain(n)}
+	p := &player{gid: gid, name: m.uniqueName(botName(n)), team: team, bot: m.newBotBrain()}
 	p.dead = true
 	m.players[gid] = p
 	if m.restartAt == 0 && m.tick-m.roundStart <= graceTicks {

@@ -40,6 +40,9 @@ type Config struct {
 	Games []GameInfo
 	// Bots is the number of bots in the match.
 	Bots int
+	// BotSkill is the bots' preset: easy, normal or hard ("": easy, as
+	// the game ships its bots).
+	BotSkill string
 	// Map pins the match to one map of the game's catalog (no rotation);
 	// "" rotates.
 	Map string
@@ -210,7 +213,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		s.wg.Wait()
 		close(s.done)
 	}()
-	cfg.Log.Info("host: listening", "url", s.URL(), "game", info.ID, "bots", cfg.Bots)
+	cfg.Log.Info("host: listening", "url", s.URL(), "game", info.ID, "bots", cfg.Bots, "botSkill", cfg.BotSkill)
 	return s, nil
 }
 

@@ -57,7 +57,10 @@ type Out = game.Out
 // Config tunes a match.
 type Config struct {
 	Bots int
-	Seed uint64
+	// BotSkill is the bots' preset (the zero value: easy, as the game
+	// ships them).
+	BotSkill BotSkill
+	Seed     uint64
 	// RoundSeconds, MapSeconds, VoteSeconds default to 120, 600 and 10.
 	RoundSeconds, MapSeconds, VoteSeconds int
 	// Map pins the match to one catalog map: it is played from the start
@@ -172,6 +175,10 @@ type Match struct {
 	model  tanks.Model
 	wp     weaponRules      // the config's weapons
 	levels tanks.LevelRules // the levels' rules (falls of mapFallTime per level)
+	skill  BotSkill         // the bots' preset
+	boards [3]teamBoard     // the teams' shared picture, by team id
+	// nextBoards is the step the boards are renewed at next.
+	nextBoards int64
 
 	frame packer.Frame
 	body  []byte
@@ -227,6 +234,9 @@ func New(cfg Config) (*Match, error) {
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
+	}
+	if cfg.BotSkill < BotEasy || cfg.BotSkill > BotHard {
+		return nil, fmt.Errorf("match: %v is no bot skill", cfg.BotSkill)
 	}
 	var maps map[string]*Map
 	var names []string
@@ -294,7 +304,8 @@ func New(cfg Config) (*Match, error) {
 		keyM1: schema.Key("m1"), keyW1: schema.Key("w1"), keyW2: schema.Key("w2"),
 		keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"), rows: rows,
 		maps: maps, names: names, flat: flatNames(maps, names), byUID: game.Users[*player]{},
-		out: discard{}, model: model, wp: wp, levels: levels,
+		out: discard{}, model: model, wp: wp, levels: levels, skill: cfg.BotSkill,
+		boards: [3]teamBoard{{rolesAt: -1}, {rolesAt: -1}, {rolesAt: -1}},
 	}
 	m.loadMap(first)
 	for i := 0; i < cfg.Bots; i++ {
@@ -456,6 +467,9 @@ func (m *Match) Leave(uid int) {
 		m.removePlayer(p)
 		if p.human.Ready {
 			m.chatAll = enqueue(m.chatAll, "s:6:"+p.name)
+		}
+		if p.team != Spectators && m.balanceTeams() {
+			m.checkWipe()
 		}
 	}
 }

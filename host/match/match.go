@@ -150,6 +150,11 @@ type Match struct {
 
 	model  tanks.Model
 	levels tanks.LevelRules // the levels' rules (falls of mapFallTime per level)
+	// surfaceRules are coreParams.surfaces (nil: none); surfaces is the
+	// current map's SurfaceMap under them, built for surfacesOf.
+	surfaceRules *tanks.SurfaceRules
+	surfaces     *tanks.SurfaceMap
+	surfacesOf   *Map
 
 	frame packer.Frame
 	body  []byte
@@ -246,7 +251,8 @@ func New(cfg Config) (*Match, error) {
 	// dialect has none).
 	levels := tanks.DefaultLevelRules()
 	var pred struct {
-		MapFallTime *float64 `json:"mapFallTime"`
+		MapFallTime *float64        `json:"mapFallTime"`
+		CoreParams  json.RawMessage `json:"coreParams"`
 	}
 	if err := json.Unmarshal(top["prediction"], &pred); err != nil {
 		return nil, fmt.Errorf("match config: prediction: %w", err)
@@ -254,13 +260,22 @@ func New(cfg Config) (*Match, error) {
 	if pred.MapFallTime != nil {
 		levels.Fall.TimePerLevel = float32(*pred.MapFallTime)
 	}
+	// The 0.22 rules (ballistic flight, surfaces) the clients predict
+	// with are the ones the match steps with: both read coreParams.
+	core, err := tanks.ParseCoreParams(pred.CoreParams)
+	if err != nil {
+		return nil, fmt.Errorf("match config: prediction: %w", err)
+	}
+	if core.Levels != nil {
+		core.Levels.Apply(&levels)
+	}
 	m := &Match{
 		cfg: cfg, log: cfg.Log, rng: rand.New(rand.NewPCG(cfg.Seed, 0x74616e6b73)),
 		config: compact, schema: schema,
 		keyM1: schema.Key("m1"), keyW1: schema.Key("w1"), keyW2: schema.Key("w2"),
 		keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"), rows: rows,
 		maps: maps, names: names, flat: flatNames(maps, names), byUID: game.Users[*player]{},
-		out: discard{}, model: tanks.M1(), levels: levels,
+		out: discard{}, model: tanks.M1(), levels: levels, surfaceRules: core.Surfaces,
 	}
 	m.loadMap(first)
 	for i := 0; i < cfg.Bots; i++ {

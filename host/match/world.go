@@ -136,6 +136,7 @@ func sincos(a float32) (float32, float32) {
 func (m *Match) step() {
 	dt := tanks.Step
 	geom := m.current.geom
+	surf := m.currentSurfaces()
 	m.bodies = m.bodies[:0]
 	for _, p := range m.players {
 		if p == nil || p.tank == nil {
@@ -149,7 +150,7 @@ func (m *Match) step() {
 		} else {
 			m.weaponInput(p, keys)
 		}
-		m.model.MoveOn(&t.st, keys, dt, &t.lv, &m.levels)
+		m.model.MoveOnGround(&t.st, keys, dt, &t.lv, &m.levels, surf)
 		t.st.ToBody(&t.body)
 		t.body.Reach = t.lv.Reach()
 		m.bodies = append(m.bodies, &t.body)
@@ -168,7 +169,7 @@ func (m *Match) step() {
 		}
 		t := p.tank
 		t.st.FromBody(&t.body)
-		m.levels.Step(&t.lv, geom.Levels, t.st.X, t.st.Y, t.st.Angle, hw, hh, dt, true)
+		m.levels.StepMoving(&t.lv, geom.Levels, t.st.X, t.st.Y, t.st.VX, t.st.VY, t.st.Angle, hw, hh, dt, true)
 	}
 	for i := range m.crates {
 		c := &m.crates[i]
@@ -184,6 +185,21 @@ func (m *Match) step() {
 		}
 		i++
 	}
+}
+
+// currentSurfaces is the current map's SurfaceMap under the config's
+// surface rules, built once per map (nil: no surfaces). A map whose
+// surfaces do not read is played without them, and said once.
+func (m *Match) currentSurfaces() *tanks.SurfaceMap {
+	if m.surfacesOf != m.current {
+		m.surfacesOf = m.current
+		sm, err := tanks.NewSurfaceMap(m.current.Data, m.surfaceRules)
+		if err != nil {
+			m.log.Warn("map surfaces ignored", "map", m.current.Name, "err", err)
+		}
+		m.surfaces = sm
+	}
+	return m.surfaces
 }
 
 func (m *Match) weaponInput(p *player, keys uint32) {

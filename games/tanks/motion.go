@@ -131,7 +131,10 @@ func (m *Model) MoveOnGround(t *Tank, keys uint32, dt float32, lv *LevelState, r
 			hw, hh := m.HalfSize()
 			mix = sm.TankMix(lv.Level, t.X, t.Y, t.Angle, hw, hh)
 			mix = sm.ApplySlick(lv, t.X, t.Y, t.Angle, hw, hh, mix, dt)
-			boostX, boostY = sm.BoostDV(lv.Level, t.X, t.Y, t.VX, t.VY, dt)
+			// The look-back of the boost is where the hull was a step
+			// ago: this integrator moved it by the velocity before the
+			// damping, v·(1 + LinearDamping·dt).
+			boostX, boostY = sm.BoostDV(lv.Level, t.X, t.Y, t.VX, t.VY, dt*(1+m.LinearDamping*dt))
 		}
 	}
 	if mix != NeutralMix || boostX != 0 || boostY != 0 {

@@ -319,17 +319,18 @@ func DecaySlick(s *LevelState, dt float32) {
 
 // BoostDV is a boost plate's push for a body on level at (x, y) with the
 // velocity (vx, vy) of the start of the step: the cell under it is a plate
-// with an arrow, the point it came from (p − v·dt) is not a plate with the
-// same arrow, and its speed along the arrow is at least MinEntrySpeed.
+// with an arrow, the point it came from (p − v·back, back the time that
+// velocity moved it over in the last step) is not a plate with the same
+// arrow, and its speed along the arrow is at least MinEntrySpeed.
 // The push along the arrow is BoostDV, cut so that the speed along the
 // arrow does not pass BoostMaxSpeed. There is no state: the host and a
 // replay decide it from the same position and velocity.
-func (sm *SurfaceMap) BoostDV(level int, x, y, vx, vy, dt float32) (float32, float32) {
+func (sm *SurfaceMap) BoostDV(level int, x, y, vx, vy, back float32) (float32, float32) {
 	k, dir := sm.cell(level, x, y)
 	if k == 0 || sm.Rules.Types[k-1].Kind != SurfaceBoost {
 		return 0, 0
 	}
-	if pk, pdir := sm.cell(level, x-vx*dt, y-vy*dt); pk != 0 && sm.Rules.Types[pk-1].Kind == SurfaceBoost && pdir == dir {
+	if pk, pdir := sm.cell(level, x-vx*back, y-vy*back); pk != 0 && sm.Rules.Types[pk-1].Kind == SurfaceBoost && pdir == dir {
 		return 0, 0
 	}
 	t := &sm.Rules.Types[k-1]

@@ -121,6 +121,24 @@ type LevelState struct {
 	// tracks, SlickType the surface's type index + 1 (0: none).
 	SlickLeft float32
 	SlickType uint8
+	// BoostLeft is the seconds of a boost plate's hold left, BoostFactor
+	// the top speed's factor while it lasts.
+	BoostLeft, BoostFactor float32
+}
+
+// traction is the part of a level state that belongs to the tracks, not
+// to the level: it survives every change of stance.
+type traction struct {
+	slickLeft, boostLeft, boostFactor float32
+	slickType                         uint8
+}
+
+func (s *LevelState) traction() traction {
+	return traction{s.SlickLeft, s.BoostLeft, s.BoostFactor, s.SlickType}
+}
+
+func (s *LevelState) setTraction(t traction) {
+	s.SlickLeft, s.BoostLeft, s.BoostFactor, s.SlickType = t.slickLeft, t.boostLeft, t.boostFactor, t.slickType
 }
 
 // Airborne reports whether the body falls or flies.
@@ -246,11 +264,12 @@ func (r *LevelRules) Step(s *LevelState, l *gamemap.MapLevels, x, y, angle, hw, 
 // StepMoving is Step for a body moving at (vx, vy) world units/s at the
 // end of the step: under ballistic rules (Air.On) a tank that leaves the
 // top of a ramp it climbed keeps the vertical speed the slope gave it and
-// flies. A slick residue in s survives every change of stance.
+// flies. A slick residue and a boost hold in s survive every change of
+// stance.
 func (r *LevelRules) StepMoving(s *LevelState, l *gamemap.MapLevels, x, y, vx, vy, angle, hw, hh, dt float32, climbs bool) {
-	slickLeft, slickType := s.SlickLeft, s.SlickType
+	tr := s.traction()
 	r.stepLevel(s, l, x, y, vx, vy, angle, hw, hh, dt, climbs)
-	s.SlickLeft, s.SlickType = slickLeft, slickType
+	s.setTraction(tr)
 }
 
 func (r *LevelRules) stepLevel(s *LevelState, l *gamemap.MapLevels, x, y, vx, vy, angle, hw, hh, dt float32, climbs bool) {
@@ -413,11 +432,12 @@ func (r *LevelRules) Restore(l *gamemap.MapLevels, x, y float32, level int, z, d
 // does not carry). Otherwise, under ballistic rules, a tank below its
 // level is restored as a fall from rest off it (the phase from the
 // height: z = level − g·t²/2 at whole steps), and one above it as a
-// flight at its peak. A slick residue of pred is kept in every case.
+// flight at its peak. A slick residue and a boost hold of pred are kept
+// in every case.
 func (r *LevelRules) RestoreFrom(l *gamemap.MapLevels, x, y float32, level int, z, dt float32, climbs bool, pred *LevelState) LevelState {
 	s := r.restore(l, x, y, level, z, dt, climbs, pred)
 	if pred != nil {
-		s.SlickLeft, s.SlickType = pred.SlickLeft, pred.SlickType
+		s.setTraction(pred.traction())
 	}
 	return s
 }

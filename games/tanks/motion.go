@@ -120,11 +120,15 @@ func (m *Model) MoveOn(t *Tank, keys uint32, dt float32, lv *LevelState, r *Leve
 // conveyor's belt moves it) takes the grip, traction, top speed and
 // braking of the blend, the blend's drag and angular drag slow it, the
 // tracks' traction difference yaws it, and a boost plate it enters
-// pushes it. On neutral ground it is MoveOn bit for bit.
+// pushes it, and a plate with a hold raises its top speed and cancels
+// its linear damping for a while. On neutral ground it is MoveOn bit for
+// bit.
 func (m *Model) MoveOnGround(t *Tank, keys uint32, dt float32, lv *LevelState, r *LevelRules, sm *SurfaceMap) {
 	mix := NeutralMix
 	var boostX, boostY float32
+	hold := false
 	if sm != nil && lv != nil {
+		DecayBoost(lv, dt)
 		if lv.Airborne() {
 			DecaySlick(lv, dt)
 		} else {
@@ -135,9 +139,21 @@ func (m *Model) MoveOnGround(t *Tank, keys uint32, dt float32, lv *LevelState, r
 			// ago: this integrator moved it by the velocity before the
 			// damping, v·(1 + LinearDamping·dt).
 			boostX, boostY = sm.BoostDV(lv.Level, t.X, t.Y, t.VX, t.VY, dt*(1+m.LinearDamping*dt))
+			if boostX != 0 || boostY != 0 {
+				sm.StartBoostHold(lv, t.X, t.Y)
+			}
+			if hold = lv.BoostLeft > 0; hold {
+				mix.MaxSpeed *= lv.BoostFactor
+			}
 		}
 	}
-	if mix != NeutralMix || boostX != 0 || boostY != 0 {
+	if mix != NeutralMix || boostX != 0 || boostY != 0 || hold {
+		if hold {
+			// The hold cancels this step's linear damping: v·ld·dt added
+			// now is taken off again by the damping at the end.
+			boostX += t.VX * m.LinearDamping * dt
+			boostY += t.VY * m.LinearDamping * dt
+		}
 		m.moveMixed(t, keys, dt, lv, r, &mix, boostX, boostY, sm.Rules.TrackYawGain)
 		return
 	}

@@ -171,6 +171,10 @@ type SurfaceType struct {
 	// speed along its arrow the push stops at, and the entry speed along
 	// the arrow below which it does not fire.
 	BoostDV, BoostMaxSpeed, MinEntrySpeed float32
+	// BoostTime > 0: a push also holds the tank's top speed at
+	// BoostSpeedFactor times its own and cancels its linear damping for
+	// that many seconds.
+	BoostTime, BoostSpeedFactor float32
 }
 
 // SurfaceRules is coreParams.surfaces: where the tracks are sampled, the
@@ -227,6 +231,7 @@ func parseSurfaceRules(raw json.RawMessage) (*SurfaceRules, error) {
 func parseSurfaceType(name string, raw json.RawMessage) (SurfaceType, error) {
 	t := SurfaceType{Name: name, Accel: 1, MaxSpeed: 1, Grip: 1, Brake: 1, Turn: 1}
 	belt, dv, top, entry := float32(math.NaN()), float32(math.NaN()), float32(math.NaN()), float32(math.NaN())
+	hold, factor := float32(math.NaN()), float32(math.NaN())
 	if err := readNums(raw, []num{
 		{"accel", 0, 2, &t.Accel},
 		{"maxSpeed", 1e-3, 2, &t.MaxSpeed},
@@ -240,6 +245,8 @@ func parseSurfaceType(name string, raw json.RawMessage) (SurfaceType, error) {
 		{"boostDv", 0, maxParamValue, &dv},
 		{"boostMaxSpeed", 1e-3, maxParamValue, &top},
 		{"minEntrySpeed", 0, maxParamValue, &entry},
+		{"boostTime", 0, 60, &hold},
+		{"boostSpeedFactor", 0, 100, &factor},
 	}); err != nil {
 		return SurfaceType{}, err
 	}
@@ -254,8 +261,14 @@ func parseSurfaceType(name string, raw json.RawMessage) (SurfaceType, error) {
 			return SurfaceType{}, fmt.Errorf("boostDv needs boostMaxSpeed and minEntrySpeed")
 		}
 		t.Kind, t.BoostDV, t.BoostMaxSpeed, t.MinEntrySpeed = SurfaceBoost, dv, top, entry
-	case set(top) || set(entry):
-		return SurfaceType{}, fmt.Errorf("boostMaxSpeed or minEntrySpeed without boostDv")
+		if set(hold) {
+			t.BoostTime, t.BoostSpeedFactor = hold, 1
+			if set(factor) {
+				t.BoostSpeedFactor = factor
+			}
+		}
+	case set(top) || set(entry) || set(hold) || set(factor):
+		return SurfaceType{}, fmt.Errorf("a boost field without boostDv")
 	}
 	return t, nil
 }

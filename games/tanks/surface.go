@@ -345,3 +345,27 @@ func (sm *SurfaceMap) BoostDV(level int, x, y, vx, vy, back float32) (float32, f
 	}
 	return dx * gain, dy * gain
 }
+
+// StartBoostHold starts the hold of the plate under (x, y) on the step a
+// push fired there; a plate without BoostTime leaves a running hold alone.
+func (sm *SurfaceMap) StartBoostHold(s *LevelState, x, y float32) {
+	k, _ := sm.cell(s.Level, x, y)
+	if k == 0 {
+		return
+	}
+	if t := &sm.Rules.Types[k-1]; t.Kind == SurfaceBoost && t.BoostTime > 0 {
+		s.BoostLeft, s.BoostFactor = t.BoostTime, t.BoostSpeedFactor
+	}
+}
+
+// DecayBoost runs a boost hold down by one step; at zero its factor goes
+// back to 1.
+func DecayBoost(s *LevelState, dt float32) {
+	if s.BoostLeft <= 0 {
+		return
+	}
+	s.BoostLeft = max(s.BoostLeft-dt, 0)
+	if s.BoostLeft <= 0 {
+		s.BoostFactor = 1
+	}
+}

@@ -56,7 +56,8 @@ func TestCoreParams(t *testing.T) {
 	if i, ok := s.Type("conveyor"); !ok || s.Types[i].Kind != SurfaceConveyor || s.Types[i].Belt != 60 || s.Types[i].Accel != 1 {
 		t.Fatalf("conveyor: %+v", s.Types[i])
 	}
-	if i, ok := s.Type("boost"); !ok || s.Types[i].Kind != SurfaceBoost || s.Types[i].BoostDV != 160 || s.Types[i].MinEntrySpeed != 20 {
+	if i, ok := s.Type("boost"); !ok || s.Types[i].Kind != SurfaceBoost || s.Types[i].BoostDV != 350 || s.Types[i].MinEntrySpeed != 20 ||
+		s.Types[i].BoostTime != 1.2 || s.Types[i].BoostSpeedFactor != 3.6 {
 		t.Fatalf("boost: %+v", s.Types[i])
 	}
 	if i, ok := s.Type("oil"); !ok || s.Types[i].SlickTime != 1.5 || s.Types[i].AngularDrag != -0.5 {
@@ -161,7 +162,7 @@ func TestConveyor(t *testing.T) {
 	}
 }
 
-// A boost plate (east: 160 u/s push, 340 cap, 20 entry) on column 5.
+// A boost plate (east: 350 u/s push, 480 cap, 20 entry) on columns 5–6.
 func TestBoost(t *testing.T) {
 	sm := newSurfaces(t, surfaceMap(t, func(c, _ int) int {
 		if c == 5 || c == 6 {
@@ -172,9 +173,9 @@ func TestBoost(t *testing.T) {
 	cases := []struct {
 		x, vx, want float32
 	}{
-		{50.5, 100, 160}, // entering from column 4: the full push
-		{50.5, 250, 90},  // cut to 340 − 250
-		{50.5, 400, 0},   // already past the cap
+		{50.5, 100, 350}, // entering from column 4: the full push
+		{50.5, 250, 230}, // cut to 480 − 250
+		{50.5, 500, 0},   // already past the cap
 		{50.5, 10, 0},    // below the entry speed
 		{55, 100, 0},     // came from the same plate
 		{65, 100, 0},     // column 6 from column 6: still the same plate
@@ -342,4 +343,41 @@ func FuzzSurfaceMap(f *testing.F) {
 			t.Fatalf("NaN: %+v", tk)
 		}
 	})
+}
+
+// The 0.22 plate holds: entering at 100 u/s the push is min(350, 480 −
+// 100) = 350, the hold (1.2 s, factor 3.6) starts on the same step, so the
+// top speed is 260·3.6 and the damping is cancelled: v = 100 + 1000/120 +
+// 350 = 458.3333 undamped, i.e. (458.3333 + 100·3/120)/1.025 = 449.5935.
+// The next step, still on the plate, has no push: v = 449.5935 +
+// (1000/120)/1.025 = 457.7236, and 1.2 − 1/120 s of hold left.
+func TestBoostHold(t *testing.T) {
+	sm := newSurfaces(t, surfaceMap(t, func(c, _ int) int {
+		if c == 5 || c == 6 {
+			return 47
+		}
+		return 0
+	}, `{"0":{"47":{"type":"boost","dir":"east"}}}`))
+	mod := M1()
+	tk, lv := Tank{X: 50.5, Y: 50, VX: 100, Throttle: 1}, LevelState{}
+	mod.MoveOnGround(&tk, KeyForward, Step, &lv, nil, sm)
+	near(t, "vx after the push", float64(tk.VX), 449.5935, 1e-3)
+	if lv.BoostLeft != 1.2 || lv.BoostFactor != 3.6 {
+		t.Fatalf("hold: %+v", lv)
+	}
+	mod.MoveOnGround(&tk, KeyForward, Step, &lv, nil, sm)
+	near(t, "vx held", float64(tk.VX), 457.7236, 1e-3)
+	near(t, "hold left", float64(lv.BoostLeft), 1.2-1.0/120, 1e-6)
+	// The hold survives a level step and runs out after 1.2 s.
+	r := DefaultLevelRules()
+	r.Step(&lv, sm2flat(t), tk.X, tk.Y, 0, 4, 3, Step, true)
+	if lv.BoostLeft == 0 {
+		t.Fatal("hold lost by a level step")
+	}
+	for i := 0; i < 144; i++ {
+		DecayBoost(&lv, Step)
+	}
+	if lv.BoostLeft != 0 || lv.BoostFactor != 1 {
+		t.Fatalf("hold after 1.2 s: %+v", lv)
+	}
 }

@@ -1,0 +1,319 @@
+package tankclient
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"os"
+	"testing"
+
+	"vimpclient/clientcore"
+	"vimpclient/games/tanks"
+	"vimpclient/host/match"
+	"vimpclient/internal/jsonobj"
+	"vimpclient/internal/rowtest"
+)
+
+// drive22 is a scripted drive on downtown: where the own tank spawns (the
+// map's unscaled units and degrees) and what it holds when.
+type drive22 struct {
+	name    string
+	spawn   [4]float64 // x, y, angle, level
+	presses []press22
+	ms      float64 // how long the drive lasts
+	// expect is the surface the predicted tank must have driven on ("jump":
+	// a launch and a landing on level 1).
+	expect string
+}
+
+// press22 sets the held keys from a time on.
+type press22 struct {
+	at   float64 // ms after the start
+	held []string
+}
+
+// The drives cover the map's 0.22 features, each from a spawn point of
+// its own (cells of 32 source units, the map's scale 0.4):
+//   - jump: from the west base along row 35 over the east boost plate
+//     (columns 18–19), up the ramp (20–23) and off its top onto the
+//     parking roof (level 1);
+//   - ford: north from the south bank over the north boost plate
+//     (47–48 × 64–65) and through the canal's water (rows 55–61);
+//   - oil: east into the crossroads' oil patch (45–50 × 34–37) and a hard
+//     right turn on it, then off it with the residue;
+//   - conveyor: standing on the east belt (6–17 × 11–12), then driving
+//     along and across it;
+//   - sand: east into the building site's sand (63–72 × 9–15) and a turn.
+var drives22 = []drive22{
+	{"jump", [4]float64{304, 1136, 0, 0}, []press22{{0, []string{"forward"}}, {3500, nil}}, 5000, "jump"},
+	{"ford", [4]float64{1536, 2192, -90, 0}, []press22{{0, []string{"forward"}}, {2500, []string{"forward", "left"}}, {2900, []string{"forward"}}, {3800, nil}}, 5000, "water"},
+	{"oil", [4]float64{1168, 1152, 0, 0}, []press22{{0, []string{"forward"}}, {700, []string{"forward", "right"}}, {1600, []string{"right"}}, {2200, []string{"back"}}, {3200, nil}}, 5000, "oil"},
+	{"conveyor", [4]float64{336, 384, 90, 0}, []press22{{0, nil}, {1500, []string{"left"}}, {1900, []string{"forward"}}, {2800, []string{"back", "right"}}, {3600, nil}}, 5000, "conveyor"},
+	{"sand", [4]float64{1936, 400, 0, 0}, []press22{{0, []string{"forward"}}, {1500, []string{"forward", "left"}}, {2300, []string{"back"}}, {3300, nil}}, 4500, "sand"},
+}
+
+// game22 is a tanks 0.22 game for the embedded host: the match's own
+// layered CONFIG_DATA with the real 0.22 coreParams in its prediction,
+// and downtown (MAP_DATA of tanks 0.22) with one team1 spawn point, the
+// drive's.
+func game22(t testing.TB, spawn [4]float64) *match.GameData {
+	t.Helper()
+	m, err := match.New(match.Config{Log: quiet(), Map: "bridge"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	core, err := os.ReadFile("../testdata/coreparams-0.22.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := setMember(t, m.ConfigData(), "prediction", func(p json.RawMessage) json.RawMessage {
+		return setMember(t, p, "coreParams", func(json.RawMessage) json.RawMessage { return core })
+	})
+	raw, err := os.ReadFile("testdata/downtown-0.22.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mp map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &mp); err != nil {
+		t.Fatal(err)
+	}
+	sp, _ := json.Marshal(map[string]any{"team1": [][4]float64{spawn}, "team2": [][4]float64{{2768, 784, 180, 0}}})
+	mp["respawns"] = sp
+	text, err := json.Marshal(mp)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &match.GameData{Config: cfg, Maps: []match.MapData{{Name: "downtown", Text: text}}}
+}
+
+// setMember replaces (or adds) the member name of a JSON object, keeping
+// the members' order.
+func setMember(t testing.TB, obj json.RawMessage, name string, f func(json.RawMessage) json.RawMessage) json.RawMessage {
+	t.Helper()
+	ms, err := jsonobj.Members(obj, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for i := range ms {
+		if ms[i].Name == name {
+			ms[i].Value, found = f(ms[i].Value), true
+		}
+	}
+	if !found {
+		ms = append(ms, jsonobj.Member{Name: name, Value: f(nil)})
+	}
+	out := []byte{'{'}
+	for i, m := range ms {
+		if i > 0 {
+			out = append(out, ',')
+		}
+		k, _ := json.Marshal(m.Name)
+		out = append(append(append(out, k...), ':'), m.Value...)
+	}
+	return append(out, '}')
+}
+
+// heldAt is the keys a drive holds at ms.
+func (d *drive22) heldAt(ms float64) map[string]bool {
+	held := map[string]bool{}
+	for _, p := range d.presses {
+		if p.at > ms {
+			break
+		}
+		held = map[string]bool{}
+		for _, k := range p.held {
+			held[k] = true
+		}
+	}
+	return held
+}
+
+// features22 counts what a drive went through.
+type features22 struct {
+	surfaces           map[string]int // steps on each surface type (under the centre)
+	launches, landings int
+	held, cleared      int // steps with a boost hold; steps over the walls
+	level1             int
+}
+
+func (f *features22) observe(g *Game, prev tanks.LevelState) {
+	if ty, ok := g.surfaces.TypeAt(g.lv.Level, g.st.X, g.st.Y); ok && !g.lv.Airborne() {
+		f.surfaces[ty.Name]++
+	}
+	if !prev.Airborne() && g.lv.Airborne() && g.lv.VZ > 0 {
+		f.launches++
+	}
+	if prev.Airborne() && !g.lv.Airborne() {
+		f.landings++
+	}
+	if g.lv.BoostLeft > 0 {
+		f.held++
+	}
+	if g.lv.ClearWalls {
+		f.cleared++
+	}
+	if g.lv.Level == 1 && !g.lv.Airborne() {
+		f.level1++
+	}
+}
+
+// On downtown under the 0.22 rules the predictor's step reproduces the
+// host's tank bit for bit through every scripted drive (boost plates and
+// their hold, the ramp launch and the landing on the roof, water, oil and
+// its residue, a belt, sand), and the level and height it predicts are
+// the host's own row's in every frame.
+func TestDowntownParity(t *testing.T) {
+	total := features22{surfaces: map[string]int{}}
+	for _, d := range drives22 {
+		t.Run(d.name, func(t *testing.T) {
+			e := newEmbeddedWith(t, nil, match.Config{Game: game22(t, d.spawn)})
+			g := newGame(t, e)
+			if g.surfaces == nil || !g.cfg.Levels.Air.On || g.levels == nil {
+				t.Fatalf("the game does not predict the 0.22 rules: surfaces %v, air %v, levels %v", g.surfaces != nil, g.cfg.Levels.Air.On, g.levels != nil)
+			}
+			key := e.schema.Key("m1")
+			var own struct {
+				level, z float32
+				ok       bool
+			}
+			e.out.onFrame = func(f *clientcore.Frame) {
+				own.ok = false
+				for _, b := range f.Blocks {
+					for _, r := range b.Rows {
+						if b.Schema == key && f.HasPlayer && r.ID == uint32(f.Player.GameID) && !r.Null {
+							own.level, own.z, own.ok = rowtest.Get(t, key, r.Fields, rowtest.RoleLevel), rowtest.Get(t, key, r.Fields, rowtest.RoleZ), true
+						}
+					}
+				}
+			}
+			for i := 0; i < 8; i++ {
+				e.step()
+			}
+			if e.out.players == 0 || !own.ok {
+				t.Fatal("no player block with the own row")
+			}
+			v := e.out.player.State
+			g.st = tanks.Tank{X: v[0], Y: v[1], Angle: v[2], VX: v[3], VY: v[4], AngVel: v[5], Gun: v[6], Throttle: v[7], Centering: e.out.player.Centering}
+			dt := g.pred.DT()
+			g.lv = g.cfg.Levels.Restore(g.levels, g.st.X, g.st.Y, int(own.level), own.z, dt, true)
+			f := features22{surfaces: map[string]int{}}
+			held := map[string]bool{}
+			var keys uint32
+			seq := uint32(0)
+			compared := 0
+			for tick := 0; float64(tick)*1000/120 < d.ms; tick++ {
+				want := d.heldAt(float64(tick) * 1000 / 120)
+				for _, name := range motionKeys {
+					if want[name] == held[name] {
+						continue
+					}
+					held[name] = want[name]
+					kb, _ := g.pred.Lookup(name)
+					seq++
+					e.m.Keys(1, fmt.Sprintf("%d:%s:%s", seq, map[bool]string{true: "down", false: "up"}[want[name]], name))
+					if want[name] {
+						keys |= kb.Bit
+					} else {
+						keys &^= kb.Bit
+					}
+				}
+				before, prev := e.out.players, g.lv
+				e.step()
+				g.Step(predictInput(keys), dt)
+				f.observe(g, prev)
+				if e.out.players == before {
+					continue
+				}
+				p := &e.out.player
+				if i, got := stateDiff(g.st, p); i >= 0 {
+					t.Fatalf("tick %d: component %d differs: predicted %v, host %v (level state %+v)", tick, i, got, p.State, g.lv)
+				}
+				if !own.ok || int(own.level) != g.lv.Level || math.Abs(float64(own.z-g.lv.WorldZ(g.levels))) > 0.006 {
+					t.Fatalf("tick %d: the host's row has level %v, z %v; predicted %+v (z %v)", tick, own.level, own.z, g.lv, g.lv.WorldZ(g.levels))
+				}
+				compared++
+			}
+			t.Logf("%s: %d player blocks equal bit for bit; %+v", d.name, compared, f)
+			if compared < 100 {
+				t.Fatalf("%d blocks compared", compared)
+			}
+			for k, n := range f.surfaces {
+				total.surfaces[k] += n
+			}
+			total.launches += f.launches
+			total.landings += f.landings
+			total.held += f.held
+			total.level1 += f.level1
+		})
+	}
+	t.Logf("all drives: %+v", total)
+	for _, s := range []string{"water", "oil", "conveyor", "boost", "sand"} {
+		if total.surfaces[s] < 5 {
+			t.Errorf("the drives spent %d steps on %s", total.surfaces[s], s)
+		}
+	}
+	if total.launches < 1 || total.landings < 1 || total.held < 100 || total.level1 < 50 {
+		t.Errorf("too little flight or hold: %+v", total)
+	}
+}
+
+// The same drives against the embedded host through the delaying proxy
+// (50–150 ms each way, jittered): no snap, and the own tank's error p95
+// at most 0.5 world units.
+func TestDelayedDowntown(t *testing.T) {
+	for i, d := range drives22 {
+		t.Run(d.name, func(t *testing.T) {
+			s := newSessionWith(t, uint64(40+i), true, match.Config{Game: game22(t, d.spawn)})
+			s.run(2000)
+			f := features22{surfaces: map[string]int{}}
+			prev := s.g.lv
+			s.onDraw = func(*clientcore.Hot) {
+				f.observe(s.g, prev)
+				prev = s.g.lv
+			}
+			held := map[string]bool{}
+			for ms := 0.0; ms < d.ms; ms += 1000.0 / 60 {
+				want := d.heldAt(ms)
+				for _, name := range motionKeys {
+					if want[name] != held[name] {
+						held[name] = want[name]
+						s.key(want[name], name)
+					}
+				}
+				s.run(1000.0 / 60)
+			}
+			s.run(1500)
+			sum := s.g.Predictor().Summary()
+			t.Logf("%s through 50–150 ms each way: %+v; drawn: %+v", d.name, sum, f)
+			if sum.Samples < 100 || sum.Snaps != 0 || !(sum.ErrorP95 <= 0.5) {
+				t.Fatalf("prediction figures %+v", sum)
+			}
+			if d.expect == "jump" && (f.launches < 1 || f.landings < 1 || f.level1 < 10) || d.expect != "jump" && f.surfaces[d.expect] < 3 {
+				t.Fatalf("the drive missed its %s: %+v", d.expect, f)
+			}
+		})
+	}
+}
+
+// A drive of random keys on downtown under the 0.22 rules, through the
+// proxy: no snap.
+func TestDelayedDowntownRandom(t *testing.T) {
+	s := newSessionWith(t, 77, true, match.Config{Game: game22(t, drives22[0].spawn)})
+	s.run(2000)
+	rng := rand.New(rand.NewPCG(5, 6))
+	names := []string{"forward", "back", "left", "right"}
+	held := map[string]bool{}
+	for i := 0; i < 50; i++ {
+		n := names[rng.IntN(len(names))]
+		held[n] = !held[n]
+		s.key(held[n], n)
+		s.run(100 + 400*rng.Float64())
+	}
+	sum := s.g.Predictor().Summary()
+	t.Logf("random driving on downtown, 0.22 rules: %+v", sum)
+	if sum.Samples < 200 || sum.Snaps != 0 {
+		t.Fatalf("prediction figures %+v", sum)
+	}
+}

@@ -317,3 +317,53 @@ func TestDelayedDowntownRandom(t *testing.T) {
 		t.Fatalf("prediction figures %+v", sum)
 	}
 }
+
+// downtownGame is the tanks game of a 0.22 match on downtown, its own tank
+// seeded at a drive's spawn on the ford's boost plate approach.
+func downtownGame(tb testing.TB) *Game {
+	e := newEmbeddedWith(tb, nil, match.Config{Game: game22(tb, drives22[1].spawn)})
+	g := newGame(tb, e)
+	for i := 0; i < 8; i++ {
+		e.step()
+	}
+	v := e.out.player.State
+	g.st = tanks.Tank{X: v[0], Y: v[1], Angle: v[2], VX: v[3], VY: v[4], AngVel: v[5], Gun: v[6], Throttle: v[7]}
+	return g
+}
+
+// BenchmarkDowntownStep is one fixed step of the own tank under the 0.22
+// rules: surfaces under the tracks, the boost look-back, the contacts and
+// the level rules.
+func BenchmarkDowntownStep(b *testing.B) {
+	g := downtownGame(b)
+	start, lv := g.st, g.lv
+	in := predictInput(tanks.KeyForward | tanks.KeyLeft)
+	b.ReportAllocs()
+	i := 0
+	for b.Loop() {
+		if i%240 == 0 {
+			g.st, g.lv = start, lv
+		}
+		g.Step(in, tanks.Step)
+		i++
+	}
+}
+
+// The 0.22 step allocates nothing in steady state.
+func TestDowntownStepAllocatesNothing(t *testing.T) {
+	g := downtownGame(t)
+	in := predictInput(tanks.KeyForward)
+	g.Step(in, tanks.Step)
+	met := 0
+	if n := testing.AllocsPerRun(300, func() {
+		g.Step(in, tanks.Step)
+		if _, ok := g.surfaces.TypeAt(g.lv.Level, g.st.X, g.st.Y); ok || g.lv.BoostLeft > 0 {
+			met++
+		}
+	}); n != 0 {
+		t.Fatalf("%v allocations per step", n)
+	}
+	if met < 100 {
+		t.Fatalf("only %d of the steps measured met a surface or a hold", met)
+	}
+}

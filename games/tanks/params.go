@@ -19,6 +19,8 @@ type CoreParams struct {
 	Levels *LevelParams
 	// Surfaces is set when the config has a surfaces block.
 	Surfaces *SurfaceRules
+	// Props are the destructible body types, by name (none: no props).
+	Props []PropType
 }
 
 // LevelParams are the numbers of coreParams.levels the rules read. Absent
@@ -71,9 +73,17 @@ func ParseCoreParams(raw json.RawMessage) (CoreParams, error) {
 	var top struct {
 		Levels   json.RawMessage `json:"levels"`
 		Surfaces json.RawMessage `json:"surfaces"`
+		Props    json.RawMessage `json:"props"`
 	}
 	if err := json.Unmarshal(raw, &top); err != nil {
 		return CoreParams{}, fmt.Errorf("coreParams: %w", err)
+	}
+	if present(top.Props) {
+		p, err := parsePropRules(top.Props)
+		if err != nil {
+			return CoreParams{}, fmt.Errorf("coreParams.props: %w", err)
+		}
+		out.Props = p
 	}
 	if present(top.Levels) {
 		p, err := parseLevelParams(top.Levels)

@@ -155,6 +155,10 @@ type Match struct {
 	surfaceRules *tanks.SurfaceRules
 	surfaces     *tanks.SurfaceMap
 	surfacesOf   *Map
+	// propTypes are coreParams.props; props the current round's props of
+	// the map's bodies under them (nil: none).
+	propTypes []tanks.PropType
+	props     *tanks.Props
 
 	frame packer.Frame
 	body  []byte
@@ -275,7 +279,7 @@ func New(cfg Config) (*Match, error) {
 		keyM1: schema.Key("m1"), keyW1: schema.Key("w1"), keyW2: schema.Key("w2"),
 		keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"), rows: rows,
 		maps: maps, names: names, flat: flatNames(maps, names), byUID: game.Users[*player]{},
-		out: discard{}, model: tanks.M1(), levels: levels, surfaceRules: core.Surfaces,
+		out: discard{}, model: tanks.M1(), levels: levels, surfaceRules: core.Surfaces, propTypes: core.Props,
 	}
 	m.loadMap(first)
 	for i := 0; i < cfg.Bots; i++ {

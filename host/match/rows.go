@@ -63,16 +63,14 @@ func bindRowLayouts(s *snapschema.Schema) (rowLayouts, error) {
 
 // checkCrateRow holds the c1 layout to what the match writes: the pose in
 // the mandatory head, the velocities (which the declaration lets older
-// layouts lack) in the optional tail, and no state byte.
+// layouts lack) in the optional tail, and a prop's state byte, when the
+// layout has one, in the head.
 func checkCrateRow(k *snapschema.Key, c *tanks.CrateRow) error {
 	if !c.VX.Bound() || !c.VY.Bound() || !c.AngVel.Bound() {
 		return fmt.Errorf("snapshot key %q: the match writes the velocities vx, vy and angvel", k.Name)
 	}
-	if c.State.Bound() {
-		return fmt.Errorf("snapshot key %q: the match writes no state byte", k.Name)
-	}
 	of := k.OptionalFrom
-	head := []snapschema.Pos{c.X, c.Y, c.Angle, c.Z, c.Level}
+	head := []snapschema.Pos{c.X, c.Y, c.Angle, c.Z, c.Level, c.State}
 	tail := []snapschema.Pos{c.VX, c.VY, c.AngVel}
 	if of > 0 && (slices.ContainsFunc(head, func(p snapschema.Pos) bool { return p.Index() >= of }) ||
 		slices.ContainsFunc(tail, func(p snapschema.Pos) bool { return p.Index() < of })) {

@@ -223,6 +223,9 @@ func (m *Match) packBody() {
 			lv := &m.crates[i].lv
 			v[cl.Z.Index()], v[cl.Level.Index()] = packer.F(packer.Round2(lv.WorldZ(m.current.geom.Levels))), packer.I(uint32(lv.Level))
 		}
+		if cl.State.Bound() {
+			v[cl.State.Index()] = packer.I(uint32(m.props.State(i)))
+		}
 		f.Row(uint32(i), v[:n])
 	}
 	body, err := f.Bytes()

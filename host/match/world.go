@@ -120,6 +120,8 @@ func (m *Match) spawnTank(p *player, s gamemap.Spawn) {
 
 func (m *Match) resetCrates() {
 	m.crates = m.crates[:0]
+	// Every round the props stand whole again, as the crates return.
+	m.props = tanks.NewProps(m.current.Data, m.propTypes)
 	for _, c := range m.current.geom.Crates {
 		m.crates = append(m.crates, crateObj{body: c.Body, lv: c.Rest(), linDamp: c.LinearDamping, angDamp: c.AngularDamping})
 	}
@@ -157,6 +159,9 @@ func (m *Match) step() {
 	}
 	for i := range m.crates {
 		c := &m.crates[i]
+		if m.props.Destroyed(i) {
+			continue // debris: no physics
+		}
 		c.body.Integrate(dt, c.linDamp, c.angDamp)
 		c.body.Reach = c.lv.Reach()
 		m.bodies = append(m.bodies, &c.body)
@@ -174,6 +179,9 @@ func (m *Match) step() {
 	for i := range m.crates {
 		c := &m.crates[i]
 		b := &c.body
+		if m.props.Destroyed(i) {
+			continue
+		}
 		m.levels.Step(&c.lv, geom.Levels, b.X, b.Y, b.Angle, b.HalfW, b.HalfH, dt, false)
 	}
 	for i := 0; i < len(m.bombs); {
@@ -263,6 +271,7 @@ func (m *Match) fireHitscan(p *player) {
 	hit := dist < w1Range
 	var victim *player
 	var crate *crateObj
+	crateIdx := -1
 	for _, q := range m.players {
 		if q == nil || q == p || q.tank == nil || !onLevel(&q.tank.lv, level) {
 			continue
@@ -272,11 +281,11 @@ func (m *Match) fireHitscan(p *player) {
 		}
 	}
 	for i := range m.crates {
-		if !onLevel(&m.crates[i].lv, level) {
-			continue
+		if !onLevel(&m.crates[i].lv, level) || m.props.Destroyed(i) {
+			continue // shots pass a prop's debris
 		}
 		if d, ok := tanks.RayBox(&m.crates[i].body, mx, my, dx, dy, dist); ok && d < dist {
-			dist, hit, victim, crate = d, true, nil, &m.crates[i]
+			dist, hit, victim, crate, crateIdx = d, true, nil, &m.crates[i], i
 		}
 	}
 	ex, ey := mx+dx*dist, my+dy*dist
@@ -291,6 +300,7 @@ func (m *Match) fireHitscan(p *player) {
 	switch {
 	case crate != nil:
 		push(&crate.body, ex, ey, dx, dy, w1Push*crate.body.InvMass)
+		m.props.Damage(crateIdx, w1Damage, false)
 	case victim != nil:
 		vt := victim.tank
 		if vt.alive() {
@@ -333,7 +343,7 @@ func (m *Match) detonate(b bomb) {
 		m.damage(q, owner, int(math.Ceil(float64(w2Damage*f))), "30:400")
 	}
 	for i := range m.crates {
-		if !onLevel(&m.crates[i].lv, b.level) {
+		if !onLevel(&m.crates[i].lv, b.level) || m.props.Destroyed(i) {
 			continue
 		}
 		c := &m.crates[i].body
@@ -343,6 +353,9 @@ func (m *Match) detonate(b bomb) {
 			f := 1 - d/w2Radius
 			c.VX += dx / d * f * w2Push * c.InvMass
 			c.VY += dy / d * f * w2Push * c.InvMass
+		}
+		if d < w2Radius {
+			m.props.Damage(i, w2Damage*(1-d/w2Radius), true)
 		}
 	}
 }

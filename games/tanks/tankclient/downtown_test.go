@@ -44,13 +44,16 @@ type press22 struct {
 //     right turn on it, then off it with the residue;
 //   - conveyor: standing on the east belt (6–17 × 11–12), then driving
 //     along and across it;
-//   - sand: east into the building site's sand (63–72 × 9–15) and a turn.
+//   - sand: east into the building site's sand (63–72 × 9–15) and a turn;
+//   - fence: one shot breaks the building site's fence in front (hp 30,
+//     a shot 40), and the tank drives through its debris.
 var drives22 = []drive22{
 	{"jump", [4]float64{304, 1136, 0, 0}, []press22{{0, []string{"forward"}}, {3500, nil}}, 5000, "jump"},
 	{"ford", [4]float64{1536, 2192, -90, 0}, []press22{{0, []string{"forward"}}, {2500, []string{"forward", "left"}}, {2900, []string{"forward"}}, {3800, nil}}, 5000, "water"},
 	{"oil", [4]float64{1168, 1152, 0, 0}, []press22{{0, []string{"forward"}}, {700, []string{"forward", "right"}}, {1600, []string{"right"}}, {2200, []string{"back"}}, {3200, nil}}, 5000, "oil"},
 	{"conveyor", [4]float64{336, 384, 90, 0}, []press22{{0, nil}, {1500, []string{"left"}}, {1900, []string{"forward"}}, {2800, []string{"back", "right"}}, {3600, nil}}, 5000, "conveyor"},
 	{"sand", [4]float64{1936, 400, 0, 0}, []press22{{0, []string{"forward"}}, {1500, []string{"forward", "left"}}, {2300, []string{"back"}}, {3300, nil}}, 4500, "sand"},
+	{"fence", [4]float64{2016, 336, -90, 0}, []press22{{0, nil}, {400, []string{"fire"}}, {430, nil}, {800, []string{"forward"}}, {2500, nil}}, 3500, "debris"},
 }
 
 // game22 is a tanks 0.22 game for the embedded host: the match's own
@@ -69,6 +72,24 @@ func game22(t testing.TB, spawn [4]float64) *match.GameData {
 	}
 	cfg := setMember(t, m.ConfigData(), "prediction", func(p json.RawMessage) json.RawMessage {
 		return setMember(t, p, "coreParams", func(json.RawMessage) json.RawMessage { return core })
+	})
+	// The map dynamics rows carry the props' state byte after the level,
+	// as tanks 0.21 lays them out.
+	cfg = setMember(t, cfg, "snapshot", func(snap json.RawMessage) json.RawMessage {
+		return setMember(t, snap, "c1", func(c1 json.RawMessage) json.RawMessage {
+			var k map[string]any
+			if err := json.Unmarshal(c1, &k); err != nil {
+				t.Fatal(err)
+			}
+			f := k["fields"].([]any)
+			k["fields"] = append(f[:5:5], append([]any{map[string]any{"name": "state", "ty": "u8", "role": "state"}}, f[5:]...)...)
+			k["optionalFrom"] = 6
+			out, err := json.Marshal(k)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return out
+		})
 	})
 	raw, err := os.ReadFile("testdata/downtown-0.22.json")
 	if err != nil {
@@ -115,6 +136,9 @@ func setMember(t testing.TB, obj json.RawMessage, name string, f func(json.RawMe
 	return append(out, '}')
 }
 
+// keys22 are the keys the drives press.
+var keys22 = append(append([]string(nil), motionKeys...), "fire")
+
 // heldAt is the keys a drive holds at ms.
 func (d *drive22) heldAt(ms float64) map[string]bool {
 	held := map[string]bool{}
@@ -136,6 +160,7 @@ type features22 struct {
 	launches, landings int
 	held, cleared      int // steps with a boost hold; steps over the walls
 	level1             int
+	debris             int // the map's bodies the rows say are debris
 }
 
 func (f *features22) observe(g *Game, prev tanks.LevelState) {
@@ -156,6 +181,12 @@ func (f *features22) observe(g *Game, prev tanks.LevelState) {
 	}
 	if g.lv.Level == 1 && !g.lv.Airborne() {
 		f.level1++
+	}
+	f.debris = 0
+	for i := range g.crates.crates {
+		if g.crates.crates[i].debris {
+			f.debris++
+		}
 	}
 }
 
@@ -182,6 +213,13 @@ func TestDowntownParity(t *testing.T) {
 				own.ok = false
 				for _, b := range f.Blocks {
 					for _, r := range b.Rows {
+						// The props' state bytes reach the game with the
+						// frame, as in a session (the steps here run in
+						// lockstep with the host's, so nothing else of the
+						// rows is taken).
+						if b.Schema == g.crates.key && int(r.ID) < len(g.crates.crates) {
+							g.crates.markDebris(&g.crates.crates[r.ID], r.Fields)
+						}
 						if b.Schema == key && f.HasPlayer && r.ID == uint32(f.Player.GameID) && !r.Null {
 							own.level, own.z, own.ok = rowtest.Get(t, key, r.Fields, rowtest.RoleLevel), rowtest.Get(t, key, r.Fields, rowtest.RoleZ), true
 						}
@@ -200,12 +238,13 @@ func TestDowntownParity(t *testing.T) {
 			g.lv = g.cfg.Levels.Restore(g.levels, g.st.X, g.st.Y, int(own.level), own.z, dt, true)
 			f := features22{surfaces: map[string]int{}}
 			held := map[string]bool{}
-			var keys uint32
+			var keys, shots uint32
 			seq := uint32(0)
 			compared := 0
+			start := e.m.CrateBodies(nil)
 			for tick := 0; float64(tick)*1000/120 < d.ms; tick++ {
 				want := d.heldAt(float64(tick) * 1000 / 120)
-				for _, name := range motionKeys {
+				for _, name := range keys22 {
 					if want[name] == held[name] {
 						continue
 					}
@@ -213,15 +252,21 @@ func TestDowntownParity(t *testing.T) {
 					kb, _ := g.pred.Lookup(name)
 					seq++
 					e.m.Keys(1, fmt.Sprintf("%d:%s:%s", seq, map[bool]string{true: "down", false: "up"}[want[name]], name))
-					if want[name] {
+					switch {
+					case kb.OneShot:
+						if want[name] {
+							shots |= kb.Bit
+						}
+					case want[name]:
 						keys |= kb.Bit
-					} else {
+					default:
 						keys &^= kb.Bit
 					}
 				}
 				before, prev := e.out.players, g.lv
 				e.step()
-				g.Step(predictInput(keys), dt)
+				g.Step(predictInput(keys|shots), dt)
+				shots = 0
 				f.observe(g, prev)
 				if e.out.players == before {
 					continue
@@ -238,6 +283,20 @@ func TestDowntownParity(t *testing.T) {
 			t.Logf("%s: %d player blocks equal bit for bit; %+v", d.name, compared, f)
 			if compared < 100 {
 				t.Fatalf("%d blocks compared", compared)
+			}
+			if d.expect == "debris" {
+				// The fence broke where it stood, and the tank drove
+				// through where it was.
+				end := e.m.CrateBodies(nil)
+				moved := 0
+				for i := range start {
+					if g.crates.crates[i].debris && (end[i].X != start[i].X || end[i].Y != start[i].Y) {
+						moved++
+					}
+				}
+				if f.debris != 1 || moved != 0 || g.st.Y > 95 {
+					t.Fatalf("debris %d (moved %d), the tank at y %v", f.debris, moved, g.st.Y)
+				}
 			}
 			for k, n := range f.surfaces {
 				total.surfaces[k] += n
@@ -276,7 +335,7 @@ func TestDelayedDowntown(t *testing.T) {
 			held := map[string]bool{}
 			for ms := 0.0; ms < d.ms; ms += 1000.0 / 60 {
 				want := d.heldAt(ms)
-				for _, name := range motionKeys {
+				for _, name := range keys22 {
 					if want[name] != held[name] {
 						held[name] = want[name]
 						s.key(want[name], name)
@@ -290,7 +349,14 @@ func TestDelayedDowntown(t *testing.T) {
 			if sum.Samples < 100 || sum.Snaps != 0 || !(sum.ErrorP95 <= 0.5) {
 				t.Fatalf("prediction figures %+v", sum)
 			}
-			if d.expect == "jump" && (f.launches < 1 || f.landings < 1 || f.level1 < 10) || d.expect != "jump" && f.surfaces[d.expect] < 3 {
+			missed := f.surfaces[d.expect] < 3
+			switch d.expect {
+			case "jump":
+				missed = f.launches < 1 || f.landings < 1 || f.level1 < 10
+			case "debris":
+				missed = f.debris != 1 || s.g.st.Y > 95 // through the broken fence
+			}
+			if missed {
 				t.Fatalf("the drive missed its %s: %+v", d.expect, f)
 			}
 		})

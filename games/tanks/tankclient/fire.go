@@ -62,8 +62,8 @@ func (g *Game) tryFire(now float64) {
 		dist = min(dist, g.terrain.Ray(level, mx, my, dx, dy, wp.Range))
 	}
 	for i := range g.crates.crates {
-		if !g.crates.crates[i].onLevel(level) {
-			continue
+		if !g.crates.crates[i].onLevel(level) || g.crates.crates[i].debris {
+			continue // shots pass a prop's debris
 		}
 		box := g.crates.crates[i].rayBox()
 		if d, hit := tanks.RayBox(&box, mx, my, dx, dy, dist); hit {

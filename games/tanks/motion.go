@@ -59,6 +59,11 @@ type Model struct {
 	Density            float32
 	Friction           float32
 	Restitution        float32
+	// BarrelHeight and TurretTop are the gun's and the turret top's
+	// heights above the tank's floor (world units): a shot flies at the
+	// gun's height and passes over a tank whose top stays below it (0, as
+	// in tanks 0.13: shots fly flat and meet every tank of their level).
+	BarrelHeight, TurretTop float32
 }
 
 // M1 returns the tanks model m1 with the reference game's figures.

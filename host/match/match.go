@@ -257,6 +257,11 @@ func New(cfg Config) (*Match, error) {
 	var pred struct {
 		MapFallTime *float64        `json:"mapFallTime"`
 		CoreParams  json.RawMessage `json:"coreParams"`
+		Models      struct {
+			M1 struct {
+				BarrelHeight, TurretTop float32
+			} `json:"m1"`
+		} `json:"models"`
 	}
 	if err := json.Unmarshal(top["prediction"], &pred); err != nil {
 		return nil, fmt.Errorf("match config: prediction: %w", err)
@@ -273,13 +278,20 @@ func New(cfg Config) (*Match, error) {
 	if core.Levels != nil {
 		core.Levels.Apply(&levels)
 	}
+	// The shots fly at the gun's height when the model says where the
+	// gun is (tanks 0.22): the clients read the same numbers.
+	model := tanks.M1()
+	model.BarrelHeight, model.TurretTop = pred.Models.M1.BarrelHeight, pred.Models.M1.TurretTop
+	if !(model.BarrelHeight >= 0 && model.BarrelHeight < 1e4 && model.TurretTop >= 0 && model.TurretTop < 1e4) {
+		return nil, fmt.Errorf("match config: prediction: m1 barrelHeight %v, turretTop %v", model.BarrelHeight, model.TurretTop)
+	}
 	m := &Match{
 		cfg: cfg, log: cfg.Log, rng: rand.New(rand.NewPCG(cfg.Seed, 0x74616e6b73)),
 		config: compact, schema: schema,
 		keyM1: schema.Key("m1"), keyW1: schema.Key("w1"), keyW2: schema.Key("w2"),
 		keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"), rows: rows,
 		maps: maps, names: names, flat: flatNames(maps, names), byUID: game.Users[*player]{},
-		out: discard{}, model: tanks.M1(), levels: levels, surfaceRules: core.Surfaces, propTypes: core.Props,
+		out: discard{}, model: model, levels: levels, surfaceRules: core.Surfaces, propTypes: core.Props,
 	}
 	m.loadMap(first)
 	for i := 0; i < cfg.Bots; i++ {

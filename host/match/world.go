@@ -267,7 +267,16 @@ func (m *Match) fireHitscan(p *player) {
 	dy, dx := sincos(dirA)
 	mx, my := t.st.X+muzzleOffset*dx, t.st.Y+muzzleOffset*dy
 	level := t.lv.Level
-	dist := m.current.geom.Terrain.Ray(level, mx, my, dx, dy, w1Range)
+	geom := m.current.geom
+	dist := geom.Terrain.Ray(level, mx, my, dx, dy, w1Range)
+	// A shot at the gun's height stops on an embankment above it and
+	// passes over tanks below it (a model with a barrel height).
+	line, high := m.model.ShotLine(&t.lv, geom.Levels, dx, dy, muzzleOffset)
+	if high {
+		if d, _, ok := tanks.EmbankmentHit(geom.Levels, mx, my, dx, dy, 0, dist, tanks.ShotFloor(&t.lv), line); ok {
+			dist = d
+		}
+	}
 	hit := dist < w1Range
 	var victim *player
 	var crate *crateObj
@@ -276,7 +285,8 @@ func (m *Match) fireHitscan(p *player) {
 		if q == nil || q == p || q.tank == nil || !onLevel(&q.tank.lv, level) {
 			continue
 		}
-		if d, ok := tanks.RayBox(&q.tank.body, mx, my, dx, dy, dist); ok && d < dist {
+		if d, ok := tanks.RayBox(&q.tank.body, mx, my, dx, dy, dist); ok && d < dist &&
+			(!high || tanks.TankReaches(q.tank.lv.Z, m.model.TurretTop, geom.Levels.LevelHeight(), line.At(d))) {
 			dist, hit, victim, crate = d, true, q, nil
 		}
 	}

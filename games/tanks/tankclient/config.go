@@ -71,6 +71,8 @@ type rawModel struct {
 	MaxGunAngle         *float64 `json:"maxGunAngle"`
 	GunSpeed            *float64 `json:"gunRotationSpeed"`
 	GunCenterSpeed      *float64 `json:"gunCenterSpeed"`
+	BarrelHeight        *float64 `json:"barrelHeight"`
+	TurretTop           *float64 `json:"turretTop"`
 	Damping             *struct {
 		Linear  *float64 `json:"linear"`
 		Angular *float64 `json:"angular"`
@@ -204,6 +206,8 @@ func modelFrom(name string, rm *rawModel) (ModelConfig, error) {
 	set(&m.MaxGunAngle, rm.MaxGunAngle)
 	set(&m.GunSpeed, rm.GunSpeed)
 	set(&m.GunCenterSpeed, rm.GunCenterSpeed)
+	set(&m.BarrelHeight, rm.BarrelHeight)
+	set(&m.TurretTop, rm.TurretTop)
 	if rm.Damping != nil {
 		set(&m.LinearDamping, rm.Damping.Linear)
 		set(&m.AngularDamping, rm.Damping.Angular)

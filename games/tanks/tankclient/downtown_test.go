@@ -71,7 +71,14 @@ func game22(t testing.TB, spawn [4]float64) *match.GameData {
 		t.Fatal(err)
 	}
 	cfg := setMember(t, m.ConfigData(), "prediction", func(p json.RawMessage) json.RawMessage {
-		return setMember(t, p, "coreParams", func(json.RawMessage) json.RawMessage { return core })
+		p = setMember(t, p, "coreParams", func(json.RawMessage) json.RawMessage { return core })
+		// The gun's and the turret top's heights of the 0.22 m1.
+		return setMember(t, p, "models", func(ms json.RawMessage) json.RawMessage {
+			return setMember(t, ms, "m1", func(m1 json.RawMessage) json.RawMessage {
+				m1 = setMember(t, m1, "barrelHeight", func(json.RawMessage) json.RawMessage { return json.RawMessage("2.4") })
+				return setMember(t, m1, "turretTop", func(json.RawMessage) json.RawMessage { return json.RawMessage("3") })
+			})
+		})
 	})
 	// The map dynamics rows carry the props' state byte after the level,
 	// as tanks 0.21 lays them out.
@@ -431,5 +438,54 @@ func TestDowntownStepAllocatesNothing(t *testing.T) {
 	}
 	if met < 100 {
 		t.Fatalf("only %d of the steps measured met a surface or a hold", met)
+	}
+}
+
+// A shot from the ground up the overpass's west ramp stops on its slope,
+// on the host and in the local tracer alike. The ramp rises one level
+// (12.8 units) over 7 cells (89.6 units) from x = 192; the gun is 2.4
+// units up, 2.4/12.8 = 0.1875 levels, which the slope reaches
+// 0.1875·89.6 = 16.8 units in: the shot ends at x = 208.8 (the tank
+// stands at x = 121.6 on row 24.5, inside the ramp's rows, facing east).
+func TestDowntownShotOnRamp(t *testing.T) {
+	s := newSessionWith(t, 91, true, match.Config{Game: game22(t, [4]float64{304, 784, 0, 0})})
+	var local []float32
+	s.onFrames = func(fs []clientcore.EventFrame) {
+		for _, f := range fs {
+			for _, b := range f.Blocks {
+				if b.Schema.Name != "w1" {
+					continue
+				}
+				for _, r := range b.Rows {
+					local = append(local, rowtest.Get(t, b.Schema, r.Fields, "endX"))
+				}
+			}
+		}
+	}
+	var host []float32
+	key := s.e.schema.Key("w1")
+	dec := clientcore.NewDecoder(s.e.schema)
+	var fr clientcore.Frame
+	s.e.out.sink = func(m hostMsg) {
+		if m.port == clientcore.FramePort && dec.Decode(m.bytes, &fr) == nil {
+			for _, b := range fr.Blocks {
+				if b.Schema == key {
+					for _, r := range b.Rows {
+						host = append(host, rowtest.Get(t, key, r.Fields, "endX"))
+					}
+				}
+			}
+		}
+		s.down.send(s.local, m, "")
+	}
+	s.run(2000)
+	s.key(true, "fire")
+	s.key(false, "fire")
+	s.run(1000)
+	if len(host) != 1 || len(local) != 1 {
+		t.Fatalf("tracers: host %v, local %v", host, local)
+	}
+	if math.Abs(float64(host[0]-208.8)) > 0.05 || math.Abs(float64(local[0]-208.8)) > 0.05 {
+		t.Fatalf("the shot ends at x %v on the host, %v locally; want 208.8", host[0], local[0])
 	}
 }

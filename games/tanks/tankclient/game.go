@@ -41,6 +41,7 @@ import (
 // remote is the last frame row of another tank, for the shot ray.
 type remote struct {
 	x, y, angle, size float32
+	z                 float32     // height in levels
 	reach             tanks.Reach // the levels a shot meets it on
 	present           bool
 }
@@ -391,7 +392,7 @@ func (g *Game) remoteOf(r *clientcore.Row) remote {
 	o := remote{x: f.X.Get(r.Fields), y: f.Y.Get(r.Fields), angle: f.Angle.Get(r.Fields), size: f.Size.Get(r.Fields), present: true}
 	if g.levels != nil {
 		lv := g.cfg.Levels.Restore(g.levels, o.x, o.y, int(g.row.Level.Get(r.Fields)), g.row.Z.Get(r.Fields), g.pred.DT(), true)
-		o.reach = lv.Reach()
+		o.reach, o.z = lv.Reach(), lv.Z
 	}
 	return o
 }

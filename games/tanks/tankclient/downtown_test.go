@@ -489,3 +489,40 @@ func TestDowntownShotOnRamp(t *testing.T) {
 		t.Fatalf("the shot ends at x %v on the host, %v locally; want 208.8", host[0], local[0])
 	}
 }
+
+// The real tanks 0.22 prediction config turns every 0.22 rule on: the
+// flight (g = 2/0.35²), the six surfaces with the boost's hold, the three
+// props, the gun's height; its m1 is the 0.22 one (size 3, 130 u/s).
+func TestRealConfig022(t *testing.T) {
+	raw, err := os.ReadFile("testdata/prediction-0.22.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ParseConfig(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := cfg.Levels
+	if !r.Air.On || math.Abs(float64(r.Air.Gravity)-2/0.35/0.35) > 1e-3 || r.Air.MaxLaunchVZ != 3.5 || r.Air.Clearance != 0.45 {
+		t.Fatalf("levels %+v", r)
+	}
+	s := cfg.Core.Surfaces
+	if s == nil || len(s.Types) != 6 || len(cfg.Core.Props) != 3 {
+		t.Fatalf("core %+v", cfg.Core)
+	}
+	if i, ok := s.Type("boost"); !ok || s.Types[i].BoostTime != 1.2 || s.Types[i].BoostSpeedFactor != 3.6 || s.Types[i].BoostDV != 350 {
+		t.Fatalf("boost %+v", s.Types[i])
+	}
+	if len(cfg.Models) != 1 {
+		t.Fatalf("models %+v", cfg.Models)
+	}
+	m := cfg.Models[0].Motion
+	if m.Size != 3 || m.MaxForward != 130 || m.BarrelHeight != 2.4 || m.TurretTop != 3 || m.GunSpeed != 1.5 {
+		t.Fatalf("m1 %+v", m)
+	}
+	// A 0.13 config: none of it.
+	old, err := ParseConfig([]byte(`{"models":{"m1":{"size":2}},"mapFallTime":0.35}`))
+	if err != nil || old.Levels.Air.On || old.Core.Surfaces != nil || old.Core.Props != nil || old.Models[0].Motion.BarrelHeight != 0 {
+		t.Fatalf("0.13 config: %+v %v", old, err)
+	}
+}

@@ -369,3 +369,33 @@ func DecayBoost(s *LevelState, dt float32) {
 		s.BoostFactor = 1
 	}
 }
+
+// PushBody applies the surfaces under a map body (a crate, a barrel: no
+// tracks, so the centre's cell alone) to its velocity for one step, before
+// it integrates with linear damping linDamp: on a conveyor it is coupled
+// to the belt, (belt − v)·(BodyBeltCoupl + drag)·dt; elsewhere the drag
+// −v·drag·dt slows it; a boost plate it enters pushes it as it pushes a
+// tank. Nothing in the air.
+func (sm *SurfaceMap) PushBody(b *Body, lv *LevelState, linDamp, dt float32) {
+	if sm == nil || lv.Airborne() {
+		return
+	}
+	k, dir := sm.cell(lv.Level, b.X, b.Y)
+	if k == 0 {
+		return
+	}
+	t := &sm.Rules.Types[k-1]
+	vx, vy := b.VX, b.VY
+	if t.Kind == SurfaceConveyor {
+		bx, by := dirVec(dir)
+		c := (sm.Rules.BodyBeltCoupl + t.Drag) * dt
+		b.VX += (bx*t.Belt - vx) * c
+		b.VY += (by*t.Belt - vy) * c
+	} else {
+		b.VX -= vx * t.Drag * dt
+		b.VY -= vy * t.Drag * dt
+	}
+	px, py := sm.BoostDV(lv.Level, b.X, b.Y, vx, vy, dt*(1+linDamp*dt))
+	b.VX += px
+	b.VY += py
+}

@@ -381,3 +381,33 @@ func TestBoostHold(t *testing.T) {
 		t.Fatalf("hold after 1.2 s: %+v", lv)
 	}
 }
+
+// Map bodies: on an east belt (60 u/s, coupling 4, no drag) a crate at
+// rest gains 60·4/120 = 2 u/s in a step; on sand (drag 1.2) one at
+// 100 u/s loses 100·1.2/120 = 1; entering an east plate at 100 u/s it
+// is pushed by min(350, 480 − 100) = 350; in the air nothing acts.
+func TestPushBody(t *testing.T) {
+	belt := newSurfaces(t, surfaceMap(t, func(int, int) int { return 45 }, `{"0":{"45":{"type":"conveyor","dir":"east"}}}`))
+	b := Body{X: 50, Y: 50}
+	belt.PushBody(&b, &LevelState{}, 6, Step)
+	near(t, "belt", float64(b.VX), 2, 1e-5)
+	sand := newSurfaces(t, surfaceMap(t, func(int, int) int { return 41 }, `{"0":{"41":"sand"}}`))
+	b = Body{X: 50, Y: 50, VX: 100}
+	sand.PushBody(&b, &LevelState{}, 6, Step)
+	near(t, "sand", float64(b.VX), 99, 1e-4)
+	plate := newSurfaces(t, surfaceMap(t, func(c, _ int) int {
+		if c == 5 {
+			return 47
+		}
+		return 0
+	}, `{"0":{"47":{"type":"boost","dir":"east"}}}`))
+	b = Body{X: 50.5, Y: 50, VX: 100}
+	plate.PushBody(&b, &LevelState{}, 6, Step)
+	near(t, "plate", float64(b.VX), 450, 1e-4)
+	b = Body{X: 50, Y: 50}
+	belt.PushBody(&b, &LevelState{Stance: Falling}, 6, Step)
+	if b.VX != 0 {
+		t.Fatal("a falling body on a belt")
+	}
+	(*SurfaceMap)(nil).PushBody(&b, &LevelState{}, 6, Step)
+}

@@ -162,6 +162,7 @@ func (m *Match) step() {
 		if m.props.Destroyed(i) {
 			continue // debris: no physics
 		}
+		surf.PushBody(&c.body, &c.lv, c.linDamp, dt)
 		c.body.Integrate(dt, c.linDamp, c.angDamp)
 		c.body.Reach = c.lv.Reach()
 		m.bodies = append(m.bodies, &c.body)

@@ -75,6 +75,8 @@ type crateSet struct {
 	// crate on the ground, as a flat reader sees it); rules their rules.
 	levels *gamemap.MapLevels
 	rules  *tanks.LevelRules
+	// surfaces push the predicted crates as the host's (nil: none).
+	surfaces *tanks.SurfaceMap
 }
 
 // setLevels switches the crates between the layered world (levels non-nil)
@@ -350,6 +352,7 @@ func (cs *crateSet) integrate(dt float32) {
 		if !c.predicted {
 			continue
 		}
+		cs.surfaces.PushBody(&c.sim, &c.lv, c.linDamp, dt)
 		c.sim.Integrate(dt, c.linDamp, c.angDamp)
 	}
 }

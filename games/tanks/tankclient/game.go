@@ -184,7 +184,7 @@ func (g *Game) UseMap(m *gamemap.Map) error {
 	if err != nil {
 		sm = nil // malformed game data: predicted without surfaces
 	}
-	g.surfaces = sm
+	g.surfaces, g.crates.surfaces = sm, sm
 	g.crates.load(geom, key)
 	g.applyLevels()
 	return nil
@@ -504,7 +504,7 @@ func (g *Game) SetMap(m *gamemap.Map) {
 	g.shots.fullReset()
 	g.crates.reset()
 	g.remotes.reset()
-	g.mapTerrain, g.mapLevels, g.surfaces = nil, nil, nil
+	g.mapTerrain, g.mapLevels, g.surfaces, g.crates.surfaces = nil, nil, nil, nil
 	if m == nil || g.UseMap(m) != nil {
 		g.crates.load(&tanks.Geometry{}, nil) // no map, or one refused: no walls, no crates
 		g.mapTerrain, g.mapLevels = nil, nil

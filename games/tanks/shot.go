@@ -1,9 +1,13 @@
 package tanks
 
 import (
+	"encoding/json"
+	"fmt"
 	"math"
+	"strconv"
 
 	"vimpclient/gamemap"
+	"vimpclient/internal/jsonobj"
 )
 
 // A hitscan shot of tanks 0.22 flies at the height of the shooter's gun:
@@ -147,4 +151,67 @@ func (m *Model) ShotLine(s *LevelState, l *gamemap.MapLevels, dx, dy, muzzle flo
 // the level under its height (on a ramp, the run's lower level).
 func ShotFloor(s *LevelState) int {
 	return max(int(math.Floor(float64(s.Z+levelEpsilon))), 0)
+}
+
+// WallHeights are the heights of a map's wall tiles, by level, in levels
+// (the map's game.wallHeights): a shot passes over a wall lower than it.
+type WallHeights struct {
+	byLevel [gamemap.MaxLevels]map[int]float32
+}
+
+// maxWallTiles bounds the tiles of one level of game.wallHeights.
+const maxWallTiles = 256
+
+// NewWallHeights reads game.wallHeights of a map (nil when it has none).
+// Entries that are not a level, a tile and a height in [0, MaxLevels] are
+// dropped; malformed JSON is an error.
+func NewWallHeights(m *gamemap.Map) (*WallHeights, error) {
+	if m == nil || !present(m.Game) {
+		return nil, nil
+	}
+	var game struct {
+		WallHeights json.RawMessage `json:"wallHeights"`
+	}
+	if err := json.Unmarshal(m.Game, &game); err != nil {
+		return nil, fmt.Errorf("map game data: %w", err)
+	}
+	if !present(game.WallHeights) {
+		return nil, nil
+	}
+	levels, err := jsonobj.Members(game.WallHeights, gamemap.MaxLevels)
+	if err != nil {
+		return nil, fmt.Errorf("game.wallHeights: %w", err)
+	}
+	w := &WallHeights{}
+	for _, lm := range levels {
+		lv, err := strconv.Atoi(lm.Name)
+		if err != nil || lv < 0 || lv >= gamemap.MaxLevels {
+			continue
+		}
+		tiles, err := jsonobj.Members(lm.Value, maxWallTiles)
+		if err != nil {
+			return nil, fmt.Errorf("game.wallHeights.%s: %w", lm.Name, err)
+		}
+		for _, tm := range tiles {
+			tile, err := strconv.Atoi(tm.Name)
+			var h float64
+			if err != nil || json.Unmarshal(tm.Value, &h) != nil || !(h >= 0 && h <= gamemap.MaxLevels) {
+				continue
+			}
+			if w.byLevel[lv] == nil {
+				w.byLevel[lv] = map[int]float32{}
+			}
+			w.byLevel[lv][tile] = float32(h)
+		}
+	}
+	return w, nil
+}
+
+// Height is the height of tile on level, if the map declares one.
+func (w *WallHeights) Height(level, tile int) (float32, bool) {
+	if w == nil || level < 0 || level >= gamemap.MaxLevels {
+		return 0, false
+	}
+	h, ok := w.byLevel[level][tile]
+	return h, ok
 }

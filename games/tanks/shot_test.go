@@ -94,3 +94,89 @@ func TestTankReaches(t *testing.T) {
 		t.Fatal("a model without a turret top is reached by every shot")
 	}
 }
+
+// wallMap is 12×3 cells of 10 units: a slab of level 1 on columns 1–3 of
+// row 1, a ground wall (tile 1) across column 6 declared 1.0 level high
+// and one (tile 4) across column 8 without a height.
+func wallMap(t testing.TB, heights string) (*gamemap.Map, *Terrain) {
+	t.Helper()
+	ground, slab := make([][]int, 3), make([][]int, 3)
+	for r := range ground {
+		ground[r], slab[r] = make([]int, 12), make([]int, 12)
+		ground[r][6], ground[r][8] = 1, 4
+	}
+	for c := 1; c <= 3; c++ {
+		slab[1][c] = 2
+	}
+	raw, err := json.Marshal(map[string]any{"step": 10, "scale": 1, "map": ground, "physicsStatic": []int{1, 4},
+		"levels": map[string]any{"1": map[string]any{"map": slab, "floor": []int{2}}},
+		"game":   json.RawMessage(`{"wallHeights":` + heights + `}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := gamemap.Parse(raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m, NewTerrain(m.MapLevels())
+}
+
+// From the slab at (25, 15) east at 1.1 levels: past the slab's edge the
+// shot flies over the 1.0-high wall of column 6 (x 60) and stops at the
+// undeclared one of column 8, t = 80 − 25 = 55. A shot falling 0.005
+// levels a unit is at 1.1 − 0.005·35 = 0.925 entering column 6 (t = 35):
+// it stops there. Without heights the first wall stops it. From the
+// ground the walls stop every shot.
+func TestShotRayOverWalls(t *testing.T) {
+	m, ter := wallMap(t, `{"0":{"1":1.0},"7":{"1":2},"x":{"1":1},"1":{"2":"high","3":-1}}`)
+	h, err := NewWallHeights(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := h.Height(0, 1); !ok || v != 1 {
+		t.Fatalf("height %v %v", v, ok)
+	}
+	if _, ok := h.Height(1, 2); ok {
+		t.Fatal("a height that is not a number")
+	}
+	flat := BulletLine{Base: 1.1}
+	if d := ter.ShotRay(1, flat, h, 25, 15, 1, 0, 100); math.Abs(float64(d-55)) > 1e-4 {
+		t.Fatalf("over the low wall: %v", d)
+	}
+	if d := ter.ShotRay(1, BulletLine{Base: 1.1, Rate: -0.005}, h, 25, 15, 1, 0, 100); math.Abs(float64(d-35)) > 1e-4 {
+		t.Fatalf("a falling shot: %v", d)
+	}
+	if d := ter.ShotRay(1, flat, nil, 25, 15, 1, 0, 100); math.Abs(float64(d-35)) > 1e-4 {
+		t.Fatalf("no heights: %v", d)
+	}
+	if d, want := ter.ShotRay(0, BulletLine{Base: 0.1}, h, 25, 15, 1, 0, 100), ter.Ray(0, 25, 15, 1, 0, 100); d != want || math.Abs(float64(d-35)) > 1e-4 {
+		t.Fatalf("from the ground: %v, Ray %v", d, want)
+	}
+	if w, err := NewWallHeights(surfaceMap(t, func(int, int) int { return 0 }, `{}`)); w != nil || err != nil {
+		t.Fatalf("no wall heights: %v %v", w, err)
+	}
+}
+
+func FuzzWallHeights(f *testing.F) {
+	f.Add([]byte(`{"0":{"12":1,"20":0.25},"1":{"15":0.35}}`))
+	f.Add([]byte(`{"0":{"1":1e308},"-3":{"1":1}}`))
+	f.Add([]byte(`{"0":[1]}`))
+	f.Fuzz(func(t *testing.T, heights []byte) {
+		if !json.Valid(heights) {
+			return
+		}
+		m, ter := wallMap(t, string(heights))
+		h, err := NewWallHeights(m)
+		if err != nil {
+			return
+		}
+		for lv := -1; lv <= gamemap.MaxLevels; lv++ {
+			if v, ok := h.Height(lv, 1); ok && !(v >= 0 && v <= gamemap.MaxLevels) {
+				t.Fatalf("height %v", v)
+			}
+		}
+		if d := ter.ShotRay(1, BulletLine{Base: 1.1}, h, 25, 15, 1, 0, 100); !(d >= 0 && d <= 100) {
+			t.Fatalf("distance %v", d)
+		}
+	})
+}

@@ -154,6 +154,7 @@ type Match struct {
 	// current map's SurfaceMap under them, built for surfacesOf.
 	surfaceRules *tanks.SurfaceRules
 	surfaces     *tanks.SurfaceMap
+	wallHeights  *tanks.WallHeights
 	surfacesOf   *Map
 	// propTypes are coreParams.props; props the current round's props of
 	// the map's bodies under them (nil: none).

@@ -197,8 +197,9 @@ func (m *Match) step() {
 }
 
 // currentSurfaces is the current map's SurfaceMap under the config's
-// surface rules, built once per map (nil: no surfaces). A map whose
-// surfaces do not read is played without them, and said once.
+// surface rules, built once per map (nil: no surfaces), with its wall
+// heights. A map whose surfaces or heights do not read is played without
+// them, and said once.
 func (m *Match) currentSurfaces() *tanks.SurfaceMap {
 	if m.surfacesOf != m.current {
 		m.surfacesOf = m.current
@@ -207,6 +208,11 @@ func (m *Match) currentSurfaces() *tanks.SurfaceMap {
 			m.log.Warn("map surfaces ignored", "map", m.current.Name, "err", err)
 		}
 		m.surfaces = sm
+		wh, err := tanks.NewWallHeights(m.current.Data)
+		if err != nil {
+			m.log.Warn("map wall heights ignored", "map", m.current.Name, "err", err)
+		}
+		m.wallHeights = wh
 	}
 	return m.surfaces
 }
@@ -269,14 +275,19 @@ func (m *Match) fireHitscan(p *player) {
 	mx, my := t.st.X+muzzleOffset*dx, t.st.Y+muzzleOffset*dy
 	level := t.lv.Level
 	geom := m.current.geom
-	dist := geom.Terrain.Ray(level, mx, my, dx, dy, w1Range)
-	// A shot at the gun's height stops on an embankment above it and
-	// passes over tanks below it (a model with a barrel height).
+	// A shot at the gun's height passes over walls lower than it, stops on
+	// an embankment above it and passes over tanks below it (a model with
+	// a barrel height).
 	line, high := m.model.ShotLine(&t.lv, geom.Levels, dx, dy, muzzleOffset)
+	var dist float32
 	if high {
+		m.currentSurfaces()
+		dist = geom.Terrain.ShotRay(level, line, m.wallHeights, mx, my, dx, dy, w1Range)
 		if d, _, ok := tanks.EmbankmentHit(geom.Levels, mx, my, dx, dy, 0, dist, tanks.ShotFloor(&t.lv), line); ok {
 			dist = d
 		}
+	} else {
+		dist = geom.Terrain.Ray(level, mx, my, dx, dy, w1Range)
 	}
 	hit := dist < w1Range
 	var victim *player

@@ -58,10 +58,13 @@ func (g *Game) tryFire(now float64) {
 	mx, my := x+muzzle*dx, y+muzzle*dy
 	dist := wp.Range
 	level := g.lv.Level
-	if g.terrain != nil {
+	line, high := g.motion.ShotLine(&g.lv, g.levels, dx, dy, muzzle)
+	switch {
+	case g.terrain != nil && high:
+		dist = min(dist, g.terrain.ShotRay(level, line, g.wallHeights, mx, my, dx, dy, wp.Range))
+	case g.terrain != nil:
 		dist = min(dist, g.terrain.Ray(level, mx, my, dx, dy, wp.Range))
 	}
-	line, high := g.motion.ShotLine(&g.lv, g.levels, dx, dy, muzzle)
 	if high {
 		if d, _, ok := tanks.EmbankmentHit(g.levels, mx, my, dx, dy, 0, dist, tanks.ShotFloor(&g.lv), line); ok {
 			dist = d

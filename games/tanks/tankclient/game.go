@@ -74,6 +74,8 @@ type Game struct {
 	// surfaces are the map's surfaces under the config's rules (nil: none
 	// or a 0.13 config), stepped as the host steps them.
 	surfaces *tanks.SurfaceMap
+	// wallHeights are the map's wall heights the shots fly over.
+	wallHeights *tanks.WallHeights
 	// lv is the own tank's predicted level state; own the level and height
 	// of its row in the frame being reconciled; track the predicted level
 	// by server time, to check it against the host's rows.
@@ -185,6 +187,9 @@ func (g *Game) UseMap(m *gamemap.Map) error {
 		sm = nil // malformed game data: predicted without surfaces
 	}
 	g.surfaces, g.crates.surfaces = sm, sm
+	if g.wallHeights, err = tanks.NewWallHeights(m); err != nil {
+		g.wallHeights = nil // malformed game data: every wall stops a shot
+	}
 	g.crates.load(geom, key)
 	g.applyLevels()
 	return nil
@@ -504,7 +509,7 @@ func (g *Game) SetMap(m *gamemap.Map) {
 	g.shots.fullReset()
 	g.crates.reset()
 	g.remotes.reset()
-	g.mapTerrain, g.mapLevels, g.surfaces, g.crates.surfaces = nil, nil, nil, nil
+	g.mapTerrain, g.mapLevels, g.surfaces, g.crates.surfaces, g.wallHeights = nil, nil, nil, nil, nil
 	if m == nil || g.UseMap(m) != nil {
 		g.crates.load(&tanks.Geometry{}, nil) // no map, or one refused: no walls, no crates
 		g.mapTerrain, g.mapLevels = nil, nil

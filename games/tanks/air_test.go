@@ -142,10 +142,16 @@ func TestEdgeFall(t *testing.T) {
 	}
 	near(t, "z after 41 steps", float64(s.Z), 0.0470522, 1e-4)
 	near(t, "vz after 41 steps", float64(s.VZ), -5.578231, 1e-4)
-	r.StepMoving(&s, l, 105, 25, 0, 0, 0, 0, 0, Step, true)
-	r.StepMoving(&s, l, 105, 25, 0, 0, 0, 0, 0, Step, true)
-	if s.Stance != Standing || s.Level != 0 || s.Z != 0 {
-		t.Fatalf("landed: %+v", s)
+	var land Landing
+	for i := 0; i < 2 && !land.Landed; i++ {
+		land = r.StepMoving(&s, l, 105, 25, 0, 0, 0, 0, 0, Step, true)
+	}
+	if s.Stance != Standing || s.Level != 0 || s.Z != 0 || !land.Landed || land.Height != 1 {
+		t.Fatalf("landed: %+v %+v", s, land)
+	}
+	// A drop of one level costs 30·(1 − 0.5) = 15.
+	if d := r.Air.LandingDamage(land); d != 15 {
+		t.Fatalf("landing damage %v", d)
 	}
 	// A crate: linear from its first step, z = 1 − t/0.35: 0.5 after 21.
 	c := LevelState{Level: 1, Z: 1}
@@ -207,5 +213,24 @@ func TestRestoreFlight(t *testing.T) {
 	s = r.RestoreFrom(l, 75, 25, 1, 1.3*h, Step, true, &LevelState{SlickLeft: 0.25, SlickType: 2})
 	if s.Stance != Falling || s.VZ != 0 || s.Peak != s.Z || s.SlickLeft != 0.25 || s.SlickType != 2 {
 		t.Fatalf("flight restored at its peak, residue kept: %+v", s)
+	}
+}
+
+// The price of a landing: 30 a level above 0.5 levels, at most 100. The
+// ramp jump's 0.094-level arc is free; a drop of five levels costs
+// min(30·4.5, 100) = 100.
+func TestLandingDamage(t *testing.T) {
+	r := airRules(t)
+	for _, c := range []struct{ h, want float32 }{{0.094, 0}, {0.5, 0}, {1, 15}, {2, 45}, {5, 100}} {
+		if d := r.Air.LandingDamage(Landing{Landed: true, Height: c.h}); math.Abs(float64(d-c.want)) > 1e-4 {
+			t.Errorf("a drop of %v: %v, want %v", c.h, d, c.want)
+		}
+	}
+	if r.Air.LandingDamage(Landing{Height: 3}) != 0 {
+		t.Error("no landing, no damage")
+	}
+	old := DefaultLevelRules()
+	if old.Air.LandingDamage(Landing{Landed: true, Height: 3}) != 0 {
+		t.Error("the 0.13 rules have no fall damage")
 	}
 }

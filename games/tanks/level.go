@@ -50,6 +50,26 @@ type AirRules struct {
 	// Clearance is the height above the take-off level, in levels, from
 	// which a flying body meets no walls.
 	Clearance float32
+	// FallDamage, FreeHeight and MaxFallDamage price a landing
+	// (LandingDamage).
+	FallDamage, FreeHeight, MaxFallDamage float32
+}
+
+// Landing is a ballistic flight's end on a step: Height is the arc's drop
+// in levels, from its peak to the floor it landed on.
+type Landing struct {
+	Landed bool
+	Height float32
+}
+
+// LandingDamage is what a landing costs a tank's health: FallDamage per
+// level of the drop above FreeHeight, at most MaxFallDamage. A hop back
+// onto its own slab, below FreeHeight, is free.
+func (a *AirRules) LandingDamage(l Landing) float32 {
+	if !l.Landed {
+		return 0
+	}
+	return min(a.FallDamage*max(l.Height-a.FreeHeight, 0), a.MaxFallDamage)
 }
 
 // MinClimbSpeed is the share of the top speed a tank keeps on the steepest
@@ -266,27 +286,27 @@ func (r *LevelRules) Step(s *LevelState, l *gamemap.MapLevels, x, y, angle, hw, 
 // top of a ramp it climbed keeps the vertical speed the slope gave it and
 // flies. A slick residue and a boost hold in s survive every change of
 // stance.
-func (r *LevelRules) StepMoving(s *LevelState, l *gamemap.MapLevels, x, y, vx, vy, angle, hw, hh, dt float32, climbs bool) {
+func (r *LevelRules) StepMoving(s *LevelState, l *gamemap.MapLevels, x, y, vx, vy, angle, hw, hh, dt float32, climbs bool) Landing {
 	tr := s.traction()
-	r.stepLevel(s, l, x, y, vx, vy, angle, hw, hh, dt, climbs)
+	landing := r.stepLevel(s, l, x, y, vx, vy, angle, hw, hh, dt, climbs)
 	s.setTraction(tr)
+	return landing
 }
 
-func (r *LevelRules) stepLevel(s *LevelState, l *gamemap.MapLevels, x, y, vx, vy, angle, hw, hh, dt float32, climbs bool) {
+func (r *LevelRules) stepLevel(s *LevelState, l *gamemap.MapLevels, x, y, vx, vy, angle, hw, hh, dt float32, climbs bool) Landing {
 	if l == nil || !l.Layered() {
 		*s = LevelState{}
-		return
+		return Landing{}
 	}
 	s.Level = min(max(s.Level, 0), l.LevelCount()-1)
 	air := r.Air.On && climbs // map bodies keep the linear fall
 	if s.Stance == Falling {
 		if air {
-			r.fly(s, l, x, y, dt)
-			return
+			return r.fly(s, l, x, y, dt)
 		}
 		s.FallSteps++
 		r.fall(s, l, x, y, dt)
-		return
+		return Landing{}
 	}
 	if climbs {
 		if smp, ok := l.RampAt(x, y); ok {
@@ -294,23 +314,24 @@ func (r *LevelRules) stepLevel(s *LevelState, l *gamemap.MapLevels, x, y, vx, vy
 			zc := rampHeight(&smp)
 			if s.Level >= low && s.Level <= high && abs32(zc-s.Z) < r.EntryRise {
 				*s = climbing(&smp, zc)
-				return
+				return Landing{}
 			}
 		}
 	}
 	launched, slope := s.Stance == Climbing, s.Slope
 	*s = LevelState{Level: s.Level, Z: float32(s.Level)}
 	if air && launched && r.launch(s, l, x, y, vx, vy, slope) {
-		return
+		return Landing{}
 	}
 	if s.Level >= 1 && !Supported(l, s.Level, x, y, angle, hw, hh) {
 		if air {
 			s.Stance, s.From, s.To, s.Peak = Falling, s.Level, l.LandingLevel(s.Level, x, y), float32(s.Level)
-			return
+			return Landing{}
 		}
 		s.Stance, s.FallSteps = Falling, 1
 		r.fall(s, l, x, y, dt)
 	}
+	return Landing{}
 }
 
 // launch starts the flight of a tank that just left a ramp it climbed:
@@ -346,14 +367,14 @@ func (r *LevelRules) launch(s *LevelState, l *gamemap.MapLevels, x, y, vx, vy fl
 // above onto that level's floor lands there (a jump onto a higher slab);
 // otherwise it lands on reaching the level it aims at, or the floor below
 // that when the cell it is over has none.
-func (r *LevelRules) fly(s *LevelState, l *gamemap.MapLevels, x, y, dt float32) {
+func (r *LevelRules) fly(s *LevelState, l *gamemap.MapLevels, x, y, dt float32) Landing {
 	prevZ := s.Z
 	next := s.VZ - r.Air.Gravity*dt
 	z := prevZ + (s.VZ+next)*0.5*dt
 	s.VZ, s.Z, s.Peak, s.Slope = next, z, max(s.Peak, z), [2]float32{}
 	s.ClearWalls = z >= float32(s.From)+r.Air.Clearance
 	if s.VZ > 0 {
-		return
+		return Landing{}
 	}
 	to := min(max(s.To, 0), l.LevelCount()-1)
 	target := to
@@ -367,9 +388,12 @@ func (r *LevelRules) fly(s *LevelState, l *gamemap.MapLevels, x, y, dt float32) 
 	} else if z <= float32(target) {
 		land = target
 	}
-	if land >= 0 {
-		*s = LevelState{Level: land, Z: float32(land)}
+	if land < 0 {
+		return Landing{}
 	}
+	peak := s.Peak
+	*s = LevelState{Level: land, Z: float32(land)}
+	return Landing{Landed: true, Height: max(peak-float32(land), 0)}
 }
 
 // rampHeight is the ramp surface's height in levels at a sample.

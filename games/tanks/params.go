@@ -34,12 +34,16 @@ type LevelParams struct {
 	MinLaunchVZ      float32 // levels/s
 	MaxLaunchVZ      float32 // levels/s, 0: no cap
 	JumpClearance    float32 // levels above the take-off level where walls stop counting
+	// FallDamage is the health a landing costs per level of its arc's
+	// height above FreeHeight, at most MaxFallDamage.
+	FallDamage, FreeHeight, MaxFallDamage float32
 }
 
 // DefaultLevelParams are the tanks game's levels numbers.
 func DefaultLevelParams() LevelParams {
 	return LevelParams{FallTime: 0.35, ClimbGravity: 500, ClimbSpeedLoss: 0.5, EntryRise: 0.5,
-		RampLaunchFactor: 0.35, MinLaunchVZ: 0.35, MaxLaunchVZ: 3.5, JumpClearance: 0.45}
+		RampLaunchFactor: 0.35, MinLaunchVZ: 0.35, MaxLaunchVZ: 3.5, JumpClearance: 0.45,
+		FallDamage: 30, FreeHeight: 0.5, MaxFallDamage: 100}
 }
 
 // Apply makes r follow the params: the ramp rules, and ballistic flight
@@ -50,7 +54,8 @@ func (p *LevelParams) Apply(r *LevelRules) {
 	r.ClimbGravity, r.ClimbSpeedLoss, r.EntryRise = p.ClimbGravity, p.ClimbSpeedLoss, p.EntryRise
 	t := max(p.FallTime, 1e-3)
 	r.Air = AirRules{On: true, Gravity: 2 / (t * t), LaunchFactor: p.RampLaunchFactor,
-		MinLaunchVZ: p.MinLaunchVZ, MaxLaunchVZ: p.MaxLaunchVZ, Clearance: p.JumpClearance}
+		MinLaunchVZ: p.MinLaunchVZ, MaxLaunchVZ: p.MaxLaunchVZ, Clearance: p.JumpClearance,
+		FallDamage: p.FallDamage, FreeHeight: p.FreeHeight, MaxFallDamage: p.MaxFallDamage}
 }
 
 // Limits on coreParams: more surface types than a cell can name, or
@@ -147,6 +152,9 @@ func parseLevelParams(raw json.RawMessage) (LevelParams, error) {
 		{"minLaunchVz", 0, 1000, &p.MinLaunchVZ},
 		{"maxLaunchVz", 0, 1000, &p.MaxLaunchVZ},
 		{"jumpClearance", 0, 8, &p.JumpClearance},
+		{"fallDamage", 0, maxParamValue, &p.FallDamage},
+		{"fallDamageFreeHeight", 0, 8, &p.FreeHeight},
+		{"maxFallDamage", 0, maxParamValue, &p.MaxFallDamage},
 	})
 	return p, err
 }

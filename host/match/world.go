@@ -175,7 +175,11 @@ func (m *Match) step() {
 		}
 		t := p.tank
 		t.st.FromBody(&t.body)
-		m.levels.StepMoving(&t.lv, geom.Levels, t.st.X, t.st.Y, t.st.VX, t.st.VY, t.st.Angle, hw, hh, dt, true)
+		landing := m.levels.StepMoving(&t.lv, geom.Levels, t.st.X, t.st.Y, t.st.VX, t.st.VY, t.st.Angle, hw, hh, dt, true)
+		// A hard landing hurts; one that kills is the tank's own doing.
+		if d := m.levels.Air.LandingDamage(landing); d > 0 && t.alive() {
+			m.damage(p, p, int(math.Round(float64(d))), "")
+		}
 	}
 	for i := range m.crates {
 		c := &m.crates[i]
@@ -387,7 +391,9 @@ func (m *Match) damage(victim, killer *player, amount int, shake string) {
 	t := victim.tank
 	t.health -= amount
 	if victim.human != nil {
-		victim.human.shake = shake
+		if shake != "" {
+			victim.human.shake = shake
+		}
 		victim.human.panel.h = max(t.health, 0)
 	}
 	if t.health > 0 {

@@ -234,3 +234,33 @@ func TestLandingDamage(t *testing.T) {
 		t.Error("the 0.13 rules have no fall damage")
 	}
 }
+
+// The hull's lean, gain 2: on a grade of 0.25 east, heading east, pitch
+// atan(0.5) = 0.4636476 and no roll; heading south the grade lies across
+// the hull, −0.25·sin + 0·cos = −0.25, so roll atan(−0.5) = −0.4636476. A
+// grade of 1 is capped at 0.6. In the air at 2 levels/s the pitch is
+// 2·0.12 = 0.24. From 0 towards 0.4 at 60 Hz one step is 0.4·12/60 = 0.08.
+func TestTilt(t *testing.T) {
+	tl := coreParams022(t).Levels.Tilt
+	lv := LevelState{Stance: Climbing, Slope: [2]float32{0.25, 0}}
+	p, r := tl.Target(&lv, 1, 0)
+	near(t, "pitch", float64(p), 0.4636476, 1e-6)
+	near(t, "roll", float64(r), 0, 1e-9)
+	p, r = tl.Target(&lv, 0, 1)
+	near(t, "pitch across", float64(p), 0, 1e-7)
+	near(t, "roll across", float64(r), -0.4636476, 1e-6)
+	steep := LevelState{Stance: Climbing, Slope: [2]float32{1, 0}}
+	if p, _ := tl.Target(&steep, 1, 0); p != 0.6 {
+		t.Fatalf("capped pitch %v", p)
+	}
+	air := LevelState{Stance: Falling, VZ: 2, Slope: [2]float32{0.25, 0}}
+	p, r = tl.Target(&air, 1, 0)
+	near(t, "air pitch", float64(p), 0.24, 1e-6)
+	if r != 0 {
+		t.Fatal("roll in the air")
+	}
+	near(t, "approach", float64(tl.Approach(0, 0.4, 1.0/60)), 0.08, 1e-6)
+	if p, r := tl.Target(&LevelState{}, 1, 0); p != 0 || r != 0 {
+		t.Fatal("a lean on flat ground")
+	}
+}

@@ -37,13 +37,16 @@ type LevelParams struct {
 	// FallDamage is the health a landing costs per level of its arc's
 	// height above FreeHeight, at most MaxFallDamage.
 	FallDamage, FreeHeight, MaxFallDamage float32
+	// Tilt is how the hull leans on a slope and in the air.
+	Tilt Tilt
 }
 
 // DefaultLevelParams are the tanks game's levels numbers.
 func DefaultLevelParams() LevelParams {
 	return LevelParams{FallTime: 0.35, ClimbGravity: 500, ClimbSpeedLoss: 0.5, EntryRise: 0.5,
 		RampLaunchFactor: 0.35, MinLaunchVZ: 0.35, MaxLaunchVZ: 3.5, JumpClearance: 0.45,
-		FallDamage: 30, FreeHeight: 0.5, MaxFallDamage: 100}
+		FallDamage: 30, FreeHeight: 0.5, MaxFallDamage: 100,
+		Tilt: Tilt{Gain: 2, AirGain: 0.12, Response: 12, Max: 0.6}}
 }
 
 // Apply makes r follow the params: the ramp rules, and ballistic flight
@@ -155,6 +158,10 @@ func parseLevelParams(raw json.RawMessage) (LevelParams, error) {
 		{"fallDamage", 0, maxParamValue, &p.FallDamage},
 		{"fallDamageFreeHeight", 0, 8, &p.FreeHeight},
 		{"maxFallDamage", 0, maxParamValue, &p.MaxFallDamage},
+		{"tiltGain", 0, 100, &p.Tilt.Gain},
+		{"tiltAirGain", 0, 100, &p.Tilt.AirGain},
+		{"tiltResponse", 0, 1000, &p.Tilt.Response},
+		{"tiltMax", 0, math.Pi / 2, &p.Tilt.Max},
 	})
 	return p, err
 }
@@ -289,4 +296,32 @@ func parseSurfaceType(name string, raw json.RawMessage) (SurfaceType, error) {
 		return SurfaceType{}, fmt.Errorf("a boost field without boostDv")
 	}
 	return t, nil
+}
+
+// Tilt is how a hull leans (coreParams.levels tilt*): on a slope its pitch
+// (nose up positive) and roll (right side down positive) follow the grade
+// along and across its heading, atan(grade·Gain); in the air its pitch
+// follows the vertical speed, vz·AirGain, without roll; both at most Max,
+// approached at Response per second. It only draws the hull: motion does
+// not read it.
+type Tilt struct {
+	Gain, AirGain, Response, Max float32
+}
+
+// Target is the lean of a hull heading (c, s) (cos, sin of its angle) in
+// level state lv.
+func (t *Tilt) Target(lv *LevelState, c, s float32) (pitch, roll float32) {
+	if lv.Airborne() {
+		return clamp(lv.VZ*t.AirGain, -t.Max, t.Max), 0
+	}
+	along := lv.Slope[0]*c + lv.Slope[1]*s
+	across := -lv.Slope[0]*s + lv.Slope[1]*c
+	pitch = clamp(float32(math.Atan(float64(along*t.Gain))), -t.Max, t.Max)
+	roll = clamp(float32(math.Atan(float64(across*t.Gain))), -t.Max, t.Max)
+	return pitch, roll
+}
+
+// Approach moves a lean one step of dt towards its target.
+func (t *Tilt) Approach(cur, target, dt float32) float32 {
+	return cur + (target-cur)*min(t.Response*dt, 1)
 }

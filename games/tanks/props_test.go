@@ -69,3 +69,23 @@ func TestPropDamage(t *testing.T) {
 		}
 	}
 }
+
+func FuzzProps(f *testing.F) {
+	f.Add([]byte(`{"step":10,"map":[[0,0]],"physicsDynamic":[{"position":[1,2],"width":20,"height":20,"game":{"prop":"crate"}},{"position":[1,2],"width":8,"height":8,"game":{"prop":7}}]}`))
+	f.Add([]byte(`{"step":10,"map":[[0]],"physicsDynamic":[{"position":[0,0],"width":1,"height":1,"game":[]}]}`))
+	types := coreParams022(f).Props
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		m, err := gamemap.Parse(raw)
+		if err != nil {
+			return
+		}
+		p := NewProps(m, types)
+		for i := -1; i <= len(m.Dynamic); i++ {
+			for j := 0; j < 8; j++ {
+				if s := p.Damage(i, 40, j%2 == 0); s > PropDestroyed {
+					t.Fatalf("state %d", s)
+				}
+			}
+		}
+	})
+}

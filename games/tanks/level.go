@@ -28,6 +28,48 @@ type LevelRules struct {
 	// a level or more away from either level, so a body that got there
 	// (the guards keep it out) drives across it as a flat cell.
 	EntryRise float32
+	// Air is the ballistic flight of tanks 0.22 (coreParams.levels); its
+	// zero value keeps the falls on the linear Fall of tanks 0.13.
+	Air AirRules
+}
+
+// AirRules are the ballistic flight rules: a body off a slab edge or off a
+// ramp's top falls under Gravity, a tank leaving a ramp it climbed keeps
+// the vertical speed the slope gave it and flies, and one flying higher
+// than Clearance above its take-off level passes over walls.
+type AirRules struct {
+	On bool
+	// Gravity in levels/s² (2/fallTime²: a fall from rest off one level
+	// lasts fallTime).
+	Gravity float32
+	// LaunchFactor is the share of the vertical speed on the ramp
+	// (slope·velocity/levelHeight, levels/s) a launch keeps; MinLaunchVZ
+	// is the least launch speed that flies (levels/s), MaxLaunchVZ caps it
+	// (0: no cap).
+	LaunchFactor, MinLaunchVZ, MaxLaunchVZ float32
+	// Clearance is the height above the take-off level, in levels, from
+	// which a flying body meets no walls.
+	Clearance float32
+	// FallDamage, FreeHeight and MaxFallDamage price a landing
+	// (LandingDamage).
+	FallDamage, FreeHeight, MaxFallDamage float32
+}
+
+// Landing is a ballistic flight's end on a step: Height is the arc's drop
+// in levels, from its peak to the floor it landed on.
+type Landing struct {
+	Landed bool
+	Height float32
+}
+
+// LandingDamage is what a landing costs a tank's health: FallDamage per
+// level of the drop above FreeHeight, at most MaxFallDamage. A hop back
+// onto its own slab, below FreeHeight, is free.
+func (a *AirRules) LandingDamage(l Landing) float32 {
+	if !l.Landed {
+		return 0
+	}
+	return min(a.FallDamage*max(l.Height-a.FreeHeight, 0), a.MaxFallDamage)
 }
 
 // MinClimbSpeed is the share of the top speed a tank keeps on the steepest
@@ -87,7 +129,40 @@ type LevelState struct {
 	// vector (the ramp's direction times its slope): the grade under a
 	// heading h is Slope·h. Zero unless climbing.
 	Slope [2]float32
+	// VZ is a ballistic flight's vertical speed (levels/s, up positive);
+	// From is the level it took off from, To the level it aims to land on
+	// (the cell it touches down on decides), Peak its highest point.
+	VZ       float32
+	From, To int
+	Peak     float32
+	// ClearWalls: flying Clearance or more above From, it meets no walls.
+	ClearWalls bool
+	// SlickLeft is the seconds of a slick surface's residue left on the
+	// tracks, SlickType the surface's type index + 1 (0: none).
+	SlickLeft float32
+	SlickType uint8
+	// BoostLeft is the seconds of a boost plate's hold left, BoostFactor
+	// the top speed's factor while it lasts.
+	BoostLeft, BoostFactor float32
 }
+
+// traction is the part of a level state that belongs to the tracks, not
+// to the level: it survives every change of stance.
+type traction struct {
+	slickLeft, boostLeft, boostFactor float32
+	slickType                         uint8
+}
+
+func (s *LevelState) traction() traction {
+	return traction{s.SlickLeft, s.BoostLeft, s.BoostFactor, s.SlickType}
+}
+
+func (s *LevelState) setTraction(t traction) {
+	s.SlickLeft, s.BoostLeft, s.BoostFactor, s.SlickType = t.slickLeft, t.boostLeft, t.boostFactor, t.slickType
+}
+
+// Airborne reports whether the body falls or flies.
+func (s *LevelState) Airborne() bool { return s.Stance == Falling }
 
 // InputLocked reports whether the body ignores its drive keys: a falling
 // tank has no ground under its tracks.
@@ -120,6 +195,9 @@ func (s *LevelState) Reach() Reach {
 		m := levelBits(lo, hi)
 		return Reach{Walls: m, Bodies: m}
 	case Falling:
+		if s.ClearWalls {
+			return Reach{Air: true}
+		}
 		return Reach{Walls: levelBits(0, s.Level)}
 	}
 	b := levelBits(s.Level, s.Level)
@@ -143,12 +221,17 @@ func levelBits(lo, hi int) uint8 {
 // set one.
 type Reach struct {
 	Walls, Bodies, Guards uint8
+	// Air: the body flies over everything and meets nothing.
+	Air bool
 }
 
 // groundReach is what the zero Reach stands for.
 var groundReach = Reach{Walls: 1, Bodies: 1, Guards: 1}
 
 func (r Reach) effective() Reach {
+	if r.Air {
+		return Reach{Air: true}
+	}
 	if r == (Reach{}) {
 		return groundReach
 	}
@@ -195,15 +278,35 @@ func Supported(l *gamemap.MapLevels, level int, x, y, angle, hw, hh float32) boo
 // other body stands on its level, and one standing above the ground without
 // floor under it starts to fall.
 func (r *LevelRules) Step(s *LevelState, l *gamemap.MapLevels, x, y, angle, hw, hh, dt float32, climbs bool) {
+	r.StepMoving(s, l, x, y, 0, 0, angle, hw, hh, dt, climbs)
+}
+
+// StepMoving is Step for a body moving at (vx, vy) world units/s at the
+// end of the step: under ballistic rules (Air.On) a tank that leaves the
+// top of a ramp it climbed keeps the vertical speed the slope gave it and
+// flies. A slick residue and a boost hold in s survive every change of
+// stance.
+func (r *LevelRules) StepMoving(s *LevelState, l *gamemap.MapLevels, x, y, vx, vy, angle, hw, hh, dt float32, climbs bool) Landing {
+	tr := s.traction()
+	landing := r.stepLevel(s, l, x, y, vx, vy, angle, hw, hh, dt, climbs)
+	s.setTraction(tr)
+	return landing
+}
+
+func (r *LevelRules) stepLevel(s *LevelState, l *gamemap.MapLevels, x, y, vx, vy, angle, hw, hh, dt float32, climbs bool) Landing {
 	if l == nil || !l.Layered() {
 		*s = LevelState{}
-		return
+		return Landing{}
 	}
 	s.Level = min(max(s.Level, 0), l.LevelCount()-1)
+	air := r.Air.On && climbs // map bodies keep the linear fall
 	if s.Stance == Falling {
+		if air {
+			return r.fly(s, l, x, y, dt)
+		}
 		s.FallSteps++
 		r.fall(s, l, x, y, dt)
-		return
+		return Landing{}
 	}
 	if climbs {
 		if smp, ok := l.RampAt(x, y); ok {
@@ -211,15 +314,86 @@ func (r *LevelRules) Step(s *LevelState, l *gamemap.MapLevels, x, y, angle, hw, 
 			zc := rampHeight(&smp)
 			if s.Level >= low && s.Level <= high && abs32(zc-s.Z) < r.EntryRise {
 				*s = climbing(&smp, zc)
-				return
+				return Landing{}
 			}
 		}
 	}
+	launched, slope := s.Stance == Climbing, s.Slope
 	*s = LevelState{Level: s.Level, Z: float32(s.Level)}
+	if air && launched && r.launch(s, l, x, y, vx, vy, slope) {
+		return Landing{}
+	}
 	if s.Level >= 1 && !Supported(l, s.Level, x, y, angle, hw, hh) {
+		if air {
+			s.Stance, s.From, s.To, s.Peak = Falling, s.Level, l.LandingLevel(s.Level, x, y), float32(s.Level)
+			return Landing{}
+		}
 		s.Stance, s.FallSteps = Falling, 1
 		r.fall(s, l, x, y, dt)
 	}
+	return Landing{}
+}
+
+// launch starts the flight of a tank that just left a ramp it climbed:
+// the slope times its velocity, over the level height, is its vertical
+// speed in levels/s, of which LaunchFactor is kept (capped at MaxLaunchVZ
+// when that is set); below MinLaunchVZ it rolls on. The flight starts at
+// the level's height and aims at the tank's own slab, or at the floor
+// below when it left over an edge.
+func (r *LevelRules) launch(s *LevelState, l *gamemap.MapLevels, x, y, vx, vy float32, slope [2]float32) bool {
+	h := l.LevelHeight()
+	if !(h > 0) {
+		return false
+	}
+	vz := (slope[0]*vx + slope[1]*vy) / h * r.Air.LaunchFactor
+	if r.Air.MaxLaunchVZ > 0 {
+		vz = min(vz, r.Air.MaxLaunchVZ)
+	}
+	if !(vz >= r.Air.MinLaunchVZ) {
+		return false
+	}
+	to := s.Level
+	if !l.HasFloor(s.Level, x, y) {
+		to = l.LandingLevel(s.Level, x, y)
+	}
+	s.Stance, s.VZ, s.From, s.To, s.Peak = Falling, vz, s.Level, to, float32(s.Level)
+	return true
+}
+
+// fly moves a ballistic flight on by one step: the height along the
+// parabola (the mean of the vertical speeds before and after the step,
+// which samples the parabola exactly at whole steps), then the landing.
+// Nothing lands while it still rises. Falling through a whole level from
+// above onto that level's floor lands there (a jump onto a higher slab);
+// otherwise it lands on reaching the level it aims at, or the floor below
+// that when the cell it is over has none.
+func (r *LevelRules) fly(s *LevelState, l *gamemap.MapLevels, x, y, dt float32) Landing {
+	prevZ := s.Z
+	next := s.VZ - r.Air.Gravity*dt
+	z := prevZ + (s.VZ+next)*0.5*dt
+	s.VZ, s.Z, s.Peak, s.Slope = next, z, max(s.Peak, z), [2]float32{}
+	s.ClearWalls = z >= float32(s.From)+r.Air.Clearance
+	if s.VZ > 0 {
+		return Landing{}
+	}
+	to := min(max(s.To, 0), l.LevelCount()-1)
+	target := to
+	if !l.HasFloor(to, x, y) {
+		target = l.LandingLevel(to, x, y)
+	}
+	crossed := float32(math.Floor(float64(z))) + 1
+	land := -1
+	if crossed > float32(s.From) && prevZ >= crossed && crossed < float32(l.LevelCount()) && l.HasFloor(int(crossed), x, y) {
+		land = int(crossed)
+	} else if z <= float32(target) {
+		land = target
+	}
+	if land < 0 {
+		return Landing{}
+	}
+	peak := s.Peak
+	*s = LevelState{Level: land, Z: float32(land)}
+	return Landing{Landed: true, Height: max(peak-float32(land), 0)}
 }
 
 // rampHeight is the ramp surface's height in levels at a sample.
@@ -273,6 +447,26 @@ const restoreTolerance = 0.006
 // whole number of steps of dt through FallModel.ElapsedAt. The state it
 // gives steps on exactly as the host's does.
 func (r *LevelRules) Restore(l *gamemap.MapLevels, x, y float32, level int, z, dt float32, climbs bool) LevelState {
+	return r.RestoreFrom(l, x, y, level, z, dt, climbs, nil)
+}
+
+// RestoreFrom is Restore with the state the prediction had for the
+// frame's time: when that state has the frame's level and height it is
+// taken whole (a flight's vertical speed, a slick residue: what a frame
+// does not carry). Otherwise, under ballistic rules, a tank below its
+// level is restored as a fall from rest off it (the phase from the
+// height: z = level − g·t²/2 at whole steps), and one above it as a
+// flight at its peak. A slick residue and a boost hold of pred are kept
+// in every case.
+func (r *LevelRules) RestoreFrom(l *gamemap.MapLevels, x, y float32, level int, z, dt float32, climbs bool, pred *LevelState) LevelState {
+	s := r.restore(l, x, y, level, z, dt, climbs, pred)
+	if pred != nil {
+		s.setTraction(pred.traction())
+	}
+	return s
+}
+
+func (r *LevelRules) restore(l *gamemap.MapLevels, x, y float32, level int, z, dt float32, climbs bool, pred *LevelState) LevelState {
 	if l == nil || !l.Layered() {
 		return LevelState{}
 	}
@@ -284,6 +478,14 @@ func (r *LevelRules) Restore(l *gamemap.MapLevels, x, y float32, level int, z, d
 	zl, tol := z/h, float32(restoreTolerance)
 	if !(zl > -gamemap.MaxLevels && zl < gamemap.MaxLevels) { // nonsense from the wire, NaN included
 		return LevelState{Level: level, Z: float32(level)}
+	}
+	if pred != nil && pred.Level == level && abs32(pred.Z-zl) <= tol {
+		return *pred
+	}
+	if r.Air.On && climbs {
+		if s, ok := r.restoreFlight(l, x, y, level, zl, tol, dt); ok {
+			return s
+		}
 	}
 	if climbs {
 		if smp, ok := l.RampAt(x, y); ok {
@@ -302,6 +504,27 @@ func (r *LevelRules) Restore(l *gamemap.MapLevels, x, y float32, level int, z, d
 	target := fallTarget(l, level, zl, x, y)
 	s.Z = r.Fall.ZAt(from, float32(target), float32(s.FallSteps)*dt)
 	return s
+}
+
+// restoreFlight rebuilds a ballistic flight from a height off the level
+// (a climb was ruled out before).
+func (r *LevelRules) restoreFlight(l *gamemap.MapLevels, x, y float32, level int, zl, tol, dt float32) (LevelState, bool) {
+	from := float32(level)
+	switch {
+	case zl > from+tol:
+		to := level
+		if !l.HasFloor(level, x, y) {
+			to = l.LandingLevel(level, x, y)
+		}
+		return LevelState{Level: level, Z: zl, Stance: Falling, From: level, To: to, Peak: zl}, true
+	case zl < from-tol && dt > 0 && r.Air.Gravity > 0:
+		g := r.Air.Gravity
+		n := float32(math.Round(math.Sqrt(float64(2*(from-zl)/g)) / float64(dt)))
+		e := max(n, 1) * dt
+		return LevelState{Level: level, Z: from - g*e*e/2, Stance: Falling, VZ: -g * e, From: level,
+			To: l.LandingLevel(level, x, y), Peak: from}, true
+	}
+	return LevelState{}, false
 }
 
 // WorldZ is the body's height above the ground in world units, as the

@@ -26,6 +26,8 @@ type rawModel struct {
 	MaxGunAngle         *float64 `json:"maxGunAngle"`
 	GunSpeed            *float64 `json:"gunRotationSpeed"`
 	GunCenterSpeed      *float64 `json:"gunCenterSpeed"`
+	BarrelHeight        *float64 `json:"barrelHeight"`
+	TurretTop           *float64 `json:"turretTop"`
 	Damping             *struct {
 		Linear  *float64 `json:"linear"`
 		Angular *float64 `json:"angular"`
@@ -76,6 +78,8 @@ func ParseModel(raw json.RawMessage) (Model, string, error) {
 	set(&m.MaxGunAngle, rm.MaxGunAngle)
 	set(&m.GunSpeed, rm.GunSpeed)
 	set(&m.GunCenterSpeed, rm.GunCenterSpeed)
+	set(&m.BarrelHeight, rm.BarrelHeight)
+	set(&m.TurretTop, rm.TurretTop)
 	if rm.Damping != nil {
 		set(&m.LinearDamping, rm.Damping.Linear)
 		set(&m.AngularDamping, rm.Damping.Angular)
@@ -90,6 +94,9 @@ func ParseModel(raw json.RawMessage) (Model, string, error) {
 	}
 	if m.Size <= 0 || m.Density <= 0 {
 		return Model{}, "", fmt.Errorf("size and density must be positive")
+	}
+	if m.BarrelHeight < 0 || m.TurretTop < 0 {
+		return Model{}, "", fmt.Errorf("barrelHeight and turretTop must not be negative")
 	}
 	return m, rm.CurrentWeapon, nil
 }

@@ -59,6 +59,11 @@ type Model struct {
 	Density            float32
 	Friction           float32
 	Restitution        float32
+	// BarrelHeight and TurretTop are the gun's and the turret top's
+	// heights above the tank's floor (world units): a shot flies at the
+	// gun's height and passes over a tank whose top stays below it (0, as
+	// in tanks 0.13: shots fly flat and meet every tank of their level).
+	BarrelHeight, TurretTop float32
 }
 
 // M1 returns the tanks model m1 with the reference game's figures.
@@ -111,6 +116,52 @@ func (m *Model) Move(t *Tank, keys uint32, dt float32) { m.MoveOn(t, keys, dt, n
 // grade under the hull lowers the top speed uphill and pulls the tank
 // down the slope. Off a ramp it is Move bit for bit.
 func (m *Model) MoveOn(t *Tank, keys uint32, dt float32, lv *LevelState, r *LevelRules) {
+	m.MoveOnGround(t, keys, dt, lv, r, nil)
+}
+
+// MoveOnGround is MoveOn over the surfaces of sm (nil: none). A tank that
+// is not in the air samples the surfaces under its tracks (TankMix, with
+// a slick residue carried in lv): its speed relative to the ground (a
+// conveyor's belt moves it) takes the grip, traction, top speed and
+// braking of the blend, the blend's drag and angular drag slow it, the
+// tracks' traction difference yaws it, and a boost plate it enters
+// pushes it, and a plate with a hold raises its top speed and cancels
+// its linear damping for a while. On neutral ground it is MoveOn bit for
+// bit.
+func (m *Model) MoveOnGround(t *Tank, keys uint32, dt float32, lv *LevelState, r *LevelRules, sm *SurfaceMap) {
+	mix := NeutralMix
+	var boostX, boostY float32
+	hold := false
+	if sm != nil && lv != nil {
+		DecayBoost(lv, dt)
+		if lv.Airborne() {
+			DecaySlick(lv, dt)
+		} else {
+			hw, hh := m.HalfSize()
+			mix = sm.TankMix(lv.Level, t.X, t.Y, t.Angle, hw, hh)
+			mix = sm.ApplySlick(lv, t.X, t.Y, t.Angle, hw, hh, mix, dt)
+			// The look-back of the boost is where the hull was a step
+			// ago: this integrator moved it by the velocity before the
+			// damping, v·(1 + LinearDamping·dt).
+			boostX, boostY = sm.BoostDV(lv.Level, t.X, t.Y, t.VX, t.VY, dt*(1+m.LinearDamping*dt))
+			if boostX != 0 || boostY != 0 {
+				sm.StartBoostHold(lv, t.X, t.Y)
+			}
+			if hold = lv.BoostLeft > 0; hold {
+				mix.MaxSpeed *= lv.BoostFactor
+			}
+		}
+	}
+	if mix != NeutralMix || boostX != 0 || boostY != 0 || hold {
+		if hold {
+			// The hold cancels this step's linear damping: v·ld·dt added
+			// now is taken off again by the damping at the end.
+			boostX += t.VX * m.LinearDamping * dt
+			boostY += t.VY * m.LinearDamping * dt
+		}
+		m.moveMixed(t, keys, dt, lv, r, &mix, boostX, boostY, sm.Rules.TrackYawGain)
+		return
+	}
 	if lv != nil && lv.InputLocked() {
 		keys &^= DriveKeys
 	}
@@ -209,6 +260,121 @@ func (m *Model) MoveOn(t *Tank, keys uint32, dt float32, lv *LevelState, r *Leve
 	t.VX *= ld
 	t.VY *= ld
 	t.AngVel *= 1 / (1 + m.AngularDamping*dt)
+}
+
+// moveMixed is the step of MoveOn on a surface blend mix with a boost
+// push (bx, by) decided from the velocity of the start of the step. The
+// body-frame speeds are taken relative to the ground (v − belt): the
+// lateral grip is scaled by mix.Grip, the top speed by mix.MaxSpeed, the
+// traction by the tracks' mean, the coasting brake by mix.Brake; the
+// drag −(v − belt)·Drag·dt and the push are added to the velocity; the
+// turn is scaled by mix.Turn, and the tracks' difference
+// (AccelL − AccelR)·throttle·Acceleration·yawGain·dt·(±1 with the drive
+// direction) and the angular drag −ω·AngularDrag·dt are added to the spin.
+func (m *Model) moveMixed(t *Tank, keys uint32, dt float32, lv *LevelState, r *LevelRules, mix *SurfaceMix, bx, by, yawGain float32) {
+	if lv != nil && lv.InputLocked() {
+		keys &^= DriveKeys
+	}
+	m.stepGun(t, keys, dt)
+	fwdKey := keys&KeyForward != 0
+	backKey := keys&KeyBack != 0
+	if fwdKey || backKey {
+		t.Throttle = min(t.Throttle+m.ThrottleUp*dt, 1)
+	} else {
+		t.Throttle = max(t.Throttle-m.ThrottleDown*dt, 0)
+	}
+	s64, c64 := math.Sincos(float64(t.Angle))
+	c, s := float32(c64), float32(s64)
+	rvx, rvy := t.VX-mix.BeltX, t.VY-mix.BeltY
+	fwd := rvx*c + rvy*s
+	lat := -rvx*s + rvy*c
+	dLat := -lat * m.LateralGrip * dt * mix.Grip
+	var grade float32
+	limit := m.MaxForward
+	if lv != nil && r != nil {
+		if grade = lv.Grade(c, s); grade > 0 {
+			limit *= max(1-r.ClimbSpeedLoss*grade, MinClimbSpeed)
+		}
+	}
+	limit *= mix.MaxSpeed
+	traction := (mix.AccelL + mix.AccelR) * 0.5
+	var a float32
+	if t.Throttle > 0 {
+		if fwdKey && fwd < limit {
+			a = m.Acceleration * t.Throttle * traction
+		} else if backKey && fwd > m.MaxReverse {
+			a = -m.Acceleration * t.Throttle * traction
+		}
+	}
+	if a == 0 && !fwdKey && !backKey {
+		a = -m.Braking * fwd * mix.Brake
+	}
+	if grade != 0 {
+		a -= grade * r.ClimbGravity
+	}
+	dFwd := a * dt
+	t.VX += c*dFwd - s*dLat - rvx*mix.Drag*dt + bx
+	t.VY += s*dFwd + c*dLat - rvy*mix.Drag*dt + by
+	var ratio float32
+	if fwd > 0 {
+		ratio = clamp(fwd/m.MaxForward, 0, 1)
+	} else if fwd < 0 {
+		ratio = clamp(abs32(fwd/m.MaxReverse), 0, 1)
+	}
+	ratio = float32(math.Round(float64(ratio)*10000) / 10000)
+	t.EngineLoad = clamp(t.Throttle+m.Strain*max(0, t.Throttle-ratio), 0, 2)
+	f := float32(1)
+	if abs32(fwd) < m.TurnSpeedThreshold {
+		f = m.BaseTurnRatio
+	}
+	if fwd < 0 {
+		f *= m.ReverseTurn
+	}
+	var dw float32
+	if keys&KeyRight != 0 {
+		dw = m.TurnTorque * f
+	} else if keys&KeyLeft != 0 {
+		dw = -m.TurnTorque * f
+	}
+	var dir float32
+	if fwdKey {
+		dir = 1
+	} else if backKey {
+		dir = -1
+	}
+	yaw := (mix.AccelL - mix.AccelR) * t.Throttle * m.Acceleration * yawGain * dt * dir
+	t.AngVel += dw*dt*mix.Turn + yaw - t.AngVel*mix.AngularDrag*dt
+	t.X += t.VX * dt
+	t.Y += t.VY * dt
+	t.Angle = angle.Normalize(t.Angle + t.AngVel*dt)
+	ld := 1 / (1 + m.LinearDamping*dt)
+	t.VX *= ld
+	t.VY *= ld
+	t.AngVel *= 1 / (1 + m.AngularDamping*dt)
+}
+
+// stepGun turns or centres the turret by one step.
+func (m *Model) stepGun(t *Tank, keys uint32, dt float32) {
+	if keys&KeyGunCenter != 0 {
+		t.Centering = true
+	}
+	if t.Centering {
+		t.Gun += (0 - t.Gun) * min(m.GunCenterSpeed*dt, 1)
+		if abs32(t.Gun) < 0.01 {
+			t.Gun = 0
+			t.Centering = false
+		}
+		if keys&(KeyGunLeft|KeyGunRight) != 0 {
+			t.Centering = false
+		}
+	} else {
+		r := m.GunSpeed * dt
+		if keys&KeyGunLeft != 0 {
+			t.Gun = max(t.Gun-r, -m.MaxGunAngle)
+		} else if keys&KeyGunRight != 0 {
+			t.Gun = min(t.Gun+r, m.MaxGunAngle)
+		}
+	}
 }
 
 func abs32(v float32) float32 {

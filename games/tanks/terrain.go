@@ -76,11 +76,45 @@ func (t *Terrain) Ray(level int, x, y, dx, dy, maxDist float32) float32 {
 	})
 }
 
+// ShotRay is Ray for a shot flying along line (its height in levels by
+// the distance from (x, y)) over a map whose walls have the heights
+// heights gives: past a slab's edge, a wall of the floor below stops the
+// shot only if its top reaches the shot's height where the shot enters
+// its cell (a wall without a declared height is taller than any shot).
+// Over its own level's floor and on the ground it is Ray.
+func (t *Terrain) ShotRay(level int, line BulletLine, heights *WallHeights, x, y, dx, dy, maxDist float32) float32 {
+	if level <= 0 || level >= len(t.walls) {
+		return t.walls[0].Ray(x, y, dx, dy, maxDist)
+	}
+	l, cell := t.Levels, t.Levels.TileSize()
+	return walkRayAt(x, y, dx, dy, maxDist, cell, func(col, row int, d float32) bool {
+		if col < 0 || row < 0 || col >= l.Cols() || row >= l.Rows() {
+			return true
+		}
+		if l.HasFloorCell(level, col, row) {
+			return l.SolidCell(level, col, row)
+		}
+		below := l.LandingLevel(level, (float32(col)+0.5)*cell, (float32(row)+0.5)*cell)
+		if !l.SolidCell(below, col, row) {
+			return false
+		}
+		tile, _ := l.TileAt(below, col, row)
+		h, ok := heights.Height(below, tile)
+		return !ok || float32(below)+h >= line.At(d)
+	})
+}
+
 // walkRay is the grid walk of a ray: the distance to the first cell solid
 // says stops it (the start cell included, at 0), or maxDist.
 func walkRay(x, y, dx, dy, maxDist, cellSize float32, solid func(col, row int) bool) float32 {
+	return walkRayAt(x, y, dx, dy, maxDist, cellSize, func(col, row int, _ float32) bool { return solid(col, row) })
+}
+
+// walkRayAt is walkRay whose solid also takes the distance at which the
+// ray enters the cell.
+func walkRayAt(x, y, dx, dy, maxDist, cellSize float32, solid func(col, row int, t float32) bool) float32 {
 	col, row := int(floor32(x/cellSize)), int(floor32(y/cellSize))
-	if solid(col, row) {
+	if solid(col, row, 0) {
 		return 0
 	}
 	stepC, stepR := 1, 1
@@ -116,7 +150,7 @@ func walkRay(x, y, dx, dy, maxDist, cellSize float32, solid func(col, row int) b
 		if !(t < maxDist) { // also ends a walk that makes no progress (NaN)
 			return maxDist
 		}
-		if solid(col, row) {
+		if solid(col, row, t) {
 			return t
 		}
 	}

@@ -179,6 +179,16 @@ type Match struct {
 	boards [3]teamBoard     // the teams' shared picture, by team id
 	// nextBoards is the step the boards are renewed at next.
 	nextBoards int64
+	// surfaceRules are coreParams.surfaces (nil: none); surfaces is the
+	// current map's SurfaceMap under them, built for surfacesOf.
+	surfaceRules *tanks.SurfaceRules
+	surfaces     *tanks.SurfaceMap
+	wallHeights  *tanks.WallHeights
+	surfacesOf   *Map
+	// propTypes are coreParams.props; props the current round's props of
+	// the map's bodies under them (nil: none).
+	propTypes []tanks.PropType
+	props     *tanks.Props
 
 	frame packer.Frame
 	body  []byte
@@ -281,6 +291,7 @@ func New(cfg Config) (*Match, error) {
 		MapFallTime *float64        `json:"mapFallTime"`
 		Models      json.RawMessage `json:"models"`
 		Weapons     json.RawMessage `json:"weapons"`
+		CoreParams  json.RawMessage `json:"coreParams"`
 	}
 	if err := json.Unmarshal(top["prediction"], &pred); err != nil {
 		return nil, fmt.Errorf("match config: prediction: %w", err)
@@ -298,6 +309,15 @@ func New(cfg Config) (*Match, error) {
 	if pred.MapFallTime != nil {
 		levels.Fall.TimePerLevel = float32(*pred.MapFallTime)
 	}
+	// The 0.22 rules (ballistic flight, surfaces) the clients predict
+	// with are the ones the match steps with: both read coreParams.
+	core, err := tanks.ParseCoreParams(pred.CoreParams)
+	if err != nil {
+		return nil, fmt.Errorf("match config: prediction: %w", err)
+	}
+	if core.Levels != nil {
+		core.Levels.Apply(&levels)
+	}
 	m := &Match{
 		cfg: cfg, log: cfg.Log, rng: rand.New(rand.NewPCG(cfg.Seed, 0x74616e6b73)),
 		config: compact, schema: schema,
@@ -305,6 +325,7 @@ func New(cfg Config) (*Match, error) {
 		keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"), rows: rows,
 		maps: maps, names: names, flat: flatNames(maps, names), byUID: game.Users[*player]{},
 		out: discard{}, model: model, wp: wp, levels: levels, skill: cfg.BotSkill,
+		surfaceRules: core.Surfaces, propTypes: core.Props,
 		boards: [3]teamBoard{{rolesAt: -1}, {rolesAt: -1}, {rolesAt: -1}},
 	}
 	m.loadMap(first)

@@ -61,10 +61,10 @@ func bindRowLayouts(s *snapschema.Schema) (rowLayouts, error) {
 	return l, nil
 }
 
-// checkCrateRow holds the c1 layout to what the match writes: the pose
-// (and the state byte, when the layout has one) in the mandatory head, the
-// velocities (which the declaration lets older layouts lack) in the
-// optional tail.
+// checkCrateRow holds the c1 layout to what the match writes: the pose in
+// the mandatory head, the velocities (which the declaration lets older
+// layouts lack) in the optional tail, and a prop's state byte, when the
+// layout has one, in the head.
 func checkCrateRow(k *snapschema.Key, c *tanks.CrateRow) error {
 	if !c.VX.Bound() || !c.VY.Bound() || !c.AngVel.Bound() {
 		return fmt.Errorf("snapshot key %q: the match writes the velocities vx, vy and angvel", k.Name)

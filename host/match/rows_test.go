@@ -68,4 +68,13 @@ func TestRowLayoutsBindByName(t *testing.T) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
 	}
+	// A prop's state byte (the schema rules keep it in the head) is written.
+	s = parse(func(keys map[string]map[string]any) {
+		f := keys["c1"]["fields"].([]any)
+		keys["c1"]["fields"] = append(f[:3:3], append([]any{map[string]any{"name": "state", "ty": "u8", "role": "state"}}, f[3:]...)...)
+		keys["c1"]["optionalFrom"] = 4
+	})
+	if l, err := bindRowLayouts(s); err != nil || l.c1.State.Index() != 3 {
+		t.Fatalf("crate state in the head: %v, %+v", err, l.c1)
+	}
 }

@@ -227,7 +227,7 @@ func (m *Match) packBody() {
 			v[cl.Z.Index()], v[cl.Level.Index()] = packer.F(packer.Round2(lv.Z)), packer.I(uint32(lv.Level))
 		}
 		if cl.State.Bound() {
-			v[cl.State.Index()] = packer.I(uint32(m.crates[i].state))
+			v[cl.State.Index()] = packer.I(uint32(m.props.State(i)))
 		}
 		f.Row(uint32(i), v[:n])
 	}

@@ -58,9 +58,6 @@ type crateObj struct {
 	lv      tanks.LevelState
 	linDamp float32
 	angDamp float32
-	// state is the body's state byte as the rows carry it (0 whole, 1
-	// damaged, 2 destroyed).
-	state uint8
 }
 
 // CrateBodies appends the simulated state of the map bodies, in MAP_DATA
@@ -110,6 +107,8 @@ func (m *Match) spawnTank(p *player, s gamemap.Spawn) {
 
 func (m *Match) resetCrates() {
 	m.crates = m.crates[:0]
+	// Every round the props stand whole again, as the crates return.
+	m.props = tanks.NewProps(m.current.Data, m.propTypes)
 	for _, c := range m.current.geom.Crates {
 		m.crates = append(m.crates, crateObj{body: c.Body, lv: c.Rest(), linDamp: c.LinearDamping, angDamp: c.AngularDamping})
 	}
@@ -126,6 +125,7 @@ func sincos(a float32) (float32, float32) {
 func (m *Match) step() {
 	dt := tanks.Step
 	geom := m.current.geom
+	surf := m.currentSurfaces()
 	m.bodies = m.bodies[:0]
 	for _, p := range m.players {
 		if p == nil || p.tank == nil {
@@ -139,13 +139,17 @@ func (m *Match) step() {
 		} else {
 			m.weaponInput(p, keys)
 		}
-		m.model.MoveOn(&t.st, keys, dt, &t.lv, &m.levels)
+		m.model.MoveOnGround(&t.st, keys, dt, &t.lv, &m.levels, surf)
 		t.st.ToBody(&t.body)
 		t.body.Reach = t.lv.Reach()
 		m.bodies = append(m.bodies, &t.body)
 	}
 	for i := range m.crates {
 		c := &m.crates[i]
+		if m.props.Destroyed(i) {
+			continue // debris: no physics
+		}
+		surf.PushBody(&c.body, &c.lv, c.linDamp, dt)
 		c.body.Integrate(dt, c.linDamp, c.angDamp)
 		c.body.Reach = c.lv.Reach()
 		m.bodies = append(m.bodies, &c.body)
@@ -158,11 +162,18 @@ func (m *Match) step() {
 		}
 		t := p.tank
 		t.st.FromBody(&t.body)
-		m.levels.Step(&t.lv, geom.Levels, t.st.X, t.st.Y, t.st.Angle, hw, hh, dt, true)
+		landing := m.levels.StepMoving(&t.lv, geom.Levels, t.st.X, t.st.Y, t.st.VX, t.st.VY, t.st.Angle, hw, hh, dt, true)
+		// A hard landing hurts; one that kills is the tank's own doing.
+		if d := m.levels.Air.LandingDamage(landing); d > 0 && t.alive() {
+			m.damage(p, p, int(math.Round(float64(d))), "")
+		}
 	}
 	for i := range m.crates {
 		c := &m.crates[i]
 		b := &c.body
+		if m.props.Destroyed(i) {
+			continue
+		}
 		m.levels.Step(&c.lv, geom.Levels, b.X, b.Y, b.Angle, b.HalfW, b.HalfH, dt, false)
 	}
 	for i := 0; i < len(m.bombs); {
@@ -174,6 +185,27 @@ func (m *Match) step() {
 		}
 		i++
 	}
+}
+
+// currentSurfaces is the current map's SurfaceMap under the config's
+// surface rules, built once per map (nil: no surfaces), with its wall
+// heights. A map whose surfaces or heights do not read is played without
+// them, and said once.
+func (m *Match) currentSurfaces() *tanks.SurfaceMap {
+	if m.surfacesOf != m.current {
+		m.surfacesOf = m.current
+		sm, err := tanks.NewSurfaceMap(m.current.Data, m.surfaceRules)
+		if err != nil {
+			m.log.Warn("map surfaces ignored", "map", m.current.Name, "err", err)
+		}
+		m.surfaces = sm
+		wh, err := tanks.NewWallHeights(m.current.Data)
+		if err != nil {
+			m.log.Warn("map wall heights ignored", "map", m.current.Name, "err", err)
+		}
+		m.wallHeights = wh
+	}
+	return m.surfaces
 }
 
 func (m *Match) weaponInput(p *player, keys uint32) {
@@ -233,24 +265,40 @@ func (m *Match) fireHitscan(p *player) {
 	dy, dx := sincos(dirA)
 	mx, my := t.st.X+muzzleOffset(&m.model)*dx, t.st.Y+muzzleOffset(&m.model)*dy
 	level := t.lv.Level
-	dist := m.current.geom.Terrain.Ray(level, mx, my, dx, dy, m.wp.w1Range)
+	geom := m.current.geom
+	// A shot at the gun's height passes over walls lower than it, stops on
+	// an embankment above it and passes over tanks below it (a model with
+	// a barrel height).
+	line, high := m.model.ShotLine(&t.lv, geom.Levels, dx, dy, muzzleOffset(&m.model))
+	var dist float32
+	if high {
+		m.currentSurfaces()
+		dist = geom.Terrain.ShotRay(level, line, m.wallHeights, mx, my, dx, dy, m.wp.w1Range)
+		if d, _, ok := tanks.EmbankmentHit(geom.Levels, mx, my, dx, dy, 0, dist, tanks.ShotFloor(&t.lv), line); ok {
+			dist = d
+		}
+	} else {
+		dist = geom.Terrain.Ray(level, mx, my, dx, dy, m.wp.w1Range)
+	}
 	hit := dist < m.wp.w1Range
 	var victim *player
 	var crate *crateObj
+	crateIdx := -1
 	for _, q := range m.players {
 		if q == nil || q == p || q.tank == nil || !onLevel(&q.tank.lv, level) {
 			continue
 		}
-		if d, ok := tanks.RayBox(&q.tank.body, mx, my, dx, dy, dist); ok && d < dist {
+		if d, ok := tanks.RayBox(&q.tank.body, mx, my, dx, dy, dist); ok && d < dist &&
+			(!high || tanks.TankReaches(q.tank.lv.Z, m.model.TurretTop, geom.Levels.LevelHeight(), line.At(d))) {
 			dist, hit, victim, crate = d, true, q, nil
 		}
 	}
 	for i := range m.crates {
-		if !onLevel(&m.crates[i].lv, level) {
-			continue
+		if !onLevel(&m.crates[i].lv, level) || m.props.Destroyed(i) {
+			continue // shots pass a prop's debris
 		}
 		if d, ok := tanks.RayBox(&m.crates[i].body, mx, my, dx, dy, dist); ok && d < dist {
-			dist, hit, victim, crate = d, true, nil, &m.crates[i]
+			dist, hit, victim, crate, crateIdx = d, true, nil, &m.crates[i], i
 		}
 	}
 	ex, ey := mx+dx*dist, my+dy*dist
@@ -266,6 +314,7 @@ func (m *Match) fireHitscan(p *player) {
 	switch {
 	case crate != nil:
 		push(&crate.body, ex, ey, dx, dy, m.wp.w1Push*crate.body.InvMass)
+		m.props.Damage(crateIdx, m.wp.w1Damage, false)
 	case victim != nil:
 		vt := victim.tank
 		if vt.alive() {
@@ -308,7 +357,7 @@ func (m *Match) detonate(b bomb) {
 		m.damage(q, owner, int(math.Ceil(float64(m.wp.w2Damage*f))), "30:400")
 	}
 	for i := range m.crates {
-		if !onLevel(&m.crates[i].lv, b.level) {
+		if !onLevel(&m.crates[i].lv, b.level) || m.props.Destroyed(i) {
 			continue
 		}
 		c := &m.crates[i].body
@@ -319,6 +368,9 @@ func (m *Match) detonate(b bomb) {
 			c.VX += dx / d * f * m.wp.w2Push * c.InvMass
 			c.VY += dy / d * f * m.wp.w2Push * c.InvMass
 		}
+		if d < m.wp.w2Radius {
+			m.props.Damage(i, m.wp.w2Damage*(1-d/m.wp.w2Radius), true)
+		}
 	}
 }
 
@@ -327,7 +379,9 @@ func (m *Match) damage(victim, killer *player, amount int, shake string) {
 	t := victim.tank
 	t.health -= amount
 	if victim.human != nil {
-		victim.human.shake = shake
+		if shake != "" {
+			victim.human.shake = shake
+		}
 		victim.human.panel.h = max(t.health, 0)
 	}
 	if t.health > 0 {

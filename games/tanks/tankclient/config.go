@@ -38,6 +38,9 @@ type Config struct {
 	Models  []ModelConfig
 	Weapons []Weapon
 	Levels  tanks.LevelRules
+	// Core is prediction.coreParams (tanks 0.22): its levels block is
+	// applied to Levels, its surfaces are read against each map.
+	Core tanks.CoreParams
 }
 
 // maxFallTime bounds mapFallTime: a fall of one level slower than this is
@@ -71,6 +74,7 @@ func ParseConfig(raw []byte) (Config, error) {
 		Models      json.RawMessage `json:"models"`
 		Weapons     json.RawMessage `json:"weapons"`
 		MapFallTime *float64        `json:"mapFallTime"`
+		CoreParams  json.RawMessage `json:"coreParams"`
 	}
 	if len(bytes.TrimSpace(raw)) == 0 {
 		return cfg, nil
@@ -83,6 +87,14 @@ func ParseConfig(raw []byte) (Config, error) {
 			return Config{}, fmt.Errorf("tanks prediction config: mapFallTime %v s out of [0, %d]", *v, maxFallTime)
 		}
 		cfg.Levels.Fall.TimePerLevel = float32(*v)
+	}
+	core, err := tanks.ParseCoreParams(top.CoreParams)
+	if err != nil {
+		return Config{}, fmt.Errorf("tanks prediction config: %w", err)
+	}
+	cfg.Core = core
+	if core.Levels != nil {
+		core.Levels.Apply(&cfg.Levels)
 	}
 	models, err := jsonobj.Unique(top.Models, maxModels)
 	if err != nil {

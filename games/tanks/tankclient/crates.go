@@ -39,6 +39,9 @@ type crate struct {
 	old         pose // before a reconciliation
 	lastContact float64
 	vals        []float32 // the overlay record: the drawn row, pose replaced
+	// debris: the host's row says the prop is destroyed (tanks.Debris):
+	// it is never predicted, pushed or hit, as on the host.
+	debris bool
 }
 
 // pose is a body's centre, angle and velocities.
@@ -72,6 +75,8 @@ type crateSet struct {
 	// crate on the ground, as a flat reader sees it); rules their rules.
 	levels *gamemap.MapLevels
 	rules  *tanks.LevelRules
+	// surfaces push the predicted crates as the host's (nil: none).
+	surfaces *tanks.SurfaceMap
 }
 
 // setLevels switches the crates between the layered world (levels non-nil)
@@ -176,6 +181,7 @@ func (cs *crateSet) observe(h *clientcore.Hot) {
 			continue
 		}
 		copy(c.vals, r.Fields)
+		cs.markDebris(c, r.Fields)
 		c.follow, c.hasFollow = pose{x: x, y: y, angle: a}, true
 		c.followLv = cs.levelOf(c, r.Fields, x, y)
 		if !c.predicted {
@@ -202,6 +208,7 @@ func (cs *crateSet) begin(b *clientcore.Block) {
 		}
 		c.auth, c.hasAuth = auth, true
 		c.authLv = cs.levelOf(c, v, x, y)
+		cs.markDebris(c, v)
 		if c.predicted {
 			c.old = c.pose()
 			c.set(c.auth)
@@ -210,6 +217,19 @@ func (cs *crateSet) begin(b *clientcore.Block) {
 			c.set(c.auth)
 			c.lv = c.authLv
 		}
+	}
+}
+
+// markDebris takes a row's state byte: a destroyed prop stays debris
+// until the map reloads, and a predicted one stops being predicted.
+func (cs *crateSet) markDebris(c *crate, v []float32) {
+	if c.debris || !cs.f.State.Bound() || !tanks.Debris(cs.f.State.Get(v)) {
+		return
+	}
+	c.debris = true
+	if c.predicted {
+		c.predicted, c.err = false, predict.VisualError{}
+		cs.n--
 	}
 }
 
@@ -298,7 +318,7 @@ func (cs *crateSet) capture(tank *tanks.Body, now float64) {
 			return
 		}
 		c := &cs.crates[i]
-		if !c.predicted && tank.Reach.Meets(c.lv.Reach()) && overlaps(tank, &c.sim, captureMargin) {
+		if !c.predicted && !c.debris && tank.Reach.Meets(c.lv.Reach()) && overlaps(tank, &c.sim, captureMargin) {
 			cs.promote(c, now)
 		}
 	}
@@ -306,7 +326,7 @@ func (cs *crateSet) capture(tank *tanks.Body, now float64) {
 		grown = false
 		for i := range cs.crates {
 			c := &cs.crates[i]
-			if c.predicted {
+			if c.predicted || c.debris {
 				continue
 			}
 			for j := range cs.crates {
@@ -332,6 +352,7 @@ func (cs *crateSet) integrate(dt float32) {
 		if !c.predicted {
 			continue
 		}
+		cs.surfaces.PushBody(&c.sim, &c.lv, c.linDamp, dt)
 		c.sim.Integrate(dt, c.linDamp, c.angDamp)
 	}
 }

@@ -58,12 +58,21 @@ func (g *Game) tryFire(now float64) {
 	mx, my := x+muzzle*dx, y+muzzle*dy
 	dist := wp.Range
 	level := g.lv.Level
-	if g.terrain != nil {
+	line, high := g.motion.ShotLine(&g.lv, g.levels, dx, dy, muzzle)
+	switch {
+	case g.terrain != nil && high:
+		dist = min(dist, g.terrain.ShotRay(level, line, g.wallHeights, mx, my, dx, dy, wp.Range))
+	case g.terrain != nil:
 		dist = min(dist, g.terrain.Ray(level, mx, my, dx, dy, wp.Range))
 	}
+	if high {
+		if d, _, ok := tanks.EmbankmentHit(g.levels, mx, my, dx, dy, 0, dist, tanks.ShotFloor(&g.lv), line); ok {
+			dist = d
+		}
+	}
 	for i := range g.crates.crates {
-		if !g.crates.crates[i].onLevel(level) {
-			continue
+		if !g.crates.crates[i].onLevel(level) || g.crates.crates[i].debris {
+			continue // shots pass a prop's debris
 		}
 		box := g.crates.crates[i].rayBox()
 		if d, hit := tanks.RayBox(&box, mx, my, dx, dy, dist); hit {
@@ -76,7 +85,8 @@ func (g *Game) tryFire(now float64) {
 			continue
 		}
 		b := tanks.Body{X: o.x, Y: o.y, Angle: o.angle, HalfW: o.size * 2, HalfH: o.size * 1.5}
-		if d, hit := tanks.RayBox(&b, mx, my, dx, dy, dist); hit {
+		if d, hit := tanks.RayBox(&b, mx, my, dx, dy, dist); hit &&
+			(!high || tanks.TankReaches(o.z, g.motion.TurretTop, g.levels.LevelHeight(), line.At(d))) {
 			dist = min(dist, d)
 		}
 	}

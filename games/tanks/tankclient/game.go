@@ -41,6 +41,7 @@ import (
 // remote is the last frame row of another tank, for the shot ray.
 type remote struct {
 	x, y, angle, size float32
+	z                 float32     // height in levels
 	reach             tanks.Reach // the levels a shot meets it on
 	present           bool
 }
@@ -70,6 +71,11 @@ type Game struct {
 	mapTerrain *tanks.Terrain
 	mapLevels  *gamemap.MapLevels
 	levels     *gamemap.MapLevels
+	// surfaces are the map's surfaces under the config's rules (nil: none
+	// or a 0.13 config), stepped as the host steps them.
+	surfaces *tanks.SurfaceMap
+	// wallHeights are the map's wall heights the shots fly over.
+	wallHeights *tanks.WallHeights
 	// lv is the own tank's predicted level state; own the level and height
 	// of its row in the frame being reconciled; track the predicted level
 	// by server time, to check it against the host's rows.
@@ -177,6 +183,14 @@ func (g *Game) UseMap(m *gamemap.Map) error {
 	}
 	geom := tanks.NewGeometry(m)
 	g.mapTerrain, g.mapLevels = geom.Terrain, geom.Levels
+	sm, err := tanks.NewSurfaceMap(m, g.cfg.Core.Surfaces)
+	if err != nil {
+		sm = nil // malformed game data: predicted without surfaces
+	}
+	g.surfaces, g.crates.surfaces = sm, sm
+	if g.wallHeights, err = tanks.NewWallHeights(m); err != nil {
+		g.wallHeights = nil // malformed game data: every wall stops a shot
+	}
 	g.crates.load(geom, key)
 	g.applyLevels()
 	return nil
@@ -223,7 +237,7 @@ func (g *Game) State() tanks.Tank { return g.st }
 // Crates the tank (inflated by 2 units) touches are captured first.
 func (g *Game) Step(in predict.Input, dt float32) {
 	rules := &g.cfg.Levels
-	g.motion.MoveOn(&g.st, in.Keys, dt, &g.lv, rules)
+	g.motion.MoveOnGround(&g.st, in.Keys, dt, &g.lv, rules, g.surfaces)
 	b, s := &g.body, &g.st
 	if g.terrain != nil || len(g.crates.crates) != 0 || g.remotes.key != nil {
 		b.X, b.Y, b.Angle, b.VX, b.VY, b.AngVel = s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel
@@ -239,7 +253,7 @@ func (g *Game) Step(in predict.Input, dt float32) {
 		g.crates.touched(g.now)
 	}
 	if g.levels != nil {
-		rules.Step(&g.lv, g.levels, s.X, s.Y, s.Angle, b.HalfW, b.HalfH, dt, true)
+		rules.StepMoving(&g.lv, g.levels, s.X, s.Y, s.VX, s.VY, s.Angle, b.HalfW, b.HalfH, dt, true)
 		g.crates.stepLevels(dt)
 	}
 }
@@ -385,7 +399,7 @@ func (g *Game) remoteOf(r *clientcore.Row) remote {
 	o := remote{x: f.X.Get(r.Fields), y: f.Y.Get(r.Fields), angle: f.Angle.Get(r.Fields), size: f.Size.Get(r.Fields), present: true}
 	if g.levels != nil {
 		lv := g.cfg.Levels.Restore(g.levels, o.x, o.y, int(g.row.Level.Get(r.Fields)), g.row.Z.Get(r.Fields)*g.levels.LevelHeight(), g.pred.DT(), true)
-		o.reach = lv.Reach()
+		o.reach, o.z = lv.Reach(), lv.Z
 	}
 	return o
 }
@@ -497,7 +511,7 @@ func (g *Game) SetMap(m *gamemap.Map) {
 	g.shots.fullReset()
 	g.crates.reset()
 	g.remotes.reset()
-	g.mapTerrain, g.mapLevels = nil, nil
+	g.mapTerrain, g.mapLevels, g.surfaces, g.crates.surfaces, g.wallHeights = nil, nil, nil, nil, nil
 	if m == nil || g.UseMap(m) != nil {
 		g.crates.load(&tanks.Geometry{}, nil) // no map, or one refused: no walls, no crates
 		g.mapTerrain, g.mapLevels = nil, nil

@@ -102,7 +102,20 @@ func newEmbeddedBots(t testing.TB, sink func(hostMsg), bots int) *embedded {
 // newEmbeddedOn is newEmbeddedBots on a pinned map ("" for the rotation's
 // first).
 func newEmbeddedOn(t testing.TB, sink func(hostMsg), bots int, mapName string) *embedded {
-	m, err := match.New(match.Config{Log: quiet(), Seed: 1, RoundSeconds: 600, MapSeconds: 6000, Bots: bots, Map: mapName})
+	return newEmbeddedWith(t, sink, match.Config{Bots: bots, Map: mapName})
+}
+
+// newEmbeddedWith is newEmbedded with the match configured by cfg (its
+// log, seed and times are the tests').
+func newEmbeddedWith(t testing.TB, sink func(hostMsg), cfg match.Config) *embedded {
+	mapName := cfg.Map
+	cfg.Log, cfg.Seed, cfg.RoundSeconds, cfg.MapSeconds = quiet(), 1, 600, 6000
+	if cfg.Dialect == "" && cfg.Game == nil {
+		// The scenarios here were laid out for tanks 0.13 (its speeds, its
+		// fuse, the 2.5D roles on the bridge); today's are the 0.22 tests'.
+		cfg.Dialect = match.Dialect013
+	}
+	m, err := match.New(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

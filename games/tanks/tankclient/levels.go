@@ -13,11 +13,13 @@ type ownHeight struct {
 	ok       bool
 }
 
-// levelSample is the predicted level and height at a server time.
+// levelSample is the predicted level and height at a server time, with
+// the whole level state (a flight's vertical speed, a slick residue).
 type levelSample struct {
 	t     float64
 	level int
 	z     float32 // world units
+	st    tanks.LevelState
 }
 
 // levelTrackLen covers the steps between two player blocks many times over,
@@ -62,10 +64,10 @@ func (lt *levelTrack) at(t, stepMs float64) (levelSample, bool) {
 
 // Tracked records the predicted level after each step (predict.Tracker).
 func (g *Game) Tracked(serverTime float64) {
-	if g.levels == nil {
+	if g.levels == nil && g.surfaces == nil {
 		return
 	}
-	g.track.add(levelSample{t: serverTime, level: g.lv.Level, z: g.lv.WorldZ(g.levels)})
+	g.track.add(levelSample{t: serverTime, level: g.lv.Level, z: g.lv.WorldZ(g.levels), st: g.lv})
 }
 
 // rewindLevel sets the own tank's level state for the player block just
@@ -76,12 +78,17 @@ func (g *Game) Tracked(serverTime float64) {
 // from the host's state. Without the row the level the prediction had for
 // that time stands.
 func (g *Game) rewindLevel(serverTime float64) {
-	if g.levels == nil {
-		g.lv = tanks.LevelState{}
-		return
-	}
 	pred, hasPred := g.track.at(serverTime, g.pred.StepMs())
 	g.track.reset()
+	if g.levels == nil {
+		// A flat world has no level state; a slick residue is the
+		// prediction's (the host steps it the same way and sends none).
+		g.lv = tanks.LevelState{}
+		if hasPred {
+			g.lv.SlickLeft, g.lv.SlickType = pred.st.SlickLeft, pred.st.SlickType
+		}
+		return
+	}
 	level, z := pred.level, pred.z
 	if g.own.ok {
 		level, z = int(g.own.level), g.own.z
@@ -95,5 +102,9 @@ func (g *Game) rewindLevel(serverTime float64) {
 	} else if !hasPred {
 		return // nothing to rebuild from: the state goes on as predicted
 	}
-	g.lv = g.cfg.Levels.Restore(g.levels, g.st.X, g.st.Y, level, z, g.pred.DT(), true)
+	var hint *tanks.LevelState
+	if hasPred {
+		hint = &pred.st
+	}
+	g.lv = g.cfg.Levels.RestoreFrom(g.levels, g.st.X, g.st.Y, level, z, g.pred.DT(), true, hint)
 }

@@ -10,6 +10,7 @@ import (
 
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
+	"vimpclient/host/match"
 	"vimpclient/internal/rowtest"
 )
 
@@ -71,10 +72,15 @@ func newSessionBots(t *testing.T, seed uint64, lead bool, bots int) *session {
 
 // newSessionOn is newSessionBots on a pinned map ("": the rotation's first).
 func newSessionOn(t *testing.T, seed uint64, lead bool, bots int, mapName string) *session {
+	return newSessionWith(t, seed, lead, match.Config{Bots: bots, Map: mapName})
+}
+
+// newSessionWith is newSession with the match configured by cfg.
+func newSessionWith(t *testing.T, seed uint64, lead bool, cfg match.Config) *session {
 	s := &session{t: t, local: 1000, hostSkew: 5e11}
 	s.down = &link{rng: rand.New(rand.NewPCG(seed, 1))}
 	s.up = &link{rng: rand.New(rand.NewPCG(seed, 2))}
-	s.e = newEmbeddedOn(t, func(m hostMsg) { s.down.send(s.local, m, "") }, bots, mapName)
+	s.e = newEmbeddedWith(t, func(m hostMsg) { s.down.send(s.local, m, "") }, cfg)
 	s.e.now = s.local + s.hostSkew
 	s.core = clientcore.New(s.e.schema, clientcore.Options{})
 	s.g = newGame(t, s.e)

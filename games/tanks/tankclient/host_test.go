@@ -173,7 +173,13 @@ var motionKeys = []string{"forward", "back", "left", "right", "gunLeft", "gunRig
 // steps matches the host's after every step, bit for bit: both integrate
 // through tanks.Body.Integrate and wrap angles through tanks.Normalize.
 func TestHostParity(t *testing.T) {
-	e := newEmbedded(t, nil)
+	for _, d := range match.Dialects() {
+		t.Run(d, func(t *testing.T) { hostParity(t, d) })
+	}
+}
+
+func hostParity(t *testing.T, dialect string) {
+	e := newEmbeddedWith(t, nil, match.Config{Dialect: dialect})
 	g := newGame(t, e)
 	for i := 0; i < 8; i++ {
 		e.step()

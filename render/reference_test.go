@@ -72,6 +72,8 @@ func drawReference(t testing.TB, name string) (*image.RGBA, []image.Rectangle) {
 		rs = &refScene{sc: layersScene(t, 300, 200), ticks: 30, w: 1920, h: 1080}
 	case "layers-1366x768":
 		rs = &refScene{sc: layersScene(t, 200, 120), ticks: 30, w: 1366, h: 768}
+	case "looks-1280x720":
+		rs = &refScene{sc: looksScene(t), ticks: 30, w: 1280, h: 720}
 	default:
 		t.Fatalf("no reference scene %q", name)
 	}
@@ -119,7 +121,7 @@ func TestWriteReference(t *testing.T) {
 	if dir == "" {
 		t.Skip("RENDER_WRITE_REFERENCE not set")
 	}
-	for _, name := range referenceNames {
+	for _, name := range append(referenceNames, looksReferenceNames...) {
 		img, _ := drawReference(t, name)
 		f, err := os.Create(filepath.Join(dir, name+".png"))
 		if err != nil {

@@ -5,7 +5,13 @@ import (
 	"fmt"
 	"image"
 	"image/color"
+	"image/draw"
+	"math"
+	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/hajimehoshi/ebiten/v2"
 
 	"vimpclient/clientcore"
 )
@@ -124,7 +130,10 @@ const looksCamX, looksCamY = 300, 200
 // looksScene is the looks map as a late joiner first sees it: the props
 // in looksStates, tank 1 alive and level, tank 2 alive pitched nose up and
 // rolled, tank 3 already a wreck.
-func looksScene(t testing.TB) *scene {
+func looksScene(t testing.TB) *scene { return looksSceneRand(t, func() float64 { return 0.37 }) }
+
+// looksSceneRand is the looks scene drawn with the random source rnd.
+func looksSceneRand(t testing.TB, rnd func() float64) *scene {
 	cfg := tanksConfigWith([]byte(looksKeys))
 	schema := mustSchema(t, cfg)
 	m1, c1 := schema.Key("m1"), schema.Key("c1")
@@ -142,7 +151,7 @@ func looksScene(t testing.TB) *scene {
 		core.hot.Dynamics = append(core.hot.Dynamics, clientcore.Record{Schema: c1, ID: uint32(i),
 			Fields: []float32{float32(p.x) * 0.6, float32(p.y) * 0.6, float32(p.angle) * 3.14159265 / 180, 0, 0, looksStates[i]}})
 	}
-	sc := newScene(t, sceneOptions{config: cfg, mapJSON: looksMap(), core: core, gameID: "tanks", rand: func() float64 { return 0.37 }})
+	sc := newScene(t, sceneOptions{config: cfg, mapJSON: looksMap(), core: core, gameID: "tanks", rand: rnd})
 	sc.r.SetAsset("tiles.png", refSheet())
 	sc.r.SetAsset("b1.png", refCrate())
 	sc.r.SetAsset("b1d.png", looksCrateDamaged())
@@ -152,3 +161,192 @@ func looksScene(t testing.TB) *scene {
 
 // looksReferenceNames are the looks scenes drawn as reference pictures.
 var looksReferenceNames = []string{"looks-1280x720"}
+
+// looksScale is the looks picture's pixels per world unit: the main
+// canvas shows 384 world units across at 1280 px.
+const looksScale = 1280.0 / 384
+
+// looksRect is the picture's rectangle around a world point, r world units
+// each way.
+func looksRect(x, y, r float64) image.Rectangle {
+	sx, sy := (x-looksCamX)*looksScale+640, (y-looksCamY)*looksScale+360
+	d := r * looksScale
+	return image.Rect(int(math.Floor(sx-d)), int(math.Floor(sy-d)), int(math.Ceil(sx+d)), int(math.Ceil(sy+d)))
+}
+
+// propRect is the rectangle around looks prop i, its scorch included.
+func propRect(i int) image.Rectangle {
+	p := looksProps[i]
+	a := float64(p.angle) * math.Pi / 180
+	c, s := math.Cos(a), math.Sin(a)
+	const side = 32 * 0.6
+	x, y := float64(p.x)*0.6+c*side/2-s*side/2, float64(p.y)*0.6+s*side/2+c*side/2
+	return looksRect(x, y, side*0.72+1)
+}
+
+// differs is the share of pixels of r whose largest channel difference
+// between a and b exceeds tol.
+func differs(a, b *image.RGBA, r image.Rectangle, tol int) float64 {
+	r = r.Intersect(a.Bounds())
+	n := 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			i := a.PixOffset(x, y)
+			for c := range 4 {
+				if d := int(a.Pix[i+c]) - int(b.Pix[i+c]); d > tol || -d > tol {
+					n++
+					break
+				}
+			}
+		}
+	}
+	return float64(n) / float64(max(1, r.Dx()*r.Dy()))
+}
+
+// TestLooksAgainstBefore draws the looks scene and compares it with the
+// picture the parts drew before tanks and props got their newer looks
+// (testdata/reference/looks-1280x720.png, README there). What the change
+// must not touch stays: the ground, the radar, the intact props, a damaged
+// prop without its own image, the wreck a late joiner sees. What it must
+// change has changed: the props damaged or destroyed with their own images,
+// the destroyed prop without one (a scorch now), the two live tanks of the
+// newer row (lit, one tilted).
+func TestLooksAgainstBefore(t *testing.T) {
+	want := readReference(t, "looks-1280x720")
+	got, _ := drawReference(t, "looks-1280x720")
+	const tol = 24
+	changed := []struct {
+		what string
+		r    image.Rectangle
+		min  float64
+	}{
+		{"damaged prop with its image", propRect(1), 0.015}, // its cracks
+		{"destroyed prop without an image", propRect(2), 0.2},
+		{"destroyed prop with its image", propRect(3), 0.2},
+		{"level tank", looksRect(looksCamX-70, looksCamY+70, 9), 0.03}, // its bevels
+		{"tilted tank", looksRect(looksCamX-20, looksCamY+70, 9), 0.07},
+	}
+	mask := image.NewRGBA(got.Bounds())
+	copy(mask.Pix, got.Pix)
+	for _, c := range changed {
+		share := differs(got, want, c.r, tol)
+		t.Logf("%s: %.1f%% of %v changed", c.what, 100*share, c.r)
+		if share < c.min {
+			t.Errorf("%s: %.1f%% of its pixels changed, want at least %.0f%%", c.what, 100*share, 100*c.min)
+		}
+		draw.Draw(mask, c.r, want, c.r.Min, draw.Src) // judged above: left out below
+	}
+	for _, r := range []image.Rectangle{propRect(0), propRect(4), propRect(5), looksRect(looksCamX+30, looksCamY+70, 12)} {
+		if share := differs(got, want, r, tol); share > 0.01 {
+			t.Errorf("an unchanged thing at %v changed: %.1f%% of its pixels", r, 100*share)
+		}
+	}
+	if share := differs(mask, want, mask.Bounds(), tol); share > 0.001 {
+		if d := os.Getenv("RENDER_SHOT_DIR"); d != "" {
+			writeRGBA(t, got, filepath.Join(d, "looks-1280x720.png"))
+		}
+		t.Errorf("%.3f%% of the pixels outside what changed differ from the picture before", 100*share)
+	}
+}
+
+// eventsScene is the looks scene where things happen in view: after
+// the first second tank 3 dies, props 2 and 3 break and a bomb goes off
+// beside tank 1; tank 2 stays pitched and rolled throughout.
+type eventsScene struct {
+	sc      *scene
+	core    *fakeCore
+	before  int // ticks before the events
+	after   int // ticks after them
+	w, h    int
+	off     *ebiten.Image
+	ready   bool
+	trigger func()
+}
+
+func (e *eventsScene) Update() error {
+	if e.ready {
+		return nil
+	}
+	e.ready = true
+	if e.sc.err = e.sc.configure(); e.sc.err != nil {
+		return nil
+	}
+	e.sc.w.Resize(float64(e.w), float64(e.h))
+	for i := range e.before + e.after {
+		if i == e.before {
+			e.trigger()
+		}
+		e.core.hot.Flags |= clientcore.HotGame
+		e.sc.now += e.sc.step
+		e.sc.w.Tick(e.sc.now, e.sc.step)
+	}
+	return nil
+}
+
+func (e *eventsScene) Draw(*ebiten.Image) {
+	if e.off == nil {
+		e.off = ebiten.NewImage(e.w, e.h)
+	}
+	e.off.Fill(color.Black)
+	e.sc.r.Draw(e.off, e.sc.w, 1)
+}
+
+func (e *eventsScene) LayoutF(w, h float64) (float64, float64) { return w, h }
+
+// drawEvents draws the events scene after ms milliseconds of them at w×h.
+func drawEvents(t testing.TB, ms float64, w, h int) *image.RGBA {
+	t.Helper()
+	// a fixed sequence, so that splinters and flames spread as they do in play
+	seed := uint64(12345)
+	sc := looksSceneRand(t, func() float64 {
+		seed = seed*6364136223846793005 + 1442695040888963407
+		return float64(seed>>11) / (1 << 53)
+	})
+	core := sc.core.(*fakeCore)
+	schema := mustSchema(t, sc.config)
+	w2e := schema.Key("w2e")
+	for i := range core.hot.Dynamics { // every prop intact at first
+		core.hot.Dynamics[i].Fields[5] = 0
+	}
+	core.hot.Actors[2].Fields[9] = 3 // tank 3 alive
+	e := &eventsScene{sc: sc, core: core, before: 60, after: int(ms / 16.7), w: w, h: h}
+	e.trigger = func() {
+		core.hot.Actors[2].Fields[9] = 0
+		core.hot.Dynamics[2].Fields[5] = 2
+		core.hot.Dynamics[3].Fields[5] = 2
+		core.frames = append(core.frames, clientcore.EventFrame{Blocks: []clientcore.Block{
+			{Schema: w2e, Rows: []clientcore.Row{{Fields: []float32{looksCamX - 95, looksCamY + 60, 30}}}},
+		}})
+		}
+	var img *image.RGBA
+	j := &job{g: e, frames: 8, w: float64(w), h: float64(h), done: make(chan struct{})}
+	j.each = func(_ *ebiten.Image, frame int) {
+		if frame == 7 {
+			img = image.NewRGBA(image.Rect(0, 0, w, h))
+			e.off.ReadPixels(img.Pix)
+		}
+	}
+	theDriver.jobs <- j
+	<-j.done
+	if sc.err != nil {
+		t.Fatal(sc.err)
+	}
+	return img
+}
+
+// TestWriteLooksShots writes pictures of the events scene into the
+// directory RENDER_LOOKS_SHOTS names (skipped without it): at 1280×720 and
+// 1920×1080, a quarter second after the events (the explosion, the
+// splinters flying) and three seconds after (the wreck burning).
+func TestWriteLooksShots(t *testing.T) {
+	dir := os.Getenv("RENDER_LOOKS_SHOTS")
+	if dir == "" {
+		t.Skip("RENDER_LOOKS_SHOTS not set")
+	}
+	for _, size := range [][2]int{{1280, 720}, {1920, 1080}} {
+		for _, ms := range []float64{250, 3000} {
+			img := drawEvents(t, ms, size[0], size[1])
+			writeRGBA(t, img, filepath.Join(dir, fmt.Sprintf("looks-%dms-%dx%d.png", int(ms), size[0], size[1])))
+		}
+	}
+}

@@ -300,21 +300,7 @@ var referenceTolerance = map[string]struct {
 func TestReferenceImages(t *testing.T) {
 	for _, name := range referenceNames {
 		t.Run(name, func(t *testing.T) {
-			f, err := os.Open(filepath.Join("testdata", "reference", name+".png"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			ref, err := png.Decode(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := image.NewRGBA(ref.Bounds())
-			for y := range want.Bounds().Dy() {
-				for x := range want.Bounds().Dx() {
-					want.Set(x, y, ref.At(x, y))
-				}
-			}
+			want := readReference(t, name)
 			got, glowing := drawReference(t, name)
 			if got.Bounds() != want.Bounds() {
 				t.Fatalf("size %v, reference %v", got.Bounds(), want.Bounds())
@@ -336,6 +322,23 @@ func TestReferenceImages(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readReference reads the reference picture name.
+func readReference(t testing.TB, name string) *image.RGBA {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "reference", name+".png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ref, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := image.NewRGBA(ref.Bounds())
+	draw.Draw(want, want.Bounds(), ref, ref.Bounds().Min, draw.Src)
+	return want
 }
 
 func writeRGBA(t testing.TB, img *image.RGBA, path string) {

@@ -15,9 +15,10 @@ import (
 	"vimpclient/snapschema"
 )
 
-// newerSchema is the tanks schema of a newer host: the layered schema with
-// the m1 row's vertical speed, pitch and roll after its old fields (16
-// fields in all), and c1 with its state byte.
+// newerSchema is the tanks schema of a newer host, laid out as a tanks
+// 0.22 host sends it: the m1 row's old eleven fields, then z, level (no
+// roles), vz (discrete), pitch and roll; c1 with z, level and its state
+// byte by their roles in its head.
 func newerSchema(t testing.TB) *clientcore.Schema {
 	b, err := os.ReadFile(partstest.Shared(t, "conformance/schemas/tanks.json"))
 	if err != nil {
@@ -28,20 +29,18 @@ func newerSchema(t testing.TB) *clientcore.Schema {
 		t.Fatal(err)
 	}
 	keys := doc["keys"].(map[string]any)
-	head := func(key string, extra ...any) {
-		k := keys[key].(map[string]any)
-		f := k["fields"].([]any)
-		h := append([]any{}, f[:3]...)
-		h = append(h, map[string]any{"name": "z", "ty": "f32", "interp": "lerp", "role": "z"},
-			map[string]any{"name": "level", "ty": "u8", "role": "level"})
-		k["fields"] = append(append(h, extra...), f[3:]...)
-	}
-	head("m1")
 	m1 := keys["m1"].(map[string]any)
-	m1["fields"] = append(m1["fields"].([]any), map[string]any{"name": "vz", "ty": "f32"},
+	m1["fields"] = append(m1["fields"].([]any),
+		map[string]any{"name": "z", "ty": "f32", "interp": "lerp"}, map[string]any{"name": "level", "ty": "u8"},
+		map[string]any{"name": "vz", "ty": "f32", "interp": "discrete"},
 		map[string]any{"name": "pitch", "ty": "f32", "interp": "lerp"}, map[string]any{"name": "roll", "ty": "f32", "interp": "lerp"})
-	head("c1", map[string]any{"name": "state", "ty": "u8", "role": "state"})
-	keys["c1"].(map[string]any)["optionalFrom"] = 6
+	c1 := keys["c1"].(map[string]any)
+	f := c1["fields"].([]any)
+	head := append([]any{}, f[:3]...)
+	head = append(head, map[string]any{"name": "z", "ty": "f32", "interp": "lerp", "role": "z"},
+		map[string]any{"name": "level", "ty": "u8", "role": "level"}, map[string]any{"name": "state", "ty": "u8", "role": "state"})
+	c1["fields"] = append(head, f[3:]...)
+	c1["optionalFrom"] = 6
 	if b, err = json.Marshal(doc); err != nil {
 		t.Fatal(err)
 	}

@@ -317,7 +317,7 @@ func drawEvents(t testing.TB, ms float64, w, h int) *image.RGBA {
 		core.frames = append(core.frames, clientcore.EventFrame{Blocks: []clientcore.Block{
 			{Schema: w2e, Rows: []clientcore.Row{{Fields: []float32{looksCamX - 95, looksCamY + 60, 30}}}},
 		}})
-		}
+	}
 	var img *image.RGBA
 	j := &job{g: e, frames: 8, w: float64(w), h: float64(h), done: make(chan struct{})}
 	j.each = func(_ *ebiten.Image, frame int) {

@@ -251,7 +251,8 @@ func TestLooksAgainstBefore(t *testing.T) {
 
 // eventsScene is the looks scene where things happen in view: after
 // the first second tank 3 dies, props 2 and 3 break and a bomb goes off
-// beside tank 1; tank 2 stays pitched and rolled throughout.
+// beside tank 1; tank 1 runs at full throttle, tank 2 stays pitched and
+// rolled, in the air, throughout.
 type eventsScene struct {
 	sc      *scene
 	core    *fakeCore
@@ -308,7 +309,9 @@ func drawEvents(t testing.TB, ms float64, w, h int) *image.RGBA {
 	for i := range core.hot.Dynamics { // every prop intact at first
 		core.hot.Dynamics[i].Fields[5] = 0
 	}
-	core.hot.Actors[2].Fields[9] = 3 // tank 3 alive
+	core.hot.Actors[2].Fields[9] = 3   // tank 3 alive
+	core.hot.Actors[0].Fields[8] = 1   // tank 1 at full throttle: its exhaust
+	core.hot.Actors[1].Fields[13] = -2 // tank 2 coming down: its shadow
 	e := &eventsScene{sc: sc, core: core, before: 60, after: int(ms / 16.7), w: w, h: h}
 	e.trigger = func() {
 		core.hot.Actors[2].Fields[9] = 0

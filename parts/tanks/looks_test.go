@@ -544,3 +544,52 @@ func TestLooksDrawWithoutAllocating(t *testing.T) {
 		t.Errorf("%v allocations a frame", allocs)
 	}
 }
+
+// smokeOf is the live Smoke part of entity id.
+func smokeOf(t testing.TB, sc *parts.Scene, id uint32) *Smoke {
+	t.Helper()
+	for _, p := range sc.Parts() {
+		if s, ok := p.(*Smoke); ok && s.Pose.x == float64(id) {
+			return s
+		}
+	}
+	t.Fatalf("no smoke for tank at x %d", id)
+	return nil
+}
+
+// A newer live tank blows exhaust out of its back, thicker at full
+// throttle than idling; a wreck blows none, and a tanks 0.13 row none at
+// all (it draws as it always did).
+func TestExhaustFollowsTheThrottle(t *testing.T) {
+	s := newerSchema(t)
+	f := newFixture(t, s)
+	m1 := s.Key("m1")
+	idle := newerTank(t, s, 100, 100, 0, 3, 0, 0, 0)
+	full := newerTank(t, s, 200, 100, 0, 3, 0, 0, 0)
+	rowtest.Set(t, m1, full, "engineLoad", 1)
+	dead := newerTank(t, s, 300, 100, 0, 0, 0, 0, 0)
+	f.scene.ApplyHot(&clientcore.Hot{Actors: []clientcore.Record{{Schema: m1, ID: 1, Fields: idle}, {Schema: m1, ID: 2, Fields: full}, {Schema: m1, ID: 3, Fields: dead}}})
+	for range 30 {
+		f.scene.Step(16)
+	}
+	ni, nf, nd := len(smokeOf(t, f.scene, 100).Exhaust), len(smokeOf(t, f.scene, 200).Exhaust), len(smokeOf(t, f.scene, 300).Exhaust)
+	if ni == 0 || nf < 3*ni || nd != 0 {
+		t.Errorf("exhaust puffs: idle %d, full throttle %d, wreck %d", ni, nf, nd)
+	}
+	for _, q := range smokeOf(t, f.scene, 200).Exhaust {
+		if q.x >= 200 {
+			t.Fatalf("a puff ahead of the tank's centre heading east: %+v", q)
+		}
+	}
+	old := loadSchema(t)
+	fo := newFixture(t, old)
+	row := tankRow(t, old, 100, 100, 0, 0, 3, 1)
+	rowtest.Set(t, old.Key("m1"), row, "engineLoad", 1)
+	fo.scene.ApplyFrame(frame(block(old, "m1", clientcore.Row{ID: 1, Fields: row})))
+	for range 30 {
+		fo.scene.Step(16)
+	}
+	if n := len(smokeOf(t, fo.scene, 100).Exhaust); n != 0 {
+		t.Errorf("a 0.13 tank blows %d exhaust puffs", n)
+	}
+}

@@ -228,11 +228,11 @@ func (s *Smoke) stepExhaust(dt float64) {
 			bx, by := math.Cos(back), math.Sin(back)
 			l := float64(p.size) * 4
 			sp := uniform(rnd, 12, 22) * (0.6 + 0.4*load)
-			a0 := 0.1 + 0.14*load
+			a0 := 0.12 + 0.18*load
 			s.Exhaust = append(s.Exhaust, smokeParticle{
 				x: p.x + math.Cos(p.angle+math.Pi)*0.5*l, y: p.y + math.Sin(p.angle+math.Pi)*0.5*l,
 				vx: bx*sp + 0.5*p.vx, vy: by*sp + 0.5*p.vy,
-				life: uniform(rnd, 450, 800), start: 0.12, end: 0.45 + 0.2*load, size: 0.12,
+				life: uniform(rnd, 450, 800), start: 0.2, end: 0.7 + 0.35*load, size: 0.2,
 				alpha: a0, alpha0: a0, rot: rnd() * 2 * math.Pi, spin: uniform(rnd, -1, 1), h: s.at.H,
 			})
 		}

@@ -593,3 +593,38 @@ func TestExhaustFollowsTheThrottle(t *testing.T) {
 		t.Errorf("a 0.13 tank blows %d exhaust puffs", n)
 	}
 }
+
+// Rows that are not numbers, or absurd, neither panic nor put a wreck's
+// fire, a tilted hull or a prop's splinters anywhere that is not a number.
+func TestLooksSurviveBadRows(t *testing.T) {
+	s := newerSchema(t)
+	f := newFixture(t, s)
+	f.scene.SetMap(propsMap(t))
+	m1, c1 := s.Key("m1"), s.Key("c1")
+	nan, inf := math.NaN(), math.Inf(1)
+	good := newerTank(t, s, 100, 100, 0, 3, 0, 0, 0)
+	bad := newerTank(t, s, nan, inf, nan, 0, inf, nan, nan)
+	rowtest.Set(t, m1, bad, "size", 255)
+	rowtest.Set(t, m1, bad, "engineLoad", inf)
+	f.scene.ApplyHot(&clientcore.Hot{Actors: []clientcore.Record{{Schema: m1, ID: 1, Fields: good}}, Dynamics: []clientcore.Record{{Schema: c1, ID: 0, Fields: propRow(t, s, 10, 10, 0)}}})
+	prop := propRow(t, s, nan, inf, 200)
+	f.scene.ApplyHot(&clientcore.Hot{Actors: []clientcore.Record{{Schema: m1, ID: 1, Fields: bad}}, Dynamics: []clientcore.Record{{Schema: c1, ID: 0, Fields: prop}}})
+	f.scene.Events().Add(parts.Event{Kind: parts.EventBlast, X: nan, Y: 1, R: inf})
+	for range 100 {
+		f.scene.Step(16)
+	}
+	w := tankOf(t, f.scene, 1).Wreck
+	if w == nil || !w.active() {
+		t.Fatal("a death on a bad row did not burn")
+	}
+	for _, p := range w.fire[:w.nFire] {
+		if !finite(p.x) || !finite(p.y) {
+			t.Fatalf("a flame at %v, %v", p.x, p.y)
+		}
+	}
+	for _, op := range drawOps(f.scene) {
+		if n := f.tex.Name(op.Tex); (n == "explosion" || strings.HasPrefix(n, "scorch.")) && (!finite(op.M.TX) || !finite(op.M.TY)) {
+			t.Fatalf("%s drawn at %v, %v", n, op.M.TX, op.M.TY)
+		}
+	}
+}

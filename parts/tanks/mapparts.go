@@ -119,7 +119,10 @@ func (cr *Crate) z() int {
 
 // Update implements parts.Part: rows are in world units.
 func (cr *Crate) Update(row []float32) {
-	cr.X, cr.Y, cr.Angle = cr.b.f.X.Float64(row), cr.b.f.Y.Float64(row), cr.b.f.Angle.Float64(row)
+	// a place that is not a number (a bad row) leaves the prop where it was
+	if x, y, a := cr.b.f.X.Float64(row), cr.b.f.Y.Float64(row), cr.b.f.Angle.Float64(row); finite(x) && finite(y) && finite(a) {
+		cr.X, cr.Y, cr.Angle = x, y, a
+	}
 	if cr.b.f.Level.Bound() {
 		cr.Level = min(max(int(cr.b.f.Level.Get(row)), 0), gamemap.MaxLevels-1)
 		cr.H = cr.c.Levels.Levels(cr.b.f.Z.Float64(row))

@@ -153,16 +153,25 @@ func newWreckFire(t *Tank) *wreckFire {
 	return f
 }
 
-// follow takes the wreck's place from its tank's row.
+// follow takes the wreck's place from its tank's row; a place that is not
+// a number (a bad row) leaves it where it was.
 func (f *wreckFire) follow() {
 	p := &f.t.Pose
-	f.x, f.y, f.angle, f.at = p.x, p.y, p.angle, f.t.At
+	if finite(p.x) && finite(p.y) {
+		f.x, f.y = p.x, p.y
+	}
+	if finite(p.angle) {
+		f.angle = p.angle
+	}
+	f.at = f.t.At
 	size := float64(p.size)
 	if !(size > 0) {
 		size = wreckRefSize
 	}
 	f.l, f.w, f.k = size*4, size*3, size/wreckRefSize
 }
+
+func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 
 // ignite starts the death where the tank is.
 func (f *wreckFire) ignite(vz float64) {

@@ -11,6 +11,7 @@ import (
 	"vimpclient/gamemap"
 	"vimpclient/internal/rowtest"
 	"vimpclient/parts"
+	"vimpclient/parts/generic"
 	"vimpclient/parts/partstest"
 	"vimpclient/snapschema"
 )
@@ -626,5 +627,32 @@ func TestLooksSurviveBadRows(t *testing.T) {
 		if n := f.tex.Name(op.Tex); (n == "explosion" || strings.HasPrefix(n, "scorch.")) && (!finite(op.M.TX) || !finite(op.M.TY)) {
 			t.Fatalf("%s drawn at %v, %v", n, op.M.TX, op.M.TY)
 		}
+	}
+}
+
+// A newer host lists WreckFire for m1: the game draws it (through the
+// tank's part), each tank has one place for it, made once.
+func TestWreckFireClassIsTheGames(t *testing.T) {
+	s := newerSchema(t)
+	rnd := partstest.Seq(7)
+	pc, err := parts.ParsePartsConfig(json.RawMessage(`{"gameSets":{"m1":["Tank","Smoke","WreckFire"]},
+	 "entitiesOnCanvas":{"Tank":"vimp","Smoke":"vimp","WreckFire":"vimp"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := parts.NewScene(parts.SceneOptions{Game: Game(rnd), Generic: generic.Factory{}, Tex: partstest.NewTextures(baked()),
+		Rand: rnd, Canvases: []string{"vimp"}}, s, pc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sc.Drawers["WreckFire"] != "tanks" || len(sc.Fallbacks) != 0 {
+		t.Fatalf("drawers %v, fallbacks %v", sc.Drawers, sc.Fallbacks)
+	}
+	hot := &clientcore.Hot{Actors: []clientcore.Record{{Schema: s.Key("m1"), ID: 1, Fields: newerTank(t, s, 1, 2, 0, 3, 0, 0, 0)}}}
+	for range 3 {
+		sc.ApplyHot(hot)
+	}
+	if counts, _ := sc.Counts(); counts["WreckFire"] != 1 || sc.Refused().Rows != 0 {
+		t.Errorf("counts %v, refused %+v", counts, sc.Refused())
 	}
 }

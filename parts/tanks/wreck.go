@@ -516,5 +516,13 @@ func (WreckFireFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	return wreckFireBinding{}, err
 }
 
-// New implements parts.Binding: nothing; the tank's part burns.
-func (wreckFireBinding) New(*parts.Ctx, uint32, []float32) parts.Part { return nil }
+// New implements parts.Binding: a part that draws nothing (the tank's part
+// burns), so that the scene keeps it and does not ask for it again.
+func (wreckFireBinding) New(*parts.Ctx, uint32, []float32) parts.Part { return wreckFirePlace{} }
+
+// wreckFirePlace holds a WreckFire entity's place in the scene.
+type wreckFirePlace struct{}
+
+func (wreckFirePlace) Update([]float32)      {}
+func (wreckFirePlace) Step(float64) bool     { return true }
+func (wreckFirePlace) Destroy(parts.Removal) {}

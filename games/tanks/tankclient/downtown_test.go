@@ -332,9 +332,17 @@ func TestDowntownParity(t *testing.T) {
 // (50–150 ms each way, jittered): no snap, and the own tank's error p95
 // at most 0.5 world units.
 func TestDelayedDowntown(t *testing.T) {
-	for i, d := range drives22 {
-		t.Run(d.name, func(t *testing.T) {
-			s := newSessionWith(t, uint64(40+i), true, match.Config{Game: game22(t, d.spawn)})
+	for _, lead := range []bool{true, false} {
+		for i, d := range drives22 {
+			t.Run(fmt.Sprintf("%s/lead=%v", d.name, lead), func(t *testing.T) { delayedDrive(t, d, uint64(40+i), lead) })
+		}
+	}
+}
+
+func delayedDrive(t *testing.T, d drive22, seed uint64, lead bool) {
+	{
+		{
+			s := newSessionWith(t, seed, lead, match.Config{Game: game22(t, d.spawn)})
 			s.run(2000)
 			f := features22{surfaces: map[string]int{}}
 			prev := s.g.lv
@@ -355,7 +363,7 @@ func TestDelayedDowntown(t *testing.T) {
 			}
 			s.run(1500)
 			sum := s.g.Predictor().Summary()
-			t.Logf("%s through 50–150 ms each way: %+v; drawn: %+v", d.name, sum, f)
+			t.Logf("%s through 50–150 ms each way, lead clock %v: %+v; drawn: %+v", d.name, lead, sum, f)
 			if sum.Samples < 100 || sum.Snaps != 0 || !(sum.ErrorP95 <= 0.5) {
 				t.Fatalf("prediction figures %+v", sum)
 			}
@@ -371,7 +379,7 @@ func TestDelayedDowntown(t *testing.T) {
 			if missed {
 				t.Fatalf("the drive missed its %s: %+v", d.expect, f)
 			}
-		})
+		}
 	}
 }
 

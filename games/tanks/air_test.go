@@ -264,3 +264,31 @@ func TestTilt(t *testing.T) {
 		t.Fatal("a lean on flat ground")
 	}
 }
+
+// In a ballistic flight the keys move the turret only: 200 u/s east with
+// the throttle at 0.5 and forward and left held becomes 200/(1 + 3/120) =
+// 195.12195 after a step, x grows by 200/120, the throttle stays 0.5, and
+// the gun turns 3/120 to the left. Under the 0.13 rules a fall brakes and
+// grips as before.
+func TestFlightIgnoresTheTracks(t *testing.T) {
+	r := airRules(t)
+	m := M1()
+	tk := Tank{X: 10, VX: 200, Throttle: 0.5}
+	lv := LevelState{Stance: Falling, VZ: 1, SlickLeft: 1, SlickType: 1, BoostLeft: 1, BoostFactor: 2}
+	m.MoveOnGround(&tk, KeyForward|KeyLeft|KeyGunLeft, Step, &lv, &r, nil)
+	near(t, "vx", float64(tk.VX), 195.12195, 1e-3)
+	near(t, "x", float64(tk.X), 10+200.0/120, 1e-4)
+	if tk.Throttle != 0.5 || tk.AngVel != 0 || tk.EngineLoad != 0 {
+		t.Fatalf("flight %+v", tk)
+	}
+	near(t, "gun", float64(tk.Gun), -3.0/120, 1e-6)
+	near(t, "slick", float64(lv.SlickLeft), 1-1.0/120, 1e-6)
+	near(t, "hold", float64(lv.BoostLeft), 1-1.0/120, 1e-6)
+	old := DefaultLevelRules()
+	tk = Tank{X: 10, VX: 200, Throttle: 0.5}
+	lv = LevelState{Stance: Falling}
+	m.MoveOnGround(&tk, KeyForward, Step, &lv, &old, nil)
+	if tk.Throttle == 0.5 {
+		t.Fatal("the 0.13 fall keeps its old step")
+	}
+}

@@ -57,7 +57,20 @@ func (l *Loop) configure(cfg *protocol.Config) {
 	l.lat.forget()
 	l.ctrl = input.NewController(keys, l.hud, keyCounter{l.core, &l.lat}, l.world.ScreenToWorld)
 	l.ctrl.SetSender(l.sess)
+	l.ctrl.SetTurret(l.turret)
+	l.ctrl.SetMouseAim(!l.noMouseAim, 0)
 	l.snd.configure(pc.Sounds)
+}
+
+// turret is the controller's view of the own gun: the core's, as the input
+// layer reads it.
+func (l *Loop) turret() (input.Turret, bool) {
+	t, ok := l.core.Turret()
+	if !ok {
+		return input.Turret{}, false
+	}
+	return input.Turret{X: t.X, Y: t.Y, Hull: t.Hull, Gun: t.Gun, MaxGun: t.MaxGun, Speed: t.Speed,
+		Left: t.Left, Right: t.Right, Fire: t.Fire, Bomb: t.Bomb}, true
 }
 
 // keyCounter is the controller's predictor: the core, with every key

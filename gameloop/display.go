@@ -161,6 +161,15 @@ func (l *Loop) SetBindings(b input.Binding) {
 // lives as long as the loop.
 func (l *Loop) SetNames(on bool) { l.world.SetNames(on) }
 
+// SetMouseAim turns pointer aim of the gun on or off, for this game's
+// controller and every later one.
+func (l *Loop) SetMouseAim(on bool) {
+	l.noMouseAim = !on
+	if l.ctrl != nil {
+		l.ctrl.SetMouseAim(on, l.clock.now)
+	}
+}
+
 // giveNames hands the world the scoreboard's names by entity id once a
 // STAT_DATA message changed them: a stat row's id is the player's game id,
 // the id of its entity in the snapshots.

@@ -168,6 +168,7 @@ func (l *Loop) mapData(v *protocol.MapInfo) {
 		l.core.SetMap(m)
 	}
 	l.world.SetMap(m)
+	l.rep.rounds.cut() // a new map: the round that ran is not seen to end
 }
 
 func (l *Loop) firstShot(f *protocol.FirstShot) {
@@ -211,6 +212,9 @@ func (l *Loop) tech(t protocol.TechInform) {
 }
 
 func (l *Loop) sound(s protocol.Sound) { l.snd.system(string(s)) }
+
+// inform counts the round the host announces for the summary.
+func (l *Loop) inform(i protocol.Inform, at time.Time) { l.rep.rounds.inform(i.Code, at) }
 
 // undecodable counts a snapshot frame this client cannot read, and says
 // why once per connection.

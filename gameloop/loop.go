@@ -124,11 +124,14 @@ const (
 // package doc). Everything but SetTarget runs on the goroutine that calls
 // Tick.
 type Loop struct {
-	opts   Options
-	log    *slog.Logger
-	sess   *session.Session
-	target atomic.Pointer[session.Target]
-	clock  clock
+	opts Options
+	log  *slog.Logger
+	// noMouseAim is the player's setting turning pointer aim off (it is on
+	// unless turned off), kept for each new controller.
+	noMouseAim bool
+	sess       *session.Session
+	target     atomic.Pointer[session.Target]
+	clock      clock
 
 	core  *clientcore.Core // nil before CONFIG_DATA
 	world *world.World

@@ -35,7 +35,7 @@ func quiet() *slog.Logger { return slog.New(slog.NewTextHandler(io.Discard, nil)
 
 func newHeavyMatch(t testing.TB, obs Observer) *heavyMatch {
 	t.Helper()
-	m, err := match.New(match.Config{Bots: 0, Seed: 1})
+	m, err := match.New(match.Config{Bots: 0, Seed: 1, Dialect: match.Dialect013}) // the scene packs 0.13 rows
 	if err != nil {
 		t.Fatal(err)
 	}

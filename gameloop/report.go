@@ -39,6 +39,7 @@ type report struct {
 	configAt    time.Time // when this connection's CONFIG_DATA arrived
 	roomClosed  string    // why the lobby room was closed
 	story       lobbyStory
+	rounds      rounds // the match's rounds, from the host's informs
 }
 
 func newReport() report { return report{story: lobbyStory{gapFor: -1}} }
@@ -57,6 +58,7 @@ func (r *report) note(msg string) {
 // opened starts a new connection: what it says once, it says again.
 func (r *report) opened() {
 	r.close = nil
+	r.rounds.cut()
 	r.badFramesSaid, r.refusedSaid = false, false
 	r.configAt = time.Time{}
 }

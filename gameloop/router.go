@@ -42,6 +42,9 @@ type handlers interface {
 	clear(c protocol.ClearScope)
 	keyset(k protocol.Keyset)
 	tech(t protocol.TechInform)
+	// inform is a GAME_INFORM (round start, victory, game over) and when
+	// it arrived.
+	inform(i protocol.Inform, at time.Time)
 	sound(s protocol.Sound)
 }
 
@@ -120,6 +123,8 @@ func (r router) game(ev *session.Event) {
 		r.to.keyset(v)
 	case protocol.TechInform:
 		r.to.tech(v)
+	case protocol.Inform:
+		r.to.inform(v, ev.At)
 	case protocol.Sound:
 		r.to.sound(v)
 	}

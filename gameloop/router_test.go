@@ -25,28 +25,29 @@ func (r *recorder) authForm(_ *protocol.AuthForm, _ map[string]string, e error) 
 	r.add("authForm %v", e)
 }
 
-func (r *recorder) opened()                            { r.add("opened") }
-func (r *recorder) resumed()                           { r.add("resumed") }
-func (r *recorder) frame(data []byte, _ time.Time)     { r.add("frame %d", len(data)) }
-func (r *recorder) playing(time.Time)                  { r.add("playing") }
-func (r *recorder) closed(c *session.CloseInfo)        { r.add("closed %d", c.Code) }
-func (r *recorder) refused(err error)                  { r.add("refused %v", err) }
-func (r *recorder) retry(ri *session.RetryInfo)        { r.add("retry %d", ri.Attempt) }
-func (r *recorder) ping(time.Time)                     { r.add("ping") }
-func (r *recorder) platform(ev *session.Event)         { r.add("platform %v", ev.Platform.Kind) }
-func (r *recorder) vote(protocol.Vote) bool            { r.add("vote"); return r.passVotes }
-func (r *recorder) refuse(msg string)                  { r.add("refuse %s", msg) }
-func (r *recorder) overlays(v any)                     { r.add("overlays %T", v) }
-func (r *recorder) config(*protocol.Config, time.Time) { r.add("config") }
-func (r *recorder) verdict(v protocol.AuthVerdict)     { r.add("verdict %v", v.OK) }
-func (r *recorder) chat(protocol.Chat)                 { r.add("chat") }
-func (r *recorder) mapData(*protocol.MapInfo)          { r.add("map") }
-func (r *recorder) firstShot(*protocol.FirstShot)      { r.add("firstShot") }
-func (r *recorder) panel(protocol.Panel)               { r.add("panel") }
-func (r *recorder) clear(c protocol.ClearScope)        { r.add("clear %v", c.Full) }
-func (r *recorder) keyset(k protocol.Keyset)           { r.add("keyset %d", k) }
-func (r *recorder) tech(t protocol.TechInform)         { r.add("tech %v", t.Hide) }
-func (r *recorder) sound(s protocol.Sound)             { r.add("sound %s", s) }
+func (r *recorder) opened()                               { r.add("opened") }
+func (r *recorder) resumed()                              { r.add("resumed") }
+func (r *recorder) frame(data []byte, _ time.Time)        { r.add("frame %d", len(data)) }
+func (r *recorder) playing(time.Time)                     { r.add("playing") }
+func (r *recorder) closed(c *session.CloseInfo)           { r.add("closed %d", c.Code) }
+func (r *recorder) refused(err error)                     { r.add("refused %v", err) }
+func (r *recorder) retry(ri *session.RetryInfo)           { r.add("retry %d", ri.Attempt) }
+func (r *recorder) ping(time.Time)                        { r.add("ping") }
+func (r *recorder) platform(ev *session.Event)            { r.add("platform %v", ev.Platform.Kind) }
+func (r *recorder) vote(protocol.Vote) bool               { r.add("vote"); return r.passVotes }
+func (r *recorder) refuse(msg string)                     { r.add("refuse %s", msg) }
+func (r *recorder) overlays(v any)                        { r.add("overlays %T", v) }
+func (r *recorder) config(*protocol.Config, time.Time)    { r.add("config") }
+func (r *recorder) verdict(v protocol.AuthVerdict)        { r.add("verdict %v", v.OK) }
+func (r *recorder) chat(protocol.Chat)                    { r.add("chat") }
+func (r *recorder) mapData(*protocol.MapInfo)             { r.add("map") }
+func (r *recorder) firstShot(*protocol.FirstShot)         { r.add("firstShot") }
+func (r *recorder) panel(protocol.Panel)                  { r.add("panel") }
+func (r *recorder) clear(c protocol.ClearScope)           { r.add("clear %v", c.Full) }
+func (r *recorder) keyset(k protocol.Keyset)              { r.add("keyset %d", k) }
+func (r *recorder) tech(t protocol.TechInform)            { r.add("tech %v", t.Hide) }
+func (r *recorder) inform(i protocol.Inform, _ time.Time) { r.add("inform %d", i.Code) }
+func (r *recorder) sound(s protocol.Sound)                { r.add("sound %s", s) }
 
 func route(r *recorder, evs ...session.Event) string {
 	for i := range evs {
@@ -80,6 +81,7 @@ func TestRouterHandsEachEventToItsHandler(t *testing.T) {
 		msg(protocol.ClearScope{Full: true}),
 		msg(protocol.Keyset(1)),
 		msg(protocol.TechInform{Hide: true}),
+		msg(protocol.Inform{Code: 1}),
 		msg(protocol.Sound("s")),
 	)
 	want := strings.Join([]string{"opened", "frame 3", "playing", "closed 4006", "refused no", "retry 2",
@@ -94,6 +96,7 @@ func TestRouterHandsEachEventToItsHandler(t *testing.T) {
 		"overlays protocol.ClearScope", "clear true",
 		"overlays protocol.Keyset", "keyset 1",
 		"overlays protocol.TechInform", "tech true",
+		"overlays protocol.Inform", "inform 1",
 		"overlays protocol.Sound", "sound s",
 	}, "; ")
 	if got != want {

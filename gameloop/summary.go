@@ -53,7 +53,10 @@ type Summary struct {
 	RTT *RTTSummary `json:"rtt,omitempty"`
 	// Interp is how the render clock got on (absent when it never drew
 	// a frame).
-	Interp     *InterpSummary `json:"interp,omitempty"`
+	Interp *InterpSummary `json:"interp,omitempty"`
+	// Rounds is how long the match's rounds lasted, by the host's round
+	// start and victory informs (absent when no round start was seen).
+	Rounds     *RoundsSummary `json:"rounds,omitempty"`
 	CloseCode  *int           `json:"closeCode"`
 	Errors     []string       `json:"errors"`
 	DurationMs int64          `json:"durationMs"`
@@ -220,6 +223,7 @@ func Summarize(l *Loop, e *Entities, d time.Duration) Summary {
 	s.Latency = l.Latency()
 	s.RTT = l.rtt.summary()
 	s.Interp = interpSummary(ls.Interp)
+	s.Rounds = l.rep.rounds.summary()
 	s.Errors = append(append([]string{}, st.Errors...), ls.Errors...)
 	if f := l.Fatal(); f != nil && len(s.Errors) == 0 {
 		s.Errors = append(s.Errors, f.Error())

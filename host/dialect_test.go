@@ -16,9 +16,12 @@ import (
 )
 
 // realTanks reads one file of what a real tanks 0.13 host sends.
-func realTanks(t *testing.T, name string) any {
+func realTanks(t *testing.T, name string) any { return realTanksOf(t, "0.13", name) }
+
+// realTanksOf reads one file of what a real host of tanks version sends.
+func realTanksOf(t *testing.T, version, name string) any {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(capturetest.SharedDir(t), "captures", "real-tanks-0.13", name))
+	b, err := os.ReadFile(filepath.Join(capturetest.SharedDir(t), "captures", "real-tanks-"+version, name))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,14 +96,22 @@ func decodeJSON(t *testing.T, raw []byte) any {
 }
 
 // The embedded host on its default (flat) rotation speaks the real tanks
-// 0.13 dialect: its CONFIG_DATA and AUTH_DATA equal what a real host sends,
-// member by member (the snapshot keys' names, types, kinds, interp and
-// optionalFrom, the prediction model's keys, the sounds' codecs, the chat
-// templates, the module element names), apart from the vote time, which
-// the host's own setting gives; its MAP_DATA has the real map's members and
-// none of the layered ones.
+// dialect of its version, today's (0.22) by default and 0.13 when asked:
+// its CONFIG_DATA and AUTH_DATA equal what a real host sends, member by
+// member (the snapshot keys' names, types, kinds, interp and optionalFrom,
+// the prediction model's keys, the sounds' codecs, the chat templates, the
+// module element names), apart from the vote time, which the host's own
+// setting gives; its MAP_DATA has the real map's members and none of the
+// layered ones.
 func TestEmbeddedHostSpeaksTheRealTanksDialect(t *testing.T) {
-	srv, _ := startHost(t, Config{VoteSeconds: 3})
+	for _, c := range []struct{ dialect, version string }{{"", "0.22"}, {"0.13", "0.13"}} {
+		t.Run(c.version, func(t *testing.T) { speaksTheRealDialect(t, c.dialect, c.version) })
+	}
+}
+
+func speaksTheRealDialect(t *testing.T, dialect, version string) {
+	realTanks := func(t *testing.T, name string) any { return realTanksOf(t, version, name) }
+	srv, _ := startHost(t, Config{VoteSeconds: 3, Dialect: dialect})
 	c := dial(t, srv)
 
 	cfg := decodeJSON(t, c.port(protocol.ConfigData).payload)
@@ -149,13 +160,14 @@ func TestEmbeddedHostSpeaksTheRealTanksDialect(t *testing.T) {
 	}
 }
 
-// A host pinned to the layered map speaks the 2.5D dialect, and only
+// A 0.13 host pinned to the layered map speaks the 2.5D dialect, and only
 // there: the tank and crate rows carry z and level with their engine roles
 // where the schema rules place them (after the angle; in the crate row's
 // mandatory head), prediction announces the fall time, and
-// MAP_DATA has the levels; everything else is the real dialect.
+// MAP_DATA has the levels; everything else is the real dialect. A 0.22
+// host sends its own CONFIG_DATA there too: its rows carry the levels.
 func TestLayeredMapOptsIntoThe25DDialect(t *testing.T) {
-	srv, _ := startHost(t, Config{Map: "bridge"})
+	srv, _ := startHost(t, Config{Map: "bridge", Dialect: "0.13"})
 	c := dial(t, srv)
 	cfg := decodeJSON(t, c.port(protocol.ConfigData).payload)
 	var diff []string
@@ -198,6 +210,15 @@ func TestLayeredMapOptsIntoThe25DDialect(t *testing.T) {
 	c.send(protocol.ModulesReady, nil)
 	if _, ok := decodeJSON(t, c.port(protocol.MapData).payload).(map[string]any)["levels"]; !ok {
 		t.Error("MAP_DATA of the layered map without levels")
+	}
+
+	srv22, _ := startHost(t, Config{Map: "bridge"})
+	c22 := dial(t, srv22)
+	diff = diff[:0]
+	jsonDiff(decodeJSON(t, c22.port(protocol.ConfigData).payload), realTanksOf(t, "0.22", "config-data.json"), "",
+		map[string]bool{"modules.vote.params.time": true}, &diff)
+	for _, d := range diff {
+		t.Errorf("0.22 CONFIG_DATA on the layered map: %s", d)
 	}
 }
 

@@ -12,24 +12,31 @@ import (
 	"vimpclient/internal/capturetest"
 )
 
-// The real tanks data loads as a game: its config and auth verbatim, the
-// maps by file name in name order.
+// The real tanks data of each version loads as a game: its config and auth
+// verbatim, the maps by file name in name order.
 func TestLoadGameDataReadsTheRealTanksLayout(t *testing.T) {
-	dir := filepath.Join(capturetest.SharedDir(t), "captures", "real-tanks-0.13")
-	g, auth, err := LoadGameData(dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, _ := os.ReadFile(filepath.Join(dir, "config-data.json"))
-	if !bytes.Equal(g.Config, cfg) || !bytes.Contains(auth, []byte(`"separator"`)) {
-		t.Fatalf("config %d bytes (want %d), auth %q", len(g.Config), len(cfg), auth)
-	}
-	var names []string
-	for _, m := range g.Maps {
-		names = append(names, m.Name)
-	}
-	if strings.Join(names, ",") != "canopy,garden,pool-mini" {
-		t.Fatalf("maps %v", names)
+	for version, maps := range map[string]string{
+		"real-tanks-0.13": "canopy,garden,pool-mini",
+		"real-tanks-0.22": "canopy,downtown,garden,overpass,pool-mini,terraces",
+	} {
+		t.Run(version, func(t *testing.T) {
+			dir := filepath.Join(capturetest.SharedDir(t), "captures", version)
+			g, auth, err := LoadGameData(dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cfg, _ := os.ReadFile(filepath.Join(dir, "config-data.json"))
+			if !bytes.Equal(g.Config, cfg) || !bytes.Contains(auth, []byte(`"separator"`)) {
+				t.Fatalf("config %d bytes (want %d), auth %q", len(g.Config), len(cfg), auth)
+			}
+			var names []string
+			for _, m := range g.Maps {
+				names = append(names, m.Name)
+			}
+			if strings.Join(names, ",") != maps {
+				t.Fatalf("maps %v, want %s", names, maps)
+			}
+		})
 	}
 }
 
@@ -92,6 +99,40 @@ func TestGameImagesCoverTheMapsFrames(t *testing.T) {
 	}
 	if len(imgs) != 3 {
 		t.Errorf("images %d, want 3", len(imgs))
+	}
+}
+
+// The 0.22 maps' images are drawn in their shapes too: downtown's city
+// sheet covers its 33 frames (16 columns of 32 px, three rows), the
+// layered maps' frames widen nothing of tiles.png beyond pool mini's, and
+// each prop image is as large as the largest body using it (a fence is 64
+// wide, a crate 32, a barrel 24).
+func TestGameImagesCoverThe022Maps(t *testing.T) {
+	g, _, err := LoadGameData(filepath.Join(capturetest.SharedDir(t), "captures", "real-tanks-0.22"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	imgs, err := gameImages(g.Maps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string][2]int{
+		"city.png": {512, 96}, "tiles.png": {512, 256}, "tiles3.png": {128, 224}, "b1.png": {96, 96},
+		"prop_fence.png": {64, 64}, "prop_crate.png": {32, 32}, "prop_barrel.png": {24, 24},
+	} {
+		b, ok := imgs[name]
+		if !ok {
+			t.Errorf("%s: not drawn", name)
+			continue
+		}
+		img, err := png.Decode(bytes.NewReader(b))
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if w, h := img.Bounds().Dx(), img.Bounds().Dy(); w != want[0] || h != want[1] {
+			t.Errorf("%s %d×%d, want %d×%d", name, w, h, want[0], want[1])
+		}
 	}
 }
 

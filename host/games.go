@@ -28,10 +28,15 @@ type GameInfo struct {
 // configuration as far as it concerns the game.
 type MatchOptions struct {
 	Bots int
-	Seed uint64
+	// BotSkill is the bots' preset (tanks; the zero value is easy).
+	BotSkill match.BotSkill
+	Seed     uint64
 	// Map is the map to pin ("" rotates); it is one of GameInfo.Maps.
 	Map                                   string
 	RoundSeconds, MapSeconds, VoteSeconds int
+	// Dialect is the tanks match's built-in data (match.Dialects; "" the
+	// default), tanks only.
+	Dialect string
 	// Data is another tanks game's own data (Config.Data), tanks only.
 	Data *match.GameData
 	Log  *slog.Logger
@@ -44,8 +49,8 @@ const DefaultGame = "tanks"
 func Games() []GameInfo {
 	return []GameInfo{
 		{ID: "tanks", Title: "Tanks", Maps: match.MapNames(), New: func(o MatchOptions) (game.Match, error) {
-			return match.New(match.Config{Bots: o.Bots, Seed: o.Seed, Map: o.Map, RoundSeconds: o.RoundSeconds,
-				MapSeconds: o.MapSeconds, VoteSeconds: o.VoteSeconds, Game: o.Data, Log: o.Log})
+			return match.New(match.Config{Bots: o.Bots, BotSkill: o.BotSkill, Seed: o.Seed, Map: o.Map, RoundSeconds: o.RoundSeconds,
+				MapSeconds: o.MapSeconds, VoteSeconds: o.VoteSeconds, Dialect: o.Dialect, Game: o.Data, Log: o.Log})
 		}},
 		{ID: "snakes", Title: "Snakes", Maps: snakesmatch.MapNames(), New: func(o MatchOptions) (game.Match, error) {
 			return snakesmatch.New(snakesmatch.Config{Bots: o.Bots, Seed: o.Seed, Map: o.Map,
@@ -70,6 +75,13 @@ func findGame(games []GameInfo, id string) (GameInfo, error) {
 		ids = append(ids, g.ID)
 	}
 	return GameInfo{}, fmt.Errorf("no game %q (the games: %s)", id, strings.Join(ids, ", "))
+}
+
+// CheckBotSkill reports whether name ("" for the default, easy) is a bot
+// skill, with an error that lists the skills when it is not.
+func CheckBotSkill(name string) error {
+	_, err := match.ParseBotSkill(name)
+	return err
 }
 
 // CheckMap reports whether name ("" for the game's own choice) is a map of
@@ -113,8 +125,12 @@ func newMatch(cfg *Config) (game.Match, GameInfo, error) {
 	if g.New == nil {
 		return nil, GameInfo{}, fmt.Errorf("game %s has no match to build", g.ID)
 	}
-	m, err := g.New(MatchOptions{Bots: cfg.Bots, Seed: cfg.Seed, Map: cfg.Map, RoundSeconds: cfg.RoundSeconds,
-		MapSeconds: cfg.MapSeconds, VoteSeconds: cfg.VoteSeconds, Data: cfg.Data, Log: cfg.Log})
+	skill, err := match.ParseBotSkill(cfg.BotSkill)
+	if err != nil {
+		return nil, GameInfo{}, err
+	}
+	m, err := g.New(MatchOptions{Bots: cfg.Bots, BotSkill: skill, Seed: cfg.Seed, Map: cfg.Map, RoundSeconds: cfg.RoundSeconds,
+		MapSeconds: cfg.MapSeconds, VoteSeconds: cfg.VoteSeconds, Dialect: cfg.Dialect, Data: cfg.Data, Log: cfg.Log})
 	if err != nil {
 		return nil, GameInfo{}, err
 	}

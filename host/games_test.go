@@ -58,3 +58,19 @@ func TestSnakesDiscovery(t *testing.T) {
 		t.Errorf("default game %+v %v, games %+v", g, err, Games())
 	}
 }
+
+// A host's bots play the skill it is given; an unknown skill does not
+// start, and the error lists the skills there are.
+func TestBotSkillChecked(t *testing.T) {
+	for _, s := range []string{"", "easy", "normal", "hard"} {
+		if err := CheckBotSkill(s); err != nil {
+			t.Errorf("%q: %v", s, err)
+		}
+	}
+	c := Config{BotSkill: "insane", Log: slog.New(slog.NewTextHandler(io.Discard, nil))}
+	if s, err := Start(context.Background(), c); err == nil {
+		t.Errorf("skill insane started: %s", s.URL())
+	} else if !strings.Contains(err.Error(), "easy, normal, hard") {
+		t.Errorf("%v does not list the skills", err)
+	}
+}

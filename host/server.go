@@ -40,6 +40,9 @@ type Config struct {
 	Games []GameInfo
 	// Bots is the number of bots in the match.
 	Bots int
+	// BotSkill is the bots' preset: easy, normal or hard ("": easy, as
+	// the game ships its bots).
+	BotSkill string
 	// Map pins the match to one map of the game's catalog (no rotation);
 	// "" rotates.
 	Map string
@@ -62,6 +65,9 @@ type Config struct {
 	ConnRate int
 	// Seed makes the bots' choices repeatable.
 	Seed uint64
+	// Dialect picks the built-in tanks data: "0.22" (today's, the
+	// default) or "0.13" (match.Dialects). Data replaces it.
+	Dialect string
 	// Sound returns a sound file by its name with extension (such as
 	// "shot.mp3": a catalog file and one of its codecs) and its content
 	// type; nil serves no sounds. Served as <assetsBase>sounds/<name>;
@@ -207,7 +213,7 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 		s.wg.Wait()
 		close(s.done)
 	}()
-	cfg.Log.Info("host: listening", "url", s.URL(), "game", info.ID, "bots", cfg.Bots)
+	cfg.Log.Info("host: listening", "url", s.URL(), "game", info.ID, "bots", cfg.Bots, "botSkill", cfg.BotSkill)
 	return s, nil
 }
 

@@ -34,6 +34,7 @@ const (
 	setNetGraph
 	setMotion
 	setNames
+	setMouseAim
 	setHUDScale
 	setPalette
 	setGame
@@ -53,6 +54,7 @@ const (
 	ChangePalette  // the team colours
 	ChangeKeys     // the game's key bindings (Bindings)
 	ChangePads     // the game's gamepad bindings (the settings' Pads)
+	ChangeMouseAim // the gun following the pointer
 )
 
 // Capture is what the overlay waits for after Enter on a binding row.
@@ -412,7 +414,7 @@ func (m *SettingsMenu) adjust(dir int) {
 			s.HUDScale = nv
 			m.changed |= ChangeHUDScale
 		}
-	case setFullscreen, setVsync, setNetGraph, setMotion, setNames, setPalette:
+	case setFullscreen, setVsync, setNetGraph, setMotion, setNames, setMouseAim, setPalette:
 		m.activate()
 		return
 	case setGame:
@@ -462,6 +464,9 @@ func (m *SettingsMenu) activate() {
 	case setNames:
 		s.Names = !s.Names
 		m.changed |= ChangeNames
+	case setMouseAim:
+		s.MouseAim = !s.MouseAim
+		m.changed |= ChangeMouseAim
 	case setPalette:
 		if s.Palette == settings.PaletteColorBlind {
 			s.Palette = settings.PaletteStandard
@@ -529,6 +534,7 @@ func (m *SettingsMenu) rebuild() {
 		SettingsRow{Kind: SettingToggle, Label: "Net graph", Value: onOff(s.NetGraph), id: setNetGraph},
 		SettingsRow{Kind: SettingToggle, Label: "Reduced motion", Value: onOff(s.ReducedMotion), id: setMotion},
 		SettingsRow{Kind: SettingToggle, Label: "Player names", Value: onOff(s.Names), id: setNames},
+		SettingsRow{Kind: SettingToggle, Label: "Mouse aims the gun", Value: onOff(s.MouseAim), id: setMouseAim},
 		SettingsRow{Kind: SettingSlider, Label: "HUD scale", Value: hudScaleLabel(s.HUDScale),
 			Fraction: hudScaleStop(s.HUDScale) / hudScaleStops, id: setHUDScale},
 		SettingsRow{Kind: SettingChoice, Label: "Team colours", Value: palette, id: setPalette},

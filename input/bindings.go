@@ -283,6 +283,7 @@ func KeyNames() map[int]string {
 
 // keyNames is read-only.
 var keyNames = map[int]string{
+	MouseLeft: "MouseLeft", MouseRight: "MouseRight", MouseMiddle: "MouseMiddle",
 	8: "Backspace", 9: "Tab", 13: "Enter", 16: "Shift", 17: "Ctrl", 18: "Alt",
 	27: "Escape", 32: "Space", 33: "PageUp", 34: "PageDown", 35: "End", 36: "Home",
 	37: "Left", 38: "Up", 39: "Right", 40: "Down", 45: "Insert", 46: "Delete",

@@ -101,6 +101,8 @@ type Controller struct {
 	lastTapY    float64
 	lastAimTime float64
 	hasTapped   bool
+
+	aim mouseAim // the gun following the pointer, for a game without a pointer channel
 }
 
 // NewController makes a controller for cfg. Input starts disabled (it is
@@ -115,6 +117,7 @@ func NewController(cfg Config, ui UI, pred Predictor, toWorld ToWorld) *Controll
 		held:    map[int]bool{},
 		cmdHeld: map[string]bool{},
 		cmdSent: map[string]bool{},
+		aim:     mouseAim{on: true},
 	}
 	c.sender = &c.queued
 	return c
@@ -194,6 +197,7 @@ func (c *Controller) ResetConnection() {
 	clear(c.cmdSent)
 	c.ptrPressed, c.ptrDoubled, c.hasTapped = false, false, false
 	c.lastAimTime = 0
+	c.aimForget()
 }
 
 func (c *Controller) binding(code int) (string, bool) {
@@ -207,6 +211,9 @@ func (c *Controller) binding(code int) (string, bool) {
 		return "", false
 	}
 	name, ok := c.cfg.KeySets[c.keySet][code]
+	if !ok && (code == MouseLeft || code == MouseRight) {
+		return c.mouseDefault(code)
+	}
 	return name, ok
 }
 
@@ -243,7 +250,9 @@ func (c *Controller) KeyDown(code int, now float64) {
 		return // everything else is text for the command line
 	}
 	if _, marked := c.pressed[code]; !marked && c.enabled {
-		if name, ok := c.binding(code); ok {
+		if name, ok := c.binding(code); ok && name == DropBomb && !c.offers(DropBomb) {
+			c.startBomb(now) // the client's own command: the game's steps, one a frame
+		} else if ok {
 			c.pressed[code] = name
 			c.emitKey(protocol.KeyDown, name, now)
 		}
@@ -278,6 +287,7 @@ func (c *Controller) FocusLost(now float64) {
 	}
 	clear(c.held)
 	c.releasePointer(c.lastTapX, c.lastTapY, now)
+	c.aimRelease(now)
 }
 
 func (c *Controller) sortedHeld() []int {
@@ -297,6 +307,7 @@ func (c *Controller) SetKeySet(index int, now float64) {
 	c.keySet = index
 	clear(c.pressed)
 	clear(c.cmdSent)
+	c.aimForget()
 	c.releasePointer(c.lastTapX, c.lastTapY, now)
 	if !c.enabled || c.modes.Has(ModeChat) {
 		return
@@ -363,6 +374,7 @@ func (c *Controller) SetEnabled(on bool, now float64) {
 	c.enabled = on
 	if !on {
 		c.releasePointer(c.lastTapX, c.lastTapY, now)
+		c.aimRelease(now)
 		return
 	}
 	if was || c.modes.Has(ModeChat) {

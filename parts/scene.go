@@ -65,6 +65,9 @@ type Ctx struct {
 	Levels *Levels
 	// People are the players' names and whether to draw them (nil: none).
 	People *People
+	// Events are the scene's recent blasts and shots, which parts other
+	// than the one that saw them react to (a tank rocking beside a blast).
+	Events *Events
 }
 
 // Binding is a part class bound to one snapshot key.
@@ -168,6 +171,7 @@ type Scene struct {
 	fallback  MapBuilder
 	first     *Ctx
 	levels    *Levels
+	events    *Events
 	local     Local // what every Ctx's Local points at
 	created   int   // entities the current hot sample created
 	// lastRefusal is the limit and route of the last refused row, so that
@@ -224,11 +228,11 @@ func NewScene(o SceneOptions, schema *clientcore.Schema, pc PartsConfig) (*Scene
 		o.Rand = rand.Float64
 	}
 	s := &Scene{log: o.Log, game: o.Game, schema: schema, stages: map[string]*Stage{},
-		inst: map[instKey]Part{}, keyOf: map[int]uint8{}, fallback: o.MapFallback, levels: NewLevels(), lim: o.Limits.WithDefaults()}
+		inst: map[instKey]Part{}, keyOf: map[int]uint8{}, fallback: o.MapFallback, levels: NewLevels(), events: &Events{}, lim: o.Limits.WithDefaults()}
 	for _, id := range o.Canvases {
 		s.stages[id] = NewStage(id)
 	}
-	s.first = &Ctx{Stage: s.stages[o.Canvases[0]], Tex: o.Tex, Local: &s.local, Rand: o.Rand, Canvases: s.stages, Levels: s.levels, People: o.People}
+	s.first = &Ctx{Stage: s.stages[o.Canvases[0]], Tex: o.Tex, Local: &s.local, Rand: o.Rand, Canvases: s.stages, Levels: s.levels, People: o.People, Events: s.events}
 	s.Drawers = map[string]string{}
 	for name := range pc.EntitiesOnCanvas {
 		s.Drawers[name] = DrawnByNone // until a key's rows name it
@@ -322,7 +326,7 @@ func (s *Scene) ctxFor(o SceneOptions, pc PartsConfig, k *clientcore.KeySchema, 
 	if st == nil {
 		st = s.stages[o.Canvases[0]]
 	}
-	return &Ctx{Stage: st, Tex: o.Tex, Local: &s.local, Rand: o.Rand, Sound: o.Sound, Key: k.Name, Canvases: s.stages, Levels: s.levels, People: o.People}
+	return &Ctx{Stage: st, Tex: o.Tex, Local: &s.local, Rand: o.Rand, Sound: o.Sound, Key: k.Name, Canvases: s.stages, Levels: s.levels, People: o.People, Events: s.events}
 }
 
 // addRoute sends k's rows to binding b of part name.
@@ -350,6 +354,9 @@ func (s *Scene) Stage(id string) *Stage { return s.stages[id] }
 
 // Levels is the scene's book of heights.
 func (s *Scene) Levels() *Levels { return s.levels }
+
+// Events is the scene's ring of recent blasts and shots.
+func (s *Scene) Events() *Events { return s.events }
 
 // Game returns the game in use (nil for generic only).
 func (s *Scene) Game() *Game { return s.game }

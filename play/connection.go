@@ -43,6 +43,7 @@ type Config struct {
 	Verbose    bool
 	// The embedded host's match, when no address is given.
 	Bots      int
+	BotSkill  string // the bots' preset ("": easy)
 	Game, Map string
 	// Interp is how the world is drawn between frames (-interp).
 	Interp Interp
@@ -85,6 +86,9 @@ func (p *Config) Prepare(addr string) error {
 	}
 	if p.Game != "" && addr != "" {
 		return errors.New("-game picks the embedded host's game; a host at an address plays its own")
+	}
+	if err := host.CheckBotSkill(p.BotSkill); err != nil {
+		return fmt.Errorf("-bot-skill: %w", err)
 	}
 	return host.CheckMap(p.Game, p.Map)
 }

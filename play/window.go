@@ -305,7 +305,7 @@ func gameTitle(game, fallback string) string {
 // on a free loopback port, reached through the same WebSocket path a
 // remote host uses.
 func startEmbedded(ctx context.Context, p *Config, stderr io.Writer) (*host.Server, error) {
-	srv, err := host.Start(ctx, host.Config{Addr: "127.0.0.1:0", Game: p.Game, Bots: p.Bots, Map: p.Map,
+	srv, err := host.Start(ctx, host.Config{Addr: "127.0.0.1:0", Game: p.Game, Bots: p.Bots, BotSkill: p.BotSkill, Map: p.Map,
 		Sound: sounds.File, Log: logs.NewQuiet(stderr, p.Verbose)})
 	if err != nil {
 		return nil, fmt.Errorf("embedded host: %w", err)

@@ -225,12 +225,20 @@ func (g *gfx) Mesh(tex parts.Tex, vs []parts.MeshVertex, is []uint16, c parts.Co
 	var img *ebiten.Image
 	var ox, oy float64
 	fixed := false
+	// A map's faces and ramps sample tiles of a sheet, nearest, so that no
+	// neighbouring tile bleeds in; a baked sprite bent over a mesh (a tilted
+	// hull) is filtered as the same sprite drawn flat is, and batches with
+	// the sprites around it.
+	filter := ebiten.FilterNearest
 	if tex != parts.NoTex {
 		i, r, ok := g.tex.source(tex)
 		if !ok {
 			return
 		}
 		img, ox, oy = i, float64(r.Min.X), float64(r.Min.Y)
+		if _, baked := g.tex.atlasRect(tex); baked {
+			filter = ebiten.FilterLinear
+		}
 	} else {
 		a := g.tex.shapes()
 		img, ox, oy, fixed = a.img, float64(a.white.Min.X)+1.5, float64(a.white.Min.Y)+1.5, true
@@ -240,7 +248,7 @@ func (g *gfx) Mesh(tex parts.Tex, vs []parts.MeshVertex, is []uint16, c parts.Co
 			return
 		}
 	}
-	g.b.use(g.dst, img, ebiten.FilterNearest)
+	g.b.use(g.dst, img, filter)
 	base := uint32(len(g.b.vs))
 	s := g.st.S
 	for _, v := range vs {

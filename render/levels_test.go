@@ -56,6 +56,9 @@ func levelCrate(x, y, z, level float32) []float32 { return []float32{x, y, 0, z,
 // one level is one cell, 32 px × 0.6.
 const bridgeHeight = 19.2
 
+// oneLevel is a row's height of one level: the rows carry heights in levels.
+const oneLevel = 1.0
+
 // bridgeScene is the embedded host's layered map with the host's own tile
 // art, the camera at (cx, cy), the given tanks (m1 rows by id) and crate
 // rows (c1 by index).
@@ -161,7 +164,7 @@ func TestLayeredTankOnTheBridge(t *testing.T) {
 	const cx, cy = 460, 380
 	sc, _ := bridgeScene(t, cx, cy, map[uint32][]float32{
 		1: levelTank(cx, cy+60, 0, 1, 0, 0),           // on the road, south of the bridge, for comparison
-		2: levelTank(440, 300, 0, 2, bridgeHeight, 1), // on the slab
+		2: levelTank(440, 300, 0, 2, oneLevel, 1), // on the slab
 	}, nil)
 	img := shoot(t, sc, "layered-tank-on-bridge", nil)
 	ux, uy := screenOf(440, 300, 0, cx, cy)
@@ -247,9 +250,9 @@ func TestLayeredCrateFallsOffTheSlab(t *testing.T) {
 		y, z  float64
 		level float32
 	}{
-		{4, 252, bridgeHeight, 1},
-		{5, 222, bridgeHeight / 2, 1},
-		{0, 192, 1.5, 1},
+		{4, 252, oneLevel, 1},
+		{5, 222, oneLevel / 2, 1},
+		{0, 192, 1.5 / bridgeHeight, 1},
 	}
 	crates := map[uint32][]float32{}
 	for _, p := range phases {
@@ -260,7 +263,7 @@ func TestLayeredCrateFallsOffTheSlab(t *testing.T) {
 	wood := func(c color.RGBA) bool { return c.R > c.B+40 && c.R > 0x60 }
 	last := 1 << 30
 	for _, p := range phases {
-		h := p.z / bridgeHeight
+		h := p.z // the rows carry heights in levels
 		mx, my := screenOf(395+14.4, p.y+14.4, h, cx, cy)
 		if !wood(at(img, mx, my)) {
 			t.Errorf("crate at height %.2f levels: pixel %d,%d is %v, not the crate's wood", h, mx, my, at(img, mx, my))
@@ -301,7 +304,7 @@ func TestLayeredRampWedge(t *testing.T) {
 	// The west ramp climbs east over columns 6-11 (x 115.2-230.4) of rows
 	// 14-17; a tank half way up, at x 172.8, is half a level up.
 	sc, _ := bridgeScene(t, cx, cy, map[uint32][]float32{
-		1: levelTank(172.8, 300, 0, 1, bridgeHeight/2, 0),
+		1: levelTank(172.8, 300, 0, 1, oneLevel/2, 0),
 	}, nil)
 	img := shoot(t, sc, "layered-ramp", nil)
 	px, py := screenOf(172.8, 300, 0.5, cx, cy)

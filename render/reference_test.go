@@ -72,6 +72,8 @@ func drawReference(t testing.TB, name string) (*image.RGBA, []image.Rectangle) {
 		rs = &refScene{sc: layersScene(t, 300, 200), ticks: 30, w: 1920, h: 1080}
 	case "layers-1366x768":
 		rs = &refScene{sc: layersScene(t, 200, 120), ticks: 30, w: 1366, h: 768}
+	case "looks-1280x720":
+		rs = &refScene{sc: looksScene(t), ticks: 30, w: 1280, h: 720}
 	default:
 		t.Fatalf("no reference scene %q", name)
 	}
@@ -119,7 +121,7 @@ func TestWriteReference(t *testing.T) {
 	if dir == "" {
 		t.Skip("RENDER_WRITE_REFERENCE not set")
 	}
-	for _, name := range referenceNames {
+	for _, name := range append(referenceNames, looksReferenceNames...) {
 		img, _ := drawReference(t, name)
 		f, err := os.Create(filepath.Join(dir, name+".png"))
 		if err != nil {
@@ -298,21 +300,7 @@ var referenceTolerance = map[string]struct {
 func TestReferenceImages(t *testing.T) {
 	for _, name := range referenceNames {
 		t.Run(name, func(t *testing.T) {
-			f, err := os.Open(filepath.Join("testdata", "reference", name+".png"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer f.Close()
-			ref, err := png.Decode(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			want := image.NewRGBA(ref.Bounds())
-			for y := range want.Bounds().Dy() {
-				for x := range want.Bounds().Dx() {
-					want.Set(x, y, ref.At(x, y))
-				}
-			}
+			want := readReference(t, name)
 			got, glowing := drawReference(t, name)
 			if got.Bounds() != want.Bounds() {
 				t.Fatalf("size %v, reference %v", got.Bounds(), want.Bounds())
@@ -334,6 +322,23 @@ func TestReferenceImages(t *testing.T) {
 			}
 		})
 	}
+}
+
+// readReference reads the reference picture name.
+func readReference(t testing.TB, name string) *image.RGBA {
+	t.Helper()
+	f, err := os.Open(filepath.Join("testdata", "reference", name+".png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	ref, err := png.Decode(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := image.NewRGBA(ref.Bounds())
+	draw.Draw(want, want.Bounds(), ref, ref.Bounds().Min, draw.Src)
+	return want
 }
 
 func writeRGBA(t testing.TB, img *image.RGBA, path string) {

@@ -72,3 +72,57 @@ func heavyScene(t testing.TB) (*scene, *fakeCore) {
 	sc.r.SetAsset("tiles.png", mustPNG(tileSheet()))
 	return sc, core
 }
+
+// heavySceneNewer is the heavy scene with the newer rows of the looks
+// scene (looksKeys): the same tanks, pitched and rolled by a little, first
+// seen alive, then in every condition, so that the wrecks die in view; the
+// same crates, a quarter of them destroyed (scorches). Its random source is
+// a fixed sequence, so that particles spread as they do in play.
+func heavySceneNewer(t testing.TB) (*scene, *fakeCore) {
+	_, core := heavyScene(t)
+	cfg := tanksConfigWith([]byte(looksKeys))
+	schema := mustSchema(t, cfg)
+	m1, w1, w2, w2e, c1 := schema.Key("m1"), schema.Key("w1"), schema.Key("w2"), schema.Key("w2e"), schema.Key("c1")
+	// an old m1 row [x y angle gun vx vy load cond size team angvel] in the newer layout
+	newer := func(f []float32, i int) []float32 {
+		return []float32{f[0], f[1], f[2], 0, 0, f[3], f[4], f[5], f[6], f[7], f[8], f[9], f[10], 0, 0.02 * float32(i%7), -0.03 * float32(i%5)}
+	}
+	fr := &core.frames[0]
+	for bi := range fr.Blocks {
+		blk := &fr.Blocks[bi]
+		switch blk.Schema.Name {
+		case "m1":
+			blk.Schema = m1
+			for i := range blk.Rows {
+				blk.Rows[i].Fields = newer(blk.Rows[i].Fields, i)
+				blk.Rows[i].Fields[9] = 3 // alive when first seen
+			}
+		case "w1":
+			blk.Schema = w1
+		case "w2":
+			blk.Schema = w2
+		case "w2e":
+			blk.Schema = w2e
+		}
+	}
+	for i := range core.hot.Actors {
+		a := &core.hot.Actors[i]
+		a.Schema, a.Fields = m1, newer(a.Fields, i)
+	}
+	for i := range core.hot.Dynamics {
+		d := &core.hot.Dynamics[i]
+		state := float32(0)
+		if i%4 == 0 {
+			state = 2
+		}
+		d.Schema, d.Fields = c1, []float32{d.Fields[0], d.Fields[1], d.Fields[2], 0, 0, state}
+	}
+	seed := uint64(99)
+	rnd := func() float64 {
+		seed = seed*6364136223846793005 + 1442695040888963407
+		return float64(seed>>11) / (1 << 53)
+	}
+	sc := newScene(t, sceneOptions{config: cfg, mapJSON: testMap(64), core: core, gameID: "tanks", rand: rnd})
+	sc.r.SetAsset("tiles.png", mustPNG(tileSheet()))
+	return sc, core
+}

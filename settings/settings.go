@@ -44,7 +44,10 @@ type Settings struct {
 	ReducedMotion bool    `json:"reducedMotion"`
 	// Names draws the players' names in the world and marks the own
 	// snake or tank; on unless the player turned it off.
-	Names    bool    `json:"names"`
+	Names bool `json:"names"`
+	// MouseAim turns a game's gun towards the pointer, for a game with a
+	// gun and no pointer input of its own (tanks); on unless turned off.
+	MouseAim bool    `json:"mouseAim"`
 	HUDScale float64 `json:"hudScale"` // 0.75..2, times the display's own scale; 0 (HUDScaleAuto) follows the window
 	Palette  string  `json:"palette"`
 	// Pads are gamepad bindings per game id: control name → commands,
@@ -83,7 +86,7 @@ const HUDScaleAuto = 0
 
 // Default is what a new player gets.
 func Default() Settings {
-	return Settings{MasterVolume: 1, EffectsVolume: 1, Vsync: true, Names: true, HUDScale: HUDScaleAuto, Palette: PaletteStandard}
+	return Settings{MasterVolume: 1, EffectsVolume: 1, Vsync: true, Names: true, MouseAim: true, HUDScale: HUDScaleAuto, Palette: PaletteStandard}
 }
 
 // Path is where the settings live.
@@ -156,6 +159,7 @@ func Parse(b []byte) (Settings, []string) {
 	flag("netGraph", &s.NetGraph)
 	flag("reducedMotion", &s.ReducedMotion)
 	flag("names", &s.Names)
+	flag("mouseAim", &s.MouseAim)
 	if v, ok := raw["palette"]; ok {
 		var p string
 		if json.Unmarshal(v, &p) != nil || (p != PaletteStandard && p != PaletteColorBlind) {

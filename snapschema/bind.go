@@ -109,6 +109,17 @@ func (b *Binder) Optional(name string) Pos {
 // or level, a body without the role no state byte.
 func (b *Binder) Role(r Role) Pos { return b.bind(b.key.RoleIndex(r)) }
 
+// RoleOrName binds the field carrying engine role r, else the field
+// called name: a game may write such a value in a row of its own without
+// the engine's role (tanks 0.22's m1 has z and level by name alone). The
+// Pos is unbound when the key has neither.
+func (b *Binder) RoleOrName(r Role, name string) Pos {
+	if i := b.key.RoleIndex(r); i >= 0 {
+		return b.bind(i)
+	}
+	return b.bind(b.key.Index(name))
+}
+
 // Author binds the author id of a weapon event row by its name: the first
 // of names the key has (a game names its own: shooterId, ownerId). Never
 // by position: newer layouts put other fields after the author (the levels

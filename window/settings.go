@@ -70,6 +70,7 @@ func (w *Window) applyLoop(l *gameloop.Loop) {
 	s := &w.menu.S
 	l.SetReducedMotion(s.ReducedMotion)
 	l.SetNames(s.Names)
+	l.SetMouseAim(s.MouseAim)
 	l.SetPalette(s.Palette)
 }
 
@@ -128,7 +129,7 @@ func (w *Window) applyMenu() {
 	if ch&hud.ChangeHUDScale != 0 {
 		w.hudScale = s.HUDScale
 	}
-	if ch&(hud.ChangeMotion|hud.ChangeNames|hud.ChangePalette) != 0 && l != nil {
+	if ch&(hud.ChangeMotion|hud.ChangeNames|hud.ChangeMouseAim|hud.ChangePalette) != 0 && l != nil {
 		w.applyLoop(l)
 	}
 	if ch&hud.ChangePads != 0 {

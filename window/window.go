@@ -30,6 +30,7 @@ import (
 	netview "vimpclient/netgraph/view"
 	"vimpclient/render"
 	"vimpclient/settings"
+	"vimpclient/world/canvas"
 )
 
 // Options configure a window.
@@ -82,12 +83,17 @@ type Window struct {
 	// allocation) would count in them; nil: read when the window closes.
 	lastLatency *gameloop.LatencySummary
 	reader      ebiteninput.Reader
-	start       time.Time
-	dpr         float64
-	shotDone    bool
-	quit        bool
-	err         error
-	pending     string // screenshot path to write at the end of the next Draw
+	// covered are the boxes the last frame's HUD covered the game with, in
+	// the screen's pixels; keepClear the same in logical px, handed to the
+	// world before the next tick so the player is kept out from under them.
+	covered   []hud.Rect
+	keepClear []canvas.Rect
+	start     time.Time
+	dpr       float64
+	shotDone  bool
+	quit      bool
+	err       error
+	pending   string // screenshot path to write at the end of the next Draw
 	// toast is the line saying where the last F12 screenshot went, shown
 	// until toastUntil.
 	toast      string
@@ -398,6 +404,7 @@ func (w *Window) Update() error {
 	if !w.menu.Open {
 		w.play.Controls(w)
 	}
+	w.keepPlayerClear()
 	w.play.Tick(now)
 	w.followGame()
 	w.applyMenu()
@@ -473,6 +480,7 @@ func (w *Window) Draw(screen *ebiten.Image) {
 	w.renderer.Draw(screen, loop.World(), w.dpr)
 	w.hud.SetNetGraph(w.graph.Visible, netview.Width, netview.Height) // the view's, not the model's
 	w.hud.Draw(screen, loop.HUD(), loop.NowMs(), hs)
+	w.covered = w.hud.Covered(w.covered[:0])
 	w.graph.DrawAt(screen, w.hud.Layout().NetGraph.X, w.hud.Layout().NetGraph.Y, hs)
 	w.play.Overlay(w, screen)
 	if p, _ := w.renderer.Loading(); w.renderer.ImagesLoading() || loop.World().Preparing() {
@@ -596,3 +604,17 @@ func (w *Window) LayoutF(outsideWidth, outsideHeight float64) (float64, float64)
 
 // ErrNoDisplay is returned when no window can be opened.
 var ErrNoDisplay = errors.New("no display (DISPLAY is not set); use -headless, or run under a desktop session or xvfb-run")
+
+// keepPlayerClear hands the world the boxes the HUD drew over the game in
+// the last frame, so that its camera keeps the player out from under them.
+func (w *Window) keepPlayerClear() {
+	w.keepClear = w.keepClear[:0]
+	k := w.dpr
+	if !(k > 0) {
+		k = 1
+	}
+	for _, r := range w.covered {
+		w.keepClear = append(w.keepClear, canvas.Rect{Left: r.X / k, Top: r.Y / k, W: r.W / k, H: r.H / k})
+	}
+	w.play.Loop().World().SetKeepClear(w.keepClear)
+}

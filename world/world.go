@@ -153,6 +153,12 @@ type World struct {
 	// none), under ctx.
 	baking *bakeJob
 	ctx    context.Context
+	// clearBoxes are the HUD's boxes the camera point is kept clear of
+	// (window logical px); clearX, clearY the view's eased shift that
+	// does it (world units), clearAt when it was last eased.
+	clearBoxes     []canvas.Rect
+	clearX, clearY float64
+	clearAt        float64
 }
 
 // New returns an empty world; Configure gives it a game.
@@ -574,6 +580,7 @@ func (w *World) AudioZoom() float64 {
 }
 
 func (w *World) updateStages() {
+	w.updateClear()
 	for i := range w.canvases {
 		c := &w.canvases[i]
 		v := w.cam.ViewFor(c.Spec.Dynamic, false)
@@ -582,6 +589,10 @@ func (w *World) updateStages() {
 			v.CamX = clampCentre(v.CamX, lo[0], hi[0])
 			v.CamY = clampCentre(v.CamY, lo[1], hi[1])
 		}
+		if c.Spec.Dynamic && !c.Spec.Fixed {
+			v.CamX += w.clearX
+			v.CamY += w.clearY
+		}
 		if c.Spec.Shake {
 			if _, sx, sy := w.cam.Shaking(); sx != 0 || sy != 0 {
 				v.CamX += sx
@@ -589,6 +600,28 @@ func (w *World) updateStages() {
 			}
 		}
 		c.Stage = canvas.StageFor(c.Size.W, c.Size.H, v.CamX, v.CamY, s)
+	}
+}
+
+// updateClear eases the view's clearance shift towards what the first
+// dynamic canvas needs now (see keepclear.go).
+func (w *World) updateClear() {
+	dt := w.nowMs - w.clearAt
+	w.clearAt = w.nowMs
+	for i := range w.canvases {
+		c := &w.canvases[i]
+		if !c.Spec.Dynamic || c.Spec.Fixed {
+			continue
+		}
+		v := w.cam.ViewFor(true, false)
+		s := c.Size.CurrentScale * v.Zoom
+		if lo, hi, ok := w.viewRange(c, s); ok {
+			v.CamX = clampCentre(v.CamX, lo[0], hi[0])
+			v.CamY = clampCentre(v.CamY, lo[1], hi[1])
+		}
+		tx, ty := w.clearShift(c, v.CamX, v.CamY, s)
+		w.easeClear(tx, ty, dt, false)
+		return
 	}
 }
 

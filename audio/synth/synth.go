@@ -35,6 +35,8 @@ func recipes() map[string]recipe {
 		"hit":                   {0.3, false, hit},
 		"game-over":             {1.4, false, sweep(392, 98, 1.3)},
 		"death":                 {0.7, false, sweep(600, 80, 0.65)},
+		"tank-landing":          {0.5, false, landing},
+		"tank-water":            {2.0, true, water},
 	}
 }
 
@@ -187,6 +189,54 @@ func engine(s []float64, rng *rand.Rand) {
 			h += math.Sin(2*math.Pi*40*float64(k)*x) / float64(k)
 		}
 		s[i] = env*h + 1.5*noise[i]*(0.6+0.4*env)
+	}
+}
+
+// landing: a tank coming down on its tracks: a low thump that drops in
+// pitch, a short crunch of noise and a metallic rattle.
+func landing(s []float64, rng *rand.Rand) {
+	phase := 0.0
+	for i := range s {
+		x := t(i)
+		f := 38 + 50*math.Exp(-x/0.05)
+		phase += 2 * math.Pi * f / Rate
+		thump := math.Sin(phase) * math.Exp(-x/0.12)
+		crunch := (rng.Float64()*2 - 1) * math.Exp(-x/0.03)
+		rattle := math.Sin(2*math.Pi*730*x) * math.Sin(2*math.Pi*17*x) * math.Exp(-x/0.09)
+		s[i] = thump + 0.5*crunch + 0.25*rattle
+	}
+	lowpass(s, 1800)
+	fadeEdges(s, 0.001, 0.05)
+}
+
+// water: tracks churning water, a loop: band-limited noise run over two
+// laps (the filter's state wraps around, so the end joins the start) with
+// a slow surge of bubbles.
+func water(s []float64, rng *rand.Rand) {
+	n := len(s)
+	noise := make([]float64, n)
+	for i := range noise {
+		noise[i] = rng.Float64()*2 - 1
+	}
+	lo := 1 - math.Exp(-2*math.Pi*900/Rate)
+	hi := 1 - math.Exp(-2*math.Pi*120/Rate)
+	var y, base float64
+	for lap := 0; lap < 2; lap++ {
+		for i := range noise {
+			y += lo * (noise[i] - y)
+			base += hi * (y - base)
+			if lap == 1 {
+				noise[i] = y - base // a band of 120–900 Hz
+			}
+		}
+	}
+	dur := float64(n) / Rate
+	for i := range s {
+		x := t(i)
+		// Whole numbers of cycles over the loop keep its ends level.
+		surge := 0.65 + 0.35*math.Sin(2*math.Pi*math.Round(3*dur)/dur*x)
+		bubble := math.Max(0, math.Sin(2*math.Pi*math.Round(11*dur)/dur*x)) * math.Sin(2*math.Pi*420*x)
+		s[i] = 2.5*noise[i]*surge + 0.2*bubble
 	}
 }
 

@@ -18,7 +18,7 @@ func rmsOf(s []float32) float64 {
 
 func TestEveryEffectRendersAndDecodes(t *testing.T) {
 	want := []string{"bomb-has-been-planted", "death", "defeat", "explosion", "frag", "game-over", "hit",
-		"round-start", "shot", "tank-engine", "victory"}
+		"round-start", "shot", "tank-engine", "tank-landing", "tank-water", "victory"}
 	if got := Names(); !slices.Equal(got, want) {
 		t.Fatalf("names %v", got)
 	}
@@ -68,18 +68,21 @@ func TestShotAndExplosionDecay(t *testing.T) {
 	}
 }
 
-// The engine loop's seam is no bigger a step than the loop's own steps.
-func TestEngineLoopIsSeamless(t *testing.T) {
-	b, _ := Render("tank-engine")
-	if !Loop("tank-engine") {
-		t.Fatal("engine not marked as a loop")
-	}
-	var maxStep float64
-	for i := 1; i < len(b.Data); i++ {
-		maxStep = math.Max(maxStep, math.Abs(float64(b.Data[i]-b.Data[i-1])))
-	}
-	seam := math.Abs(float64(b.Data[0] - b.Data[len(b.Data)-1]))
-	if seam > maxStep {
-		t.Fatalf("seam step %v exceeds the largest step inside the loop %v", seam, maxStep)
+// The loops' seams (the engine, the tracks in water) are no bigger a step
+// than the loops' own steps.
+func TestLoopsAreSeamless(t *testing.T) {
+	for _, name := range []string{"tank-engine", "tank-water"} {
+		b, _ := Render(name)
+		if !Loop(name) {
+			t.Fatalf("%s not marked as a loop", name)
+		}
+		var maxStep float64
+		for i := 1; i < len(b.Data); i++ {
+			maxStep = math.Max(maxStep, math.Abs(float64(b.Data[i]-b.Data[i-1])))
+		}
+		seam := math.Abs(float64(b.Data[0] - b.Data[len(b.Data)-1]))
+		if seam > maxStep {
+			t.Fatalf("%s: seam step %v exceeds the largest step inside the loop %v", name, seam, maxStep)
+		}
 	}
 }

@@ -39,6 +39,7 @@ func (p *playFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&p.Record, "record", "", "write every message both ways to this JSON-lines file")
 	fs.BoolVar(&p.Verbose, "v", false, "log connection details to stderr")
 	fs.IntVar(&p.Bots, "bots", 5, "bots in the embedded host's match (when no address is given)")
+	fs.StringVar(&p.BotSkill, "bot-skill", "easy", "the embedded host's bots' `skill`: easy, normal or hard (when no address is given)")
 	fs.StringVar(&p.Game, "game", "", "the `game` the embedded host plays: "+gameList()+" (default "+host.DefaultGame+"; not with an address)")
 	fs.StringVar(&p.Map, "map", "", "the embedded host plays only this `map` of the game (no rotation; not with an address)")
 	fs.StringVar(&p.AudioOut, "audio-out", "", "also write the sound mix to this WAV file")
@@ -144,7 +145,7 @@ func gameList() string {
 
 // startFlags are the flags that say what to play: any of them skips the
 // start screen (the window plays against the embedded host at once).
-var startFlags = []string{"nick", "room", "quickplay", "team", "game", "map", "bots", "set", "script"}
+var startFlags = []string{"nick", "room", "quickplay", "team", "game", "map", "bots", "bot-skill", "set", "script"}
 
 // choosesPlay reports whether the command line set a flag that says what
 // to play.

@@ -5,22 +5,27 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"slices"
+	"strings"
 
 	"vimpclient/host"
+	"vimpclient/host/match"
 	"vimpclient/host/sounds"
 	"vimpclient/logs"
 )
 
 // runServe runs the embedded host alone: `vimpclient serve -addr HOST:PORT
-// -bots N [-game GAME] [-map NAME] [-data DIR]`. It listens on loopback unless the user names another
+// -bots N [-bot-skill SKILL] [-game GAME] [-map NAME] [-data DIR]`. It listens on loopback unless the user names another
 // address, prints the URL clients join, and stops when ctx ends. With
 // -master NAME the same match is also a room of that lobby master.
 func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	fs := flagSet("serve", stderr)
 	addr := fs.String("addr", "127.0.0.1:3002", "listen address HOST:PORT (loopback by default; 0.0.0.0:PORT for a LAN)")
 	bots := fs.Int("bots", 5, "number of bots in the match")
+	botSkill := fs.String("bot-skill", "easy", "the bots' `skill`: easy, normal or hard (tanks)")
 	game := fs.String("game", "", "the `game` to host: "+gameList()+" (default "+host.DefaultGame+")")
 	mapName := fs.String("map", "", "play only this `map` of the game (no rotation)")
+	dialect := fs.String("dialect", match.DefaultDialect, "the tanks `version` the host speaks: "+strings.Join(match.Dialects(), " or ")+" (0.13 for older clients and tests)")
 	dataDir := fs.String("data", "", "play another tanks game's own data from `DIR` (config-data.json, auth-data.json, maps/NAME.json), sent as a real host of it sends it")
 	maxPlayers := fs.Int("max-players", 30, "maximum number of human players")
 	verbose := fs.Bool("v", false, "log debug messages")
@@ -41,6 +46,14 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "serve: -bots must be between 0 and 200")
 		return 2
 	}
+	if !slices.Contains(match.Dialects(), *dialect) {
+		fmt.Fprintf(stderr, "serve: -dialect must be one of %s\n", strings.Join(match.Dialects(), ", "))
+		return 2
+	}
+	if err := host.CheckBotSkill(*botSkill); err != nil {
+		fmt.Fprintf(stderr, "serve: -bot-skill: %v\n", err)
+		return 2
+	}
 	if *dataDir != "" && *game != "" && *game != host.DefaultGame {
 		fmt.Fprintln(stderr, "serve: -data plays a tanks game's own data; it does not go with -game "+*game)
 		return 2
@@ -56,7 +69,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		level = slog.LevelDebug
 	}
 	log := logs.NewText(stderr, level)
-	hc := host.Config{Addr: *addr, Game: *game, Bots: *bots, Map: *mapName, MaxPlayers: *maxPlayers, Sound: sounds.File, Log: log}
+	hc := host.Config{Addr: *addr, Game: *game, Bots: *bots, BotSkill: *botSkill, Map: *mapName, Dialect: *dialect, MaxPlayers: *maxPlayers, Sound: sounds.File, Log: log}
 	if *dataDir != "" {
 		var err error
 		if hc.Data, hc.AuthData, err = host.LoadGameData(*dataDir); err != nil {
@@ -69,7 +82,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintf(stderr, "serve: %v\n", err)
 		return 1
 	}
-	fmt.Fprintf(stdout, "vimpclient host: %s (%s, bots %d)\n", srv.URL(), srv.GameID(), *bots)
+	fmt.Fprintf(stdout, "vimpclient host: %s (%s, bots %d, %s)\n", srv.URL(), srv.GameID(), *bots, *botSkill)
 	if lf.master != "" {
 		roomDone, err := serveLobby(ctx, srv, &lf, *maxPlayers, log, stdout, stderr)
 		if err != nil {

@@ -16,7 +16,7 @@ func TestRunServe(t *testing.T) {
 	pr, pw := io.Pipe()
 	done := make(chan int, 1)
 	go func() {
-		done <- runServe(ctx, []string{"-addr", "127.0.0.1:0", "-bots", "2"}, pw, io.Discard)
+		done <- runServe(ctx, []string{"-addr", "127.0.0.1:0", "-bots", "2", "-bot-skill", "hard"}, pw, io.Discard)
 		pw.Close()
 	}()
 	line, err := bufio.NewReader(pr).ReadString('\n')
@@ -25,7 +25,7 @@ func TestRunServe(t *testing.T) {
 	}
 	go io.Copy(io.Discard, pr)
 	f := strings.Fields(line)
-	if len(f) < 3 || !strings.HasPrefix(f[2], "http://127.0.0.1:") {
+	if len(f) < 3 || !strings.HasPrefix(f[2], "http://127.0.0.1:") || !strings.Contains(line, "bots 2, hard") {
 		t.Fatalf("unexpected banner %q", line)
 	}
 	resp, err := http.Get(f[2] + "/config")
@@ -50,6 +50,11 @@ func TestRunServeBadFlags(t *testing.T) {
 	}
 	if code := runServe(context.Background(), []string{"-addr", "127.0.0.1:bad"}, io.Discard, io.Discard); code != 1 {
 		t.Fatalf("exit code %d, want 1", code)
+	}
+	var skill strings.Builder
+	if code := runServe(context.Background(), []string{"-bot-skill", "insane"}, io.Discard, &skill); code != 2 ||
+		!strings.Contains(skill.String(), `no bot skill "insane" (the skills: easy, normal, hard)`) {
+		t.Fatalf("-bot-skill insane: exit %d %q", code, skill.String())
 	}
 	var errb strings.Builder
 	if code := runServe(context.Background(), []string{"-addr", "127.0.0.1:0", "-data", t.TempDir()}, io.Discard, &errb); code != 1 || !strings.Contains(errb.String(), "config-data.json") {

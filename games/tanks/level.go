@@ -434,10 +434,10 @@ func fallTarget(l *gamemap.MapLevels, from int, z, x, y float32) int {
 	return 0
 }
 
-// restoreTolerance is how far, in world units, a height read from a frame
-// (rounded to two decimals by the host) may lie from the height a stance
-// gives and still be read as that stance.
-const restoreTolerance = 0.02
+// restoreTolerance is how far, in levels, a height read from a frame may
+// lie from the height a stance gives and still be read as that stance: the
+// rows carry the height in levels rounded to two decimals.
+const restoreTolerance = 0.006
 
 // Restore rebuilds a body's level state from what a frame carries: its
 // centre (x, y), its level and its height z in world units above the
@@ -475,7 +475,7 @@ func (r *LevelRules) restore(l *gamemap.MapLevels, x, y float32, level int, z, d
 	if !(h > 0) {
 		return LevelState{Level: level, Z: float32(level)}
 	}
-	zl, tol := z/h, restoreTolerance/h
+	zl, tol := z/h, float32(restoreTolerance)
 	if !(zl > -gamemap.MaxLevels && zl < gamemap.MaxLevels) { // nonsense from the wire, NaN included
 		return LevelState{Level: level, Z: float32(level)}
 	}

@@ -25,8 +25,9 @@ import (
 // of a connection.
 
 // configData is the CONFIG_DATA a match sends: a game's own verbatim
-// (compacted), else config.json with the host's vote time, in the 2.5D
-// dialect when the first map is layered.
+// (compacted), else the built-in one of the match's dialect with the
+// host's vote time; the 0.13 one in the 2.5D dialect when the first map is
+// layered (today's tanks has its levels in every row already).
 func configData(cfg *Config, first *Map) ([]byte, error) {
 	var b bytes.Buffer
 	if cfg.Game != nil {
@@ -35,13 +36,21 @@ func configData(cfg *Config, first *Map) ([]byte, error) {
 		}
 		return b.Bytes(), nil
 	}
+	base := config022JSON
+	switch cfg.Dialect {
+	case "", Dialect022:
+	case Dialect013:
+		base = configJSON
+	default:
+		return nil, fmt.Errorf("no dialect %q (there are %v)", cfg.Dialect, Dialects())
+	}
 	// The vote window the client shows is the host's vote time; the
 	// object is patched as text so every key keeps its declared order.
-	text := bytes.Replace(configJSON, []byte(`"time": 10000`), []byte(`"time": `+strconv.Itoa(cfg.VoteSeconds*1000)), 1)
+	text := bytes.Replace(base, []byte(`"time": 10000`), []byte(`"time": `+strconv.Itoa(cfg.VoteSeconds*1000)), 1)
 	if err := json.Compact(&b, text); err != nil {
 		return nil, err
 	}
-	if first.layered() {
+	if cfg.Dialect == Dialect013 && first.layered() {
 		return layeredConfig(b.Bytes())
 	}
 	return b.Bytes(), nil

@@ -30,8 +30,26 @@ import (
 
 var _ game.Match = (*Match)(nil)
 
-//go:embed config.json
-var configJSON []byte
+// The built-in game data of each dialect: what a tanks 0.13 host on the
+// 0.14 engine sends (config.json) and what today's tanks 0.22 host on the
+// 0.35–0.36 engine sends (config-0.22.json), the game's own CONFIG_DATA.
+var (
+	//go:embed config.json
+	configJSON []byte
+	//go:embed config-0.22.json
+	config022JSON []byte
+)
+
+// Dialects of the built-in game data.
+const (
+	Dialect013 = "0.13"
+	Dialect022 = "0.22"
+	// DefaultDialect is today's tanks.
+	DefaultDialect = Dialect022
+)
+
+// Dialects lists the dialects a match speaks, the default first.
+func Dialects() []string { return []string{Dialect022, Dialect013} }
 
 // Out receives everything the match sends to one connected user.
 type Out = game.Out
@@ -39,13 +57,19 @@ type Out = game.Out
 // Config tunes a match.
 type Config struct {
 	Bots int
-	Seed uint64
+	// BotSkill is the bots' preset (the zero value: easy, as the game
+	// ships them).
+	BotSkill BotSkill
+	Seed     uint64
 	// RoundSeconds, MapSeconds, VoteSeconds default to 120, 600 and 10.
 	RoundSeconds, MapSeconds, VoteSeconds int
 	// Map pins the match to one catalog map: it is played from the start
 	// and never rotated, voted or proposed away. "" plays the rotation
 	// from its first map.
 	Map string
+	// Dialect picks the built-in game data's CONFIG_DATA: Dialect022 (""
+	// too) or Dialect013. It means nothing with Game.
+	Dialect string
 	// Game replaces the built-in game data (config.json and the map
 	// catalog) with another tanks game's; nil plays the built-in one.
 	Game *GameData
@@ -149,7 +173,12 @@ type Match struct {
 	board    board // the host's own leaderboard (ACCOLADES_DATA)
 
 	model  tanks.Model
+	wp     weaponRules      // the config's weapons
 	levels tanks.LevelRules // the levels' rules (falls of mapFallTime per level)
+	skill  BotSkill         // the bots' preset
+	boards [3]teamBoard     // the teams' shared picture, by team id
+	// nextBoards is the step the boards are renewed at next.
+	nextBoards int64
 	// surfaceRules are coreParams.surfaces (nil: none); surfaces is the
 	// current map's SurfaceMap under them, built for surfacesOf.
 	surfaceRules *tanks.SurfaceRules
@@ -216,6 +245,9 @@ func New(cfg Config) (*Match, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
+	if cfg.BotSkill < BotEasy || cfg.BotSkill > BotHard {
+		return nil, fmt.Errorf("match: %v is no bot skill", cfg.BotSkill)
+	}
 	var maps map[string]*Map
 	var names []string
 	var err error
@@ -257,14 +289,21 @@ func New(cfg Config) (*Match, error) {
 	levels := tanks.DefaultLevelRules()
 	var pred struct {
 		MapFallTime *float64        `json:"mapFallTime"`
+		Models      json.RawMessage `json:"models"`
+		Weapons     json.RawMessage `json:"weapons"`
 		CoreParams  json.RawMessage `json:"coreParams"`
-		Models      struct {
-			M1 struct {
-				BarrelHeight, TurretTop float32
-			} `json:"m1"`
-		} `json:"models"`
 	}
 	if err := json.Unmarshal(top["prediction"], &pred); err != nil {
+		return nil, fmt.Errorf("match config: prediction: %w", err)
+	}
+	// The tank and the weapons the clients predict are the ones the match
+	// steps and fires.
+	model, err := parseModel(pred.Models)
+	if err != nil {
+		return nil, fmt.Errorf("match config: prediction: %w", err)
+	}
+	wp, err := parseWeapons(pred.Weapons)
+	if err != nil {
 		return nil, fmt.Errorf("match config: prediction: %w", err)
 	}
 	if pred.MapFallTime != nil {
@@ -279,20 +318,15 @@ func New(cfg Config) (*Match, error) {
 	if core.Levels != nil {
 		core.Levels.Apply(&levels)
 	}
-	// The shots fly at the gun's height when the model says where the
-	// gun is (tanks 0.22): the clients read the same numbers.
-	model := tanks.M1()
-	model.BarrelHeight, model.TurretTop = pred.Models.M1.BarrelHeight, pred.Models.M1.TurretTop
-	if !(model.BarrelHeight >= 0 && model.BarrelHeight < 1e4 && model.TurretTop >= 0 && model.TurretTop < 1e4) {
-		return nil, fmt.Errorf("match config: prediction: m1 barrelHeight %v, turretTop %v", model.BarrelHeight, model.TurretTop)
-	}
 	m := &Match{
 		cfg: cfg, log: cfg.Log, rng: rand.New(rand.NewPCG(cfg.Seed, 0x74616e6b73)),
 		config: compact, schema: schema,
 		keyM1: schema.Key("m1"), keyW1: schema.Key("w1"), keyW2: schema.Key("w2"),
 		keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"), rows: rows,
 		maps: maps, names: names, flat: flatNames(maps, names), byUID: game.Users[*player]{},
-		out: discard{}, model: model, levels: levels, surfaceRules: core.Surfaces, propTypes: core.Props,
+		out: discard{}, model: model, wp: wp, levels: levels, skill: cfg.BotSkill,
+		surfaceRules: core.Surfaces, propTypes: core.Props,
+		boards: [3]teamBoard{{rolesAt: -1}, {rolesAt: -1}, {rolesAt: -1}},
 	}
 	m.loadMap(first)
 	for i := 0; i < cfg.Bots; i++ {
@@ -454,6 +488,9 @@ func (m *Match) Leave(uid int) {
 		m.removePlayer(p)
 		if p.human.Ready {
 			m.chatAll = enqueue(m.chatAll, "s:6:"+p.name)
+		}
+		if p.team != Spectators && m.balanceTeams() {
+			m.checkWipe()
 		}
 	}
 }

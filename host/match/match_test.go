@@ -150,7 +150,7 @@ func TestMatchSoak(t *testing.T) {
 }
 
 func TestMatchInputMovesTank(t *testing.T) {
-	m, r, step := playing(t, Config{Log: quiet()}, 7, "Bob", "team2")
+	m, r, step := playing(t, Config{Log: quiet(), Dialect: Dialect013}, 7, "Bob", "team2") // a 0.3 s fuse
 	step(8)
 	p0, ok := r.players[7]
 	if !ok {

@@ -46,7 +46,7 @@ func (m *Match) addBotTo(team int) bool {
 			n++
 		}
 	}
-	p := &player{gid: gid, name: m.uniqueName(botName(n)), team: team, bot: &botBrain{}}
+	p := &player{gid: gid, name: m.uniqueName(botName(n)), team: team, bot: m.newBotBrain()}
 	p.dead = true
 	m.players[gid] = p
 	if m.restartAt == 0 && m.tick-m.roundStart <= graceTicks {
@@ -86,7 +86,7 @@ func (m *Match) startRound() {
 		m.spawnTank(p, s)
 		m.statRow(p)
 		if p.bot != nil {
-			*p.bot = botBrain{}
+			p.bot.reset()
 		}
 	}
 	for _, p := range m.players {

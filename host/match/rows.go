@@ -81,14 +81,15 @@ func checkCrateRow(k *snapschema.Key, c *tanks.CrateRow) error {
 
 // tankValues are one tank's m1 values by name.
 type tankValues struct {
-	x, y, angle, gun, vx, vy, load, angvel, z float32
-	cond, size, team, level                   uint32
+	x, y, angle, gun, vx, vy, load, angvel float32
+	z, vz, pitch, roll                     float32 // height and vertical speed in levels, tilt in radians
+	cond, size, team, level                uint32
 }
 
 func (t *tankObj) values(p *player, size float32, g *tanks.Geometry) tankValues {
 	s := &t.st
 	return tankValues{x: s.X, y: s.Y, angle: s.Angle, gun: s.Gun, vx: s.VX, vy: s.VY, load: s.EngineLoad, angvel: s.AngVel,
-		z: t.lv.WorldZ(g.Levels), level: uint32(t.lv.Level),
+		z: t.lv.Z, level: uint32(t.lv.Level),
 		cond: uint32(t.condition()), size: uint32(size), team: uint32(p.team)}
 }
 
@@ -103,12 +104,22 @@ func packTank(l *tanks.TankRow, v []packer.Value, r *tankValues) {
 	if l.Layered() {
 		v[l.Z.Index()], v[l.Level.Index()] = packer.F(packer.Round2(r.z)), packer.I(r.level)
 	}
+	if l.VZ.Bound() {
+		v[l.VZ.Index()] = packer.F(packer.Round2(r.vz))
+	}
+	if l.Pitch.Bound() {
+		v[l.Pitch.Index()] = packer.F(packer.Round2(r.pitch))
+	}
+	if l.Roll.Bound() {
+		v[l.Roll.Index()] = packer.F(packer.Round2(r.roll))
+	}
 }
 
 // tracer is one w1 row's values, already rounded as they are sent.
 type tracer struct {
 	startX, startY, endX, endY, bodyX, bodyY float32
 	hit, shooter                             uint32
+	startLevel, endLevel                     uint32 // the levels the shot left and ended on
 }
 
 func packTracer(l *tanks.TracerRow, v []packer.Value, s *tracer) {
@@ -116,11 +127,23 @@ func packTracer(l *tanks.TracerRow, v []packer.Value, s *tracer) {
 	v[l.EndX.Index()], v[l.EndY.Index()] = packer.F(s.endX), packer.F(s.endY)
 	v[l.BodyX.Index()], v[l.BodyY.Index()] = packer.F(s.bodyX), packer.F(s.bodyY)
 	v[l.Hit.Index()], v[l.Author.Index()] = packer.I(s.hit), packer.I(s.shooter)
+	if l.StartLevel.Bound() {
+		v[l.StartLevel.Index()] = packer.I(s.startLevel)
+	}
+	if l.EndLevel.Bound() {
+		v[l.EndLevel.Index()] = packer.I(s.endLevel)
+	}
 }
 
 // explosion is one w2e row's values, already rounded.
-type explosion struct{ x, y, radius float32 }
+type explosion struct {
+	x, y, radius float32
+	level        uint32
+}
 
 func packExplosion(l *tanks.ExplosionRow, v []packer.Value, e *explosion) {
 	v[l.X.Index()], v[l.Y.Index()], v[l.Radius.Index()] = packer.F(e.x), packer.F(e.y), packer.F(e.radius)
+	if l.Level.Bound() {
+		v[l.Level.Index()] = packer.I(e.level)
+	}
 }

@@ -190,7 +190,10 @@ func (m *Match) packBody() {
 		for _, b := range m.planted {
 			v := m.row(len(m.keyW2.Fields))
 			v[l.X.Index()], v[l.Y.Index()], v[l.Angle.Index()] = packer.F(packer.Round2(b.x)), packer.F(packer.Round2(b.y)), packer.F(0)
-			v[l.Size.Index()], v[l.Time.Index()], v[l.Author.Index()] = packer.I(w2Size), packer.I(w2FuseMs), packer.I(uint32(b.owner))
+			v[l.Size.Index()], v[l.Time.Index()], v[l.Author.Index()] = packer.I(m.wp.w2Size), packer.I(m.wp.w2FuseMs), packer.I(uint32(b.owner))
+			if l.Level.Bound() {
+				v[l.Level.Index()] = packer.I(uint32(max(b.level, 0)))
+			}
 			f.Row(b.id, v)
 		}
 		for _, id := range m.detonated {
@@ -221,7 +224,7 @@ func (m *Match) packBody() {
 		v[cl.VX.Index()], v[cl.VY.Index()], v[cl.AngVel.Index()] = packer.F(packer.Round2(b.VX)), packer.F(packer.Round2(b.VY)), packer.F(packer.Round2(b.AngVel))
 		if cl.Layered() {
 			lv := &m.crates[i].lv
-			v[cl.Z.Index()], v[cl.Level.Index()] = packer.F(packer.Round2(lv.WorldZ(m.current.geom.Levels))), packer.I(uint32(lv.Level))
+			v[cl.Z.Index()], v[cl.Level.Index()] = packer.F(packer.Round2(lv.Z)), packer.I(uint32(lv.Level))
 		}
 		if cl.State.Bound() {
 			v[cl.State.Index()] = packer.I(uint32(m.props.State(i)))

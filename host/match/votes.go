@@ -79,6 +79,9 @@ func (m *Match) teamChange(p *player, key string) {
 	p.team = team
 	p.dead = team != Spectators
 	m.statRow(p)
+	if m.balanceTeams() {
+		m.checkWipe()
+	}
 	others := 0
 	for _, q := range m.players {
 		if q != nil && q != p && q.human != nil && q.team != Spectators {
@@ -114,8 +117,9 @@ func (m *Match) teamChange(p *player, key string) {
 	}
 }
 
-// makeRoom reports whether team has a free respawn slot, evicting a bot to
-// the other team's bench if needed.
+// makeRoom reports whether team has a free respawn slot, moving a bot to
+// the other team (or, with no room there either, out of the match) if
+// needed.
 func (m *Match) makeRoom(team int) bool {
 	n := 0
 	var bot *player
@@ -132,6 +136,17 @@ func (m *Match) makeRoom(team int) bool {
 	}
 	if bot == nil {
 		return false
+	}
+	other := 3 - team
+	n = 0
+	for _, q := range m.players {
+		if q != nil && q.team == other {
+			n++
+		}
+	}
+	if n < len(m.current.Data.Spawns(teamKey(other))) {
+		m.moveBot(bot, other) // the bot changes sides rather than leaves
+		return true
 	}
 	m.removePlayer(bot)
 	return true

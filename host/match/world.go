@@ -10,25 +10,12 @@ import (
 	"vimpclient/protocol"
 )
 
-// Weapons.
+// Weapons: their figures are the config's (rules.go).
 const (
-	weaponW1     = 0
-	weaponW2     = 1
-	w1Damage     = 40
-	w1Range      = 1500
-	w1FireTicks  = 2  // 0.01 s rounded up to whole ticks
-	w2FireTicks  = 12 // 0.1 s
-	w2Damage     = 70
-	w2Radius     = 50
-	w2FuseMs     = 300
-	w2FuseTicks  = w2FuseMs * TicksPerSecond / 1000
-	w2Size       = 8
-	muzzleOffset = 4.4
-	startW1      = 200
-	startW2      = 100
-	// Impulses are scaled to velocity changes of the simulated bodies.
-	w1Push = 7500000.0 / 100
-	w2Push = 2000000.0 / 20
+	weaponW1 = 0
+	weaponW2 = 1
+	startW1  = 200
+	startW2  = 100
 )
 
 // weaponKey is the panel and snapshot key of weapon index i.
@@ -234,18 +221,18 @@ func (m *Match) weaponInput(p *player, keys uint32) {
 	}
 	if t.weapon == weaponW1 {
 		t.ammo[0]--
-		t.nextFire[0] = m.tick + w1FireTicks
+		t.nextFire[0] = m.tick + m.wp.w1FireTicks
 		m.fireHitscan(p)
 	} else {
 		if t.bomb {
 			return
 		}
 		t.ammo[1]--
-		t.nextFire[1] = m.tick + w2FireTicks
+		t.nextFire[1] = m.tick + m.wp.w2FireTicks
 		t.bomb = true
 		m.nextBombID++
 		b := bomb{id: m.nextBombID, owner: p.gid, x: t.st.X, y: t.st.Y, level: bombLevel(&t.lv, m.current.geom, t.st.X, t.st.Y),
-			explodes: m.tick + w2FuseTicks}
+			explodes: m.tick + m.wp.w2FuseTicks}
 		m.bombs = append(m.bombs, b)
 		m.planted = append(m.planted, b)
 	}
@@ -276,24 +263,24 @@ func (m *Match) fireHitscan(p *player) {
 	t := p.tank
 	dirA := t.st.Angle + t.st.Gun
 	dy, dx := sincos(dirA)
-	mx, my := t.st.X+muzzleOffset*dx, t.st.Y+muzzleOffset*dy
+	mx, my := t.st.X+muzzleOffset(&m.model)*dx, t.st.Y+muzzleOffset(&m.model)*dy
 	level := t.lv.Level
 	geom := m.current.geom
 	// A shot at the gun's height passes over walls lower than it, stops on
 	// an embankment above it and passes over tanks below it (a model with
 	// a barrel height).
-	line, high := m.model.ShotLine(&t.lv, geom.Levels, dx, dy, muzzleOffset)
+	line, high := m.model.ShotLine(&t.lv, geom.Levels, dx, dy, muzzleOffset(&m.model))
 	var dist float32
 	if high {
 		m.currentSurfaces()
-		dist = geom.Terrain.ShotRay(level, line, m.wallHeights, mx, my, dx, dy, w1Range)
+		dist = geom.Terrain.ShotRay(level, line, m.wallHeights, mx, my, dx, dy, m.wp.w1Range)
 		if d, _, ok := tanks.EmbankmentHit(geom.Levels, mx, my, dx, dy, 0, dist, tanks.ShotFloor(&t.lv), line); ok {
 			dist = d
 		}
 	} else {
-		dist = geom.Terrain.Ray(level, mx, my, dx, dy, w1Range)
+		dist = geom.Terrain.Ray(level, mx, my, dx, dy, m.wp.w1Range)
 	}
-	hit := dist < w1Range
+	hit := dist < m.wp.w1Range
 	var victim *player
 	var crate *crateObj
 	crateIdx := -1
@@ -322,17 +309,18 @@ func (m *Match) fireHitscan(p *player) {
 	m.shots = append(m.shots, tracer{
 		startX: packer.Round2(mx), startY: packer.Round2(my), endX: packer.Round1(ex), endY: packer.Round1(ey),
 		bodyX: packer.Round2(t.st.X), bodyY: packer.Round2(t.st.Y), hit: wasHit, shooter: uint32(p.gid),
+		startLevel: uint32(max(level, 0)), endLevel: uint32(max(level, 0)), // the ray stays on its level
 	})
 	switch {
 	case crate != nil:
-		push(&crate.body, ex, ey, dx, dy, w1Push*crate.body.InvMass)
-		m.props.Damage(crateIdx, w1Damage, false)
+		push(&crate.body, ex, ey, dx, dy, m.wp.w1Push*crate.body.InvMass)
+		m.props.Damage(crateIdx, m.wp.w1Damage, false)
 	case victim != nil:
 		vt := victim.tank
 		if vt.alive() {
-			vt.st.VX += dx * w1Push * vt.body.InvMass
-			vt.st.VY += dy * w1Push * vt.body.InvMass
-			m.damage(victim, p, w1Damage, "20:200")
+			vt.st.VX += dx * m.wp.w1Push * vt.body.InvMass
+			vt.st.VY += dy * m.wp.w1Push * vt.body.InvMass
+			m.damage(victim, p, int(m.wp.w1Damage), "20:200")
 		}
 	}
 }
@@ -347,7 +335,7 @@ func push(b *tanks.Body, px, py, dx, dy, dv float32) {
 
 func (m *Match) detonate(b bomb) {
 	m.detonated = append(m.detonated, b.id)
-	m.explosions = append(m.explosions, explosion{x: packer.Round1(b.x), y: packer.Round1(b.y), radius: w2Radius})
+	m.explosions = append(m.explosions, explosion{x: packer.Round1(b.x), y: packer.Round1(b.y), radius: m.wp.w2Radius, level: uint32(max(b.level, 0))})
 	owner := m.players[b.owner]
 	if owner != nil && owner.tank != nil {
 		owner.tank.bomb = false
@@ -358,15 +346,15 @@ func (m *Match) detonate(b bomb) {
 		}
 		dx, dy := q.tank.st.X-b.x, q.tank.st.Y-b.y
 		d := float32(math.Hypot(float64(dx), float64(dy)))
-		if d >= w2Radius {
+		if d >= m.wp.w2Radius {
 			continue
 		}
-		f := 1 - d/w2Radius
+		f := 1 - d/m.wp.w2Radius
 		if d > 0.01 {
-			q.tank.st.VX += dx / d * f * w2Push * q.tank.body.InvMass
-			q.tank.st.VY += dy / d * f * w2Push * q.tank.body.InvMass
+			q.tank.st.VX += dx / d * f * m.wp.w2Push * q.tank.body.InvMass
+			q.tank.st.VY += dy / d * f * m.wp.w2Push * q.tank.body.InvMass
 		}
-		m.damage(q, owner, int(math.Ceil(float64(w2Damage*f))), "30:400")
+		m.damage(q, owner, int(math.Ceil(float64(m.wp.w2Damage*f))), "30:400")
 	}
 	for i := range m.crates {
 		if !onLevel(&m.crates[i].lv, b.level) || m.props.Destroyed(i) {
@@ -375,13 +363,13 @@ func (m *Match) detonate(b bomb) {
 		c := &m.crates[i].body
 		dx, dy := c.X-b.x, c.Y-b.y
 		d := float32(math.Hypot(float64(dx), float64(dy)))
-		if d < w2Radius && d > 0.01 {
-			f := 1 - d/w2Radius
-			c.VX += dx / d * f * w2Push * c.InvMass
-			c.VY += dy / d * f * w2Push * c.InvMass
+		if d < m.wp.w2Radius && d > 0.01 {
+			f := 1 - d/m.wp.w2Radius
+			c.VX += dx / d * f * m.wp.w2Push * c.InvMass
+			c.VY += dy / d * f * m.wp.w2Push * c.InvMass
 		}
-		if d < w2Radius {
-			m.props.Damage(i, w2Damage*(1-d/w2Radius), true)
+		if d < m.wp.w2Radius {
+			m.props.Damage(i, m.wp.w2Damage*(1-d/m.wp.w2Radius), true)
 		}
 	}
 }

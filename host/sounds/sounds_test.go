@@ -13,10 +13,25 @@ import (
 	"vimpclient/internal/capturetest"
 )
 
-// realCatalog is the parts.sounds block of a real tanks host's CONFIG_DATA.
+// realCatalog is the parts.sounds block of a real tanks host's CONFIG_DATA:
+// the union of tanks 0.13's and 0.22's (the embedded host speaks both).
 func realCatalog(t *testing.T) (codecs []string, files map[string]bool) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(capturetest.SharedDir(t), "captures", "real-tanks-0.13", "config-data.json"))
+	files = map[string]bool{}
+	for _, v := range []string{"0.13", "0.22"} {
+		c, f := realCatalogOf(t, v)
+		codecs = c
+		for name := range f {
+			files[name] = true
+		}
+	}
+	return codecs, files
+}
+
+// realCatalogOf is the parts.sounds block of a real tanks host of version.
+func realCatalogOf(t *testing.T, version string) (codecs []string, files map[string]bool) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(capturetest.SharedDir(t), "captures", "real-tanks-"+version, "config-data.json"))
 	if err != nil {
 		t.Fatal(err)
 	}

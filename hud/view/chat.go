@@ -36,6 +36,7 @@ func (v *View) drawChat(dst *ebiten.Image, c *hud.Chat, l *hud.ScreenLayout, now
 	v.order = order
 	// Measure from the bottom: newest at the bottom; lines that would rise
 	// above the chat's box are not drawn.
+	bottom, widest := y, 0.0
 	for k := len(order) - 1; k >= 0; k-- {
 		line := &ls[order[k]]
 		prefix := line.Prefix
@@ -63,8 +64,12 @@ func (v *View) drawChat(dst *ebiten.Image, c *hud.Chat, l *hud.ScreenLayout, now
 			if i == 0 {
 				lx += pw
 			}
+			widest = max(widest, lx-x+v.textW(part, false, chatSize))
 			v.shadowText(dst, part, false, chatSize, lx, y+float64(i)*hud.ChatLineH, fade(colChatText, a))
 		}
+	}
+	if widest > 0 {
+		v.drawn = append(v.drawn, hud.Rect{X: x, Y: y, W: widest, H: bottom - y})
 	}
 	if c.Open() {
 		r := l.Command

@@ -47,6 +47,9 @@ type View struct {
 	// WatchLift raises the "Watching NICK" line this many logical px, off
 	// something the wiring draws at the bottom (a demo's timeline).
 	WatchLift float64
+	// drawn are the boxes the last Draw covered the game with (logical
+	// px), for the world to keep the player clear of.
+	drawn []hud.Rect
 }
 
 type wrapKey struct {
@@ -112,17 +115,26 @@ func (v *View) Draw(screen *ebiten.Image, h *hud.HUD, now, scale float64) {
 	l := h.LayoutAround(w, ht, v.graph)
 	v.layout = l
 	v.palette = h.Palette()
+	v.drawn = v.drawn[:0]
+	if l.Fixed.W > 0 && l.Fixed.H > 0 {
+		v.drawn = append(v.drawn, l.Fixed)
+	}
+	if v.graph.Shown {
+		v.drawn = append(v.drawn, l.NetGraph)
+	}
 	if h.Reveals("chat") { // z 3
 		v.drawChat(screen, h.Chat, &l, now)
 	}
 	if h.ModulesReady && h.Vote.Cur != nil { // z 5
 		v.drawVote(screen, h.Vote.Cur, h.Vote.Queued(), now)
+		v.drawn = append(v.drawn, hud.Rect{X: hud.VoteX, Y: hud.VoteY, W: hud.VoteW, H: hud.VoteMaxH})
 	}
 	if h.ModulesReady && h.Game.Shown { // z 6
 		v.drawGameInform(screen, h.Game, &l, now)
 	}
 	if h.Reveals("panel") { // z 7
 		v.drawPanel(screen, h.Panel, w, now)
+		v.drawn = append(v.drawn, l.Panel)
 	}
 	if h.ModulesReady && h.Watching != "" && !h.Chat.Open() {
 		v.drawWatching(screen, h.Watching, &l)
@@ -155,6 +167,18 @@ func (v *View) Draw(screen *ebiten.Image, h *hud.HUD, now, scale float64) {
 	}
 	// Notices say what went wrong: above everything, the black screens too.
 	v.drawNotices(screen, h.Notices(), &l, now, below)
+}
+
+// Covered appends to dst the boxes the last Draw covered the game with, in
+// the screen's pixels (logical px times the Draw's scale): the chat's lines,
+// the panel, the vote window, the fixed canvases' corner and the net graph.
+// Screens that cover the whole game (the scoreboard, the auth form) are
+// not among them: nothing can be kept clear of those.
+func (v *View) Covered(dst []hud.Rect) []hud.Rect {
+	for _, r := range v.drawn {
+		dst = append(dst, hud.Rect{X: r.X * v.s, Y: r.Y * v.s, W: r.W * v.s, H: r.H * v.s})
+	}
+	return dst
 }
 
 // Colours of the reference styles.

@@ -116,6 +116,7 @@ func (r *Reader) logical(x, y int) (float64, float64) {
 
 func (r *Reader) pointer(c *input.Controller, now float64) {
 	if !c.HasPointer() {
+		r.mouse(c, now)
 		return
 	}
 	x, y := ebiten.CursorPosition()
@@ -219,4 +220,30 @@ func (r *Reader) UpdateForm(f Form, w, h float64) {
 		x, y := r.logical(ebiten.TouchPosition(id))
 		f.AuthClick(w, h, x, y)
 	}
+}
+
+// mouseButtons are the buttons a game without a pointer channel gets as
+// keys (input.MouseLeft...), so that bindings name them.
+var mouseButtons = [...]struct {
+	b    ebiten.MouseButton
+	code int
+}{
+	{ebiten.MouseButtonLeft, input.MouseLeft},
+	{ebiten.MouseButtonRight, input.MouseRight},
+	{ebiten.MouseButtonMiddle, input.MouseMiddle},
+}
+
+// mouse feeds a game without a pointer channel: the buttons as keys, the
+// pointer for aiming its gun.
+func (r *Reader) mouse(c *input.Controller, now float64) {
+	for _, m := range mouseButtons {
+		switch {
+		case inpututil.IsMouseButtonJustPressed(m.b):
+			c.KeyDown(m.code, now)
+		case inpututil.IsMouseButtonJustReleased(m.b):
+			c.KeyUp(m.code, now)
+		}
+	}
+	lx, ly := r.logical(ebiten.CursorPosition())
+	c.Mouse(lx, ly, now)
 }

@@ -76,6 +76,7 @@ func Bake(rnd func() float64) map[string]*image.RGBA {
 	for i := range funnelVariants {
 		out[fmt.Sprintf("funnel.%d", i)] = bakeFunnel(rnd)
 	}
+	bakeLooks(out, rnd)
 	tm := bake.New(trackMarkW, trackH)
 	tm.Rect(0, 0, trackMarkW, trackH, 0x1a1a12, 1)
 	out["trackMark"] = tm.Img

@@ -7,6 +7,7 @@ import (
 	"vimpclient/gamemap"
 	"vimpclient/internal/rowtest"
 	"vimpclient/parts"
+	"vimpclient/snapschema"
 )
 
 // countGfx counts drawing calls without keeping them.
@@ -31,8 +32,15 @@ func (g *countGfx) Decals(l *parts.DecalLayer)                                { 
 // condition, 40 bombs, 20 tracers, 10 explosions, 64 crates, smoke and
 // tracks) through the parts: one tick (hot records for every tank and
 // crate, animations) and one draw per op. Target: 0 allocs/op.
-func BenchmarkHeavySceneParts(b *testing.B) {
-	s := loadSchema(b)
+func BenchmarkHeavySceneParts(b *testing.B) { benchHeavyParts(b, loadSchema(b), false) }
+
+// BenchmarkHeavySceneNewerParts is the heavy scene of a newer host: the
+// tanks' rows carry pitch and roll (tilted, lit hulls, exhaust), the
+// quarter of them that are wrecks die in view (explosions, then fire and
+// smoke), and a quarter of the crates break in view.
+func BenchmarkHeavySceneNewerParts(b *testing.B) { benchHeavyParts(b, newerSchema(b), true) }
+
+func benchHeavyParts(b *testing.B, s *clientcore.Schema, newer bool) {
 	f := newFixture(b, s)
 	f.snd.Quiet = true
 	sc := f.scene
@@ -46,6 +54,19 @@ func BenchmarkHeavySceneParts(b *testing.B) {
 	var tanks, bombs, tracers, blasts []clientcore.Row
 	for i := range 32 {
 		tanks = append(tanks, clientcore.Row{ID: uint32(i), Fields: tankRow(b, s, 250+float64(i%8)*20, 160+float64(i/8)*20, 0.1*float64(i), 0.2, i%4, 1+i%2)})
+		if newer {
+			rowtest.Set(b, s.Key("m1"), tanks[i].Fields, "pitch", 0.02*float64(i%7))
+			rowtest.Set(b, s.Key("m1"), tanks[i].Fields, "roll", -0.03*float64(i%5))
+		}
+	}
+	var alive []clientcore.Row
+	if newer { // every tank is seen alive first: the wrecks die in view
+		for _, r := range tanks {
+			fl := append([]float32(nil), r.Fields...)
+			rowtest.Set(b, s.Key("m1"), fl, "condition", 3)
+			alive = append(alive, clientcore.Row{ID: r.ID, Fields: fl})
+		}
+		sc.ApplyFrame(frame(block(s, "m1", alive...)))
 	}
 	for i := range 40 {
 		bombs = append(bombs, clientcore.Row{ID: uint32(1000 + i), Fields: rowtest.Row(b, s.Key("w2"),
@@ -68,6 +89,15 @@ func BenchmarkHeavySceneParts(b *testing.B) {
 	for i := range 64 {
 		hot.Dynamics = append(hot.Dynamics, clientcore.Record{Schema: c1, ID: uint32(i),
 			Fields: rowtest.Row(b, c1, map[string]float64{"x": float64(120 + (i%8)*54), "y": float64(120 + (i/8)*54), "angle": 0.1})})
+	}
+	if newer { // the crates are seen whole, then a quarter of them break
+		sc.ApplyHot(hot)
+		state := clientcore.NewBinder(c1).Role(snapschema.RoleState)
+		for i := range hot.Dynamics {
+			if i%4 == 0 {
+				state.Set(hot.Dynamics[i].Fields, crateDestroyed)
+			}
+		}
 	}
 	g := &countGfx{view: parts.Rect{X: 128, Y: 92, W: 384, H: 216}}
 	x := clientcore.NewBinder(m1).Require("x")

@@ -82,6 +82,9 @@ func (b *explosionBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Par
 		e.spawnSmoke()
 	}
 	e.At = c.Levels.BlastAt(e.X, e.Y, blastMatch)
+	if c.Events != nil { // the tanks near it rock
+		c.Events.Add(parts.Event{Kind: parts.EventBlast, X: e.X, Y: e.Y, R: e.R, Level: e.At.Level})
+	}
 	if level, ok := parts.OnLevel(e.At.H); ok && e.funnel != parts.NoTex {
 		h := float64(level)
 		d := c.Stage.HeldDecals(drawZ(2, parts.Height{Level: level, H: h}), h, craterMs-craterFadeMs, craterFadeMs)

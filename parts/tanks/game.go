@@ -19,6 +19,7 @@ func Game(func() float64) *parts.Game {
 			"Tank": TankFactory{}, "TankRadar": TankRadarFactory{}, "Smoke": SmokeFactory{},
 			"Tracks": TracksFactory{}, "Bomb": BombFactory{}, "ShotEffect": ShotEffectFactory{},
 			"ExplosionEffect": ExplosionEffectFactory{}, "Map": MapFactory{}, "MapRadar": MapRadarFactory{},
+			"WreckFire": WreckFireFactory{},
 		},
 		Styles: map[string]parts.CanvasStyle{
 			"vimp": {Background: parts.RGB(0x222222)},

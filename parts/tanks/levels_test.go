@@ -64,7 +64,7 @@ func bridgeMap(t testing.TB) *gamemap.Map {
 	return m
 }
 
-const levelHeight = 19.2 // the bridge map's: one cell, 32 px × 0.6
+const oneLevel = 1.0 // a row's height of one level: the rows carry heights in levels
 
 // A tank's z (world units) and level place it: drawn at its height in
 // levels, on its level's draw orders (above the slab it stands on), moved
@@ -80,7 +80,7 @@ func TestTankAtItsLevelAndHeight(t *testing.T) {
 	row := func(x, y, z, level float64) []float32 {
 		return rowtest.Row(t, m1, map[string]float64{"x": x, "y": y, "condition": 3, "size": 2, "team": 1, rowtest.RoleZ: z, rowtest.RoleLevel: level})
 	}
-	f.scene.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 4, Fields: row(440, 300, levelHeight, 1)})))
+	f.scene.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 4, Fields: row(440, 300, oneLevel, 1)})))
 	var tank *Tank
 	for _, p := range allParts(f.scene) {
 		if tk, ok := p.(*Tank); ok {
@@ -117,7 +117,7 @@ func TestTankAtItsLevelAndHeight(t *testing.T) {
 	}
 	// Down a ramp to the ground: the tank moves to the ground's orders; half
 	// way down it is still drawn among the bridge's bodies.
-	f.scene.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 4, Fields: row(200, 300, levelHeight*0.6, 1)})))
+	f.scene.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 4, Fields: row(200, 300, oneLevel*0.6, 1)})))
 	if math.Abs(tank.At.H-0.6) > 1e-6 || tank.h.Z() != parts.LevelZ(3, 1) {
 		t.Fatalf("on the ramp: %+v order %d", tank.At, tank.h.Z())
 	}
@@ -177,17 +177,17 @@ func TestCrateFallsOffTheSlab(t *testing.T) {
 		f.scene.ApplyHot(&clientcore.Hot{Dynamics: []clientcore.Record{{Schema: c1, ID: uint32(idx), Fields: row}}})
 	}
 	var last = math.Inf(1)
-	for _, z := range []float64{levelHeight, 0.7 * levelHeight, 0.45 * levelHeight, 0.1 * levelHeight} {
+	for _, z := range []float64{oneLevel, 0.7 * oneLevel, 0.45 * oneLevel, 0.1 * oneLevel} {
 		fall(z, 0)
 		var g partstest.Gfx
 		g.Rect = parts.Rect{X: 0, Y: 0, W: 1000, H: 1000}
 		crate.Draw(&g)
-		if h := g.Ops[0].H; h >= last || math.Abs(h-z/levelHeight) > 1e-5 {
+		if h := g.Ops[0].H; h >= last || math.Abs(h-z/oneLevel) > 1e-5 {
 			t.Fatalf("at z %v drawn at height %v after %v", z, h, last)
 		}
 		last = g.Ops[0].H
 		wantZ := parts.LevelZ(3, 1)
-		if z/levelHeight < 0.5 {
+		if z/oneLevel < 0.5 {
 			wantZ = 3
 		}
 		if crate.h.Z() != wantZ {

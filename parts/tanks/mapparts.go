@@ -1,7 +1,9 @@
 package tanks
 
 import (
+	"encoding/json"
 	"math"
+	"strconv"
 	tankgame "vimpclient/games/tanks"
 
 	"vimpclient/clientcore"
@@ -42,6 +44,7 @@ func (b *mapBinding) BuildMap(c *parts.Ctx, m *gamemap.Map) ([]parts.Part, map[u
 		if body.Img != "" {
 			cr.tex = c.Tex.Asset(body.Img)
 		}
+		cr.looks(body.Game)
 		cr.h = c.Stage.Add(cr.z(), cr)
 		dyn[uint32(i)] = cr
 	}
@@ -67,6 +70,41 @@ type Crate struct {
 	State       int
 	tex         parts.Tex
 	h           parts.Handle
+	// the looks of its states: its own damaged and destroyed images (the
+	// map's body game data names them), else a scorch where it stood; the
+	// splinters of its breaking
+	texDamaged, texDestroyed parts.Tex
+	scorchTex                parts.Tex
+	scorchRot                float64
+	debrisTex                [debrisKinds]parts.Tex
+	rowSeen                  bool
+	Burst                    propBurst
+}
+
+// propGame is what the tanks game says of a prop in its map body's game
+// data: the images of its damaged and destroyed states.
+type propGame struct {
+	ImgDamaged   string `json:"imgDamaged"`
+	ImgDestroyed string `json:"imgDestroyed"`
+}
+
+// looks takes the prop's state images from its game data (data that does
+// not parse names none) and the baked scorch and splinters.
+func (cr *Crate) looks(game json.RawMessage) {
+	var g propGame
+	if len(game) > 0 && json.Unmarshal(game, &g) == nil {
+		if g.ImgDamaged != "" {
+			cr.texDamaged = cr.c.Tex.Asset(g.ImgDamaged)
+		}
+		if g.ImgDestroyed != "" {
+			cr.texDestroyed = cr.c.Tex.Asset(g.ImgDestroyed)
+		}
+	}
+	cr.scorchTex, _ = cr.c.Tex.Baked("scorch." + strconv.Itoa(int(cr.c.Rand()*scorchKinds)%scorchKinds))
+	cr.scorchRot = cr.c.Rand() * 2 * math.Pi
+	for i := range cr.debrisTex {
+		cr.debrisTex[i], _ = cr.c.Tex.Baked("debris." + strconv.Itoa(i))
+	}
 }
 
 // z is the crate's draw order: its layer on the level it is drawn on (a
@@ -81,40 +119,106 @@ func (cr *Crate) z() int {
 
 // Update implements parts.Part: rows are in world units.
 func (cr *Crate) Update(row []float32) {
-	cr.X, cr.Y, cr.Angle = cr.b.f.X.Float64(row), cr.b.f.Y.Float64(row), cr.b.f.Angle.Float64(row)
+	// a place that is not a number (a bad row) leaves the prop where it was
+	if x, y, a := cr.b.f.X.Float64(row), cr.b.f.Y.Float64(row), cr.b.f.Angle.Float64(row); finite(x) && finite(y) && finite(a) {
+		cr.X, cr.Y, cr.Angle = x, y, a
+	}
 	if cr.b.f.Level.Bound() {
 		cr.Level = min(max(int(cr.b.f.Level.Get(row)), 0), gamemap.MaxLevels-1)
-		cr.H = cr.c.Levels.Levels(cr.b.f.Z.Float64(row))
+		cr.H = cr.b.f.Z.Float64(row) // in levels
 	}
-	cr.State = int(cr.b.f.State.Get(row))
+	prev, first := cr.State, !cr.rowSeen
+	cr.rowSeen = true
+	cr.State = max(0, min(crateDestroyed, int(cr.b.f.State.Get(row))))
+	switch {
+	case cr.State == crateDestroyed && prev != crateDestroyed && !first:
+		cr.breakUp()
+	case cr.State != crateDestroyed:
+		cr.Burst.stop(cr.c) // restored for a new round
+	}
 	cr.h = cr.c.Stage.Move(cr.h, cr.z())
 }
 
-// Step implements parts.Part.
-func (cr *Crate) Step(float64) bool { return true }
+// centre is the prop's centre in world units (its rows carry its corner).
+func (cr *Crate) centre() (float64, float64) {
+	w, h := cr.body.Width*cr.scale, cr.body.Height*cr.scale
+	c, s := math.Cos(cr.Angle), math.Sin(cr.Angle)
+	return cr.X + c*w/2 - s*h/2, cr.Y + s*w/2 + c*h/2
+}
+
+// breakUp is the prop breaking in view: its splinters fly and it cracks.
+func (cr *Crate) breakUp() {
+	x, y := cr.centre()
+	if cr.c.Sound != nil { // a one-shot: it ends by itself
+		cr.c.Sound.Register("propBreak", parts.SoundData{X: x, Y: y})
+	}
+	size := math.Max(cr.body.Width, cr.body.Height) * cr.scale
+	cr.Burst.start(cr.c, x, y, size, parts.Height{Level: cr.Level, H: cr.H}, &cr.debrisTex)
+}
+
+// Step implements parts.Part: the splinters fly.
+func (cr *Crate) Step(dt float64) bool {
+	cr.Burst.step(cr.c, dt)
+	return true
+}
 
 // Destroy implements parts.Part.
-func (cr *Crate) Destroy(parts.Removal) { cr.c.Stage.Remove(cr.h) }
+func (cr *Crate) Destroy(parts.Removal) {
+	cr.Burst.stop(cr.c)
+	cr.c.Stage.Remove(cr.h)
+}
 
 var crateFallback = parts.RGB(0x8b6a3e)
 
-// Draw implements parts.Drawable.
+// scorchProp is how much wider than the prop its scorch is, and how dark.
+const (
+	scorchProp      = 1.4
+	scorchPropAlpha = 0.8
+)
+
+// Draw implements parts.Drawable: the prop as its state shows it. A
+// destroyed prop with its own image lies as that image, one without it as
+// a scorch; a damaged one shows its own image, or its image darkened. An
+// image still loading shows as the prop's image, tinted as its state.
 func (cr *Crate) Draw(g parts.Gfx) {
 	g.Elevate(cr.H)
-	tint := parts.White()
+	w, h := cr.body.Width*cr.scale, cr.body.Height*cr.scale
+	tex, tint := cr.tex, parts.White()
 	switch {
+	case cr.State >= crateDestroyed && cr.texDestroyed == parts.NoTex && cr.scorchTex != parts.NoTex:
+		x, y := cr.centre()
+		drawScorch(g, &scorchMark{x: x, y: y, rot: cr.scorchRot, size: math.Max(w, h) * scorchProp,
+			at: parts.Height{Level: int(math.Round(cr.H)), H: cr.H}, tex: cr.scorchTex, age: scorchFadeMs}, scorchPropAlpha)
+		return
+	case cr.State >= crateDestroyed && cr.loaded(cr.texDestroyed):
+		tex = cr.texDestroyed
 	case cr.State >= crateDestroyed:
 		tint = parts.Color{R: 0.3, G: 0.3, B: 0.3, A: 1}
+	case cr.State == crateDamaged && cr.loaded(cr.texDamaged):
+		tex = cr.texDamaged
 	case cr.State == crateDamaged:
 		tint = parts.Color{R: 0.75, G: 0.75, B: 0.75, A: 1}
 	}
-	w, h := cr.body.Width*cr.scale, cr.body.Height*cr.scale
+	if tw, th, ok := cr.c.Tex.Size(tex); ok && tw > 0 && th > 0 {
+		m := parts.Identity().Scale(w/float64(tw), h/float64(th)).Rotate(cr.Angle).Translate(cr.X, cr.Y)
+		g.Image(tex, parts.Rect{W: float64(tw), H: float64(th)}, m, tint)
+		return
+	}
 	if tw, th, ok := cr.c.Tex.Size(cr.tex); ok && tw > 0 && th > 0 {
 		m := parts.Identity().Scale(w/float64(tw), h/float64(th)).Rotate(cr.Angle).Translate(cr.X, cr.Y)
 		g.Image(cr.tex, parts.Rect{W: float64(tw), H: float64(th)}, m, tint)
 		return
 	}
 	g.Quad(parts.Identity().Scale(w, h).Rotate(cr.Angle).Translate(cr.X, cr.Y), mul(crateFallback, tint))
+}
+
+// loaded reports whether tex is an image that has arrived.
+func (cr *Crate) loaded(tex parts.Tex) bool {
+	if tex == parts.NoTex {
+		return false
+	}
+	w, h, ok := cr.c.Tex.Size(tex)
+	return ok && w > 0 && h > 0
 }
 
 func mul(a, b parts.Color) parts.Color {

@@ -24,7 +24,7 @@ func bindTank(k *clientcore.KeySchema) (tankgame.TankRow, error) {
 type tankPose struct {
 	x, y, angle, gun, vx, vy, load float64
 	cond, size, team               int
-	worldZ                         float64 // height above the ground, world units
+	z                              float64 // height above the ground, in levels
 	level                          int
 }
 
@@ -34,7 +34,7 @@ func readTank(f *tankgame.TankRow, row []float32) tankPose {
 		x: f.X.Float64(row), y: f.Y.Float64(row), angle: f.Angle.Float64(row), gun: f.Gun.Float64(row),
 		vx: f.VX.Float64(row), vy: f.VY.Float64(row), load: f.Load.Float64(row),
 		cond: int(f.Cond.Float64(row)), size: int(f.Size.Float64(row)), team: int(f.Team.Float64(row)),
-		worldZ: f.Z.Float64(row), level: min(max(int(f.Level.Get(row)), 0), maxLevel),
+		z: f.Z.Float64(row), level: min(max(int(f.Level.Get(row)), 0), maxLevel),
 	}
 }
 
@@ -43,7 +43,7 @@ const maxLevel = 7
 
 // height is where the tank stands: its level and its height in levels.
 func (p *tankPose) height(l *parts.Levels) parts.Height {
-	return parts.Height{Level: p.level, H: l.Levels(p.worldZ)}
+	return parts.Height{Level: p.level, H: p.z}
 }
 
 // drawZ is the draw order of base order z for something at height at.
@@ -52,12 +52,15 @@ func drawZ(z int, at parts.Height) int { return parts.LevelZ(z, parts.RenderLeve
 // TankFactory is the Tank part class.
 type TankFactory struct{}
 
-type tankBinding struct{ f tankgame.TankRow }
+type tankBinding struct {
+	f    tankgame.TankRow
+	look lookRow
+}
 
 // Bind implements parts.Factory.
 func (TankFactory) Bind(k *clientcore.KeySchema) (parts.Binding, error) {
 	f, err := bindTank(k)
-	return &tankBinding{f}, err
+	return &tankBinding{f: f, look: bindLook(k)}, err
 }
 
 // Tank is one tank on the main canvas (zIndex 3).
@@ -73,6 +76,18 @@ type Tank struct {
 	engine parts.SoundID
 	hasEng bool
 	At     parts.Height
+	// seen is whether a row has come: a tank whose first row is a wreck
+	// died before the player saw it, and does not explode.
+	seen bool
+	// the newer looks (rows with pitch and roll)
+	newer       bool
+	motion      motion
+	mesh        [9]parts.MeshVertex
+	bevel       [4]parts.Tex
+	turretBevel [4]parts.Tex
+	shadow      parts.Tex
+	// Wreck is the tank's death, made when it is first seen dying.
+	Wreck *wreckFire
 }
 
 // New implements parts.Binding.
@@ -83,6 +98,18 @@ func (b *tankBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
 		t.gun[team], _ = c.Tex.Baked("tank.gun." + strconv.Itoa(team))
 	}
 	t.wreck, _ = c.Tex.Baked("tank.destroyed")
+	t.newer = b.look.newer()
+	if t.newer {
+		for i := range t.bevel {
+			t.bevel[i], _ = c.Tex.Baked("tank.bevel." + strconv.Itoa(i))
+			t.turretBevel[i], _ = c.Tex.Baked("tank.turretBevel." + strconv.Itoa(i))
+		}
+		t.shadow, _ = c.Tex.Baked("tank.shadow")
+		t.motion.landT, t.motion.recoilT = landMs, recoilMs
+		if c.Events != nil {
+			t.motion.seen = c.Events.Next()
+		}
+	}
 	t.Update(row)
 	t.h = c.Stage.Add(drawZ(3, t.At), t)
 	return t
@@ -91,8 +118,24 @@ func (b *tankBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
 // Update implements parts.Part: the tank moves to the level it is drawn
 // on, and its height is what the effects it causes start from.
 func (t *Tank) Update(row []float32) {
+	prev, first := t.Pose.cond, !t.seen
+	t.seen = true
 	t.Pose = readTank(&t.b.f, row)
 	t.At = t.Pose.height(t.c.Levels)
+	if t.newer {
+		t.motion.sample(&t.b.look, row)
+	}
+	switch {
+	case !first && prev > 0 && t.Pose.cond == 0:
+		if t.Wreck == nil {
+			t.Wreck = newWreckFire(t)
+		}
+		t.Wreck.ignite(t.motion.vz)
+	case t.Pose.cond > 0 && t.Wreck != nil:
+		t.Wreck.reset() // back for a new round: the fire is out, the ground clean
+	case t.Wreck != nil:
+		t.Wreck.update(t.motion.vz)
+	}
 	t.c.Levels.SetActor(t.ID, t.At)
 	if t.h != (parts.Handle{}) {
 		t.h = t.c.Stage.Move(t.h, drawZ(3, t.At))
@@ -125,11 +168,27 @@ func (t *Tank) syncEngine() {
 	t.engine, t.hasEng = snd.Register("tankEngine", d)
 }
 
-// Step implements parts.Part.
-func (t *Tank) Step(float64) bool { return true }
+// Step implements parts.Part: the newer looks react to the scene's
+// events and play out; a wreck burns.
+func (t *Tank) Step(dt float64) bool {
+	if !(dt > 0) {
+		return true
+	}
+	if t.newer {
+		t.react()
+		t.motion.step(dt)
+	}
+	if t.Wreck != nil {
+		t.Wreck.step(dt)
+	}
+	return true
+}
 
-// Destroy implements parts.Part.
+// Destroy implements parts.Part: a wreck's fire and scorch go with it.
 func (t *Tank) Destroy(parts.Removal) {
+	if t.Wreck != nil {
+		t.Wreck.reset()
+	}
 	t.c.Stage.Remove(t.h)
 	t.c.Levels.ForgetActor(t.ID)
 	if t.hasEng {
@@ -153,6 +212,10 @@ func (t *Tank) Draw(g parts.Gfx) {
 	if p.cond == 0 {
 		m := parts.Identity().Translate(-wreckW/2, -wreckH/2).Scale(k, k).Rotate(p.angle).Translate(p.x, p.y)
 		g.Image(t.wreck, parts.Rect{W: wreckW, H: wreckH}, m, parts.White())
+		return
+	}
+	if t.newer {
+		t.drawNewer(g)
 		return
 	}
 	ti := teamIndex(p.team)

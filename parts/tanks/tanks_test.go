@@ -176,12 +176,13 @@ func TestCreateUpdateRemove(t *testing.T) {
 	if a := math.Atan2(g.Ops[1].M.B, g.Ops[1].M.A); math.Abs(a-0.7) > 1e-6 {
 		t.Fatalf("gun angle %v want hull+gun 0.7", a)
 	}
-	// Team 2 and destroyed re-texture on the next row.
+	// Team 2 and destroyed re-texture on the next row (after the scorch
+	// its death in view leaves under it).
 	sc.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 3, Fields: tankRow(t, s, 110, 60, 0.5, 0.2, 0, 2)})))
 	g.Ops = g.Ops[:0]
 	sc.Stage("vimp").Draw(&g)
-	if f.tex.Name(g.Ops[0].Tex) != "tank.destroyed" {
-		t.Fatalf("wreck not drawn: %+v", g.Ops)
+	if len(g.Ops) < 2 || !strings.HasPrefix(f.tex.Name(g.Ops[0].Tex), "scorch.") || f.tex.Name(g.Ops[1].Tex) != "tank.destroyed" {
+		t.Fatalf("wreck not drawn over its scorch: %+v", g.Ops[:min(len(g.Ops), 3)])
 	}
 	// The condition change burst smoke.
 	sc.Step(16)
@@ -468,10 +469,13 @@ func TestSounds(t *testing.T) {
 	if c := snd.Calls[len(snd.Calls)-1]; c.Op != "update" || math.Abs(c.D.Rate-1.18) > 1e-9 || c.D.VolumeScale != 1 {
 		t.Fatalf("engine update %+v", c)
 	}
-	row[7] = 0 // wreck: the engine stops
+	row[7] = 0 // wreck: the engine stops, the tank explodes
 	sc.ApplyFrame(frame(block(s, "m1", clientcore.Row{ID: 3, Fields: row})))
-	if c := snd.Calls[len(snd.Calls)-1]; c.Op != "unregister" || snd.Live() != 0 {
+	if c := snd.Calls[len(snd.Calls)-1]; c.Op != "unregister" || c.ID != snd.Calls[0].ID {
 		t.Fatalf("wreck kept its engine: %+v", snd.Calls)
+	}
+	if c := snd.Calls[len(snd.Calls)-2]; c.Op != "register" || c.Name != "tankExplosion" || c.D.X != 10 || c.D.Y != 20 {
+		t.Fatalf("no explosion where the tank died: %+v", snd.Calls)
 	}
 	snd.Calls = nil
 	sc.ApplyFrame(frame(

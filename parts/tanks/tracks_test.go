@@ -23,7 +23,7 @@ func TestTrackMarksGoOnTheirLevelsDecalLayer(t *testing.T) {
 		return clientcore.Row{ID: id, Fields: rowtest.Row(t, m1, map[string]float64{"x": x, "y": 300, "condition": 3, "size": 2,
 			"team": 1, rowtest.RoleZ: z, rowtest.RoleLevel: level, "engineLoad": 1.5})}
 	}
-	f.scene.ApplyFrame(frame(block(s, "m1", row(1, 100, 0, 0), row(2, 440, levelHeight, 1), row(3, 600, 0.5*levelHeight, 1))))
+	f.scene.ApplyFrame(frame(block(s, "m1", row(1, 100, 0, 0), row(2, 440, oneLevel, 1), row(3, 600, 0.5*oneLevel, 1))))
 	for range 3 { // the first step only notes where each tank stands
 		f.scene.Step(16)
 	}

@@ -156,7 +156,11 @@ func (b *shotBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
 		s.dist = 0 // NaN or absurd: draw nothing but still end
 	}
 	s.dur = math.Max(45, math.Min(80, s.dist/19000*1000))
-	s.At = c.Levels.Actor(uint32(b.f.Author.Get(row)))
+	author := uint32(b.f.Author.Get(row))
+	s.At = c.Levels.Actor(author)
+	if c.Events != nil { // its tank kicks back
+		c.Events.Add(parts.Event{Kind: parts.EventShot, Author: author})
+	}
 	s.h = c.Stage.Add(drawZ(2, s.At), s)
 	if c.Sound != nil { // a one-shot: it ends by itself
 		c.Sound.Register("shot", parts.SoundData{X: b.f.BodyX.Float64(row), Y: b.f.BodyY.Float64(row)})

@@ -53,37 +53,6 @@ const (
 	maxWeapons = 32
 )
 
-type rawModel struct {
-	CurrentWeapon       string   `json:"currentWeapon"`
-	Size                *float64 `json:"size"`
-	AccelerationFactor  *float64 `json:"accelerationFactor"`
-	BrakingFactor       *float64 `json:"brakingFactor"`
-	MaxForwardSpeed     *float64 `json:"maxForwardSpeed"`
-	MaxReverseSpeed     *float64 `json:"maxReverseSpeed"`
-	BaseTurnTorque      *float64 `json:"baseTurnTorqueFactor"`
-	LateralGrip         *float64 `json:"lateralGrip"`
-	TurnSpeedThreshold  *float64 `json:"turnSpeedThreshold"`
-	BaseTurnFactorRatio *float64 `json:"baseTurnFactorRatio"`
-	ReverseTurn         *float64 `json:"reverseTurnMultiplier"`
-	ThrottleUp          *float64 `json:"throttleIncreaseRate"`
-	ThrottleDown        *float64 `json:"throttleDecreaseRate"`
-	Strain              *float64 `json:"strainFactor"`
-	MaxGunAngle         *float64 `json:"maxGunAngle"`
-	GunSpeed            *float64 `json:"gunRotationSpeed"`
-	GunCenterSpeed      *float64 `json:"gunCenterSpeed"`
-	BarrelHeight        *float64 `json:"barrelHeight"`
-	TurretTop           *float64 `json:"turretTop"`
-	Damping             *struct {
-		Linear  *float64 `json:"linear"`
-		Angular *float64 `json:"angular"`
-	} `json:"damping"`
-	Fixture *struct {
-		Density     *float64 `json:"density"`
-		Friction    *float64 `json:"friction"`
-		Restitution *float64 `json:"restitution"`
-	} `json:"fixture"`
-}
-
 type rawWeapon struct {
 	Type        string   `json:"type"`
 	FireRate    *float64 `json:"fireRate"`
@@ -132,15 +101,11 @@ func ParseConfig(raw []byte) (Config, error) {
 		return Config{}, fmt.Errorf("tanks prediction config: models: %w", err)
 	}
 	for _, m := range models {
-		var rm rawModel
-		if err := json.Unmarshal(m.Value, &rm); err != nil {
+		motion, weapon, err := tanks.ParseModel(m.Value)
+		if err != nil {
 			return Config{}, fmt.Errorf("tanks prediction config: model %q: %w", m.Name, err)
 		}
-		mc, err := modelFrom(m.Name, &rm)
-		if err != nil {
-			return Config{}, err
-		}
-		cfg.Models = append(cfg.Models, mc)
+		cfg.Models = append(cfg.Models, ModelConfig{Name: m.Name, CurrentWeapon: weapon, Motion: motion})
 	}
 	weapons, err := jsonobj.Unique(top.Weapons, maxWeapons)
 	if err != nil {
@@ -176,52 +141,3 @@ func ParseConfig(raw []byte) (Config, error) {
 }
 
 func finiteIn(v, lo, hi float64) bool { return !math.IsNaN(v) && v >= lo && v <= hi }
-
-func modelFrom(name string, rm *rawModel) (ModelConfig, error) {
-	m := tanks.M1()
-	var bad error
-	set := func(dst *float32, v *float64) {
-		if v == nil {
-			return
-		}
-		if !finiteIn(*v, -1e7, 1e7) {
-			bad = fmt.Errorf("tanks prediction config: model %q: value %v out of range", name, *v)
-			return
-		}
-		*dst = float32(*v)
-	}
-	set(&m.Size, rm.Size)
-	set(&m.Acceleration, rm.AccelerationFactor)
-	set(&m.Braking, rm.BrakingFactor)
-	set(&m.MaxForward, rm.MaxForwardSpeed)
-	set(&m.MaxReverse, rm.MaxReverseSpeed)
-	set(&m.TurnTorque, rm.BaseTurnTorque)
-	set(&m.LateralGrip, rm.LateralGrip)
-	set(&m.TurnSpeedThreshold, rm.TurnSpeedThreshold)
-	set(&m.BaseTurnRatio, rm.BaseTurnFactorRatio)
-	set(&m.ReverseTurn, rm.ReverseTurn)
-	set(&m.ThrottleUp, rm.ThrottleUp)
-	set(&m.ThrottleDown, rm.ThrottleDown)
-	set(&m.Strain, rm.Strain)
-	set(&m.MaxGunAngle, rm.MaxGunAngle)
-	set(&m.GunSpeed, rm.GunSpeed)
-	set(&m.GunCenterSpeed, rm.GunCenterSpeed)
-	set(&m.BarrelHeight, rm.BarrelHeight)
-	set(&m.TurretTop, rm.TurretTop)
-	if rm.Damping != nil {
-		set(&m.LinearDamping, rm.Damping.Linear)
-		set(&m.AngularDamping, rm.Damping.Angular)
-	}
-	if rm.Fixture != nil {
-		set(&m.Density, rm.Fixture.Density)
-		set(&m.Friction, rm.Fixture.Friction)
-		set(&m.Restitution, rm.Fixture.Restitution)
-	}
-	if bad != nil {
-		return ModelConfig{}, bad
-	}
-	if m.Size <= 0 || m.Density <= 0 {
-		return ModelConfig{}, fmt.Errorf("tanks prediction config: model %q: size and density must be positive", name)
-	}
-	return ModelConfig{Name: name, CurrentWeapon: rm.CurrentWeapon, Motion: m}, nil
-}

@@ -101,7 +101,7 @@ func (cs *crateSet) levelOf(c *crate, v []float32, x, y float32) tanks.LevelStat
 	if !cs.f.Layered() {
 		return c.rest
 	}
-	return cs.rules.Restore(cs.levels, x, y, int(cs.f.Level.Get(v)), cs.f.Z.Get(v), tanks.Step, false)
+	return cs.rules.Restore(cs.levels, x, y, int(cs.f.Level.Get(v)), cs.f.Z.Get(v)*cs.levels.LevelHeight(), tanks.Step, false)
 }
 
 // onLevel reports whether a shot at level meets the crate (as the shot
@@ -425,7 +425,7 @@ func (cs *crateSet) rows(tail []clientcore.Record) []clientcore.Record {
 		f.VY.Set(v, 0)
 		f.AngVel.Set(v, 0)
 		if cs.levels != nil {
-			f.Z.Set(v, c.lv.WorldZ(cs.levels))
+			f.Z.Set(v, c.lv.Z)
 			f.Level.Set(v, float32(c.lv.Level))
 		}
 		tail = append(tail, clientcore.Record{Schema: cs.key, ID: uint32(i), Fields: v})

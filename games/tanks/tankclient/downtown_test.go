@@ -11,6 +11,7 @@ import (
 	"vimpclient/clientcore"
 	"vimpclient/games/tanks"
 	"vimpclient/host/match"
+	"vimpclient/host/packer"
 	"vimpclient/internal/jsonobj"
 	"vimpclient/internal/rowtest"
 )
@@ -65,7 +66,7 @@ var drives22 = []drive22{
 // drive's.
 func game22(t testing.TB, spawn [4]float64) *match.GameData {
 	t.Helper()
-	m, err := match.New(match.Config{Log: quiet(), Map: "bridge"})
+	m, err := match.New(match.Config{Log: quiet(), Map: "bridge", Dialect: match.Dialect013})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -231,7 +232,8 @@ func TestDowntownParity(t *testing.T) {
 							g.crates.markDebris(&g.crates.crates[r.ID], r.Fields)
 						}
 						if b.Schema == key && f.HasPlayer && r.ID == uint32(f.Player.GameID) && !r.Null {
-							own.level, own.z, own.ok = rowtest.Get(t, key, r.Fields, rowtest.RoleLevel), rowtest.Get(t, key, r.Fields, rowtest.RoleZ), true
+							// The row's height is in levels.
+							own.level, own.z, own.ok = g.row.Level.Get(r.Fields), g.row.Z.Get(r.Fields)*g.levels.LevelHeight(), true
 						}
 					}
 				}
@@ -285,7 +287,7 @@ func TestDowntownParity(t *testing.T) {
 				if i, got := stateDiff(g.st, p); i >= 0 {
 					t.Fatalf("tick %d: component %d differs: predicted %v, host %v (level state %+v)", tick, i, got, p.State, g.lv)
 				}
-				if !own.ok || int(own.level) != g.lv.Level || math.Abs(float64(own.z-g.lv.WorldZ(g.levels))) > 0.006 {
+				if !own.ok || int(own.level) != g.lv.Level || math.Abs(float64(own.z/g.levels.LevelHeight()-packer.Round2(g.lv.Z))) > 0.0051 {
 					t.Fatalf("tick %d: the host's row has level %v, z %v; predicted %+v (z %v)", tick, own.level, own.z, g.lv, g.lv.WorldZ(g.levels))
 				}
 				compared++

@@ -102,6 +102,7 @@ type Game struct {
 
 	shots  shotState
 	spawns []clientcore.EventFrame
+	bomb   [2*maxBombSteps + 1]string // Turret's bomb steps, reused
 }
 
 var _ clientcore.Game = (*Game)(nil)
@@ -271,8 +272,9 @@ func (g *Game) BeginReconcile(f *clientcore.Frame) {
 			g.remotes.begin(b, f.Player.GameID)
 			for j := range b.Rows {
 				r := &b.Rows[j]
-				if r.ID == uint32(f.Player.GameID) && !r.Null && g.row.Layered() {
-					g.own = ownHeight{level: g.row.Level.Get(r.Fields), z: g.row.Z.Get(r.Fields), ok: true}
+				if r.ID == uint32(f.Player.GameID) && !r.Null && g.row.Layered() && g.mapLevels != nil {
+					// The row's height is in levels; the level state's in world units.
+					g.own = ownHeight{level: g.row.Level.Get(r.Fields), z: g.row.Z.Get(r.Fields) * g.mapLevels.LevelHeight(), ok: true}
 				}
 				if r.ID > 255 || r.ID == uint32(f.Player.GameID) {
 					continue
@@ -396,7 +398,7 @@ func (g *Game) remoteOf(r *clientcore.Row) remote {
 	f := &g.row
 	o := remote{x: f.X.Get(r.Fields), y: f.Y.Get(r.Fields), angle: f.Angle.Get(r.Fields), size: f.Size.Get(r.Fields), present: true}
 	if g.levels != nil {
-		lv := g.cfg.Levels.Restore(g.levels, o.x, o.y, int(g.row.Level.Get(r.Fields)), g.row.Z.Get(r.Fields), g.pred.DT(), true)
+		lv := g.cfg.Levels.Restore(g.levels, o.x, o.y, int(g.row.Level.Get(r.Fields)), g.row.Z.Get(r.Fields)*g.levels.LevelHeight(), g.pred.DT(), true)
 		o.reach, o.z = lv.Reach(), lv.Z
 	}
 	return o
@@ -470,7 +472,7 @@ func (g *Game) Overlay(myID uint8, hasID bool, tail []clientcore.Record) ([]clie
 	f.Size.Set(v, g.size)
 	f.Team.Set(v, g.team)
 	f.AngVel.Set(v, s.AngVel)
-	g.row.Z.Set(v, g.lv.WorldZ(g.levels))
+	g.row.Z.Set(v, g.lv.Z)
 	g.row.Level.Set(v, float32(g.lv.Level))
 	tail = append(tail, clientcore.Record{Schema: g.key, ID: uint32(myID), Fields: g.vals})
 	return g.crates.rows(g.remotes.rows(tail)), [2]float32{x, y}, true

@@ -64,7 +64,7 @@ func (rs *remoteSet) reachOf(v []float32, x, y float32) tanks.Reach {
 	if rs.levels == nil {
 		return tanks.Reach{}
 	}
-	lv := rs.rules.Restore(rs.levels, x, y, int(rs.f.Level.Get(v)), rs.f.Z.Get(v), tanks.Step, true)
+	lv := rs.rules.Restore(rs.levels, x, y, int(rs.f.Level.Get(v)), rs.f.Z.Get(v)*rs.levels.LevelHeight(), tanks.Step, true)
 	return lv.Reach()
 }
 

@@ -1,0 +1,84 @@
+package gameloop
+
+import (
+	"math"
+	"time"
+)
+
+// The engine's GAME_INFORM codes that mark a round: a team's victory
+// (params: the team), the start of a round, and a game over (no winner).
+const (
+	informVictory    = 0
+	informRoundStart = 1
+	informGameOver   = 2
+)
+
+// rounds measures the match's rounds from what the host tells every
+// player, so it works against any host: a round runs from its ROUND START
+// inform to the victory or game over that ends it, or, when the host
+// announces no end (the round's time ran out), to the next ROUND START.
+// A round whose start was not seen (joined mid-round, or the first round
+// of a new map, which starts while the player loads it) is not measured,
+// and one cut by a new map or a lost connection is not either.
+type rounds struct {
+	started  int
+	ended    int
+	open     bool      // a round whose start was seen is running
+	startAt  time.Time // when it started
+	total    time.Duration
+	shortest time.Duration
+}
+
+// inform takes one GAME_INFORM code that arrived at at.
+func (r *rounds) inform(code int, at time.Time) {
+	switch code {
+	case informRoundStart:
+		r.end(at) // a round still running ran out its time
+		r.started++
+		r.open, r.startAt = true, at
+	case informVictory, informGameOver:
+		r.end(at)
+	}
+}
+
+// end ends the running round, if one is, at at.
+func (r *rounds) end(at time.Time) {
+	if !r.open {
+		return
+	}
+	r.open = false
+	d := max(at.Sub(r.startAt), 0)
+	r.ended++
+	r.total += d
+	if r.ended == 1 || d < r.shortest {
+		r.shortest = d
+	}
+}
+
+// cut drops the running round without measuring it: a new map or a new
+// connection.
+func (r *rounds) cut() { r.open = false }
+
+// RoundsSummary is what the rounds of the session came to: the round
+// starts seen, the rounds seen from start to end, and their mean and
+// shortest length in seconds.
+type RoundsSummary struct {
+	Started         int     `json:"started"`
+	Ended           int     `json:"ended"`
+	MeanSeconds     float64 `json:"meanSeconds"`
+	ShortestSeconds float64 `json:"shortestSeconds"`
+}
+
+// summary is the rounds' figures (nil: no round start was seen).
+func (r *rounds) summary() *RoundsSummary {
+	if r.started == 0 {
+		return nil
+	}
+	s := &RoundsSummary{Started: r.started, Ended: r.ended}
+	if r.ended > 0 {
+		tenths := func(d time.Duration) float64 { return math.Round(d.Seconds()*10) / 10 }
+		s.MeanSeconds = tenths(r.total / time.Duration(r.ended))
+		s.ShortestSeconds = tenths(r.shortest)
+	}
+	return s
+}

@@ -210,6 +210,11 @@ func TestRestoreFlight(t *testing.T) {
 	}
 	near(t, "restored z", float64(s.Z), 0.4897959, 1e-5)
 	near(t, "restored vz", float64(s.VZ), -4.0816327, 1e-5)
+	// On the ramp at x = 45 (surface 0.625) without a prediction: a climb,
+	// not a flight.
+	if s := r.RestoreFrom(l, 45, 25, 1, 0.625*h, Step, true, nil); s.Stance != Climbing || s.Z != 0.625 {
+		t.Fatalf("a climb restored: %+v", s)
+	}
 	s = r.RestoreFrom(l, 75, 25, 1, 1.3*h, Step, true, &LevelState{SlickLeft: 0.25, SlickType: 2})
 	if s.Stance != Falling || s.VZ != 0 || s.Peak != s.Z || s.SlickLeft != 0.25 || s.SlickType != 2 {
 		t.Fatalf("flight restored at its peak, residue kept: %+v", s)

@@ -210,6 +210,11 @@ func TestRestoreFlight(t *testing.T) {
 	}
 	near(t, "restored z", float64(s.Z), 0.4897959, 1e-5)
 	near(t, "restored vz", float64(s.VZ), -4.0816327, 1e-5)
+	// On the ramp at x = 45 (surface 0.625) without a prediction: a climb,
+	// not a flight.
+	if s := r.RestoreFrom(l, 45, 25, 1, 0.625*h, Step, true, nil); s.Stance != Climbing || s.Z != 0.625 {
+		t.Fatalf("a climb restored: %+v", s)
+	}
 	s = r.RestoreFrom(l, 75, 25, 1, 1.3*h, Step, true, &LevelState{SlickLeft: 0.25, SlickType: 2})
 	if s.Stance != Falling || s.VZ != 0 || s.Peak != s.Z || s.SlickLeft != 0.25 || s.SlickType != 2 {
 		t.Fatalf("flight restored at its peak, residue kept: %+v", s)
@@ -262,5 +267,33 @@ func TestTilt(t *testing.T) {
 	near(t, "approach", float64(tl.Approach(0, 0.4, 1.0/60)), 0.08, 1e-6)
 	if p, r := tl.Target(&LevelState{}, 1, 0); p != 0 || r != 0 {
 		t.Fatal("a lean on flat ground")
+	}
+}
+
+// In a ballistic flight the keys move the turret only: 200 u/s east with
+// the throttle at 0.5 and forward and left held becomes 200/(1 + 3/120) =
+// 195.12195 after a step, x grows by 200/120, the throttle stays 0.5, and
+// the gun turns 3/120 to the left. Under the 0.13 rules a fall brakes and
+// grips as before.
+func TestFlightIgnoresTheTracks(t *testing.T) {
+	r := airRules(t)
+	m := M1()
+	tk := Tank{X: 10, VX: 200, Throttle: 0.5}
+	lv := LevelState{Stance: Falling, VZ: 1, SlickLeft: 1, SlickType: 1, BoostLeft: 1, BoostFactor: 2}
+	m.MoveOnGround(&tk, KeyForward|KeyLeft|KeyGunLeft, Step, &lv, &r, nil)
+	near(t, "vx", float64(tk.VX), 195.12195, 1e-3)
+	near(t, "x", float64(tk.X), 10+200.0/120, 1e-4)
+	if tk.Throttle != 0.5 || tk.AngVel != 0 || tk.EngineLoad != 0 {
+		t.Fatalf("flight %+v", tk)
+	}
+	near(t, "gun", float64(tk.Gun), -3.0/120, 1e-6)
+	near(t, "slick", float64(lv.SlickLeft), 1-1.0/120, 1e-6)
+	near(t, "hold", float64(lv.BoostLeft), 1-1.0/120, 1e-6)
+	old := DefaultLevelRules()
+	tk = Tank{X: 10, VX: 200, Throttle: 0.5}
+	lv = LevelState{Stance: Falling}
+	m.MoveOnGround(&tk, KeyForward, Step, &lv, &old, nil)
+	if tk.Throttle == 0.5 {
+		t.Fatal("the 0.13 fall keeps its old step")
 	}
 }

@@ -482,17 +482,17 @@ func (r *LevelRules) restore(l *gamemap.MapLevels, x, y float32, level int, z, d
 	if pred != nil && pred.Level == level && abs32(pred.Z-zl) <= tol {
 		return *pred
 	}
-	if r.Air.On && climbs {
-		if s, ok := r.restoreFlight(l, x, y, level, zl, tol, dt); ok {
-			return s
-		}
-	}
 	if climbs {
 		if smp, ok := l.RampAt(x, y); ok {
 			zc := rampHeight(&smp)
 			if c := climbing(&smp, zc); c.Level == level && abs32(zl-zc) <= tol {
 				return c
 			}
+		}
+	}
+	if r.Air.On && climbs {
+		if s, ok := r.restoreFlight(l, x, y, level, zl, tol, dt); ok {
+			return s
 		}
 	}
 	if zl >= float32(level)-tol || !(dt > 0) {

@@ -119,8 +119,9 @@ func (m *Model) MoveOn(t *Tank, keys uint32, dt float32, lv *LevelState, r *Leve
 	m.MoveOnGround(t, keys, dt, lv, r, nil)
 }
 
-// MoveOnGround is MoveOn over the surfaces of sm (nil: none). A tank that
-// is not in the air samples the surfaces under its tracks (TankMix, with
+// MoveOnGround is MoveOn over the surfaces of sm (nil: none), and under
+// ballistic rules (r.Air.On) a tank in the air only turns its turret. A
+// tank that is not in the air samples the surfaces under its tracks (TankMix, with
 // a slick residue carried in lv): its speed relative to the ground (a
 // conveyor's belt moves it) takes the grip, traction, top speed and
 // braking of the blend, the blend's drag and angular drag slow it, the
@@ -129,6 +130,10 @@ func (m *Model) MoveOn(t *Tank, keys uint32, dt float32, lv *LevelState, r *Leve
 // its linear damping for a while. On neutral ground it is MoveOn bit for
 // bit.
 func (m *Model) MoveOnGround(t *Tank, keys uint32, dt float32, lv *LevelState, r *LevelRules, sm *SurfaceMap) {
+	if lv != nil && r != nil && r.Air.On && lv.Airborne() {
+		m.fly(t, keys, dt, lv)
+		return
+	}
 	mix := NeutralMix
 	var boostX, boostY float32
 	hold := false
@@ -344,6 +349,24 @@ func (m *Model) moveMixed(t *Tank, keys uint32, dt float32, lv *LevelState, r *L
 	}
 	yaw := (mix.AccelL - mix.AccelR) * t.Throttle * m.Acceleration * yawGain * dt * dir
 	t.AngVel += dw*dt*mix.Turn + yaw - t.AngVel*mix.AngularDrag*dt
+	t.X += t.VX * dt
+	t.Y += t.VY * dt
+	t.Angle = angle.Normalize(t.Angle + t.AngVel*dt)
+	ld := 1 / (1 + m.LinearDamping*dt)
+	t.VX *= ld
+	t.VY *= ld
+	t.AngVel *= 1 / (1 + m.AngularDamping*dt)
+}
+
+// fly is the step of a tank in a ballistic flight: its tracks touch
+// nothing, so only the turret answers the keys; the hull keeps its
+// throttle and goes on with its velocity and spin, damped. A slick
+// residue and a boost hold run down meanwhile.
+func (m *Model) fly(t *Tank, keys uint32, dt float32, lv *LevelState) {
+	DecayBoost(lv, dt)
+	DecaySlick(lv, dt)
+	m.stepGun(t, keys, dt)
+	t.EngineLoad = 0
 	t.X += t.VX * dt
 	t.Y += t.VY * dt
 	t.Angle = angle.Normalize(t.Angle + t.AngVel*dt)

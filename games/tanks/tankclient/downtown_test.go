@@ -207,10 +207,53 @@ func (f *features22) observe(g *Game, prev tanks.LevelState) {
 // its residue, a belt, sand), and the level and height it predicts are
 // the host's own row's in every frame.
 func TestDowntownParity(t *testing.T) {
+	for _, v := range variants22 {
+		t.Run(v.name, func(t *testing.T) { downtownParity(t, v) })
+	}
+}
+
+// variant22 is a tanks 0.22 game the drives run on: its data, and how
+// much longer than on the first its drives take (a slower tank).
+type variant22 struct {
+	name  string
+	game  func(testing.TB, [4]float64) *match.GameData
+	scale float64
+}
+
+// The drives run on the match's own layered 0.13 config given the 0.22
+// coreParams, and on the match's 0.22 dialect (the real config: m1 of
+// size 3 at 130 u/s, shots from a 2.4-unit gun, the 0.22 rows).
+var variants22 = []variant22{{"coreParams", game22, 1}, {"dialect022", realGame22, 2}}
+
+// drive is d slowed down by the variant's scale.
+func (v *variant22) drive(d drive22) drive22 {
+	d.ms *= v.scale
+	d.presses = append([]press22(nil), d.presses...)
+	for i := range d.presses {
+		d.presses[i].at *= v.scale
+	}
+	return d
+}
+
+// realGame22 is downtown under the match's own 0.22 CONFIG_DATA, with one
+// team1 spawn point, the drive's.
+func realGame22(t testing.TB, spawn [4]float64) *match.GameData {
+	t.Helper()
+	m, err := match.New(match.Config{Log: quiet(), Dialect: match.Dialect022})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := game22(t, spawn)
+	g.Config = m.ConfigData()
+	return g
+}
+
+func downtownParity(t *testing.T, v variant22) {
 	total := features22{surfaces: map[string]int{}}
 	for _, d := range drives22 {
+		d := v.drive(d)
 		t.Run(d.name, func(t *testing.T) {
-			e := newEmbeddedWith(t, nil, match.Config{Game: game22(t, d.spawn)})
+			e := newEmbeddedWith(t, nil, match.Config{Game: v.game(t, d.spawn)})
 			g := newGame(t, e)
 			if g.surfaces == nil || !g.cfg.Levels.Air.On || g.levels == nil {
 				t.Fatalf("the game does not predict the 0.22 rules: surfaces %v, air %v, levels %v", g.surfaces != nil, g.cfg.Levels.Air.On, g.levels != nil)
@@ -334,17 +377,20 @@ func TestDowntownParity(t *testing.T) {
 // (50–150 ms each way, jittered): no snap, and the own tank's error p95
 // at most 0.5 world units.
 func TestDelayedDowntown(t *testing.T) {
-	for _, lead := range []bool{true, false} {
-		for i, d := range drives22 {
-			t.Run(fmt.Sprintf("%s/lead=%v", d.name, lead), func(t *testing.T) { delayedDrive(t, d, uint64(40+i), lead) })
+	for _, v := range variants22 {
+		for _, lead := range []bool{true, false} {
+			for i, d := range drives22 {
+				d := v.drive(d)
+				t.Run(fmt.Sprintf("%s/%s/lead=%v", v.name, d.name, lead), func(t *testing.T) { delayedDrive(t, v, d, uint64(40+i), lead) })
+			}
 		}
 	}
 }
 
-func delayedDrive(t *testing.T, d drive22, seed uint64, lead bool) {
+func delayedDrive(t *testing.T, v variant22, d drive22, seed uint64, lead bool) {
 	{
 		{
-			s := newSessionWith(t, seed, lead, match.Config{Game: game22(t, d.spawn)})
+			s := newSessionWith(t, seed, lead, match.Config{Game: v.game(t, d.spawn)})
 			s.run(2000)
 			f := features22{surfaces: map[string]int{}}
 			prev := s.g.lv

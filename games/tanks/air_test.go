@@ -1,19 +1,38 @@
 package tanks
 
 import (
+	"encoding/json"
 	"math"
 	"os"
+	"path/filepath"
 	"testing"
+
+	"vimpclient/internal/capturetest"
 )
 
-// coreParams022 reads the tanks 0.22 coreParams fixture.
-func coreParams022(t testing.TB) CoreParams {
+// coreParams022Raw is prediction.coreParams of a real tanks 0.22 host's
+// CONFIG_DATA.
+func coreParams022Raw(t testing.TB) json.RawMessage {
 	t.Helper()
-	raw, err := os.ReadFile("testdata/coreparams-0.22.json")
+	b, err := os.ReadFile(filepath.Join(capturetest.SharedDir(t), "captures", "real-tanks-0.22", "config-data.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := ParseCoreParams(raw)
+	var top struct {
+		Prediction struct {
+			CoreParams json.RawMessage `json:"coreParams"`
+		} `json:"prediction"`
+	}
+	if err := json.Unmarshal(b, &top); err != nil {
+		t.Fatal(err)
+	}
+	return top.Prediction.CoreParams
+}
+
+// coreParams022 reads a real tanks 0.22 host's coreParams.
+func coreParams022(t testing.TB) CoreParams {
+	t.Helper()
+	c, err := ParseCoreParams(coreParams022Raw(t))
 	if err != nil {
 		t.Fatal(err)
 	}

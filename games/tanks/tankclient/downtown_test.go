@@ -6,12 +6,14 @@ import (
 	"math"
 	"math/rand/v2"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"vimpclient/clientcore"
 	"vimpclient/games/tanks"
 	"vimpclient/host/match"
 	"vimpclient/host/packer"
+	"vimpclient/internal/capturetest"
 	"vimpclient/internal/jsonobj"
 	"vimpclient/internal/rowtest"
 )
@@ -70,10 +72,7 @@ func game22(t testing.TB, spawn [4]float64) *match.GameData {
 	if err != nil {
 		t.Fatal(err)
 	}
-	core, err := os.ReadFile("../testdata/coreparams-0.22.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	core := capture022(t, "prediction", "coreParams")
 	cfg := setMember(t, m.ConfigData(), "prediction", func(p json.RawMessage) json.RawMessage {
 		p = setMember(t, p, "coreParams", func(json.RawMessage) json.RawMessage { return core })
 		// The gun's and the turret top's heights of the 0.22 m1.
@@ -102,7 +101,7 @@ func game22(t testing.TB, spawn [4]float64) *match.GameData {
 			return out
 		})
 	})
-	raw, err := os.ReadFile("testdata/downtown-0.22.json")
+	raw, err := os.ReadFile(filepath.Join(capturetest.SharedDir(t), "captures", "real-tanks-0.22", "maps", "downtown.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -555,11 +554,7 @@ func TestDowntownShotOnRamp(t *testing.T) {
 // flight (g = 2/0.35²), the six surfaces with the boost's hold, the three
 // props, the gun's height; its m1 is the 0.22 one (size 3, 130 u/s).
 func TestRealConfig022(t *testing.T) {
-	raw, err := os.ReadFile("testdata/prediction-0.22.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg, err := ParseConfig(raw)
+	cfg, err := ParseConfig(capture022(t, "prediction"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -629,4 +624,23 @@ func TestDowntownFallDamage(t *testing.T) {
 			}
 		})
 	}
+}
+
+// capture022 is the member at path of a real tanks 0.22 host's CONFIG_DATA.
+func capture022(t testing.TB, path ...string) json.RawMessage {
+	t.Helper()
+	v, err := os.ReadFile(filepath.Join(capturetest.SharedDir(t), "captures", "real-tanks-0.22", "config-data.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range path {
+		var obj map[string]json.RawMessage
+		if err := json.Unmarshal(v, &obj); err != nil {
+			t.Fatal(err)
+		}
+		if v = obj[name]; v == nil {
+			t.Fatalf("CONFIG_DATA has no %v", path)
+		}
+	}
+	return v
 }

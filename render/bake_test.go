@@ -169,3 +169,28 @@ func drawScene(t *testing.T, sc *scene) *image.RGBA {
 	steps(t, sc, 1920, 1080, acts...)
 	return img
 }
+
+// A new map's first frame draws its static layers from their cells (its
+// chunks are not baked yet), and says so; once the chunks in view are
+// baked, the frames say they are whole. A cache that bakes nothing says so
+// every frame.
+func TestMapUnbakedUntilTheChunksInView(t *testing.T) {
+	sc := layersScene(t, 300, 200)
+	var seen []bool
+	steps(t, sc, 1920, 1080, repeat(40, func(*ebiten.Image) { seen = append(seen, sc.r.MapUnbaked()) })...)
+	if !seen[0] {
+		t.Fatal("the first frame of a new map was whole")
+	}
+	if seen[len(seen)-1] {
+		t.Fatalf("still unbaked after %d frames: %v", len(seen), seen)
+	}
+	never := layersScene(t, 300, 200)
+	never.r.gfx.cache.budget = 0
+	seen = seen[:0]
+	steps(t, never, 1920, 1080, repeat(5, func(*ebiten.Image) { seen = append(seen, never.r.MapUnbaked()) })...)
+	for i, u := range seen {
+		if !u {
+			t.Fatalf("frame %d of a cache that bakes nothing was whole", i)
+		}
+	}
+}

@@ -130,6 +130,10 @@ type chunkCache struct {
 	// allowance or budget: how long a map takes to bake is measured so.
 	whole bool
 
+	// unbaked counts the visible chunks this frame drew from their cells
+	// or left out, not from a baked image.
+	unbaked int
+
 	idle     int    // frames in a row that baked nothing
 	gen      uint64 // bumped by drop: results of older jobs are dropped
 	inFlight int
@@ -171,6 +175,7 @@ func (c *chunkCache) startFrame() {
 	if c.idle >= idleFrames {
 		c.trimPool()
 	}
+	c.unbaked = 0
 	c.bakes, c.direct = 0, 0
 	t0 := time.Now()
 	c.collect(maxUploadsPerFrame)
@@ -631,6 +636,7 @@ func (c *chunkCache) draw(g *gfx, l *parts.StaticLayer) {
 	c.wanted += (min(bl.cols, cx1+1) - max(0, cx0-1)) * (min(bl.rows, cy1+1) - max(0, cy0-1))
 	if (cx1-cx0)*(cy1-cy0) > maxVisibleChunks {
 		c.skipped += (cx1 - cx0) * (cy1 - cy0)
+		c.unbaked += (cx1 - cx0) * (cy1 - cy0)
 		return
 	}
 	for cy := cy0; cy < cy1; cy++ {
@@ -639,6 +645,7 @@ func (c *chunkCache) draw(g *gfx, l *parts.StaticLayer) {
 			ch, ok := bl.chunks[key]
 			if !ok {
 				if !c.canBake() {
+					c.unbaked++
 					g.cellsOf(bl, key)
 					continue
 				}
@@ -647,6 +654,7 @@ func (c *chunkCache) draw(g *gfx, l *parts.StaticLayer) {
 			ch.used = c.frame
 			switch {
 			case ch.pending:
+				c.unbaked++
 				g.cellsOf(bl, key)
 			case ch.img != nil:
 				g.chunk(bl, ch)

@@ -213,6 +213,12 @@ func (r *Renderer) Loading() (assets.Progress, bool) {
 	return p, p.Loading()
 }
 
+// MapUnbaked reports whether the frame Draw drew last showed part of the
+// map's static layers from their cells, or left part out, because the
+// chunks in view were not baked yet: the first frames of a map, and a jump
+// across it.
+func (r *Renderer) MapUnbaked() bool { return r.gfx.cache.unbaked > 0 }
+
 // ImagesLoading reports whether an image the parts draw is still to come:
 // the window covers the game only then (sounds arrive while it plays).
 func (r *Renderer) ImagesLoading() bool { return r.tex.imagesLoading() }

@@ -95,6 +95,7 @@ func (w *Window) followGame() {
 		return
 	}
 	w.menuCtl = c
+	w.trimIn = trimFrames // a new match: the last one's textures go back once freed
 	if keys, ok := l.GameKeys(); ok {
 		w.menu.SetGame(l.GameID(), keys, l.Bindings())
 		w.padMap = w.menu.PadMap()

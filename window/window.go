@@ -22,10 +22,12 @@ import (
 
 	"vimpclient/assets"
 	"vimpclient/gameloop"
+	"vimpclient/gamemap"
 	"vimpclient/hud"
 	hudview "vimpclient/hud/view"
 	"vimpclient/input"
 	"vimpclient/input/ebiteninput"
+	"vimpclient/internal/memtrim"
 	"vimpclient/netgraph"
 	netview "vimpclient/netgraph/view"
 	"vimpclient/render"
@@ -88,12 +90,21 @@ type Window struct {
 	// world before the next tick so the player is kept out from under them.
 	covered   []hud.Rect
 	keepClear []canvas.Rect
-	start     time.Time
-	dpr       float64
-	shotDone  bool
-	quit      bool
-	err       error
-	pending   string // screenshot path to write at the end of the next Draw
+	// trimmer returns the C heap's free pages (a software GL driver's freed
+	// textures) to the system trimFrames frames after a new match began,
+	// once the last match's images are gone; trimIn counts down to it.
+	trimmer *memtrim.Trimmer
+	trimIn  int
+	// coverMap is the map whose first frames the loading bar covers until
+	// its chunks in view are baked, at most until coverUntil.
+	coverMap   *gamemap.Map
+	coverUntil time.Time
+	start      time.Time
+	dpr        float64
+	shotDone   bool
+	quit       bool
+	err        error
+	pending    string // screenshot path to write at the end of the next Draw
 	// toast is the line saying where the last F12 screenshot went, shown
 	// until toastUntil.
 	toast      string
@@ -407,6 +418,7 @@ func (w *Window) Update() error {
 	w.keepPlayerClear()
 	w.play.Tick(now)
 	w.followGame()
+	w.trimAfterMatch()
 	w.applyMenu()
 	if l := w.play.Loop(); l != w.graphOf {
 		// A demo that seeked back plays on a new loop: graph its network,
@@ -483,7 +495,7 @@ func (w *Window) Draw(screen *ebiten.Image) {
 	w.covered = w.hud.Covered(w.covered[:0])
 	w.graph.DrawAt(screen, w.hud.Layout().NetGraph.X, w.hud.Layout().NetGraph.Y, hs)
 	w.play.Overlay(w, screen)
-	if p, _ := w.renderer.Loading(); w.renderer.ImagesLoading() || loop.World().Preparing() {
+	if p, _ := w.renderer.Loading(); w.renderer.ImagesLoading() || loop.World().Preparing() || w.mapBaking(loop) {
 		w.drawLoading(screen, p)
 	}
 	w.hud.DrawSettings(screen, w.menu, loop.NowMs(), hs)
@@ -563,8 +575,8 @@ func (w *Window) drawLoading(screen *ebiten.Image, p assets.Progress) {
 // the percentage, and the failures if any; with no file to load, the
 // game's textures are being drawn.
 func loadingText(p assets.Progress) string {
-	if p.Total == 0 {
-		return "Preparing the game"
+	if p.Total == 0 || (p.Done == p.Total && p.Failed == 0) {
+		return "Preparing the game" // nothing to download, or all here: the map and textures are being made
 	}
 	s := fmt.Sprintf("Loading assets: %d / %d files (%d%%)", p.Done, p.Total, int(p.Fraction()*100))
 	if p.Failed > 0 {
@@ -617,4 +629,40 @@ func (w *Window) keepPlayerClear() {
 		w.keepClear = append(w.keepClear, canvas.Rect{Left: r.X / k, Top: r.Y / k, W: r.W / k, H: r.H / k})
 	}
 	w.play.Loop().World().SetKeepClear(w.keepClear)
+}
+
+// trimFrames is how long after a new match begins the C heap is trimmed:
+// by then the last match's images were disposed of and freed.
+const trimFrames = 120
+
+// trimAfterMatch counts down to the trim a new match asked for.
+func (w *Window) trimAfterMatch() {
+	if w.trimIn <= 0 {
+		return
+	}
+	if w.trimIn--; w.trimIn == 0 {
+		if w.trimmer == nil {
+			w.trimmer = memtrim.New()
+		}
+		w.trimmer.Trim()
+	}
+}
+
+// mapCoverFor bounds how long a new map's unbaked chunks keep the loading
+// bar up: a view that never bakes whole (zoomed far out) shows after it.
+const mapCoverFor = 3 * time.Second
+
+// mapBaking reports whether the loading bar covers a new map whose chunks
+// in view are not all baked yet: the frame would show part of the map
+// drawn cell by cell, or not at all.
+func (w *Window) mapBaking(l *gameloop.Loop) bool {
+	m := l.World().Map()
+	if m == nil {
+		return false
+	}
+	now := w.opts.Clock()
+	if m != w.coverMap {
+		w.coverMap, w.coverUntil = m, now.Add(mapCoverFor)
+	}
+	return now.Before(w.coverUntil) && w.renderer.MapUnbaked()
 }

@@ -219,6 +219,7 @@ func TestLoadingText(t *testing.T) {
 		{}:                               "Preparing the game", // no file: the textures being drawn
 		{Done: 3, Total: 12}:             "Loading assets: 3 / 12 files (25%)",
 		{Done: 11, Failed: 2, Total: 12}: "Loading assets: 11 / 12 files (91%), 2 unavailable",
+		{Done: 12, Total: 12}:            "Preparing the game", // all here: the map being baked
 	} {
 		if got := loadingText(p); got != want {
 			t.Errorf("loadingText(%+v) = %q, want %q", p, got, want)

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package memtrim
+
+func lookup() func(uintptr) int32 { return nil }

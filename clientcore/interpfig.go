@@ -31,6 +31,12 @@ type InterpStats struct {
 	// sample before's; MaxBackStepMs is the largest such step.
 	BackSteps     uint64
 	MaxBackStepMs float64
+	// MaxStepMs is the largest difference between how far render time
+	// moved from one sample to the next and the wall time between them: a
+	// render clock that slews moves a little faster or slower than the
+	// wall, one that follows each frame's arrival jumps. A move of over
+	// maxResetMs is a reset (a new host, a map), not counted.
+	MaxStepMs float64
 	// LateFrames counts the frames that arrived behind render time and
 	// were applied at once, never interpolated (Stats.Late).
 	LateFrames uint64
@@ -83,6 +89,21 @@ func (f *interpFigures) backStep(prev, now float64) {
 	if now < prev && finite(prev-now) {
 		f.s.BackSteps++
 		f.s.MaxBackStepMs = max(f.s.MaxBackStepMs, prev-now)
+	}
+}
+
+// maxResetMs is the render time move that is a reset of the clock, not a
+// step of it.
+const maxResetMs = 500.0
+
+// renderStep counts render time moving by moved ms over a sample dt ms
+// after the last (dt 0: no step to compare, as after a pause).
+func (f *interpFigures) renderStep(moved, dt float64) {
+	if f.held || !(dt > 0) || !finite(moved) {
+		return
+	}
+	if d := math.Abs(moved - dt); d <= maxResetMs {
+		f.s.MaxStepMs = max(f.s.MaxStepMs, d)
 	}
 }
 

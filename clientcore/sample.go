@@ -35,6 +35,7 @@ func (c *Core) sampleWorld(localNow float64) *Hot {
 	}
 	if b.hasLastRender {
 		c.fig.backStep(b.lastRenderTime, renderTime)
+		c.fig.renderStep(renderTime-b.lastRenderTime, dt)
 	}
 	b.lastRenderTime, b.hasLastRender = renderTime, true
 	a := -1

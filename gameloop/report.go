@@ -125,6 +125,7 @@ func addInterp(a, b clientcore.InterpStats) clientcore.InterpStats {
 	s.FreezesOver100ms += b.FreezesOver100ms
 	s.BackSteps += b.BackSteps
 	s.MaxBackStepMs = max(a.MaxBackStepMs, b.MaxBackStepMs)
+	s.MaxStepMs = max(a.MaxStepMs, b.MaxStepMs)
 	s.LateFrames += b.LateFrames
 	s.DelayMsMax = max(a.DelayMsMax, b.DelayMsMax)
 	s.ExtrapolatedMs += b.ExtrapolatedMs

@@ -67,6 +67,8 @@ type Summary struct {
 // InterpSummary is the render clock's figures (clientcore.InterpStats):
 // the time and episodes the world stood frozen past the newest frame (the
 // ones over 100 ms apart), the render time's steps back and the largest,
+// the largest difference between a sample's move of render time and the
+// wall time it took (maxStepMs),
 // the frames that came behind render time, the delay's median and
 // largest, and the time remote entities were extrapolated. Times in ms.
 type InterpSummary struct {
@@ -75,6 +77,7 @@ type InterpSummary struct {
 	FreezesOver100ms uint64  `json:"freezesOver100ms"`
 	BackSteps        uint64  `json:"backSteps"`
 	MaxBackStepMs    float64 `json:"maxBackStepMs"`
+	MaxStepMs        float64 `json:"maxStepMs"`
 	LateFrames       uint64  `json:"lateFrames"`
 	DelayMsP50       float64 `json:"delayMsP50"`
 	DelayMsMax       float64 `json:"delayMsMax"`
@@ -88,7 +91,7 @@ func interpSummary(s clientcore.InterpStats) *InterpSummary {
 	}
 	ms := func(v float64) float64 { return math.Round(v*10) / 10 }
 	return &InterpSummary{FrozenMs: ms(s.FrozenMs), Freezes: s.Freezes, FreezesOver100ms: s.FreezesOver100ms,
-		BackSteps: s.BackSteps, MaxBackStepMs: ms(s.MaxBackStepMs), LateFrames: s.LateFrames,
+		BackSteps: s.BackSteps, MaxBackStepMs: ms(s.MaxBackStepMs), MaxStepMs: ms(s.MaxStepMs), LateFrames: s.LateFrames,
 		DelayMsP50: ms(s.DelayMsP50), DelayMsMax: ms(s.DelayMsMax), ExtrapolatedMs: ms(s.ExtrapolatedMs)}
 }
 

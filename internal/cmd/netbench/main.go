@@ -10,8 +10,9 @@
 // cell is the range over the runs.
 //
 // The conditions, each way: direct (no proxy); 100 ms ± 40 ms; 150 ms with
-// a 300 ms stall every 2 s towards the client; 250 ms ± 100 ms. Jitter
-// keeps the order of the bytes, as TCP does.
+// a 300 ms stall every 2 s towards the client; 250 ms ± 100 ms; 50 ms with
+// 32 KB/s towards the client. Jitter keeps the order of the bytes, as TCP
+// does.
 //
 // Usage (from the repository root; make netbench runs it):
 //
@@ -51,13 +52,16 @@ var conditions = []condition{
 	{name: "stall", label: "150 ms + 300 ms stall / 2 s", down: netsim.Link{Delay: 150 * ms, StallEvery: 2000 * ms, Stall: 300 * ms, StallPhase: 1000 * ms},
 		up: netsim.Link{Delay: 150 * ms}},
 	{name: "bad", label: "250 ms ± 100 ms", down: netsim.Link{Delay: 250 * ms, Jitter: 100 * ms}, up: netsim.Link{Delay: 250 * ms, Jitter: 100 * ms}},
+	// A thin line: 50 ms each way and 32 KB/s towards the client, about
+	// what a busy match's frames take, so bursts queue behind each other.
+	{name: "thin", label: "50 ms, 32 KB/s down", down: netsim.Link{Delay: 50 * ms, BytesPerSec: 32 << 10}, up: netsim.Link{Delay: 50 * ms}},
 }
 
 func main() {
 	runs := flag.Int("runs", 2, "runs per condition and render clock")
 	dur := flag.Duration("for", 30*time.Second, "length of each run")
 	interps := flag.String("interp", "adaptive,fixed", "the render clocks to measure, comma separated: adaptive, fixed")
-	only := flag.String("only", "", "the conditions to run, comma separated: direct, jitter, stall, bad (default all)")
+	only := flag.String("only", "", "the conditions to run, comma separated: direct, jitter, stall, bad, thin (default all)")
 	bots := flag.Int("bots", 5, "bots in the embedded host's match")
 	script := flag.String("script", "testdata/scripts/drive.txt", "the key script of every run")
 	verbose := flag.Bool("v", false, "log each run's summary to stderr")
@@ -163,11 +167,11 @@ func tail(s string) string {
 // runs.
 func printTable(w io.Writer, rows []row, runs int, dur time.Duration, bots int) {
 	fmt.Fprintf(w, "%d × %v headless runs per row, embedded host with %d bots, testdata/scripts/drive.txt\n\n", runs, dur, bots)
-	fmt.Fprintln(w, "| condition | clock | own-tank error p95 / snaps | frozen ms (% of run) | freezes (> 100 ms) | back steps (max ms) | late frames | delay ms p50 / max | extrapolated ms |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| condition | clock | own-tank error p95 / snaps | frozen ms (% of run) | freezes (> 100 ms) | back steps (max ms) | largest step ms | late frames | delay ms p50 / max | extrapolated ms |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {
 		f := func(get func(s *gameloop.Summary) float64, prec int) string { return span(r.sums, get, prec) }
-		fmt.Fprintf(w, "| %s | %s | %s / %s | %s (%s %%) | %s (%s) | %s (%s) | %s | %s / %s | %s |\n", r.cond, r.interp,
+		fmt.Fprintf(w, "| %s | %s | %s / %s | %s (%s %%) | %s (%s) | %s (%s) | %s | %s | %s / %s | %s |\n", r.cond, r.interp,
 			f(func(s *gameloop.Summary) float64 { return s.Prediction.ErrorP95 }, 2),
 			f(func(s *gameloop.Summary) float64 { return float64(s.Prediction.Snaps) }, 0),
 			f(func(s *gameloop.Summary) float64 { return s.Interp.FrozenMs }, 0),
@@ -176,6 +180,7 @@ func printTable(w io.Writer, rows []row, runs int, dur time.Duration, bots int) 
 			f(func(s *gameloop.Summary) float64 { return float64(s.Interp.FreezesOver100ms) }, 0),
 			f(func(s *gameloop.Summary) float64 { return float64(s.Interp.BackSteps) }, 0),
 			f(func(s *gameloop.Summary) float64 { return s.Interp.MaxBackStepMs }, 0),
+			f(func(s *gameloop.Summary) float64 { return s.Interp.MaxStepMs }, 1),
 			f(func(s *gameloop.Summary) float64 { return float64(s.Interp.LateFrames) }, 0),
 			f(func(s *gameloop.Summary) float64 { return s.Interp.DelayMsP50 }, 0),
 			f(func(s *gameloop.Summary) float64 { return s.Interp.DelayMsMax }, 0),

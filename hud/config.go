@@ -2,7 +2,6 @@ package hud
 
 import (
 	"encoding/json"
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -48,13 +47,7 @@ type PanelSchema struct {
 }
 
 // PanelField is one panel cell's definition.
-type PanelField struct {
-	Name   string  `json:"name"`
-	Elem   string  `json:"elem"`
-	Type   string  `json:"type"` // bar, value, time, weapon
-	Max    float64 `json:"max"`
-	Blocks int     `json:"blocks"`
-}
+type PanelField = protocol.PanelField
 
 // StatSchema is modules.stat.params.
 type StatSchema struct {
@@ -131,75 +124,14 @@ func UIConfigFrom(c *protocol.Config) UIConfig {
 	u.Game = c.GameInformList
 	u.Chat.Messages = c.ChatMessages
 	u.Vote.Templates = c.VoteTemplates
-	var top struct {
-		Modules struct {
-			Chat struct {
-				Params struct {
-					ListLimit, LineTime, CacheMin, CacheMax float64
-				} `json:"params"`
-			} `json:"chat"`
-			Panel struct {
-				Keys   map[string]string `json:"keys"`
-				Fields []PanelField      `json:"fields"`
-			} `json:"panel"`
-			Stat struct {
-				Params struct {
-					Columns  []string                        `json:"columns"`
-					Heads    map[string]string               `json:"heads"`
-					Bodies   map[string]string               `json:"bodies"`
-					SortList map[string][][2]json.RawMessage `json:"sortList"`
-					Mode     json.RawMessage                 `json:"mode"`
-					Period   json.RawMessage                 `json:"period"`
-					Limit    json.RawMessage                 `json:"limit"`
-				} `json:"params"`
-			} `json:"stat"`
-			Vote struct {
-				Params struct {
-					Menu []json.RawMessage `json:"menu"`
-					Time float64           `json:"time"`
-				} `json:"params"`
-			} `json:"vote"`
-		} `json:"modules"`
-	}
-	var mods map[string]json.RawMessage
-	var outer struct {
-		Modules map[string]json.RawMessage `json:"modules"`
-		InitIDs json.RawMessage            `json:"initIdList"`
-	}
-	if err := json.Unmarshal(c.Raw, &outer); err != nil {
-		u.Problems = append(u.Problems, "config: "+err.Error())
-		return u
-	}
-	mods = outer.Modules
-	if len(outer.InitIDs) > 0 && !protocol.IsNull(outer.InitIDs) {
-		if err := json.Unmarshal(outer.InitIDs, &u.InitIDs); err != nil {
-			u.Problems = append(u.Problems, "initIdList: "+err.Error())
-		}
-	}
-	part := func(name string, dst any) {
-		if raw, ok := mods[name]; ok {
-			if err := json.Unmarshal(raw, dst); err != nil {
-				u.Problems = append(u.Problems, fmt.Sprintf("modules.%s: %v", name, err))
-			}
-		}
-	}
-	var cm struct {
-		Canvases map[string]struct {
-			FixSize json.RawMessage `json:"fixSize"`
-		} `json:"canvases"`
-	}
-	part("canvasManager", &cm)
-	for _, c := range cm.Canvases {
-		if sz, ok := fixSize(protocol.ParseScalarText(c.FixSize)); ok && len(u.Fixed) < maxFixedCanvases {
+	u.InitIDs = c.InitIDs
+	for _, t := range c.FixSizes {
+		if sz, ok := fixSize(t); ok && len(u.Fixed) < maxFixedCanvases {
 			u.Fixed = append(u.Fixed, sz)
 		}
 	}
-	part("chat", &top.Modules.Chat)
-	part("panel", &top.Modules.Panel)
-	part("stat", &top.Modules.Stat)
-	part("vote", &top.Modules.Vote)
 
-	cp := top.Modules.Chat.Params
+	cp := c.Chat
 	if cp.ListLimit >= 1 && cp.ListLimit <= 100 {
 		u.Chat.ListLimit = int(cp.ListLimit)
 	}
@@ -210,8 +142,8 @@ func UIConfigFrom(c *protocol.Config) UIConfig {
 		u.Chat.CacheMin, u.Chat.CacheMax = int(cp.CacheMin), int(cp.CacheMax)
 	}
 
-	u.Panel.Keys = top.Modules.Panel.Keys
-	for _, f := range top.Modules.Panel.Fields {
+	u.Panel.Keys = c.Panel.Keys
+	for _, f := range c.Panel.Fields {
 		if f.Max <= 0 {
 			f.Max = 100
 		}
@@ -224,7 +156,7 @@ func UIConfigFrom(c *protocol.Config) UIConfig {
 		u.Panel.Fields = append(u.Panel.Fields, f)
 	}
 
-	sp := top.Modules.Stat.Params
+	sp := c.Stat
 	u.Stat.Columns = sp.Columns
 	u.Stat.Mode = protocol.ParseScalarText(sp.Mode)
 	if p := protocol.ParseScalarText(sp.Period); p != "" {
@@ -256,7 +188,7 @@ func UIConfigFrom(c *protocol.Config) UIConfig {
 		}
 	}
 
-	vp := top.Modules.Vote.Params
+	vp := c.Vote
 	if vp.Time > 0 {
 		u.Vote.Time = vp.Time
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -39,13 +40,64 @@ type Config struct {
 	// ChatMessages are the game's texts of the chat codes by group; a nil
 	// entry (null, or not a string) leaves the code to the client's own
 	// text, an empty one silences it.
-	ChatMessages  map[string][]*string
-	PanelKeys     map[string]string
+	ChatMessages map[string][]*string
+	// InitIDs is initIdList: the elements revealed once the form is
+	// accepted.
+	InitIDs []string
+	// FixSizes are the fixSize texts of modules.canvasManager's canvases
+	// ("W" or "W:H"), the ones that have one.
+	FixSizes []string
+	// Chat, Panel, Stat and Vote are the overlays' modules, typed once.
+	Chat          ChatModule
+	Panel         PanelModule
+	Stat          StatModule
+	Vote          VoteModule
 	Snapshot      json.RawMessage // the snapshot schema keys object
 	Prediction    json.RawMessage
 	Parts         json.RawMessage // the game's parts: renderers, canvases, sounds
 	CanvasManager json.RawMessage // modules.canvasManager: canvases and camera
 	Problems      []string
+}
+
+// ChatModule is modules.chat.params: the lines kept on screen, how long
+// each stays (ms), and the history's bounds.
+type ChatModule struct {
+	ListLimit, LineTime, CacheMin, CacheMax float64
+}
+
+// PanelModule is modules.panel: its keys and fields.
+type PanelModule struct {
+	Keys   map[string]string `json:"keys"`
+	Fields []PanelField      `json:"fields"`
+}
+
+// PanelField is one modules.panel.fields entry.
+type PanelField struct {
+	Name   string  `json:"name"`
+	Elem   string  `json:"elem"`
+	Type   string  `json:"type"` // bar, value, time, weapon
+	Max    float64 `json:"max"`
+	Blocks int     `json:"blocks"`
+}
+
+// StatModule is modules.stat.params: the scoreboard's columns, table heads
+// and bodies by team, sort orders, and the leaderboard's mode, period and
+// limit (scalars any JSON type may carry).
+type StatModule struct {
+	Columns  []string                        `json:"columns"`
+	Heads    map[string]string               `json:"heads"`
+	Bodies   map[string]string               `json:"bodies"`
+	SortList map[string][][2]json.RawMessage `json:"sortList"`
+	Mode     json.RawMessage                 `json:"mode"`
+	Period   json.RawMessage                 `json:"period"`
+	Limit    json.RawMessage                 `json:"limit"`
+}
+
+// VoteModule is modules.vote.params' menu and vote time (ms); the
+// templates are Config.VoteTemplates.
+type VoteModule struct {
+	Menu []json.RawMessage `json:"menu"`
+	Time float64           `json:"time"`
 }
 
 // Interpolation is CONFIG_DATA.interpolation in milliseconds.
@@ -107,24 +159,41 @@ func ParseConfig(raw json.RawMessage) (*Config, error) {
 		Vote struct {
 			Params struct {
 				Templates map[string][]json.RawMessage `json:"templates"`
+				VoteModule
 			} `json:"params"`
 		} `json:"vote"`
 		Chat struct {
 			Params struct {
 				Messages map[string][]json.RawMessage `json:"messages"`
+				ChatModule
 			} `json:"params"`
 		} `json:"chat"`
-		Panel struct {
-			Keys map[string]string `json:"keys"`
-		} `json:"panel"`
+		Stat struct {
+			Params StatModule `json:"params"`
+		} `json:"stat"`
+		CanvasManager struct {
+			Canvases map[string]struct {
+				FixSize json.RawMessage `json:"fixSize"`
+			} `json:"canvases"`
+		} `json:"canvasManager"`
 	}
 	var mods map[string]json.RawMessage
 	soft("modules", top["modules"], &mods)
 	soft("modules.controls", mods["controls"], &modules.Controls)
 	soft("modules.vote", mods["vote"], &modules.Vote)
 	soft("modules.chat", mods["chat"], &modules.Chat)
-	soft("modules.panel", mods["panel"], &modules.Panel)
+	soft("modules.panel", mods["panel"], &c.Panel)
+	soft("modules.stat", mods["stat"], &modules.Stat)
+	soft("modules.canvasManager", mods["canvasManager"], &modules.CanvasManager)
+	soft("initIdList", top["initIdList"], &c.InitIDs)
 	c.CanvasManager = mods["canvasManager"]
+	c.Chat, c.Stat, c.Vote = modules.Chat.Params.ChatModule, modules.Stat.Params, modules.Vote.Params.VoteModule
+	for _, cv := range modules.CanvasManager.Canvases {
+		if t := scalarText(cv.FixSize); t != "" {
+			c.FixSizes = append(c.FixSizes, t)
+		}
+	}
+	slices.Sort(c.FixSizes) // the canvases' order in the object is lost to the map: a stable one
 	c.KeySets = modules.Controls.KeySetList
 	c.Modes = modules.Controls.Modes
 	c.Cmds = modules.Controls.Cmds
@@ -132,7 +201,6 @@ func ParseConfig(raw json.RawMessage) (*Config, error) {
 		c.Pointer = modules.Controls.Pointer
 	}
 	c.ChatMessages = chatTexts(modules.Chat.Params.Messages)
-	c.PanelKeys = modules.Panel.Keys
 	if len(modules.Vote.Params.Templates) > 0 {
 		c.VoteTemplates = make(map[string]VoteTemplate, len(modules.Vote.Params.Templates))
 		for name, parts := range modules.Vote.Params.Templates {

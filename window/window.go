@@ -99,12 +99,15 @@ type Window struct {
 	// its chunks in view are baked, at most until coverUntil.
 	coverMap   *gamemap.Map
 	coverUntil time.Time
-	start      time.Time
-	dpr        float64
-	shotDone   bool
-	quit       bool
-	err        error
-	pending    string // screenshot path to write at the end of the next Draw
+	// loadingShown is whether the last frame drew the loading bar over
+	// the game: a -screenshot waits for a frame that does not.
+	loadingShown bool
+	start        time.Time
+	dpr          float64
+	shotDone     bool
+	quit         bool
+	err          error
+	pending      string // screenshot path to write at the end of the next Draw
 	// toast is the line saying where the last F12 screenshot went, shown
 	// until toastUntil.
 	toast      string
@@ -464,7 +467,7 @@ func (w *Window) shotReady(now time.Time) bool {
 		return true // the start, connecting and browser screens have nothing to wait for
 	}
 	l := w.play.Loop()
-	return !w.renderer.ImagesLoading() && !l.World().Preparing() && !l.Stats().PlayAt.IsZero()
+	return !w.renderer.ImagesLoading() && !l.World().Preparing() && !l.Stats().PlayAt.IsZero() && !w.loadingShown
 }
 
 // Draw implements ebiten.Game. A match's frame is handed to its loop for
@@ -495,7 +498,9 @@ func (w *Window) Draw(screen *ebiten.Image) {
 	w.covered = w.hud.Covered(w.covered[:0])
 	w.graph.DrawAt(screen, w.hud.Layout().NetGraph.X, w.hud.Layout().NetGraph.Y, hs)
 	w.play.Overlay(w, screen)
+	w.loadingShown = false
 	if p, _ := w.renderer.Loading(); w.renderer.ImagesLoading() || loop.World().Preparing() || w.mapBaking(loop) {
+		w.loadingShown = true
 		w.drawLoading(screen, p)
 	}
 	w.hud.DrawSettings(screen, w.menu, loop.NowMs(), hs)

@@ -35,7 +35,9 @@ type InterpStats struct {
 	// moved from one sample to the next and the wall time between them: a
 	// render clock that slews moves a little faster or slower than the
 	// wall, one that follows each frame's arrival jumps. A move of over
-	// maxResetMs is a reset (a new host, a map), not counted.
+	// maxResetMs is a reset (a new host, a map), and a sample more than
+	// maxStepSampleMs after the last a loop that stalled (a slewing clock
+	// moves 10 % of any gap): neither is counted.
 	MaxStepMs float64
 	// LateFrames counts the frames that arrived behind render time and
 	// were applied at once, never interpolated (Stats.Late).
@@ -96,10 +98,14 @@ func (f *interpFigures) backStep(prev, now float64) {
 // step of it.
 const maxResetMs = 500.0
 
+// maxStepSampleMs is the longest sample gap MaxStepMs counts: three 60 Hz
+// ticks.
+const maxStepSampleMs = 50.0
+
 // renderStep counts render time moving by moved ms over a sample dt ms
 // after the last (dt 0: no step to compare, as after a pause).
 func (f *interpFigures) renderStep(moved, dt float64) {
-	if f.held || !(dt > 0) || !finite(moved) {
+	if f.held || !(dt > 0) || dt > maxStepSampleMs || !finite(moved) {
 		return
 	}
 	if d := math.Abs(moved - dt); d <= maxResetMs {

@@ -180,6 +180,7 @@ type Core struct {
 	// velocity), the records an extrapolated sample showed and the blend
 	// that fades their difference out once frames land.
 	fig         interpFigures
+	jumps       jumpWatch
 	adaptive    bool
 	rc          renderClock
 	prev        *slot
@@ -228,13 +229,14 @@ func (c *Core) Stats() Stats {
 func (c *Core) InterpStats() InterpStats {
 	s := c.fig.stats()
 	s.LateFrames = c.stats.Late
+	s.Jumps, s.MaxJumpFrames = c.jumps.s.Jumps, c.jumps.s.MaxJumpFrames
 	return s
 }
 
 // HoldFigures stops the render clock's figures where they stand: the
 // client is leaving, and what it draws from then on says nothing of the
 // network.
-func (c *Core) HoldFigures() { c.fig.held = true }
+func (c *Core) HoldFigures() { c.fig.held, c.jumps.held = true, true }
 
 // Freezes is InterpStats().Freezes, read without the median's walk (the
 // net graph reads it every tick).
@@ -500,6 +502,7 @@ func (c *Core) drop() {
 	c.freed = freed[:0]
 	c.rc.restart()
 	c.fig.forget()
+	c.jumps.forget()
 	c.shownValid, c.blendActive = false, false
 }
 

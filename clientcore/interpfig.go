@@ -50,6 +50,10 @@ type InterpStats struct {
 	// ExtrapolatedMs is the time remote entities were dead-reckoned past
 	// the newest frame.
 	ExtrapolatedMs float64
+	// Jumps and MaxJumpFrames are the remote actors' jumps on screen
+	// (JumpStats).
+	Jumps         uint64
+	MaxJumpFrames float64
 	// Samples is the number of samples that had a render time.
 	Samples uint64
 }

@@ -126,6 +126,8 @@ func addInterp(a, b clientcore.InterpStats) clientcore.InterpStats {
 	s.BackSteps += b.BackSteps
 	s.MaxBackStepMs = max(a.MaxBackStepMs, b.MaxBackStepMs)
 	s.MaxStepMs = max(a.MaxStepMs, b.MaxStepMs)
+	s.Jumps += b.Jumps
+	s.MaxJumpFrames = max(a.MaxJumpFrames, b.MaxJumpFrames)
 	s.LateFrames += b.LateFrames
 	s.DelayMsMax = max(a.DelayMsMax, b.DelayMsMax)
 	s.ExtrapolatedMs += b.ExtrapolatedMs

@@ -68,7 +68,9 @@ type Summary struct {
 // the time and episodes the world stood frozen past the newest frame (the
 // ones over 100 ms apart), the render time's steps back and the largest,
 // the largest difference between a sample's move of render time and the
-// wall time it took (maxStepMs),
+// wall time it took (maxStepMs), the remote actors' jumps on screen of
+// more than one host frame's worth of their motion and the largest, in
+// frames (jumps, maxJumpFrames),
 // the frames that came behind render time, the delay's median and
 // largest, and the time remote entities were extrapolated. Times in ms.
 type InterpSummary struct {
@@ -82,6 +84,8 @@ type InterpSummary struct {
 	DelayMsP50       float64 `json:"delayMsP50"`
 	DelayMsMax       float64 `json:"delayMsMax"`
 	ExtrapolatedMs   float64 `json:"extrapolatedMs"`
+	Jumps            uint64  `json:"jumps"`
+	MaxJumpFrames    float64 `json:"maxJumpFrames"`
 }
 
 // interpSummary rounds s to what the summary prints (nil: never sampled).
@@ -92,7 +96,8 @@ func interpSummary(s clientcore.InterpStats) *InterpSummary {
 	ms := func(v float64) float64 { return math.Round(v*10) / 10 }
 	return &InterpSummary{FrozenMs: ms(s.FrozenMs), Freezes: s.Freezes, FreezesOver100ms: s.FreezesOver100ms,
 		BackSteps: s.BackSteps, MaxBackStepMs: ms(s.MaxBackStepMs), MaxStepMs: ms(s.MaxStepMs), LateFrames: s.LateFrames,
-		DelayMsP50: ms(s.DelayMsP50), DelayMsMax: ms(s.DelayMsMax), ExtrapolatedMs: ms(s.ExtrapolatedMs)}
+		DelayMsP50: ms(s.DelayMsP50), DelayMsMax: ms(s.DelayMsMax), ExtrapolatedMs: ms(s.ExtrapolatedMs),
+		Jumps: s.Jumps, MaxJumpFrames: ms(s.MaxJumpFrames)}
 }
 
 // GameSummary names the game recognised ("" when none: drawn generically),

@@ -167,11 +167,11 @@ func tail(s string) string {
 // runs.
 func printTable(w io.Writer, rows []row, runs int, dur time.Duration, bots int) {
 	fmt.Fprintf(w, "%d × %v headless runs per row, embedded host with %d bots, testdata/scripts/drive.txt\n\n", runs, dur, bots)
-	fmt.Fprintln(w, "| condition | clock | own-tank error p95 / snaps | frozen ms (% of run) | freezes (> 100 ms) | back steps (max ms) | largest step ms | late frames | delay ms p50 / max | extrapolated ms |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| condition | clock | own-tank error p95 / snaps | frozen ms (% of run) | freezes (> 100 ms) | back steps (max ms) | largest step ms | late frames | delay ms p50 / max | extrapolated ms | remote jumps (max frames) |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|")
 	for _, r := range rows {
 		f := func(get func(s *gameloop.Summary) float64, prec int) string { return span(r.sums, get, prec) }
-		fmt.Fprintf(w, "| %s | %s | %s / %s | %s (%s %%) | %s (%s) | %s (%s) | %s | %s | %s / %s | %s |\n", r.cond, r.interp,
+		fmt.Fprintf(w, "| %s | %s | %s / %s | %s (%s %%) | %s (%s) | %s (%s) | %s | %s | %s / %s | %s | %s (%s) |\n", r.cond, r.interp,
 			f(func(s *gameloop.Summary) float64 { return s.Prediction.ErrorP95 }, 2),
 			f(func(s *gameloop.Summary) float64 { return float64(s.Prediction.Snaps) }, 0),
 			f(func(s *gameloop.Summary) float64 { return s.Interp.FrozenMs }, 0),
@@ -184,7 +184,9 @@ func printTable(w io.Writer, rows []row, runs int, dur time.Duration, bots int) 
 			f(func(s *gameloop.Summary) float64 { return float64(s.Interp.LateFrames) }, 0),
 			f(func(s *gameloop.Summary) float64 { return s.Interp.DelayMsP50 }, 0),
 			f(func(s *gameloop.Summary) float64 { return s.Interp.DelayMsMax }, 0),
-			f(func(s *gameloop.Summary) float64 { return s.Interp.ExtrapolatedMs }, 0))
+			f(func(s *gameloop.Summary) float64 { return s.Interp.ExtrapolatedMs }, 0),
+			f(func(s *gameloop.Summary) float64 { return float64(s.Interp.Jumps) }, 0),
+			f(func(s *gameloop.Summary) float64 { return s.Interp.MaxJumpFrames }, 1))
 	}
 }
 

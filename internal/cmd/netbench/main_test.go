@@ -16,7 +16,7 @@ func TestTable(t *testing.T) {
 	}
 	var b bytes.Buffer
 	printTable(&b, []row{{cond: "direct", interp: "fixed", sums: []gameloop.Summary{sum(300, 2, 0.5), sum(600, 3, 0.45)}}}, 2, 0, 5)
-	want := "| direct | fixed | 0.45–0.50 / 0 | 300–600 (1.0–2.0 %) | 2–3 (0) | 0 (0) | 3.0–4.5 | 0 | 100 / 100 | 0 |"
+	want := "| direct | fixed | 0.45–0.50 / 0 | 300–600 (1.0–2.0 %) | 2–3 (0) | 0 (0) | 3.0–4.5 | 0 | 100 / 100 | 0 | 0 (0.0) |"
 	if !strings.Contains(b.String(), want) {
 		t.Fatalf("got\n%s\nwant the row\n%s", b.String(), want)
 	}

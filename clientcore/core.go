@@ -22,6 +22,10 @@ type Options struct {
 	// extrapolates hot entities for a while past the newest frame. See
 	// renderclock.go and extrapolate.go.
 	Adaptive bool
+	// WatchJumps follows the remote actors from sample to sample for
+	// InterpStats' Jumps (a summary's figure; it costs a look at every
+	// actor a sample, which a window has no use for).
+	WatchJumps bool
 }
 
 // Engine defaults for Options.
@@ -182,6 +186,7 @@ type Core struct {
 	fig         interpFigures
 	jumps       jumpWatch
 	adaptive    bool
+	watchJumps  bool // Options.WatchJumps
 	rc          renderClock
 	prev        *slot
 	shown       []blendEntry
@@ -210,7 +215,7 @@ func New(s *Schema, opts Options) *Core {
 	}
 	c.scratch = &slot{}
 	c.game = NopGame{}
-	c.adaptive = opts.Adaptive
+	c.adaptive, c.watchJumps = opts.Adaptive, opts.WatchJumps
 	c.rc.init(c.delay)
 	return c
 }

@@ -101,12 +101,16 @@ func (w *jumpWatch) observe(actors []Record, now float64, own uint32, hasOwn boo
 		frameMs = defaultFrameMs
 	}
 	timed := dt > 0 && dt <= maxJumpSampleMs
+	var lastK *KeySchema
+	var jk *jumpKey
 	for i := range actors {
 		r := &actors[i]
 		if r.ID >= maxJumpIDs || (hasOwn && r.ID == own) {
 			continue
 		}
-		jk := w.keyOf(r.Schema)
+		if r.Schema != lastK { // a key's rows come together
+			lastK, jk = r.Schema, w.keyOf(r.Schema)
+		}
 		if jk == nil || jk.xi >= len(r.Fields) || jk.yi >= len(r.Fields) {
 			continue
 		}
@@ -115,7 +119,8 @@ func (w *jumpWatch) observe(actors []Record, now float64, own uint32, hasOwn boo
 		seenLast := e.at == w.sample-1 && w.sample > 1
 		switch {
 		case seenLast && timed:
-			d := math.Hypot(float64(x-e.x), float64(y-e.y))
+			dx, dy := float64(x-e.x), float64(y-e.y)
+			d := math.Sqrt(dx*dx + dy*dy)
 			if !(d < teleportUnits) { // a respawn, a new map, not a number
 				e.runs = 0
 				break

@@ -117,13 +117,15 @@ func (c *Core) sampleWorld(localNow float64) *Hot {
 		}
 	}
 	c.fig.observe(dt, delay, extrapolated, frozen)
-	frameMs := defaultFrameMs
-	if fb != fa {
-		frameMs = fb.ServerTime - fa.ServerTime
-	} else if c.adaptive {
-		frameMs = c.rc.interval
+	if c.watchJumps {
+		frameMs := defaultFrameMs
+		if fb != fa {
+			frameMs = fb.ServerTime - fa.ServerTime
+		} else if c.adaptive {
+			frameMs = c.rc.interval
+		}
+		c.jumps.observe(h.Actors, localNow, uint32(fa.Player.GameID), fa.HasPlayer, frameMs)
 	}
-	c.jumps.observe(h.Actors, localNow, uint32(fa.Player.GameID), fa.HasPlayer, frameMs)
 	h.Flags |= HotGame
 	switch {
 	case fb != fa && fa.HasCamera && fb.HasCamera:

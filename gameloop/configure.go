@@ -31,7 +31,7 @@ func (l *Loop) configure(cfg *protocol.Config) {
 		return
 	}
 	l.core = clientcore.New(schema, clientcore.Options{Delay: cfg.Interpolation.Delay, MaxFrameAge: cfg.Interpolation.MaxFrameAge,
-		Adaptive: !l.opts.FixedInterp})
+		Adaptive: !l.opts.FixedInterp, WatchJumps: l.opts.Observer != nil})
 	if obs := l.opts.Observer; obs != nil {
 		l.core.ObserveFrames(obs.Frame)
 	}

@@ -10,8 +10,9 @@ import (
 // TanksCatalog is a `parts.sounds` block for a tanks-compatible game served with these effects:
 // the names, priorities, volumes and loop flags of the reference tanks game, and
 // "wav" as the only codec, which is what Handler serves. The newer game's death of a tank
-// (tankExplosion) and breaking prop (propBreak) reuse the explosion and the hit, a tank's
-// death a little quieter than a bomb's, since a bomb often goes off beside the wreck.
+// (tankExplosion), breaking prop (propBreak) and hard landing (tankLanding) reuse the
+// explosion and the hit, a tank's death a little quieter than a bomb's, since a bomb often
+// goes off beside the wreck.
 const TanksCatalog = `{"codecList":["wav"],"sounds":{` +
 	`"roundStart":{"file":"round-start","priority":200,"volume":0.3},` +
 	`"victory":{"file":"victory","priority":200,"volume":0.3},` +
@@ -23,6 +24,7 @@ const TanksCatalog = `{"codecList":["wav"],"sounds":{` +
 	`"explosion":{"file":"explosion","priority":100,"volume":0.4},` +
 	`"tankExplosion":{"file":"explosion","priority":100,"volume":0.3},` +
 	`"propBreak":{"file":"hit","priority":100,"volume":0.3},` +
+	`"tankLanding":{"file":"hit","priority":60,"volume":0.3},` +
 	`"bombHasBeenPlanted":{"file":"bomb-has-been-planted","priority":90,"volume":0.4},` +
 	`"tankEngine":{"file":"tank-engine","priority":50,"loop":true,"volume":0.5}}}`
 

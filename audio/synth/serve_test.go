@@ -21,7 +21,7 @@ func TestHandlerServesEveryCatalogFile(t *testing.T) {
 	if err := json.Unmarshal([]byte(TanksCatalog), &cat); err != nil {
 		t.Fatal(err)
 	}
-	if len(cat.Sounds) != 12 || len(cat.CodecList) != 1 || cat.CodecList[0] != "wav" {
+	if len(cat.Sounds) != 13 || len(cat.CodecList) != 1 || cat.CodecList[0] != "wav" {
 		t.Fatalf("catalog %+v", cat)
 	}
 	srv := httptest.NewServer(http.StripPrefix("/games/tanks/sounds/", &Handler{}))

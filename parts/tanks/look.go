@@ -180,17 +180,20 @@ type motion struct {
 	seen        uint64 // the scene events read up to
 }
 
-// sample reads the row's attitude; a hard landing starts the squash.
-func (m *motion) sample(f *lookRow, row []float32) {
+// sample reads the row's attitude; a hard landing starts the squash, and
+// its impact (0 to 1) is returned.
+func (m *motion) sample(f *lookRow, row []float32) float64 {
 	m.pitch, m.roll = tiltAngle(f.Pitch.Float64(row)), tiltAngle(f.Roll.Float64(row))
 	vz := f.VZ.Float64(row)
 	if !(vz == vz) {
 		vz = 0
 	}
-	if k := landingImpact(m.vz, vz); k > 0 {
+	k := landingImpact(m.vz, vz)
+	if k > 0 {
 		m.landT, m.landImpact = 0, k
 	}
 	m.vz = vz
+	return k
 }
 
 func (m *motion) step(dt float64) {

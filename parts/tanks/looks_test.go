@@ -458,8 +458,9 @@ func TestPropsBreak(t *testing.T) {
 }
 
 // A newer tank kicks back when its own shot is seen, rocks when a blast
-// goes off beside it on its level (not one on another level), squashes on
-// a hard landing, and settles back level.
+// goes off beside it on its level (not one on another level), squashes and
+// thuds (tankLanding, as loud as the landing was hard) on a hard landing,
+// and settles back level.
 func TestRecoilJoltAndLanding(t *testing.T) {
 	s := newerSchema(t)
 	f := newFixture(t, s)
@@ -499,17 +500,28 @@ func TestRecoilJoltAndLanding(t *testing.T) {
 	if p := tk.drawnPose(); p.pitch != 0 {
 		t.Errorf("a blast a level below rocks the tank: %v", p.pitch)
 	}
+	f.snd.Calls = nil
 	put(-5)
 	put(0)
 	f.scene.Step(100)
 	if p := tk.drawnPose(); p.sqL >= 1 {
 		t.Errorf("no squash on a hard landing: %+v", p)
 	}
+	var thuds []partstest.SoundCall
+	for _, c := range f.snd.Calls {
+		if c.Op == "register" {
+			thuds = append(thuds, c)
+		}
+	}
+	if len(thuds) != 1 || thuds[0].Name != "tankLanding" || math.Abs(thuds[0].D.VolumeScale-5.0/6) > 1e-9 {
+		t.Errorf("a hard landing's sound: %+v", f.snd.Calls)
+	}
+	f.snd.Calls = nil
 	put(-1)
 	f.scene.Step(500)
 	put(0)
-	if p := tk.drawnPose(); p.sqL != 1 {
-		t.Errorf("a soft landing squashes: %+v", p)
+	if p := tk.drawnPose(); p.sqL != 1 || slicesHave(f.snd.Calls, "tankLanding") {
+		t.Errorf("a soft landing squashes or thuds: %+v, %+v", p, f.snd.Calls)
 	}
 }
 

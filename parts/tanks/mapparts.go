@@ -89,7 +89,7 @@ type propGame struct {
 }
 
 // looks takes the prop's state images from its game data (data that does
-// not parse names none) and the baked scorch and splinters.
+// not parse names none) and the baked splinters.
 func (cr *Crate) looks(game json.RawMessage) {
 	var g propGame
 	if len(game) > 0 && json.Unmarshal(game, &g) == nil {
@@ -100,8 +100,6 @@ func (cr *Crate) looks(game json.RawMessage) {
 			cr.texDestroyed = cr.c.Tex.Asset(g.ImgDestroyed)
 		}
 	}
-	cr.scorchTex, _ = cr.c.Tex.Baked("scorch." + strconv.Itoa(int(cr.c.Rand()*scorchKinds)%scorchKinds))
-	cr.scorchRot = cr.c.Rand() * 2 * math.Pi
 	for i := range cr.debrisTex {
 		cr.debrisTex[i], _ = cr.c.Tex.Baked("debris." + strconv.Itoa(i))
 	}
@@ -130,6 +128,12 @@ func (cr *Crate) Update(row []float32) {
 	prev, first := cr.State, !cr.rowSeen
 	cr.rowSeen = true
 	cr.State = max(0, min(crateDestroyed, int(cr.b.f.State.Get(row))))
+	if cr.State == crateDestroyed && cr.scorchTex == parts.NoTex {
+		// its scorch is chosen when it is first seen destroyed: a map's
+		// props take nothing of the scene's random sequence until then
+		cr.scorchTex, _ = cr.c.Tex.Baked("scorch." + strconv.Itoa(int(cr.c.Rand()*scorchKinds)%scorchKinds))
+		cr.scorchRot = cr.c.Rand() * 2 * math.Pi
+	}
 	switch {
 	case cr.State == crateDestroyed && prev != crateDestroyed && !first:
 		cr.breakUp()

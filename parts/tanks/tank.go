@@ -123,7 +123,11 @@ func (t *Tank) Update(row []float32) {
 	t.Pose = readTank(&t.b.f, row)
 	t.At = t.Pose.height(t.c.Levels)
 	if t.newer {
-		t.motion.sample(&t.b.look, row)
+		// a hard landing thuds, as loud as it was hard (the newer game's
+		// tankLanding; a host without it stays silent)
+		if k := t.motion.sample(&t.b.look, row); k > 0 && t.c.Sound != nil {
+			t.c.Sound.Register("tankLanding", parts.SoundData{X: t.Pose.x, Y: t.Pose.y, VolumeScale: k})
+		}
 	}
 	switch {
 	case !first && prev > 0 && t.Pose.cond == 0:

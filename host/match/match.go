@@ -174,6 +174,7 @@ type Match struct {
 
 	model  tanks.Model
 	wp     weaponRules      // the config's weapons
+	tilt   *tanks.Tilt      // how hulls lean (coreParams; nil: they do not)
 	levels tanks.LevelRules // the levels' rules (falls of mapFallTime per level)
 	skill  BotSkill         // the bots' preset
 	boards [3]teamBoard     // the teams' shared picture, by team id
@@ -315,8 +316,10 @@ func New(cfg Config) (*Match, error) {
 	if err != nil {
 		return nil, fmt.Errorf("match config: prediction: %w", err)
 	}
+	var tilt *tanks.Tilt
 	if core.Levels != nil {
 		core.Levels.Apply(&levels)
+		tilt = &core.Levels.Tilt
 	}
 	m := &Match{
 		cfg: cfg, log: cfg.Log, rng: rand.New(rand.NewPCG(cfg.Seed, 0x74616e6b73)),
@@ -325,7 +328,7 @@ func New(cfg Config) (*Match, error) {
 		keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"), rows: rows,
 		maps: maps, names: names, flat: flatNames(maps, names), byUID: game.Users[*player]{},
 		out: discard{}, model: model, wp: wp, levels: levels, skill: cfg.BotSkill,
-		surfaceRules: core.Surfaces, propTypes: core.Props,
+		surfaceRules: core.Surfaces, propTypes: core.Props, tilt: tilt,
 		boards: [3]teamBoard{{rolesAt: -1}, {rolesAt: -1}, {rolesAt: -1}},
 	}
 	m.loadMap(first)

@@ -89,7 +89,7 @@ type tankValues struct {
 func (t *tankObj) values(p *player, size float32, g *tanks.Geometry) tankValues {
 	s := &t.st
 	return tankValues{x: s.X, y: s.Y, angle: s.Angle, gun: s.Gun, vx: s.VX, vy: s.VY, load: s.EngineLoad, angvel: s.AngVel,
-		z: t.lv.Z, level: uint32(t.lv.Level),
+		z: t.lv.Z, level: uint32(t.lv.Level), vz: t.lv.VZ, pitch: t.pitch, roll: t.roll,
 		cond: uint32(t.condition()), size: uint32(size), team: uint32(p.team)}
 }
 

@@ -37,6 +37,8 @@ type tankObj struct {
 	ammo     [2]int
 	nextFire [2]int64
 	bomb     bool // a planted bomb has not gone off yet
+	// pitch and roll are how the hull leans (radians), for the rows.
+	pitch, roll float32
 }
 
 func (t *tankObj) alive() bool { return t.health > 0 }
@@ -163,6 +165,12 @@ func (m *Match) step() {
 		t := p.tank
 		t.st.FromBody(&t.body)
 		landing := m.levels.StepMoving(&t.lv, geom.Levels, t.st.X, t.st.Y, t.st.VX, t.st.VY, t.st.Angle, hw, hh, dt, true)
+		if m.tilt != nil {
+			// The hull leans with the slope under it and its flight.
+			s, c := sincos(t.st.Angle)
+			pitch, roll := m.tilt.Target(&t.lv, c, s)
+			t.pitch, t.roll = m.tilt.Approach(t.pitch, pitch, dt), m.tilt.Approach(t.roll, roll, dt)
+		}
 		// A hard landing hurts; one that kills is the tank's own doing.
 		if d := m.levels.Air.LandingDamage(landing); d > 0 && t.alive() {
 			m.damage(p, p, int(math.Round(float64(d))), "")

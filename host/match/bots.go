@@ -42,6 +42,7 @@ const (
 	aimingAtAngle     = 0.15 // an enemy's gun this close to the bot aims at it
 	modeMinSeconds    = 0.5  // a mode is kept at least this long (retreat excepted)
 	lostSightSeconds  = 1.0  // engage → hunt when the target is unseen this long
+	unclearSeconds    = 1.5  // engage → hunt when the line of fire is not clear this long
 	reacquireSeconds  = 1.0  // a target seen again after this long is acquired anew
 	bombRangeShare    = 0.8  // a bomb only for an enemy within this share of the blast
 	bombEvadeSeconds  = 1.0  // drive away from the own bomb this long
@@ -133,6 +134,7 @@ type botBrain struct {
 	weaveX        float32 // the point the bot weaves to
 	weaveY        float32
 	weavePicked   float64 // when it was chosen; -1: none
+	aimedAt       bool    // the target aimed at the bot at the last step
 	evadeUntil    float64
 	bombX, bombY  float32
 	wander        float32
@@ -142,6 +144,7 @@ type botBrain struct {
 	holdUntil          float64
 	threatSeenAt       float64
 	regroupSince       float64
+	unclearSince       float64 // since when the line of fire to the target is not clear; -1: it is
 }
 
 // newBotBrain is a bot of skill, its character rolled by rng.
@@ -154,7 +157,7 @@ func (m *Match) newBotBrain() *botBrain {
 // reset clears the bot's memory for a new life; its character stays.
 func (b *botBrain) reset() {
 	*b = botBrain{profile: b.profile, contacts: b.contacts[:0],
-		lastHealth: maxHealth, lastDamageAt: -1, retreatAt: -1, threatSeenAt: -1, weaveSide: 1, weavePicked: -1,
+		lastHealth: maxHealth, lastDamageAt: -1, retreatAt: -1, unclearSince: -1, threatSeenAt: -1, weaveSide: 1, weavePicked: -1,
 		aim: botAim{lastSeen: -1, lostAt: -1}}
 }
 
@@ -494,6 +497,9 @@ func (m *Match) nextMode(p *player, now float64) botMode {
 		if !visible && now-b.modeSince > lostSightSeconds {
 			return modeHunt
 		}
+		if b.unclearSince >= 0 && now-b.unclearSince > unclearSeconds {
+			return modeHunt // no clear shot for a while: move
+		}
 	}
 	return mode
 }
@@ -621,6 +627,12 @@ func (m *Match) think(p *player) {
 		b.nextTarget = 0 // a hit makes the bot look for whom to answer
 	}
 	m.chooseTarget(p, now)
+	switch {
+	case b.target != 0 && m.fireLineClear(p, b.target):
+		b.unclearSince = -1
+	case b.unclearSince < 0:
+		b.unclearSince = now
+	}
 	if _, d := b.nearestVisible(t.st.X, t.st.Y, botViewRange); d < botViewRange {
 		b.threatSeenAt = now
 	}
@@ -752,12 +764,17 @@ func (m *Match) drive(p *player, now float64) uint32 {
 // it drives to a point 3 to 6 tiles off to one side at weaveAngle from the
 // line to the target, so the target stays in the turret's arc, and
 // changes sides every 1.5 to 3 s, when it gets there, or when the way is
-// blocked. A moving bot is harder to hit, and aims worse.
+// blocked; above easy, also when the target starts aiming at it, half the
+// time. A moving bot is harder to hit, and aims worse.
 func (m *Match) weave(p *player, now float64, toT float32) uint32 {
 	b := p.bot
 	s := &p.tank.st
 	tile := m.tile()
-	if now >= b.nextWeave {
+	// Above easy, a bot the target starts aiming at dodges half the time.
+	aimed := m.aimingAt(m.players[b.target], p)
+	dodge := aimed && !b.aimedAt && m.skill != BotEasy && m.rng.IntN(2) == 0
+	b.aimedAt = aimed
+	if now >= b.nextWeave || dodge {
 		b.weaveSide = -b.weaveSide
 		b.nextWeave = now + 1.5 + 1.5*float64(m.rng.Float32())
 		b.weavePicked = -1
@@ -1039,8 +1056,10 @@ func (m *Match) aimAndFire(p *player, now float64) (turret, hull uint32) {
 		}
 		return 0, 0
 	}
+	// The target's speed across the line to it: more error when acquired,
+	// and the angular speed the aim has to follow.
+	lateral := abs(-o.VX*float32(math.Sin(float64(toT))) + o.VY*float32(math.Cos(float64(toT))))
 	if a.target != gid || a.lastSeen >= 0 && now-a.lastSeen > reacquireSeconds {
-		lateral := abs(-q.tank.st.VX*float32(math.Sin(float64(toT))) + q.tank.st.VY*float32(math.Cos(float64(toT))))
 		m.retarget(p, gid, now, toT, lateral)
 	}
 	a.lastSeen, a.lostAt, a.panic = now, -1, false
@@ -1049,11 +1068,7 @@ func (m *Match) aimAndFire(p *player, now float64) (turret, hull uint32) {
 		penalty = retreatAimPenalty
 	}
 	speed := float32(math.Hypot(float64(s.VX), float64(s.VY)))
-	var angular float32
-	if d > 1 {
-		angular = abs(-(o.VX-s.VX)*float32(math.Sin(float64(toT)))+(o.VY-s.VY)*float32(math.Cos(float64(toT)))) / d
-	}
-	aimAt := toT + a.aimError(now, pr, speed/m.model.MaxForward, angular, penalty)
+	aimAt := toT + a.aimError(now, pr, speed/m.model.MaxForward, lateral/max(d, 1), penalty)
 	if now < a.reactUntil {
 		return 0, 0 // not reacted yet: the turret stays
 	}

@@ -14,9 +14,11 @@ import (
 // after a reaction delay, with an aim error that settles while it tracks,
 // a tremor and a flinch after each shot, and fires in bursts; it retreats
 // when hurt, outnumbered or out of ammunition, holds there, and goes back
-// when the team pushes; the team focuses one enemy, one bot in three
-// flanks, and a bot that ran ahead alone waits for the others. It drives
-// with the keys a player has.
+// when the team pushes; the team focuses one enemy (teamboard.go), a
+// wounded bot supports from behind, the boldest of three or more flanks,
+// and a bot that ran ahead alone waits for the others. It decides ten
+// times a second and drives, aims and fires every step, with the keys a
+// player has.
 
 // botMode is what a bot is doing.
 type botMode uint8
@@ -147,7 +149,8 @@ type botBrain struct {
 	unclearSince       float64 // since when the line of fire to the target is not clear; -1: it is
 }
 
-// newBotBrain is a bot of skill, its character rolled by rng.
+// newBotBrain is a new bot of the match's skill, its character rolled from
+// the preset.
 func (m *Match) newBotBrain() *botBrain {
 	b := &botBrain{profile: rollProfile(m.skill, m.rng)}
 	b.reset()
@@ -163,6 +166,9 @@ func (b *botBrain) reset() {
 
 func (m *Match) clock() float64 { return float64(m.tick) / TicksPerSecond }
 
+// thinkBots runs the bots for one step: the team boards and each live
+// bot's decision when due (or at once when its target died), then every
+// live bot's keys.
 func (m *Match) thinkBots() {
 	if m.tick >= m.nextBoards {
 		m.nextBoards = m.tick + botThinkTicks
@@ -262,12 +268,21 @@ func (m *Match) perceive(p *player, now float64) {
 	// Damage: when and, by what the bot sees, from whom.
 	t := p.tank
 	if t.health < b.lastHealth {
+		// Blamed: the nearest enemy in sight aiming at the bot, else the
+		// nearest in sight, else the nearest known.
 		b.lastDamageAt = now
 		b.lastAttacker = 0
-		best := float32(math.MaxFloat32)
+		best, rank := float32(math.MaxFloat32), 3
 		for _, c := range b.contacts {
-			if d := dist(t.st.X, t.st.Y, c.x, c.y); c.visible && d < best {
-				best, b.lastAttacker = d, c.gid
+			r := 2
+			switch {
+			case c.visible && m.aimingAt(m.players[c.gid], p):
+				r = 0
+			case c.visible:
+				r = 1
+			}
+			if d := dist(t.st.X, t.st.Y, c.x, c.y); r < rank || r == rank && d < best {
+				best, rank, b.lastAttacker = d, r, c.gid
 			}
 		}
 	}

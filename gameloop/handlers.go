@@ -178,8 +178,15 @@ func (l *Loop) firstShot(f *protocol.FirstShot) {
 }
 
 func (l *Loop) panel(p protocol.Panel) {
-	if l.core != nil {
-		for _, c := range p {
+	for _, c := range p {
+		if c.Key == "t" && c.Set {
+			// The engine's round clock: how the rounds tell a round that
+			// ran out of time from one the host restarted.
+			if secs, err := strconv.Atoi(c.Value); err == nil {
+				l.rep.rounds.timeLeft(secs)
+			}
+		}
+		if l.core != nil {
 			l.core.SyncPanel(c.Key, c.Value, c.Set)
 		}
 	}

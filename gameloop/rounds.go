@@ -16,28 +16,46 @@ const (
 // rounds measures the match's rounds from what the host tells every
 // player, so it works against any host: a round runs from its ROUND START
 // inform to the victory or game over that ends it, or, when the host
-// announces no end (the round's time ran out), to the next ROUND START.
-// A round whose start was not seen (joined mid-round, or the first round
-// of a new map, which starts while the player loads it) is not measured,
-// and one cut by a new map or a lost connection is not either.
+// announces no end, to the next ROUND START if the round's time ran out
+// (the engine's round clock, the panel's `t`, came down to its last
+// seconds; a round the host restarts before, on a team change, is not
+// measured). A round whose start was not seen (joined mid-round, or the
+// first round of a new map, which starts while the player loads it) is
+// not measured, and one cut by a new map or a lost connection is not
+// either.
 type rounds struct {
 	started  int
 	ended    int
 	open     bool      // a round whose start was seen is running
 	startAt  time.Time // when it started
+	minLeft  int       // the least time left the panel showed in it, in seconds (-1: none)
 	total    time.Duration
 	shortest time.Duration
 }
+
+// timeOutLeft is the time left, in seconds, that the last panel before a
+// new ROUND START shows at most when the round ran out of time: the clock
+// is in whole seconds, sent as it changes.
+const timeOutLeft = 2
 
 // inform takes one GAME_INFORM code that arrived at at.
 func (r *rounds) inform(code int, at time.Time) {
 	switch code {
 	case informRoundStart:
-		r.end(at) // a round still running ran out its time
+		if r.open && r.minLeft >= 0 && r.minLeft <= timeOutLeft {
+			r.end(at) // the round still running ran out of time
+		}
 		r.started++
-		r.open, r.startAt = true, at
+		r.open, r.startAt, r.minLeft = true, at, -1
 	case informVictory, informGameOver:
 		r.end(at)
+	}
+}
+
+// timeLeft takes the round time left the panel shows, in seconds.
+func (r *rounds) timeLeft(secs int) {
+	if r.open && secs >= 0 && (r.minLeft < 0 || secs < r.minLeft) {
+		r.minLeft = secs
 	}
 }
 

@@ -14,9 +14,11 @@ import (
 // after a reaction delay, with an aim error that settles while it tracks,
 // a tremor and a flinch after each shot, and fires in bursts; it retreats
 // when hurt, outnumbered or out of ammunition, holds there, and goes back
-// when the team pushes; the team focuses one enemy, one bot in three
-// flanks, and a bot that ran ahead alone waits for the others. It drives
-// with the keys a player has.
+// when the team pushes; the team focuses one enemy (teamboard.go), a
+// wounded bot supports from behind, the boldest of three or more flanks,
+// and a bot that ran ahead alone waits for the others. It decides ten
+// times a second and drives, aims and fires every step, with the keys a
+// player has.
 
 // botMode is what a bot is doing.
 type botMode uint8
@@ -42,6 +44,7 @@ const (
 	aimingAtAngle     = 0.15 // an enemy's gun this close to the bot aims at it
 	modeMinSeconds    = 0.5  // a mode is kept at least this long (retreat excepted)
 	lostSightSeconds  = 1.0  // engage → hunt when the target is unseen this long
+	unclearSeconds    = 1.5  // engage → hunt when the line of fire is not clear this long
 	reacquireSeconds  = 1.0  // a target seen again after this long is acquired anew
 	bombRangeShare    = 0.8  // a bomb only for an enemy within this share of the blast
 	bombEvadeSeconds  = 1.0  // drive away from the own bomb this long
@@ -133,6 +136,7 @@ type botBrain struct {
 	weaveX        float32 // the point the bot weaves to
 	weaveY        float32
 	weavePicked   float64 // when it was chosen; -1: none
+	aimedAt       bool    // the target aimed at the bot at the last step
 	evadeUntil    float64
 	bombX, bombY  float32
 	wander        float32
@@ -142,9 +146,11 @@ type botBrain struct {
 	holdUntil          float64
 	threatSeenAt       float64
 	regroupSince       float64
+	unclearSince       float64 // since when the line of fire to the target is not clear; -1: it is
 }
 
-// newBotBrain is a bot of skill, its character rolled by rng.
+// newBotBrain is a new bot of the match's skill, its character rolled from
+// the preset.
 func (m *Match) newBotBrain() *botBrain {
 	b := &botBrain{profile: rollProfile(m.skill, m.rng)}
 	b.reset()
@@ -154,12 +160,15 @@ func (m *Match) newBotBrain() *botBrain {
 // reset clears the bot's memory for a new life; its character stays.
 func (b *botBrain) reset() {
 	*b = botBrain{profile: b.profile, contacts: b.contacts[:0],
-		lastHealth: maxHealth, lastDamageAt: -1, retreatAt: -1, threatSeenAt: -1, weaveSide: 1, weavePicked: -1,
+		lastHealth: maxHealth, lastDamageAt: -1, retreatAt: -1, unclearSince: -1, threatSeenAt: -1, weaveSide: 1, weavePicked: -1,
 		aim: botAim{lastSeen: -1, lostAt: -1}}
 }
 
 func (m *Match) clock() float64 { return float64(m.tick) / TicksPerSecond }
 
+// thinkBots runs the bots for one step: the team boards and each live
+// bot's decision when due (or at once when its target died), then every
+// live bot's keys.
 func (m *Match) thinkBots() {
 	if m.tick >= m.nextBoards {
 		m.nextBoards = m.tick + botThinkTicks
@@ -259,12 +268,21 @@ func (m *Match) perceive(p *player, now float64) {
 	// Damage: when and, by what the bot sees, from whom.
 	t := p.tank
 	if t.health < b.lastHealth {
+		// Blamed: the nearest enemy in sight aiming at the bot, else the
+		// nearest in sight, else the nearest known.
 		b.lastDamageAt = now
 		b.lastAttacker = 0
-		best := float32(math.MaxFloat32)
+		best, rank := float32(math.MaxFloat32), 3
 		for _, c := range b.contacts {
-			if d := dist(t.st.X, t.st.Y, c.x, c.y); c.visible && d < best {
-				best, b.lastAttacker = d, c.gid
+			r := 2
+			switch {
+			case c.visible && m.aimingAt(m.players[c.gid], p):
+				r = 0
+			case c.visible:
+				r = 1
+			}
+			if d := dist(t.st.X, t.st.Y, c.x, c.y); r < rank || r == rank && d < best {
+				best, rank, b.lastAttacker = d, r, c.gid
 			}
 		}
 	}
@@ -494,6 +512,9 @@ func (m *Match) nextMode(p *player, now float64) botMode {
 		if !visible && now-b.modeSince > lostSightSeconds {
 			return modeHunt
 		}
+		if b.unclearSince >= 0 && now-b.unclearSince > unclearSeconds {
+			return modeHunt // no clear shot for a while: move
+		}
 	}
 	return mode
 }
@@ -621,6 +642,12 @@ func (m *Match) think(p *player) {
 		b.nextTarget = 0 // a hit makes the bot look for whom to answer
 	}
 	m.chooseTarget(p, now)
+	switch {
+	case b.target != 0 && m.fireLineClear(p, b.target):
+		b.unclearSince = -1
+	case b.unclearSince < 0:
+		b.unclearSince = now
+	}
 	if _, d := b.nearestVisible(t.st.X, t.st.Y, botViewRange); d < botViewRange {
 		b.threatSeenAt = now
 	}
@@ -752,12 +779,17 @@ func (m *Match) drive(p *player, now float64) uint32 {
 // it drives to a point 3 to 6 tiles off to one side at weaveAngle from the
 // line to the target, so the target stays in the turret's arc, and
 // changes sides every 1.5 to 3 s, when it gets there, or when the way is
-// blocked. A moving bot is harder to hit, and aims worse.
+// blocked; above easy, also when the target starts aiming at it, half the
+// time. A moving bot is harder to hit, and aims worse.
 func (m *Match) weave(p *player, now float64, toT float32) uint32 {
 	b := p.bot
 	s := &p.tank.st
 	tile := m.tile()
-	if now >= b.nextWeave {
+	// Above easy, a bot the target starts aiming at dodges half the time.
+	aimed := m.aimingAt(m.players[b.target], p)
+	dodge := aimed && !b.aimedAt && m.skill != BotEasy && m.rng.IntN(2) == 0
+	b.aimedAt = aimed
+	if now >= b.nextWeave || dodge {
 		b.weaveSide = -b.weaveSide
 		b.nextWeave = now + 1.5 + 1.5*float64(m.rng.Float32())
 		b.weavePicked = -1
@@ -1039,8 +1071,10 @@ func (m *Match) aimAndFire(p *player, now float64) (turret, hull uint32) {
 		}
 		return 0, 0
 	}
+	// The target's speed across the line to it: more error when acquired,
+	// and the angular speed the aim has to follow.
+	lateral := abs(-o.VX*float32(math.Sin(float64(toT))) + o.VY*float32(math.Cos(float64(toT))))
 	if a.target != gid || a.lastSeen >= 0 && now-a.lastSeen > reacquireSeconds {
-		lateral := abs(-q.tank.st.VX*float32(math.Sin(float64(toT))) + q.tank.st.VY*float32(math.Cos(float64(toT))))
 		m.retarget(p, gid, now, toT, lateral)
 	}
 	a.lastSeen, a.lostAt, a.panic = now, -1, false
@@ -1049,11 +1083,7 @@ func (m *Match) aimAndFire(p *player, now float64) (turret, hull uint32) {
 		penalty = retreatAimPenalty
 	}
 	speed := float32(math.Hypot(float64(s.VX), float64(s.VY)))
-	var angular float32
-	if d > 1 {
-		angular = abs(-(o.VX-s.VX)*float32(math.Sin(float64(toT)))+(o.VY-s.VY)*float32(math.Cos(float64(toT)))) / d
-	}
-	aimAt := toT + a.aimError(now, pr, speed/m.model.MaxForward, angular, penalty)
+	aimAt := toT + a.aimError(now, pr, speed/m.model.MaxForward, lateral/max(d, 1), penalty)
 	if now < a.reactUntil {
 		return 0, 0 // not reacted yet: the turret stays
 	}

@@ -22,6 +22,8 @@ const (
 	// it does not move, eat or crash, and nothing crashes into it. Its row
 	// says so (the clients blink it) and its player block counts it down.
 	spawnGrace = 2
+	// maxSpawnGrace bounds a declared spawn grace.
+	maxSpawnGrace = 10
 )
 
 // snakeObj is one participant's snake; it outlives its crashes (the colour
@@ -68,6 +70,9 @@ func (m *Match) place(o *snakeObj, x, y, deg float32) {
 	o.s.Path.LayOut(x, y, o.s.Angle, o.s.Length, m.model.PointSpacing)
 	o.boosting, o.debt, o.respawn = false, 0, false
 	o.s.Grace = spawnGrace
+	if g := m.world.SpawnGrace; g != nil {
+		o.s.Grace = *g
+	}
 	o.bounds()
 }
 
@@ -337,7 +342,7 @@ func (m *Match) population() {
 	if !ok {
 		return
 	}
-	m.arena = newArena(n)
+	m.arena = newArena(n, m.shape)
 	m.log.Debug("snakes: arena resized", "snakes", n, "cells", size)
 	for _, p := range m.players {
 		if p != nil && p.human != nil && p.human.InGame && p.human.sentSize != m.arena.size {

@@ -16,8 +16,8 @@ import (
 // 0.15 (config-0.15.json, the default) is what a real snakes 0.15 host on
 // the 0.35 engine sends: one team the players join straight into (no
 // play-or-watch vote), Tab showing the game's global leaderboard from
-// ACCOLADES_DATA instead of the room's table (the host sends no stat
-// rows), a panel of score, crystals carried, dead, mode and time, a turn
+// ACCOLADES_DATA instead of the room's table (the host sends the table
+// whole with the first shot and no updates), a panel of score, crystals carried, dead, mode and time, a turn
 // rate that falls as a snake grows and a declared spawn grace. Its respawn
 // points are the sunflower spiral handed out in bit-reversed order, each
 // fanned off the centre.
@@ -44,7 +44,8 @@ type rules struct {
 	// play offered: the config's vote has no teamChange template).
 	joinPlays bool
 	// leaderboard: Tab shows the global leaderboard alone, so the room's
-	// stat table is never sent.
+	// stat table (name, status, score, latency) goes only whole with the
+	// first shot, never updated.
 	leaderboard bool
 	// panelKeys are the panel's wire keys the client names; others are not
 	// sent.

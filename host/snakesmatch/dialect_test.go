@@ -73,8 +73,8 @@ func TestDefaultDialectIsSnakes015(t *testing.T) {
 
 // In 0.15 a player who enters is in the arena at once: no vote to play is
 // offered, the snake comes with the first shot's readiness, votes are not
-// answered, the room's stat table is never sent (Tab shows the global
-// leaderboard), and the panel sends only the keys the 0.15 panel names.
+// answered, the room's stat table goes once, whole, with the first shot
+// (Tab shows the global leaderboard), and the panel sends only the keys the 0.15 panel names.
 func TestSnakes015JoinsPlaying(t *testing.T) {
 	h := newHarness(t, 2)
 	if h.me().snake == nil || h.me().team != Players {
@@ -88,11 +88,18 @@ func TestSnakes015JoinsPlaying(t *testing.T) {
 		h.step()
 	}
 	keys := map[string]bool{}
+	stats := 0
 	for _, msg := range h.out.json {
 		port, payload, _ := strings.Cut(msg, " ")
 		switch port {
-		case fmt.Sprint(protocol.VoteData), fmt.Sprint(protocol.StatData):
+		case fmt.Sprint(protocol.VoteData):
 			t.Errorf("sent on port %s: %s", port, payload)
+		case fmt.Sprint(protocol.StatData):
+			stats++
+			// name, status, score, latency: the 0.15 host's table
+			if !strings.Contains(payload, `["Probe","",0,null]`) || !strings.Contains(payload, `["Viper","",0,"BOT"]`) {
+				t.Errorf("stat table %s", payload)
+			}
 		case fmt.Sprint(protocol.PanelData):
 			var items []string
 			if err := json.Unmarshal([]byte(payload), &items); err != nil {
@@ -103,6 +110,9 @@ func TestSnakes015JoinsPlaying(t *testing.T) {
 				keys[k] = true
 			}
 		}
+	}
+	if stats != 1 {
+		t.Errorf("%d stat tables sent, want the one with the first shot", stats)
 	}
 	for _, k := range []string{"s", "c", "wa", "t"} {
 		if !keys[k] {

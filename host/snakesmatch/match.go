@@ -404,9 +404,10 @@ func (m *Match) MapReady(uid int) {
 	}
 	h := p.human
 	m.out.JSON(h.UID, protocol.FirstShotData, []any{m.firstShot(), 0, m.nowMs, 0})
-	if !m.rules.leaderboard {
-		m.out.JSON(h.UID, protocol.StatData, []any{m.fullStatRows(), m.headRows(), true})
-	}
+	// The whole table goes with the first shot in both versions; 0.15 sends
+	// no updates after it (Tab shows the leaderboard), so this is where its
+	// clients learn the names of those already in the room.
+	m.out.JSON(h.UID, protocol.StatData, []any{m.fullStatRows(), m.headRows(), true})
 	m.sendAccoladesTo(p)
 	h.panel = panel{}
 	h.sentPanel = panel{t: -1}

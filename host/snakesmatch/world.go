@@ -366,6 +366,10 @@ func (m *Match) statCells(p *player) []any {
 	if p.human != nil {
 		lat = p.human.Latency
 	}
+	if m.rules.leaderboard {
+		// 0.15's table: name, status, score, latency.
+		return []any{strconv.Itoa(int(p.gid)), p.team, []any{p.name, status, p.score, lat}}
+	}
 	return []any{strconv.Itoa(int(p.gid)), p.team, []any{p.name, status, p.eaten, p.kills, p.score, lat}}
 }
 
@@ -387,6 +391,9 @@ func (m *Match) headRows() []any {
 			n++
 			eaten, kills, score = eaten+p.eaten, kills+p.kills, score+p.score
 		}
+	}
+	if m.rules.leaderboard {
+		return []any{[]any{Players, []any{n, "", score}}}
 	}
 	return []any{[]any{Players, []any{n, "", eaten, kills, score}}}
 }

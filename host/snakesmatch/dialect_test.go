@@ -97,7 +97,7 @@ func TestSnakes015JoinsPlaying(t *testing.T) {
 		case fmt.Sprint(protocol.StatData):
 			stats++
 			// name, status, score, latency: the 0.15 host's table
-			if !strings.Contains(payload, `["Probe","",0,null]`) || !strings.Contains(payload, `["Viper","",0,"BOT"]`) {
+			if !strings.Contains(payload, `["3",1,["Probe","",0,null]]`) || !strings.Contains(payload, `["Viper","",0,"BOT"]`) {
 				t.Errorf("stat table %s", payload)
 			}
 		case fmt.Sprint(protocol.PanelData):

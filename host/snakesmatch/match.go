@@ -332,13 +332,19 @@ func (m *Match) uniqueName(name string) string {
 	})
 }
 
-// Join creates the participant of an authenticated user as a spectator.
+// Join creates the participant of an authenticated user: a spectator
+// until it votes to play, or, in a game without that vote, a player whose
+// snake comes when it is ready.
 func (m *Match) Join(uid int, name string) (string, bool) {
 	gid := m.freeGID()
 	if gid == 0 {
 		return "", false
 	}
-	p := &player{gid: gid, name: m.uniqueName(name), team: Spectators, human: &human{Seat: game.Seat{UID: uid}}}
+	team := Spectators
+	if m.rules.joinPlays {
+		team = Players // one team, no spectators: the snake comes when ready
+	}
+	p := &player{gid: gid, name: m.uniqueName(name), team: team, human: &human{Seat: game.Seat{UID: uid}}}
 	m.players[gid] = p
 	m.byUID[uid] = p
 	m.statRow(p)
@@ -426,9 +432,9 @@ func (m *Match) FirstShotReady(uid int) {
 	m.out.JSON(uid, protocol.TechInformData, nil)
 	if m.rules.joinPlays {
 		// One team and no vote: the player is in the arena at once.
-		m.statRows = append(m.statRows, []any{strconv.Itoa(int(p.gid)), p.team, nil})
-		p.team = Players
-		m.spawn(p)
+		if p.snake == nil {
+			m.spawn(p)
+		}
 	} else {
 		m.out.JSON(uid, protocol.VoteData, map[string]string{"name": "teamChange"})
 	}

@@ -50,9 +50,18 @@ type rules struct {
 	// panelKeys are the panel's wire keys the client names; others are not
 	// sent.
 	panelKeys map[string]bool
-	// spiralOrder: respawn points in bit-reversed order, fanned (0.15).
-	spiralOrder bool
+	// scorePerLife: one life is one game (a panel that counts no kills,
+	// 0.15): the score is the crystals eaten plus killBonus a kill, less
+	// what the boost burns, and a respawn starts it over; a life's score is
+	// its result on the host's boards. Otherwise (0.6) the score runs
+	// through the whole visit, a kill taking the victim's score, and a
+	// life's result is the crystals carried at the crash.
+	scorePerLife bool
 }
+
+// killBonus is what a kill adds to the score of a life (the game's own
+// figure; it is a host rule, not in CONFIG_DATA).
+const killBonus = 15
 
 // maxPanelKeys bounds the panel keys read from a config.
 const maxPanelKeys = 64
@@ -89,6 +98,7 @@ func readRules(config []byte) (rules, error) {
 	for k := range c.Modules.Panel.Keys {
 		r.panelKeys[k] = true
 	}
+	r.scorePerLife = len(r.panelKeys) > 0 && !r.panelKeys["k"]
 	return r, nil
 }
 

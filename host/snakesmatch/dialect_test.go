@@ -196,3 +196,56 @@ func TestGameDataRefused(t *testing.T) {
 		t.Error("a config without the snakes rows is accepted")
 	}
 }
+
+// In 0.15 one life is one game: a kill adds the kill bonus (not the
+// victim's score), the boost's burn comes off the score, the crash card
+// keeps the life's score until the respawn clears it, and the life's score
+// is its result on the host's boards (the day's best).
+func TestSnakes015ScoresALife(t *testing.T) {
+	h := newHarness(t, 1)
+	h.step()
+	me := h.me()
+	var bot *player
+	for _, p := range h.m.players {
+		if p != nil && p.bot != nil {
+			bot = p
+		}
+	}
+	bot.score = 30
+	me.score, me.eaten = 12, 12
+	bot.snake.s.Alive = true
+	h.m.crash(bot, me)
+	if me.kills != 1 || me.score != 12+killBonus {
+		t.Fatalf("kill: kills %d score %d, want 1 and %d", me.kills, me.score, 12+killBonus)
+	}
+	// Boost for a second past the grace: six crystals burn, six points go.
+	me.snake.s.Grace, me.snake.crystals = 0, 40
+	before := me.score
+	h.m.Keys(1, "1:down:boost")
+	for range TicksPerSecond {
+		h.step()
+	}
+	h.m.Keys(1, "2:up:boost")
+	if burnt := before - me.score; burnt < 5 || burnt > 7 || me.snake.crystals != 40-burnt {
+		t.Fatalf("boost: score %d→%d, crystals %d", before, me.score, me.snake.crystals)
+	}
+	life, carried := me.score, me.snake.crystals
+	h.m.crash(me, nil)
+	for range sendEvery {
+		h.step()
+	}
+	if me.score != life || me.human.panel.s != life || me.human.panel.d != carried+1 {
+		t.Fatalf("crash card: score %d panel %+v, want the life's %d", me.score, me.human.panel, life)
+	}
+	h.m.Keys(1, "3:down:respawn")
+	for range sendEvery {
+		h.step()
+	}
+	if !me.snake.s.Alive || me.score != 0 || me.kills != 0 || me.eaten != 0 || me.human.panel.s != 0 {
+		t.Fatalf("respawn: alive %v score %d kills %d eaten %d panel s %d", me.snake.s.Alive, me.score, me.kills, me.eaten, me.human.panel.s)
+	}
+	r := h.m.boards.byNick["probe"]
+	if r == nil || r.best != life {
+		t.Fatalf("board record %+v, want the best life %d", r, life)
+	}
+}

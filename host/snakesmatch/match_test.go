@@ -159,12 +159,12 @@ func TestArenaGrowsWithBots(t *testing.T) {
 	}
 }
 
-// A snake that crashes into another's body scatters 80 % of its crystals
-// along its body in the largest tiers they pay for, and its whole score
-// goes to the snake it hit; its panel shows the crash (d = carried + 1),
+// In the older game (0.6) a snake that crashes into another's body
+// scatters 80 % of its crystals along its body in the largest tiers they
+// pay for, and its whole score goes to the snake it hit; its panel shows the crash (d = carried + 1),
 // its row leaves in a reliable frame, and R brings it back small.
 func TestCrashAndRespawn(t *testing.T) {
-	h := newHarness(t, 1)
+	h := newHarnessIn(t, 1, Dialect06)
 	var bot *player
 	for _, p := range h.m.players {
 		if p != nil && p.bot != nil {
@@ -436,12 +436,13 @@ func pathLength(p *snakes.Path) float64 {
 	return l
 }
 
-// A life that ends with a haul is a result on the host's boards: the
+// In the older game (0.6) a life that ends with a haul is a result on the
+// host's boards: the
 // room's places go out on ACCOLADES_DATA, the best life for the day and
 // the sum of lives for the month, and a user who becomes ready later gets
 // the picture at once.
 func TestAccoladesFromLives(t *testing.T) {
-	h := newHarness(t, 0)
+	h := newHarnessIn(t, 0, Dialect06)
 	h.step()
 	me := h.me()
 	last := func() *protocol.Accolades {

@@ -230,10 +230,16 @@ func (m *Match) step() {
 		x, y, deg := m.spawnSpot()
 		m.place(p.snake, x, y, deg)
 		m.field.resync = true
+		if m.rules.scorePerLife {
+			// A new life is a new game. The score is cleared here, not at
+			// the crash, so the crash card still shows the life's result.
+			p.eaten, p.kills, p.score = 0, 0, 0
+		}
 		m.statRow(p)
 		if h := p.human; h != nil {
 			h.forceReset = true
 			h.panel.c, h.panel.d, h.panel.wa = p.snake.crystals, 0, modeCruise
+			h.panel.e, h.panel.k, h.panel.s = p.eaten, p.kills, p.score
 		}
 	}
 }
@@ -262,6 +268,10 @@ func (m *Match) stepSnake(p *player) {
 		for o.debt >= 1 && float32(o.crystals) > m.model.BoostMinCrystals {
 			o.debt--
 			o.crystals--
+			if m.rules.scorePerLife {
+				// What the boost burns comes off the life's score.
+				p.score = max(p.score-1, 0)
+			}
 			tx, ty := o.s.Path.At(o.s.Path.Len() - 1)
 			m.field.dropAt(tx, ty, m.world.rollTier(m.rng), m.rng, &m.world)
 		}
@@ -269,7 +279,7 @@ func (m *Match) stepSnake(p *player) {
 			o.debt = 0
 		}
 		if p.human != nil {
-			p.human.panel.c = o.crystals
+			p.human.panel.c, p.human.panel.s = o.crystals, p.score
 		}
 	} else {
 		o.debt = 0
@@ -281,14 +291,19 @@ func (m *Match) stepSnake(p *player) {
 
 // crash kills p's snake: most of its crystals scatter along its body in
 // the largest tiers they pay for, the killer (nil: the edge) gains a kill
-// and the victim's whole score, and the victim's panel shows the crash.
+// and the victim's whole score (0.15: the kill bonus), and the victim's
+// panel shows the crash.
 func (m *Match) crash(p, killer *player) {
 	o := p.snake
 	if o == nil || !o.s.Alive {
 		return
 	}
 	carried := o.crystals
-	m.recordLife(p, carried)
+	if m.rules.scorePerLife {
+		m.recordLife(p, p.score) // the life's score is its result
+	} else {
+		m.recordLife(p, carried)
+	}
 	o.s.Alive, o.boosting, o.crystals, o.respawn = false, false, 0, false
 	budget := int(math.Round(float64(float32(carried) * m.world.DropRatio)))
 	n := o.s.Path.Len()
@@ -316,7 +331,11 @@ func (m *Match) crash(p, killer *player) {
 	}
 	if killer != nil && killer != p {
 		killer.kills++
-		killer.score += p.score
+		if m.rules.scorePerLife {
+			killer.score += killBonus
+		} else {
+			killer.score += p.score
+		}
 		m.statRow(killer)
 		if h := killer.human; h != nil {
 			h.panel.k, h.panel.s = killer.kills, killer.score

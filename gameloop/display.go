@@ -182,17 +182,11 @@ func (l *Loop) giveNames() {
 		l.names = map[uint32]string{}
 	}
 	clear(l.names)
-	for ti := range l.hud.Stat.Tables {
-		for _, r := range l.hud.Stat.Tables[ti].Rows {
-			id, err := strconv.ParseUint(r.ID, 10, 32)
-			if err != nil {
-				continue
-			}
-			if n, ok := l.hud.Stat.Name(r.ID); ok {
-				l.names[uint32(id)] = n
-			}
+	l.hud.Stat.EachName(func(rowID, n string) {
+		if id, err := strconv.ParseUint(rowID, 10, 32); err == nil {
+			l.names[uint32(id)] = n
 		}
-	}
+	})
 	l.world.SetPeople(l.names)
 }
 

@@ -3,6 +3,7 @@ package host
 import (
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 
 	"vimpclient/host/game"
@@ -18,6 +19,9 @@ type GameInfo struct {
 	Title string
 	// Maps is the game's map catalog (Config.Map picks one of them).
 	Maps []string
+	// Dialects are the versions of the game the match can speak, the
+	// default first (Config.Dialect picks one).
+	Dialects []string
 	// New builds the match of one room. It is how a game plugs into the
 	// host: the room loop drives the match it returns through game.Match
 	// and knows nothing else of the game.
@@ -34,10 +38,11 @@ type MatchOptions struct {
 	// Map is the map to pin ("" rotates); it is one of GameInfo.Maps.
 	Map                                   string
 	RoundSeconds, MapSeconds, VoteSeconds int
-	// Dialect is the tanks match's built-in data (match.Dialects; "" the
-	// default), tanks only.
+	// Dialect is the version of the game's built-in data the match speaks
+	// (GameInfo.Dialects; "" the default).
 	Dialect string
-	// Data is another tanks game's own data (Config.Data), tanks only.
+	// Data is another game's own data (Config.Data), replacing the
+	// built-in one.
 	Data *match.GameData
 	Log  *slog.Logger
 }
@@ -48,13 +53,13 @@ const DefaultGame = "tanks"
 // Games lists the games the embedded host can run, the default first.
 func Games() []GameInfo {
 	return []GameInfo{
-		{ID: "tanks", Title: "Tanks", Maps: match.MapNames(), New: func(o MatchOptions) (game.Match, error) {
+		{ID: "tanks", Title: "Tanks", Maps: match.MapNames(), Dialects: match.Dialects(), New: func(o MatchOptions) (game.Match, error) {
 			return match.New(match.Config{Bots: o.Bots, BotSkill: o.BotSkill, Seed: o.Seed, Map: o.Map, RoundSeconds: o.RoundSeconds,
 				MapSeconds: o.MapSeconds, VoteSeconds: o.VoteSeconds, Dialect: o.Dialect, Game: o.Data, Log: o.Log})
 		}},
-		{ID: "snakes", Title: "Snakes", Maps: snakesmatch.MapNames(), New: func(o MatchOptions) (game.Match, error) {
+		{ID: "snakes", Title: "Snakes", Maps: snakesmatch.MapNames(), Dialects: snakesmatch.Dialects(), New: func(o MatchOptions) (game.Match, error) {
 			return snakesmatch.New(snakesmatch.Config{Bots: o.Bots, Seed: o.Seed, Map: o.Map,
-				VoteSeconds: o.VoteSeconds, Log: o.Log})
+				VoteSeconds: o.VoteSeconds, Dialect: o.Dialect, Game: o.Data, Log: o.Log})
 		}},
 	}
 }
@@ -75,6 +80,24 @@ func findGame(games []GameInfo, id string) (GameInfo, error) {
 		ids = append(ids, g.ID)
 	}
 	return GameInfo{}, fmt.Errorf("no game %q (the games: %s)", id, strings.Join(ids, ", "))
+}
+
+// CheckDialect reports whether name ("" for the newest) is a version the
+// game id speaks, with an error that lists them when it is not.
+func CheckDialect(id, name string) error { return checkDialect(Games(), id, name) }
+
+func checkDialect(games []GameInfo, id, name string) error {
+	g, err := findGame(games, id)
+	if err != nil {
+		return err
+	}
+	if name == "" || slices.Contains(g.Dialects, name) {
+		return nil
+	}
+	if len(g.Dialects) == 0 {
+		return fmt.Errorf("%s has one version only", g.Title)
+	}
+	return fmt.Errorf("%s speaks no version %q (it speaks %s)", g.Title, name, strings.Join(g.Dialects, ", "))
 }
 
 // CheckBotSkill reports whether name ("" for the default, easy) is a bot
@@ -114,8 +137,8 @@ func newMatch(cfg *Config) (game.Match, GameInfo, error) {
 	if err != nil {
 		return nil, GameInfo{}, err
 	}
-	if cfg.Data != nil && g.ID != DefaultGame {
-		return nil, GameInfo{}, fmt.Errorf("game data is for tanks, not %s", g.Title)
+	if err := checkDialect(games, g.ID, cfg.Dialect); err != nil {
+		return nil, GameInfo{}, err
 	}
 	if cfg.Data == nil { // a game's own data brings its own maps
 		if err := checkMap(games, g.ID, cfg.Map); err != nil {

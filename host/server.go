@@ -65,18 +65,19 @@ type Config struct {
 	ConnRate int
 	// Seed makes the bots' choices repeatable.
 	Seed uint64
-	// Dialect picks the built-in tanks data: "0.22" (today's, the
-	// default) or "0.13" (match.Dialects). Data replaces it.
+	// Dialect picks the version of the game's built-in data ("" the
+	// newest): tanks "0.22" or "0.13" (match.Dialects), snakes "0.15" or
+	// "0.6" (snakesmatch.Dialects). Data replaces it.
 	Dialect string
 	// Sound returns a sound file by its name with extension (such as
 	// "shot.mp3": a catalog file and one of its codecs) and its content
 	// type; nil serves no sounds. Served as <assetsBase>sounds/<name>;
 	// package host/sounds is the embedded match's.
 	Sound func(name string) (data []byte, contentType string, ok bool)
-	// Data plays another tanks game's own data instead of the built-in
-	// one: its CONFIG_DATA and MAP_DATA sent verbatim (package match says
-	// what the schema must be), its images drawn in the shapes its maps ask
-	// for. AuthData, when set, is the AUTH_DATA sent verbatim to a guest.
+	// Data plays another game's own data (tanks or snakes, by Game)
+	// instead of the built-in one: its CONFIG_DATA and MAP_DATA sent
+	// verbatim (the game's match package says what the schema must be),
+	// its images drawn in the shapes its maps ask for. AuthData, when set, is the AUTH_DATA sent verbatim to a guest.
 	// Together they make the host send what a real host of that game sends.
 	Data     *match.GameData
 	AuthData json.RawMessage

@@ -167,6 +167,9 @@ func (h *HUD) nameOf(id string) string {
 			return t.Rows[k].Cells[0]
 		}
 	}
+	if n, ok := h.Stat.Name(id); ok {
+		return n
+	}
 	return "player " + id
 }
 

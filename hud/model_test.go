@@ -480,6 +480,34 @@ func TestStatNameByID(t *testing.T) {
 	}
 }
 
+// A scoreboard of the leaderboard mode declares no tables (snakes 0.15),
+// yet the names of the room's table its host sends with the first shot
+// still name the players: by id, through EachName, until a row goes or a
+// full table replaces them. A cell left as it was names nobody anew.
+func TestStatNamesWithoutTables(t *testing.T) {
+	s := NewStat(StatSchema{Columns: []string{"#", "snake", "score"}, Mode: "leaderboard"})
+	s.Apply(stat(t, `[[["1",1,["Viper","",0,"BOT"]],["3",2,["Probe","",0,null]],["5",1,[null,"",0,1]]],[[1,[2,"",0]]],true]`))
+	got := map[string]string{}
+	s.EachName(func(id, n string) { got[id] = n })
+	if len(got) != 2 || got["1"] != "Viper" || got["3"] != "Probe" {
+		t.Fatalf("names %v", got)
+	}
+	if n, ok := s.Name("3"); !ok || n != "Probe" {
+		t.Errorf("Name(3) = %q, %v", n, ok)
+	}
+	s.Apply(stat(t, `[[["1",1,null]],[],false]`))
+	if _, ok := s.Name("1"); ok {
+		t.Error("a removed row still names its player")
+	}
+	s.Apply(stat(t, `[[["8",1,["Asp","",0,"BOT"]]],[],true]`))
+	if _, ok := s.Name("3"); ok {
+		t.Error("a full table kept an old name")
+	}
+	if n, _ := s.Name("8"); n != "Asp" {
+		t.Errorf("Name(8) = %q", n)
+	}
+}
+
 // A player's chat line with a name colour teaches the scoreboard that
 // name's colour; a line without one, or a system line, teaches nothing.
 func TestChatTeachesNameColours(t *testing.T) {

@@ -66,6 +66,13 @@ type Stat struct {
 	// that colours its nicknames), by name: the scoreboard draws the names
 	// in them.
 	nameColours map[string]color.RGBA
+
+	// roomNames are the names of the rows no table shows, by row id: a game
+	// whose Tab shows the leaderboard alone declares no tables, yet its host
+	// still sends the room's table with the first shot, the nickname in the
+	// engine's first column. They name the players in the world and the
+	// leaderboard banner.
+	roomNames map[string]string
 }
 
 // maxNameColours bounds the names whose colour is kept; past it the oldest
@@ -137,8 +144,15 @@ func (s *Stat) Apply(m *protocol.Stat) {
 			s.Tables[i].Rows = s.Tables[i].Rows[:0]
 		}
 	}
+	if m.Full {
+		clear(s.roomNames)
+	}
 	for _, b := range m.Bodies {
 		t := s.tableByTeam(b.Team)
+		if t == nil && len(s.Tables) == 0 && b.Body == 0 {
+			s.keepRoomName(b)
+			continue
+		}
 		if t == nil || b.Body != 0 {
 			s.Dropped++
 			continue
@@ -174,6 +188,38 @@ func (s *Stat) Apply(m *protocol.Stat) {
 		if len(t.Head) > 0 && t.Head[0] != "" {
 			t.Title += " (" + t.Head[0] + ")"
 		}
+	}
+}
+
+// EachName calls fn with the id and name of every player the scoreboard
+// names: the tables' rows, and the rows no table shows.
+func (s *Stat) EachName(fn func(id, name string)) {
+	for ti := range s.Tables {
+		for _, r := range s.Tables[ti].Rows {
+			if n, ok := s.Name(r.ID); ok {
+				fn(r.ID, n)
+			}
+		}
+	}
+	for id, n := range s.roomNames {
+		fn(id, n)
+	}
+}
+
+// keepRoomName keeps the name of a row no table shows (cell 0, the
+// engine's nickname column), bounded as the tables' rows are.
+func (s *Stat) keepRoomName(b protocol.StatBody) {
+	switch {
+	case b.Remove:
+		delete(s.roomNames, b.ID)
+	case len(b.Cells) == 0 || b.Cells[0].Keep:
+	case len(s.roomNames) >= maxStatRows && s.roomNames[b.ID] == "":
+		s.Dropped++
+	default:
+		if s.roomNames == nil {
+			s.roomNames = map[string]string{}
+		}
+		s.roomNames[b.ID] = b.Cells[0].Text
 	}
 }
 
@@ -284,6 +330,9 @@ func (s *Stat) Name(id string) (name string, ok bool) {
 			}
 			return "", false
 		}
+	}
+	if n := s.roomNames[id]; n != "" {
+		return n, true
 	}
 	return "", false
 }

@@ -96,6 +96,11 @@ func ConfigFrom(c *protocol.Config) (cfg Config, problems []string) {
 	}
 	for k, v := range c.Modes {
 		code, err := strconv.Atoi(k)
+		if err == nil && v == "" {
+			// An empty mode is how a game switches an engine mode off
+			// (snakes 0.15 has no vote: "77": ""): the key has none.
+			continue
+		}
 		m := modeByName(v)
 		if err != nil || m == ModeNone {
 			problems = append(problems, fmt.Sprintf("mode %q=%q ignored", k, v))

@@ -447,6 +447,18 @@ func TestConfigDefaultsAndBadEntries(t *testing.T) {
 	}
 }
 
+// A mode set to "" switches the engine's mode of that key off, without a
+// problem reported; a mode name that is no mode is still reported.
+func TestConfigModeSwitchedOff(t *testing.T) {
+	cfg, problems := ConfigFrom(&protocol.Config{Modes: map[string]string{"9": "stat", "67": "chat", "77": "", "80": "dance"}})
+	if _, ok := cfg.Modes[77]; ok || cfg.Modes[9] != ModeStat || cfg.Modes[67] != ModeChat {
+		t.Fatalf("modes %v", cfg.Modes)
+	}
+	if len(problems) != 1 || !strings.Contains(problems[0], "dance") {
+		t.Fatalf("problems %v, want the one for 80", problems)
+	}
+}
+
 type fakeSender struct {
 	seq  uint32
 	sent []string

@@ -5,11 +5,11 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"slices"
 	"strings"
 
 	"vimpclient/host"
 	"vimpclient/host/match"
+	"vimpclient/host/snakesmatch"
 	"vimpclient/host/sounds"
 	"vimpclient/logs"
 )
@@ -25,8 +25,9 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	botSkill := fs.String("bot-skill", "easy", "the bots' `skill`: easy, normal or hard (tanks)")
 	game := fs.String("game", "", "the `game` to host: "+gameList()+" (default "+host.DefaultGame+")")
 	mapName := fs.String("map", "", "play only this `map` of the game (no rotation)")
-	dialect := fs.String("dialect", match.DefaultDialect, "the tanks `version` the host speaks: "+strings.Join(match.Dialects(), " or ")+" (0.13 for older clients and tests)")
-	dataDir := fs.String("data", "", "play another tanks game's own data from `DIR` (config-data.json, auth-data.json, maps/NAME.json), sent as a real host of it sends it")
+	dialect := fs.String("dialect", "", "the game's `version` the host speaks (default the newest): tanks "+strings.Join(match.Dialects(), " or ")+
+		", snakes "+strings.Join(snakesmatch.Dialects(), " or ")+" (the older ones for older clients and tests)")
+	dataDir := fs.String("data", "", "play a game's own data from `DIR` (config-data.json, auth-data.json, maps/NAME.json), sent as a real host of it sends it; -game says which game it is")
 	maxPlayers := fs.Int("max-players", 30, "maximum number of human players")
 	verbose := fs.Bool("v", false, "log debug messages")
 	var lf lobbyServeFlags
@@ -46,16 +47,12 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 		fmt.Fprintln(stderr, "serve: -bots must be between 0 and 200")
 		return 2
 	}
-	if !slices.Contains(match.Dialects(), *dialect) {
-		fmt.Fprintf(stderr, "serve: -dialect must be one of %s\n", strings.Join(match.Dialects(), ", "))
+	if err := host.CheckDialect(*game, *dialect); err != nil {
+		fmt.Fprintf(stderr, "serve: -dialect: %v\n", err)
 		return 2
 	}
 	if err := host.CheckBotSkill(*botSkill); err != nil {
 		fmt.Fprintf(stderr, "serve: -bot-skill: %v\n", err)
-		return 2
-	}
-	if *dataDir != "" && *game != "" && *game != host.DefaultGame {
-		fmt.Fprintln(stderr, "serve: -data plays a tanks game's own data; it does not go with -game "+*game)
 		return 2
 	}
 	if *dataDir == "" { // a game's own data brings its own maps, checked when they are read

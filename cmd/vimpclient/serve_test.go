@@ -56,6 +56,11 @@ func TestRunServeBadFlags(t *testing.T) {
 		!strings.Contains(skill.String(), `no bot skill "insane" (the skills: easy, normal, hard)`) {
 		t.Fatalf("-bot-skill insane: exit %d %q", code, skill.String())
 	}
+	var dialect strings.Builder
+	if code := runServe(context.Background(), []string{"-game", "snakes", "-dialect", "0.13"}, io.Discard, &dialect); code != 2 ||
+		!strings.Contains(dialect.String(), `Snakes speaks no version "0.13" (it speaks 0.15, 0.6)`) {
+		t.Fatalf("-game snakes -dialect 0.13: exit %d %q", code, dialect.String())
+	}
 	var errb strings.Builder
 	if code := runServe(context.Background(), []string{"-addr", "127.0.0.1:0", "-data", t.TempDir()}, io.Discard, &errb); code != 1 || !strings.Contains(errb.String(), "config-data.json") {
 		t.Fatalf("-data of an empty directory: exit %d %q", code, errb.String())

@@ -29,6 +29,8 @@ type rawModel struct {
 	LengthPerCrystal *float64 `json:"lengthPerCrystal"`
 	PointSpacing     *float64 `json:"pointSpacing"`
 	BoostMinCrystals *float64 `json:"boostMinCrystals"`
+	TurnSpeedFalloff *float64 `json:"turnSpeedFalloff"`
+	TurnSpeedMin     *float64 `json:"turnSpeedMin"`
 }
 
 const maxModels = 16
@@ -66,7 +68,8 @@ func ParseConfig(raw []byte) (Config, error) {
 			{&m.BaseSpeed, rm.BaseSpeed}, {&m.BoostFactor, rm.BoostFactor}, {&m.TurnSpeed, rm.TurnSpeed},
 			{&m.BaseRadius, rm.BaseRadius}, {&m.RadiusGain, rm.RadiusGain}, {&m.BaseLength, rm.BaseLength},
 			{&m.LengthPerCrystal, rm.LengthPerCrystal}, {&m.PointSpacing, rm.PointSpacing},
-			{&m.BoostMinCrystals, rm.BoostMinCrystals},
+			{&m.BoostMinCrystals, rm.BoostMinCrystals}, {&m.TurnSpeedFalloff, rm.TurnSpeedFalloff},
+			{&m.TurnSpeedMin, rm.TurnSpeedMin},
 		} {
 			if f.v == nil {
 				continue

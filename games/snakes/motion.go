@@ -21,6 +21,23 @@ type Model struct {
 	LengthPerCrystal float32
 	PointSpacing     float32
 	BoostMinCrystals float32
+	// TurnSpeedFalloff and TurnSpeedMin make a fat snake steer heavier:
+	// the turn rate falls with the square root of the crystals carried,
+	// never below the floor. Hosts of the older game declare neither (no
+	// falloff).
+	TurnSpeedFalloff float32
+	TurnSpeedMin     float32
+}
+
+// TurnRate is the turn rate (radians per second) of a snake carrying
+// crystals: TurnSpeed less TurnSpeedFalloff per square root of a crystal,
+// held at TurnSpeedMin. Without a falloff it is TurnSpeed at any size.
+func (m *Model) TurnRate(crystals float32) float32 {
+	if !(m.TurnSpeedFalloff > 0) || !(crystals > 0) {
+		return m.TurnSpeed
+	}
+	r := m.TurnSpeed - m.TurnSpeedFalloff*float32(math.Sqrt(float64(crystals)))
+	return max(r, min(m.TurnSpeedMin, m.TurnSpeed))
 }
 
 // S1 returns the snakes model s1 with the reference game's figures.
@@ -129,7 +146,7 @@ func hypot32(x, y float32) float32 { return float32(math.Hypot(float64(x), float
 // The boost drain, collisions, pickups and death stay with the host.
 func (m *Model) Step(s *Snake, c Controls, dt float32) {
 	boosting := c.Boost && s.Crystals > m.BoostMinCrystals
-	maxStep := m.TurnSpeed * dt
+	maxStep := m.TurnRate(s.Crystals) * dt
 	var d float32
 	if c.Aim && !c.Left && !c.Right {
 		dx, dy := c.AimX-s.X, c.AimY-s.Y

@@ -11,8 +11,8 @@ import (
 
 // The embedded host has no platform to keep the game's global leaderboard,
 // so it keeps its own from the lives played on it since it started: one
-// life is one game, and a nick's result is the crystals its snake carried
-// when the life ended. The day's award ranks each nick's best life, the
+// life is one game, and a nick's result is the life's score in 0.15, the
+// crystals its snake carried when the life ended in 0.6. The day's award ranks each nick's best life, the
 // month's the sum of all its lives, as the game's own boards do. Bots play
 // too and are ranked with everyone (they are most of a local match). The
 // room's places go out on ACCOLADES_DATA whenever they changed, and to every

@@ -35,17 +35,43 @@ type arena struct {
 	text       []byte       // MAP_DATA
 }
 
-// newArena builds the arena for a snake count.
-func newArena(count int) arena {
+// arenaShape is how a match lays its arenas out: the game's respawn
+// order, and a game's own arena map when it brought one.
+type arenaShape struct {
+	spiralOrder bool
+	data        *dataArena
+}
+
+// newArena builds the arena for a snake count. A game's own arena is sent
+// as it is while the count asks for its size; other sizes are built on its
+// step.
+func newArena(count int, shape arenaShape) arena {
 	size := arenaSizeFor(count)
-	r := float64(size*arenaStep) / 2
+	step := float64(arenaStep)
+	if d := shape.data; d != nil {
+		step = d.step
+		if size == d.size {
+			r := float64(size) * step / 2
+			return arena{size: size, population: count, cx: float32(r), cy: float32(r), radius: float32(r), spawns: d.spawns, text: d.text}
+		}
+	}
+	r := float64(size) * step / 2
 	a := arena{size: size, population: count, cx: float32(r), cy: float32(r), radius: float32(r)}
 	golden := math.Pi * (3 - math.Sqrt(5))
 	for i := range respawnCount {
-		d := r * respawnSpan * math.Sqrt((float64(i)+0.5)/respawnCount)
-		theta := float64(i) * golden
-		deg := math.Mod(math.Mod(theta*180/math.Pi+180, 360)+360, 360)
-		a.spawns = append(a.spawns, [3]float64{math.Round(r + math.Cos(theta)*d), math.Round(r + math.Sin(theta)*d), math.Round(deg)})
+		k, facing := i, 0.0
+		if shape.spiralOrder {
+			// Bit-reversed, every prefix of the points spans the whole
+			// range of radii (a small wave of joiners does not heap up in
+			// the middle), and each heading is fanned off the centre by a
+			// golden-ratio dither so neighbours do not drive at each other.
+			k = reverseBits(i, respawnBits)
+			facing = (math.Mod(float64(i)*0.6180339887, 1)*2 - 1) * respawnFanDeg
+		}
+		d := r * respawnSpan * math.Sqrt((float64(k)+0.5)/respawnCount)
+		theta := float64(k) * golden
+		deg := math.Mod(math.Mod(theta*180/math.Pi+180+facing, 360)+360, 360)
+		a.spawns = append(a.spawns, [3]float64{math.Round(r + math.Cos(theta)*d), math.Round(r + math.Sin(theta)*d), roundHalfUp(deg)})
 	}
 	grid := make([][]int, size)
 	for i := range grid {
@@ -57,11 +83,32 @@ func newArena(count int) arena {
 	// The one tile value only makes the client build one Arena part; the
 	// disc itself comes from the grid's size and step.
 	a.text, _ = json.Marshal(map[string]any{
-		"setId": "c1", "scale": 1, "step": arenaStep, "physicsStatic": []any{}, "physicsDynamic": []any{},
+		"setId": "c1", "scale": 1, "step": step, "physicsStatic": []any{}, "physicsDynamic": []any{},
 		"layers": map[string][]int{"1": {1}}, "map": grid, "respawns": map[string]any{"players": a.spawns},
 	})
 	return a
 }
+
+// respawnBits is log2(respawnCount): the respawn order reverses this many
+// bits of the index.
+const respawnBits = 6
+
+// respawnFanDeg is how far (degrees) a 0.15 respawn heading strays from
+// the centre's direction.
+const respawnFanDeg = 25
+
+// reverseBits reverses the low n bits of i.
+func reverseBits(i, n int) int {
+	out := 0
+	for b := range n {
+		out = out<<1 | (i>>b)&1
+	}
+	return out
+}
+
+// roundHalfUp rounds as the game's own data does (halves up, also for the
+// negative).
+func roundHalfUp(v float64) float64 { return math.Floor(v + 0.5) }
 
 // resized returns the size the arena should have for count snakes, or
 // false to keep it: it grows at once and shrinks only once the count has

@@ -21,7 +21,10 @@ type worldRules struct {
 	DropRatio     float32   `json:"dropRatio"`
 	EdgeMargin    float32   `json:"edgeMargin"`
 	StartCrystals int       `json:"startCrystals"`
-	BoostDrain    float32   `json:"-"`
+	// SpawnGrace is the game's declared spawn grace (seconds); the older
+	// game declares none and plays spawnGrace.
+	SpawnGrace *float32 `json:"spawnGraceSeconds"`
+	BoostDrain float32  `json:"-"`
 }
 
 func (w *worldRules) tier(i uint8) tier {

@@ -12,17 +12,18 @@
 package snakesmatch
 
 import (
-	"bytes"
 	_ "embed"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
+	"math"
 	"math/rand/v2"
 	"strconv"
 
 	"vimpclient/games/snakes"
 	"vimpclient/host/game"
+	"vimpclient/host/match"
 	"vimpclient/host/packer"
 	"vimpclient/protocol"
 	"vimpclient/snapschema"
@@ -41,7 +42,16 @@ type Config struct {
 	Map string
 	// VoteSeconds is the vote window (default 10).
 	VoteSeconds int
-	Log         *slog.Logger
+	// Dialect is the built-in game version (Dialects; "" the default,
+	// 0.15).
+	Dialect string
+	// Game is another snakes game's own data, as a real host of it sends
+	// it: its CONFIG_DATA verbatim (the snake and crystal rows bound by
+	// field name; a field the match has no value for is refused) and its
+	// one arena map, sent verbatim while the arena has its size. It
+	// replaces the dialect.
+	Game *match.GameData
+	Log  *slog.Logger
 }
 
 // Team ids: the snakes play in one team.
@@ -93,6 +103,8 @@ type Match struct {
 	cr    snakes.CrystalRow
 	model snakes.Model
 	world worldRules
+	rules rules
+	shape arenaShape
 
 	arena     arena
 	field     field
@@ -147,7 +159,7 @@ type human struct {
 
 // New builds a match with its bots.
 func New(cfg Config) (*Match, error) {
-	if cfg.Map != "" && cfg.Map != "arena" {
+	if cfg.Map != "" && cfg.Map != "arena" && cfg.Game == nil {
 		return nil, fmt.Errorf("snakes: no map %q (the catalog: arena)", cfg.Map)
 	}
 	if cfg.VoteSeconds <= 0 {
@@ -156,8 +168,12 @@ func New(cfg Config) (*Match, error) {
 	if cfg.Log == nil {
 		cfg.Log = slog.Default()
 	}
+	config, err := builtinConfig(&cfg)
+	if err != nil {
+		return nil, err
+	}
 	var top map[string]json.RawMessage
-	if err := json.Unmarshal(configJSON, &top); err != nil {
+	if err := json.Unmarshal(config, &top); err != nil {
 		return nil, fmt.Errorf("snakes config: %w", err)
 	}
 	schema, err := snapschema.Parse(top["snapshot"])
@@ -188,14 +204,26 @@ func New(cfg Config) (*Match, error) {
 	if len(world.Tiers) == 0 || len(world.TierWeights) == 0 || world.SpawnInterval <= 0 {
 		return nil, fmt.Errorf("snakes config: the world has no tiers or spawn interval")
 	}
-	text := bytes.Replace(configJSON, []byte(`"time": 10000`), []byte(`"time": `+strconv.Itoa(cfg.VoteSeconds*1000)), 1)
-	compact, err := json.Marshal(json.RawMessage(text))
+	if g := world.SpawnGrace; g != nil && (math.IsNaN(float64(*g)) || *g < 0 || *g > maxSpawnGrace) {
+		return nil, fmt.Errorf("snakes config: spawnGraceSeconds %v out of range", *g)
+	}
+	r, err := readRules(config)
+	if err != nil {
+		return nil, err
+	}
+	shape := arenaShape{spiralOrder: cfg.Dialect != Dialect06 || cfg.Game != nil}
+	if cfg.Game != nil {
+		if shape.data, err = readDataArena(cfg.Game.Maps); err != nil {
+			return nil, err
+		}
+	}
+	compact, err := json.Marshal(json.RawMessage(config))
 	if err != nil {
 		return nil, fmt.Errorf("snakes config: %w", err)
 	}
 	m := &Match{cfg: cfg, log: cfg.Log, rng: rand.New(rand.NewPCG(cfg.Seed, 0x736e616b6573)),
 		config: compact, schema: schema, keyS1: schema.Key("s1"), keyCr: schema.Key("cr"),
-		model: model, world: world, byUID: game.Users[*player]{}, out: discard{}}
+		model: model, world: world, rules: r, shape: shape, byUID: game.Users[*player]{}, out: discard{}}
 	if m.keyS1 == nil || m.keyCr == nil {
 		return nil, fmt.Errorf("snakes config: the snapshot has no s1 or no cr key")
 	}
@@ -204,7 +232,7 @@ func New(cfg Config) (*Match, error) {
 	if err := errors.Join(s1.Complete(), cr.Complete()); err != nil {
 		return nil, fmt.Errorf("snakes config: %w", err)
 	}
-	m.arena = newArena(cfg.Bots)
+	m.arena = newArena(cfg.Bots, m.shape)
 	for range cfg.Bots {
 		m.addBot()
 	}
@@ -222,19 +250,25 @@ func (m *Match) SetOut(o game.Out) { m.out = o }
 // ConfigData is the CONFIG_DATA payload.
 func (m *Match) ConfigData() json.RawMessage { return m.config }
 
-// MapNames returns the catalog.
-func (m *Match) MapNames() []string { return MapNames() }
+// MapNames returns the catalog: the arena, named as the game's own data
+// names it.
+func (m *Match) MapNames() []string { return []string{m.MapName()} }
 
 // MapText returns the arena's MAP_DATA at its current size.
 func (m *Match) MapText(name string) ([]byte, bool) {
-	if name != "arena" {
+	if name != m.MapName() {
 		return nil, false
 	}
 	return m.arena.text, true
 }
 
 // MapName is the map being played.
-func (m *Match) MapName() string { return "arena" }
+func (m *Match) MapName() string {
+	if m.shape.data != nil {
+		return m.shape.data.name
+	}
+	return "arena"
+}
 
 // ArenaRadius is the current arena's radius in world units.
 func (m *Match) ArenaRadius() float32 { return m.arena.radius }
@@ -247,17 +281,29 @@ func (m *Match) AuthParams() []game.AuthParam {
 	}}}
 }
 
-// AuthTexts is the auth screen text block.
+// AuthTexts is the auth screen text block: the 0.15 game's, or the older
+// one's with its vote key.
 func (m *Match) AuthTexts() any {
 	line := func(k, t string) map[string]any { return map[string]any{"keys": k, "text": t} }
 	sep := map[string]any{"separator": true}
-	last := line("Tab", "stats")
+	if m.cfg.Dialect == Dialect06 {
+		last := line("Tab", "stats")
+		last["last"] = true
+		return map[string]any{"title": "Snakes", "sections": []any{
+			map[string]any{"heading": "How to play", "lines": []any{
+				line("A, D", "turn"), line("W", "boost (burns crystals)"), line("R", "respawn after a crash"), sep,
+				line("", "eat crystals to grow"), line("", "the edge and other snakes kill you"), line("", "your own tail does not"), sep,
+				line("C", "chat"), line("M", "vote"), last,
+			}},
+		}}
+	}
+	last := line("<Tab>", "stats")
 	last["last"] = true
 	return map[string]any{"title": "Snakes", "sections": []any{
 		map[string]any{"heading": "How to play", "lines": []any{
-			line("A, D", "turn"), line("W", "boost (burns crystals)"), line("R", "respawn after a crash"), sep,
+			line("a, d", "turn"), line("w", "boost (burns crystals)"), line("r", "respawn after a crash"), sep,
 			line("", "eat crystals to grow"), line("", "the edge and other snakes kill you"), line("", "your own tail does not"), sep,
-			line("C", "chat"), line("M", "vote"), last,
+			line("c", "chat"), last,
 		}},
 	}}
 }
@@ -286,13 +332,19 @@ func (m *Match) uniqueName(name string) string {
 	})
 }
 
-// Join creates the participant of an authenticated user as a spectator.
+// Join creates the participant of an authenticated user: a spectator
+// until it votes to play, or, in a game without that vote, a player whose
+// snake comes when it is ready.
 func (m *Match) Join(uid int, name string) (string, bool) {
 	gid := m.freeGID()
 	if gid == 0 {
 		return "", false
 	}
-	p := &player{gid: gid, name: m.uniqueName(name), team: Spectators, human: &human{Seat: game.Seat{UID: uid}}}
+	team := Spectators
+	if m.rules.joinPlays {
+		team = Players // one team, no spectators: the snake comes when ready
+	}
+	p := &player{gid: gid, name: m.uniqueName(name), team: team, human: &human{Seat: game.Seat{UID: uid}}}
 	m.players[gid] = p
 	m.byUID[uid] = p
 	m.statRow(p)
@@ -358,6 +410,9 @@ func (m *Match) MapReady(uid int) {
 	}
 	h := p.human
 	m.out.JSON(h.UID, protocol.FirstShotData, []any{m.firstShot(), 0, m.nowMs, 0})
+	// The whole table goes with the first shot in both versions; 0.15 sends
+	// no updates after it (Tab shows the leaderboard), so this is where its
+	// clients learn the names of those already in the room.
 	m.out.JSON(h.UID, protocol.StatData, []any{m.fullStatRows(), m.headRows(), true})
 	m.sendAccoladesTo(p)
 	h.panel = panel{}
@@ -375,7 +430,14 @@ func (m *Match) FirstShotReady(uid int) {
 	p.human.Ready = true
 	m.field.resync = true
 	m.out.JSON(uid, protocol.TechInformData, nil)
-	m.out.JSON(uid, protocol.VoteData, map[string]string{"name": "teamChange"})
+	if m.rules.joinPlays {
+		// One team and no vote: the player is in the arena at once.
+		if p.snake == nil {
+			m.spawn(p)
+		}
+	} else {
+		m.out.JSON(uid, protocol.VoteData, map[string]string{"name": "teamChange"})
+	}
 	m.chatAll = enqueue(m.chatAll, "s:5:"+p.name)
 }
 

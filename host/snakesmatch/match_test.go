@@ -67,9 +67,14 @@ type harness struct {
 	now    float64
 }
 
-// newHarness is a match with bots and one human (uid 1) playing.
-func newHarness(t testing.TB, bots int) *harness {
-	m, err := New(Config{Bots: bots, Seed: 3, Log: quiet()})
+// newHarness is a match of the default game with bots and one human (uid
+// 1) playing.
+func newHarness(t testing.TB, bots int) *harness { return newHarnessIn(t, bots, "") }
+
+// newHarnessIn is newHarness in a dialect; in the older game the human
+// votes to play.
+func newHarnessIn(t testing.TB, bots int, dialect string) *harness {
+	m, err := New(Config{Bots: bots, Seed: 3, Dialect: dialect, Log: quiet()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +117,7 @@ func TestArenaSizes(t *testing.T) {
 			t.Errorf("%d snakes: %d cells, want %d", n, got, size)
 		}
 	}
-	a := newArena(13)
+	a := newArena(13, arenaShape{})
 	if a.size != 28 || a.radius != 28*128/2 || a.cx != a.radius || a.cy != a.radius || len(a.spawns) != 64 {
 		t.Fatalf("arena for 13: size %d radius %v centre %v,%v spawns %d", a.size, a.radius, a.cx, a.cy, len(a.spawns))
 	}
@@ -154,12 +159,12 @@ func TestArenaGrowsWithBots(t *testing.T) {
 	}
 }
 
-// A snake that crashes into another's body scatters 80 % of its crystals
-// along its body in the largest tiers they pay for, and its whole score
-// goes to the snake it hit; its panel shows the crash (d = carried + 1),
+// In the older game (0.6) a snake that crashes into another's body
+// scatters 80 % of its crystals along its body in the largest tiers they
+// pay for, and its whole score goes to the snake it hit; its panel shows the crash (d = carried + 1),
 // its row leaves in a reliable frame, and R brings it back small.
 func TestCrashAndRespawn(t *testing.T) {
-	h := newHarness(t, 1)
+	h := newHarnessIn(t, 1, Dialect06)
 	var bot *player
 	for _, p := range h.m.players {
 		if p != nil && p.bot != nil {
@@ -431,12 +436,13 @@ func pathLength(p *snakes.Path) float64 {
 	return l
 }
 
-// A life that ends with a haul is a result on the host's boards: the
+// In the older game (0.6) a life that ends with a haul is a result on the
+// host's boards: the
 // room's places go out on ACCOLADES_DATA, the best life for the day and
 // the sum of lives for the month, and a user who becomes ready later gets
 // the picture at once.
 func TestAccoladesFromLives(t *testing.T) {
-	h := newHarness(t, 0)
+	h := newHarnessIn(t, 0, Dialect06)
 	h.step()
 	me := h.me()
 	last := func() *protocol.Accolades {
@@ -494,7 +500,7 @@ func TestAccoladesFromLives(t *testing.T) {
 // A player's chat line carries the colour of its snake as its 4th element,
 // which the clients give the name; a spectator's line has none.
 func TestChatNameColour(t *testing.T) {
-	h := newHarness(t, 0)
+	h := newHarnessIn(t, 0, Dialect06)
 	h.step()
 	me := h.me()
 	me.snake.color = 5

@@ -119,11 +119,11 @@ func (m *Match) switchWatch(p *player, forward bool) {
 }
 
 // Vote handles VOTE_DATA: "teams" asks for the list, ["teamChange", team]
-// plays or watches.
+// plays or watches (the older game; 0.15 has no vote).
 func (m *Match) Vote(uid int, raw json.RawMessage) {
 	p := m.byUID[uid]
-	if p == nil || !p.human.Ready {
-		return
+	if p == nil || !p.human.Ready || m.rules.joinPlays {
+		return // a game without the vote to play has none to answer
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {

@@ -3,6 +3,7 @@ package snakesmatch
 import (
 	"math"
 	"strconv"
+	"strings"
 
 	"vimpclient/games/snakes"
 	"vimpclient/host/game"
@@ -45,6 +46,24 @@ func (p *panel) diff(sent *panel) []string {
 	}
 	*sent = *p
 	return items
+}
+
+// panelItems keeps the items whose key the game's panel names (all of
+// them when it names none): 0.15 has no eaten or kills cell.
+func (m *Match) panelItems(items []string) []string {
+	if len(m.rules.panelKeys) == 0 {
+		return items
+	}
+	kept := items[:0]
+	for _, it := range items {
+		if k, _, ok := strings.Cut(it, ":"); ok && m.rules.panelKeys[k] {
+			kept = append(kept, it)
+		}
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	return kept
 }
 
 // Step runs one 120 Hz simulation step at host wall time nowMs (epoch ms)
@@ -182,10 +201,10 @@ func (m *Match) send() {
 		h := p.human
 		m.sendFrame(p, reliable)
 		h.panel.t = secs
-		if items := h.panel.diff(&h.sentPanel); items != nil {
+		if items := m.panelItems(h.panel.diff(&h.sentPanel)); items != nil {
 			m.out.JSON(h.UID, protocol.PanelData, items)
 		}
-		if stat != nil {
+		if stat != nil && !m.rules.leaderboard {
 			m.out.JSON(h.UID, protocol.StatData, stat)
 		}
 		if chatAll != nil {

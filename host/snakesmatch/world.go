@@ -22,6 +22,8 @@ const (
 	// it does not move, eat or crash, and nothing crashes into it. Its row
 	// says so (the clients blink it) and its player block counts it down.
 	spawnGrace = 2
+	// maxSpawnGrace bounds a declared spawn grace.
+	maxSpawnGrace = 10
 )
 
 // snakeObj is one participant's snake; it outlives its crashes (the colour
@@ -68,6 +70,9 @@ func (m *Match) place(o *snakeObj, x, y, deg float32) {
 	o.s.Path.LayOut(x, y, o.s.Angle, o.s.Length, m.model.PointSpacing)
 	o.boosting, o.debt, o.respawn = false, 0, false
 	o.s.Grace = spawnGrace
+	if g := m.world.SpawnGrace; g != nil {
+		o.s.Grace = *g
+	}
 	o.bounds()
 }
 
@@ -225,10 +230,16 @@ func (m *Match) step() {
 		x, y, deg := m.spawnSpot()
 		m.place(p.snake, x, y, deg)
 		m.field.resync = true
+		if m.rules.scorePerLife {
+			// A new life is a new game. The score is cleared here, not at
+			// the crash, so the crash card still shows the life's result.
+			p.eaten, p.kills, p.score = 0, 0, 0
+		}
 		m.statRow(p)
 		if h := p.human; h != nil {
 			h.forceReset = true
 			h.panel.c, h.panel.d, h.panel.wa = p.snake.crystals, 0, modeCruise
+			h.panel.e, h.panel.k, h.panel.s = p.eaten, p.kills, p.score
 		}
 	}
 }
@@ -257,6 +268,10 @@ func (m *Match) stepSnake(p *player) {
 		for o.debt >= 1 && float32(o.crystals) > m.model.BoostMinCrystals {
 			o.debt--
 			o.crystals--
+			if m.rules.scorePerLife {
+				// What the boost burns comes off the life's score.
+				p.score = max(p.score-1, 0)
+			}
 			tx, ty := o.s.Path.At(o.s.Path.Len() - 1)
 			m.field.dropAt(tx, ty, m.world.rollTier(m.rng), m.rng, &m.world)
 		}
@@ -264,7 +279,7 @@ func (m *Match) stepSnake(p *player) {
 			o.debt = 0
 		}
 		if p.human != nil {
-			p.human.panel.c = o.crystals
+			p.human.panel.c, p.human.panel.s = o.crystals, p.score
 		}
 	} else {
 		o.debt = 0
@@ -276,14 +291,19 @@ func (m *Match) stepSnake(p *player) {
 
 // crash kills p's snake: most of its crystals scatter along its body in
 // the largest tiers they pay for, the killer (nil: the edge) gains a kill
-// and the victim's whole score, and the victim's panel shows the crash.
+// and the victim's whole score (0.15: the kill bonus), and the victim's
+// panel shows the crash.
 func (m *Match) crash(p, killer *player) {
 	o := p.snake
 	if o == nil || !o.s.Alive {
 		return
 	}
 	carried := o.crystals
-	m.recordLife(p, carried)
+	if m.rules.scorePerLife {
+		m.recordLife(p, p.score) // the life's score is its result
+	} else {
+		m.recordLife(p, carried)
+	}
 	o.s.Alive, o.boosting, o.crystals, o.respawn = false, false, 0, false
 	budget := int(math.Round(float64(float32(carried) * m.world.DropRatio)))
 	n := o.s.Path.Len()
@@ -311,7 +331,11 @@ func (m *Match) crash(p, killer *player) {
 	}
 	if killer != nil && killer != p {
 		killer.kills++
-		killer.score += p.score
+		if m.rules.scorePerLife {
+			killer.score += killBonus
+		} else {
+			killer.score += p.score
+		}
 		m.statRow(killer)
 		if h := killer.human; h != nil {
 			h.panel.k, h.panel.s = killer.kills, killer.score
@@ -337,7 +361,7 @@ func (m *Match) population() {
 	if !ok {
 		return
 	}
-	m.arena = newArena(n)
+	m.arena = newArena(n, m.shape)
 	m.log.Debug("snakes: arena resized", "snakes", n, "cells", size)
 	for _, p := range m.players {
 		if p != nil && p.human != nil && p.human.InGame && p.human.sentSize != m.arena.size {
@@ -361,6 +385,10 @@ func (m *Match) statCells(p *player) []any {
 	if p.human != nil {
 		lat = p.human.Latency
 	}
+	if m.rules.leaderboard {
+		// 0.15's table: name, status, score, latency.
+		return []any{strconv.Itoa(int(p.gid)), p.team, []any{p.name, status, p.score, lat}}
+	}
 	return []any{strconv.Itoa(int(p.gid)), p.team, []any{p.name, status, p.eaten, p.kills, p.score, lat}}
 }
 
@@ -382,6 +410,9 @@ func (m *Match) headRows() []any {
 			n++
 			eaten, kills, score = eaten+p.eaten, kills+p.kills, score+p.score
 		}
+	}
+	if m.rules.leaderboard {
+		return []any{[]any{Players, []any{n, "", score}}}
 	}
 	return []any{[]any{Players, []any{n, "", eaten, kills, score}}}
 }

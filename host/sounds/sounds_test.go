@@ -30,8 +30,13 @@ func realCatalog(t *testing.T) (codecs []string, files map[string]bool) {
 
 // realCatalogOf is the parts.sounds block of a real tanks host of version.
 func realCatalogOf(t *testing.T, version string) (codecs []string, files map[string]bool) {
+	return catalogIn(t, "real-tanks-"+version)
+}
+
+// catalogIn is the parts.sounds block of the CONFIG_DATA in captures/dir.
+func catalogIn(t *testing.T, dir string) (codecs []string, files map[string]bool) {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(capturetest.SharedDir(t), "captures", "real-tanks-"+version, "config-data.json"))
+	b, err := os.ReadFile(filepath.Join(capturetest.SharedDir(t), "captures", dir, "config-data.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -73,6 +78,23 @@ func TestEveryRealCatalogFileIsServed(t *testing.T) {
 			}
 			if c == "webm" && (!bytes.HasPrefix(b, []byte{0x1a, 0x45, 0xdf, 0xa3}) || !bytes.Contains(b, []byte("webm")) || !bytes.Contains(b, []byte("OpusHead"))) {
 				t.Errorf("%s.webm is not Opus in WebM", f)
+			}
+		}
+	}
+}
+
+// Every file a real snakes 0.15 host's catalog names (pickup plays shot,
+// death plays death) is served in every codec it lists: the embedded
+// snakes host, which sends that CONFIG_DATA, leaves no sound unanswered.
+func TestEverySnakes015CatalogFileIsServed(t *testing.T) {
+	codecs, files := catalogIn(t, "real-snakes-0.15")
+	if len(codecs) != 2 || len(files) != 2 {
+		t.Fatalf("catalog: codecs %v, files %v", codecs, files)
+	}
+	for f := range files {
+		for _, c := range codecs {
+			if _, _, ok := File(f + "." + c); !ok {
+				t.Errorf("%s.%s not served", f, c)
 			}
 		}
 	}

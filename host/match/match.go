@@ -257,6 +257,9 @@ func New(cfg Config) (*Match, error) {
 	} else {
 		maps, err = catalogMaps()
 		names = MapNames()
+		if cfg.Dialect != Dialect013 {
+			names = rotation022()
+		}
 	}
 	if err != nil {
 		return nil, err

@@ -203,7 +203,7 @@ func TestMatchVotesAndChat(t *testing.T) {
 	m.Chat(1, "/nosuch")
 	m.Vote(1, json.RawMessage(`"maps"`))
 	step(40)
-	if !r.has(1, `[15,["hello there","Alice#1",3]]`) || !r.has(1, `[15,"c:0"]`) || !r.has(1, `[16,["crossing","maze"]]`) {
+	if !r.has(1, `[15,["hello there","Alice#1",3]]`) || !r.has(1, `[15,"c:0"]`) || !r.has(1, `[16,["crossing","yard"]]`) {
 		t.Fatalf("chat/vote replies missing: %v", r.texts[1])
 	}
 	// The layered map speaks another dialect: not in the flat rotation.

@@ -116,10 +116,11 @@ func playAndScreenshot(t *testing.T, hc host.Config) windowRun {
 	w, err := New(ctx, loop, r, Options{Title: "test", Width: 960, Height: 540, NoVsync: true,
 		Screenshot: shot, ScreenshotAfter: 2 * time.Second, Log: quiet, Summary: &summary,
 		// The sounds come in while the game plays, and the game's
-		// textures are drawn in the background: wait for them too.
+		// textures and the map's chunks are made in the background: wait
+		// for them too.
 		ScreenshotWhen: func() bool {
 			_, loading := r.Loading()
-			return !loading && !loop.World().Preparing() && !loop.Stats().PlayAt.IsZero()
+			return !loading && !loop.World().Preparing() && !loop.Stats().PlayAt.IsZero() && !r.MapUnbaked()
 		}})
 	if err != nil {
 		t.Fatal(err)

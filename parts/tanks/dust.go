@@ -12,8 +12,8 @@ import (
 // tank's tracks throw up, one emitter per tank. Tracks that spin under
 // strain (full throttle against a wall or a crate, the tank hardly moving)
 // throw dust back from under them; a landing from a jump bursts dust out
-// of both tracks, as big as the landing was hard, with the tankLanding
-// sound.
+// of both tracks, as big as the landing was hard (the tank's part plays
+// the landing's sound, once).
 type DustFactory struct{}
 
 type dustBinding struct {
@@ -95,9 +95,6 @@ func (d *Dust) Update(row []float32) {
 	if d.seen {
 		if k := landingImpact(d.vz, vz); k > 0 {
 			d.burst(k)
-			if d.c.Sound != nil {
-				d.c.Sound.Register("tankLanding", parts.SoundData{X: d.pose.x, Y: d.pose.y, VolumeScale: k})
-			}
 		}
 	}
 	d.vz, d.seen = vz, true

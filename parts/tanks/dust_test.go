@@ -89,9 +89,10 @@ func TestDustFromSpinningTracks(t *testing.T) {
 	}
 }
 
-// A landing bursts dust out of both tracks, as much as it was hard, with
-// the landing sound at that volume; a soft touch-down throws none, and a
-// storm of landings never holds more than maxDust grains.
+// A landing bursts dust out of both tracks, as much as it was hard, and
+// the landing sounds once at that volume (the tank's part plays it); a
+// soft touch-down throws none, and a storm of landings never holds more
+// than maxDust grains.
 func TestDustFromALanding(t *testing.T) {
 	s := newerSchema(t)
 	sc, snd := dustScene(t, s)

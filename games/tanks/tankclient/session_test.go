@@ -345,7 +345,9 @@ func TestDelayedSoakWithBots(t *testing.T) {
 	}
 	sum := s.g.Predictor().Summary()
 	t.Logf("soak with 7 bots: %+v; own records drawn %d, remote tank rows %d, crate rows %d", sum, drawn, remoteRows, crateRows)
-	if drawn < 1000 || math.IsNaN(sum.ErrorMax) {
+	// The bots aim to kill: the own tank spends part of the minute dead
+	// (not predicted, not drawn) and waiting for the next round.
+	if drawn < 500 || math.IsNaN(sum.ErrorMax) {
 		t.Fatalf("own tank drawn %d times", drawn)
 	}
 }

@@ -3,7 +3,9 @@ package render
 import (
 	"bytes"
 	"image"
+	"image/color"
 	"image/png"
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -98,4 +100,145 @@ func TestWriteNightReference(t *testing.T) {
 	}
 	img := nightShot(t, "night-before", nil)
 	writeRGBA(t, img, filepath.Join("testdata", "reference", "night-before-1920x1080.png"))
+}
+
+// lum is a pixel's luminance (0..255).
+func lum(c color.RGBA) float64 {
+	return 0.2126*float64(c.R) + 0.7152*float64(c.G) + 0.0722*float64(c.B)
+}
+
+// canvasRect is where canvas id lies on the screen, in pixels.
+func canvasRect(t *testing.T, sc *scene, id string) image.Rectangle {
+	for _, c := range sc.w.Canvases() {
+		if c.Spec.ID == id {
+			r := c.Rect
+			return image.Rect(int(r.Left), int(r.Top), int(r.Left+r.W), int(r.Top+r.H))
+		}
+	}
+	t.Fatalf("no canvas %q", id)
+	return image.Rectangle{}
+}
+
+// differing is the share of pixels of r where a and b differ by more than
+// tol in a channel.
+func differing(a, b *image.RGBA, r image.Rectangle, tol int) float64 {
+	n, bad := 0, 0
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			n++
+			p, q := a.RGBAAt(x, y), b.RGBAAt(x, y)
+			if absDiff(p.R, q.R) > tol || absDiff(p.G, q.G) > tol || absDiff(p.B, q.B) > tol {
+				bad++
+			}
+		}
+	}
+	return float64(bad) / float64(max(n, 1))
+}
+
+// TestNightSceneIsLit draws the night scene lit and compares it with the
+// reference the renderer drew before night maps were lit. What must stay:
+// the radar. What must change: the street away from any
+// light is the reference times the map's ambient colour (0x3a4260); a
+// bridge lamp's pool stays near its day brightness and its head is drawn
+// in the road; an enemy tank in the dark keeps at least half its day
+// brightness (its glow).
+func TestNightSceneIsLit(t *testing.T) {
+	ref := readReference(t, "night-before-1920x1080")
+	sc, _ := downtownScene(t, nightCX, nightCY, nightTanks())
+	lit := shoot(t, sc, "night-lit", nil)
+	// The radar's own picture is unchanged; its background lets a little
+	// of the world under it through, which is darker now.
+	rr := canvasRect(t, sc, "radar")
+	c, rad := rr.Min.Add(rr.Max).Div(2), rr.Dx()/2-3 // the radar is round: its corners are the world
+	for y := rr.Min.Y; y < rr.Max.Y; y++ {
+		for x := rr.Min.X; x < rr.Max.X; x++ {
+			if (x-c.X)*(x-c.X)+(y-c.Y)*(y-c.Y) > rad*rad {
+				continue
+			}
+			if p, q := lit.RGBAAt(x, y), ref.RGBAAt(x, y); absDiff(p.R, q.R) > 8 || absDiff(p.G, q.G) > 8 || absDiff(p.B, q.B) > 8 {
+				t.Fatalf("the radar changed at (%d, %d): %v, was %v", x, y, p, q)
+			}
+		}
+	}
+	// A building's top (volume 1, level 0) far from every lamp: ambient only.
+	for _, p := range []image.Point{{1300, 1040}, {1450, 1000}} {
+		r, l := ref.RGBAAt(p.X, p.Y), lit.RGBAAt(p.X, p.Y)
+		want := [3]float64{float64(r.R) * 0x3a / 255, float64(r.G) * 0x42 / 255, float64(r.B) * 0x60 / 255}
+		got := [3]float64{float64(l.R), float64(l.G), float64(l.B)}
+		for i := range want {
+			if math.Abs(got[i]-want[i]) > 3 {
+				t.Errorf("dark top at %v: %v, want the reference %v times the ambient (%.0f)", p, l, r, want)
+				break
+			}
+		}
+	}
+	ratio := func(p image.Point) float64 { return lum(lit.RGBAAt(p.X, p.Y)) / max(1, lum(ref.RGBAAt(p.X, p.Y))) }
+	pool, between := image.Pt(863, 600), image.Pt(1115, 700)
+	if k := ratio(pool); k < 0.7 {
+		t.Errorf("beside the bridge lamp the deck keeps %.2f of its day brightness, want ≥ 0.7", k)
+	}
+	if k := ratio(between); k > ratio(pool)-0.3 {
+		t.Errorf("between the bridge lamps the deck keeps %.2f of its day brightness, beside one %.2f: want 0.3 less", k, ratio(pool))
+	}
+	if c := lit.RGBAAt(803, 539); c.R < 230 || c.G < 230 || c.B < 210 {
+		t.Errorf("the bridge lamp's head at (803, 539) is %v, want near white", c)
+	}
+	if k := ratio(image.Pt(1504, 124)); k < 0.5 {
+		t.Errorf("the enemy tank keeps %.2f of its day brightness, want ≥ 0.5", k)
+	}
+}
+
+// With the lighting turned off (the player's setting) the night scene is
+// drawn as the renderer drew it before night maps were lit.
+func TestNightSceneUnlitIsTheReference(t *testing.T) {
+	ref := readReference(t, "night-before-1920x1080")
+	sc, _ := downtownScene(t, nightCX, nightCY, nightTanks())
+	sc.r.SetLighting(false)
+	off := shoot(t, sc, "night-off", nil)
+	if d := differing(off, ref, off.Bounds(), 2); d > 0.001 {
+		t.Errorf("%.3f%% of the pixels differ from the reference, allowed 0.1%%", 100*d)
+	}
+}
+
+// nightCrowd is sixteen tanks around the night scene's camera, moving (they
+// leave tracks): twelve on the ground, four on the bridge, both teams.
+func nightCrowd() (rows map[uint32][]float32, moved map[uint32][]float32) {
+	rows, moved = map[uint32][]float32{}, map[uint32][]float32{}
+	for i := range 16 {
+		x, y := float32(330+(i%4)*90), float32(210+(i/4)*60)
+		z, level := float32(0), float32(0)
+		if i/4 == 1 || i/4 == 2 { // rows at y 270 and 330: the bridge's deck spans 282–333
+			if i%4 == 1 {
+				y, z, level = 300, 1, 1
+			}
+		}
+		r := nightTankRow(x, y, 0.4*float32(i), float32(1+i%2), z, level)
+		rows[uint32(i+1)] = r
+		m := append([]float32(nil), r...)
+		m[0] += float32(i % 3)
+		moved[uint32(i+1)] = m
+	}
+	return rows, moved
+}
+
+// BenchmarkDrawNightScene measures, as BenchmarkDrawHeavyScene does, a
+// frame of downtown at night at 1920×1080 with sixteen tanks: each level's
+// light map with the lamps in view, the tanks' glows and headlights.
+func BenchmarkDrawNightScene(b *testing.B) { benchNight(b, true) }
+
+// BenchmarkDrawNightSceneUnlit is the same scene with the lighting turned
+// off: the difference is what the light maps cost.
+func BenchmarkDrawNightSceneUnlit(b *testing.B) { benchNight(b, false) }
+
+func benchNight(b *testing.B, lit bool) {
+	rows, moved := nightCrowd()
+	sc, core := downtownScene(b, nightCX, nightCY, rows)
+	sc.r.gfx.cache.whole = false // baked as in play, a few chunks a frame
+	m1 := core.hot.Actors[0].Schema
+	core.hot.Actors = core.hot.Actors[:0]
+	for id := uint32(1); id <= 16; id++ {
+		core.hot.Actors = append(core.hot.Actors, clientcore.Record{Schema: m1, ID: id, Fields: moved[id]})
+	}
+	sc.r.SetLighting(lit)
+	benchFrames(b, sc, core, 20)
 }

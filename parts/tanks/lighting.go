@@ -173,6 +173,7 @@ type flash struct {
 type night struct {
 	c       *parts.Ctx
 	data    nightData
+	signs   []sign // their light, as bright as their glow
 	maps    []levelLight
 	heads   []lampHeads
 	flashes [maxFlashes]flash
@@ -204,7 +205,7 @@ func buildNight(c *parts.Ctx, m *gamemap.Map) parts.Part {
 	if !ok {
 		return nil
 	}
-	n := &night{c: c, data: d}
+	n := &night{c: c, data: d, signs: parseSigns(m)}
 	if c.Events != nil {
 		n.nextEv = c.Events.Next()
 	}
@@ -347,6 +348,15 @@ func (ll *levelLight) Draw(g parts.Gfx) {
 		}
 		lt.AddLight(parts.Light{X: l.x, Y: l.y, Level: l.level, H: lv, Radius: l.radius, Colour: l.colour,
 			Intensity: l.intensity * flickerOf(l.seed, n.clock, l.flicker)})
+	}
+	for i := range n.signs {
+		s := &n.signs[i]
+		if s.level != ll.m.Level || !(s.radius > 0 && s.intensity > 0) ||
+			s.x+s.radius < v.X || s.x-s.radius > v.X+v.W || s.y+s.radius < v.Y || s.y-s.radius > v.Y+v.H {
+			continue
+		}
+		_, glow := s.brightness(n.clock / 1000)
+		lt.AddLight(parts.Light{X: s.x, Y: s.y, Level: s.level, H: lv, Radius: s.radius, Colour: s.colour, Intensity: s.intensity * glow})
 	}
 	for i := range n.nFlash {
 		f := &n.flashes[i]

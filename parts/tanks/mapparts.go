@@ -40,6 +40,9 @@ func (b *mapBinding) BuildMap(c *parts.Ctx, m *gamemap.Map) ([]parts.Part, map[u
 	if n := buildNight(c, m); n != nil {
 		static = append(static, n)
 	}
+	if s := buildSigns(c, m, c.Sky.Night()); s != nil {
+		static = append(static, s)
+	}
 	dyn := map[uint32]parts.Part{}
 	layered := b.f.Layered()
 	for i, body := range m.Dynamic {

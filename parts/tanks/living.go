@@ -121,14 +121,15 @@ func parseAnims(m *gamemap.Map, game animGame) map[int]*tileAnim {
 // living draws one level layer's animated cells and the rotating decals on
 // it, at the layer's draw order, over its baked picture.
 type living struct {
-	c     *parts.Ctx
-	m     *gamemap.Map
-	sheet parts.Tex
-	level int
-	cells []animCell
-	spin  []spinner
-	clock *float64 // shared by the map's living layers: ms since built
-	h     parts.Handle
+	c      *parts.Ctx
+	m      *gamemap.Map
+	sheet  parts.Tex
+	level  int
+	cells  []animCell
+	spin   []spinner
+	clock  *float64 // shared by the map's living layers: ms since built
+	h      parts.Handle
+	staged bool // drawn by its own stage entry, not by its tile layer
 }
 
 // livingMap is the map part that owns the living layers and their clock.
@@ -140,7 +141,11 @@ type livingMap struct {
 
 // buildLiving returns the living part of map m, or nil when nothing on it
 // moves.
-func buildLiving(c *parts.Ctx, m *gamemap.Map) parts.Part {
+//
+// static are the map's tile layers (tiles.Build), in level and layer
+// order: a flat layer draws its animated cells itself, over its tiles and
+// under its ramps.
+func buildLiving(c *parts.Ctx, m *gamemap.Map, static []parts.Part) parts.Part {
 	if m == nil || len(m.Game) == 0 || len(m.Levels) == 0 || m.Sheet == "" {
 		return nil
 	}
@@ -153,9 +158,15 @@ func buildLiving(c *parts.Ctx, m *gamemap.Map) parts.Part {
 	sheet := c.Tex.Asset(m.Sheet)
 	cell := m.CellWorld()
 	budget := maxAnimatedCells
+	k := 0 // the index of the layer's part in static
 	for li := range m.Levels {
 		lv := &m.Levels[li]
 		for _, layer := range lv.Layers {
+			var tl *tiles.TileLayer
+			if k < len(static) {
+				tl, _ = static[k].(*tiles.TileLayer)
+			}
+			k++
 			l := &living{c: c, m: m, sheet: sheet, level: li, clock: &lm.clock}
 			draw := tiles.Lookup(layer.Tiles)
 			if len(anims) > 0 && layer.Volume == 0 {
@@ -185,12 +196,17 @@ func buildLiving(c *parts.Ctx, m *gamemap.Map) parts.Part {
 			if len(l.cells) == 0 && len(l.spin) == 0 {
 				continue
 			}
+			lm.layers = append(lm.layers, l)
+			if tl != nil && tl.Volume == 0 && tl.Level == li {
+				tl.Over = l
+				continue
+			}
 			z := parts.LevelZ(layer.Z, li)
 			if layer.Volume > 0 {
 				z = parts.LevelZ(parts.OccluderZ, li) // over the layer's raised top
 			}
 			l.h = c.Stage.Add(z, l)
-			lm.layers = append(lm.layers, l)
+			l.staged = true
 		}
 	}
 	if len(lm.layers) == 0 {
@@ -213,7 +229,9 @@ func (lm *livingMap) Step(dt float64) bool {
 // Destroy implements parts.Part.
 func (lm *livingMap) Destroy(parts.Removal) {
 	for _, l := range lm.layers {
-		lm.c.Stage.Remove(l.h)
+		if l.staged {
+			lm.c.Stage.Remove(l.h)
+		}
 	}
 }
 

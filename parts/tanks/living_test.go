@@ -9,6 +9,7 @@ import (
 	"vimpclient/gamemap"
 	"vimpclient/parts"
 	"vimpclient/parts/partstest"
+	"vimpclient/parts/tiles"
 )
 
 // Downtown's animations as its game data declares them: water cycles four
@@ -89,7 +90,7 @@ func FuzzBuildLiving(f *testing.F) {
 		tex := partstest.NewTextures(map[string]*image.RGBA{})
 		tex.Loaded["sheet.png"] = [2]int{64, 8}
 		c := &parts.Ctx{Stage: parts.NewStage("vimp"), Tex: tex}
-		p := buildLiving(c, animMap(string(game)))
+		p := buildLiving(c, animMap(string(game)), nil)
 		if p == nil {
 			return
 		}
@@ -109,7 +110,7 @@ func TestLivingDrawsFramesAndTurns(t *testing.T) {
 	tex := partstest.NewTextures(map[string]*image.RGBA{})
 	c := &parts.Ctx{Stage: parts.NewStage("vimp"), Tex: tex}
 	tex.Loaded["sheet.png"] = [2]int{64, 8}
-	p := buildLiving(c, m)
+	p := buildLiving(c, m, nil)
 	if p == nil {
 		t.Fatal("nothing lives")
 	}
@@ -137,5 +138,27 @@ func TestLivingDrawsFramesAndTurns(t *testing.T) {
 	x, y := d.M.Apply(0, 0)
 	if math.Abs(x-30) > 1e-9 || math.Abs(y-30) > 1e-9 {
 		t.Errorf("after 1 s the decal's corner is at (%.2f, %.2f), want (30, 30): a quarter turn", x, y)
+	}
+}
+
+// A flat tile layer draws its animated cells itself, right after its
+// tiles and before its ramps, so that a ramp rising over them hides them.
+func TestLivingCellsUnderTheRamps(t *testing.T) {
+	m := animMap(`{"animatedTiles":{"1":{"kind":"frames","frames":[3,4],"fps":2}}}`)
+	tex := partstest.NewTextures(map[string]*image.RGBA{})
+	tex.Loaded["sheet.png"] = [2]int{64, 8}
+	c := &parts.Ctx{Stage: parts.NewStage("vimp"), Tex: tex}
+	static := tiles.Build(c, m)
+	before := c.Stage.Len()
+	if buildLiving(c, m, static) == nil {
+		t.Fatal("nothing lives")
+	}
+	if c.Stage.Len() != before || static[0].(*tiles.TileLayer).Over == nil {
+		t.Fatalf("the layer does not draw its animated cells: %d entries, were %d", c.Stage.Len(), before)
+	}
+	g := &partstest.Gfx{Rect: parts.Rect{W: 40, H: 40}}
+	c.Stage.Draw(g)
+	if len(g.Ops) != 3 || g.Ops[0].Kind != "static" || g.Ops[1].Kind != "image" || g.Ops[2].Kind != "image" {
+		t.Errorf("ops %+v, want the layer's tiles then its two animated cells", g.Ops)
 	}
 }

@@ -244,3 +244,38 @@ func TestFlickerAndFade(t *testing.T) {
 		t.Error("fade")
 	}
 }
+
+// At night a live tank adds its glow and its headlight, on the level it is
+// drawn on, the cone pointing where the hull faces; a wreck adds none, and
+// by day no tank does. A shot's tracer draws above the darkness at night.
+func TestTankLightsAndTracersAtNight(t *testing.T) {
+	sky := &parts.Sky{}
+	c := &parts.Ctx{Sky: sky}
+	tk := &Tank{c: c, Pose: tankPose{x: 100, y: 50, angle: math.Pi / 2, cond: 3, size: 10}, At: parts.Height{Level: 1, H: 1}}
+	g := &lighter{lit: true}
+	tk.addLights(g)
+	if len(g.lights) != 0 || shotZ(c) != 2 {
+		t.Fatalf("by day: %d lights, shots at %d", len(g.lights), shotZ(c))
+	}
+	sky.SetNight(true)
+	tk.addLights(g)
+	if len(g.lights) != 2 {
+		t.Fatalf("%d lights, want a glow and a headlight", len(g.lights))
+	}
+	glow, head := g.lights[0], g.lights[1]
+	if glow.Radius != glowRadius || glow.Level != 1 || glow.X != 100 || glow.Y != 50 {
+		t.Errorf("glow %+v", glow)
+	}
+	if head.Length != headLength || head.Angle != math.Pi/2 || head.Level != 1 || math.Abs(head.X-100) > 1e-9 || !(head.Y > 50) {
+		t.Errorf("headlight %+v: want it ahead of the hull, facing down", head)
+	}
+	if shotZ(c) != parts.EmissiveZ {
+		t.Errorf("at night shots draw at %d, want %d", shotZ(c), parts.EmissiveZ)
+	}
+	g.lights = nil
+	tk.Pose.cond = 0
+	tk.addLights(g)
+	if len(g.lights) != 0 {
+		t.Errorf("a wreck adds %d lights", len(g.lights))
+	}
+}

@@ -34,6 +34,7 @@ const (
 	setNetGraph
 	setMotion
 	setNames
+	setLighting
 	setMouseAim
 	setHUDScale
 	setPalette
@@ -55,6 +56,7 @@ const (
 	ChangeKeys     // the game's key bindings (Bindings)
 	ChangePads     // the game's gamepad bindings (the settings' Pads)
 	ChangeMouseAim // the gun following the pointer
+	ChangeLighting // a night map's lighting
 )
 
 // Capture is what the overlay waits for after Enter on a binding row.
@@ -414,7 +416,7 @@ func (m *SettingsMenu) adjust(dir int) {
 			s.HUDScale = nv
 			m.changed |= ChangeHUDScale
 		}
-	case setFullscreen, setVsync, setNetGraph, setMotion, setNames, setMouseAim, setPalette:
+	case setFullscreen, setVsync, setNetGraph, setMotion, setNames, setLighting, setMouseAim, setPalette:
 		m.activate()
 		return
 	case setGame:
@@ -464,6 +466,9 @@ func (m *SettingsMenu) activate() {
 	case setNames:
 		s.Names = !s.Names
 		m.changed |= ChangeNames
+	case setLighting:
+		s.Lighting = !s.Lighting
+		m.changed |= ChangeLighting
 	case setMouseAim:
 		s.MouseAim = !s.MouseAim
 		m.changed |= ChangeMouseAim
@@ -534,6 +539,7 @@ func (m *SettingsMenu) rebuild() {
 		SettingsRow{Kind: SettingToggle, Label: "Net graph", Value: onOff(s.NetGraph), id: setNetGraph},
 		SettingsRow{Kind: SettingToggle, Label: "Reduced motion", Value: onOff(s.ReducedMotion), id: setMotion},
 		SettingsRow{Kind: SettingToggle, Label: "Player names", Value: onOff(s.Names), id: setNames},
+		SettingsRow{Kind: SettingToggle, Label: "Night lighting", Value: onOff(s.Lighting), id: setLighting},
 		SettingsRow{Kind: SettingToggle, Label: "Mouse aims the gun", Value: onOff(s.MouseAim), id: setMouseAim},
 		SettingsRow{Kind: SettingSlider, Label: "HUD scale", Value: hudScaleLabel(s.HUDScale),
 			Fraction: hudScaleStop(s.HUDScale) / hudScaleStops, id: setHUDScale},

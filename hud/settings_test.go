@@ -390,3 +390,20 @@ func TestSettingsKeyRowsInPlayersOrder(t *testing.T) {
 		t.Fatalf("key rows\n%q\nwant\n%q", got, want)
 	}
 }
+
+// The night lighting toggle starts on and turns the lighting off, saying
+// so to the wiring.
+func TestSettingsLightingToggle(t *testing.T) {
+	m := openMenu(t)
+	focus(t, m, SettingToggle, "Night lighting")
+	if r := m.Rows[m.Focus]; r.Value != "On" {
+		t.Fatalf("row %+v: lighting starts off", r)
+	}
+	m.Key(keyEnter)
+	if c := m.TakeChanges(); c != ChangeLighting || m.S.Lighting {
+		t.Fatalf("changes %b, lighting %v", c, m.S.Lighting)
+	}
+	if r := m.Rows[m.Focus]; r.Value != "Off" {
+		t.Fatalf("row %+v after the toggle", r)
+	}
+}

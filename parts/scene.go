@@ -68,6 +68,8 @@ type Ctx struct {
 	// Events are the scene's recent blasts and shots, which parts other
 	// than the one that saw them react to (a tank rocking beside a blast).
 	Events *Events
+	// Sky says whether the scene's map is a night map.
+	Sky *Sky
 }
 
 // Binding is a part class bound to one snapshot key.
@@ -172,6 +174,7 @@ type Scene struct {
 	first     *Ctx
 	levels    *Levels
 	events    *Events
+	sky       *Sky
 	local     Local // what every Ctx's Local points at
 	created   int   // entities the current hot sample created
 	// lastRefusal is the limit and route of the last refused row, so that
@@ -228,11 +231,11 @@ func NewScene(o SceneOptions, schema *clientcore.Schema, pc PartsConfig) (*Scene
 		o.Rand = rand.Float64
 	}
 	s := &Scene{log: o.Log, game: o.Game, schema: schema, stages: map[string]*Stage{},
-		inst: map[instKey]Part{}, keyOf: map[int]uint8{}, fallback: o.MapFallback, levels: NewLevels(), events: &Events{}, lim: o.Limits.WithDefaults()}
+		inst: map[instKey]Part{}, keyOf: map[int]uint8{}, fallback: o.MapFallback, levels: NewLevels(), events: &Events{}, sky: &Sky{}, lim: o.Limits.WithDefaults()}
 	for _, id := range o.Canvases {
 		s.stages[id] = NewStage(id)
 	}
-	s.first = &Ctx{Stage: s.stages[o.Canvases[0]], Tex: o.Tex, Local: &s.local, Rand: o.Rand, Canvases: s.stages, Levels: s.levels, People: o.People, Events: s.events}
+	s.first = &Ctx{Stage: s.stages[o.Canvases[0]], Tex: o.Tex, Local: &s.local, Rand: o.Rand, Canvases: s.stages, Levels: s.levels, People: o.People, Events: s.events, Sky: s.sky}
 	s.Drawers = map[string]string{}
 	for name := range pc.EntitiesOnCanvas {
 		s.Drawers[name] = DrawnByNone // until a key's rows name it
@@ -326,7 +329,7 @@ func (s *Scene) ctxFor(o SceneOptions, pc PartsConfig, k *clientcore.KeySchema, 
 	if st == nil {
 		st = s.stages[o.Canvases[0]]
 	}
-	return &Ctx{Stage: st, Tex: o.Tex, Local: &s.local, Rand: o.Rand, Sound: o.Sound, Key: k.Name, Canvases: s.stages, Levels: s.levels, People: o.People, Events: s.events}
+	return &Ctx{Stage: st, Tex: o.Tex, Local: &s.local, Rand: o.Rand, Sound: o.Sound, Key: k.Name, Canvases: s.stages, Levels: s.levels, People: o.People, Events: s.events, Sky: s.sky}
 }
 
 // addRoute sends k's rows to binding b of part name.
@@ -486,6 +489,7 @@ func (s *Scene) SetMap(m *gamemap.Map) {
 	}
 	s.mapParts = s.mapParts[:0]
 	s.levels.SetLevelHeight(m.LevelHeight)
+	s.sky.SetNight(false) // until the new map's part says otherwise
 	built := false
 	defer func() {
 		if !built && s.fallback != nil {

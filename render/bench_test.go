@@ -65,7 +65,11 @@ func BenchmarkDrawHeavySceneNewer(b *testing.B) {
 }
 
 // benchDraw measures the frames of a scene for the benchmarks above.
-func benchDraw(b *testing.B, sc *scene, core *fakeCore) {
+func benchDraw(b *testing.B, sc *scene, core *fakeCore) { benchFrames(b, sc, core, 200) }
+
+// benchFrames measures the frames of a scene that stages at least
+// minDrawables entries on its main canvas.
+func benchFrames(b *testing.B, sc *scene, core *fakeCore, minDrawables int) {
 	g := &benchGame{sc: sc}
 	off := ebiten.NewImage(1920, 1080)
 	// Warm up: 240 ticks reach the steady state of smoke and track marks
@@ -141,8 +145,8 @@ func benchDraw(b *testing.B, sc *scene, core *fakeCore) {
 		b.ReportMetric(float64(mallocs)/f, "allocs/frame")
 		b.ReportMetric(float64(project)/float64(profiled), "project-allocs/frame")
 	}
-	if stages := sc.w.Stage("vimp").Len(); stages < 200 {
-		b.Fatalf("heavy scene has only %d drawables", stages)
+	if stages := sc.w.Stage("vimp").Len(); stages < minDrawables {
+		b.Fatalf("the scene has only %d drawables", stages)
 	}
 }
 

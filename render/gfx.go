@@ -43,6 +43,7 @@ type gfx struct {
 	view parts.Rect
 
 	strokes strokes    // Ring and Polyline
+	light   lighting   // a night map's light maps (see lightmap.go)
 	pts     []devPoint // a polyline in device px
 
 	labelLineH float64 // the face's line box, px
@@ -51,7 +52,7 @@ type gfx struct {
 }
 
 func newGfx(dr *drawer, t *textures, antiAlias bool, face text.Face) *gfx {
-	g := &gfx{d: dr, tex: t, cache: newChunkCache(dr, t), decals: newDecalStore(dr, t), b: newBatch(dr), face: face}
+	g := &gfx{d: dr, tex: t, cache: newChunkCache(dr, t), decals: newDecalStore(dr, t), b: newBatch(dr), face: face, light: newLighting(dr)}
 	if antiAlias {
 		g.strokes.feather = strokeFeather
 	}
@@ -67,6 +68,7 @@ func newGfx(dr *drawer, t *textures, antiAlias bool, face text.Face) *gfx {
 // base.
 func (g *gfx) begin(dst *ebiten.Image, st canvas.Stage, base, w, h float64) {
 	g.dst, g.st, g.base, g.w, g.h = dst, st, base, w, h
+	g.light.lights = g.light.lights[:0] // lights belong to one canvas's pass
 	if st.S != 0 {
 		g.cam = parts.Vec{X: (w/2 - st.X) / st.S, Y: (h/2 - st.Y) / st.S}
 	}

@@ -111,6 +111,7 @@ func (r *Renderer) Release() {
 	}
 	r.images = r.images[:0]
 	r.gfx.decals.drop()
+	r.gfx.light.release()
 	r.Rebake()
 	r.bakedScales = r.bakedScales[:0]
 }

@@ -45,6 +45,10 @@ type Settings struct {
 	// Names draws the players' names in the world and marks the own
 	// snake or tank; on unless the player turned it off.
 	Names bool `json:"names"`
+	// Lighting darkens a night map and lights it with its lamps, the
+	// tanks' lights and the flashes; off, every map is drawn as by day
+	// (cheaper on a slow machine). On unless turned off.
+	Lighting bool `json:"lighting"`
 	// MouseAim turns a game's gun towards the pointer, for a game with a
 	// gun and no pointer input of its own (tanks); on unless turned off.
 	MouseAim bool    `json:"mouseAim"`
@@ -86,7 +90,7 @@ const HUDScaleAuto = 0
 
 // Default is what a new player gets.
 func Default() Settings {
-	return Settings{MasterVolume: 1, EffectsVolume: 1, Vsync: true, Names: true, MouseAim: true, HUDScale: HUDScaleAuto, Palette: PaletteStandard}
+	return Settings{MasterVolume: 1, EffectsVolume: 1, Vsync: true, Names: true, Lighting: true, MouseAim: true, HUDScale: HUDScaleAuto, Palette: PaletteStandard}
 }
 
 // Path is where the settings live.
@@ -159,6 +163,7 @@ func Parse(b []byte) (Settings, []string) {
 	flag("netGraph", &s.NetGraph)
 	flag("reducedMotion", &s.ReducedMotion)
 	flag("names", &s.Names)
+	flag("lighting", &s.Lighting)
 	flag("mouseAim", &s.MouseAim)
 	if v, ok := raw["palette"]; ok {
 		var p string

@@ -97,3 +97,20 @@ func TestNamesOnByDefault(t *testing.T) {
 		t.Fatalf("a bad value: names %v, %v", s.Names, p)
 	}
 }
+
+// The night lighting is on by default, on in a file that predates it, and
+// off only when the file says false.
+func TestLightingOnByDefault(t *testing.T) {
+	if !Default().Lighting {
+		t.Fatal("lighting off by default")
+	}
+	if s, p := Parse([]byte(`{"vsync": false}`)); !s.Lighting || len(p) != 0 {
+		t.Fatalf("a file without the key: lighting %v, %v", s.Lighting, p)
+	}
+	if s, p := Parse([]byte(`{"lighting": false}`)); s.Lighting || len(p) != 0 {
+		t.Fatalf("lighting false: %v, %v", s.Lighting, p)
+	}
+	if s, p := Parse([]byte(`{"lighting": 0}`)); !s.Lighting || len(p) != 1 {
+		t.Fatalf("a bad value: lighting %v, %v", s.Lighting, p)
+	}
+}

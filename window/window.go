@@ -492,6 +492,7 @@ func (w *Window) Draw(screen *ebiten.Image) {
 		return
 	}
 	loop := w.play.Loop()
+	w.renderer.SetLighting(w.menu.S.Lighting) // the F10 menu's, as it is now
 	w.renderer.Draw(screen, loop.World(), w.dpr)
 	w.hud.SetNetGraph(w.graph.Visible, netview.Width, netview.Height) // the view's, not the model's
 	w.hud.Draw(screen, loop.HUD(), loop.NowMs(), hs)

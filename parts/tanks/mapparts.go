@@ -34,6 +34,15 @@ func (b *mapBinding) New(*parts.Ctx, uint32, []float32) parts.Part { return nil 
 // BuildMap implements parts.MapBuilder.
 func (b *mapBinding) BuildMap(c *parts.Ctx, m *gamemap.Map) ([]parts.Part, map[uint32]parts.Part) {
 	static := tiles.Build(c, m)
+	if p := buildLiving(c, m, static); p != nil {
+		static = append(static, p)
+	}
+	if n := buildNight(c, m); n != nil {
+		static = append(static, n)
+	}
+	if s := buildSigns(c, m, c.Sky.Night()); s != nil {
+		static = append(static, s)
+	}
 	dyn := map[uint32]parts.Part{}
 	layered := b.f.Layered()
 	for i, body := range m.Dynamic {

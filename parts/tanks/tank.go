@@ -212,6 +212,7 @@ func teamIndex(team int) int {
 func (t *Tank) Draw(g parts.Gfx) {
 	p := &t.Pose
 	g.Elevate(t.At.H)
+	t.addLights(g)
 	k := float64(p.size) / 10
 	if p.cond == 0 {
 		m := parts.Identity().Translate(-wreckW/2, -wreckH/2).Scale(k, k).Rotate(p.angle).Translate(p.x, p.y)

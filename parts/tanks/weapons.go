@@ -161,7 +161,7 @@ func (b *shotBinding) New(c *parts.Ctx, id uint32, row []float32) parts.Part {
 	if c.Events != nil { // its tank kicks back
 		c.Events.Add(parts.Event{Kind: parts.EventShot, Author: author})
 	}
-	s.h = c.Stage.Add(drawZ(2, s.At), s)
+	s.h = c.Stage.Add(drawZ(shotZ(c), s.At), s)
 	if c.Sound != nil { // a one-shot: it ends by itself
 		c.Sound.Register("shot", parts.SoundData{X: b.f.BodyX.Float64(row), Y: b.f.BodyY.Float64(row)})
 	}
@@ -266,6 +266,7 @@ func (s *ShotEffect) Destroy(parts.Removal) { s.c.Stage.Remove(s.h) }
 // Draw implements parts.Drawable.
 func (s *ShotEffect) Draw(g parts.Gfx) {
 	g.Elevate(s.At.H)
+	s.light(g)
 	for i := range s.trail {
 		f := float64(i) / 11
 		p := s.pts[i]

@@ -83,6 +83,9 @@ type TileLayer struct {
 	ramps  []wedge
 	mesh   []parts.MeshVertex
 	idx    []uint16
+	// Over draws over the layer's tiles and under its ramps (a game's
+	// animated cells: a ramp rising over them hides them); nil: nothing.
+	Over parts.Drawable
 }
 
 func newTileLayer(c *parts.Ctx, m *gamemap.Map, lv *gamemap.Level, layer gamemap.Layer, sheet parts.Tex, id int) *TileLayer {
@@ -176,6 +179,10 @@ func (t *TileLayer) Draw(g parts.Gfx) {
 	g.Elevate(float64(t.Level))
 	if t.top == nil {
 		g.Static(&t.layer)
+	}
+	if t.Over != nil {
+		t.Over.Draw(g)
+		g.Elevate(float64(t.Level))
 	}
 	t.drawWedges(g)
 }

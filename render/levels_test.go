@@ -163,7 +163,7 @@ var (
 func TestLayeredTankOnTheBridge(t *testing.T) {
 	const cx, cy = 460, 380
 	sc, _ := bridgeScene(t, cx, cy, map[uint32][]float32{
-		1: levelTank(cx, cy+60, 0, 1, 0, 0),           // on the road, south of the bridge, for comparison
+		1: levelTank(cx, cy+60, 0, 1, 0, 0),       // on the road, south of the bridge, for comparison
 		2: levelTank(440, 300, 0, 2, oneLevel, 1), // on the slab
 	}, nil)
 	img := shoot(t, sc, "layered-tank-on-bridge", nil)

@@ -32,7 +32,7 @@ WINRES  := github.com/tc-hib/go-winres@v0.3.3
 SYSO    := cmd/vimpclient/rsrc_windows_amd64.syso
 WINVER  := $(shell echo "$(VERSION)" | sed -E 's/^v?([0-9]+(\.[0-9]+)*).*/\1/;t;s/.*/0.0.0/')
 
-.PHONY: all deps build run test vet bench bench-all netbench fuzz dist dist-check notice clean
+.PHONY: all deps build run test vet bench bench-all netbench membench fuzz dist dist-check notice clean
 
 all: build
 
@@ -114,6 +114,13 @@ bench-all: deps
 NETBENCHFLAGS ?=
 netbench:
 	$(GO) run ./internal/cmd/netbench $(NETBENCHFLAGS)
+
+# membench prints the window's peak resident set beside an empty Ebiten window's of the same size,
+# in the same run: the start screen, a tanks 0.13 match and downtown at night, 5 runs each
+# (MEMBENCHFLAGS="-runs 2 -for 8s" to shorten it).
+MEMBENCHFLAGS ?=
+membench: build
+	$(XVFB) $(GO) run ./internal/cmd/membench -bin bin/vimpclient $(MEMBENCHFLAGS)
 
 # fuzz runs every fuzz target for FUZZTIME each.
 fuzz: deps

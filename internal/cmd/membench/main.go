@@ -132,14 +132,14 @@ func measure(bin string, c benchCase) (float64, error) {
 	url := ""
 	if c.host != nil {
 		ctx, cancel := context.WithCancel(context.Background())
-		defer cancel()
 		addr := "127.0.0.1:" + strconv.Itoa(freePort())
 		srv := exec.CommandContext(ctx, bin, append([]string{"serve", "-addr", addr}, c.host...)...)
 		srv.Stdout, srv.Stderr = io.Discard, io.Discard
 		if err := srv.Start(); err != nil {
+			cancel()
 			return 0, err
 		}
-		defer srv.Wait()
+		defer func() { cancel(); srv.Wait() }() // the host is killed, then reaped
 		url = "http://" + addr
 		time.Sleep(1500 * time.Millisecond) // the host's listener; the client retries anyway
 	}

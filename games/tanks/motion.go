@@ -171,34 +171,9 @@ func (m *Model) MoveOnGround(t *Tank, keys uint32, dt float32, lv *LevelState, r
 		keys &^= DriveKeys
 	}
 	// 1. Turret.
-	if keys&KeyGunCenter != 0 {
-		t.Centering = true
-	}
-	if t.Centering {
-		t.Gun += (0 - t.Gun) * min(m.GunCenterSpeed*dt, 1)
-		if abs32(t.Gun) < 0.01 {
-			t.Gun = 0
-			t.Centering = false
-		}
-		if keys&(KeyGunLeft|KeyGunRight) != 0 {
-			t.Centering = false
-		}
-	} else {
-		r := m.GunSpeed * dt
-		if keys&KeyGunLeft != 0 {
-			t.Gun = max(t.Gun-r, -m.MaxGunAngle)
-		} else if keys&KeyGunRight != 0 {
-			t.Gun = min(t.Gun+r, m.MaxGunAngle)
-		}
-	}
-	fwdKey := keys&KeyForward != 0
-	backKey := keys&KeyBack != 0
+	m.stepGun(t, keys, dt)
 	// 2. Throttle.
-	if fwdKey || backKey {
-		t.Throttle = min(t.Throttle+m.ThrottleUp*dt, 1)
-	} else {
-		t.Throttle = max(t.Throttle-m.ThrottleDown*dt, 0)
-	}
+	fwdKey, backKey := m.stepThrottle(t, keys, dt)
 	// 3. Body frame.
 	s64, c64 := math.Sincos(float64(t.Angle))
 	c, s := float32(c64), float32(s64)
@@ -233,38 +208,12 @@ func (m *Model) MoveOnGround(t *Tank, keys uint32, dt float32, lv *LevelState, r
 	t.VX += c*dFwd - s*dLat
 	t.VY += s*dFwd + c*dLat
 	// 7. Engine load.
-	var ratio float32
-	if fwd > 0 {
-		ratio = clamp(fwd/m.MaxForward, 0, 1)
-	} else if fwd < 0 {
-		ratio = clamp(abs32(fwd/m.MaxReverse), 0, 1)
-	}
-	ratio = float32(math.Round(float64(ratio)*10000) / 10000)
-	t.EngineLoad = clamp(t.Throttle+m.Strain*max(0, t.Throttle-ratio), 0, 2)
+	t.EngineLoad = m.engineLoad(t.Throttle, fwd)
 	// 8. Turning.
-	f := float32(1)
-	if abs32(fwd) < m.TurnSpeedThreshold {
-		f = m.BaseTurnRatio
-	}
-	if fwd < 0 {
-		f *= m.ReverseTurn
-	}
-	var dw float32
-	if keys&KeyRight != 0 {
-		dw = m.TurnTorque * f
-	} else if keys&KeyLeft != 0 {
-		dw = -m.TurnTorque * f
-	}
-	t.AngVel += dw * dt
+	t.AngVel += m.turnTorque(fwd, keys) * dt
 	// 9. Integrate with the velocity before damping.
-	t.X += t.VX * dt
-	t.Y += t.VY * dt
-	t.Angle = angle.Normalize(t.Angle + t.AngVel*dt)
 	// 10. Damp.
-	ld := 1 / (1 + m.LinearDamping*dt)
-	t.VX *= ld
-	t.VY *= ld
-	t.AngVel *= 1 / (1 + m.AngularDamping*dt)
+	m.integrate(t, dt)
 }
 
 // moveMixed is the step of MoveOn on a surface blend mix with a boost
@@ -281,13 +230,7 @@ func (m *Model) moveMixed(t *Tank, keys uint32, dt float32, lv *LevelState, r *L
 		keys &^= DriveKeys
 	}
 	m.stepGun(t, keys, dt)
-	fwdKey := keys&KeyForward != 0
-	backKey := keys&KeyBack != 0
-	if fwdKey || backKey {
-		t.Throttle = min(t.Throttle+m.ThrottleUp*dt, 1)
-	} else {
-		t.Throttle = max(t.Throttle-m.ThrottleDown*dt, 0)
-	}
+	fwdKey, backKey := m.stepThrottle(t, keys, dt)
 	s64, c64 := math.Sincos(float64(t.Angle))
 	c, s := float32(c64), float32(s64)
 	rvx, rvy := t.VX-mix.BeltX, t.VY-mix.BeltY
@@ -320,27 +263,8 @@ func (m *Model) moveMixed(t *Tank, keys uint32, dt float32, lv *LevelState, r *L
 	dFwd := a * dt
 	t.VX += c*dFwd - s*dLat - rvx*mix.Drag*dt + bx
 	t.VY += s*dFwd + c*dLat - rvy*mix.Drag*dt + by
-	var ratio float32
-	if fwd > 0 {
-		ratio = clamp(fwd/m.MaxForward, 0, 1)
-	} else if fwd < 0 {
-		ratio = clamp(abs32(fwd/m.MaxReverse), 0, 1)
-	}
-	ratio = float32(math.Round(float64(ratio)*10000) / 10000)
-	t.EngineLoad = clamp(t.Throttle+m.Strain*max(0, t.Throttle-ratio), 0, 2)
-	f := float32(1)
-	if abs32(fwd) < m.TurnSpeedThreshold {
-		f = m.BaseTurnRatio
-	}
-	if fwd < 0 {
-		f *= m.ReverseTurn
-	}
-	var dw float32
-	if keys&KeyRight != 0 {
-		dw = m.TurnTorque * f
-	} else if keys&KeyLeft != 0 {
-		dw = -m.TurnTorque * f
-	}
+	t.EngineLoad = m.engineLoad(t.Throttle, fwd)
+	dw := m.turnTorque(fwd, keys)
 	var dir float32
 	if fwdKey {
 		dir = 1
@@ -349,13 +273,7 @@ func (m *Model) moveMixed(t *Tank, keys uint32, dt float32, lv *LevelState, r *L
 	}
 	yaw := (mix.AccelL - mix.AccelR) * t.Throttle * m.Acceleration * yawGain * dt * dir
 	t.AngVel += dw*dt*mix.Turn + yaw - t.AngVel*mix.AngularDrag*dt
-	t.X += t.VX * dt
-	t.Y += t.VY * dt
-	t.Angle = angle.Normalize(t.Angle + t.AngVel*dt)
-	ld := 1 / (1 + m.LinearDamping*dt)
-	t.VX *= ld
-	t.VY *= ld
-	t.AngVel *= 1 / (1 + m.AngularDamping*dt)
+	m.integrate(t, dt)
 }
 
 // fly is the step of a tank in a ballistic flight: its tracks touch
@@ -367,6 +285,12 @@ func (m *Model) fly(t *Tank, keys uint32, dt float32, lv *LevelState) {
 	DecaySlick(lv, dt)
 	m.stepGun(t, keys, dt)
 	t.EngineLoad = 0
+	m.integrate(t, dt)
+}
+
+// integrate moves the tank by its velocity and spin before the damping,
+// then damps them: the end of every step, on the ground or in the air.
+func (m *Model) integrate(t *Tank, dt float32) {
 	t.X += t.VX * dt
 	t.Y += t.VY * dt
 	t.Angle = angle.Normalize(t.Angle + t.AngVel*dt)
@@ -374,6 +298,51 @@ func (m *Model) fly(t *Tank, keys uint32, dt float32, lv *LevelState) {
 	t.VX *= ld
 	t.VY *= ld
 	t.AngVel *= 1 / (1 + m.AngularDamping*dt)
+}
+
+// stepThrottle opens the throttle while a drive key is held and closes it
+// otherwise, and reports the keys held.
+func (m *Model) stepThrottle(t *Tank, keys uint32, dt float32) (fwdKey, backKey bool) {
+	fwdKey, backKey = keys&KeyForward != 0, keys&KeyBack != 0
+	if fwdKey || backKey {
+		t.Throttle = min(t.Throttle+m.ThrottleUp*dt, 1)
+	} else {
+		t.Throttle = max(t.Throttle-m.ThrottleDown*dt, 0)
+	}
+	return fwdKey, backKey
+}
+
+// engineLoad is the engine's load (0..2) at throttle while the hull runs
+// at fwd along its heading: above the throttle when the tank is held back
+// (strain).
+func (m *Model) engineLoad(throttle, fwd float32) float32 {
+	var ratio float32
+	if fwd > 0 {
+		ratio = clamp(fwd/m.MaxForward, 0, 1)
+	} else if fwd < 0 {
+		ratio = clamp(abs32(fwd/m.MaxReverse), 0, 1)
+	}
+	ratio = float32(math.Round(float64(ratio)*10000) / 10000)
+	return clamp(throttle+m.Strain*max(0, throttle-ratio), 0, 2)
+}
+
+// turnTorque is the spin a held turn key adds a second at speed fwd: less
+// when slow, less again in reverse.
+func (m *Model) turnTorque(fwd float32, keys uint32) float32 {
+	f := float32(1)
+	if abs32(fwd) < m.TurnSpeedThreshold {
+		f = m.BaseTurnRatio
+	}
+	if fwd < 0 {
+		f *= m.ReverseTurn
+	}
+	switch {
+	case keys&KeyRight != 0:
+		return m.TurnTorque * f
+	case keys&KeyLeft != 0:
+		return -m.TurnTorque * f
+	}
+	return 0
 }
 
 // stepGun turns or centres the turret by one step.

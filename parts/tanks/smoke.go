@@ -185,10 +185,18 @@ func (s *Smoke) Step(dt float64) bool {
 			s.acc -= iv
 		}
 	}
-	k := 1 - math.Pow(0.92, dt/16)
+	s.Particles = ageSmoke(s.Particles, dt, 0.92)
+	return true
+}
+
+// ageSmoke ages the puffs by dt ms and drops the spent ones, in place: each
+// keeps keep of its speed every 16 ms, grows from its start to its end size
+// (fast, then slowly) and fades out over its life.
+func ageSmoke(ps []smokeParticle, dt, keep float64) []smokeParticle {
+	k := 1 - math.Pow(keep, dt/16)
 	n := 0
-	for i := range s.Particles {
-		q := s.Particles[i]
+	for i := range ps {
+		q := ps[i]
 		q.age += dt
 		if q.age >= q.life {
 			continue
@@ -201,11 +209,10 @@ func (s *Smoke) Step(dt float64) bool {
 		q.size = lerp(q.start, q.end, 1-(1-pr)*(1-pr))
 		q.alpha = lerp(q.alpha0, 0, pr)
 		q.rot += q.spin * dt / 1000
-		s.Particles[n] = q
+		ps[n] = q
 		n++
 	}
-	s.Particles = s.Particles[:n]
-	return true
+	return ps[:n]
 }
 
 // stepExhaust blows the exhaust's puffs out of the tank's back while it is
@@ -239,26 +246,7 @@ func (s *Smoke) stepExhaust(dt float64) {
 	} else {
 		s.exhaustAcc = 0
 	}
-	k := 1 - math.Pow(0.9, dt/16)
-	n := 0
-	for i := range s.Exhaust {
-		q := s.Exhaust[i]
-		q.age += dt
-		if q.age >= q.life {
-			continue
-		}
-		q.vx -= q.vx * k
-		q.vy -= q.vy * k
-		q.x += q.vx * dt / 1000
-		q.y += q.vy * dt / 1000
-		pr := q.age / q.life
-		q.size = lerp(q.start, q.end, 1-(1-pr)*(1-pr))
-		q.alpha = lerp(q.alpha0, 0, pr)
-		q.rot += q.spin * dt / 1000
-		s.Exhaust[n] = q
-		n++
-	}
-	s.Exhaust = s.Exhaust[:n]
+	s.Exhaust = ageSmoke(s.Exhaust, dt, 0.9)
 }
 
 // Destroy implements parts.Part.

@@ -31,11 +31,18 @@ const (
 // (and the standard ones) and keeps a coverage index on disk between runs.
 type systemFonts struct {
 	ready chan struct{} // closed when list and err are set
-	list  []fontscan.Footprint
-	err   error
-	log   *slog.Logger
-	taken bool // the game loop saw ready
-	tried map[string]bool
+	// dir keeps the index between runs; scanning tells the scan began.
+	// The scan starts when a rune first needs a font the bundled ones
+	// lack: a session in Latin script never pays for reading every font
+	// on the system (on a first run, without an index on disk, that is
+	// a dozen MB of garbage and a second of a core).
+	dir      string
+	scanning bool
+	list     []fontscan.Footprint
+	err      error
+	log      *slog.Logger
+	taken    bool // the game loop saw ready
+	tried    map[string]bool
 	// background loads the fonts runes need on a goroutine, one at a
 	// time (a font file takes tens of milliseconds to read and parse):
 	// inflight is the load going on (nil: none), queue the runes waiting
@@ -63,21 +70,31 @@ func scanSystemFonts(opts Options) *systemFonts {
 		log = slog.New(slog.NewTextHandler(io.Discard, nil))
 	}
 	s := &systemFonts{ready: make(chan struct{}), log: log, tried: map[string]bool{}, background: opts.Background, wanted: map[rune]bool{}}
-	dir := opts.CacheDir
-	if dir == "" {
+	s.dir = opts.CacheDir
+	if s.dir == "" {
 		if d, err := os.UserCacheDir(); err == nil {
-			dir = filepath.Join(d, "vimpclient", "fonts")
+			s.dir = filepath.Join(d, "vimpclient", "fonts")
 		} else {
-			dir = filepath.Join(os.TempDir(), "vimpclient-fonts")
+			s.dir = filepath.Join(os.TempDir(), "vimpclient-fonts")
 		}
 	}
+	return s
+}
+
+// scan starts indexing the system's fonts on a goroutine, once; ready is
+// closed when it is done.
+func (s *systemFonts) scan() {
+	if s == nil || s.scanning {
+		return
+	}
+	s.scanning = true
 	go func() {
 		defer close(s.ready)
-		if err := os.MkdirAll(dir, 0o755); err != nil {
+		if err := os.MkdirAll(s.dir, 0o755); err != nil {
 			s.err = fmt.Errorf("font index directory: %w", err)
 			return
 		}
-		fps, err := fontscan.SystemFonts(slogPrintf{log}, dir)
+		fps, err := fontscan.SystemFonts(slogPrintf{s.log}, s.dir)
 		if err != nil {
 			s.err = fmt.Errorf("system fonts: %w", err)
 			return
@@ -85,7 +102,6 @@ func scanSystemFonts(opts Options) *systemFonts {
 		sort.SliceStable(fps, func(i, j int) bool { return preferred(&fps[i], &fps[j]) })
 		s.list = fps
 	}()
-	return s
 }
 
 // slogPrintf hands fontscan's notes to slog at debug level.

@@ -92,9 +92,9 @@ type Fonts struct {
 // New parses the bundled Go fonts, without the system's behind them.
 func New() (*Fonts, error) { return NewWith(Options{}) }
 
-// NewWith parses the bundled Go fonts and, with opts.System, starts
-// indexing the system's fonts in the background (SystemReady tells when
-// they are in use).
+// NewWith parses the bundled Go fonts and, with opts.System, puts the
+// system's fonts behind them: they are indexed in the background once a
+// rune first needs them (or SystemReady is asked), and used from then on.
 func NewWith(opts Options) (*Fonts, error) {
 	r, err := text.NewGoTextFaceSource(bytes.NewReader(goregular.TTF))
 	if err != nil {
@@ -119,21 +119,23 @@ func NewWith(opts Options) (*Fonts, error) {
 	return f, nil
 }
 
-// SystemReady is closed once the system fonts are indexed and in use (at
-// once when they were not asked for).
+// SystemReady starts indexing the system fonts if no rune has yet, and
+// is closed once they are indexed and in use (at once when they were not
+// asked for).
 func (f *Fonts) SystemReady() <-chan struct{} {
 	if f.sys == nil {
 		c := make(chan struct{})
 		close(c)
 		return c
 	}
+	f.sys.scan()
 	return f.sys.ready
 }
 
 // Poll takes the system font index once it is ready; lines prepared before
 // are prepared again so their missing runes get a font. Call once a frame.
 func (f *Fonts) Poll() {
-	if f.sys == nil {
+	if f.sys == nil || !f.sys.scanning {
 		return
 	}
 	f.pollLoad(false)
@@ -351,6 +353,7 @@ func (f *Fonts) resolve(r rune) {
 	if _, ok := f.missing[r]; ok {
 		return
 	}
+	f.sys.scan()
 	if f.sys != nil && f.sys.background {
 		if !f.sys.want(r, len(f.fallbacks)) {
 			f.miss(r)

@@ -161,3 +161,44 @@ func TestBackgroundLoadsQueue(t *testing.T) {
 		t.Fatalf("%d loads, %d fallbacks; want the one Hebrew font", loads, len(f.fallbacks))
 	}
 }
+
+// The system fonts are indexed only once a rune needs them: lines the
+// bundled fonts draw whole (every Latin line of the start screen and of a
+// match) leave the index unread and its directory uncreated; the first
+// rune the bundled fonts lack starts the scan, and once it is in use that
+// rune gets its font.
+func TestSystemFontsIndexedOnlyWhenARuneNeedsThem(t *testing.T) {
+	dir := t.TempDir() + "/index"
+	f, err := NewWith(Options{System: true, Background: true, CacheDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range []string{"Play offline", "Servers", "Settings · F10", "Ünïcödé Latin-1 ½ © — “quoted”"} {
+		f.Line(s)
+		f.Poll()
+	}
+	if f.sys.scanning {
+		t.Fatal("the system fonts were indexed for lines the bundled fonts draw")
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Fatalf("the index directory exists before any rune needed it (stat: %v)", err)
+	}
+	const hebrew = 'ש'
+	if f.bundled(hebrew) {
+		t.Fatalf("the bundled fonts have U+%04X; the test needs a rune they lack", hebrew)
+	}
+	f.Line("שלום")
+	if !f.sys.scanning {
+		t.Fatal("a rune the bundled fonts lack did not start the index")
+	}
+	<-f.SystemReady()
+	f.Poll()
+	f.Line("שלום")
+	f.AwaitFonts()
+	if _, err := os.Stat(dir); err != nil {
+		t.Fatalf("the index was not kept: %v", err)
+	}
+	if !f.Has(hebrew) {
+		t.Skip("no system font has Hebrew here")
+	}
+}

@@ -37,7 +37,7 @@ type atlas struct {
 // newAtlas packs baked images into shelves of a 1024 px wide atlas, tallest
 // first (names break ties, so a bake always packs the same way), above the
 // white square, the disc and the label area.
-func newAtlas(baked map[string]*image.RGBA) *atlas {
+func newAtlas(baked map[string]*image.RGBA, up *uploader) *atlas {
 	names := make([]string, 0, len(baked))
 	for n, img := range baked {
 		if img != nil && !img.Bounds().Empty() && img.Bounds().Dx() <= atlasW-2*atlasPad {
@@ -73,7 +73,7 @@ func newAtlas(baked map[string]*image.RGBA) *atlas {
 		draw.Draw(pix, r, baked[n], baked[n].Bounds().Min, draw.Src)
 	}
 	a.img = newOwnImage(atlasW, h)
-	a.img.WritePixels(pix.Pix)
+	up.write(a.img, pix.Pix)
 	a.labels = newLabelArea(a.img, image.Rect(0, top, atlasW, h))
 	return a
 }

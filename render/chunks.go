@@ -55,6 +55,9 @@ const (
 	// maxInFlight bounds the chunks being composed away from the drawing
 	// goroutine at once (and so the pixel buffers they hold).
 	maxInFlight = 8
+	// keptPixBuffers is how many composing buffers (256 KiB each) are kept
+	// for the next jobs; the others are left to the collector.
+	keptPixBuffers = 2
 	// tightStep is the step a chunk image's sides and origin are rounded
 	// to when its content covers part of the chunk: a sparse layer's chunk
 	// gets an image about the size of what it shows (a texture of its own
@@ -197,8 +200,14 @@ func screenBudget(wanted int) int {
 	return min(defaultChunkBudget, max(minChunkBudget, int(math.Ceil(float64(wanted)*chunkMargin))))
 }
 
-// trimPool releases the pooled images beyond chunkPool.
+// trimPool releases the pooled images beyond chunkPool, and the pixel
+// buffers kept for composing (2 MiB at most): an idle cache holds only
+// what it draws.
 func (c *chunkCache) trimPool() {
+	if len(c.pixPool) > 0 {
+		clear(c.pixPool)
+		c.pixPool = c.pixPool[:0]
+	}
 	for len(c.pool) > chunkPool {
 		n := len(c.pool) - 1
 		c.pool[n].Deallocate()
@@ -271,11 +280,11 @@ func (c *chunkCache) collect(limit int) {
 		if j.gen == c.gen {
 			uploads++
 			img := c.image(j.w, j.h)
-			img.WritePixels(j.pix[:j.w*j.h*4])
+			c.tex.up.write(img, j.pix[:j.w*j.h*4])
 			j.ch.img, j.ch.pending = img, false
 			c.live = append(c.live, j.ch)
 		}
-		if len(c.pixPool) < maxInFlight {
+		if len(c.pixPool) < keptPixBuffers {
 			c.pixPool = append(c.pixPool, j.pix)
 		}
 		c.putCells(j.cells)

@@ -53,6 +53,9 @@ type textures struct {
 	// atlas is packed anew from all of them at each bake.
 	bakedSrc map[string]*image.RGBA
 
+	// up uploads the images, the atlas and the chunks.
+	up uploader
+
 	// budget bounds the bytes of the host's images installed.
 	budget *textureBudget
 	log    *slog.Logger
@@ -115,7 +118,7 @@ func (t *textures) set(h parts.Tex, img image.Image) {
 	// would sit in a page of the next powers of two, up to four times its
 	// bytes.
 	large := b.Dx() > atlasSide || b.Dy() > atlasSide
-	t.imgs[h] = ebiten.NewImageFromImageWithOptions(img, &ebiten.NewImageFromImageOptions{Unmanaged: large})
+	t.imgs[h] = t.up.imageFrom(img, large)
 	t.ver[h]++
 	t.pixels[h] = cpuCopy(img)
 }
@@ -167,7 +170,7 @@ func (t *textures) Bake(imgs map[string]*image.RGBA) {
 	if same {
 		return
 	}
-	a := newAtlas(t.bakedSrc)
+	a := newAtlas(t.bakedSrc, &t.up)
 	t.atl.release()
 	t.atl = a
 	clear(t.inAtlas) // every rectangle empty
@@ -197,7 +200,7 @@ func (t *textures) Bake(imgs map[string]*image.RGBA) {
 // when the game baked nothing.
 func (t *textures) shapes() *atlas {
 	if t.atl == nil {
-		t.atl = newAtlas(nil)
+		t.atl = newAtlas(nil, &t.up)
 	}
 	return t.atl
 }

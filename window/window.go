@@ -14,6 +14,7 @@ import (
 	"io"
 	"log/slog"
 	"os"
+	"runtime/debug"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -651,6 +652,11 @@ func (w *Window) trimAfterMatch() {
 			w.trimmer = memtrim.New()
 		}
 		w.trimmer.Trim()
+		// The Go heap's too: loading a match (the map's text, its
+		// decoded sounds and images, the first bakes) leaves pages the
+		// runtime would hand back only over minutes. Collected on a
+		// goroutine of its own, so the frame does not wait for it.
+		go debug.FreeOSMemory()
 	}
 }
 

@@ -14,11 +14,30 @@ package memtrim
 // Trimmer trims the C heap. The zero value trims nothing.
 type Trimmer struct {
 	trim func(uintptr) int32
+	opt  func(int32, int32) int32
 }
 
 // New finds the platform's trim: glibc's malloc_trim on Linux; none
 // elsewhere, or where the C library has none (musl).
-func New() *Trimmer { return &Trimmer{trim: lookup()} }
+func New() *Trimmer {
+	trim, opt := lookup()
+	return &Trimmer{trim: trim, opt: opt}
+}
+
+// LimitArenas bounds the C heap's arenas to n, and reports whether it
+// could. glibc gives each thread that allocates an arena of its own (up
+// to eight a core): the software GL driver's rendering threads each keep
+// one, whose freed pages are scattered among live ones and are neither
+// reused by the other threads nor trimmable as a whole. With few arenas
+// the threads share them, a match's freed textures are taken again by
+// the next match's, and what is free is trimmed. Call it before the
+// graphics driver starts its threads: arenas made before stay.
+func (t *Trimmer) LimitArenas(n int) bool {
+	if t == nil || t.opt == nil || n < 1 {
+		return false
+	}
+	return t.opt(mArenaMax, int32(n)) == 1
+}
 
 // Available reports whether Trim does anything here.
 func (t *Trimmer) Available() bool { return t != nil && t.trim != nil }

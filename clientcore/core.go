@@ -167,7 +167,7 @@ type Core struct {
 	spans   []spanLerp
 	cut     cutState
 
-	game          Game
+	game          gameRoles
 	lastReconSeq  uint32
 	hasReconSeq   bool
 	lastSampleAt  float64
@@ -214,7 +214,7 @@ func New(s *Schema, opts Options) *Core {
 		c.maxFrameAge = DefaultMaxFrameAge
 	}
 	c.scratch = &slot{}
-	c.game = NopGame{}
+	c.game = rolesOf(NopGame{})
 	c.adaptive, c.watchJumps = opts.Adaptive, opts.WatchJumps
 	c.rc.init(c.delay)
 	return c
@@ -345,8 +345,8 @@ func (c *Core) PushFrame(b []byte, localNow float64) bool {
 	// prediction to an older state.
 	reconcile := s.frame.HasPlayer && !c.buf.isIssued(s.frame.Seq) && !c.buf.emitted.has(s.frame.Seq) &&
 		(!c.hasReconSeq || seqLess(c.lastReconSeq, s.frame.Seq))
-	if reconcile {
-		c.game.BeginReconcile(&s.frame)
+	if reconcile && c.game.bodies != nil {
+		c.game.bodies.BeginReconcile(&s.frame)
 	}
 	if c.adaptive {
 		c.rc.arrive(s.frame.ServerTime, localNow)
@@ -378,9 +378,9 @@ func (c *Core) PushFrame(b []byte, localNow float64) bool {
 		c.lastReconSeq, c.hasReconSeq = s.frame.Seq, true
 		offset, _ := c.Offset()
 		c.game.OnServerState(&s.frame.Player, s.frame.ServerTime, offset, localNow)
-		c.game.FinishReconcile()
-	} else if reconcile {
-		c.game.FinishReconcile()
+	}
+	if reconcile && c.game.bodies != nil {
+		c.game.bodies.FinishReconcile()
 	}
 	return true
 }
@@ -399,8 +399,12 @@ func (c *Core) enqueue(s *slot) {
 	c.stats.Emitted++
 	f := &s.frame
 	s.event = EventFrame{Seq: f.Seq, ServerTime: f.ServerTime, Blocks: c.mergedBlocks(s), HasCamera: f.HasCamera, Camera: f.Camera}
-	c.game.TrackFrame(c.myGameID, c.hasMyGameID, &s.event)
-	c.game.FilterFrame(&s.event, c.myGameID, c.hasMyGameID, c.lastSampleAt)
+	if c.game.tracker != nil {
+		c.game.tracker.TrackFrame(c.myGameID, c.hasMyGameID, &s.event)
+	}
+	if c.game.filter != nil {
+		c.game.filter.FilterFrame(&s.event, c.myGameID, c.hasMyGameID, c.lastSampleAt)
+	}
 }
 
 // Sample advances render time to localNow + offset - delay, queues the frames
@@ -411,7 +415,9 @@ func (c *Core) Sample(localNow float64) *Hot {
 	c.settle()
 	c.lastSampleAt = localNow
 	h := c.sampleWorld(localNow)
-	c.game.ObserveHot(h)
+	if c.game.hot != nil {
+		c.game.hot.ObserveHot(h)
+	}
 	c.game.Update(localNow)
 	var cam [2]float32
 	var hasCam bool
@@ -526,7 +532,9 @@ func (c *Core) Reset() {
 func (c *Core) SetMap(m *gamemap.Map) {
 	c.drop()
 	c.hasReconSeq = false
-	c.game.SetMap(m)
+	if c.game.maps != nil {
+		c.game.maps.SetMap(m)
+	}
 }
 
 // ObserveFrames makes fn see every frame that decodes, as PushFrame decodes

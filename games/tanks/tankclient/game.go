@@ -105,7 +105,20 @@ type Game struct {
 	bomb   [2*maxBombSteps + 1]string // Turret's bomb steps, reused
 }
 
-var _ clientcore.Game = (*Game)(nil)
+// The client core's game interface for the own tank and the roles it implements.
+var (
+	_ clientcore.Game               = (*Game)(nil)
+	_ clientcore.BodyReconciler     = (*Game)(nil)
+	_ clientcore.FrameTracker       = (*Game)(nil)
+	_ clientcore.FrameFilter        = (*Game)(nil)
+	_ clientcore.HotObserver        = (*Game)(nil)
+	_ clientcore.Spawner            = (*Game)(nil)
+	_ clientcore.KeySetFollower     = (*Game)(nil)
+	_ clientcore.MapFollower        = (*Game)(nil)
+	_ clientcore.PanelFollower      = (*Game)(nil)
+	_ clientcore.PredictionReporter = (*Game)(nil)
+	_ clientcore.TurretGame         = (*Game)(nil)
+)
 
 // New builds the tanks game for a snapshot schema and the parsed
 // CONFIG_DATA.prediction. It selects the first configured model whose name
@@ -494,9 +507,6 @@ func (g *Game) ApplyInput(seq uint32, down bool, name string, localNow float64) 
 	}
 }
 
-// ApplyAim: tanks has no pointer channel.
-func (g *Game) ApplyAim(uint32, float32, float32, uint32, float64) {}
-
 // SetActive follows KEYSET_DATA.
 func (g *Game) SetActive(active bool) {
 	g.pred.SetActive(active)
@@ -558,7 +568,7 @@ func (g *Game) SyncPanelItems(items []string) { g.shots.syncPanel(items) }
 // prediction model whose snapshot key is an indexed8 key with every field
 // of the tank row (bound by name; fields it does not know are left as the
 // host sends them). Otherwise it returns an error and the shell runs
-// without prediction (clientcore.NopGame).
+// without prediction.
 func FromConfig(schema *clientcore.Schema, prediction []byte) (*Game, error) {
 	cfg, err := ParseConfig(prediction)
 	if err != nil {

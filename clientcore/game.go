@@ -264,11 +264,11 @@ func (c *Core) takeSpawns() {
 		return
 	}
 	for _, f := range c.game.spawner.TakeSpawns() {
-		if len(c.spawns) >= maxQueued {
+		if len(c.events.spawns) >= maxQueued {
 			c.stats.QueueDropped++
 			continue
 		}
-		c.spawns = append(c.spawns, f)
+		c.events.spawns = append(c.events.spawns, f)
 	}
 }
 

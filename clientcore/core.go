@@ -139,27 +139,18 @@ type Core struct {
 	delay       float64
 	maxFrameAge float64
 
-	buf     buffer
-	scratch *slot
-	pool    []*slot
-	// poolBytes is the storage of the pooled slots.
-	poolBytes int
-	queue     []*slot      // emitted, waiting for TakeFrames
-	spawns    []EventFrame // the game's local spawns, waiting for TakeFrames
-	taken     []*slot      // handed out by the last TakeFrames
-	events    []EventFrame
-	freed     []*slot
+	buf    buffer
+	slots  slotPool
+	events eventDelivery
 
-	hot     Hot
-	recs    []Record
-	vals    []float32
-	segs    []segment
-	keyGen  uint32
-	keySeen [256]uint32
-	keyLast [256]int32
-	idGen   uint32
-	idSeen  [256]uint32
-	idPos   [256]int32
+	hot  Hot
+	recs []Record
+	vals []float32
+	segs []segment
+	// keys marks the keys of a frame or a sample already placed, ids the
+	// entity ids of the frame being interpolated towards.
+	keys byteIndex
+	ids  byteIndex
 	// decodes numbers the frames decoded (slot.gen); spans and cut let a
 	// sample between the same two frames as the last reuse its records
 	// (see cutState).
@@ -167,36 +158,97 @@ type Core struct {
 	spans   []spanLerp
 	cut     cutState
 
-	game          Game
-	lastReconSeq  uint32
-	hasReconSeq   bool
-	lastSampleAt  float64
-	myGameID      uint8
-	hasMyGameID   bool
-	lastPlayer    PlayerBlock
-	hasLastPlayer bool
-	lastErr       error
-	stats         Stats
-	observe       func(f *Frame)
+	game         gameRoles
+	player       playerState
+	lastSampleAt float64
+	lastErr      error
+	stats        Stats
+	observe      func(f *Frame)
 
 	// The render clock's figures, and with Options.Adaptive its state:
 	// the clock, the frame before the reference one (kept for its
-	// velocity), the records an extrapolated sample showed and the blend
-	// that fades their difference out once frames land.
-	fig         interpFigures
-	jumps       jumpWatch
-	adaptive    bool
-	watchJumps  bool // Options.WatchJumps
-	rc          renderClock
-	prev        *slot
-	shown       []blendEntry
-	shownVals   []float32
-	shownValid  bool
-	shownRef    uint64 // slot.gen of the reference frame when shown
-	blend       []blendEntry
-	blendVals   []float32
-	blendActive bool
-	blendFrom   float64
+	// velocity), and the blend that fades out the difference between an
+	// extrapolated sample and the frames that land after it.
+	fig        interpFigures
+	jumps      jumpWatch
+	adaptive   bool
+	watchJumps bool // Options.WatchJumps
+	rc         renderClock
+	prev       *slot
+	blend      blendState
+}
+
+// playerState is the local player as the accepted player blocks tell it.
+type playerState struct {
+	id    uint8 // the own actor's game id
+	hasID bool
+	// block is the player block of the last accepted frame.
+	block    PlayerBlock
+	hasBlock bool
+	// reconSeq is the seq of the last frame reconciled: an older one would
+	// rewind the prediction.
+	reconSeq    uint32
+	hasReconSeq bool
+}
+
+// byteIndex marks byte-sized ids (key ids, entity ids) as seen in the
+// current generation, with a position each; bumping gen forgets every
+// mark at once.
+type byteIndex struct {
+	gen  uint32
+	seen [256]uint32
+	pos  [256]int32
+}
+
+// slotPool recycles the slots frames decode into.
+type slotPool struct {
+	// scratch is the slot the next frame decodes into.
+	scratch *slot
+	free    []*slot
+	// bytes is the storage of the pooled slots.
+	bytes int
+	// freed is the reused list of slots a push or a drop let go.
+	freed []*slot
+}
+
+// get returns a pooled slot, or a new one.
+func (p *slotPool) get() *slot {
+	if n := len(p.free); n > 0 {
+		s := p.free[n-1]
+		p.free[n-1] = nil
+		p.free = p.free[:n-1]
+		p.bytes -= s.frame.size()
+		s.pooled = false
+		return s
+	}
+	return &slot{}
+}
+
+// release pools the slots no longer referenced by the buffer or the queue.
+// A slot can be listed twice (buffered and queued at a reset); it is pooled
+// once.
+//
+// The pool keeps at most maxHeldBytes of storage: a slot past that is left
+// to the garbage collector, so a burst of large frames is not kept for
+// ever.
+func (p *slotPool) release(slots []*slot) {
+	for _, s := range slots {
+		if !s.inBuffer && !s.inQueue && !s.pooled && !s.kept {
+			s.issued, s.pooled = false, true
+			if sz := s.frame.size(); p.bytes+sz <= maxHeldBytes {
+				p.free = append(p.free, s)
+				p.bytes += sz
+			}
+		}
+	}
+}
+
+// eventDelivery is the event frames on their way to TakeFrames.
+type eventDelivery struct {
+	queue  []*slot      // emitted, waiting for TakeFrames
+	spawns []EventFrame // the game's local spawns, waiting for TakeFrames
+	taken  []*slot      // handed out by the last TakeFrames
+	out    []EventFrame // what the last TakeFrames returned
 }
 
 type segment struct {
@@ -213,8 +265,8 @@ func New(s *Schema, opts Options) *Core {
 	if c.maxFrameAge == 0 {
 		c.maxFrameAge = DefaultMaxFrameAge
 	}
-	c.scratch = &slot{}
-	c.game = NopGame{}
+	c.slots.scratch = &slot{}
+	c.game = rolesOf(NopGame{})
 	c.adaptive, c.watchJumps = opts.Adaptive, opts.WatchJumps
 	c.rc.init(c.delay)
 	return c
@@ -261,7 +313,7 @@ func (c *Core) LastError() error { return c.lastErr }
 
 // MyGameID returns the local player's actor id, known once a frame with a
 // player block arrived and forgotten by Reset.
-func (c *Core) MyGameID() (uint8, bool) { return c.myGameID, c.hasMyGameID }
+func (c *Core) MyGameID() (uint8, bool) { return c.player.id, c.player.hasID }
 
 // Offset returns the estimate of server time minus local time, once known.
 func (c *Core) Offset() (float64, bool) { return c.buf.offset, c.buf.hasOffset }
@@ -270,50 +322,20 @@ func (c *Core) Offset() (float64, bool) { return c.buf.offset, c.buf.hasOffset }
 func (c *Core) Buffered() int { return len(c.buf.frames) }
 
 // LastPlayer returns the player block of the last accepted frame.
-func (c *Core) LastPlayer() (PlayerBlock, bool) { return c.lastPlayer, c.hasLastPlayer }
-
-func (c *Core) newSlot() *slot {
-	if n := len(c.pool); n > 0 {
-		s := c.pool[n-1]
-		c.pool[n-1] = nil
-		c.pool = c.pool[:n-1]
-		c.poolBytes -= s.frame.size()
-		s.pooled = false
-		return s
-	}
-	return &slot{}
-}
-
-// release returns slots no longer referenced by the buffer or the queue. A
-// slot can be listed twice (buffered and queued at a reset); it is pooled once.
-//
-// The pool keeps at most maxHeldBytes of storage: a slot past that is left
-// to the garbage collector, so a burst of large frames is not kept for
-// ever.
-func (c *Core) release(slots []*slot) {
-	for _, s := range slots {
-		if !s.inBuffer && !s.inQueue && !s.pooled && !s.kept {
-			s.issued, s.pooled = false, true
-			if sz := s.frame.size(); c.poolBytes+sz <= maxHeldBytes {
-				c.pool = append(c.pool, s)
-				c.poolBytes += sz
-			}
-		}
-	}
-}
+func (c *Core) LastPlayer() (PlayerBlock, bool) { return c.player.block, c.player.hasBlock }
 
 // settle recycles the event frames handed out by the last TakeFrames: the
 // contract is that they are valid until the next call into the core.
 func (c *Core) settle() {
-	if len(c.taken) == 0 {
+	if len(c.events.taken) == 0 {
 		return
 	}
-	for _, s := range c.taken {
+	for _, s := range c.events.taken {
 		s.inQueue = false
 	}
-	c.release(c.taken)
-	clear(c.taken)
-	c.taken = c.taken[:0]
+	c.slots.release(c.events.taken)
+	clear(c.events.taken)
+	c.events.taken = c.events.taken[:0]
 }
 
 // PushFrame decodes wire bytes that arrived at localNow (ms, monotonic clock)
@@ -323,7 +345,7 @@ func (c *Core) settle() {
 func (c *Core) PushFrame(b []byte, localNow float64) bool {
 	c.settle()
 	c.stats.Pushed++
-	s := c.scratch
+	s := c.slots.scratch
 	if err := c.dec.Decode(b, &s.frame); err != nil {
 		c.stats.Dropped++
 		c.lastErr = err
@@ -344,63 +366,67 @@ func (c *Core) PushFrame(b []byte, localNow float64) bool {
 	// than the last one reconciled: an out-of-order block would rewind the
 	// prediction to an older state.
 	reconcile := s.frame.HasPlayer && !c.buf.isIssued(s.frame.Seq) && !c.buf.emitted.has(s.frame.Seq) &&
-		(!c.hasReconSeq || seqLess(c.lastReconSeq, s.frame.Seq))
-	if reconcile {
-		c.game.BeginReconcile(&s.frame)
+		(!c.player.hasReconSeq || seqLess(c.player.reconSeq, s.frame.Seq))
+	if reconcile && c.game.bodies != nil {
+		c.game.bodies.BeginReconcile(&s.frame)
 	}
 	if c.adaptive {
 		c.rc.arrive(s.frame.ServerTime, localNow)
 	}
-	res, freed := c.buf.push(s, localNow, c.maxFrameAge, c.freed[:0])
+	res, freed := c.buf.push(s, localNow, c.maxFrameAge, c.slots.freed[:0])
 	switch res {
 	case pushDuplicate:
 		c.stats.Duplicates++
 	case pushLate:
 		c.stats.Late++
-		c.scratch = c.newSlot()
+		c.slots.scratch = c.slots.get()
 	case pushBuffered:
-		c.scratch = c.newSlot()
+		c.slots.scratch = c.slots.get()
 	}
 	for _, f := range freed {
 		if !f.issued {
 			c.stats.Pruned++
 		}
 	}
-	c.release(freed)
+	c.slots.release(freed)
 	clear(freed)
-	c.freed = freed[:0]
+	c.slots.freed = freed[:0]
 	if res != pushDuplicate {
 		c.shed()
 	}
 	if reconcile && res != pushDuplicate {
-		c.myGameID, c.hasMyGameID = s.frame.Player.GameID, true
-		c.lastPlayer, c.hasLastPlayer = s.frame.Player, true
-		c.lastReconSeq, c.hasReconSeq = s.frame.Seq, true
+		c.player.id, c.player.hasID = s.frame.Player.GameID, true
+		c.player.block, c.player.hasBlock = s.frame.Player, true
+		c.player.reconSeq, c.player.hasReconSeq = s.frame.Seq, true
 		offset, _ := c.Offset()
 		c.game.OnServerState(&s.frame.Player, s.frame.ServerTime, offset, localNow)
-		c.game.FinishReconcile()
-	} else if reconcile {
-		c.game.FinishReconcile()
+	}
+	if reconcile && c.game.bodies != nil {
+		c.game.bodies.FinishReconcile()
 	}
 	return true
 }
 
 func (c *Core) enqueue(s *slot) {
-	if len(c.queue) >= maxQueued {
-		old := c.queue[0]
+	if len(c.events.queue) >= maxQueued {
+		old := c.events.queue[0]
 		old.inQueue = false
-		copy(c.queue, c.queue[1:])
-		c.queue = c.queue[:len(c.queue)-1]
+		copy(c.events.queue, c.events.queue[1:])
+		c.events.queue = c.events.queue[:len(c.events.queue)-1]
 		c.stats.QueueDropped++
-		c.release([]*slot{old})
+		c.slots.release([]*slot{old})
 	}
 	s.inQueue = true
-	c.queue = append(c.queue, s)
+	c.events.queue = append(c.events.queue, s)
 	c.stats.Emitted++
 	f := &s.frame
 	s.event = EventFrame{Seq: f.Seq, ServerTime: f.ServerTime, Blocks: c.mergedBlocks(s), HasCamera: f.HasCamera, Camera: f.Camera}
-	c.game.TrackFrame(c.myGameID, c.hasMyGameID, &s.event)
-	c.game.FilterFrame(&s.event, c.myGameID, c.hasMyGameID, c.lastSampleAt)
+	if c.game.tracker != nil {
+		c.game.tracker.TrackFrame(c.player.id, c.player.hasID, &s.event)
+	}
+	if c.game.filter != nil {
+		c.game.filter.FilterFrame(&s.event, c.player.id, c.player.hasID, c.lastSampleAt)
+	}
 }
 
 // Sample advances render time to localNow + offset - delay, queues the frames
@@ -411,11 +437,13 @@ func (c *Core) Sample(localNow float64) *Hot {
 	c.settle()
 	c.lastSampleAt = localNow
 	h := c.sampleWorld(localNow)
-	c.game.ObserveHot(h)
+	if c.game.hot != nil {
+		c.game.hot.ObserveHot(h)
+	}
 	c.game.Update(localNow)
 	var cam [2]float32
 	var hasCam bool
-	h.Tail, cam, hasCam = c.game.Overlay(c.myGameID, c.hasMyGameID, h.Tail[:0])
+	h.Tail, cam, hasCam = c.game.Overlay(c.player.id, c.player.hasID, h.Tail[:0])
 	if len(h.Tail) > 0 {
 		h.Flags |= HotPredicted
 	}
@@ -423,7 +451,7 @@ func (c *Core) Sample(localNow float64) *Hot {
 		h.Camera = cam
 		h.Flags |= HotCamera
 	}
-	if len(c.queue) > 0 || len(c.spawns) > 0 {
+	if len(c.events.queue) > 0 || len(c.events.spawns) > 0 {
 		h.Flags |= HotFrames
 	}
 	return h
@@ -440,31 +468,31 @@ func (c *Core) TakeFrames() []EventFrame { return c.TakeFramesUpTo(math.MaxInt, 
 // next call; the local spawns come once the queue is empty.
 func (c *Core) TakeFramesUpTo(maxFrames, maxRows int) []EventFrame {
 	c.settle()
-	c.events = c.events[:0]
+	c.events.out = c.events.out[:0]
 	n, rows := 0, 0
-	for _, s := range c.queue {
+	for _, s := range c.events.queue {
 		r := s.event.rows()
 		if n == maxFrames || (n > 0 && r > maxRows-rows) {
 			break
 		}
-		c.events = append(c.events, s.event)
+		c.events.out = append(c.events.out, s.event)
 		n++
 		rows += r
 	}
-	c.taken = append(c.taken, c.queue[:n]...)
-	left := copy(c.queue, c.queue[n:])
-	clear(c.queue[left:])
-	c.queue = c.queue[:left]
+	c.events.taken = append(c.events.taken, c.events.queue[:n]...)
+	left := copy(c.events.queue, c.events.queue[n:])
+	clear(c.events.queue[left:])
+	c.events.queue = c.events.queue[:left]
 	if left == 0 {
-		c.events = append(c.events, c.spawns...)
-		clear(c.spawns)
-		c.spawns = c.spawns[:0]
+		c.events.out = append(c.events.out, c.events.spawns...)
+		clear(c.events.spawns)
+		c.events.spawns = c.events.spawns[:0]
 	}
-	return c.events
+	return c.events.out
 }
 
 // Pending is the number of event frames queued for the next TakeFrames.
-func (c *Core) Pending() int { return len(c.queue) }
+func (c *Core) Pending() int { return len(c.events.queue) }
 
 // mergedBlocks returns the frame's blocks with each key once, in storage
 // the slot owns, so that a game filtering the event frame never edits the
@@ -472,14 +500,14 @@ func (c *Core) Pending() int { return len(c.queue) }
 func (c *Core) mergedBlocks(s *slot) []Block {
 	blocks := s.frame.Blocks
 	s.dedup = s.dedup[:0]
-	c.keyGen++
+	c.keys.gen++
 	for i := range blocks {
 		id := blocks[i].Schema.ID
-		if c.keySeen[id] == c.keyGen {
-			s.dedup[c.keyLast[id]] = blocks[i]
+		if c.keys.seen[id] == c.keys.gen {
+			s.dedup[c.keys.pos[id]] = blocks[i]
 			continue
 		}
-		c.keySeen[id], c.keyLast[id] = c.keyGen, int32(len(s.dedup))
+		c.keys.seen[id], c.keys.pos[id] = c.keys.gen, int32(len(s.dedup))
 		s.dedup = append(s.dedup, blocks[i])
 	}
 	return s.dedup
@@ -488,35 +516,35 @@ func (c *Core) mergedBlocks(s *slot) []Block {
 // drop empties the buffer and the event queue.
 func (c *Core) drop() {
 	c.settle()
-	freed := c.buf.reset(c.freed[:0])
-	for _, s := range c.queue {
+	freed := c.buf.reset(c.slots.freed[:0])
+	for _, s := range c.events.queue {
 		s.inQueue = false
 		freed = append(freed, s)
 	}
-	clear(c.queue)
-	c.queue = c.queue[:0]
-	clear(c.spawns)
-	c.spawns = c.spawns[:0]
+	clear(c.events.queue)
+	c.events.queue = c.events.queue[:0]
+	clear(c.events.spawns)
+	c.events.spawns = c.events.spawns[:0]
 	if c.prev != nil {
 		c.prev.kept = false
 		freed = append(freed, c.prev)
 		c.prev = nil
 	}
-	c.release(freed)
+	c.slots.release(freed)
 	clear(freed)
-	c.freed = freed[:0]
+	c.slots.freed = freed[:0]
 	c.rc.restart()
 	c.fig.forget()
 	c.jumps.forget()
-	c.shownValid, c.blendActive = false, false
+	c.blend.shownValid, c.blend.active = false, false
 }
 
 // Reset is CLEAR (port 11): the world no longer exists. The buffer and the
 // event queue are emptied and the local player's id is forgotten.
 func (c *Core) Reset() {
 	c.drop()
-	c.hasMyGameID, c.myGameID = false, 0
-	c.hasLastPlayer, c.hasReconSeq = false, false
+	c.player.hasID, c.player.id = false, 0
+	c.player.hasBlock, c.player.hasReconSeq = false, false
 	c.game.Reset()
 }
 
@@ -525,8 +553,10 @@ func (c *Core) Reset() {
 // read) for its prediction.
 func (c *Core) SetMap(m *gamemap.Map) {
 	c.drop()
-	c.hasReconSeq = false
-	c.game.SetMap(m)
+	c.player.hasReconSeq = false
+	if c.game.maps != nil {
+		c.game.maps.SetMap(m)
+	}
 }
 
 // ObserveFrames makes fn see every frame that decodes, as PushFrame decodes
@@ -538,5 +568,5 @@ func (c *Core) ObserveFrames(fn func(f *Frame)) { c.observe = fn }
 // event queue are emptied, the player's id and the prediction kept.
 func (c *Core) Resync() {
 	c.drop()
-	c.hasReconSeq = false
+	c.player.hasReconSeq = false
 }

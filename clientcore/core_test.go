@@ -156,8 +156,8 @@ func TestBounds(t *testing.T) {
 		c.PushFrame(empty(uint32(i+1), now), now)
 		c.Sample(now + 200)
 	}
-	if len(c.queue) > maxQueued || c.Stats().QueueDropped == 0 {
-		t.Errorf("queue %d, dropped %d", len(c.queue), c.Stats().QueueDropped)
+	if len(c.events.queue) > maxQueued || c.Stats().QueueDropped == 0 {
+		t.Errorf("queue %d, dropped %d", len(c.events.queue), c.Stats().QueueDropped)
 	}
 	// Late frames with fresh seqs between two samples stop at maxPendingLate.
 	for i := 0; i < 2000; i++ {

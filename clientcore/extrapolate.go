@@ -22,8 +22,26 @@ const (
 	blendMs          = 100.0
 )
 
+// blendState fades out the difference between the records an extrapolated
+// sample showed and the records once frames land again.
+type blendState struct {
+	// shown is the records the last extrapolated sample showed, their
+	// fields in shownVals; shownValid says they are kept, shownRef is the
+	// slot.gen of the reference frame they were extrapolated from.
+	shown      []blendEntry
+	shownVals  []float32
+	shownValid bool
+	shownRef   uint64
+	// diffs is the differences being faded out, their fields in diffVals,
+	// since from (local ms); active while there are any.
+	diffs    []blendEntry
+	diffVals []float32
+	active   bool
+	from     float64
+}
+
 // blendEntry is one record shown by an extrapolated sample: its key and id
-// (recKey), where its fields start in Core.blendVals, and its width.
+// (recKey), where its fields start in the values kept with it, and its width.
 type blendEntry struct {
 	key  uint64
 	off  int32
@@ -60,19 +78,19 @@ func (c *Core) extrapolateGroup(prev *Frame, recs []Record, k float32) {
 				}
 			}
 			if pb != nil {
-				c.idGen++
+				c.ids.gen++
 				for j := range pb.Rows {
 					id := pb.Rows[j].ID & 0xff
-					if c.idSeen[id] != c.idGen {
-						c.idSeen[id], c.idPos[id] = c.idGen, int32(j)
+					if c.ids.seen[id] != c.ids.gen {
+						c.ids.seen[id], c.ids.pos[id] = c.ids.gen, int32(j)
 					}
 				}
 			}
 		}
-		if pb == nil || r.ID > 0xff || c.idSeen[r.ID] != c.idGen {
+		if pb == nil || r.ID > 0xff || c.ids.seen[r.ID] != c.ids.gen {
 			continue
 		}
-		pr := &pb.Rows[c.idPos[r.ID]]
+		pr := &pb.Rows[c.ids.pos[r.ID]]
 		if pr.Null || pr.ID != r.ID {
 			continue
 		}
@@ -99,35 +117,35 @@ func wrapAngle(d float32) float32 {
 // keepShown copies the hot records as shown, for the blend when the next
 // frame lands.
 func (c *Core) keepShown() {
-	c.shown = c.shown[:0]
-	c.shownVals = c.shownVals[:0]
+	c.blend.shown = c.blend.shown[:0]
+	c.blend.shownVals = c.blend.shownVals[:0]
 	h := &c.hot
 	for _, group := range [2][]Record{h.Actors, h.Dynamics} {
 		for i := range group {
 			r := &group[i]
-			c.shown = append(c.shown, blendEntry{key: recKey(r), off: int32(len(c.shownVals)), n: int32(len(r.Fields)), kind: r.Schema})
-			c.shownVals = append(c.shownVals, r.Fields...)
+			c.blend.shown = append(c.blend.shown, blendEntry{key: recKey(r), off: int32(len(c.blend.shownVals)), n: int32(len(r.Fields)), kind: r.Schema})
+			c.blend.shownVals = append(c.blend.shownVals, r.Fields...)
 		}
 	}
-	slices.SortFunc(c.shown, func(a, b blendEntry) int { return cmp.Compare(a.key, b.key) })
+	slices.SortFunc(c.blend.shown, func(a, b blendEntry) int { return cmp.Compare(a.key, b.key) })
 }
 
 // startBlend sets the blend to the differences between the records kept
 // by keepShown and the hot records now, to fade out from now. A record not
 // shown then, or gone now, is not blended.
 func (c *Core) startBlend(now float64) {
-	c.blend = c.blend[:0]
-	c.blendVals = c.blendVals[:0]
+	c.blend.diffs = c.blend.diffs[:0]
+	c.blend.diffVals = c.blend.diffVals[:0]
 	h := &c.hot
 	for _, group := range [2][]Record{h.Actors, h.Dynamics} {
 		for i := range group {
 			r := &group[i]
-			e := findEntry(c.shown, recKey(r))
+			e := findEntry(c.blend.shown, recKey(r))
 			if e == nil || e.kind != r.Schema || int(e.n) != len(r.Fields) {
 				continue
 			}
-			was := c.shownVals[e.off : e.off+e.n]
-			off := len(c.blendVals)
+			was := c.blend.shownVals[e.off : e.off+e.n]
+			off := len(c.blend.diffVals)
 			for f, v := range was {
 				d := float32(0)
 				if f < len(r.Schema.lerped) {
@@ -138,25 +156,25 @@ func (c *Core) startBlend(now float64) {
 						d = wrapAngle(v - r.Fields[f])
 					}
 				}
-				c.blendVals = append(c.blendVals, d)
+				c.blend.diffVals = append(c.blend.diffVals, d)
 			}
-			c.blend = append(c.blend, blendEntry{key: e.key, off: int32(off), n: e.n, kind: r.Schema})
+			c.blend.diffs = append(c.blend.diffs, blendEntry{key: e.key, off: int32(off), n: e.n, kind: r.Schema})
 		}
 	}
 	// The records come in block order, not key order.
-	slices.SortFunc(c.blend, func(a, b blendEntry) int { return cmp.Compare(a.key, b.key) })
-	c.blendActive, c.blendFrom = len(c.blend) > 0, now
+	slices.SortFunc(c.blend.diffs, func(a, b blendEntry) int { return cmp.Compare(a.key, b.key) })
+	c.blend.active, c.blend.from = len(c.blend.diffs) > 0, now
 }
 
 // applyBlend adds what is left of the blend at now to the hot records;
 // past blendMs the blend ends.
 func (c *Core) applyBlend(now float64) {
-	if !c.blendActive {
+	if !c.blend.active {
 		return
 	}
-	left := 1 - (now-c.blendFrom)/blendMs
+	left := 1 - (now-c.blend.from)/blendMs
 	if !(left > 0) || left > 1 {
-		c.blendActive = false
+		c.blend.active = false
 		return
 	}
 	k := float32(left)
@@ -164,11 +182,11 @@ func (c *Core) applyBlend(now float64) {
 	for _, group := range [2][]Record{h.Actors, h.Dynamics} {
 		for i := range group {
 			r := &group[i]
-			e := findEntry(c.blend, recKey(r))
+			e := findEntry(c.blend.diffs, recKey(r))
 			if e == nil || e.kind != r.Schema || int(e.n) != len(r.Fields) {
 				continue
 			}
-			d := c.blendVals[e.off : e.off+e.n]
+			d := c.blend.diffVals[e.off : e.off+e.n]
 			for f := range d {
 				if d[f] != 0 {
 					r.Fields[f] += float32(d[f] * k)

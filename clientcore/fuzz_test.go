@@ -180,8 +180,8 @@ func FuzzCore(f *testing.F) {
 				c.Resync()
 				emitted = map[uint32]bool{}
 			}
-			if len(c.buf.frames) > maxBuffered || len(c.queue) > maxQueued || len(c.buf.pendingLate) > maxPendingLate || len(c.buf.issued) > maxIssued {
-				t.Fatalf("unbounded growth: %d buffered, %d queued", len(c.buf.frames), len(c.queue))
+			if len(c.buf.frames) > maxBuffered || len(c.events.queue) > maxQueued || len(c.buf.pendingLate) > maxPendingLate || len(c.buf.issued) > maxIssued {
+				t.Fatalf("unbounded growth: %d buffered, %d queued", len(c.buf.frames), len(c.events.queue))
 			}
 		}
 	})

@@ -176,3 +176,42 @@ func TestObserveFrames(t *testing.T) {
 		t.Fatal("observed after ObserveFrames(nil)")
 	}
 }
+
+// minimalGame implements Game and no role: it counts what reaches it.
+type minimalGame struct{ inputs, updates, resets int }
+
+func (g *minimalGame) OnServerState(*PlayerBlock, float64, float64, float64) {}
+func (g *minimalGame) ApplyInput(uint32, bool, string, float64)              { g.inputs++ }
+func (g *minimalGame) Update(float64)                                        { g.updates++ }
+func (g *minimalGame) Overlay(_ uint8, _ bool, tail []Record) ([]Record, [2]float32, bool) {
+	return tail, [2]float32{}, false
+}
+func (g *minimalGame) Reset() { g.resets++ }
+
+// A game that implements only Game runs through every call of the core:
+// the calls of roles it lacks do nothing.
+func TestMinimalGame(t *testing.T) {
+	s := loadSchema(t, conformanceDir(t), "schemas/tanks.json")
+	g := &minimalGame{}
+	c := New(s, Options{})
+	c.SetGame(g)
+	c.ApplyInput(1, true, "fire", 10)
+	c.ApplyAim(2, 1, 2, 1, 10)
+	c.SetActive(true)
+	c.SyncPanel("w1", "10", true)
+	c.SetMap(nil)
+	c.Sample(11)
+	c.Reset()
+	if g.inputs != 1 || g.updates != 1 || g.resets != 1 {
+		t.Errorf("inputs %d, updates %d, resets %d; want 1 each", g.inputs, g.updates, g.resets)
+	}
+	if _, ok := c.Prediction(); ok {
+		t.Error("a game without PredictionReporter reports a prediction")
+	}
+	if _, ok := c.Turret(); ok {
+		t.Error("a game without TurretGame reports a turret")
+	}
+	if len(c.TakeFrames()) != 0 {
+		t.Error("a game without Spawner spawned frames")
+	}
+}

@@ -22,19 +22,19 @@ func (f *Frame) size() int {
 
 // heldBytes is the storage of every frame the core refers to.
 func (c *Core) heldBytes() int {
-	n := c.scratch.frame.size()
+	n := c.slots.scratch.frame.size()
 	for _, s := range c.buf.frames {
 		n += s.frame.size()
 	}
 	for _, s := range c.buf.pendingLate {
 		n += s.frame.size()
 	}
-	for _, s := range c.queue {
+	for _, s := range c.events.queue {
 		if !s.inBuffer {
 			n += s.frame.size()
 		}
 	}
-	for _, s := range c.taken {
+	for _, s := range c.events.taken {
 		n += s.frame.size()
 	}
 	return n
@@ -46,17 +46,17 @@ func (c *Core) heldBytes() int {
 // lost to the 256-frame cap are).
 func (c *Core) shed() {
 	over := c.heldBytes() - maxHeldBytes
-	for over > 0 && len(c.queue) > 0 {
-		old := c.queue[0]
+	for over > 0 && len(c.events.queue) > 0 {
+		old := c.events.queue[0]
 		if !old.inBuffer {
 			over -= old.frame.size()
 		}
 		old.inQueue = false
-		copy(c.queue, c.queue[1:])
-		c.queue[len(c.queue)-1] = nil
-		c.queue = c.queue[:len(c.queue)-1]
+		copy(c.events.queue, c.events.queue[1:])
+		c.events.queue[len(c.events.queue)-1] = nil
+		c.events.queue = c.events.queue[:len(c.events.queue)-1]
 		c.stats.QueueDropped++
-		c.release([]*slot{old})
+		c.slots.release([]*slot{old})
 	}
 	b := &c.buf
 	drop := 0
@@ -70,20 +70,20 @@ func (c *Core) shed() {
 		drop++
 	}
 	if drop > 0 {
-		freed := append(c.freed[:0], b.frames[:drop]...)
+		freed := append(c.slots.freed[:0], b.frames[:drop]...)
 		n := copy(b.frames, b.frames[drop:])
 		clear(b.frames[n:])
 		b.frames = b.frames[:n]
-		c.release(freed)
+		c.slots.release(freed)
 		clear(freed)
-		c.freed = freed[:0]
+		c.slots.freed = freed[:0]
 	}
 }
 
 // HeldBytes is the storage of the decoded frames the core holds and of its
 // pool of free slots: at most twice maxHeldBytes plus one frame being
 // decoded (for tests and diagnostics).
-func (c *Core) HeldBytes() int { return c.heldBytes() + c.poolBytes }
+func (c *Core) HeldBytes() int { return c.heldBytes() + c.slots.bytes }
 
 // MaxHeldBytes is the bound HeldBytes keeps to, the frame being decoded
 // aside.

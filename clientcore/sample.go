@@ -50,7 +50,7 @@ func (c *Core) sampleWorld(localNow float64) *Hot {
 		return h
 	}
 	if a > 0 {
-		freed := c.freed[:0]
+		freed := c.slots.freed[:0]
 		if c.adaptive {
 			freed = c.keepPrev(b.frames[a-1], freed)
 		}
@@ -64,9 +64,9 @@ func (c *Core) sampleWorld(localNow float64) *Hot {
 				freed = append(freed, s)
 			}
 		}
-		c.release(freed)
+		c.slots.release(freed)
 		clear(freed)
-		c.freed = freed[:0]
+		c.slots.freed = freed[:0]
 		n := copy(b.frames, b.frames[a:])
 		clear(b.frames[n:])
 		b.frames = b.frames[:n]
@@ -106,14 +106,14 @@ func (c *Core) sampleWorld(localNow float64) *Hot {
 			c.extrapolate(&c.prev.frame, fa, min(past, maxExtrapolateMs))
 			extrapolated, frozen = true, past > maxExtrapolateMs
 		}
-		if c.shownValid && (!extrapolated || c.shownRef != ref.gen) {
+		if c.blend.shownValid && (!extrapolated || c.blend.shownRef != ref.gen) {
 			c.startBlend(localNow)
-			c.shownValid = false
+			c.blend.shownValid = false
 		}
 		c.applyBlend(localNow)
 		if extrapolated {
 			c.keepShown()
-			c.shownValid, c.shownRef = true, ref.gen
+			c.blend.shownValid, c.blend.shownRef = true, ref.gen
 		}
 	}
 	c.fig.observe(dt, delay, extrapolated, frozen)
@@ -167,17 +167,17 @@ func (c *Core) interpolate(fa, fb *Frame, alpha float32) {
 	c.spans, c.cut.spansOnly = c.spans[:0], true
 	// Size the value arena up front so Fields can be cut while writing.
 	need, dup := 0, false
-	c.keyGen++
+	c.keys.gen++
 	for bi := range fa.Blocks {
 		k := fa.Blocks[bi].Schema
 		if !k.interpolated {
 			continue
 		}
 		need += len(fa.Blocks[bi].Rows) * len(k.Fields)
-		if c.keySeen[k.ID] == c.keyGen {
+		if c.keys.seen[k.ID] == c.keys.gen {
 			dup = true
 		}
-		c.keySeen[k.ID] = c.keyGen
+		c.keys.seen[k.ID] = c.keys.gen
 	}
 	if cap(c.vals) < need {
 		c.vals = make([]float32, 0, need)
@@ -212,19 +212,19 @@ func (c *Core) interpolate(fa, fb *Frame, alpha float32) {
 		c.recs = c.interpolateBlock(fa, ab, fb, alpha, c.recs)
 		c.segs = append(c.segs, segment{key: ab.Schema, start: start, end: len(c.recs)})
 	}
-	c.keyGen++
+	c.keys.gen++
 	for i, sg := range c.segs {
 		if sg.end > sg.start {
-			c.keySeen[sg.key.ID], c.keyLast[sg.key.ID] = c.keyGen, int32(i)
+			c.keys.seen[sg.key.ID], c.keys.pos[sg.key.ID] = c.keys.gen, int32(i)
 		}
 	}
 	for _, sg := range c.segs {
 		id := sg.key.ID
-		if sg.end == sg.start || c.keySeen[id] != c.keyGen {
+		if sg.end == sg.start || c.keys.seen[id] != c.keys.gen {
 			continue
 		}
-		last := c.segs[c.keyLast[id]]
-		c.keySeen[id] = 0 // placed, at its first position
+		last := c.segs[c.keys.pos[id]]
+		c.keys.seen[id] = 0 // placed, at its first position
 		if sg.key.Kind == snapschema.KindIndexed8 {
 			h.Actors = append(h.Actors, c.recs[last.start:last.end]...)
 		} else {
@@ -251,11 +251,11 @@ func (c *Core) interpolateBlock(fa *Frame, ab *Block, fb *Frame, alpha float32, 
 		return out
 	}
 	c.cut.spansOnly = false
-	c.idGen++
+	c.ids.gen++
 	for j := range bb.Rows {
 		id := bb.Rows[j].ID
-		if c.idSeen[id] != c.idGen {
-			c.idSeen[id], c.idPos[id] = c.idGen, int32(j)
+		if c.ids.seen[id] != c.ids.gen {
+			c.ids.seen[id], c.ids.pos[id] = c.ids.gen, int32(j)
 		}
 	}
 	// The fast loop below holds no call; a block with an angle
@@ -270,7 +270,7 @@ func (c *Core) interpolateBlock(fa *Frame, ab *Block, fb *Frame, alpha float32, 
 }
 
 // lerpRows appends the records of A's block ab interpolated towards B's
-// block bb (indexed by c.idSeen and c.idPos), each row's fields by the
+// block bb (indexed by c.ids.seen and c.ids.pos), each row's fields by the
 // key's runs. It reports false, having written garbage, when an angle
 // difference needs wrapping.
 func (c *Core) lerpRows(ab, bb *Block, alpha float32, dst []Record) ([]Record, bool) {
@@ -287,10 +287,10 @@ func (c *Core) lerpRows(ab, bb *Block, alpha float32, dst []Record) ([]Record, b
 	n := len(dst)
 	for ri := range ab.Rows {
 		ra := &ab.Rows[ri]
-		if ra.Null || c.idSeen[ra.ID&0xff] != c.idGen {
+		if ra.Null || c.ids.seen[ra.ID&0xff] != c.ids.gen {
 			continue
 		}
-		rb := &bb.Rows[c.idPos[ra.ID&0xff]]
+		rb := &bb.Rows[c.ids.pos[ra.ID&0xff]]
 		if rb.Null {
 			continue
 		}
@@ -339,10 +339,10 @@ func (c *Core) interpolateRows(ab, bb *Block, alpha float32, dst []Record) []Rec
 	w := len(k.Fields)
 	for ri := range ab.Rows {
 		ra := &ab.Rows[ri]
-		if ra.Null || c.idSeen[ra.ID&0xff] != c.idGen {
+		if ra.Null || c.ids.seen[ra.ID&0xff] != c.ids.gen {
 			continue
 		}
-		rb := &bb.Rows[c.idPos[ra.ID&0xff]]
+		rb := &bb.Rows[c.ids.pos[ra.ID&0xff]]
 		if rb.Null {
 			continue
 		}

@@ -32,8 +32,8 @@ type TurretGame interface {
 // Turret reports the game's own gun now, for pointer aim; ok is false when
 // the game has no gun or nothing to aim.
 func (c *Core) Turret() (Turret, bool) {
-	if g, ok := c.game.(TurretGame); ok {
-		return g.Turret()
+	if c.game.turret == nil {
+		return Turret{}, false
 	}
-	return Turret{}, false
+	return c.game.turret.Turret()
 }

@@ -30,6 +30,20 @@ const (
 	leadReanchor  = 3
 )
 
+// inputLead is the input lead: when the host applies this client's
+// inputs, from the acknowledgements (ack), and the lead of the last replay
+// (ms). acked is set by the first non-zero lastInputSeq, noAck when a first
+// input went unacknowledged for MaxInputLeadMs (a host that never
+// acknowledges); prevBlock and prevInformed date the next acknowledgement:
+// the previous block's server time and whether it said what was applied.
+type inputLead struct {
+	ack          ackClock
+	ms           float64
+	acked, noAck bool
+	prevBlock    float64
+	prevInformed bool
+}
+
 // ackClock estimates when the host applies this client's inputs, as the
 // server time minus the local time of the key: the host applied input k,
 // sent at local time t_k, somewhere between the last player block that did
@@ -90,7 +104,9 @@ func clampLead(v float64) float64 {
 // in ms (the time the host takes to apply an input of this client), and
 // whether that came from acknowledged inputs rather than from a pending
 // one (no acknowledgement dated yet).
-func (p *Predictor) InputLead() (ms float64, estimated bool) { return p.leadMs, p.ack.has }
+func (p *Predictor) InputLead() (ms float64, estimated bool) {
+	return p.inputLead.ms, p.inputLead.ack.has
+}
 
 // sampleAck dates the acknowledgement of the input sent at local time sent,
 // first covered by the block at serverTime: the host applied it after the
@@ -99,16 +115,16 @@ func (p *Predictor) InputLead() (ms float64, estimated bool) { return p.leadMs, 
 // is later than that by the way there and back), and by serverTime. The
 // sample is the middle of that bracket, on the local clock.
 func (p *Predictor) sampleAck(sent, serverTime, offset float64) {
-	if w := serverTime - p.prevBlock; !(w > 0 && w <= maxAckBracketMs) {
+	if w := serverTime - p.inputLead.prevBlock; !(w > 0 && w <= maxAckBracketMs) {
 		return
 	}
-	from := min(max(p.prevBlock, sent+offset), serverTime)
+	from := min(max(p.inputLead.prevBlock, sent+offset), serverTime)
 	s := (from+serverTime)/2 - sent
 	// A sample implying a lead far outside the bounds is not this link's.
 	if l := s - offset; !(l >= -MaxInputLeadMs && l <= 2*MaxInputLeadMs) {
 		return
 	}
-	p.ack.add(s)
+	p.inputLead.ack.add(s)
 }
 
 // leadDecay is how fast the lead clock follows slower frames down (per
@@ -126,14 +142,24 @@ const leadDecay = 0.01
 // where the host applies an input sent now, whichever offset is used; the
 // offset still bounds the lead below (0) and places inputs when the seq
 // cannot. Only the time placement changes; the seq rule is the same.
-func (p *Predictor) SetLeadClock(on bool) { p.lead, p.hasLead = on, false }
+func (p *Predictor) SetLeadClock(on bool) { p.lead.on, p.lead.has = on, false }
 
-func (p *Predictor) leadOffset(sample float64) float64 {
+// leadClock is the replay's offset with SetLeadClock on: it follows the
+// least-delayed frames, up at once and down by leadDecay a block.
+type leadClock struct {
+	on  bool // SetLeadClock
+	off float64
+	has bool
+}
+
+// offset folds one block's sample (server minus local time) in and returns
+// the offset.
+func (c *leadClock) offset(sample float64) float64 {
 	switch {
-	case !p.hasLead || sample > p.leadOff:
-		p.leadOff, p.hasLead = sample, true
+	case !c.has || sample > c.off:
+		c.off, c.has = sample, true
 	default:
-		p.leadOff += (sample - p.leadOff) * leadDecay
+		c.off += (sample - c.off) * leadDecay
 	}
-	return p.leadOff
+	return c.off
 }

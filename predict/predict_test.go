@@ -176,15 +176,15 @@ func TestHistoryAgeCapAndBase(t *testing.T) {
 	p.KeyEvent(1, true, "forward", 0)
 	p.KeyEvent(2, true, "left", 1000)
 	p.KeyEvent(3, false, "left", 2500) // drops entry 1 (age > 2000)
-	if p.HistoryLen() != 2 || p.base.Keys != 1 {
-		t.Fatalf("len %d base %b", p.HistoryLen(), p.base.Keys)
+	if p.HistoryLen() != 2 || p.hist.base.Keys != 1 {
+		t.Fatalf("len %d base %b", p.HistoryLen(), p.hist.base.Keys)
 	}
 	for i := 0; i < 3*HistoryCap; i++ {
 		down := i%2 == 0
 		p.KeyEvent(uint32(10+i), down, "left", 2600)
 	}
-	if p.HistoryLen() != HistoryCap || p.base.Keys != 1 { // entry 511 (left up) folded last
-		t.Fatalf("cap: len %d base %b", p.HistoryLen(), p.base.Keys)
+	if p.HistoryLen() != HistoryCap || p.hist.base.Keys != 1 { // entry 511 (left up) folded last
+		t.Fatalf("cap: len %d base %b", p.HistoryLen(), p.hist.base.Keys)
 	}
 }
 

@@ -80,17 +80,11 @@ type Predictor struct {
 	stepMs float64
 	dt     float32
 
-	hist  [HistoryCap]entry
-	head  int // index of the oldest entry
-	n     int
-	base  Input
+	hist  inputHistory
 	live  Input
 	shots uint32 // one-shot bits waiting for the next step
 
-	acc      float64
-	last     float64 // last Update, for the error decay
-	lastStep float64 // time the accumulator is measured to
-	started  bool
+	steps stepClock
 
 	active, hasState, pendingReset, frozen, model bool
 
@@ -101,29 +95,15 @@ type Predictor struct {
 	lastCorr    float64
 	corrections uint64
 
-	lead    bool
-	leadOff float64
-	hasLead bool
-
-	// The input lead: when the host applies this client's inputs, from the
-	// acknowledgements (ack), and the lead of the last replay. acked is set
-	// by the first non-zero lastInputSeq, noAck when a first input went
-	// unacknowledged for MaxInputLeadMs (a host that never acknowledges);
-	// prevBlock and prevInformed date the next acknowledgement: the
-	// previous block's server time and whether it said what was applied.
-	ack          ackClock
-	leadMs       float64
-	advX, advY   float32 // the old prediction's motion to the new state's time, for Correct
-	acked, noAck bool
-	prevBlock    float64
-	prevInformed bool
+	lead      leadClock
+	inputLead inputLead
+	advX      float32 // the old prediction's motion to the new state's time, for Correct
+	advY      float32
 
 	// The predicted trajectory since the last reconciliation, on the
 	// server's time axis: what the prediction said the actor would be at
 	// each step time, to compare with the host's state at the same time.
-	traj      [trajectoryLen]sample
-	trajHead  int
-	trajN     int
+	traj      trajectory
 	stateTime float64
 	lastErr   float64
 
@@ -135,6 +115,43 @@ type Predictor struct {
 	Err   VisualError
 	Stats ErrorStats
 }
+
+// inputHistory is the input events not yet dropped, oldest first, in a
+// ring; base is the input before the oldest.
+type inputHistory struct {
+	entries [HistoryCap]entry
+	head    int // index of the oldest entry
+	n       int
+	base    Input
+}
+
+func (h *inputHistory) dropOldest() {
+	h.base = h.entries[h.head].in
+	h.head = (h.head + 1) % HistoryCap
+	h.n--
+}
+
+func (h *inputHistory) at(i int) *entry { return &h.entries[(h.head+i)%HistoryCap] }
+
+// stepClock is where the fixed steps stand on the local clock: the time
+// not yet stepped, the last Update (for the error decay) and the time the
+// accumulator is measured to.
+type stepClock struct {
+	acc      float64
+	last     float64
+	lastStep float64
+	started  bool
+}
+
+// trajectory is the predicted positions since the last reconciliation, the
+// newest trajectoryLen of them, oldest first, in a ring.
+type trajectory struct {
+	samples [trajectoryLen]sample
+	head    int
+	n       int
+}
+
+func (t *trajectory) at(i int) *sample { return &t.samples[(t.head+i)%trajectoryLen] }
 
 // LastError is the time-aligned prediction error of the latest
 // reconciliation in world units (-1 when there was nothing to compare).
@@ -198,26 +215,18 @@ func (p *Predictor) KeyEvent(seq uint32, down bool, name string, now float64) (K
 func (p *Predictor) Record(seq uint32, now float64, in Input, oneShot uint32) {
 	p.live = in
 	p.shots |= oneShot
-	if p.n == HistoryCap {
-		p.dropOldest()
+	if p.hist.n == HistoryCap {
+		p.hist.dropOldest()
 	}
-	p.hist[(p.head+p.n)%HistoryCap] = entry{seq: seq, time: now, in: in, oneShot: oneShot}
-	p.n++
-	for p.n > 0 && p.hist[p.head].time < now-HistoryMaxAgeMs {
-		p.dropOldest()
+	p.hist.entries[(p.hist.head+p.hist.n)%HistoryCap] = entry{seq: seq, time: now, in: in, oneShot: oneShot}
+	p.hist.n++
+	for p.hist.n > 0 && p.hist.entries[p.hist.head].time < now-HistoryMaxAgeMs {
+		p.hist.dropOldest()
 	}
 }
-
-func (p *Predictor) dropOldest() {
-	p.base = p.hist[p.head].in
-	p.head = (p.head + 1) % HistoryCap
-	p.n--
-}
-
-func (p *Predictor) at(i int) *entry { return &p.hist[(p.head+i)%HistoryCap] }
 
 // HistoryLen is the number of input events kept.
-func (p *Predictor) HistoryLen() int { return p.n }
+func (p *Predictor) HistoryLen() int { return p.hist.n }
 
 // SetModel tells whether the game knows its model (no model, no prediction).
 func (p *Predictor) SetModel(known bool) { p.model = known }
@@ -259,13 +268,13 @@ func (p *Predictor) Reset(keepState bool) {
 	if !keepState {
 		p.hasState = false
 	}
-	p.head, p.n = 0, 0
-	p.base, p.live, p.shots = Input{}, Input{}, 0
+	p.hist.head, p.hist.n = 0, 0
+	p.hist.base, p.live, p.shots = Input{}, Input{}, 0
 	p.Err = VisualError{}
-	p.acc = 0
+	p.steps.acc = 0
 	p.hasLastSeq = false
 	p.window = Window{}
-	p.trajHead, p.trajN = 0, 0
+	p.traj.head, p.traj.n = 0, 0
 }
 
 // DecayFactor is the per-tick visual error factor max(0, 1 − 10·Δt) for an
@@ -280,30 +289,30 @@ func (p *Predictor) Update(now float64, m Model) float64 {
 	if math.IsNaN(now) || math.IsInf(now, 0) {
 		return 0
 	}
-	if !p.started {
-		p.started, p.last, p.lastStep = true, now, now
+	if !p.steps.started {
+		p.steps.started, p.steps.last, p.steps.lastStep = true, now, now
 		return 0
 	}
-	elapsed := max(now-p.last, 0)
-	stepElapsed := max(now-p.lastStep, 0)
-	p.last, p.lastStep = now, now
+	elapsed := max(now-p.steps.last, 0)
+	stepElapsed := max(now-p.steps.lastStep, 0)
+	p.steps.last, p.steps.lastStep = now, now
 	f := DecayFactor(elapsed)
 	p.Err.X *= f
 	p.Err.Y *= f
 	p.Err.Angle *= f
 	if !p.active || !p.hasState || !p.model || p.frozen {
-		p.acc = 0
+		p.steps.acc = 0
 		return elapsed
 	}
-	total := p.acc + stepElapsed
-	p.acc = min(total, AccumulatorCap)
+	total := p.steps.acc + stepElapsed
+	p.steps.acc = min(total, AccumulatorCap)
 	// The time past the cap is not dropped: the step clock stays that far
 	// behind (by at most a replay's span), so the next update, or the
 	// catch-up before a reconciliation, steps it. Dropped, it left the
 	// state behind the time it was said to stand for, and the next
 	// reconciliation took the lag for a correction.
-	if lost := total - p.acc; lost > 0 {
-		p.lastStep = now - min(lost, maxReplaySpanMs)
+	if lost := total - p.steps.acc; lost > 0 {
+		p.steps.lastStep = now - min(lost, maxReplaySpanMs)
 	}
 	p.stepAcc(m)
 	return elapsed
@@ -311,12 +320,12 @@ func (p *Predictor) Update(now float64, m Model) float64 {
 
 // stepAcc runs the whole steps the accumulator holds with the live input.
 func (p *Predictor) stepAcc(m Model) {
-	for p.acc >= p.stepMs {
+	for p.steps.acc >= p.stepMs {
 		in := p.live
 		in.Keys |= p.shots
 		p.shots = 0
 		m.Step(in, p.dt)
-		p.acc -= p.stepMs
+		p.steps.acc -= p.stepMs
 		p.stateTime += p.stepMs
 		p.track(m)
 	}
@@ -338,11 +347,11 @@ func (p *Predictor) stepAcc(m Model) {
 // the trajectory with the host's state at the block's own server time).
 // The span is bounded as a replay's is; the error decay is left to Update.
 func (p *Predictor) CatchUp(now float64, m Model) {
-	if !p.started || !p.Steppable() || !(now > p.lastStep) || math.IsInf(now, 0) {
+	if !p.steps.started || !p.Steppable() || !(now > p.steps.lastStep) || math.IsInf(now, 0) {
 		return
 	}
-	p.acc = min(p.acc+now-p.lastStep, maxReplaySpanMs)
-	p.lastStep = now
+	p.steps.acc = min(p.steps.acc+now-p.steps.lastStep, maxReplaySpanMs)
+	p.steps.lastStep = now
 	p.stepAcc(m)
 }
 
@@ -393,8 +402,8 @@ func seqLE(a, b uint32) bool { return int32(a-b) <= 0 }
 // rule, until it acknowledges something.
 func (p *Predictor) Replay(lastInputSeq uint32, serverTime, offset, localNow float64, m Model) Window {
 	p.measure(serverTime, m)
-	if p.lead {
-		offset = p.leadOffset(serverTime - localNow)
+	if p.lead.on {
+		offset = p.lead.offset(serverTime - localNow)
 	}
 	const (
 		bySeq = iota
@@ -404,47 +413,47 @@ func (p *Predictor) Replay(lastInputSeq uint32, serverTime, offset, localNow flo
 	sel := byTime
 	switch {
 	case lastInputSeq != 0:
-		p.acked, p.noAck = true, false
+		p.inputLead.acked, p.inputLead.noAck = true, false
 		if !p.hasLastSeq || seqLE(p.lastSeq, lastInputSeq) {
 			sel = bySeq
 		}
-	case !p.acked && !p.noAck:
+	case !p.inputLead.acked && !p.inputLead.noAck:
 		sel = noneApplied
-		if p.n > 0 && serverTime-(p.at(0).time+offset) > MaxInputLeadMs {
-			p.noAck, sel = true, byTime
+		if p.hist.n > 0 && serverTime-(p.hist.at(0).time+offset) > MaxInputLeadMs {
+			p.inputLead.noAck, sel = true, byTime
 		}
 	}
 	p.lastSeq, p.hasLastSeq = lastInputSeq, true
-	mask := p.base
+	mask := p.hist.base
 	i := 0
 	if sel == bySeq {
 		newest := -1
-		for i < p.n && seqLE(p.at(i).seq, lastInputSeq) {
-			e := p.at(i)
+		for i < p.hist.n && seqLE(p.hist.at(i).seq, lastInputSeq) {
+			e := p.hist.at(i)
 			if !e.acked {
 				e.acked, newest = true, i
 			}
 			mask = e.in
 			i++
 		}
-		if newest >= 0 && p.prevInformed {
-			p.sampleAck(p.at(newest).time, serverTime, offset)
+		if newest >= 0 && p.inputLead.prevInformed {
+			p.sampleAck(p.hist.at(newest).time, serverTime, offset)
 		}
 	}
 	lead := 0.0
 	switch {
-	case p.ack.has:
-		lead = p.ack.at - offset
-	case sel != byTime && i < p.n:
-		lead = serverTime - (p.at(i).time + offset)
+	case p.inputLead.ack.has:
+		lead = p.inputLead.ack.at - offset
+	case sel != byTime && i < p.hist.n:
+		lead = serverTime - (p.hist.at(i).time + offset)
 	}
 	lead = clampLead(lead)
-	p.leadMs = lead
-	p.prevBlock, p.prevInformed = serverTime, sel != byTime
+	p.inputLead.ms = lead
+	p.inputLead.prevBlock, p.inputLead.prevInformed = serverTime, sel != byTime
 	shift := offset + lead
 	if sel == byTime {
-		for i < p.n && p.at(i).time+shift <= serverTime {
-			mask = p.at(i).in
+		for i < p.hist.n && p.hist.at(i).time+shift <= serverTime {
+			mask = p.hist.at(i).in
 			i++
 		}
 	}
@@ -463,14 +472,14 @@ func (p *Predictor) Replay(lastInputSeq uint32, serverTime, offset, localNow flo
 	}
 	p.carryOld(serverTime+float64(steps)*p.stepMs, localNow)
 	// A new trajectory starts at the authoritative state.
-	p.trajHead, p.trajN = 0, 0
+	p.traj.head, p.traj.n = 0, 0
 	p.stateTime = serverTime
 	p.track(m)
 	for k := 0; k < steps; k++ {
 		t += p.stepMs
 		var shots uint32
-		for i < p.n && p.at(i).time+shift <= t {
-			e := p.at(i)
+		for i < p.hist.n && p.hist.at(i).time+shift <= t {
+			e := p.hist.at(i)
 			mask = e.in
 			shots |= e.oneShot
 			i++
@@ -484,14 +493,14 @@ func (p *Predictor) Replay(lastInputSeq uint32, serverTime, offset, localNow flo
 	// The remainder covers the time up to localNow: the next update adds
 	// only what passed since this reconciliation (a player block arriving
 	// between two render ticks would otherwise be stepped twice over).
-	p.acc = end - t
-	if !(p.acc >= -maxReplaySpanMs && p.acc <= AccumulatorCap) { // also NaN
-		p.acc = 0
+	p.steps.acc = end - t
+	if !(p.steps.acc >= -maxReplaySpanMs && p.steps.acc <= AccumulatorCap) { // also NaN
+		p.steps.acc = 0
 	}
-	p.lastStep = localNow
+	p.steps.lastStep = localNow
 	var shots uint32
-	for j := i; j < p.n; j++ {
-		shots |= p.at(j).oneShot
+	for j := i; j < p.hist.n; j++ {
+		shots |= p.hist.at(j).oneShot
 	}
 	p.shots = shots
 	p.window = Window{From: serverTime - shift, To: t - shift, Count: i - first, Valid: true}
@@ -506,11 +515,11 @@ func (p *Predictor) Replay(lastInputSeq uint32, serverTime, offset, localNow flo
 // last update and the accumulator's remainder) and a step.
 func (p *Predictor) carryOld(at, localNow float64) {
 	p.advX, p.advY = 0, 0
-	if p.trajN == 0 {
+	if p.traj.n == 0 {
 		return
 	}
-	last := p.trajAt(p.trajN - 1)
-	lag := min(max(localNow-p.lastStep, 0)+p.acc, AccumulatorCap)
+	last := p.traj.at(p.traj.n - 1)
+	lag := min(max(localNow-p.steps.lastStep, 0)+p.steps.acc, AccumulatorCap)
 	x, y, ok := p.trajPos(at, 0, lag+p.stepMs)
 	if !ok {
 		return
@@ -523,18 +532,16 @@ func (p *Predictor) carryOld(at, localNow float64) {
 // track appends the actor's position after a step at stateTime.
 func (p *Predictor) track(m Model) {
 	x, y := m.Pos()
-	if p.trajN == trajectoryLen {
-		p.trajHead = (p.trajHead + 1) % trajectoryLen
-		p.trajN--
+	if p.traj.n == trajectoryLen {
+		p.traj.head = (p.traj.head + 1) % trajectoryLen
+		p.traj.n--
 	}
-	p.traj[(p.trajHead+p.trajN)%trajectoryLen] = sample{t: p.stateTime, x: x, y: y}
-	p.trajN++
+	p.traj.samples[(p.traj.head+p.traj.n)%trajectoryLen] = sample{t: p.stateTime, x: x, y: y}
+	p.traj.n++
 	if tr, ok := m.(Tracker); ok {
 		tr.Tracked(p.stateTime)
 	}
 }
-
-func (p *Predictor) trajAt(i int) *sample { return &p.traj[(p.trajHead+i)%trajectoryLen] }
 
 // measure compares the host's state at serverTime (the game has just set
 // it) with the prediction for that same time, interpolated between the
@@ -552,14 +559,14 @@ func (p *Predictor) measure(serverTime float64, m Model) {
 // kept steps around it, or extrapolated from the first or last two by at
 // most before or after ms; ok is false when the trajectory cannot tell.
 func (p *Predictor) trajPos(at, before, after float64) (x, y float64, ok bool) {
-	if p.trajN < 2 || !(at >= p.trajAt(0).t-before && at <= p.trajAt(p.trajN-1).t+after) { // also NaN
+	if p.traj.n < 2 || !(at >= p.traj.at(0).t-before && at <= p.traj.at(p.traj.n-1).t+after) { // also NaN
 		return 0, 0, false
 	}
 	k := 1
-	for k < p.trajN-1 && p.trajAt(k).t < at {
+	for k < p.traj.n-1 && p.traj.at(k).t < at {
 		k++
 	}
-	a, b := p.trajAt(k-1), p.trajAt(k)
+	a, b := p.traj.at(k-1), p.traj.at(k)
 	if !(b.t > a.t) {
 		return 0, 0, false
 	}
@@ -571,7 +578,7 @@ func (p *Predictor) trajPos(at, before, after float64) (x, y float64, ok bool) {
 func (p *Predictor) LastWindow() Window { return p.window }
 
 // Accumulator is the time not yet stepped, in ms.
-func (p *Predictor) Accumulator() float64 { return p.acc }
+func (p *Predictor) Accumulator() float64 { return p.steps.acc }
 
 // Correct folds old − new of the own actor into the visual error after a
 // replay (old − new, snapped past the snap distance) and records the sample for the statistics. With no
@@ -613,7 +620,7 @@ func (p *Predictor) Correct(hadState bool, dx, dy, dAngle float32) bool {
 }
 
 // Report is the predictor's live figures and statistics, as a game's
-// clientcore.Game.Prediction returns them.
+// clientcore.PredictionReporter returns them.
 func (p *Predictor) Report() clientcore.PredictionReport {
 	corr, _ := p.LastCorrection()
 	return clientcore.PredictionReport{

@@ -19,6 +19,18 @@ import (
 // for their baked textures (Preparing tells), and the window keeps its
 // loading screen up.
 
+// bakes is the world's textures baked away from the game loop.
+type bakes struct {
+	// cache keeps what each game's bakers drew, by game ID (and palette,
+	// for the team textures): drawing them takes a large part of a second
+	// and a host sends CONFIG_DATA on every map change and reconnect.
+	cache map[string]map[string]*image.RGBA
+	// job is the bake going on away from the game loop (nil: none), under
+	// ctx.
+	job *bakeJob
+	ctx context.Context
+}
+
 // bakeStep is one set of textures to install: what the cache had or the
 // bakers drew under key, installed in order (the team colours over the
 // game's own).
@@ -86,7 +98,7 @@ func (w *World) startBake(game *parts.Game) {
 // step is the step of key, its images taken from the cache when it has
 // them.
 func (w *World) step(key string, draw func() map[string]*image.RGBA) bakeStep {
-	if imgs, ok := w.bakes[key]; ok {
+	if imgs, ok := w.bake.cache[key]; ok {
 		return bakeStep{key: key, imgs: imgs}
 	}
 	return bakeStep{key: key, draw: draw}
@@ -111,18 +123,18 @@ func (w *World) runSteps(steps []bakeStep, palette string) {
 		w.install(steps)
 		return
 	}
-	ctx, cancel := context.WithCancel(w.ctx)
+	ctx, cancel := context.WithCancel(w.bake.ctx)
 	j := &bakeJob{steps: steps, palette: palette, ctx: ctx, cancel: cancel, done: make(chan struct{})}
-	w.baking = j
+	w.bake.job = j
 	go j.run()
 }
 
 // cancelBake drops the bake going on, if any: its goroutine stops after
 // the step it is drawing, and nothing of it is installed.
 func (w *World) cancelBake() {
-	if w.baking != nil {
-		w.baking.cancel()
-		w.baking = nil
+	if w.bake.job != nil {
+		w.bake.job.cancel()
+		w.bake.job = nil
 	}
 }
 
@@ -130,7 +142,7 @@ func (w *World) cancelBake() {
 // it), then draws the team colours again when the palette changed
 // meanwhile.
 func (w *World) pollBake(wait bool) {
-	j := w.baking
+	j := w.bake.job
 	if j == nil {
 		return
 	}
@@ -143,7 +155,7 @@ func (w *World) pollBake(wait bool) {
 			return
 		}
 	}
-	w.baking = nil
+	w.bake.job = nil
 	j.cancel()
 	if !j.complete {
 		return // the world's context ended: nothing more is drawn
@@ -162,10 +174,10 @@ func (w *World) install(steps []bakeStep) {
 	all := steps[0].imgs
 	for i, s := range steps {
 		if s.draw != nil {
-			if w.bakes == nil {
-				w.bakes = map[string]map[string]*image.RGBA{}
+			if w.bake.cache == nil {
+				w.bake.cache = map[string]map[string]*image.RGBA{}
 			}
-			w.bakes[s.key] = s.imgs
+			w.bake.cache[s.key] = s.imgs
 		}
 		if i == 1 {
 			all = maps.Clone(all) // the cache's maps stay as drawn
@@ -179,13 +191,13 @@ func (w *World) install(steps []bakeStep) {
 
 // Preparing reports whether the game's textures are still being drawn:
 // until they are installed, the parts draw nothing for them.
-func (w *World) Preparing() bool { return w.baking != nil }
+func (w *World) Preparing() bool { return w.bake.job != nil }
 
 // AwaitTextures waits for the textures being drawn and installs them (a
 // screenshot of a known state, a test); the game loop never waits, it
 // installs them at the tick after they are done.
 func (w *World) AwaitTextures() {
-	for w.baking != nil {
+	for w.bake.job != nil {
 		w.pollBake(true)
 	}
 }

@@ -28,24 +28,33 @@ const (
 	clearEase = 0.18
 )
 
+// keptClear is what keeps the camera point clear of the HUD: the HUD's
+// boxes (window logical px); x, y the view's eased shift that does it
+// (world units), at when it was last eased.
+type keptClear struct {
+	boxes []canvas.Rect
+	x, y  float64
+	at    float64
+}
+
 // SetKeepClear replaces the boxes (window logical px) the camera point is
 // kept out from under; nil or none keeps nothing clear. The slice is
 // copied; at most maxClearBoxes are kept.
 func (w *World) SetKeepClear(boxes []canvas.Rect) {
-	w.clearBoxes = w.clearBoxes[:0]
+	w.clear.boxes = w.clear.boxes[:0]
 	for _, b := range boxes {
-		if len(w.clearBoxes) == maxClearBoxes {
+		if len(w.clear.boxes) == maxClearBoxes {
 			break
 		}
 		if b.W > 0 && b.H > 0 && !math.IsInf(b.W+b.H+b.Left+b.Top, 0) && !math.IsNaN(b.W+b.H+b.Left+b.Top) {
-			w.clearBoxes = append(w.clearBoxes, b)
+			w.clear.boxes = append(w.clear.boxes, b)
 		}
 	}
 }
 
 // ClearOffset is the view's shift (world units) that keeps the camera
 // point clear of the HUD now.
-func (w *World) ClearOffset() (dx, dy float64) { return w.clearX, w.clearY }
+func (w *World) ClearOffset() (dx, dy float64) { return w.clear.x, w.clear.y }
 
 // clearShift is the view shift (world units) that takes the camera point
 // out from under the boxes, for dynamic canvas c whose view centre is
@@ -53,7 +62,7 @@ func (w *World) ClearOffset() (dx, dy float64) { return w.clearX, w.clearY }
 // least distance out of the box it is under lands clear of every box and
 // inside the window.
 func (w *World) clearShift(c *Canvas, cx, cy, s float64) (float64, float64) {
-	if len(w.clearBoxes) == 0 || !w.haveCam || !(s > 0) || c.Rect.W <= 0 || c.Rect.H <= 0 {
+	if len(w.clear.boxes) == 0 || !w.haveCam || !(s > 0) || c.Rect.W <= 0 || c.Rect.H <= 0 {
 		return 0, 0
 	}
 	// The camera point on screen, with the view as it stands.
@@ -62,7 +71,7 @@ func (w *World) clearShift(c *Canvas, cx, cy, s float64) (float64, float64) {
 	py := c.Rect.Top + (c.Size.H/2+(w.camY-cy)*s)*ky
 	r := max(clearMarginUnits*s*kx, clearMarginMin)
 	under := -1
-	for i, b := range w.clearBoxes {
+	for i, b := range w.clear.boxes {
 		if inBox(b, r, px, py) {
 			under = i
 			break
@@ -91,7 +100,7 @@ const clearDepth = 3
 // when shorter than the best so far; one that lands under another box goes
 // on from there while depth lasts.
 func (w *World) waysOut(i int, r, px, py, mx, my float64, depth int, best, bx, by *float64) {
-	b := w.clearBoxes[i]
+	b := w.clear.boxes[i]
 	// A pixel past the margin, so that rounding leaves the point outside.
 	r1 := r + 1
 	moves := [4][2]float64{
@@ -108,7 +117,7 @@ func (w *World) waysOut(i int, r, px, py, mx, my float64, depth int, best, bx, b
 			continue
 		}
 		next := -1
-		for j, o := range w.clearBoxes {
+		for j, o := range w.clear.boxes {
 			if inBox(o, r, nx, ny) {
 				next = j
 				break
@@ -135,12 +144,12 @@ func (w *World) easeClear(tx, ty, dtMs float64, snap bool) {
 	if !snap {
 		k = 1 - math.Pow(1-clearEase, max(0, min(dtMs, 250))/(1000.0/60))
 	}
-	w.clearX += (tx - w.clearX) * k
-	w.clearY += (ty - w.clearY) * k
-	if math.Abs(w.clearX) < 1e-3 && tx == 0 {
-		w.clearX = 0
+	w.clear.x += (tx - w.clear.x) * k
+	w.clear.y += (ty - w.clear.y) * k
+	if math.Abs(w.clear.x) < 1e-3 && tx == 0 {
+		w.clear.x = 0
 	}
-	if math.Abs(w.clearY) < 1e-3 && ty == 0 {
-		w.clearY = 0
+	if math.Abs(w.clear.y) < 1e-3 && ty == 0 {
+		w.clear.y = 0
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"image"
 	"log/slog"
 	"math"
 	"math/rand/v2"
@@ -136,29 +135,22 @@ type World struct {
 	haveCam  bool
 	nowMs    float64
 	hot      hotCopy
-	// follow, when set, is the hot actor the camera follows instead of the
-	// core's camera (a demo watching another player).
-	follow    bool
-	followKey string
-	followID  uint32
-	palette   string // team colours (SetPalette); "" the game's own
+	// follow is the hot actor the camera follows instead of the core's
+	// camera (a demo watching another player).
+	follow  followed
+	palette string // team colours (SetPalette); "" the game's own
 	// fixedScale sizes the fixed canvases (the radar) with the HUD: their
 	// on-screen rectangle is this many times their logical size (0: 1).
 	fixedScale float64
-	// bakes keeps what each game's bakers drew, by game ID (and palette,
-	// for the team textures): drawing them takes a large part of a second
-	// and a host sends CONFIG_DATA on every map change and reconnect.
-	bakes map[string]map[string]*image.RGBA
-	// baking is the bake going on away from the game loop (bake.go; nil:
-	// none), under ctx.
-	baking *bakeJob
-	ctx    context.Context
-	// clearBoxes are the HUD's boxes the camera point is kept clear of
-	// (window logical px); clearX, clearY the view's eased shift that
-	// does it (world units), clearAt when it was last eased.
-	clearBoxes     []canvas.Rect
-	clearX, clearY float64
-	clearAt        float64
+	bake       bakes
+	clear      keptClear
+}
+
+// followed is the hot actor the camera follows, while on.
+type followed struct {
+	on  bool
+	key string
+	id  uint32
 }
 
 // New returns an empty world; Configure gives it a game.
@@ -178,7 +170,7 @@ func New(o Options) *World {
 	if o.Context == nil {
 		o.Context = context.Background()
 	}
-	return &World{ctx: o.Context, log: o.Log, rnd: o.Rand, tex: o.Textures, sounds: o.Sounds, onCamera: o.OnCamera,
+	return &World{bake: bakes{ctx: o.Context}, log: o.Log, rnd: o.Rand, tex: o.Textures, sounds: o.Sounds, onCamera: o.OnCamera,
 		winW: o.Width, winH: o.Height, dpr: 1, lim: o.Limits.WithDefaults()}
 }
 
@@ -265,7 +257,7 @@ func (w *World) SetPalette(name string) {
 		return
 	}
 	w.palette = name
-	if _, none := w.tex.(parts.NoTextures); none || w.baking != nil || w.game == nil || w.game.BakeTeams == nil {
+	if _, none := w.tex.(parts.NoTextures); none || w.bake.job != nil || w.game == nil || w.game.BakeTeams == nil {
 		return // nothing drawn, or pollBake draws it once the bake going on is in
 	}
 	w.runSteps([]bakeStep{w.teamStep(w.game, name)}, name)
@@ -434,8 +426,8 @@ func (w *World) Tick(nowMs, dtMs float64) {
 		w.scene.ApplyHot(h)
 	}
 	switch {
-	case w.follow:
-		if x, y, ok := w.actorAt(w.followKey, w.followID); ok {
+	case w.follow.on:
+		if x, y, ok := w.actorAt(w.follow.key, w.follow.id); ok {
 			w.applyCamera(x, y, false, "")
 		}
 	case h.Flags&clientcore.HotCamera != 0:
@@ -464,13 +456,15 @@ func (w *World) Actors(dst []Actor) []Actor {
 
 // Follow makes the camera follow a hot actor instead of the core's camera;
 // Unfollow returns to the core's camera.
-func (w *World) Follow(a Actor) { w.follow, w.followKey, w.followID = true, a.Key, a.ID }
+func (w *World) Follow(a Actor) { w.follow.on, w.follow.key, w.follow.id = true, a.Key, a.ID }
 
 // Unfollow returns the camera to the core's.
-func (w *World) Unfollow() { w.follow = false }
+func (w *World) Unfollow() { w.follow.on = false }
 
 // Following reports the followed actor.
-func (w *World) Following() (Actor, bool) { return Actor{Key: w.followKey, ID: w.followID}, w.follow }
+func (w *World) Following() (Actor, bool) {
+	return Actor{Key: w.follow.key, ID: w.follow.id}, w.follow.on
+}
 
 // watchRadius is how close, in world units, a hot actor must be to the
 // camera point to be the one the camera shows: the host's camera is the
@@ -481,8 +475,8 @@ const watchRadius = 1.0
 // actor nearest the last camera point within watchRadius. ok is false when
 // no actor stands there (a camera kept where nobody is).
 func (w *World) Watched() (Actor, bool) {
-	if w.follow {
-		return Actor{Key: w.followKey, ID: w.followID}, true
+	if w.follow.on {
+		return Actor{Key: w.follow.key, ID: w.follow.id}, true
 	}
 	if !w.haveCam {
 		return Actor{}, false
@@ -590,8 +584,8 @@ func (w *World) updateStages() {
 			v.CamY = clampCentre(v.CamY, lo[1], hi[1])
 		}
 		if c.Spec.Dynamic && !c.Spec.Fixed {
-			v.CamX += w.clearX
-			v.CamY += w.clearY
+			v.CamX += w.clear.x
+			v.CamY += w.clear.y
 		}
 		if c.Spec.Shake {
 			if _, sx, sy := w.cam.Shaking(); sx != 0 || sy != 0 {
@@ -606,8 +600,8 @@ func (w *World) updateStages() {
 // updateClear eases the view's clearance shift towards what the first
 // dynamic canvas needs now (see keepclear.go).
 func (w *World) updateClear() {
-	dt := w.nowMs - w.clearAt
-	w.clearAt = w.nowMs
+	dt := w.nowMs - w.clear.at
+	w.clear.at = w.nowMs
 	for i := range w.canvases {
 		c := &w.canvases[i]
 		if !c.Spec.Dynamic || c.Spec.Fixed {

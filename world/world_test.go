@@ -310,7 +310,7 @@ func TestReconfigureCancelsTheBake(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-oldStarted
-	old := w.baking
+	old := w.bake.job
 	gate, started := make(chan struct{}), make(chan string, 4)
 	if err := w.Configure(cfg, gatedGame(pg, gate, started)); err != nil {
 		t.Fatal(err)

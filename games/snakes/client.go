@@ -146,7 +146,15 @@ type Game struct {
 	camPred [2]float32
 }
 
-var _ clientcore.Game = (*Game)(nil)
+// The client core's game interface for the own snake and the roles it implements.
+var (
+	_ clientcore.Game               = (*Game)(nil)
+	_ clientcore.FrameTracker       = (*Game)(nil)
+	_ clientcore.Aimer              = (*Game)(nil)
+	_ clientcore.KeySetFollower     = (*Game)(nil)
+	_ clientcore.MapFollower        = (*Game)(nil)
+	_ clientcore.PredictionReporter = (*Game)(nil)
+)
 
 // New builds the snakes game; it selects the first model (by name order)
 // that is a snapshot key. The replay runs on the lead clock, as in tanks
@@ -232,9 +240,6 @@ func (g *Game) Step(in predict.Input, dt float32) {
 // Pos is the simulated head (predict.Model).
 func (g *Game) Pos() (float32, float32) { return g.s.X, g.s.Y }
 
-func (g *Game) BeginReconcile(*clientcore.Frame) {}
-func (g *Game) FinishReconcile()                 {}
-
 // OnServerState rewinds the head to the player block [x, y, cos, sin,
 // crystals, length, alive, grace] and replays; the body path is kept. The
 // last slot is the seconds of spawn grace left (0 from older hosts, and
@@ -316,9 +321,6 @@ func (g *Game) TrackFrame(myID uint8, hasID bool, f *clientcore.EventFrame) {
 		}
 	}
 }
-
-// FilterFrame: snakes spawns nothing locally.
-func (g *Game) FilterFrame(*clientcore.EventFrame, uint8, bool, float64) {}
 
 // Update advances the prediction.
 func (g *Game) Update(localNow float64) { g.pred.Update(localNow, g) }
@@ -404,15 +406,6 @@ func (g *Game) reset() {
 
 // SetMap follows MAP_DATA; snakes predict without map geometry.
 func (g *Game) SetMap(*gamemap.Map) { g.reset() }
-
-// SyncPanel follows PANEL_DATA; the snake's prediction reads nothing from it.
-func (g *Game) SyncPanel(string, string, bool) {}
-
-// TakeSpawns returns nothing: snakes spawn nothing locally.
-func (g *Game) TakeSpawns() []clientcore.EventFrame { return nil }
-
-// ObserveHot is not needed: snakes predict only the own snake.
-func (g *Game) ObserveHot(*clientcore.Hot) {}
 
 // Prediction reports the own snake's prediction figures and where its
 // head is (the arena has one level).

@@ -13,7 +13,7 @@ const muzzleRatio = 0.55
 // cycle switches the local weapon at once on a next/previous key, while
 // the own tank is alive and predicted.
 func (g *Game) cycle(dir int) {
-	if !g.pred.HasState() || !g.hasMeta || g.cond == 0 {
+	if !g.pred.HasState() || !g.me.hasRow || g.me.cond == 0 {
 		return
 	}
 	g.shots.cycle(dir)
@@ -23,7 +23,7 @@ func (g *Game) cycle(dir int) {
 // tank, or a tracer whose ray flies at the own tank's level and stops at the
 // first wall, crate or tank it meets there.
 func (g *Game) tryFire(now float64) {
-	if !g.pred.HasState() || !g.hasMeta || g.cond == 0 || !g.hasID || g.model == nil {
+	if !g.pred.HasState() || !g.me.hasRow || g.me.cond == 0 || !g.me.hasID || g.model == nil {
 		return
 	}
 	w, ok := g.shots.gate(now)
@@ -47,21 +47,21 @@ func (g *Game) tryFire(now float64) {
 		f.Y.Set(row, y)
 		f.Size.Set(row, wp.Size)
 		f.Time.Set(row, wp.TimeMs)
-		f.Author.Set(row, float32(g.myID))
+		f.Author.Set(row, float32(g.me.id))
 		g.spawn(k, clientcore.Row{Local: local, Fields: row})
 		return
 	}
 	total := float64(a + g.st.Gun)
 	s64, c64 := math.Sincos(total)
 	dx, dy := float32(c64), float32(s64)
-	muzzle := g.size * 4 * muzzleRatio
+	muzzle := g.me.size * 4 * muzzleRatio
 	mx, my := x+muzzle*dx, y+muzzle*dy
 	dist := wp.Range
 	level := g.lv.Level
 	line, high := g.motion.ShotLine(&g.lv, g.levels, dx, dy, muzzle)
 	switch {
 	case g.terrain != nil && high:
-		dist = min(dist, g.terrain.ShotRay(level, line, g.wallHeights, mx, my, dx, dy, wp.Range))
+		dist = min(dist, g.terrain.ShotRay(level, line, g.loaded.wallHeights, mx, my, dx, dy, wp.Range))
 	case g.terrain != nil:
 		dist = min(dist, g.terrain.Ray(level, mx, my, dx, dy, wp.Range))
 	}
@@ -81,7 +81,7 @@ func (g *Game) tryFire(now float64) {
 	}
 	for id := range g.others {
 		o := &g.others[id]
-		if !o.present || (g.hasID && id == int(g.myID)) || !o.reach.OnLevel(level) {
+		if !o.present || (g.me.hasID && id == int(g.me.id)) || !o.reach.OnLevel(level) {
 			continue
 		}
 		b := tanks.Body{X: o.x, Y: o.y, Angle: o.angle, HalfW: o.size * 2, HalfH: o.size * 1.5}
@@ -109,7 +109,7 @@ func (g *Game) tryFire(now float64) {
 	f.BodyX.Set(row, x)
 	f.BodyY.Set(row, y)
 	f.Hit.Set(row, hit)
-	f.Author.Set(row, float32(g.myID))
+	f.Author.Set(row, float32(g.me.id))
 	g.spawn(k, clientcore.Row{Fields: row})
 }
 

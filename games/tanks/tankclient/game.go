@@ -62,27 +62,21 @@ type Game struct {
 	body   tanks.Body
 	solver tanks.Solver
 	bodies []*tanks.Body
-	// terrain is what the steps collide with (nil: no map); mapTerrain the
-	// map's whole terrain, mapLevels its levels. levels is mapLevels while
-	// the host says where tanks are (the model row has z and level), else
-	// nil: then the own tank stays on the ground and terrain is the
-	// ground's alone, as a reader that knows no levels sees the world.
-	terrain    *tanks.Terrain
-	mapTerrain *tanks.Terrain
-	mapLevels  *gamemap.MapLevels
-	levels     *gamemap.MapLevels
+	// terrain is what the steps collide with (nil: no map). levels is the
+	// loaded map's levels while the host says where tanks are (the model
+	// row has z and level), else nil: then the own tank stays on the
+	// ground and terrain is the ground's alone, as a reader that knows no
+	// levels sees the world.
+	terrain *tanks.Terrain
+	levels  *gamemap.MapLevels
+	loaded  loadedMap
 	// surfaces are the map's surfaces under the config's rules (nil: none
 	// or a 0.13 config), stepped as the host steps them.
 	surfaces *tanks.SurfaceMap
-	// wallHeights are the map's wall heights the shots fly over.
-	wallHeights *tanks.WallHeights
-	// lv is the own tank's predicted level state; own the level and height
-	// of its row in the frame being reconciled; track the predicted level
-	// by server time, to check it against the host's rows.
+	// lv is the own tank's predicted level state; check holds what
+	// compares it with the host's rows.
 	lv    tanks.LevelState
-	own   ownHeight
-	track levelTrack
-	local clientcore.LocalActor
+	check levelCheck
 	// crates are the map's dynamic bodies: followed from the drawn world,
 	// predicted while the own tank pushes them, and the shot ray's boxes.
 	crates  crateSet
@@ -91,11 +85,8 @@ type Game struct {
 
 	rejected uint64
 
-	myID             uint8
-	hasID            bool
-	hasMeta          bool
-	cond, size, team float32
-	others           [256]remote
+	me     ownTank
+	others [256]remote
 
 	vals  []float32
 	pstat [8]float32
@@ -105,7 +96,40 @@ type Game struct {
 	bomb   [2*maxBombSteps + 1]string // Turret's bomb steps, reused
 }
 
-var _ clientcore.Game = (*Game)(nil)
+// loadedMap is the geometry UseMap read from the map: applyLevels takes
+// from it what the steps collide with.
+type loadedMap struct {
+	terrain *tanks.Terrain     // the map's whole terrain
+	levels  *gamemap.MapLevels // its levels
+	// wallHeights are the map's wall heights the shots fly over.
+	wallHeights *tanks.WallHeights
+}
+
+// ownTank is the own tank as the core names it and as its last row in an
+// emitted frame says.
+type ownTank struct {
+	id    uint8 // the own game id, with hasID
+	hasID bool
+	// hasRow says the own row was seen (and not removed since): cond,
+	// size and team are its.
+	hasRow           bool
+	cond, size, team float32
+}
+
+// The client core's game interface for the own tank and the roles it implements.
+var (
+	_ clientcore.Game               = (*Game)(nil)
+	_ clientcore.BodyReconciler     = (*Game)(nil)
+	_ clientcore.FrameTracker       = (*Game)(nil)
+	_ clientcore.FrameFilter        = (*Game)(nil)
+	_ clientcore.HotObserver        = (*Game)(nil)
+	_ clientcore.Spawner            = (*Game)(nil)
+	_ clientcore.KeySetFollower     = (*Game)(nil)
+	_ clientcore.MapFollower        = (*Game)(nil)
+	_ clientcore.PanelFollower      = (*Game)(nil)
+	_ clientcore.PredictionReporter = (*Game)(nil)
+	_ clientcore.TurretGame         = (*Game)(nil)
+)
 
 // New builds the tanks game for a snapshot schema and the parsed
 // CONFIG_DATA.prediction. It selects the first configured model whose name
@@ -182,14 +206,14 @@ func (g *Game) UseMap(m *gamemap.Map) error {
 		key = nil
 	}
 	geom := tanks.NewGeometry(m)
-	g.mapTerrain, g.mapLevels = geom.Terrain, geom.Levels
+	g.loaded.terrain, g.loaded.levels = geom.Terrain, geom.Levels
 	sm, err := tanks.NewSurfaceMap(m, g.cfg.Core.Surfaces)
 	if err != nil {
 		sm = nil // malformed game data: predicted without surfaces
 	}
 	g.surfaces, g.crates.surfaces = sm, sm
-	if g.wallHeights, err = tanks.NewWallHeights(m); err != nil {
-		g.wallHeights = nil // malformed game data: every wall stops a shot
+	if g.loaded.wallHeights, err = tanks.NewWallHeights(m); err != nil {
+		g.loaded.wallHeights = nil // malformed game data: every wall stops a shot
 	}
 	g.crates.load(geom, key)
 	g.applyLevels()
@@ -201,9 +225,9 @@ func (g *Game) UseMap(m *gamemap.Map) error {
 // tanks are.
 func (g *Game) applyLevels() {
 	g.lv = tanks.LevelState{}
-	g.levels, g.terrain = nil, g.mapTerrain.Ground()
-	if g.mapLevels != nil && g.mapLevels.Layered() && g.row.Layered() {
-		g.levels, g.terrain = g.mapLevels, g.mapTerrain
+	g.levels, g.terrain = nil, g.loaded.terrain.Ground()
+	if g.loaded.levels != nil && g.loaded.levels.Layered() && g.row.Layered() {
+		g.levels, g.terrain = g.loaded.levels, g.loaded.terrain
 	}
 	g.crates.setLevels(g.levels, &g.cfg.Levels)
 	g.remotes.levels, g.remotes.rules = g.levels, &g.cfg.Levels
@@ -214,7 +238,7 @@ func (g *Game) applyLevels() {
 // starts pushing takes over from its drawn pose without a jump.
 func (g *Game) ObserveHot(h *clientcore.Hot) {
 	g.crates.observe(h)
-	g.remotes.observe(h, g.myID, g.hasID)
+	g.remotes.observe(h, g.me.id, g.me.hasID)
 }
 
 // EnableDivergence turns the divergence detector on (level 1: the
@@ -264,7 +288,7 @@ func (g *Game) Level() tanks.LevelState { return g.lv }
 // BeginReconcile takes the newest authoritative poses of the other tanks
 // (for the shot ray) and of the crates, rewinding the predicted ones.
 func (g *Game) BeginReconcile(f *clientcore.Frame) {
-	g.own = ownHeight{}
+	g.check.own = ownHeight{}
 	for i := range f.Blocks {
 		b := &f.Blocks[i]
 		switch {
@@ -272,9 +296,9 @@ func (g *Game) BeginReconcile(f *clientcore.Frame) {
 			g.remotes.begin(b, f.Player.GameID)
 			for j := range b.Rows {
 				r := &b.Rows[j]
-				if r.ID == uint32(f.Player.GameID) && !r.Null && g.row.Layered() && g.mapLevels != nil {
+				if r.ID == uint32(f.Player.GameID) && !r.Null && g.row.Layered() && g.loaded.levels != nil {
 					// The row's height is in levels; the level state's in world units.
-					g.own = ownHeight{level: g.row.Level.Get(r.Fields), z: g.row.Z.Get(r.Fields) * g.mapLevels.LevelHeight(), ok: true}
+					g.check.own = ownHeight{level: g.row.Level.Get(r.Fields), z: g.row.Z.Get(r.Fields) * g.loaded.levels.LevelHeight(), ok: true}
 				}
 				if r.ID > 255 || r.ID == uint32(f.Player.GameID) {
 					continue
@@ -353,7 +377,7 @@ func (g *Game) Rejected() uint64 { return g.rejected }
 // TrackFrame follows the own tank through each emitted frame: force-reset,
 // condition/size/team, death; and remembers the other tanks for the ray.
 func (g *Game) TrackFrame(myID uint8, hasID bool, f *clientcore.EventFrame) {
-	g.myID, g.hasID = myID, hasID
+	g.me.id, g.me.hasID = myID, hasID
 	if f.HasCamera && f.Camera.ForceReset {
 		g.pred.Reset(false)
 		g.crates.reset()
@@ -371,15 +395,15 @@ func (g *Game) TrackFrame(myID uint8, hasID bool, f *clientcore.EventFrame) {
 			}
 			if hasID && r.ID == uint32(myID) {
 				if r.Null {
-					g.hasMeta = false
+					g.me.hasRow = false
 					continue
 				}
 				if g.row.Layered() {
-					g.local.MaxLevel = max(g.local.MaxLevel, int(g.row.Level.Get(r.Fields)))
+					g.check.local.MaxLevel = max(g.check.local.MaxLevel, int(g.row.Level.Get(r.Fields)))
 				}
-				g.hasMeta = true
-				g.cond, g.size, g.team = g.row.Cond.Get(r.Fields), g.row.Size.Get(r.Fields), g.row.Team.Get(r.Fields)
-				g.pred.SetFrozen(g.cond == 0)
+				g.me.hasRow = true
+				g.me.cond, g.me.size, g.me.team = g.row.Cond.Get(r.Fields), g.row.Size.Get(r.Fields), g.row.Team.Get(r.Fields)
+				g.pred.SetFrozen(g.me.cond == 0)
 				g.others[r.ID].present = false
 				continue
 			}
@@ -406,7 +430,7 @@ func (g *Game) remoteOf(r *clientcore.Row) remote {
 
 // FilterFrame suppresses the host's copies of the own shots (their author id is the own game id).
 func (g *Game) FilterFrame(f *clientcore.EventFrame, myID uint8, hasID bool, localNow float64) {
-	g.myID, g.hasID = myID, hasID
+	g.me.id, g.me.hasID = myID, hasID
 	g.shots.filter(f, myID, hasID, localNow)
 }
 
@@ -454,8 +478,8 @@ func (g *Game) wallClearError(ex, ey float32) (float32, float32) {
 // Overlay appends the predicted own tank as an m1 record; its position is
 // the camera.
 func (g *Game) Overlay(myID uint8, hasID bool, tail []clientcore.Record) ([]clientcore.Record, [2]float32, bool) {
-	g.myID, g.hasID = myID, hasID
-	if !hasID || g.key == nil || !g.hasMeta || !g.pred.HasState() {
+	g.me.id, g.me.hasID = myID, hasID
+	if !hasID || g.key == nil || !g.me.hasRow || !g.pred.HasState() {
 		return g.crates.rows(g.remotes.rows(tail)), [2]float32{}, false
 	}
 	x, y, a := g.renderPose()
@@ -468,9 +492,9 @@ func (g *Game) Overlay(myID uint8, hasID bool, tail []clientcore.Record) ([]clie
 	f.VX.Set(v, s.VX)
 	f.VY.Set(v, s.VY)
 	f.Load.Set(v, s.EngineLoad)
-	f.Cond.Set(v, g.cond)
-	f.Size.Set(v, g.size)
-	f.Team.Set(v, g.team)
+	f.Cond.Set(v, g.me.cond)
+	f.Size.Set(v, g.me.size)
+	f.Team.Set(v, g.me.team)
 	f.AngVel.Set(v, s.AngVel)
 	g.row.Z.Set(v, g.lv.Z)
 	g.row.Level.Set(v, float32(g.lv.Level))
@@ -494,9 +518,6 @@ func (g *Game) ApplyInput(seq uint32, down bool, name string, localNow float64) 
 	}
 }
 
-// ApplyAim: tanks has no pointer channel.
-func (g *Game) ApplyAim(uint32, float32, float32, uint32, float64) {}
-
 // SetActive follows KEYSET_DATA.
 func (g *Game) SetActive(active bool) {
 	g.pred.SetActive(active)
@@ -511,20 +532,20 @@ func (g *Game) SetMap(m *gamemap.Map) {
 	g.shots.fullReset()
 	g.crates.reset()
 	g.remotes.reset()
-	g.mapTerrain, g.mapLevels, g.surfaces, g.crates.surfaces, g.wallHeights = nil, nil, nil, nil, nil
+	g.loaded.terrain, g.loaded.levels, g.surfaces, g.crates.surfaces, g.loaded.wallHeights = nil, nil, nil, nil, nil
 	if m == nil || g.UseMap(m) != nil {
 		g.crates.load(&tanks.Geometry{}, nil) // no map, or one refused: no walls, no crates
-		g.mapTerrain, g.mapLevels = nil, nil
+		g.loaded.terrain, g.loaded.levels = nil, nil
 		g.applyLevels()
 	}
-	g.track.reset()
+	g.check.track.reset()
 }
 
 // Prediction reports the own tank's prediction figures and where it is on
 // the map's levels.
 func (g *Game) Prediction() (clientcore.PredictionReport, bool) {
 	r := g.pred.Report()
-	r.Local, r.HasLocal = g.local, true
+	r.Local, r.HasLocal = g.check.local, true
 	r.Local.X, r.Local.Y = round3(g.st.X), round3(g.st.Y)
 	r.Local.Level, r.Local.Z = g.lv.Level, round3(g.lv.WorldZ(g.levels))
 	r.Local.ZErrorMax = math.Round(r.Local.ZErrorMax*1000) / 1000
@@ -540,11 +561,11 @@ func (g *Game) Reset() {
 	g.shots.fullReset()
 	g.crates.reset()
 	g.remotes.reset()
-	g.hasMeta = false
-	g.hasID = false
+	g.me.hasRow = false
+	g.me.hasID = false
 	g.pred.SetFrozen(false)
 	g.others = [256]remote{}
-	g.track.reset()
+	g.check.track.reset()
 }
 
 // SyncPanel mirrors one PANEL_DATA cell ("wa:<weapon>", "<weapon>:<ammo>",
@@ -558,7 +579,7 @@ func (g *Game) SyncPanelItems(items []string) { g.shots.syncPanel(items) }
 // prediction model whose snapshot key is an indexed8 key with every field
 // of the tank row (bound by name; fields it does not know are left as the
 // host sends them). Otherwise it returns an error and the shell runs
-// without prediction (clientcore.NopGame).
+// without prediction.
 func FromConfig(schema *clientcore.Schema, prediction []byte) (*Game, error) {
 	cfg, err := ParseConfig(prediction)
 	if err != nil {

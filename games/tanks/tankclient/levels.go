@@ -3,6 +3,7 @@ package tankclient
 import (
 	"math"
 
+	"vimpclient/clientcore"
 	"vimpclient/games/tanks"
 )
 
@@ -25,6 +26,16 @@ type levelSample struct {
 // levelTrackLen covers the steps between two player blocks many times over,
 // and the steps of the longest input lead the predictor runs ahead by.
 const levelTrackLen = 128
+
+// levelCheck checks the predicted level against the host's rows: own is
+// the level and height of the own row in the frame being reconciled, track
+// the predicted level by server time, local the figures (Prediction's
+// Local).
+type levelCheck struct {
+	own   ownHeight
+	track levelTrack
+	local clientcore.LocalActor
+}
 
 // levelTrack is the own tank's predicted level since the last
 // reconciliation, by the server time each step's state stands for.
@@ -67,7 +78,7 @@ func (g *Game) Tracked(serverTime float64) {
 	if g.levels == nil && g.surfaces == nil {
 		return
 	}
-	g.track.add(levelSample{t: serverTime, level: g.lv.Level, z: g.lv.WorldZ(g.levels), st: g.lv})
+	g.check.track.add(levelSample{t: serverTime, level: g.lv.Level, z: g.lv.WorldZ(g.levels), st: g.lv})
 }
 
 // rewindLevel sets the own tank's level state for the player block just
@@ -78,8 +89,8 @@ func (g *Game) Tracked(serverTime float64) {
 // from the host's state. Without the row the level the prediction had for
 // that time stands.
 func (g *Game) rewindLevel(serverTime float64) {
-	pred, hasPred := g.track.at(serverTime, g.pred.StepMs())
-	g.track.reset()
+	pred, hasPred := g.check.track.at(serverTime, g.pred.StepMs())
+	g.check.track.reset()
 	if g.levels == nil {
 		// A flat world has no level state; a slick residue is the
 		// prediction's (the host steps it the same way and sends none).
@@ -90,14 +101,14 @@ func (g *Game) rewindLevel(serverTime float64) {
 		return
 	}
 	level, z := pred.level, pred.z
-	if g.own.ok {
-		level, z = int(g.own.level), g.own.z
+	if g.check.own.ok {
+		level, z = int(g.check.own.level), g.check.own.z
 		if hasPred {
-			g.local.LevelChecks++
+			g.check.local.LevelChecks++
 			if pred.level != level {
-				g.local.LevelMismatches++
+				g.check.local.LevelMismatches++
 			}
-			g.local.ZErrorMax = max(g.local.ZErrorMax, math.Abs(float64(pred.z-z)))
+			g.check.local.ZErrorMax = max(g.check.local.ZErrorMax, math.Abs(float64(pred.z-z)))
 		}
 	} else if !hasPred {
 		return // nothing to rebuild from: the state goes on as predicted

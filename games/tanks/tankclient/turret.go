@@ -20,7 +20,7 @@ const maxBombSteps = 3
 // the tank is not predicted, dead, or its model unknown there is nothing
 // to aim.
 func (g *Game) Turret() (clientcore.Turret, bool) {
-	if !g.pred.HasState() || !g.hasMeta || g.cond == 0 || g.model == nil {
+	if !g.pred.HasState() || !g.me.hasRow || g.me.cond == 0 || g.model == nil {
 		return clientcore.Turret{}, false
 	}
 	x, y, a := g.renderPose()

@@ -13,8 +13,8 @@ import (
 )
 
 // push queues one server message at h.now.
-func (h *heavyMatch) push(port int, v any) {
-	h.sess.Queue().Push(session.Event{At: h.now, Kind: session.EventMessage, Port: port, Value: v})
+func (h *heavyMatch) push(port int, m protocol.Message) {
+	h.sess.Queue().Push(session.Event{At: h.now, Kind: session.EventMessage, Port: port, Msg: m})
 }
 
 // step advances the clock by ms and ticks.

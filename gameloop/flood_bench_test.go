@@ -24,8 +24,8 @@ func BenchmarkTickEntityFlood(b *testing.B) {
 	l := New(Options{Session: sess, Log: quiet(), Start: now, AutoTeam: true, Rand: func() float64 { return 0.5 }})
 	q := sess.Queue()
 	q.Push(session.Event{At: now, Kind: session.EventOpen})
-	q.Push(session.Event{At: now, Kind: session.EventMessage, Port: protocol.ConfigData, Value: cfg})
-	q.Push(session.Event{At: now, Kind: session.EventMessage, Port: protocol.KeysetData, Value: protocol.Keyset(1)})
+	q.Push(session.Event{At: now, Kind: session.EventMessage, Port: protocol.ConfigData, Msg: cfg})
+	q.Push(session.Event{At: now, Kind: session.EventMessage, Port: protocol.KeysetData, Msg: protocol.Keyset(1)})
 	next := hostile.EntityFrames(500, 500)
 	frames := make([][]byte, 256)
 	fill := func() {

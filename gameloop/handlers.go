@@ -88,15 +88,15 @@ func (l *Loop) retry(r *session.RetryInfo) {
 
 func (l *Loop) vote(v protocol.Vote) bool { return l.fb.vote(l.hud, v, l.clock.now) }
 func (l *Loop) refuse(msg string)         { l.rep.note(msg) }
-func (l *Loop) overlays(v any) {
-	switch v.(type) {
+func (l *Loop) overlays(m protocol.Message) {
+	switch m.(type) {
 	case *protocol.Stat:
 		l.statSeen = true
 	case *protocol.Accolades:
 		l.accoladesSeen = true
 	}
-	l.hud.Handle(v, l.clock.now)
-	if st, ok := v.(*protocol.Stat); ok {
+	l.hud.Handle(m, l.clock.now)
+	if st, ok := m.(*protocol.Stat); ok {
 		l.ownRoundTrip(st)
 	}
 }

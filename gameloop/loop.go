@@ -239,7 +239,7 @@ func (l *Loop) Tick(now time.Time) {
 func (l *Loop) drain() {
 	l.evs = l.sess.Queue().DrainUpTo(l.evs, eventsPerTick, eventBytesPerTick)
 	for i := range l.evs {
-		router{to: l}.event(&l.evs[i])
+		routeTo(l).event(&l.evs[i])
 		if l.opts.Observer != nil {
 			l.opts.Observer.Event(l, &l.evs[i])
 		}

@@ -55,10 +55,10 @@ func newHeavyMatch(t testing.TB, obs Observer) *heavyMatch {
 	q := sess.Queue()
 	at := h.now
 	q.Push(session.Event{At: at, Kind: session.EventOpen})
-	q.Push(session.Event{At: at, Kind: session.EventMessage, Port: protocol.ConfigData, Value: cfg})
-	q.Push(session.Event{At: at, Kind: session.EventMessage, Port: protocol.MapData, Value: &protocol.MapInfo{Raw: mapRaw}})
-	q.Push(session.Event{At: at, Kind: session.EventMessage, Port: protocol.KeysetData, Value: protocol.Keyset(1)})
-	q.Push(session.Event{At: at, Kind: session.EventMessage, Port: protocol.TechInformData, Value: protocol.TechInform{Hide: true}})
+	q.Push(session.Event{At: at, Kind: session.EventMessage, Port: protocol.ConfigData, Msg: cfg})
+	q.Push(session.Event{At: at, Kind: session.EventMessage, Port: protocol.MapData, Msg: &protocol.MapInfo{Raw: mapRaw}})
+	q.Push(session.Event{At: at, Kind: session.EventMessage, Port: protocol.KeysetData, Msg: protocol.Keyset(1)})
+	q.Push(session.Event{At: at, Kind: session.EventMessage, Port: protocol.TechInformData, Msg: protocol.TechInform{Hide: true}})
 	var doc struct {
 		Snapshot json.RawMessage `json:"snapshot"`
 	}

@@ -32,7 +32,7 @@ func TestRoundsSummaryFromInforms(t *testing.T) {
 	script := []struct {
 		afterMs int
 		port    int
-		v       any
+		v       protocol.Message
 	}{
 		{0, protocol.GameInformData, start},
 		{30000, protocol.GameInformData, victory}, // 30 s

@@ -3,6 +3,7 @@ package gameloop
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -12,7 +13,7 @@ import (
 	"vimpclient/snapschema"
 )
 
-// recorder is a handlers that writes down what it was handed, in order;
+// recorder is every interface of the router, writing down what it was handed, in order;
 // passVotes is what vote answers.
 type recorder struct {
 	got       []string
@@ -36,7 +37,7 @@ func (r *recorder) ping(time.Time)                        { r.add("ping") }
 func (r *recorder) platform(ev *session.Event)            { r.add("platform %v", ev.Platform.Kind) }
 func (r *recorder) vote(protocol.Vote) bool               { r.add("vote"); return r.passVotes }
 func (r *recorder) refuse(msg string)                     { r.add("refuse %s", msg) }
-func (r *recorder) overlays(v any)                        { r.add("overlays %T", v) }
+func (r *recorder) overlays(m protocol.Message)           { r.add("overlays %T", m) }
 func (r *recorder) config(*protocol.Config, time.Time)    { r.add("config") }
 func (r *recorder) verdict(v protocol.AuthVerdict)        { r.add("verdict %v", v.OK) }
 func (r *recorder) chat(protocol.Chat)                    { r.add("chat") }
@@ -51,12 +52,14 @@ func (r *recorder) sound(s protocol.Sound)                { r.add("sound %s", s)
 
 func route(r *recorder, evs ...session.Event) string {
 	for i := range evs {
-		router{to: r}.event(&evs[i])
+		router{conn: r, arrivals: r, gates: r, handshake: r, inPlay: r}.event(&evs[i])
 	}
 	return strings.Join(r.got, "; ")
 }
 
-func msg(v any) session.Event { return session.Event{Kind: session.EventMessage, Value: v} }
+func msg(m protocol.Message) session.Event {
+	return session.Event{Kind: session.EventMessage, Msg: m}
+}
 
 // Every kind of event reaches its own handler; a message reaches the HUD
 // first, then the handler it is for.
@@ -72,7 +75,7 @@ func TestRouterHandsEachEventToItsHandler(t *testing.T) {
 		session.Event{Kind: session.EventPlatform},
 		session.Event{Kind: session.EventPlatform, Platform: &session.PlatformEvent{Kind: session.PlatformNotice}},
 		msg(&protocol.Config{}),
-		session.Event{Kind: session.EventMessage, Value: &protocol.AuthForm{}, Err: errors.New("ask")},
+		session.Event{Kind: session.EventMessage, Msg: &protocol.AuthForm{}, Err: errors.New("ask")},
 		msg(protocol.AuthVerdict{OK: true}),
 		msg(protocol.Chat{}),
 		msg(&protocol.MapInfo{}),
@@ -127,5 +130,49 @@ func TestRouterRefusesAHugeSchema(t *testing.T) {
 	ok := &protocol.Config{Snapshot: make([]byte, snapschema.MaxBytes)}
 	if got := route(&recorder{}, msg(ok)); got != "overlays *protocol.Config; config" {
 		t.Fatalf("schema at the limit routed %q", got)
+	}
+}
+
+// leftToOthers are the message kinds no concern of the loop is handed,
+// and who reads them instead.
+var leftToOthers = map[string]string{
+	"protocol.Vote":         "the vote gate, then the HUD",
+	"*protocol.Stat":        "the HUD (the loop notes it in overlays)",
+	"*protocol.Accolades":   "the HUD (the loop notes it in overlays)",
+	"protocol.MiscEntry":    "the session (a nick the host renamed)",
+	"protocol.ConsoleLog":   "nobody: the host's debug log",
+	"protocol.PingID":       "the session, which answers it and queues an EventPing",
+	"protocol.SessionInfo":  "the session, which keeps the resume key to itself",
+	"protocol.ResumeAnswer": "the session, which resumes or joins afresh",
+	"protocol.Unknown":      "the session, which counts it",
+}
+
+// Every kind of message reaches the HUD and then one concern, or is one
+// left to others: a kind added to protocol.MessageKinds without a case in
+// the router fails here.
+func TestRouterHandlesEveryMessageKind(t *testing.T) {
+	kinds := map[string]bool{}
+	for _, m := range protocol.MessageKinds() {
+		kind := fmt.Sprintf("%T", m)
+		kinds[kind] = true
+		r := &recorder{passVotes: true}
+		route(r, msg(m))
+		got := slices.DeleteFunc(slices.Clone(r.got), func(s string) bool { return s == "vote" })
+		if len(got) == 0 || got[0] != "overlays "+kind {
+			t.Errorf("%s: routed %q, the HUD first", kind, r.got)
+			continue
+		}
+		_, left := leftToOthers[kind]
+		switch {
+		case left && len(got) != 1:
+			t.Errorf("%s is left to %s, but was routed %q", kind, leftToOthers[kind], r.got)
+		case !left && len(got) != 2:
+			t.Errorf("%s: routed %q: no concern of the loop is handed it, and leftToOthers does not name it", kind, r.got)
+		}
+	}
+	for kind := range leftToOthers {
+		if !kinds[kind] {
+			t.Errorf("leftToOthers names %s, which is no message kind", kind)
+		}
 	}
 }

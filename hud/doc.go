@@ -10,7 +10,7 @@
 //
 //	on session.EventOpen:   h := hud.New(target.Host, target.GameID, authStore)
 //	                        h.HostListsRequested(true) // the session asks for vote lists itself
-//	on EventMessage:        h.Handle(ev.Value, now)
+//	on EventMessage:        h.Handle(ev.Msg, now)
 //	    *protocol.Config:   cfg, _ := input.ConfigFrom(v); cfg, _ = cfg.WithBindings(userBindings)
 //	                        ctrl := input.NewController(cfg, h, core, renderer.ScreenToWorld)
 //	                        ctrl.SetSender(sess)

@@ -192,11 +192,11 @@ func (h *HUD) tick(now float64) {
 	h.now, h.haveNow = now, true
 }
 
-// Handle applies one typed server message (a session EventMessage value).
+// Handle applies one server message (a session EventMessage's Msg).
 // Messages for other layers are ignored.
-func (h *HUD) Handle(value any, now float64) {
+func (h *HUD) Handle(m protocol.Message, now float64) {
 	h.tick(now)
-	switch v := value.(type) {
+	switch v := m.(type) {
 	case *protocol.Config:
 		u := UIConfigFrom(v)
 		h.Problems = append(h.Problems[:0], u.Problems...)

@@ -2,12 +2,16 @@ package protocol
 
 import (
 	"encoding/json"
-	"fmt"
 )
 
-// Opaque is a payload the client passes on without interpreting: CONSOLE
-// and any port added by a later host.
-type Opaque struct {
+// ConsoleLog is CONSOLE: the host's debug log, which the client passes on
+// without interpreting.
+type ConsoleLog json.RawMessage
+
+// Unknown is a JSON message on a port this client does not know: one a
+// later host added, or 5, which carries only binary frames. Ports are
+// never reused, so it is ignored and counted, not treated as an error.
+type Unknown struct {
 	Port int
 	Raw  json.RawMessage
 }
@@ -24,64 +28,69 @@ type PingID json.RawMessage
 // Panel is the decoded PANEL_DATA list.
 type Panel []PanelCell
 
-// DecodePayload returns the typed form of a server-to-client JSON payload:
-// *Config, *AuthForm, AuthVerdict, *MapInfo, *FirstShot, Sound, Inform (game),
-// TechInform, MiscEntry, PingID, ClearScope, Opaque (console), Panel, *Stat,
-// Chat, Vote, Keyset, *Accolades, SessionInfo, ResumeAnswer. A port outside 0-20 or 5 (binary only) is
-// reported with ErrUnknownPort.
-func DecodePayload(port int, raw json.RawMessage) (any, error) {
+// DecodePayload returns the typed form of a server-to-client JSON payload,
+// one Message type per port (MessageKinds lists them): Unknown for a port
+// this client does not know, an error for a payload its port's parser
+// refuses.
+func DecodePayload(port int, raw json.RawMessage) (Message, error) {
 	switch port {
 	case ConfigData:
-		return ParseConfig(raw)
+		return nilOr(ParseConfig(raw))
 	case AuthData:
-		return ParseAuthData(raw)
+		return nilOr(ParseAuthData(raw))
 	case AuthResult:
-		return ParseAuthResult(raw)
+		return nilOr(ParseAuthResult(raw))
 	case MapData:
-		return ParseMapData(raw)
+		return nilOr(ParseMapData(raw))
 	case FirstShotData:
-		return ParseFirstShot(raw)
+		return nilOr(ParseFirstShot(raw))
 	case SoundData:
 		s, err := ParseSound(raw)
-		return Sound(s), err
+		return nilOr(Sound(s), err)
 	case GameInformData:
-		return ParseGameInform(raw)
+		return nilOr(ParseGameInform(raw))
 	case TechInformData:
-		return ParseTechInform(raw)
+		return nilOr(ParseTechInform(raw))
 	case Misc:
-		return ParseMisc(raw)
+		return nilOr(ParseMisc(raw))
 	case Ping:
 		id, err := ParsePing(raw)
-		return PingID(id), err
+		return nilOr(PingID(id), err)
 	case Clear:
-		return ParseClear(raw)
+		return nilOr(ParseClear(raw))
 	case AccoladesData:
-		return ParseAccolades(raw)
+		return nilOr(ParseAccolades(raw))
 	case Console:
 		if !json.Valid(raw) {
 			return nil, payloadErr(port, "invalid JSON")
 		}
-		return Opaque{Port: port, Raw: raw}, nil
+		return ConsoleLog(raw), nil
 	case PanelData:
 		p, err := ParsePanel(raw)
-		return Panel(p), err
+		return nilOr(Panel(p), err)
 	case StatData:
-		return ParseStat(raw)
+		return nilOr(ParseStat(raw))
 	case ChatData:
-		return ParseChat(raw)
+		return nilOr(ParseChat(raw))
 	case VoteData:
-		return ParseVote(raw)
+		return nilOr(ParseVote(raw))
 	case KeysetData:
 		k, err := ParseKeyset(raw)
-		return Keyset(k), err
+		return nilOr(Keyset(k), err)
 	case SessionData:
-		return ParseSessionData(raw)
+		return nilOr(ParseSessionData(raw))
 	case ResumeResult:
-		return ParseResumeResult(raw)
+		return nilOr(ParseResumeResult(raw))
 	}
-	return nil, fmt.Errorf("%w: %d", ErrUnknownPort, port)
+	return Unknown{Port: port, Raw: raw}, nil
 }
 
-// ErrUnknownPort reports a JSON message on a port this client does not know
-// (or on 5, which only carries binary frames).
-var ErrUnknownPort = fmt.Errorf("unknown server port")
+// nilOr is a parser's result as a Message: nil when it failed, so a
+// refused payload is never a typed nil or a zero value that a consumer
+// could mistake for a message.
+func nilOr[M Message](m M, err error) (Message, error) {
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}

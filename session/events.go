@@ -27,7 +27,7 @@ type EventKind uint8
 
 const (
 	EventOpen     EventKind = iota // transport open: a new connection, all state discarded
-	EventMessage                   // a typed JSON message: Port and Value
+	EventMessage                   // a decoded JSON message: Port and Msg
 	EventFrame                     // a binary snapshot frame: Data
 	EventState                     // the handshake reached State
 	EventClosed                    // the connection ended: Close
@@ -50,11 +50,13 @@ const (
 
 // Event is one item for the game loop, stamped with its arrival time.
 type Event struct {
-	At    time.Time
-	Kind  EventKind
-	Port  int
-	Value any    // protocol.DecodePayload result for EventMessage
-	Data  []byte // frame bytes for EventFrame, owned by the receiver
+	At   time.Time
+	Kind EventKind
+	Port int
+	// Msg is the message of an EventMessage, decoded once by the session
+	// (protocol.DecodePayload): a consumer type-switches on its kinds.
+	Msg  protocol.Message
+	Data []byte // frame bytes for EventFrame, owned by the receiver
 	// Size is the wire size of a message event: what its parsed value
 	// costs the queue, which bounds bytes as well as events.
 	Size  int

@@ -51,7 +51,7 @@ func ExampleSession_Run() {
 	fmt.Println("closed:", info.Code, "reconnect:", info.Reconnect)
 	for _, ev := range s.Queue().Drain(nil) {
 		if ev.Kind == session.EventMessage {
-			fmt.Printf("event: port %d %T\n", ev.Port, ev.Value)
+			fmt.Printf("event: port %d %T\n", ev.Port, ev.Msg)
 		}
 	}
 	// Output:

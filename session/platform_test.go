@@ -222,7 +222,7 @@ func TestEngineVotesBelongToThePlatform(t *testing.T) {
 	var evs []Event
 	evs = s.Queue().Drain(evs)
 	for _, e := range evs {
-		if v, ok := e.Value.(protocol.Vote); ok && v.Open != nil && IsEngineVote(v.Open.Name) {
+		if v, ok := e.Msg.(protocol.Vote); ok && v.Open != nil && IsEngineVote(v.Open.Name) {
 			t.Errorf("host's engine vote reached the game loop: %+v", v.Open)
 		}
 	}

@@ -2,6 +2,7 @@ package session
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -371,41 +372,37 @@ func (s *Session) handle(c *conn, ob *outbox, m Message) {
 
 	// Replies that must happen whatever the payload holds.
 	switch env.Port {
-	case protocol.Ping:
-		id, err := protocol.ParsePing(env.Payload)
-		if err != nil {
-			s.count(func(st *Stats) { st.Malformed++ })
-			return
-		}
-		if err := ob.push(outMsg{data: protocol.PongMsg(id), pong: true}, true); err != nil && !errors.Is(err, ErrOutboxClose) {
-			s.noteError("pong not sent: %v", err)
-		}
-		s.queue.Push(Event{At: at, Kind: EventPing, Size: len(m.Data)})
-		return
 	case protocol.MapData:
 		c.answered = false
 		s.reply(ob, protocol.Null(protocol.MapReady), true)
 	case protocol.FirstShotData:
 		s.reply(ob, protocol.Null(protocol.FirstShotReady), true)
 		c.answered = true
-	case protocol.ShotData:
-		s.count(func(st *Stats) { st.Unknown++ })
-		return
 	}
 
-	v, err := protocol.DecodePayload(env.Port, env.Payload)
-	if errors.Is(err, protocol.ErrUnknownPort) {
-		s.count(func(st *Stats) { st.Unknown++ })
-		return
-	}
+	msg, err := protocol.DecodePayload(env.Port, env.Payload)
 	if err != nil {
 		s.count(func(st *Stats) { st.Malformed++ })
 		s.log.Debug("malformed payload ignored", "port", env.Port, "err", err)
 		return
 	}
-	ev := Event{At: at, Kind: EventMessage, Port: env.Port, Value: v}
+	ev := Event{At: at, Kind: EventMessage, Port: env.Port, Msg: msg}
 
-	switch v := v.(type) {
+	// The kinds the session acts on itself; the rest go up as they are.
+	switch v := msg.(type) {
+	case protocol.Unknown:
+		// A port added by a later host, or a JSON message on the binary
+		// SHOT_DATA: ignored, counted.
+		s.count(func(st *Stats) { st.Unknown++ })
+		return
+	case protocol.PingID:
+		// Answered here, on the session's goroutine, whatever the game
+		// loop is doing: a stalled window never gets the player kicked.
+		if err := ob.push(outMsg{data: protocol.PongMsg(json.RawMessage(v)), pong: true}, true); err != nil && !errors.Is(err, ErrOutboxClose) {
+			s.noteError("pong not sent: %v", err)
+		}
+		s.queue.Push(Event{At: at, Kind: EventPing, Size: len(m.Data)})
+		return
 	case protocol.SessionInfo:
 		s.sessionData(c, v)
 		return // the key stays in the session: nothing above it sees it

@@ -199,7 +199,7 @@ func TestAuthRejectedThenSubmitted(t *testing.T) {
 		<-s.Queue().Ready()
 		evs = s.Queue().Drain(evs)
 		for _, e := range evs {
-			if v, ok := e.Value.(protocol.AuthVerdict); ok && !v.OK && v.Errors[0].Name == "name" {
+			if v, ok := e.Msg.(protocol.AuthVerdict); ok && !v.OK && v.Errors[0].Name == "name" {
 				rejected = true
 			}
 		}

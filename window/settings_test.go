@@ -47,7 +47,7 @@ func TestSettingsOverlayAppliesAndSaves(t *testing.T) {
 	loop := gameloop.New(gameloop.Options{Session: sess, Log: quietLog(), Start: now, Interactive: true})
 	loop.SetTarget(session.Target{Host: "h", GameID: "tanks"})
 	sess.Queue().Push(session.Event{At: now, Kind: session.EventOpen})
-	sess.Queue().Push(session.Event{At: now, Kind: session.EventMessage, Port: protocol.ConfigData, Value: cfg})
+	sess.Queue().Push(session.Event{At: now, Kind: session.EventMessage, Port: protocol.ConfigData, Msg: cfg})
 	vols := &volumeLog{}
 	o := Options{Log: quietLog(), SettingsPath: filepath.Join(dir, "settings.json"), BindingsPath: filepath.Join(dir, "keys.conf"), Sound: vols}
 	var w *Window

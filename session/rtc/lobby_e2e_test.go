@@ -369,7 +369,7 @@ func TestShuffledStateFrames(t *testing.T) {
 	p.until(t, "120 frames through the core", func(e session.Event) bool {
 		switch e.Kind {
 		case session.EventMessage:
-			if cfg, ok := e.Value.(*protocol.Config); ok {
+			if cfg, ok := e.Msg.(*protocol.Config); ok {
 				s, err := clientcore.ParseSchema(cfg.Snapshot)
 				if err != nil {
 					t.Fatal(err)
@@ -450,7 +450,7 @@ func TestTokenProblems(t *testing.T) {
 	ev := p.until(t, "auth result", func(e session.Event) bool {
 		return e.Kind == session.EventMessage && e.Port == protocol.AuthResult
 	})
-	v := ev.Value.(protocol.AuthVerdict)
+	v := ev.Msg.(protocol.AuthVerdict)
 	if v.OK || len(v.Errors) != 1 || v.Errors[0].Name != "token" || v.Errors[0].Error != "invalid" {
 		t.Errorf("mis-signed token verdict %+v", v)
 	}

@@ -17,7 +17,7 @@ import (
 
 // rowOf is the player's scoreboard row in a STAT_DATA event, by nick.
 func rowOf(e session.Event, nick string) (protocol.StatBody, bool) {
-	st, ok := e.Value.(*protocol.Stat)
+	st, ok := e.Msg.(*protocol.Stat)
 	if !ok || e.Kind != session.EventMessage {
 		return protocol.StatBody{}, false
 	}

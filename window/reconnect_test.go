@@ -50,6 +50,9 @@ type soakSample struct {
 	// other C allocations.
 	goMapped   uint64
 	goroutines int
+	// chunks and decals are the GPU images the renderer's map chunks and
+	// decal pages hold, of gpu.
+	chunks, decals int
 }
 
 // currentRSS is the process's resident set now, in bytes.
@@ -187,6 +190,8 @@ func TestWindowReconnectSoak(t *testing.T) {
 		var d ebiten.DebugInfo
 		ebiten.ReadDebugInfo(&d)
 		s.gpu = uint64(d.TotalGPUImageMemoryUsageInBytes)
+		_, s.chunks, _ = r.BakeStats()
+		_, s.decals, _ = r.DecalStats()
 		debug.FreeOSMemory()
 		s.rssFreed, _ = currentRSS()
 		runtime.ReadMemStats(&ms)
@@ -218,8 +223,8 @@ func TestWindowReconnectSoak(t *testing.T) {
 	}
 	mb := func(b uint64) float64 { return float64(b) / 1e6 }
 	for i, s := range samples {
-		t.Logf("match %2d: RSS %.1f MB (%.1f MB with the free heap returned, %.1f MB of it outside Go), Go heap in use %.1f MB, GPU images %.1f MB, %d goroutines",
-			i+1, mb(s.rss), mb(s.rssFreed), mb(s.rssFreed)-mb(s.goMapped), mb(s.heap), mb(s.gpu), s.goroutines)
+		t.Logf("match %2d: RSS %.1f MB (%.1f MB with the free heap returned, %.1f MB of it outside Go), Go heap in use %.1f MB, GPU images %.1f MB (map chunks %.1f, decals %.1f), %d goroutines",
+			i+1, mb(s.rss), mb(s.rssFreed), mb(s.rssFreed)-mb(s.goMapped), mb(s.heap), mb(s.gpu), mb(uint64(s.chunks)), mb(uint64(s.decals)), s.goroutines)
 	}
 	first, last := samples[0], samples[n]
 	t.Logf("%d reconnects: RSS %+.1f MB (%+.1f MB returned), Go heap %+.1f MB, GPU images %+.1f MB", n,

@@ -39,10 +39,18 @@ func inOwnProcess(t *testing.T) bool {
 	if os.Getenv(childEnv) == t.Name() {
 		return true
 	}
-	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$")
+	args := []string{"-test.run=^" + t.Name() + "$"}
+	if testing.Verbose() {
+		args = append(args, "-test.v") // its figures shown when it passes too
+	}
+	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), childEnv+"="+t.Name())
-	if out, err := cmd.CombinedOutput(); err != nil {
+	out, err := cmd.CombinedOutput()
+	if err != nil {
 		t.Fatalf("%s in its own process: %v\n%s", t.Name(), err, out)
+	}
+	if testing.Verbose() {
+		t.Logf("%s in its own process:\n%s", t.Name(), out)
 	}
 	return false
 }

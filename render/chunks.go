@@ -140,26 +140,31 @@ type chunkCache struct {
 	idle     int    // frames in a row that baked nothing
 	gen      uint64 // bumped by drop: results of older jobs are dropped
 	inFlight int
-	wg       sync.WaitGroup
 	pixPool  [][]byte
 	cellPool [][]bakeCell
+	taken    []*bakeJob
 
-	// Composing runs on at most maxWorkers goroutines at once (GOMAXPROCS:
-	// more would only take turns on the same cores); jobs beyond them
-	// wait in queue, taken by the goroutine that finishes one. A worker
-	// ends when the queue is empty, so an idle cache holds no goroutine.
+	composers
+}
+
+// composers run the bake jobs away from the drawing goroutine, on at most
+// maxWorkers goroutines at once (GOMAXPROCS: more would only take turns on
+// the same cores); jobs beyond them wait in queue, taken by the goroutine
+// that finishes one. A worker ends when the queue is empty, so an idle
+// cache holds no goroutine.
+type composers struct {
 	maxWorkers int
-	mu         sync.Mutex
+	wg         sync.WaitGroup // one count a job not yet composed
+	mu         sync.Mutex     // guards workers, queue and done
 	workers    int
 	queue      []*bakeJob
-	done       []*bakeJob // composed, to upload
-	taken      []*bakeJob
+	done       []*bakeJob    // composed, to upload
 	ready      chan struct{} // a token once a job is done
 }
 
 func newChunkCache(d *drawer, tex *textures) *chunkCache {
 	return &chunkCache{d: d, tex: tex, layers: map[*parts.StaticLayer]*bakedLayer{}, budget: defaultChunkBudget, b: newBatch(d),
-		maxWorkers: max(1, runtime.GOMAXPROCS(0)), ready: make(chan struct{}, 1)}
+		composers: composers{maxWorkers: max(1, runtime.GOMAXPROCS(0)), ready: make(chan struct{}, 1)}}
 }
 
 // startFrame begins a frame's baking allowance and uploads the chunks

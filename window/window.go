@@ -81,43 +81,20 @@ type Window struct {
 	hud      *hudview.View
 	graph    *netview.View
 	graphOf  *gameloop.Loop // the loop graph shows
-	// lastLatency is the match's latency figures read as the -screenshot
-	// that ends the run is taken, before its encoding (megabytes of
-	// allocation) would count in them; nil: read when the window closes.
-	lastLatency *gameloop.LatencySummary
-	reader      ebiteninput.Reader
+	reader   ebiteninput.Reader
 	// covered are the boxes the last frame's HUD covered the game with, in
 	// the screen's pixels; keepClear the same in logical px, handed to the
 	// world before the next tick so the player is kept out from under them.
 	covered   []hud.Rect
 	keepClear []canvas.Rect
-	// trimmer returns the C heap's free pages (a software GL driver's freed
-	// textures) to the system trimFrames frames after a new match began,
-	// once the last match's images are gone; trimIn counts down to it.
-	trimmer *memtrim.Trimmer
-	trimIn  int
-	// coverMap is the map whose first frames the loading bar covers until
-	// its chunks in view are baked, at most until coverUntil.
-	coverMap   *gamemap.Map
-	coverUntil time.Time
-	// loadingShown is whether the last frame drew the loading bar over
-	// the game: a -screenshot waits for a frame that does not.
-	loadingShown bool
-	start        time.Time
-	dpr          float64
-	shotDone     bool
-	quit         bool
-	err          error
-	pending      string // screenshot path to write at the end of the next Draw
-	// toast is the line saying where the last F12 screenshot went, shown
-	// until toastUntil.
-	toast      string
-	toastUntil time.Time
-	geom       settings.Geometry // the window's size and position at the last Update
-	loadBar    *ebiten.Image
-	loadOf     assets.Progress // what loadText says
-	loadText   string
-	loadOp     text.DrawOptions
+	trim
+	loadingCover
+	screenshots
+	start time.Time
+	dpr   float64
+	quit  bool
+	err   error
+	geom  settings.Geometry // the window's size and position at the last Update
 	// The settings overlay (settings.go), the HUD's size, the controller
 	// the overlay last took the game's commands from, and the gamepad
 	// layout with the player's bindings.
@@ -137,6 +114,44 @@ type Window struct {
 	// next Draw hands the loop.
 	updateCost time.Duration
 	memory     *memoryWatch
+}
+
+// trim hands freed memory back to the system: the C heap's free pages (a
+// software GL driver's freed textures) and the Go heap's, trimFrames
+// frames after a new match began, once the last match's images are gone;
+// trimIn counts down to it.
+type trim struct {
+	trimmer *memtrim.Trimmer
+	trimIn  int
+}
+
+// loadingCover is the loading bar: what it says, and the new map whose
+// first frames it covers until its chunks in view are baked (at most
+// until coverUntil).
+type loadingCover struct {
+	coverMap   *gamemap.Map
+	coverUntil time.Time
+	// loadingShown is whether the last frame drew the loading bar over
+	// the game: a -screenshot waits for a frame that does not.
+	loadingShown bool
+	loadBar      *ebiten.Image
+	loadOf       assets.Progress // what loadText says
+	loadText     string
+	loadOp       text.DrawOptions
+}
+
+// screenshots are the -screenshot that ends a run and the F12 ones.
+type screenshots struct {
+	shotDone bool
+	pending  string // screenshot path to write at the end of the next Draw
+	// toast is the line saying where the last F12 screenshot went, shown
+	// until toastUntil.
+	toast      string
+	toastUntil time.Time
+	// lastLatency is the match's latency figures read as the -screenshot
+	// that ends the run is taken, before its encoding (megabytes of
+	// allocation) would count in them; nil: read when the window closes.
+	lastLatency *gameloop.LatencySummary
 }
 
 // play is what a window plays: a live game loop, or a demo whose loop is

@@ -28,7 +28,17 @@ import (
 	"vimpclient/snapschema"
 )
 
-var _ game.Match = (*Match)(nil)
+// The match answers every optional role of a game.Match but resume, which
+// resume.go adds.
+var (
+	_ game.Match           = (*Match)(nil)
+	_ game.Catalog         = (*Match)(nil)
+	_ game.Authenticator   = (*Match)(nil)
+	_ game.LatencyRecorder = (*Match)(nil)
+	_ game.Spectators      = (*Match)(nil)
+	_ game.Chatter         = (*Match)(nil)
+	_ game.Voter           = (*Match)(nil)
+)
 
 // The built-in game data of each dialect: what a tanks 0.13 host on the
 // 0.14 engine sends (config.json) and what today's tanks 0.22 host on the

@@ -32,7 +32,16 @@ import (
 //go:embed config.json
 var configJSON []byte
 
-var _ game.Match = (*Match)(nil)
+// The match answers every optional role of a game.Match but resume.
+var (
+	_ game.Match           = (*Match)(nil)
+	_ game.Catalog         = (*Match)(nil)
+	_ game.Authenticator   = (*Match)(nil)
+	_ game.LatencyRecorder = (*Match)(nil)
+	_ game.Spectators      = (*Match)(nil)
+	_ game.Chatter         = (*Match)(nil)
+	_ game.Voter           = (*Match)(nil)
+)
 
 // Config tunes a match.
 type Config struct {

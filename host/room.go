@@ -336,7 +336,7 @@ func (r *room) auth(c *client, ev event) {
 		fields[n] = s
 	}
 	var errs []authError
-	if !c.lobby && !match.ValidName(fields["name"]) {
+	if !c.lobby && !game.ValidName(fields["name"]) {
 		errs = append(errs, authError{"name", "not valid"})
 	}
 	for _, n := range invalidAuth(r.match, fields) {

@@ -16,7 +16,23 @@ type Seat struct {
 	// Latency is the smoothed round-trip time in ms (an int), nil before
 	// the first measurement.
 	Latency any
+	// Watch is the game id of the participant the user looks at while it
+	// has nothing of its own to follow (0: the first one alive).
+	Watch uint8
+	// Chat and Votes are the chat and vote items for this user alone,
+	// sent one a tick when the tick has none for everyone (Tick.Send).
+	Chat, Votes []any
 }
+
+// QueueChat queues chat items for the user alone.
+func (s *Seat) QueueChat(items ...any) { s.Chat = Enqueue(s.Chat, items...) }
+
+// QueueVote queues vote items for the user alone.
+func (s *Seat) QueueVote(items ...any) { s.Votes = Enqueue(s.Votes, items...) }
+
+// DropQueues forgets what waits for the user: a connection that is gone
+// gets none of it.
+func (s *Seat) DropQueues() { s.Chat, s.Votes = nil, nil }
 
 // SetLatency records ms and reports whether it changed: the user's stat
 // row is then due.
@@ -71,8 +87,8 @@ func Watched[P comparable](players []P, watch *uint8, alive func(P) bool) (w P, 
 	return none, false
 }
 
-// User is a match's participant of a connected user: its seat, and
-// whether it is in a playing team.
+// User is a match's participant: its seat (nil for a bot), and whether
+// it is in a playing team.
 type User interface {
 	comparable
 	Seat() *Seat

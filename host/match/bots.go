@@ -174,7 +174,7 @@ func (m *Match) thinkBots() {
 		m.nextBoards = m.tick + botThinkTicks
 		m.updateBoards(m.clock())
 	}
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.bot == nil || p.tank == nil || !p.tank.alive() {
 			continue
 		}
@@ -193,7 +193,7 @@ func (m *Match) targetDied(b *botBrain) bool {
 	if b.target == 0 {
 		return false
 	}
-	q := m.players[b.target]
+	q := m.Players[b.target]
 	return q == nil || q.tank == nil || !q.tank.alive()
 }
 
@@ -230,13 +230,13 @@ func (m *Match) perceive(p *player, now float64) {
 	// The dead and the gone are forgotten.
 	kept := b.contacts[:0]
 	for _, c := range b.contacts {
-		q := m.players[c.gid]
+		q := m.Players[c.gid]
 		if q != nil && q.team != p.team && q.team != Spectators && q.tank != nil && q.tank.alive() {
 			kept = append(kept, c)
 		}
 	}
 	b.contacts = kept
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q == nil || q.team == p.team || q.team == Spectators || q.tank == nil || !q.tank.alive() {
 			continue
 		}
@@ -276,7 +276,7 @@ func (m *Match) perceive(p *player, now float64) {
 		for _, c := range b.contacts {
 			r := 2
 			switch {
-			case c.visible && m.aimingAt(m.players[c.gid], p):
+			case c.visible && m.aimingAt(m.Players[c.gid], p):
 				r = 0
 			case c.visible:
 				r = 1
@@ -322,7 +322,7 @@ func (m *Match) chooseTarget(p *player, now float64) {
 	best, bestScore := uint8(0), float32(math.MaxFloat32)
 	for _, c := range b.contacts {
 		score := dist(s.X, s.Y, c.x, c.y)
-		q := m.players[c.gid]
+		q := m.Players[c.gid]
 		if c.visible {
 			if m.fireLineClear(p, c.gid) {
 				score *= 0.6
@@ -384,7 +384,7 @@ func (m *Match) teamFocus(p *player) uint8 { return m.boards[p.team].focus }
 func (m *Match) advantage(p *player, now float64) float32 {
 	s := &p.tank.st
 	own := float32(p.tank.health) / maxHealth
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q != nil && q != p && q.team == p.team && q.tank != nil && q.tank.alive() && dist(s.X, s.Y, q.tank.st.X, q.tank.st.Y) < advantageRadius {
 			own += hullStrength(q.tank)
 		}
@@ -395,7 +395,7 @@ func (m *Match) advantage(p *player, now float64) float32 {
 			continue
 		}
 		strength := float32(1)
-		if q := m.players[c.gid]; c.visible && q != nil && q.tank != nil {
+		if q := m.Players[c.gid]; c.visible && q != nil && q.tank != nil {
 			strength = hullStrength(q.tank)
 		}
 		enemy += strength
@@ -421,7 +421,7 @@ func (b *botBrain) nearestVisible(x, y, radius float32) (uint8, float32) {
 // none).
 func (m *Match) teamCentre(p *player) (x, y float32, ok bool) {
 	n := 0
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q != nil && q != p && q.team == p.team && q.tank != nil && q.tank.alive() {
 			x += q.tank.st.X
 			y += q.tank.st.Y
@@ -521,7 +521,7 @@ func (m *Match) nextMode(p *player, now float64) botMode {
 
 func (m *Match) allyWithin(p *player, r float32) bool {
 	s := &p.tank.st
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q != nil && q != p && q.team == p.team && q.tank != nil && q.tank.alive() && dist(s.X, s.Y, q.tank.st.X, q.tank.st.Y) < r {
 			return true
 		}
@@ -534,7 +534,7 @@ func (m *Match) allyWithin(p *player, r float32) bool {
 func (m *Match) alliesPushing(p *player) bool {
 	s := &p.tank.st
 	n := 0
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q != nil && q != p && q.bot != nil && q.team == p.team && q.tank != nil && q.tank.alive() &&
 			(q.bot.mode == modeHunt || q.bot.mode == modeEngage) && dist(s.X, s.Y, q.tank.st.X, q.tank.st.Y) < pushRadius {
 			n++
@@ -564,7 +564,7 @@ func (m *Match) leadingAlone(p *player, adv float32) bool {
 // blast radius a bomb is dropped for.
 func (m *Match) enemyInBlast(p *player) bool {
 	s := &p.tank.st
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q != nil && q.team != p.team && q.team != Spectators && q.tank != nil && q.tank.alive() &&
 			onLevel(&q.tank.lv, p.tank.lv.Level) && dist(s.X, s.Y, q.tank.st.X, q.tank.st.Y) < m.wp.w2Radius*bombRangeShare {
 			return true
@@ -588,7 +588,7 @@ func (m *Match) wantsBomb(p *player) bool {
 		return false
 	}
 	reach := m.wp.w2Radius + m.model.MaxForward*float32(m.wp.w2FuseMs)/1000
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q != nil && q != p && q.team == p.team && q.tank != nil && q.tank.alive() &&
 			onLevel(&q.tank.lv, t.lv.Level) && dist(t.st.X, t.st.Y, q.tank.st.X, q.tank.st.Y) < reach {
 			return false
@@ -600,7 +600,7 @@ func (m *Match) wantsBomb(p *player) bool {
 // fireLineClear reports whether a shot from p at gid would meet no wall,
 // teammate or crate first.
 func (m *Match) fireLineClear(p *player, gid uint8) bool {
-	q := m.players[gid]
+	q := m.Players[gid]
 	if q == nil || q.tank == nil || !m.sees(p, q) {
 		return false
 	}
@@ -611,7 +611,7 @@ func (m *Match) fireLineClear(p *player, gid uint8) bool {
 	}
 	dx, dy := (o.X-s.X)/d, (o.Y-s.Y)/d
 	level := p.tank.lv.Level
-	for _, a := range m.players {
+	for _, a := range m.Players {
 		if a == nil || a == p || a.team != p.team || a.tank == nil || !onLevel(&a.tank.lv, level) {
 			continue
 		}
@@ -786,7 +786,7 @@ func (m *Match) weave(p *player, now float64, toT float32) uint32 {
 	s := &p.tank.st
 	tile := m.tile()
 	// Above easy, a bot the target starts aiming at dodges half the time.
-	aimed := m.aimingAt(m.players[b.target], p)
+	aimed := m.aimingAt(m.Players[b.target], p)
 	dodge := aimed && !b.aimedAt && m.skill != BotEasy && m.rng.IntN(2) == 0
 	b.aimedAt = aimed
 	if now >= b.nextWeave || dodge {
@@ -864,7 +864,7 @@ func (m *Match) pickRetreat(p *player) {
 			return
 		}
 		score := dist(s.X, s.Y, x, y) - 1.5*min(nearestThreat(x, y), 2*threatNear)
-		for _, q := range m.players {
+		for _, q := range m.Players {
 			if q != nil && q != p && q.team == p.team && q.tank != nil && q.tank.alive() && dist(x, y, q.tank.st.X, q.tank.st.Y) < allyNear {
 				score -= 200
 			}
@@ -877,7 +877,7 @@ func (m *Match) pickRetreat(p *player) {
 		}
 	}
 	mine := nearestThreat(s.X, s.Y)
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q == nil || q == p || q.team != p.team || q.tank == nil || !q.tank.alive() {
 			continue
 		}
@@ -1052,7 +1052,7 @@ func (m *Match) aimAndFire(p *player, now float64) (turret, hull uint32) {
 	if gid == 0 {
 		return 0, 0
 	}
-	q := m.players[gid]
+	q := m.Players[gid]
 	if q == nil || q.tank == nil {
 		return 0, 0
 	}

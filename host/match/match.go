@@ -148,14 +148,13 @@ type Match struct {
 	flat    []string // the rotation of an unpinned match: the flat maps
 	current *Map
 
-	tick    int64
-	nowMs   float64
-	seq     uint32
-	players [256]*player // by game id; 0 unused
-	byUID   game.Users[*player]
-	crates  []crateObj
-	solver  tanks.Solver
-	bodies  []*tanks.Body
+	tick  int64
+	nowMs float64
+	seq   uint32
+	game.Roster[*player]
+	crates []crateObj
+	solver tanks.Solver
+	bodies []*tanks.Body
 
 	roundStart  int64
 	restartAt   int64 // 0: none pending
@@ -174,13 +173,9 @@ type Match struct {
 	explosions []explosion
 	removed    []uint8
 
-	// Meta queues.
-	chatAll  []any
-	voteAll  []any
-	statRows []any
-	statHead bool
-	vote     *vote
-	board    board // the host's own leaderboard (ACCOLADES_DATA)
+	outbox game.Outbox // the meta for everyone
+	vote   *vote
+	board  board // the host's own leaderboard (ACCOLADES_DATA)
 
 	model  tanks.Model
 	wp     weaponRules      // the config's weapons
@@ -218,21 +213,24 @@ type player struct {
 	tank   *tankObj
 }
 
-// Seat and Plays make a connected player a game.User.
-func (p *player) Seat() *game.Seat { return &p.human.Seat }
-func (p *player) Plays() bool      { return p.team != Spectators }
+// Seat, Plays and Nick make a player a game.Member.
+func (p *player) Seat() *game.Seat {
+	if p.human == nil {
+		return nil
+	}
+	return &p.human.Seat
+}
+func (p *player) Plays() bool  { return p.team != Spectators }
+func (p *player) Nick() string { return p.name }
 
 type human struct {
 	game.Seat
 	currentMap string
 	inputSeq   uint32
-	watch      uint8
 	forceReset bool
 	shake      string
 	panel      panelState
 	sentPanel  panelState
-	chat       []any
-	votes      []any
 }
 
 type panelState struct {
@@ -339,7 +337,7 @@ func New(cfg Config) (*Match, error) {
 		config: compact, schema: schema,
 		keyM1: schema.Key("m1"), keyW1: schema.Key("w1"), keyW2: schema.Key("w2"),
 		keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"), rows: rows,
-		maps: maps, names: names, flat: flatNames(maps, names), byUID: game.Users[*player]{},
+		maps: maps, names: names, flat: flatNames(maps, names), Roster: game.Roster[*player]{Users: game.Users[*player]{}},
 		out: discard{}, model: model, wp: wp, levels: levels, skill: cfg.BotSkill,
 		surfaceRules: core.Surfaces, propTypes: core.Props, tilt: tilt,
 		boards: [3]teamBoard{{rolesAt: -1}, {rolesAt: -1}, {rolesAt: -1}},
@@ -441,36 +439,6 @@ func (m *Match) ValidateAuth(fields map[string]string) []string {
 	return nil
 }
 
-func (m *Match) freeGID() uint8 {
-	for i := 1; i < 256; i++ {
-		if m.players[i] == nil {
-			return uint8(i)
-		}
-	}
-	return 0
-}
-
-// uniqueName renames a taken nick: Alice → Alice#1 → Alice#2.
-func (m *Match) uniqueName(name string) string {
-	taken := func(n string) bool {
-		for _, p := range m.players {
-			if p != nil && p.name == n {
-				return true
-			}
-		}
-		return false
-	}
-	if !taken(name) {
-		return name
-	}
-	for i := 1; ; i++ {
-		n := name + "#" + strconv.Itoa(i)
-		if !taken(n) {
-			return n
-		}
-	}
-}
-
 // MapName is the name of the map being played.
 func (m *Match) MapName() string {
 	if m.current == nil {
@@ -480,18 +448,17 @@ func (m *Match) MapName() string {
 }
 
 // Full reports whether no game id is left for another participant.
-func (m *Match) Full() bool { return m.freeGID() == 0 }
+func (m *Match) Full() bool { return m.FreeID() == 0 }
 
 // Join creates the participant of an authenticated user as a spectator and
 // returns its final name, or false when no game id is free.
 func (m *Match) Join(uid int, name string) (string, bool) {
-	gid := m.freeGID()
+	gid := m.FreeID()
 	if gid == 0 {
 		return "", false
 	}
-	p := &player{gid: gid, name: m.uniqueName(name), team: Spectators, human: &human{Seat: game.Seat{UID: uid}}}
-	m.players[gid] = p
-	m.byUID[uid] = p
+	p := &player{gid: gid, name: m.UniqueName(name), team: Spectators, human: &human{Seat: game.Seat{UID: uid}}}
+	m.AddUser(uid, gid, p)
 	m.statRow(p)
 	m.board.dirty = true // a new participant's place
 	return p.name, true
@@ -500,10 +467,10 @@ func (m *Match) Join(uid int, name string) (string, bool) {
 // Leave removes a user's participant at once; everyone is told when it
 // was in the game.
 func (m *Match) Leave(uid int) {
-	if p, ok := m.byUID.Take(uid); ok && p != nil {
+	if p, ok := m.Users.Take(uid); ok && p != nil {
 		m.removePlayer(p)
 		if p.human.Ready {
-			m.chatAll = enqueue(m.chatAll, "s:6:"+p.name)
+			m.outbox.Chat("s:6:" + p.name)
 		}
 		if p.team != Spectators && m.balanceTeams() {
 			m.checkWipe()
@@ -517,14 +484,9 @@ func (m *Match) removePlayer(p *player) {
 	if p.tank != nil {
 		m.removed = append(m.removed, p.gid)
 	}
-	m.players[p.gid] = nil
-	m.statRows = append(m.statRows, []any{strconv.Itoa(int(p.gid)), p.team, nil})
-	m.statHead = true
-	for _, q := range m.players {
-		if q != nil && q.human != nil && q.human.watch == p.gid {
-			q.human.watch = 0
-		}
-	}
+	m.Drop(p.gid)
+	m.outbox.StatGone(p.gid, p.team)
+	m.outbox.HeadsDue()
 	if m.vote != nil {
 		delete(m.vote.ballots, p.gid)
 	}
@@ -533,19 +495,14 @@ func (m *Match) removePlayer(p *player) {
 
 // SetLatency records a user's smoothed round-trip time for the scoreboard.
 func (m *Match) SetLatency(uid int, ms int) {
-	if p, ok := m.byUID.SetLatency(uid, ms); ok {
+	if p, ok := m.Users.SetLatency(uid, ms); ok {
 		m.statRow(p)
 	}
 }
 
-// Playing reports whether the user is in a playing team (idle kick scope).
-func (m *Match) Playing(uid int) bool {
-	return m.byUID.Playing(uid)
-}
-
 // ModulesReady starts loading the current map for the user.
 func (m *Match) ModulesReady(uid int) {
-	p, ok := m.byUID.EnterGame(uid)
+	p, ok := m.Users.EnterGame(uid)
 	if !ok {
 		return
 	}
@@ -561,7 +518,7 @@ func (m *Match) sendMap(p *player) {
 
 // MapReady answers a MAP_READY.
 func (m *Match) MapReady(uid int) {
-	p := m.byUID[uid]
+	p := m.Users[uid]
 	if p == nil || !p.human.InGame {
 		return
 	}
@@ -579,7 +536,7 @@ func (m *Match) MapReady(uid int) {
 
 // FirstShotReady makes the user ready: frames and meta start flowing.
 func (m *Match) FirstShotReady(uid int) {
-	p := m.byUID[uid]
+	p := m.Users[uid]
 	if p == nil || !p.human.InGame {
 		return
 	}
@@ -587,12 +544,12 @@ func (m *Match) FirstShotReady(uid int) {
 	m.out.JSON(uid, protocol.TechInformData, nil)
 	m.sendAccoladesTo(p)
 	m.out.JSON(uid, protocol.VoteData, map[string]string{"name": "teamChange"})
-	m.chatAll = enqueue(m.chatAll, "s:5:"+p.name)
+	m.outbox.Chat("s:5:" + p.name)
 }
 
 func (m *Match) firstShot() any {
 	rows := map[string][]float64{}
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.tank == nil {
 			continue
 		}
@@ -608,18 +565,4 @@ func (m *Match) firstShot() any {
 		return map[string]any{}
 	}
 	return map[string]any{"m1": rows}
-}
-
-// maxQueue bounds every chat and vote queue: a queue drains one item per
-// send tick, so a flood beyond this is dropped rather than buffered.
-const maxQueue = 64
-
-func enqueue(q []any, items ...any) []any {
-	for _, it := range items {
-		if len(q) >= maxQueue {
-			break
-		}
-		q = append(q, it)
-	}
-	return q
 }

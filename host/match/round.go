@@ -21,12 +21,12 @@ func (m *Match) addBot() bool { return m.addBotTo(0) }
 
 // addBotTo adds a bot to team, or to the smaller team when team is 0.
 func (m *Match) addBotTo(team int) bool {
-	gid := m.freeGID()
+	gid := m.FreeID()
 	if gid == 0 {
 		return false
 	}
 	var counts [4]int
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p != nil {
 			counts[p.team]++
 		}
@@ -41,14 +41,14 @@ func (m *Match) addBotTo(team int) bool {
 		return false
 	}
 	n := 0
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p != nil && p.bot != nil {
 			n++
 		}
 	}
-	p := &player{gid: gid, name: m.uniqueName(botName(n)), team: team, bot: m.newBotBrain()}
+	p := &player{gid: gid, name: m.UniqueName(botName(n)), team: team, bot: m.newBotBrain()}
 	p.dead = true
-	m.players[gid] = p
+	m.Players[gid] = p
 	if m.restartAt == 0 && m.tick-m.roundStart <= graceTicks {
 		m.spawnAtFreeSpot(p) // within the grace period a newcomer plays at once
 	}
@@ -67,7 +67,7 @@ func (m *Match) startRound() {
 	m.bombs = m.bombs[:0]
 	m.resetCrates()
 	var used [3]int
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil {
 			continue
 		}
@@ -89,7 +89,7 @@ func (m *Match) startRound() {
 			p.bot.reset()
 		}
 	}
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.human == nil || !p.human.Ready {
 			continue
 		}
@@ -110,7 +110,7 @@ func (m *Match) startRound() {
 
 func (m *Match) activeIDs() []uint8 {
 	var ids []uint8
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p != nil && p.tank != nil {
 			ids = append(ids, p.gid)
 		}
@@ -142,7 +142,7 @@ func (m *Match) sendEmptyPanel(p *player) {
 
 // Keys applies a KEYS_DATA payload "seq:action:name".
 func (m *Match) Keys(uid int, payload string) {
-	p := m.byUID[uid]
+	p := m.Users[uid]
 	if p == nil {
 		return
 	}
@@ -218,7 +218,7 @@ func botName(n int) string {
 
 func (m *Match) switchWatch(p *player, forward bool) {
 	var ids []uint8
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q != nil && q.tank != nil && q.tank.alive() {
 			ids = append(ids, q.gid)
 		}
@@ -228,7 +228,7 @@ func (m *Match) switchWatch(p *player, forward bool) {
 	}
 	cur := -1
 	for i, id := range ids {
-		if id == p.human.watch {
+		if id == p.human.Watch {
 			cur = i
 		}
 	}
@@ -240,7 +240,7 @@ func (m *Match) switchWatch(p *player, forward bool) {
 			next = (cur - 1 + len(ids)) % len(ids)
 		}
 	}
-	p.human.watch = ids[next]
+	p.human.Watch = ids[next]
 	p.human.forceReset = true
 }
 
@@ -251,7 +251,7 @@ func (m *Match) changeMap(name string) {
 	m.recordScores()
 	m.loadMap(name)
 	m.removed = append(m.removed, m.activeIDs()...)
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil {
 			continue
 		}
@@ -261,11 +261,11 @@ func (m *Match) changeMap(name string) {
 			continue
 		}
 		if p.team != Spectators {
-			m.statRows = append(m.statRows, []any{strconv.Itoa(int(p.gid)), p.team, nil})
+			m.outbox.StatGone(p.gid, p.team)
 			p.team = Spectators
 		}
 		h := p.human
-		h.chat, h.votes = nil, nil
+		h.DropQueues()
 		if !h.InGame {
 			continue
 		}
@@ -275,7 +275,7 @@ func (m *Match) changeMap(name string) {
 		m.sendMap(p)
 	}
 	m.roundsWon, m.roundsLost = [3]int{}, [3]int{}
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p != nil {
 			m.statRow(p)
 		}

@@ -40,8 +40,7 @@ func (m *Match) Step(nowMs float64) {
 }
 
 func (m *Match) statRow(p *player) {
-	m.statRows = append(m.statRows, m.statCells(p))
-	m.statHead = true
+	m.outbox.StatRow(m.statCells(p))
 }
 
 func (m *Match) statCells(p *player) []any {
@@ -49,26 +48,15 @@ func (m *Match) statCells(p *player) []any {
 	if p.team != Spectators && (p.dead || p.tank != nil && !p.tank.alive()) {
 		status = "dead"
 	}
-	var lat any = "BOT"
-	if p.human != nil {
-		lat = p.human.Latency
-	}
+	lat := game.LatencyCell(p.Seat())
 	return []any{strconv.Itoa(int(p.gid)), p.team, []any{p.name, status, p.score, p.deaths, lat}}
 }
 
-func (m *Match) fullStatRows() []any {
-	rows := []any{}
-	for _, p := range m.players {
-		if p != nil {
-			rows = append(rows, m.statCells(p))
-		}
-	}
-	return rows
-}
+func (m *Match) fullStatRows() []any { return m.StatRows(m.statCells) }
 
 func (m *Match) headRows() []any {
 	var count [4]int
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p != nil {
 			count[p.team]++
 		}
@@ -90,10 +78,9 @@ func (m *Match) send() {
 	m.seq++
 	m.packBody()
 	reliable := len(m.shots) > 0 || len(m.planted) > 0 || len(m.detonated) > 0 || len(m.explosions) > 0 || len(m.removed) > 0
-	chatAll, voteAll := game.Next(&m.chatAll), game.Next(&m.voteAll)
-	stat := game.StatBlock(&m.statRows, &m.statHead, m.headRows)
+	meta := m.outbox.Take(m.headRows)
 	secs := m.roundSecondsLeft()
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.human == nil || !p.human.Ready {
 			continue
 		}
@@ -103,21 +90,7 @@ func (m *Match) send() {
 		if items := panelDiff(&h.panel, &h.sentPanel); items != nil {
 			m.out.JSON(h.UID, protocol.PanelData, items)
 		}
-		if stat != nil {
-			m.out.JSON(h.UID, protocol.StatData, stat)
-		}
-		if chatAll != nil {
-			m.out.JSON(h.UID, protocol.ChatData, chatAll)
-		} else if len(h.chat) > 0 {
-			m.out.JSON(h.UID, protocol.ChatData, h.chat[0])
-			h.chat = h.chat[1:]
-		}
-		if voteAll != nil {
-			m.out.JSON(h.UID, protocol.VoteData, voteAll)
-		} else if len(h.votes) > 0 {
-			m.out.JSON(h.UID, protocol.VoteData, h.votes[0])
-			h.votes = h.votes[1:]
-		}
+		meta.Send(m.out, &h.Seat)
 	}
 	m.sendAccolades()
 	m.shots = m.shots[:0]
@@ -163,11 +136,11 @@ func (m *Match) packBody() {
 	f.Start(0, 0, nil, nil)
 	f.Block(m.keyM1)
 	for _, id := range m.removed {
-		if m.players[id] == nil || m.players[id].tank == nil {
+		if m.Players[id] == nil || m.Players[id].tank == nil {
 			f.NullRow(uint32(id))
 		}
 	}
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.tank == nil {
 			continue
 		}
@@ -291,6 +264,6 @@ func (m *Match) sendFrame(p *player, reliable bool) {
 // watched returns the player a spectator or dead player looks at: the
 // chosen one if still alive, else the first alive tank.
 func (m *Match) watched(p *player) *player {
-	w, _ := game.Watched(m.players[:], &p.human.watch, func(q *player) bool { return q.tank != nil && q.tank.alive() })
+	w, _ := game.Watched(m.Players[:], &p.human.Watch, func(q *player) bool { return q.tank != nil && q.tank.alive() })
 	return w
 }

@@ -129,7 +129,7 @@ func (m *Match) step() {
 	geom := m.current.geom
 	surf := m.currentSurfaces()
 	m.bodies = m.bodies[:0]
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.tank == nil {
 			continue
 		}
@@ -158,7 +158,7 @@ func (m *Match) step() {
 	}
 	m.solver.Resolve(m.bodies, geom.Terrain)
 	hw, hh := m.model.HalfSize()
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.tank == nil {
 			continue
 		}
@@ -292,7 +292,7 @@ func (m *Match) fireHitscan(p *player) {
 	var victim *player
 	var crate *crateObj
 	crateIdx := -1
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q == nil || q == p || q.tank == nil || !onLevel(&q.tank.lv, level) {
 			continue
 		}
@@ -344,11 +344,11 @@ func push(b *tanks.Body, px, py, dx, dy, dv float32) {
 func (m *Match) detonate(b bomb) {
 	m.detonated = append(m.detonated, b.id)
 	m.explosions = append(m.explosions, explosion{x: packer.Round1(b.x), y: packer.Round1(b.y), radius: m.wp.w2Radius, level: uint32(max(b.level, 0))})
-	owner := m.players[b.owner]
+	owner := m.Players[b.owner]
 	if owner != nil && owner.tank != nil {
 		owner.tank.bomb = false
 	}
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q == nil || q.tank == nil || !q.tank.alive() || !onLevel(&q.tank.lv, b.level) {
 			continue
 		}
@@ -410,20 +410,20 @@ func (m *Match) damage(victim, killer *player, amount int, shake string) {
 		if killer.human != nil {
 			m.out.JSON(killer.human.UID, protocol.SoundData, "frag")
 		}
-		m.chatAll = enqueue(m.chatAll, "s:4:"+killer.name+","+victim.name)
+		m.outbox.Chat("s:4:" + killer.name + "," + victim.name)
 	}
 	if h := victim.human; h != nil {
 		m.sendEmptyPanel(victim)
 		m.out.JSON(h.UID, protocol.KeysetData, 0)
 		m.out.JSON(h.UID, protocol.SoundData, "gameOver")
 		if killer != nil {
-			h.watch = killer.gid
+			h.Watch = killer.gid
 		}
 		h.forceReset = true
 	}
-	for _, q := range m.players {
-		if q != nil && q.human != nil && q.human.watch == victim.gid && killer != nil && q != victim {
-			q.human.watch = killer.gid
+	for _, q := range m.Players {
+		if q != nil && q.human != nil && q.human.Watch == victim.gid && killer != nil && q != victim {
+			q.human.Watch = killer.gid
 			q.human.forceReset = true
 		}
 	}
@@ -438,7 +438,7 @@ func (m *Match) checkWipe() {
 		return
 	}
 	var members, alive [3]int
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.team == Spectators {
 			continue
 		}
@@ -466,9 +466,9 @@ func (m *Match) endRound(winner int) {
 	if winner != 0 {
 		m.roundsWon[winner]++
 		m.roundsLost[3-winner]++
-		m.statHead = true
+		m.outbox.HeadsDue()
 	}
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.human == nil || !p.human.InGame {
 			continue
 		}

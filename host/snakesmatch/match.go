@@ -83,7 +83,6 @@ const (
 	sendEvery      = 4
 	dt             = float32(1) / TicksPerSecond
 	roundSeconds   = 3600
-	maxQueue       = 64
 )
 
 // Key bits of prediction.playerKeys.
@@ -115,20 +114,17 @@ type Match struct {
 	rules rules
 	shape arenaShape
 
-	arena     arena
-	field     field
-	tick      int64
-	nowMs     float64
-	seq       uint32
-	players   [256]*player // by game id; 0 unused
-	byUID     game.Users[*player]
+	arena arena
+	field field
+	tick  int64
+	nowMs float64
+	seq   uint32
+	game.Roster[*player]
 	nextColor uint8
 	nulls     []uint8 // s1 rows to remove in the next frame
 
-	chatAll  []any
-	boards   boards // the host's own leaderboards, for ACCOLADES_DATA
-	statRows []any
-	statHead bool
+	outbox game.Outbox // the meta for everyone
+	boards boards      // the host's own leaderboards, for ACCOLADES_DATA
 
 	frame  packer.Frame
 	body   []byte
@@ -150,20 +146,23 @@ type player struct {
 	eaten, kills, score int
 }
 
-// Seat and Plays make a connected player a game.User.
-func (p *player) Seat() *game.Seat { return &p.human.Seat }
-func (p *player) Plays() bool      { return p.team != Spectators }
+// Seat, Plays and Nick make a player a game.Member.
+func (p *player) Seat() *game.Seat {
+	if p.human == nil {
+		return nil
+	}
+	return &p.human.Seat
+}
+func (p *player) Plays() bool  { return p.team != Spectators }
+func (p *player) Nick() string { return p.name }
 
 type human struct {
 	game.Seat
 	sentSize   int // the arena size of the last MAP_DATA sent
 	inputSeq   uint32
-	watch      uint8
 	forceReset bool
 	panel      panel
 	sentPanel  panel
-	chat       []any
-	votes      []any
 }
 
 // New builds a match with its bots.
@@ -232,7 +231,7 @@ func New(cfg Config) (*Match, error) {
 	}
 	m := &Match{cfg: cfg, log: cfg.Log, rng: rand.New(rand.NewPCG(cfg.Seed, 0x736e616b6573)),
 		config: compact, schema: schema, keyS1: schema.Key("s1"), keyCr: schema.Key("cr"),
-		model: model, world: world, rules: r, shape: shape, byUID: game.Users[*player]{}, out: discard{}}
+		model: model, world: world, rules: r, shape: shape, Roster: game.Roster[*player]{Users: game.Users[*player]{}}, out: discard{}}
 	if m.keyS1 == nil || m.keyCr == nil {
 		return nil, fmt.Errorf("snakes config: the snapshot has no s1 or no cr key")
 	}
@@ -325,27 +324,11 @@ func (m *Match) ValidateAuth(fields map[string]string) []string {
 	return nil
 }
 
-func (m *Match) freeGID() uint8 {
-	return game.FreeID(func(id uint8) bool { return m.players[id] != nil })
-}
-
-// uniqueName renames a taken nick.
-func (m *Match) uniqueName(name string) string {
-	return game.UniqueName(name, func(n string) bool {
-		for _, p := range m.players {
-			if p != nil && p.name == n {
-				return true
-			}
-		}
-		return false
-	})
-}
-
 // Join creates the participant of an authenticated user: a spectator
 // until it votes to play, or, in a game without that vote, a player whose
 // snake comes when it is ready.
 func (m *Match) Join(uid int, name string) (string, bool) {
-	gid := m.freeGID()
+	gid := m.FreeID()
 	if gid == 0 {
 		return "", false
 	}
@@ -353,9 +336,8 @@ func (m *Match) Join(uid int, name string) (string, bool) {
 	if m.rules.joinPlays {
 		team = Players // one team, no spectators: the snake comes when ready
 	}
-	p := &player{gid: gid, name: m.uniqueName(name), team: team, human: &human{Seat: game.Seat{UID: uid}}}
-	m.players[gid] = p
-	m.byUID[uid] = p
+	p := &player{gid: gid, name: m.UniqueName(name), team: team, human: &human{Seat: game.Seat{UID: uid}}}
+	m.AddUser(uid, gid, p)
 	m.statRow(p)
 	return p.name, true
 }
@@ -363,41 +345,31 @@ func (m *Match) Join(uid int, name string) (string, bool) {
 // Leave removes a user's participant at once; everyone is told when it
 // was in the game.
 func (m *Match) Leave(uid int) {
-	if p, ok := m.byUID.Take(uid); ok && p != nil {
+	if p, ok := m.Users.Take(uid); ok && p != nil {
 		m.removePlayer(p)
 		if p.human.Ready {
-			m.chatAll = enqueue(m.chatAll, "s:6:"+p.name)
+			m.outbox.Chat("s:6:" + p.name)
 		}
 	}
 }
 
 func (m *Match) removePlayer(p *player) {
 	m.dropSnake(p)
-	m.players[p.gid] = nil
-	m.statRows = append(m.statRows, []any{strconv.Itoa(int(p.gid)), p.team, nil})
-	m.statHead = true
-	for _, q := range m.players {
-		if q != nil && q.human != nil && q.human.watch == p.gid {
-			q.human.watch = 0
-		}
-	}
+	m.Drop(p.gid)
+	m.outbox.StatGone(p.gid, p.team)
+	m.outbox.HeadsDue()
 }
 
 // SetLatency records a user's smoothed round-trip time for the stat table.
 func (m *Match) SetLatency(uid int, ms int) {
-	if p, ok := m.byUID.SetLatency(uid, ms); ok {
+	if p, ok := m.Users.SetLatency(uid, ms); ok {
 		m.statRow(p)
 	}
 }
 
-// Playing reports whether the user plays (idle kick scope).
-func (m *Match) Playing(uid int) bool {
-	return m.byUID.Playing(uid)
-}
-
 // ModulesReady sends the arena.
 func (m *Match) ModulesReady(uid int) {
-	p, ok := m.byUID.EnterGame(uid)
+	p, ok := m.Users.EnterGame(uid)
 	if !ok {
 		return
 	}
@@ -413,7 +385,7 @@ func (m *Match) sendMap(p *player) {
 // MapReady answers the first MAP_READY with FIRST_SHOT_DATA, the stat
 // table and the panel; a MAP_READY after a resize needs no answer.
 func (m *Match) MapReady(uid int) {
-	p := m.byUID[uid]
+	p := m.Users[uid]
 	if p == nil || !p.human.InGame || p.human.Ready {
 		return
 	}
@@ -432,7 +404,7 @@ func (m *Match) MapReady(uid int) {
 // FirstShotReady makes the user ready: frames and meta start flowing, and
 // the crystal field is sent whole with the next frame.
 func (m *Match) FirstShotReady(uid int) {
-	p := m.byUID[uid]
+	p := m.Users[uid]
 	if p == nil || !p.human.InGame || p.human.Ready {
 		return
 	}
@@ -447,13 +419,13 @@ func (m *Match) FirstShotReady(uid int) {
 	} else {
 		m.out.JSON(uid, protocol.VoteData, map[string]string{"name": "teamChange"})
 	}
-	m.chatAll = enqueue(m.chatAll, "s:5:"+p.name)
+	m.outbox.Chat("s:5:" + p.name)
 }
 
 // firstShot lists the live snakes (FIRST_SHOT_DATA carries no crystals).
 func (m *Match) firstShot() any {
 	rows := map[string][]float64{}
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.snake == nil || !p.snake.s.Alive {
 			continue
 		}
@@ -470,14 +442,4 @@ func (m *Match) firstShot() any {
 		return map[string]any{}
 	}
 	return map[string]any{"s1": rows}
-}
-
-func enqueue(q []any, items ...any) []any {
-	for _, it := range items {
-		if len(q) >= maxQueue {
-			break
-		}
-		q = append(q, it)
-	}
-	return q
 }

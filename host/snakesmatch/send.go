@@ -140,14 +140,14 @@ func (m *Match) packBody() bool {
 	f.Block(m.keyS1)
 	events := false
 	for _, id := range m.nulls {
-		if p := m.players[id]; p == nil || p.snake == nil || !p.snake.s.Alive {
+		if p := m.Players[id]; p == nil || p.snake == nil || !p.snake.s.Alive {
 			f.NullRow(uint32(id))
 			events = true
 		}
 	}
 	m.nulls = m.nulls[:0]
 	var r snakeRow
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.snake == nil || !p.snake.s.Alive {
 			continue
 		}
@@ -190,11 +190,13 @@ const headerLen = 15
 func (m *Match) send() {
 	m.seq++
 	reliable := m.packBody()
-	chatAll := game.Next(&m.chatAll)
-	stat := game.StatBlock(&m.statRows, &m.statHead, m.headRows)
+	meta := m.outbox.Take(m.headRows)
+	if m.rules.leaderboard {
+		meta.Stat = nil // the table went with the first shot
+	}
 	secs := m.roundSecondsLeft()
 	m.sendAccolades()
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.human == nil || !p.human.Ready {
 			continue
 		}
@@ -204,19 +206,7 @@ func (m *Match) send() {
 		if items := m.panelItems(h.panel.diff(&h.sentPanel)); items != nil {
 			m.out.JSON(h.UID, protocol.PanelData, items)
 		}
-		if stat != nil && !m.rules.leaderboard {
-			m.out.JSON(h.UID, protocol.StatData, stat)
-		}
-		if chatAll != nil {
-			m.out.JSON(h.UID, protocol.ChatData, chatAll)
-		} else if len(h.chat) > 0 {
-			m.out.JSON(h.UID, protocol.ChatData, h.chat[0])
-			h.chat = h.chat[1:]
-		}
-		if len(h.votes) > 0 {
-			m.out.JSON(h.UID, protocol.VoteData, h.votes[0])
-			h.votes = h.votes[1:]
-		}
+		meta.Send(m.out, &h.Seat)
 	}
 }
 
@@ -254,6 +244,6 @@ func (m *Match) sendFrame(p *player, reliable bool) {
 // watched returns the snake a spectator looks at: the chosen one while it
 // lives, else the first live one.
 func (m *Match) watched(p *player) *player {
-	w, _ := game.Watched(m.players[:], &p.human.watch, func(q *player) bool { return q.snake != nil && q.snake.s.Alive })
+	w, _ := game.Watched(m.Players[:], &p.human.Watch, func(q *player) bool { return q.snake != nil && q.snake.s.Alive })
 	return w
 }

@@ -152,7 +152,7 @@ type botBrain struct {
 // newBotBrain is a new bot of the match's skill, its character rolled from
 // the preset.
 func (m *Match) newBotBrain() *botBrain {
-	b := &botBrain{profile: rollProfile(m.skill, m.rng)}
+	b := &botBrain{profile: rollProfile(m.rules.skill, m.rng)}
 	b.reset()
 	return b
 }
@@ -170,8 +170,8 @@ func (m *Match) clock() float64 { return float64(m.tick) / TicksPerSecond }
 // bot's decision when due (or at once when its target died), then every
 // live bot's keys.
 func (m *Match) thinkBots() {
-	if m.tick >= m.nextBoards {
-		m.nextBoards = m.tick + botThinkTicks
+	if m.tick >= m.teams.next {
+		m.teams.next = m.tick + botThinkTicks
 		m.updateBoards(m.clock())
 	}
 	for _, p := range m.Players {
@@ -375,7 +375,7 @@ func (m *Match) aimingAt(q, p *player) bool {
 }
 
 // teamFocus is the enemy p's team focuses (0: none).
-func (m *Match) teamFocus(p *player) uint8 { return m.boards[p.team].focus }
+func (m *Match) teamFocus(p *player) uint8 { return m.teams.boards[p.team].focus }
 
 // advantage is the strength of the bot's side near it over the enemies'
 // it knows of there: its own health, its teammates' and the visible
@@ -566,7 +566,7 @@ func (m *Match) enemyInBlast(p *player) bool {
 	s := &p.tank.st
 	for _, q := range m.Players {
 		if q != nil && q.team != p.team && q.team != Spectators && q.tank != nil && q.tank.alive() &&
-			onLevel(&q.tank.lv, p.tank.lv.Level) && dist(s.X, s.Y, q.tank.st.X, q.tank.st.Y) < m.wp.w2Radius*bombRangeShare {
+			onLevel(&q.tank.lv, p.tank.lv.Level) && dist(s.X, s.Y, q.tank.st.X, q.tank.st.Y) < m.rules.wp.w2Radius*bombRangeShare {
 			return true
 		}
 	}
@@ -584,10 +584,10 @@ func (m *Match) wantsBomb(p *player) bool {
 	if t.ammo[1] < 1 || t.bomb || !m.enemyInBlast(p) {
 		return false
 	}
-	if p.bot.profile.aggression <= bombBrawler || float32(t.health) <= m.wp.w2Damage+10 {
+	if p.bot.profile.aggression <= bombBrawler || float32(t.health) <= m.rules.wp.w2Damage+10 {
 		return false
 	}
-	reach := m.wp.w2Radius + m.model.MaxForward*float32(m.wp.w2FuseMs)/1000
+	reach := m.rules.wp.w2Radius + m.rules.model.MaxForward*float32(m.rules.wp.w2FuseMs)/1000
 	for _, q := range m.Players {
 		if q != nil && q != p && q.team == p.team && q.tank != nil && q.tank.alive() &&
 			onLevel(&q.tank.lv, t.lv.Level) && dist(t.st.X, t.st.Y, q.tank.st.X, q.tank.st.Y) < reach {
@@ -787,7 +787,7 @@ func (m *Match) weave(p *player, now float64, toT float32) uint32 {
 	tile := m.tile()
 	// Above easy, a bot the target starts aiming at dodges half the time.
 	aimed := m.aimingAt(m.Players[b.target], p)
-	dodge := aimed && !b.aimedAt && m.skill != BotEasy && m.rng.IntN(2) == 0
+	dodge := aimed && !b.aimedAt && m.rules.skill != BotEasy && m.rng.IntN(2) == 0
 	b.aimedAt = aimed
 	if now >= b.nextWeave || dodge {
 		b.weaveSide = -b.weaveSide
@@ -1083,12 +1083,12 @@ func (m *Match) aimAndFire(p *player, now float64) (turret, hull uint32) {
 		penalty = retreatAimPenalty
 	}
 	speed := float32(math.Hypot(float64(s.VX), float64(s.VY)))
-	aimAt := toT + a.aimError(now, pr, speed/m.model.MaxForward, lateral/max(d, 1), penalty)
+	aimAt := toT + a.aimError(now, pr, speed/m.rules.model.MaxForward, lateral/max(d, 1), penalty)
 	if now < a.reactUntil {
 		return 0, 0 // not reacted yet: the turret stays
 	}
 	var keys uint32
-	lim := m.model.MaxGunAngle
+	lim := m.rules.model.MaxGunAngle
 	rel := angle.Normalize(aimAt - s.Angle)
 	diff := min(max(rel, -lim), lim) - s.Gun
 	if diff > turretDeadband {
@@ -1103,14 +1103,14 @@ func (m *Match) aimAndFire(p *player, now float64) (turret, hull uint32) {
 			hull = tanks.KeyRight
 		}
 	}
-	if !m.ready(a, now) || t.ammo[0] < 1 || d > m.wp.w1Range {
+	if !m.ready(a, now) || t.ammo[0] < 1 || d > m.rules.wp.w1Range {
 		return keys, hull
 	}
 	inRange := d <= engageRangeFactor*pr.preferredRange[1] || b.mode == modeRetreat || b.mode == modeHold || b.freshAttacker(gid, now)
 	if !inRange || !m.fireLineClear(p, gid) {
 		return keys, hull
 	}
-	halfLen, _ := m.model.HalfSize()
+	halfLen, _ := m.rules.model.HalfSize()
 	tolerance := max(float32(math.Atan(float64(halfLen/max(d, 1))))*pr.fireTolerance, 0.01)
 	if abs(angle.Normalize(s.Angle+s.Gun-toT)) <= tolerance {
 		t.oneShot |= tanks.KeyFire

@@ -29,7 +29,7 @@ func (m *Match) command(p *player, f []string) {
 	h := p.human
 	switch f[0] {
 	case "/timeleft":
-		left := int64(m.cfg.MapSeconds)*TicksPerSecond - (m.tick - m.mapStart)
+		left := int64(m.cfg.MapSeconds)*TicksPerSecond - (m.tick - m.round.mapStart)
 		s := max(0, left/TicksPerSecond)
 		h.QueueChat([]any{strconv.Itoa(int(s/60)) + ":" + pad2(int(s%60))})
 	case "/mapname":

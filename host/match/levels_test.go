@@ -52,8 +52,8 @@ func TestPinnedMap(t *testing.T) {
 		now += 1000.0 / 120
 		m.Step(now)
 	}
-	if m.current.Name != "bridge" || m.vote != nil || m.mapChangeAt != 0 {
-		t.Fatalf("a pinned match moved: map %q vote %+v change at %d", m.current.Name, m.vote, m.mapChangeAt)
+	if m.current.Name != "bridge" || m.vote != nil || m.round.mapChangeAt != 0 {
+		t.Fatalf("a pinned match moved: map %q vote %+v change at %d", m.current.Name, m.vote, m.round.mapChangeAt)
 	}
 	if !r.has(1, `[16,[]]`) || r.has(1, `"mapChangeBySystem"`) {
 		t.Fatalf("the vote menu or a system vote offered maps: %v", r.texts[1])

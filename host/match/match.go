@@ -134,71 +134,102 @@ const (
 
 // Match is one room's game.
 type Match struct {
-	cfg                                Config
-	out                                Out
-	log                                *slog.Logger
-	rng                                *rand.Rand
-	config                             json.RawMessage
-	schema                             *snapschema.Schema
-	keyM1, keyW1, keyW2, keyW2E, keyC1 *snapschema.Key
-	rows                               rowLayouts // where each value goes in those keys' rows
-
-	maps    map[string]*Map
-	names   []string // the catalog, in rotation order
-	flat    []string // the rotation of an unpinned match: the flat maps
+	cfg     Config
+	out     Out
+	log     *slog.Logger
+	rng     *rand.Rand
+	config  json.RawMessage
+	rules   matchRules
+	catalog catalog
 	current *Map
+	terrain terrain
 
 	tick  int64
 	nowMs float64
-	seq   uint32
 	game.Roster[*player]
-	crates []crateObj
-	solver tanks.Solver
-	bodies []*tanks.Body
+	crates     []crateObj
+	solver     tanks.Solver
+	bodies     []*tanks.Body
+	nextBombID uint32
+	bombs      []bomb
 
-	roundStart  int64
-	restartAt   int64 // 0: none pending
-	mapChangeAt int64
-	nextMap     string
-	mapStart    int64
-	roundsWon   [3]int
-	roundsLost  [3]int
-	nextBombID  uint32
-	bombs       []bomb
-
-	// Events of the current send period.
-	shots      []tracer
-	planted    []bomb
-	detonated  []uint32
-	explosions []explosion
-	removed    []uint8
-
+	round  roundState
+	events sendEvents
 	outbox game.Outbox // the meta for everyone
 	vote   *vote
-	board  board // the host's own leaderboard (ACCOLADES_DATA)
+	board  board      // the host's own leaderboard (ACCOLADES_DATA)
+	teams  teamBoards // the teams' shared pictures
+	wire   frameWriter
+}
 
+// matchRules are the rules the match steps, fires and plays bots by, as
+// the CONFIG_DATA it sends announces them to the clients' prediction.
+type matchRules struct {
 	model  tanks.Model
 	wp     weaponRules      // the config's weapons
 	tilt   *tanks.Tilt      // how hulls lean (coreParams; nil: they do not)
 	levels tanks.LevelRules // the levels' rules (falls of mapFallTime per level)
 	skill  BotSkill         // the bots' preset
-	boards [3]teamBoard     // the teams' shared picture, by team id
-	// nextBoards is the step the boards are renewed at next.
-	nextBoards int64
-	// surfaceRules are coreParams.surfaces (nil: none); surfaces is the
-	// current map's SurfaceMap under them, built for surfacesOf.
-	surfaceRules *tanks.SurfaceRules
-	surfaces     *tanks.SurfaceMap
-	wallHeights  *tanks.WallHeights
-	surfacesOf   *Map
-	// propTypes are coreParams.props; props the current round's props of
-	// the map's bodies under them (nil: none).
-	propTypes []tanks.PropType
-	props     *tanks.Props
+	// surfaces are coreParams.surfaces (nil: none), props coreParams.props.
+	surfaces *tanks.SurfaceRules
+	props    []tanks.PropType
+}
 
-	frame packer.Frame
-	body  []byte
-	vals  []packer.Value
+// catalog is the maps a match may play.
+type catalog struct {
+	maps  map[string]*Map
+	names []string // the catalog, in rotation order
+	flat  []string // the rotation of an unpinned match: the flat maps
+}
+
+// terrain is what the rules make of the current map: its SurfaceMap and
+// wall heights, built for the map of, and the current round's props of
+// the map's bodies (nil: none).
+type terrain struct {
+	surfaces    *tanks.SurfaceMap
+	wallHeights *tanks.WallHeights
+	of          *Map
+	props       *tanks.Props
+}
+
+// roundState is the clock of rounds and maps (in steps) and the teams'
+// round tallies.
+type roundState struct {
+	start       int64
+	restartAt   int64 // 0: none pending
+	mapChangeAt int64
+	nextMap     string
+	mapStart    int64
+	won, lost   [3]int // by team id
+}
+
+// sendEvents are the events of the current send period, which the next
+// frame carries.
+type sendEvents struct {
+	shots      []tracer
+	planted    []bomb
+	detonated  []uint32
+	explosions []explosion
+	removed    []uint8
+}
+
+// teamBoards are the teams' shared pictures by team id, renewed at step
+// next.
+type teamBoards struct {
+	boards [3]teamBoard
+	next   int64
+}
+
+// frameWriter packs the snapshot frames: the keys of the schema the match
+// sends, where each value goes in their rows, the frame being written,
+// the shared body of the current one and its sequence number.
+type frameWriter struct {
+	keyM1, keyW1, keyW2, keyW2E, keyC1 *snapschema.Key
+	rows                               rowLayouts
+	frame                              packer.Frame
+	body                               []byte
+	vals                               []packer.Value
+	seq                                uint32
 }
 
 type player struct {
@@ -334,13 +365,15 @@ func New(cfg Config) (*Match, error) {
 	}
 	m := &Match{
 		cfg: cfg, log: cfg.Log, rng: rand.New(rand.NewPCG(cfg.Seed, 0x74616e6b73)),
-		config: compact, schema: schema,
-		keyM1: schema.Key("m1"), keyW1: schema.Key("w1"), keyW2: schema.Key("w2"),
-		keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"), rows: rows,
-		maps: maps, names: names, flat: flatNames(maps, names), Roster: game.Roster[*player]{Users: game.Users[*player]{}},
-		out: discard{}, model: model, wp: wp, levels: levels, skill: cfg.BotSkill,
-		surfaceRules: core.Surfaces, propTypes: core.Props, tilt: tilt,
-		boards: [3]teamBoard{{rolesAt: -1}, {rolesAt: -1}, {rolesAt: -1}},
+		config: compact,
+		wire: frameWriter{keyM1: schema.Key("m1"), keyW1: schema.Key("w1"), keyW2: schema.Key("w2"),
+			keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"), rows: rows},
+		catalog: catalog{maps: maps, names: names, flat: flatNames(maps, names)},
+		Roster:  game.Roster[*player]{Users: game.Users[*player]{}},
+		out:     discard{},
+		rules: matchRules{model: model, wp: wp, levels: levels, skill: cfg.BotSkill,
+			surfaces: core.Surfaces, props: core.Props, tilt: tilt},
+		teams: teamBoards{boards: [3]teamBoard{{rolesAt: -1}, {rolesAt: -1}, {rolesAt: -1}}},
 	}
 	m.loadMap(first)
 	for i := 0; i < cfg.Bots; i++ {
@@ -362,7 +395,7 @@ func (m *Match) SetOut(o Out) { m.out = o }
 func (m *Match) ConfigData() json.RawMessage { return m.config }
 
 // MapNames returns the catalog.
-func (m *Match) MapNames() []string { return m.names }
+func (m *Match) MapNames() []string { return m.catalog.names }
 
 // Pinned reports whether the match plays one map only (Config.Map).
 func (m *Match) Pinned() bool { return m.cfg.Map != "" }
@@ -375,7 +408,7 @@ func (m *Match) rotation() []string {
 	if m.Pinned() {
 		return nil
 	}
-	return m.flat
+	return m.catalog.flat
 }
 
 // inRotation reports whether a vote may move the match to the map name.
@@ -390,7 +423,7 @@ func (m *Match) inRotation(name string) bool {
 
 // MapText returns the catalog JSON of a map (for the HTTP map endpoints).
 func (m *Match) MapText(name string) ([]byte, bool) {
-	mp, ok := m.maps[name]
+	mp, ok := m.catalog.maps[name]
 	if !ok {
 		return nil, false
 	}
@@ -482,7 +515,7 @@ func (m *Match) removePlayer(p *player) {
 	m.recordScore(p)
 	m.board.dirty = true
 	if p.tank != nil {
-		m.removed = append(m.removed, p.gid)
+		m.events.removed = append(m.events.removed, p.gid)
 	}
 	m.Drop(p.gid)
 	m.outbox.StatGone(p.gid, p.team)
@@ -553,10 +586,10 @@ func (m *Match) firstShot() any {
 		if p == nil || p.tank == nil {
 			continue
 		}
-		r := p.tank.values(p, m.model.Size, m.current.geom)
-		v, row := m.row(len(m.keyM1.Fields)), make([]float64, len(m.keyM1.Fields))
-		packTank(&m.rows.m1, v, &r)
-		for i, f := range m.keyM1.Fields {
+		r := p.tank.values(p, m.rules.model.Size, m.current.geom)
+		v, row := m.row(len(m.wire.keyM1.Fields)), make([]float64, len(m.wire.keyM1.Fields))
+		packTank(&m.wire.rows.m1, v, &r)
+		for i, f := range m.wire.keyM1.Fields {
 			row[i] = v[i].Number(f.Type)
 		}
 		rows[strconv.Itoa(int(p.gid))] = row

@@ -9,8 +9,8 @@ import (
 )
 
 func (m *Match) loadMap(name string) {
-	m.current = m.maps[name]
-	m.mapStart = m.tick
+	m.current = m.catalog.maps[name]
+	m.round.mapStart = m.tick
 	m.bombs = m.bombs[:0]
 	m.resetCrates()
 }
@@ -49,7 +49,7 @@ func (m *Match) addBotTo(team int) bool {
 	p := &player{gid: gid, name: m.UniqueName(botName(n)), team: team, bot: m.newBotBrain()}
 	p.dead = true
 	m.Players[gid] = p
-	if m.restartAt == 0 && m.tick-m.roundStart <= graceTicks {
+	if m.round.restartAt == 0 && m.tick-m.round.start <= graceTicks {
 		m.spawnAtFreeSpot(p) // within the grace period a newcomer plays at once
 	}
 	m.statRow(p)
@@ -59,10 +59,10 @@ func (m *Match) addBotTo(team int) bool {
 // startRound respawns every team member and tells every ready human.
 func (m *Match) startRound() {
 	m.recordScores() // the round that ends is a result
-	m.roundStart = m.tick
-	m.restartAt = 0
+	m.round.start = m.tick
+	m.round.restartAt = 0
 	for _, id := range m.activeIDs() {
-		m.removed = append(m.removed, id)
+		m.events.removed = append(m.events.removed, id)
 	}
 	m.bombs = m.bombs[:0]
 	m.resetCrates()
@@ -119,7 +119,7 @@ func (m *Match) activeIDs() []uint8 {
 }
 
 func (m *Match) roundSecondsLeft() int {
-	left := int64(m.cfg.RoundSeconds)*TicksPerSecond - (m.tick - m.roundStart)
+	left := int64(m.cfg.RoundSeconds)*TicksPerSecond - (m.tick - m.round.start)
 	return int(max(0, (left+TicksPerSecond-1)/TicksPerSecond))
 }
 
@@ -246,11 +246,11 @@ func (m *Match) switchWatch(p *player, forward bool) {
 
 // changeMap moves every human to the spectators and sends the new map.
 func (m *Match) changeMap(name string) {
-	m.mapChangeAt = 0
+	m.round.mapChangeAt = 0
 	m.vote = nil
 	m.recordScores()
 	m.loadMap(name)
-	m.removed = append(m.removed, m.activeIDs()...)
+	m.events.removed = append(m.events.removed, m.activeIDs()...)
 	for _, p := range m.Players {
 		if p == nil {
 			continue
@@ -274,7 +274,7 @@ func (m *Match) changeMap(name string) {
 		m.out.JSON(h.UID, protocol.Clear, nil)
 		m.sendMap(p)
 	}
-	m.roundsWon, m.roundsLost = [3]int{}, [3]int{}
+	m.round.won, m.round.lost = [3]int{}, [3]int{}
 	for _, p := range m.Players {
 		if p != nil {
 			m.statRow(p)

@@ -47,7 +47,7 @@ func hullStrength(t *tankObj) float32 {
 func (m *Match) updateBoards(now float64) {
 	for team := Team1; team <= Team2; team++ {
 		m.updateFocus(team, now)
-		if b := &m.boards[team]; b.rolesAt < 0 || now-b.rolesAt >= rolesInterval {
+		if b := &m.teams.boards[team]; b.rolesAt < 0 || now-b.rolesAt >= rolesInterval {
 			b.rolesAt = now
 			m.dealRoles(team)
 		}
@@ -76,7 +76,7 @@ func (m *Match) focusScore(team int, e *player) float32 {
 // updateFocus picks the team's focus: the best scoring enemy, kept for
 // focusHold seconds and until another scores focusSwitchRatio times more.
 func (m *Match) updateFocus(team int, now float64) {
-	b := &m.boards[team]
+	b := &m.teams.boards[team]
 	best, bestScore := uint8(0), float32(-1)
 	var curScore float32 = -1
 	for _, e := range m.Players {

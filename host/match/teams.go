@@ -57,13 +57,13 @@ func (m *Match) botToMove(team int) *player {
 func (m *Match) moveBot(p *player, team int) {
 	m.outbox.StatGone(p.gid, p.team)
 	if p.tank != nil {
-		m.removed = append(m.removed, p.gid)
+		m.events.removed = append(m.events.removed, p.gid)
 		p.tank = nil
 	}
 	p.team = team
 	p.dead = true
 	p.bot.reset()
-	if m.restartAt == 0 && m.tick-m.roundStart <= graceTicks {
+	if m.round.restartAt == 0 && m.tick-m.round.start <= graceTicks {
 		m.spawnAtFreeSpot(p)
 	}
 	m.statRow(p)

@@ -72,7 +72,7 @@ func (m *Match) teamChange(p *player, key string) {
 	}
 	m.outbox.StatGone(p.gid, p.team)
 	if p.tank != nil {
-		m.removed = append(m.removed, p.gid)
+		m.events.removed = append(m.events.removed, p.gid)
 		p.tank = nil
 	}
 	p.team = team
@@ -105,7 +105,7 @@ func (m *Match) teamChange(p *player, key string) {
 		m.checkWipe()
 	default:
 		h.QueueChat("s:2:" + teamKey(team))
-		if m.tick-m.roundStart <= graceTicks {
+		if m.tick-m.round.start <= graceTicks {
 			m.spawnAtFreeSpot(p)
 			m.sendFullPanel(p)
 			m.out.JSON(h.UID, protocol.KeysetData, 1)
@@ -200,7 +200,7 @@ func (m *Match) proposeMap(p *player, name string) {
 		m.changeMap(name)
 		return
 	}
-	if m.vote != nil || m.mapChangeAt != 0 {
+	if m.vote != nil || m.round.mapChangeAt != 0 {
 		p.human.QueueChat("v:3")
 		return
 	}
@@ -252,7 +252,7 @@ func (m *Match) finishVote() {
 			}
 		}
 		if winner == "" {
-			m.mapStart = m.tick // nobody voted: the current map is extended
+			m.round.mapStart = m.tick // nobody voted: the current map is extended
 			return
 		}
 	} else {
@@ -271,6 +271,6 @@ func (m *Match) finishVote() {
 		winner = v.mapName
 	}
 	m.outbox.Chat("v:4", "m:1:"+winner)
-	m.nextMap = winner
-	m.mapChangeAt = m.tick + mapDelayTicks
+	m.round.nextMap = winner
+	m.round.mapChangeAt = m.tick + mapDelayTicks
 }

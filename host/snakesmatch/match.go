@@ -103,34 +103,38 @@ type Match struct {
 	log    *slog.Logger
 	rng    *rand.Rand
 	config json.RawMessage
-	schema *snapschema.Schema
-	keyS1  *snapschema.Key
-	keyCr  *snapschema.Key
-	// s1 and cr are the game's row layouts bound to the keys.
-	s1    snakes.SnakeRow
-	cr    snakes.CrystalRow
-	model snakes.Model
-	world worldRules
-	rules rules
-	shape arenaShape
+	model  snakes.Model
+	world  worldRules
+	rules  rules
+	shape  arenaShape
 
 	arena arena
 	field field
 	tick  int64
 	nowMs float64
-	seq   uint32
 	game.Roster[*player]
 	nextColor uint8
 	nulls     []uint8 // s1 rows to remove in the next frame
 
 	outbox game.Outbox // the meta for everyone
 	boards boards      // the host's own leaderboards, for ACCOLADES_DATA
+	wire   frameWriter
+}
 
-	frame  packer.Frame
-	body   []byte
-	vals   []packer.Value
-	crRows []crRow
-	spine  [2 * snakes.SpinePoints]float32
+// frameWriter packs the snapshot frames: the snake and crystal keys of
+// the schema the match sends and the game's row layouts bound to them,
+// the frame being written, the shared body of the current one, its
+// sequence number, and the scratch the rows are made in.
+type frameWriter struct {
+	keyS1, keyCr *snapschema.Key
+	s1           snakes.SnakeRow
+	cr           snakes.CrystalRow
+	frame        packer.Frame
+	body         []byte
+	seq          uint32
+	vals         []packer.Value
+	crRows       []crRow
+	spine        [2 * snakes.SpinePoints]float32
 }
 
 type player struct {
@@ -230,13 +234,13 @@ func New(cfg Config) (*Match, error) {
 		return nil, fmt.Errorf("snakes config: %w", err)
 	}
 	m := &Match{cfg: cfg, log: cfg.Log, rng: rand.New(rand.NewPCG(cfg.Seed, 0x736e616b6573)),
-		config: compact, schema: schema, keyS1: schema.Key("s1"), keyCr: schema.Key("cr"),
+		config: compact, wire: frameWriter{keyS1: schema.Key("s1"), keyCr: schema.Key("cr")},
 		model: model, world: world, rules: r, shape: shape, Roster: game.Roster[*player]{Users: game.Users[*player]{}}, out: discard{}}
-	if m.keyS1 == nil || m.keyCr == nil {
+	if m.wire.keyS1 == nil || m.wire.keyCr == nil {
 		return nil, fmt.Errorf("snakes config: the snapshot has no s1 or no cr key")
 	}
-	s1, cr := snapschema.NewBinder(m.keyS1), snapschema.NewBinder(m.keyCr)
-	m.s1, m.cr = snakes.BindSnakeRow(s1), snakes.BindCrystalRow(cr)
+	s1, cr := snapschema.NewBinder(m.wire.keyS1), snapschema.NewBinder(m.wire.keyCr)
+	m.wire.s1, m.wire.cr = snakes.BindSnakeRow(s1), snakes.BindCrystalRow(cr)
 	if err := errors.Join(s1.Complete(), cr.Complete()); err != nil {
 		return nil, fmt.Errorf("snakes config: %w", err)
 	}
@@ -431,9 +435,9 @@ func (m *Match) firstShot() any {
 		}
 		var r snakeRow
 		m.rowOf(p.snake, &r)
-		v, row := m.row(len(m.keyS1.Fields)), make([]float64, len(m.keyS1.Fields))
-		packSnake(&m.s1, v, &r)
-		for i, f := range m.keyS1.Fields {
+		v, row := m.row(len(m.wire.keyS1.Fields)), make([]float64, len(m.wire.keyS1.Fields))
+		packSnake(&m.wire.s1, v, &r)
+		for i, f := range m.wire.keyS1.Fields {
 			row[i] = v[i].Number(f.Type)
 		}
 		rows[strconv.Itoa(int(p.gid))] = row

@@ -96,8 +96,8 @@ type snakeRow struct {
 // rowOf fills the s1 row of a live snake, every float rounded to the
 // hundredth as the clients decode it.
 func (m *Match) rowOf(o *snakeObj, r *snakeRow) {
-	o.s.Path.Resample(&m.spine)
-	for i, v := range m.spine {
+	o.s.Path.Resample(&m.wire.spine)
+	for i, v := range m.wire.spine {
 		r.spine[i] = packer.Round2(v)
 	}
 	r.angle = packer.Round2(o.s.Angle)
@@ -124,10 +124,10 @@ func packSnake(l *snakes.SnakeRow, v []packer.Value, r *snakeRow) {
 }
 
 func (m *Match) row(n int) []packer.Value {
-	if cap(m.vals) < n {
-		m.vals = make([]packer.Value, n)
+	if cap(m.wire.vals) < n {
+		m.wire.vals = make([]packer.Value, n)
 	}
-	return m.vals[:n]
+	return m.wire.vals[:n]
 }
 
 // packBody packs the blocks every user shares: the snakes (rows of the
@@ -135,9 +135,9 @@ func (m *Match) row(n int) []packer.Value {
 // delta. It reports whether the frame carries removals or crystals (sent
 // reliably).
 func (m *Match) packBody() bool {
-	f := &m.frame
+	f := &m.wire.frame
 	f.Start(0, 0, nil, nil)
-	f.Block(m.keyS1)
+	f.Block(m.wire.keyS1)
 	events := false
 	for _, id := range m.nulls {
 		if p := m.Players[id]; p == nil || p.snake == nil || !p.snake.s.Alive {
@@ -153,20 +153,20 @@ func (m *Match) packBody() bool {
 		}
 		m.rowOf(p.snake, &r)
 		p.snake.shown = true
-		v := m.row(len(m.keyS1.Fields))
-		packSnake(&m.s1, v, &r)
+		v := m.row(len(m.wire.keyS1.Fields))
+		packSnake(&m.wire.s1, v, &r)
 		f.Row(uint32(p.gid), v)
 	}
-	m.crRows = m.field.drain(m.crRows[:0])
-	if len(m.crRows) > 0 {
-		f.Block(m.keyCr)
-		for i := range m.crRows {
-			c := &m.crRows[i].c
-			if m.crRows[i].gone {
+	m.wire.crRows = m.field.drain(m.wire.crRows[:0])
+	if len(m.wire.crRows) > 0 {
+		f.Block(m.wire.keyCr)
+		for i := range m.wire.crRows {
+			c := &m.wire.crRows[i].c
+			if m.wire.crRows[i].gone {
 				f.NullRow(c.id)
 				continue
 			}
-			v, l := m.row(len(m.keyCr.Fields)), &m.cr
+			v, l := m.row(len(m.wire.keyCr.Fields)), &m.wire.cr
 			v[l.X.Index()], v[l.Y.Index()] = packer.F(packer.Round2(c.x)), packer.F(packer.Round2(c.y))
 			v[l.Tier.Index()], v[l.Color.Index()] = packer.I(uint32(c.tier)), packer.I(uint32(c.color))
 			f.Row(c.id, v)
@@ -175,11 +175,11 @@ func (m *Match) packBody() bool {
 	body, err := f.Bytes()
 	if err != nil {
 		m.log.Error("snakes: pack frame body", "err", err)
-		m.body = m.body[:0]
+		m.wire.body = m.wire.body[:0]
 		return false
 	}
-	m.body = append(m.body[:0], body[headerLen:]...)
-	return events || len(m.crRows) > 0
+	m.wire.body = append(m.wire.body[:0], body[headerLen:]...)
+	return events || len(m.wire.crRows) > 0
 }
 
 // headerLen is the size of a frame header without camera or player block.
@@ -188,7 +188,7 @@ const headerLen = 15
 // send packs the shared body once, then sends every ready user its header
 // (camera, player block) with it, and the tick's meta.
 func (m *Match) send() {
-	m.seq++
+	m.wire.seq++
 	reliable := m.packBody()
 	meta := m.outbox.Take(m.headRows)
 	if m.rules.leaderboard {
@@ -235,8 +235,8 @@ func (m *Match) sendFrame(p *player, reliable bool) {
 		reliable = true
 	}
 	h.forceReset = false
-	m.frame.Start(m.seq, m.nowMs, &cam, pl)
-	if err := game.SendFrame(m.out, h.UID, &m.frame, m.body, reliable); err != nil {
+	m.wire.frame.Start(m.wire.seq, m.nowMs, &cam, pl)
+	if err := game.SendFrame(m.out, h.UID, &m.wire.frame, m.wire.body, reliable); err != nil {
 		m.log.Error("snakes: frame not sent", "err", err)
 	}
 }

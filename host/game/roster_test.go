@@ -121,3 +121,33 @@ func TestValidName(t *testing.T) {
 		}
 	}
 }
+
+func TestKeysAndSwitchWatch(t *testing.T) {
+	u := Users[*member]{5: {seat: &Seat{UID: 5}}}
+	for _, bad := range []string{"1:down", "x:down:fire"} {
+		if _, _, ok := u.Keys(5, bad); ok {
+			t.Errorf("%q taken", bad)
+		}
+	}
+	if _, _, ok := u.Keys(6, "1:down:fire"); ok {
+		t.Error("keys of a user nobody has taken")
+	}
+	p, f, ok := u.Keys(5, "42:aim:1:2:3")
+	if !ok || p.seat.InputSeq != 42 || len(f) != 5 || f[1] != "aim" {
+		t.Fatalf("%v %v, seq %d", f, ok, p.seat.InputSeq)
+	}
+	alive := func(m *member) bool { return m.team != 0 }
+	players := []*member{nil, {team: 1}, {}, {team: 1}}
+	var watch uint8
+	for _, want := range []uint8{1, 3, 1} {
+		if !SwitchWatch(players, &watch, true, alive) || watch != want {
+			t.Fatalf("forward to %d, want %d", watch, want)
+		}
+	}
+	if !SwitchWatch(players, &watch, false, alive) || watch != 3 {
+		t.Fatalf("back to %d", watch)
+	}
+	if SwitchWatch(players[:3:3][:1], &watch, true, alive) || watch != 3 {
+		t.Fatal("switched with nobody alive")
+	}
+}

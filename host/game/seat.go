@@ -2,6 +2,8 @@ package game
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"vimpclient/host/packer"
 )
@@ -16,6 +18,9 @@ type Seat struct {
 	// Latency is the smoothed round-trip time in ms (an int), nil before
 	// the first measurement.
 	Latency any
+	// InputSeq is the seq of the last KEYS_DATA, which the player block
+	// echoes.
+	InputSeq uint32
 	// Watch is the game id of the participant the user looks at while it
 	// has nothing of its own to follow (0: the first one alive).
 	Watch uint8
@@ -136,3 +141,58 @@ func (u Users[P]) Take(uid int) (p P, ok bool) {
 	}
 	return p, ok
 }
+
+// Keys reads a KEYS_DATA payload "seq:action:..." of uid's: its
+// participant, whose seat's InputSeq takes the seq, and the payload's
+// fields (the seq first). ok is false for a user without a participant and
+// for a payload of fewer than three fields or without a valid seq.
+func (u Users[P]) Keys(uid int, payload string) (p P, fields []string, ok bool) {
+	var none P
+	if p = u[uid]; p == none {
+		return none, nil, false
+	}
+	fields = strings.Split(payload, ":")
+	if len(fields) < 3 {
+		return none, nil, false
+	}
+	seq, err := strconv.ParseUint(fields[0], 10, 32)
+	if err != nil {
+		return none, nil, false
+	}
+	p.Seat().InputSeq = uint32(seq)
+	return p, fields, true
+}
+
+// SwitchWatch moves *watch to the next participant alive after it in game
+// id order (the previous one when forward is false), from players indexed
+// by game id; to the first alive one when *watch names none of them. It
+// reports false, with *watch unchanged, when nobody is alive.
+func SwitchWatch[P comparable](players []P, watch *uint8, forward bool, alive func(P) bool) bool {
+	var none P
+	var ids []uint8
+	for id, q := range players {
+		if q != none && alive(q) {
+			ids = append(ids, uint8(id))
+		}
+	}
+	if len(ids) == 0 {
+		return false
+	}
+	next := 0
+	for i, id := range ids {
+		if id == *watch {
+			next = (i + 1) % len(ids)
+			if !forward {
+				next = (i - 1 + len(ids)) % len(ids)
+			}
+		}
+	}
+	*watch = ids[next]
+	return true
+}
+
+// Discard is an Out that sends nothing: a match's until SetOut.
+type Discard struct{}
+
+func (Discard) JSON(int, int, any)      {}
+func (Discard) Frame(int, []byte, bool) {}

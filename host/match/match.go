@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 
 	"vimpclient/games/tanks"
@@ -257,7 +256,6 @@ func (p *player) Nick() string { return p.name }
 type human struct {
 	game.Seat
 	currentMap string
-	inputSeq   uint32
 	forceReset bool
 	shake      string
 	panel      panelState
@@ -370,7 +368,7 @@ func New(cfg Config) (*Match, error) {
 			keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"), rows: rows},
 		catalog: catalog{maps: maps, names: names, flat: flatNames(maps, names)},
 		Roster:  game.Roster[*player]{Users: game.Users[*player]{}},
-		out:     discard{},
+		out:     game.Discard{},
 		rules: matchRules{model: model, wp: wp, levels: levels, skill: cfg.BotSkill,
 			surfaces: core.Surfaces, props: core.Props, tilt: tilt},
 		teams: teamBoards{boards: [3]teamBoard{{rolesAt: -1}, {rolesAt: -1}, {rolesAt: -1}}},
@@ -382,11 +380,6 @@ func New(cfg Config) (*Match, error) {
 	m.startRound()
 	return m, nil
 }
-
-type discard struct{}
-
-func (discard) JSON(int, int, any)      {}
-func (discard) Frame(int, []byte, bool) {}
 
 // SetOut connects the match to its transport.
 func (m *Match) SetOut(o Out) { m.out = o }
@@ -581,21 +574,15 @@ func (m *Match) FirstShotReady(uid int) {
 }
 
 func (m *Match) firstShot() any {
-	rows := map[string][]float64{}
+	shot := game.NewFirstShot(m.wire.keyM1)
 	for _, p := range m.Players {
 		if p == nil || p.tank == nil {
 			continue
 		}
 		r := p.tank.values(p, m.rules.model.Size, m.current.geom)
-		v, row := m.row(len(m.wire.keyM1.Fields)), make([]float64, len(m.wire.keyM1.Fields))
+		v := m.row(len(m.wire.keyM1.Fields))
 		packTank(&m.wire.rows.m1, v, &r)
-		for i, f := range m.wire.keyM1.Fields {
-			row[i] = v[i].Number(f.Type)
-		}
-		rows[strconv.Itoa(int(p.gid))] = row
+		shot.Add(p.gid, v)
 	}
-	if len(rows) == 0 {
-		return map[string]any{}
-	}
-	return map[string]any{"m1": rows}
+	return shot.Snapshot()
 }

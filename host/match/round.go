@@ -2,9 +2,9 @@ package match
 
 import (
 	"strconv"
-	"strings"
 
 	"vimpclient/games/tanks"
+	"vimpclient/host/game"
 	"vimpclient/protocol"
 )
 
@@ -142,19 +142,10 @@ func (m *Match) sendEmptyPanel(p *player) {
 
 // Keys applies a KEYS_DATA payload "seq:action:name".
 func (m *Match) Keys(uid int, payload string) {
-	p := m.Users[uid]
-	if p == nil {
+	p, parts, ok := m.Users.Keys(uid, payload)
+	if !ok {
 		return
 	}
-	parts := strings.SplitN(payload, ":", 4)
-	if len(parts) < 3 {
-		return
-	}
-	seq, err := strconv.ParseUint(parts[0], 10, 32)
-	if err != nil {
-		return
-	}
-	p.human.inputSeq = uint32(seq)
 	down := parts[1] == "down"
 	if !down && parts[1] != "up" {
 		return // aim messages and unknown actions: tanks has no pointer
@@ -216,32 +207,12 @@ func botName(n int) string {
 	return names[n%len(names)]
 }
 
+// switchWatch moves a watching player's camera to the next (or the
+// previous) live tank.
 func (m *Match) switchWatch(p *player, forward bool) {
-	var ids []uint8
-	for _, q := range m.Players {
-		if q != nil && q.tank != nil && q.tank.alive() {
-			ids = append(ids, q.gid)
-		}
+	if game.SwitchWatch(m.Players[:], &p.human.Watch, forward, hasLiveTank) {
+		p.human.forceReset = true
 	}
-	if len(ids) == 0 {
-		return
-	}
-	cur := -1
-	for i, id := range ids {
-		if id == p.human.Watch {
-			cur = i
-		}
-	}
-	next := 0
-	if cur >= 0 {
-		if forward {
-			next = (cur + 1) % len(ids)
-		} else {
-			next = (cur - 1 + len(ids)) % len(ids)
-		}
-	}
-	p.human.Watch = ids[next]
-	p.human.forceReset = true
 }
 
 // changeMap moves every human to the spectators and sends the new map.

@@ -232,7 +232,7 @@ func (m *Match) sendFrame(p *player, reliable bool) {
 	if t := p.tank; t != nil && t.alive() && p.team != Spectators {
 		cam.X, cam.Y = packer.Round2(t.st.X), packer.Round2(t.st.Y)
 		s := &t.st
-		block = packer.Player{GameID: p.gid, InputSeq: h.inputSeq,
+		block = packer.Player{GameID: p.gid, InputSeq: h.InputSeq,
 			State: [8]float32{s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel, s.Gun, s.Throttle}, Centering: s.Centering}
 		pl = &block
 	} else if w := m.watched(p); w != nil {
@@ -264,6 +264,9 @@ func (m *Match) sendFrame(p *player, reliable bool) {
 // watched returns the player a spectator or dead player looks at: the
 // chosen one if still alive, else the first alive tank.
 func (m *Match) watched(p *player) *player {
-	w, _ := game.Watched(m.Players[:], &p.human.Watch, func(q *player) bool { return q.tank != nil && q.tank.alive() })
+	w, _ := game.Watched(m.Players[:], &p.human.Watch, hasLiveTank)
 	return w
 }
+
+// hasLiveTank reports whether q is one a camera may follow.
+func hasLiveTank(q *player) bool { return q.tank != nil && q.tank.alive() }

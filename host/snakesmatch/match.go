@@ -19,7 +19,6 @@ import (
 	"log/slog"
 	"math"
 	"math/rand/v2"
-	"strconv"
 
 	"vimpclient/games/snakes"
 	"vimpclient/host/game"
@@ -163,7 +162,6 @@ func (p *player) Nick() string { return p.name }
 type human struct {
 	game.Seat
 	sentSize   int // the arena size of the last MAP_DATA sent
-	inputSeq   uint32
 	forceReset bool
 	panel      panel
 	sentPanel  panel
@@ -235,7 +233,7 @@ func New(cfg Config) (*Match, error) {
 	}
 	m := &Match{cfg: cfg, log: cfg.Log, rng: rand.New(rand.NewPCG(cfg.Seed, 0x736e616b6573)),
 		config: compact, wire: frameWriter{keyS1: schema.Key("s1"), keyCr: schema.Key("cr")},
-		model: model, world: world, rules: r, shape: shape, Roster: game.Roster[*player]{Users: game.Users[*player]{}}, out: discard{}}
+		model: model, world: world, rules: r, shape: shape, Roster: game.Roster[*player]{Users: game.Users[*player]{}}, out: game.Discard{}}
 	if m.wire.keyS1 == nil || m.wire.keyCr == nil {
 		return nil, fmt.Errorf("snakes config: the snapshot has no s1 or no cr key")
 	}
@@ -250,11 +248,6 @@ func New(cfg Config) (*Match, error) {
 	}
 	return m, nil
 }
-
-type discard struct{}
-
-func (discard) JSON(int, int, any)      {}
-func (discard) Frame(int, []byte, bool) {}
 
 // SetOut connects the match to its transport.
 func (m *Match) SetOut(o game.Out) { m.out = o }
@@ -428,22 +421,16 @@ func (m *Match) FirstShotReady(uid int) {
 
 // firstShot lists the live snakes (FIRST_SHOT_DATA carries no crystals).
 func (m *Match) firstShot() any {
-	rows := map[string][]float64{}
+	shot := game.NewFirstShot(m.wire.keyS1)
 	for _, p := range m.Players {
-		if p == nil || p.snake == nil || !p.snake.s.Alive {
+		if p == nil || !hasLiveSnake(p) {
 			continue
 		}
 		var r snakeRow
 		m.rowOf(p.snake, &r)
-		v, row := m.row(len(m.wire.keyS1.Fields)), make([]float64, len(m.wire.keyS1.Fields))
+		v := m.row(len(m.wire.keyS1.Fields))
 		packSnake(&m.wire.s1, v, &r)
-		for i, f := range m.wire.keyS1.Fields {
-			row[i] = v[i].Number(f.Type)
-		}
-		rows[strconv.Itoa(int(p.gid))] = row
+		shot.Add(p.gid, v)
 	}
-	if len(rows) == 0 {
-		return map[string]any{}
-	}
-	return map[string]any{"s1": rows}
+	return shot.Snapshot()
 }

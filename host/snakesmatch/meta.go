@@ -14,19 +14,10 @@ import (
 // Keys applies a KEYS_DATA payload: "seq:down|up:command" or the pointer's
 // "seq:aim:x:y:flags" (flags bit 0 pressed, bit 1 a double tap: boost).
 func (m *Match) Keys(uid int, payload string) {
-	p := m.Users[uid]
-	if p == nil {
+	p, parts, ok := m.Users.Keys(uid, payload)
+	if !ok {
 		return
 	}
-	parts := strings.Split(payload, ":")
-	if len(parts) < 3 {
-		return
-	}
-	seq, err := strconv.ParseUint(parts[0], 10, 32)
-	if err != nil {
-		return
-	}
-	p.human.inputSeq = uint32(seq)
 	o := p.snake
 	if parts[1] == "aim" {
 		if len(parts) != 5 || o == nil {
@@ -94,27 +85,12 @@ func applyKey(o *snakeObj, name string, down bool) {
 	}
 }
 
+// switchWatch moves a watching player's camera to the next (or the
+// previous) live snake.
 func (m *Match) switchWatch(p *player, forward bool) {
-	var ids []uint8
-	for _, q := range m.Players {
-		if q != nil && q.snake != nil && q.snake.s.Alive {
-			ids = append(ids, q.gid)
-		}
+	if game.SwitchWatch(m.Players[:], &p.human.Watch, forward, hasLiveSnake) {
+		p.human.forceReset = true
 	}
-	if len(ids) == 0 {
-		return
-	}
-	next := 0
-	for i, id := range ids {
-		if id == p.human.Watch {
-			next = (i + 1) % len(ids)
-			if !forward {
-				next = (i - 1 + len(ids)) % len(ids)
-			}
-		}
-	}
-	p.human.Watch = ids[next]
-	p.human.forceReset = true
 }
 
 // Vote handles VOTE_DATA: "teams" asks for the list, ["teamChange", team]

@@ -225,7 +225,7 @@ func (m *Match) sendFrame(p *player, reliable bool) {
 		if o.s.Alive {
 			alive = 1
 		}
-		block = packer.Player{GameID: p.gid, InputSeq: h.inputSeq,
+		block = packer.Player{GameID: p.gid, InputSeq: h.InputSeq,
 			State: [8]float32{o.s.X, o.s.Y, float32(cs), float32(sn), float32(o.crystals), m.length(o.crystals), alive, o.s.Grace}}
 		pl = &block
 	} else if w := m.watched(p); w != nil {
@@ -244,6 +244,9 @@ func (m *Match) sendFrame(p *player, reliable bool) {
 // watched returns the snake a spectator looks at: the chosen one while it
 // lives, else the first live one.
 func (m *Match) watched(p *player) *player {
-	w, _ := game.Watched(m.Players[:], &p.human.Watch, func(q *player) bool { return q.snake != nil && q.snake.s.Alive })
+	w, _ := game.Watched(m.Players[:], &p.human.Watch, hasLiveSnake)
 	return w
 }
+
+// hasLiveSnake reports whether q is one a camera may follow.
+func hasLiveSnake(q *player) bool { return q.snake != nil && q.snake.s.Alive }

@@ -91,3 +91,16 @@ func LatencyCell(s *Seat) any {
 	}
 	return s.Latency
 }
+
+// SendReady sends payload on port to every ready user, in game id order.
+func (r *Roster[P]) SendReady(o Out, port int, payload any) {
+	var none P
+	for _, p := range r.Players {
+		if p == none {
+			continue
+		}
+		if s := p.Seat(); s != nil && s.Ready {
+			o.JSON(s.UID, port, payload)
+		}
+	}
+}

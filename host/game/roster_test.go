@@ -151,3 +151,15 @@ func TestKeysAndSwitchWatch(t *testing.T) {
 		t.Fatal("switched with nobody alive")
 	}
 }
+
+func TestSendReady(t *testing.T) {
+	var r Roster[*member]
+	r.Add(1, &member{})
+	r.AddUser(7, 2, &member{seat: &Seat{UID: 7, Ready: true}})
+	r.AddUser(8, 3, &member{seat: &Seat{UID: 8}})
+	var rec recorder
+	r.SendReady(&rec, 18, "pic")
+	if len(rec.msgs) != 1 || rec.msgs[0] != (sent{7, 18, "pic"}) {
+		t.Fatalf("sent %v", rec.msgs)
+	}
+}

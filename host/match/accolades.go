@@ -167,11 +167,7 @@ func (m *Match) sendAccolades() {
 	if len(pic.Boards["day"]) == 0 {
 		return // nothing to show yet
 	}
-	for _, p := range m.Players {
-		if p != nil && p.human != nil && p.human.Ready {
-			m.out.JSON(p.human.UID, protocol.AccoladesData, json.RawMessage(b))
-		}
-	}
+	m.SendReady(m.out, protocol.AccoladesData, json.RawMessage(b))
 }
 
 // sendAccoladesTo gives a user who just became ready the current picture.

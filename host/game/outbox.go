@@ -67,9 +67,13 @@ type Tick struct {
 	Stat, Chat, Vote any
 }
 
-// Send sends s the tick's stat block, then a chat item and a vote item:
-// the tick's for everyone, else the next of s's own.
-func (t *Tick) Send(o Out, s *Seat) {
+// Send sends s its panel items (nil: none changed), the tick's stat
+// block, then a chat item and a vote item: the tick's for everyone, else
+// the next of s's own.
+func (t *Tick) Send(o Out, s *Seat, panel []string) {
+	if panel != nil {
+		o.JSON(s.UID, protocol.PanelData, panel)
+	}
 	if t.Stat != nil {
 		o.JSON(s.UID, protocol.StatData, t.Stat)
 	}

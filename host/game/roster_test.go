@@ -3,6 +3,7 @@ package game
 import (
 	"reflect"
 	"testing"
+	"vimpclient/protocol"
 )
 
 type member struct {
@@ -63,7 +64,7 @@ func TestOutboxTick(t *testing.T) {
 	o.StatGone(7, 2)
 	heads := func() []any { return []any{"h"} }
 	tick := o.Take(heads)
-	tick.Send(&rec, s)
+	tick.Send(&rec, s, nil)
 	// Chat for everyone goes first; the user's own waits. The null row
 	// goes without heads.
 	if len(rec.msgs) != 3 || rec.msgs[1].payload != "all" || rec.msgs[2].payload != "my vote" {
@@ -75,8 +76,8 @@ func TestOutboxTick(t *testing.T) {
 	rec.msgs = nil
 	o.StatRow([]any{"7", 2, []any{"x"}})
 	tick = o.Take(heads)
-	tick.Send(&rec, s)
-	if len(rec.msgs) != 2 || rec.msgs[1].payload != "mine" || rec.msgs[0].payload.([]any)[1].([]any)[0] != "h" {
+	tick.Send(&rec, s, []string{"t:5"})
+	if len(rec.msgs) != 3 || rec.msgs[0].port != protocol.PanelData || rec.msgs[2].payload != "mine" || rec.msgs[1].payload.([]any)[1].([]any)[0] != "h" {
 		t.Fatalf("second tick %v", rec.msgs)
 	}
 	for range MaxQueue + 5 {

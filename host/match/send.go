@@ -5,7 +5,6 @@ import (
 
 	"vimpclient/host/game"
 	"vimpclient/host/packer"
-	"vimpclient/protocol"
 )
 
 // Step runs one 120 Hz simulation step at host wall time nowMs (epoch ms)
@@ -87,10 +86,7 @@ func (m *Match) send() {
 		h := p.human
 		m.sendFrame(p, reliable)
 		h.panel.t = secs
-		if items := panelDiff(&h.panel, &h.sentPanel); items != nil {
-			m.out.JSON(h.UID, protocol.PanelData, items)
-		}
-		meta.Send(m.out, &h.Seat)
+		meta.Send(m.out, &h.Seat, panelDiff(&h.panel, &h.sentPanel))
 	}
 	m.sendAccolades()
 	m.events.shots = m.events.shots[:0]

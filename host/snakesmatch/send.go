@@ -8,7 +8,6 @@ import (
 	"vimpclient/games/snakes"
 	"vimpclient/host/game"
 	"vimpclient/host/packer"
-	"vimpclient/protocol"
 )
 
 // panel is a human's panel: crystals eaten, kills, score, crystals
@@ -203,10 +202,7 @@ func (m *Match) send() {
 		h := p.human
 		m.sendFrame(p, reliable)
 		h.panel.t = secs
-		if items := m.panelItems(h.panel.diff(&h.sentPanel)); items != nil {
-			m.out.JSON(h.UID, protocol.PanelData, items)
-		}
-		meta.Send(m.out, &h.Seat)
+		meta.Send(m.out, &h.Seat, m.panelItems(h.panel.diff(&h.sentPanel)))
 	}
 }
 

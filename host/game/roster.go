@@ -1,5 +1,7 @@
 package game
 
+import "iter"
+
 // Member is a match's participant as its roster sees it: a User (its
 // seat is nil for a bot) with a nick.
 type Member interface {
@@ -92,15 +94,25 @@ func LatencyCell(s *Seat) any {
 	return s.Latency
 }
 
+// Ready yields the participants of the ready users, with their seats, in
+// game id order: those frames and meta go to.
+func (r *Roster[P]) Ready() iter.Seq2[P, *Seat] {
+	return func(yield func(P, *Seat) bool) {
+		var none P
+		for _, p := range r.Players {
+			if p == none {
+				continue
+			}
+			if s := p.Seat(); s != nil && s.Ready && !yield(p, s) {
+				return
+			}
+		}
+	}
+}
+
 // SendReady sends payload on port to every ready user, in game id order.
 func (r *Roster[P]) SendReady(o Out, port int, payload any) {
-	var none P
-	for _, p := range r.Players {
-		if p == none {
-			continue
-		}
-		if s := p.Seat(); s != nil && s.Ready {
-			o.JSON(s.UID, port, payload)
-		}
+	for _, s := range r.Ready() {
+		o.JSON(s.UID, port, payload)
 	}
 }

@@ -79,14 +79,11 @@ func (m *Match) send() {
 	reliable := len(m.events.shots) > 0 || len(m.events.planted) > 0 || len(m.events.detonated) > 0 || len(m.events.explosions) > 0 || len(m.events.removed) > 0
 	meta := m.outbox.Take(m.headRows)
 	secs := m.roundSecondsLeft()
-	for _, p := range m.Players {
-		if p == nil || p.human == nil || !p.human.Ready {
-			continue
-		}
-		h := p.human
+	for p, seat := range m.Ready() {
 		m.sendFrame(p, reliable)
+		h := p.human
 		h.panel.t = secs
-		meta.Send(m.out, &h.Seat, panelDiff(&h.panel, &h.sentPanel))
+		meta.Send(m.out, seat, panelDiff(&h.panel, &h.sentPanel))
 	}
 	m.sendAccolades()
 	m.events.shots = m.events.shots[:0]

@@ -195,14 +195,11 @@ func (m *Match) send() {
 	}
 	secs := m.roundSecondsLeft()
 	m.sendAccolades()
-	for _, p := range m.Players {
-		if p == nil || p.human == nil || !p.human.Ready {
-			continue
-		}
-		h := p.human
+	for p, seat := range m.Ready() {
 		m.sendFrame(p, reliable)
+		h := p.human
 		h.panel.t = secs
-		meta.Send(m.out, &h.Seat, m.panelItems(h.panel.diff(&h.sentPanel)))
+		meta.Send(m.out, seat, m.panelItems(h.panel.diff(&h.sentPanel)))
 	}
 }
 

@@ -9,8 +9,9 @@ import (
 )
 
 // Seat is the part of a connected user's state every match keeps alike:
-// the handshake steps the room loop reports and the round-trip time the
-// stat table shows. A match's own user state embeds it.
+// the handshake steps the room loop reports, the round-trip time the stat
+// table shows, the input seq the frames echo, the participant it watches,
+// and the meta queued for it alone. A match's own user state embeds it.
 type Seat struct {
 	UID    int
 	InGame bool // MODULES_READY received

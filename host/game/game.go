@@ -1,6 +1,9 @@
 // Package game is what the embedded host needs from the match it runs:
 // the room loop drives any Match through these calls, whichever game it
-// plays (tanks in package match, snakes in package snakesmatch).
+// plays (tanks in package match, snakes in package snakesmatch), and asks
+// for the optional roles a game may have. It also holds what the matches
+// keep alike: the roster of participants, the seat of a connected user,
+// the meta fan-out of each send tick, and the chat and key lines.
 package game
 
 import "encoding/json"

@@ -17,7 +17,7 @@ func (s *Server) manifest() map[string]any {
 		"id": s.game.ID, "engineApi": 3, "version": s.version, "title": s.game.Title,
 		"entries":    map[string]string{},
 		"assetsBase": "/games/" + s.game.ID + "/",
-		"maps":       map[string]any{"version": s.version, "list": s.room.match.MapNames()},
+		"maps":       map[string]any{"version": s.version, "list": mapNames(s.room.match)},
 	}
 }
 
@@ -41,11 +41,11 @@ func (s *Server) routes() http.Handler {
 			writeJSON(w, http.StatusNotFound, map[string]string{"error": "unknownGame"})
 			return
 		}
-		writeJSON(w, http.StatusOK, map[string]any{"version": s.version, "maps": s.room.match.MapNames()})
+		writeJSON(w, http.StatusOK, map[string]any{"version": s.version, "maps": mapNames(s.room.match)})
 	})
 	mux.HandleFunc("GET /games/{id}/maps/{name}", func(w http.ResponseWriter, r *http.Request) {
 		name := strings.TrimSuffix(r.PathValue("name"), ".json")
-		b, ok := s.room.match.MapText(name)
+		b, ok := mapText(s.room.match, name)
 		if r.PathValue("id") != s.game.ID || !ok {
 			writeJSON(w, http.StatusNotFound, map[string]string{"error": "unknownMap"})
 			return

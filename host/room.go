@@ -256,14 +256,14 @@ func (r *room) authData(lobby bool) any {
 			"control": "text", "label": "Name", "validator": "isValidName", "storage": "playerName",
 			"required": true, "maxlength": 15}})
 	}
-	for _, p := range r.match.AuthParams() {
+	for _, p := range authParams(r.match) {
 		params = append(params, p)
 	}
 	return map[string]any{
 		"elems": map[string]string{"authId": "auth", "errorId": "auth-error", "enterId": "auth-enter",
 			"fieldsId": "auth-fields", "titleId": "auth-title", "informsId": "auth-informs"},
 		"params": params,
-		"texts":  r.match.AuthTexts(),
+		"texts":  authTexts(r.match),
 	}
 }
 
@@ -319,7 +319,7 @@ func (r *room) auth(c *client, ev event) {
 		names = names[:0]
 		fields["name"] = ev.nick
 	}
-	for _, p := range r.match.AuthParams() {
+	for _, p := range authParams(r.match) {
 		names = append(names, p.Name)
 	}
 	for _, n := range names {
@@ -336,10 +336,10 @@ func (r *room) auth(c *client, ev event) {
 		fields[n] = s
 	}
 	var errs []authError
-	if !c.lobby && !match.ValidName(fields["name"]) {
+	if !c.lobby && !game.ValidName(fields["name"]) {
 		errs = append(errs, authError{"name", "not valid"})
 	}
-	for _, n := range r.match.ValidateAuth(fields) {
+	for _, n := range invalidAuth(r.match, fields) {
 		errs = append(errs, authError{n, "not valid"})
 	}
 	if len(errs) > 0 {
@@ -384,7 +384,9 @@ func (r *room) inGame(c *client, ev event) {
 		var s string
 		if json.Unmarshal(ev.payload, &s) == nil {
 			c.lastActive = r.now
-			r.match.Chat(c.uid, s)
+			if ch, ok := r.match.(game.Chatter); ok {
+				ch.Chat(c.uid, s)
+			}
 		}
 	case protocol.VoteSend:
 		p := strings.TrimSpace(string(ev.payload))
@@ -392,7 +394,9 @@ func (r *room) inGame(c *client, ev event) {
 			return
 		}
 		c.lastActive = r.now
-		r.match.Vote(c.uid, ev.payload)
+		if v, ok := r.match.(game.Voter); ok {
+			v.Vote(c.uid, ev.payload)
+		}
 	case protocol.Pong:
 		r.pong(c, ev.payload)
 	}
@@ -407,7 +411,9 @@ func (r *room) pong(c *client, payload []byte) {
 	c.missed = 0
 	sample := float64(r.now.Sub(c.pingSent)) / float64(time.Millisecond)
 	c.rtt = 0.9*c.rtt + 0.1*sample
-	r.match.SetLatency(c.uid, int(math.Round(c.rtt)))
+	if l, ok := r.match.(game.LatencyRecorder); ok {
+		l.SetLatency(c.uid, int(math.Round(c.rtt)))
+	}
 	if c.rtt > float64(r.cfg.MaxLatency)/float64(time.Millisecond) {
 		r.kick(c, 4, protocol.CloseKickMaxLatency)
 	}
@@ -455,7 +461,7 @@ func (r *room) timers(now time.Time) {
 // vote for IdleTimeout.
 func (r *room) idleKicks(now time.Time) {
 	for _, c := range r.clients {
-		if c.closing || !c.joined || c.state != 3 || !r.match.Playing(c.uid) {
+		if c.closing || !c.joined || c.state != 3 || !playing(r.match, c.uid) {
 			continue
 		}
 		if now.Sub(c.lastActive) >= r.cfg.IdleTimeout {

@@ -183,8 +183,8 @@ func Start(ctx context.Context, cfg Config) (*Server, error) {
 	h := sha256.New()
 	h.Write([]byte(info.ID))
 	h.Write(m.ConfigData())
-	for _, n := range m.MapNames() {
-		b, _ := m.MapText(n)
+	for _, n := range mapNames(m) {
+		b, _ := mapText(m, n)
 		h.Write(b)
 	}
 	for _, n := range slices.Sorted(maps.Keys(images)) {

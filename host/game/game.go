@@ -1,6 +1,9 @@
 // Package game is what the embedded host needs from the match it runs:
 // the room loop drives any Match through these calls, whichever game it
-// plays (tanks in package match, snakes in package snakesmatch).
+// plays (tanks in package match, snakes in package snakesmatch), and asks
+// for the optional roles a game may have. It also holds what the matches
+// keep alike: the roster of participants, the seat of a connected user,
+// the meta fan-out of each send tick, and the chat and key lines.
 package game
 
 import "encoding/json"
@@ -21,42 +24,81 @@ type AuthParam struct {
 	Options map[string]any `json:"options"`
 }
 
-// Match is one room's game as the host's room loop sees it. A Match is
-// owned by one goroutine and has no locks.
+// Match is one room's game as the host's room loop sees it: the calls
+// every game answers. What only some games have is an optional interface
+// the room discovers by a type assertion (Catalog, Authenticator,
+// LatencyRecorder, Spectators, Chatter, Voter, Resumer); a Match without
+// one gets the plain behaviour its doc names. A Match is owned by one
+// goroutine and has no locks.
 type Match interface {
 	// SetOut connects the match to its transport.
 	SetOut(o Out)
 	// ConfigData is the CONFIG_DATA payload.
 	ConfigData() json.RawMessage
-	// MapNames is the map catalog; MapText a catalog map's JSON (for the
-	// HTTP map endpoints); MapName the map being played.
-	MapNames() []string
-	MapText(name string) ([]byte, bool)
+	// MapName is the map being played.
 	MapName() string
-	// AuthParams are the game's own auth fields (the host puts its guest
-	// name field first), AuthTexts the auth screen's text block, and
-	// ValidateAuth returns the names of the fields that are not valid.
-	AuthParams() []AuthParam
-	AuthTexts() any
-	ValidateAuth(fields map[string]string) []string
 	// Join creates the participant of an authenticated user and returns
 	// its final name, or false when there is no room; Leave removes it.
 	Join(uid int, name string) (string, bool)
 	Leave(uid int)
-	// SetLatency records a user's smoothed round-trip time.
-	SetLatency(uid int, ms int)
-	// Playing reports whether the user is in a playing team (idle kicks).
-	Playing(uid int) bool
-	// ModulesReady, MapReady and FirstShotReady follow the handshake.
+	Handshake
+	// Keys applies a KEYS_DATA payload.
+	Keys(uid int, payload string)
+	// Step runs one 120 Hz simulation step at host wall time nowMs.
+	Step(nowMs float64)
+}
+
+// Handshake is the loading sequence of a joined user, in the order the
+// room loop reports it: MODULES_READY (the match sends its map),
+// MAP_READY (the first shot) and FIRST_SHOT_READY (frames flow).
+type Handshake interface {
 	ModulesReady(uid int)
 	MapReady(uid int)
 	FirstShotReady(uid int)
-	// Keys applies a KEYS_DATA payload, Chat a chat line, Vote a VOTE_DATA.
-	Keys(uid int, payload string)
+}
+
+// Catalog is a Match with a map catalog for the HTTP map endpoints:
+// MapNames lists it, MapText gives a map's JSON. Without it the catalog
+// is the one map being played, whose JSON is not served.
+type Catalog interface {
+	MapNames() []string
+	MapText(name string) ([]byte, bool)
+}
+
+// Authenticator is a Match with auth fields of its own. AuthParams are
+// the fields (the host puts its guest name field first), AuthTexts the
+// auth screen's text block, and ValidateAuth returns the names of the
+// fields that are not valid. Without it the form has the host's fields
+// only and no text block.
+type Authenticator interface {
+	AuthParams() []AuthParam
+	AuthTexts() any
+	ValidateAuth(fields map[string]string) []string
+}
+
+// LatencyRecorder is a Match that shows round-trip times: SetLatency
+// records a user's smoothed one in ms.
+type LatencyRecorder interface {
+	SetLatency(uid int, ms int)
+}
+
+// Spectators is a Match whose users may watch instead of play: Playing
+// reports whether the user is in a playing team, and only those are
+// kicked for idling. Without it every user plays.
+type Spectators interface {
+	Playing(uid int) bool
+}
+
+// Chatter is a Match with chat: Chat takes a CHAT_DATA line. Without it
+// chat lines are dropped.
+type Chatter interface {
 	Chat(uid int, text string)
+}
+
+// Voter is a Match with votes: Vote takes a VOTE_DATA payload. Without it
+// votes are dropped.
+type Voter interface {
 	Vote(uid int, raw json.RawMessage)
-	// Step runs one 120 Hz simulation step at host wall time nowMs.
-	Step(nowMs float64)
 }
 
 // Resumer is a Match that can hold a player's seat while its connection is

@@ -2,13 +2,16 @@ package game
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
 
 	"vimpclient/host/packer"
 )
 
 // Seat is the part of a connected user's state every match keeps alike:
-// the handshake steps the room loop reports and the round-trip time the
-// stat table shows. A match's own user state embeds it.
+// the handshake steps the room loop reports, the round-trip time the stat
+// table shows, the input seq the frames echo, the participant it watches,
+// and the meta queued for it alone. A match's own user state embeds it.
 type Seat struct {
 	UID    int
 	InGame bool // MODULES_READY received
@@ -16,7 +19,26 @@ type Seat struct {
 	// Latency is the smoothed round-trip time in ms (an int), nil before
 	// the first measurement.
 	Latency any
+	// InputSeq is the seq of the last KEYS_DATA, which the player block
+	// echoes.
+	InputSeq uint32
+	// Watch is the game id of the participant the user looks at while it
+	// has nothing of its own to follow (0: the first one alive).
+	Watch uint8
+	// Chat and Votes are the chat and vote items for this user alone,
+	// sent one a tick when the tick has none for everyone (Tick.Send).
+	Chat, Votes []any
 }
+
+// QueueChat queues chat items for the user alone.
+func (s *Seat) QueueChat(items ...any) { s.Chat = Enqueue(s.Chat, items...) }
+
+// QueueVote queues vote items for the user alone.
+func (s *Seat) QueueVote(items ...any) { s.Votes = Enqueue(s.Votes, items...) }
+
+// DropQueues forgets what waits for the user: a connection that is gone
+// gets none of it.
+func (s *Seat) DropQueues() { s.Chat, s.Votes = nil, nil }
 
 // SetLatency records ms and reports whether it changed: the user's stat
 // row is then due.
@@ -71,8 +93,8 @@ func Watched[P comparable](players []P, watch *uint8, alive func(P) bool) (w P, 
 	return none, false
 }
 
-// User is a match's participant of a connected user: its seat, and
-// whether it is in a playing team.
+// User is a match's participant: its seat (nil for a bot), and whether
+// it is in a playing team.
 type User interface {
 	comparable
 	Seat() *Seat
@@ -120,3 +142,58 @@ func (u Users[P]) Take(uid int) (p P, ok bool) {
 	}
 	return p, ok
 }
+
+// Keys reads a KEYS_DATA payload "seq:action:..." of uid's: its
+// participant, whose seat's InputSeq takes the seq, and the payload's
+// fields (the seq first). ok is false for a user without a participant and
+// for a payload of fewer than three fields or without a valid seq.
+func (u Users[P]) Keys(uid int, payload string) (p P, fields []string, ok bool) {
+	var none P
+	if p = u[uid]; p == none {
+		return none, nil, false
+	}
+	fields = strings.Split(payload, ":")
+	if len(fields) < 3 {
+		return none, nil, false
+	}
+	seq, err := strconv.ParseUint(fields[0], 10, 32)
+	if err != nil {
+		return none, nil, false
+	}
+	p.Seat().InputSeq = uint32(seq)
+	return p, fields, true
+}
+
+// SwitchWatch moves *watch to the next participant alive after it in game
+// id order (the previous one when forward is false), from players indexed
+// by game id; to the first alive one when *watch names none of them. It
+// reports false, with *watch unchanged, when nobody is alive.
+func SwitchWatch[P comparable](players []P, watch *uint8, forward bool, alive func(P) bool) bool {
+	var none P
+	var ids []uint8
+	for id, q := range players {
+		if q != none && alive(q) {
+			ids = append(ids, uint8(id))
+		}
+	}
+	if len(ids) == 0 {
+		return false
+	}
+	next := 0
+	for i, id := range ids {
+		if id == *watch {
+			next = (i + 1) % len(ids)
+			if !forward {
+				next = (i - 1 + len(ids)) % len(ids)
+			}
+		}
+	}
+	*watch = ids[next]
+	return true
+}
+
+// Discard is an Out that sends nothing: a match's until SetOut.
+type Discard struct{}
+
+func (Discard) JSON(int, int, any)      {}
+func (Discard) Frame(int, []byte, bool) {}

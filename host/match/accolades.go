@@ -77,7 +77,7 @@ func (b *board) dropLowest() {
 
 // recordScores keeps every participant's score (a round or the map ends).
 func (m *Match) recordScores() {
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		m.recordScore(p)
 	}
 }
@@ -129,7 +129,7 @@ func (m *Match) picture() accolades {
 		}
 		a.Boards["day"] = append(a.Boards["day"], boardRow{Place: i + 1, Nick: r.nick, Score: r.score})
 	}
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil {
 			continue
 		}
@@ -167,11 +167,7 @@ func (m *Match) sendAccolades() {
 	if len(pic.Boards["day"]) == 0 {
 		return // nothing to show yet
 	}
-	for _, p := range m.players {
-		if p != nil && p.human != nil && p.human.Ready {
-			m.out.JSON(p.human.UID, protocol.AccoladesData, json.RawMessage(b))
-		}
-	}
+	m.SendReady(m.out, protocol.AccoladesData, json.RawMessage(b))
 }
 
 // sendAccoladesTo gives a user who just became ready the current picture.

@@ -41,9 +41,9 @@ func TestAccoladesFromMatchResults(t *testing.T) {
 	if n := len(accoladesOf(t, r, 1)); n != 0 {
 		t.Fatalf("%d pictures before any result", n)
 	}
-	alice := m.byUID[1]
+	alice := m.Users[1]
 	var bot *player
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p != nil && p.bot != nil {
 			bot = p
 			break

@@ -118,41 +118,69 @@ type botBrain struct {
 	contacts    []botContact
 	nextRadar   float64
 
-	lastHealth   int
-	lastDamageAt float64 // -1: never hurt
-	lastAttacker uint8
+	hurt    botHurt
+	aim     botAim
+	drive   botDrive
+	weave   botWeave
+	evade   botEvade
+	retreat botRetreat
+	tactics botTactics
+}
 
-	aim botAim
+// botHurt is what a bot remembers of the damage it took.
+type botHurt struct {
+	health int     // the tank's health when the bot last looked
+	at     float64 // when it was last hurt; -1: never
+	by     uint8   // whom it blames for the last hit (0: nobody)
+}
 
-	// Driving.
+// botDrive is how a bot drives: getting unstuck, its steering and its
+// pauses.
+type botDrive struct {
 	stuckTicks    int
 	reverse       int64 // reverse until this tick
 	turnSign      float32
 	steerBias     float32
 	nextSteerBias float64
 	hesitateUntil float64
-	weaveSide     float32
-	nextWeave     float64 // when the weave changes sides
-	weaveX        float32 // the point the bot weaves to
-	weaveY        float32
-	weavePicked   float64 // when it was chosen; -1: none
-	aimedAt       bool    // the target aimed at the bot at the last step
-	evadeUntil    float64
-	bombX, bombY  float32
 	wander        float32
+}
 
-	retreatX, retreatY float32
-	retreatAt          float64 // when the retreat point was chosen; -1: none
-	holdUntil          float64
-	threatSeenAt       float64
-	regroupSince       float64
-	unclearSince       float64 // since when the line of fire to the target is not clear; -1: it is
+// botWeave is a bot's weaving under fire: the side it weaves to, when
+// that changes, and the point it weaves to.
+type botWeave struct {
+	side   float32
+	next   float64 // when the weave changes sides
+	x, y   float32 // the point the bot weaves to
+	picked float64 // when it was chosen; -1: none
+}
+
+// botEvade is a bot dodging: the fire aimed at it and the bomb it runs
+// from.
+type botEvade struct {
+	aimedAt      bool // the target aimed at the bot at the last step
+	until        float64
+	bombX, bombY float32
+}
+
+// botRetreat is the point a retreating bot heads for.
+type botRetreat struct {
+	x, y float32
+	at   float64 // when the point was chosen; -1: none
+}
+
+// botTactics are the timers of a bot's fighting decisions.
+type botTactics struct {
+	holdUntil    float64
+	threatSeenAt float64
+	regroupSince float64
+	unclearSince float64 // since when the line of fire to the target is not clear; -1: it is
 }
 
 // newBotBrain is a new bot of the match's skill, its character rolled from
 // the preset.
 func (m *Match) newBotBrain() *botBrain {
-	b := &botBrain{profile: rollProfile(m.skill, m.rng)}
+	b := &botBrain{profile: rollProfile(m.rules.skill, m.rng)}
 	b.reset()
 	return b
 }
@@ -160,7 +188,8 @@ func (m *Match) newBotBrain() *botBrain {
 // reset clears the bot's memory for a new life; its character stays.
 func (b *botBrain) reset() {
 	*b = botBrain{profile: b.profile, contacts: b.contacts[:0],
-		lastHealth: maxHealth, lastDamageAt: -1, retreatAt: -1, unclearSince: -1, threatSeenAt: -1, weaveSide: 1, weavePicked: -1,
+		hurt: botHurt{health: maxHealth, at: -1}, retreat: botRetreat{at: -1},
+		tactics: botTactics{unclearSince: -1, threatSeenAt: -1}, weave: botWeave{side: 1, picked: -1},
 		aim: botAim{lastSeen: -1, lostAt: -1}}
 }
 
@@ -170,11 +199,11 @@ func (m *Match) clock() float64 { return float64(m.tick) / TicksPerSecond }
 // bot's decision when due (or at once when its target died), then every
 // live bot's keys.
 func (m *Match) thinkBots() {
-	if m.tick >= m.nextBoards {
-		m.nextBoards = m.tick + botThinkTicks
+	if m.tick >= m.teams.next {
+		m.teams.next = m.tick + botThinkTicks
 		m.updateBoards(m.clock())
 	}
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.bot == nil || p.tank == nil || !p.tank.alive() {
 			continue
 		}
@@ -193,7 +222,7 @@ func (m *Match) targetDied(b *botBrain) bool {
 	if b.target == 0 {
 		return false
 	}
-	q := m.players[b.target]
+	q := m.Players[b.target]
 	return q == nil || q.tank == nil || !q.tank.alive()
 }
 
@@ -230,13 +259,13 @@ func (m *Match) perceive(p *player, now float64) {
 	// The dead and the gone are forgotten.
 	kept := b.contacts[:0]
 	for _, c := range b.contacts {
-		q := m.players[c.gid]
+		q := m.Players[c.gid]
 		if q != nil && q.team != p.team && q.team != Spectators && q.tank != nil && q.tank.alive() {
 			kept = append(kept, c)
 		}
 	}
 	b.contacts = kept
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q == nil || q.team == p.team || q.team == Spectators || q.tank == nil || !q.tank.alive() {
 			continue
 		}
@@ -267,26 +296,26 @@ func (m *Match) perceive(p *player, now float64) {
 	}
 	// Damage: when and, by what the bot sees, from whom.
 	t := p.tank
-	if t.health < b.lastHealth {
+	if t.health < b.hurt.health {
 		// Blamed: the nearest enemy in sight aiming at the bot, else the
 		// nearest in sight, else the nearest known.
-		b.lastDamageAt = now
-		b.lastAttacker = 0
+		b.hurt.at = now
+		b.hurt.by = 0
 		best, rank := float32(math.MaxFloat32), 3
 		for _, c := range b.contacts {
 			r := 2
 			switch {
-			case c.visible && m.aimingAt(m.players[c.gid], p):
+			case c.visible && m.aimingAt(m.Players[c.gid], p):
 				r = 0
 			case c.visible:
 				r = 1
 			}
 			if d := dist(t.st.X, t.st.Y, c.x, c.y); r < rank || r == rank && d < best {
-				best, rank, b.lastAttacker = d, r, c.gid
+				best, rank, b.hurt.by = d, r, c.gid
 			}
 		}
 	}
-	b.lastHealth = t.health
+	b.hurt.health = t.health
 }
 
 func (b *botBrain) contact(gid uint8) int {
@@ -300,7 +329,7 @@ func (b *botBrain) contact(gid uint8) int {
 
 // freshAttacker reports whether gid hurt the bot within retaliateSeconds.
 func (b *botBrain) freshAttacker(gid uint8, now float64) bool {
-	return gid != 0 && b.lastAttacker == gid && b.lastDamageAt >= 0 && now-b.lastDamageAt < retaliateSeconds
+	return gid != 0 && b.hurt.by == gid && b.hurt.at >= 0 && now-b.hurt.at < retaliateSeconds
 }
 
 // chooseTarget picks whom to attack, every targetInterval or at once when
@@ -322,7 +351,7 @@ func (m *Match) chooseTarget(p *player, now float64) {
 	best, bestScore := uint8(0), float32(math.MaxFloat32)
 	for _, c := range b.contacts {
 		score := dist(s.X, s.Y, c.x, c.y)
-		q := m.players[c.gid]
+		q := m.Players[c.gid]
 		if c.visible {
 			if m.fireLineClear(p, c.gid) {
 				score *= 0.6
@@ -333,7 +362,7 @@ func (m *Match) chooseTarget(p *player, now float64) {
 				score *= 0.5
 			}
 		}
-		if b.lastAttacker == c.gid && b.lastDamageAt >= 0 && now-b.lastDamageAt < 2 && !(c.visible && m.aimingAt(q, p)) {
+		if b.hurt.by == c.gid && b.hurt.at >= 0 && now-b.hurt.at < 2 && !(c.visible && m.aimingAt(q, p)) {
 			score *= 0.5
 		}
 		if c.visible && q != nil && q.tank != nil {
@@ -358,7 +387,7 @@ func (m *Match) chooseTarget(p *player, now float64) {
 		return
 	}
 	holding := b.target != 0 && now-b.targetSince < targetHold
-	if holding && !(b.lastAttacker == best && b.lastDamageAt >= 0 && now-b.lastDamageAt < 1) {
+	if holding && !(b.hurt.by == best && b.hurt.at >= 0 && now-b.hurt.at < 1) {
 		return
 	}
 	b.target, b.targetSince = best, now
@@ -375,7 +404,7 @@ func (m *Match) aimingAt(q, p *player) bool {
 }
 
 // teamFocus is the enemy p's team focuses (0: none).
-func (m *Match) teamFocus(p *player) uint8 { return m.boards[p.team].focus }
+func (m *Match) teamFocus(p *player) uint8 { return m.teams.boards[p.team].focus }
 
 // advantage is the strength of the bot's side near it over the enemies'
 // it knows of there: its own health, its teammates' and the visible
@@ -384,7 +413,7 @@ func (m *Match) teamFocus(p *player) uint8 { return m.boards[p.team].focus }
 func (m *Match) advantage(p *player, now float64) float32 {
 	s := &p.tank.st
 	own := float32(p.tank.health) / maxHealth
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q != nil && q != p && q.team == p.team && q.tank != nil && q.tank.alive() && dist(s.X, s.Y, q.tank.st.X, q.tank.st.Y) < advantageRadius {
 			own += hullStrength(q.tank)
 		}
@@ -395,7 +424,7 @@ func (m *Match) advantage(p *player, now float64) float32 {
 			continue
 		}
 		strength := float32(1)
-		if q := m.players[c.gid]; c.visible && q != nil && q.tank != nil {
+		if q := m.Players[c.gid]; c.visible && q != nil && q.tank != nil {
 			strength = hullStrength(q.tank)
 		}
 		enemy += strength
@@ -421,7 +450,7 @@ func (b *botBrain) nearestVisible(x, y, radius float32) (uint8, float32) {
 // none).
 func (m *Match) teamCentre(p *player) (x, y float32, ok bool) {
 	n := 0
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q != nil && q != p && q.team == p.team && q.tank != nil && q.tank.alive() {
 			x += q.tank.st.X
 			y += q.tank.st.Y
@@ -454,7 +483,7 @@ func (m *Match) nextMode(p *player, now float64) botMode {
 	threatClose := nearD < threatNear
 	adv := m.advantage(p, now)
 	outOfAmmo := t.ammo[0] < 1 && (t.ammo[1] < 1 || !m.enemyInBlast(p))
-	mustRetreat := (health <= retreatHP && (b.lastDamageAt >= 0 && now-b.lastDamageAt < damageMemorySecond || threatClose)) ||
+	mustRetreat := (health <= retreatHP && (b.hurt.at >= 0 && now-b.hurt.at < damageMemorySecond || threatClose)) ||
 		(adv < pr.retreatAdvantage && health < 70) || outOfAmmo
 	mode := b.mode
 	if (mode == modeHunt || mode == modeEngage || mode == modeRegroup || mode == modeRoam) && mustRetreat {
@@ -475,8 +504,8 @@ func (m *Match) nextMode(p *player, now float64) botMode {
 	case modeRoam:
 		return modeHunt
 	case modeRetreat:
-		arrived := b.retreatAt >= 0 && dist(s.X, s.Y, b.retreatX, b.retreatY) < retreatArrive
-		safe := b.threatSeenAt < 0 || now-b.threatSeenAt > 2
+		arrived := b.retreat.at >= 0 && dist(s.X, s.Y, b.retreat.x, b.retreat.y) < retreatArrive
+		safe := b.tactics.threatSeenAt < 0 || now-b.tactics.threatSeenAt > 2
 		if arrived || safe && m.allyWithin(p, allyNear) {
 			return modeHold
 		}
@@ -486,12 +515,12 @@ func (m *Match) nextMode(p *player, now float64) botMode {
 			return modeRetreat
 		case threatClose && nearD < pr.preferredRange[0] && health > retreatHP:
 			return modeEngage
-		case now >= b.holdUntil && adv >= 1, m.alliesPushing(p):
+		case now >= b.tactics.holdUntil && adv >= 1, m.alliesPushing(p):
 			return modeHunt
 		}
 	case modeHunt:
 		if m.leadingAlone(p, adv) {
-			b.regroupSince = now
+			b.tactics.regroupSince = now
 			return modeRegroup
 		}
 		if engage {
@@ -499,7 +528,7 @@ func (m *Match) nextMode(p *player, now float64) botMode {
 		}
 	case modeRegroup:
 		cx, cy, ok := m.teamCentre(p)
-		if !ok || dist(s.X, s.Y, cx, cy) < regroupRadius || now-b.regroupSince > regroupSeconds {
+		if !ok || dist(s.X, s.Y, cx, cy) < regroupRadius || now-b.tactics.regroupSince > regroupSeconds {
 			return modeHunt
 		}
 		if engage {
@@ -512,7 +541,7 @@ func (m *Match) nextMode(p *player, now float64) botMode {
 		if !visible && now-b.modeSince > lostSightSeconds {
 			return modeHunt
 		}
-		if b.unclearSince >= 0 && now-b.unclearSince > unclearSeconds {
+		if b.tactics.unclearSince >= 0 && now-b.tactics.unclearSince > unclearSeconds {
 			return modeHunt // no clear shot for a while: move
 		}
 	}
@@ -521,7 +550,7 @@ func (m *Match) nextMode(p *player, now float64) botMode {
 
 func (m *Match) allyWithin(p *player, r float32) bool {
 	s := &p.tank.st
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q != nil && q != p && q.team == p.team && q.tank != nil && q.tank.alive() && dist(s.X, s.Y, q.tank.st.X, q.tank.st.Y) < r {
 			return true
 		}
@@ -534,7 +563,7 @@ func (m *Match) allyWithin(p *player, r float32) bool {
 func (m *Match) alliesPushing(p *player) bool {
 	s := &p.tank.st
 	n := 0
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q != nil && q != p && q.bot != nil && q.team == p.team && q.tank != nil && q.tank.alive() &&
 			(q.bot.mode == modeHunt || q.bot.mode == modeEngage) && dist(s.X, s.Y, q.tank.st.X, q.tank.st.Y) < pushRadius {
 			n++
@@ -564,9 +593,9 @@ func (m *Match) leadingAlone(p *player, adv float32) bool {
 // blast radius a bomb is dropped for.
 func (m *Match) enemyInBlast(p *player) bool {
 	s := &p.tank.st
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q != nil && q.team != p.team && q.team != Spectators && q.tank != nil && q.tank.alive() &&
-			onLevel(&q.tank.lv, p.tank.lv.Level) && dist(s.X, s.Y, q.tank.st.X, q.tank.st.Y) < m.wp.w2Radius*bombRangeShare {
+			onLevel(&q.tank.lv, p.tank.lv.Level) && dist(s.X, s.Y, q.tank.st.X, q.tank.st.Y) < m.rules.wp.w2Radius*bombRangeShare {
 			return true
 		}
 	}
@@ -584,11 +613,11 @@ func (m *Match) wantsBomb(p *player) bool {
 	if t.ammo[1] < 1 || t.bomb || !m.enemyInBlast(p) {
 		return false
 	}
-	if p.bot.profile.aggression <= bombBrawler || float32(t.health) <= m.wp.w2Damage+10 {
+	if p.bot.profile.aggression <= bombBrawler || float32(t.health) <= m.rules.wp.w2Damage+10 {
 		return false
 	}
-	reach := m.wp.w2Radius + m.model.MaxForward*float32(m.wp.w2FuseMs)/1000
-	for _, q := range m.players {
+	reach := m.rules.wp.w2Radius + m.rules.model.MaxForward*float32(m.rules.wp.w2FuseMs)/1000
+	for _, q := range m.Players {
 		if q != nil && q != p && q.team == p.team && q.tank != nil && q.tank.alive() &&
 			onLevel(&q.tank.lv, t.lv.Level) && dist(t.st.X, t.st.Y, q.tank.st.X, q.tank.st.Y) < reach {
 			return false
@@ -600,7 +629,7 @@ func (m *Match) wantsBomb(p *player) bool {
 // fireLineClear reports whether a shot from p at gid would meet no wall,
 // teammate or crate first.
 func (m *Match) fireLineClear(p *player, gid uint8) bool {
-	q := m.players[gid]
+	q := m.Players[gid]
 	if q == nil || q.tank == nil || !m.sees(p, q) {
 		return false
 	}
@@ -611,7 +640,7 @@ func (m *Match) fireLineClear(p *player, gid uint8) bool {
 	}
 	dx, dy := (o.X-s.X)/d, (o.Y-s.Y)/d
 	level := p.tank.lv.Level
-	for _, a := range m.players {
+	for _, a := range m.Players {
 		if a == nil || a == p || a.team != p.team || a.tank == nil || !onLevel(&a.tank.lv, level) {
 			continue
 		}
@@ -635,45 +664,45 @@ func (m *Match) fireLineClear(p *player, gid uint8) bool {
 func (m *Match) think(p *player) {
 	b, t := p.bot, p.tank
 	now := m.clock()
-	hurtBefore := b.lastDamageAt
+	hurtBefore := b.hurt.at
 	m.perceive(p, now)
-	damagedNow := b.lastDamageAt != hurtBefore
+	damagedNow := b.hurt.at != hurtBefore
 	if damagedNow {
 		b.nextTarget = 0 // a hit makes the bot look for whom to answer
 	}
 	m.chooseTarget(p, now)
 	switch {
 	case b.target != 0 && m.fireLineClear(p, b.target):
-		b.unclearSince = -1
-	case b.unclearSince < 0:
-		b.unclearSince = now
+		b.tactics.unclearSince = -1
+	case b.tactics.unclearSince < 0:
+		b.tactics.unclearSince = now
 	}
 	if _, d := b.nearestVisible(t.st.X, t.st.Y, botViewRange); d < botViewRange {
-		b.threatSeenAt = now
+		b.tactics.threatSeenAt = now
 	}
 	mode := m.nextMode(p, now)
-	if damagedNow && b.lastAttacker != 0 && mode != modeRetreat &&
+	if damagedNow && b.hurt.by != 0 && mode != modeRetreat &&
 		(b.mode == modeRoam || b.mode == modeHunt || b.mode == modeRegroup) {
-		if i := b.contact(b.lastAttacker); i >= 0 && b.contacts[i].visible {
+		if i := b.contact(b.hurt.by); i >= 0 && b.contacts[i].visible {
 			mode = modeEngage // attacked by an enemy in sight: fight back at once
-			b.nextWeave = now
+			b.weave.next = now
 		}
 	}
 	if mode != b.mode {
 		b.mode, b.modeSince = mode, now
 		switch mode {
 		case modeRetreat:
-			b.retreatAt = -1
+			b.retreat.at = -1
 		case modeHold:
-			b.holdUntil = now + float64((4+4*m.rng.Float32())*(1.5-b.profile.aggression))
+			b.tactics.holdUntil = now + float64((4+4*m.rng.Float32())*(1.5-b.profile.aggression))
 		}
 	}
-	if i := b.contact(b.target); b.mode == modeHunt && now >= b.hesitateUntil && i >= 0 && !b.contacts[i].visible &&
+	if i := b.contact(b.target); b.mode == modeHunt && now >= b.drive.hesitateUntil && i >= 0 && !b.contacts[i].visible &&
 		m.rng.Float32() < b.profile.hesitation*0.1 {
-		b.hesitateUntil = now + 0.3 + 0.5*float64(m.rng.Float32()) // a look round for the unseen target
+		b.drive.hesitateUntil = now + 0.3 + 0.5*float64(m.rng.Float32()) // a look round for the unseen target
 	}
 	if b.mode == modeRoam && m.rng.IntN(6) == 0 {
-		b.wander = (2*m.rng.Float32() - 1) * 1.5
+		b.drive.wander = (2*m.rng.Float32() - 1) * 1.5
 	}
 }
 
@@ -696,9 +725,9 @@ func (m *Match) drive(p *player, now float64) uint32 {
 	b, t := p.bot, p.tank
 	s := &t.st
 	pr := &b.profile
-	if now >= b.nextSteerBias {
-		b.steerBias = pr.steerNoise * (2*m.rng.Float32() - 1)
-		b.nextSteerBias = now + 0.5 + float64(m.rng.Float32())
+	if now >= b.drive.nextSteerBias {
+		b.drive.steerBias = pr.steerNoise * (2*m.rng.Float32() - 1)
+		b.drive.nextSteerBias = now + 0.5 + float64(m.rng.Float32())
 	}
 	ti := b.contact(b.target)
 	var tx, ty, td float32
@@ -708,17 +737,17 @@ func (m *Match) drive(p *player, now float64) uint32 {
 		tx, ty, td, tVisible = c.x, c.y, dist(s.X, s.Y, c.x, c.y), c.visible
 	}
 	// Away from the own bomb first.
-	if now < b.evadeUntil {
-		return m.steer(p, atan2(s.Y-b.bombY, s.X-b.bombX), 1)
+	if now < b.evade.until {
+		return m.steer(p, atan2(s.Y-b.evade.bombY, s.X-b.evade.bombX), 1)
 	}
 	switch b.mode {
 	case modeRoam:
-		return m.steer(p, s.Angle+b.wander, 1)
+		return m.steer(p, s.Angle+b.drive.wander, 1)
 	case modeHunt:
 		if ti < 0 {
 			return 0
 		}
-		if now < b.hesitateUntil {
+		if now < b.drive.hesitateUntil {
 			return 0 // looking around
 		}
 		gx, gy := tx, ty
@@ -750,11 +779,11 @@ func (m *Match) drive(p *player, now float64) uint32 {
 		}
 		return m.weave(p, now, toT)
 	case modeRetreat:
-		if b.retreatAt < 0 || now-b.retreatAt > retreatRepick {
+		if b.retreat.at < 0 || now-b.retreat.at > retreatRepick {
 			m.pickRetreat(p)
-			b.retreatAt = now
+			b.retreat.at = now
 		}
-		a := atan2(b.retreatY-s.Y, b.retreatX-s.X)
+		a := atan2(b.retreat.y-s.Y, b.retreat.x-s.X)
 		if abs(angle.Normalize(a-s.Angle)) > 1.9 {
 			return m.steer(p, a+math.Pi, -1) // back away, the front to the threat
 		}
@@ -786,27 +815,27 @@ func (m *Match) weave(p *player, now float64, toT float32) uint32 {
 	s := &p.tank.st
 	tile := m.tile()
 	// Above easy, a bot the target starts aiming at dodges half the time.
-	aimed := m.aimingAt(m.players[b.target], p)
-	dodge := aimed && !b.aimedAt && m.skill != BotEasy && m.rng.IntN(2) == 0
-	b.aimedAt = aimed
-	if now >= b.nextWeave || dodge {
-		b.weaveSide = -b.weaveSide
-		b.nextWeave = now + 1.5 + 1.5*float64(m.rng.Float32())
-		b.weavePicked = -1
+	aimed := m.aimingAt(m.Players[b.target], p)
+	dodge := aimed && !b.evade.aimedAt && m.rules.skill != BotEasy && m.rng.IntN(2) == 0
+	b.evade.aimedAt = aimed
+	if now >= b.weave.next || dodge {
+		b.weave.side = -b.weave.side
+		b.weave.next = now + 1.5 + 1.5*float64(m.rng.Float32())
+		b.weave.picked = -1
 	}
-	if b.weavePicked >= 0 && dist(s.X, s.Y, b.weaveX, b.weaveY) < tile {
-		b.weavePicked = -1
+	if b.weave.picked >= 0 && dist(s.X, s.Y, b.weave.x, b.weave.y) < tile {
+		b.weave.picked = -1
 	}
-	if b.weavePicked < 0 {
+	if b.weave.picked < 0 {
 		if !m.pickWeave(p, toT, tile) {
 			return m.steer(p, toT, 0) // nowhere to weave: face the target
 		}
-		b.weavePicked = now
+		b.weave.picked = now
 	}
-	keys := m.steer(p, atan2(b.weaveY-s.Y, b.weaveX-s.X), 1)
-	if keys&tanks.KeyBack != 0 && now-b.weavePicked > 0.5 {
-		b.weaveSide = -b.weaveSide // blocked: the other side
-		b.weavePicked = -1
+	keys := m.steer(p, atan2(b.weave.y-s.Y, b.weave.x-s.X), 1)
+	if keys&tanks.KeyBack != 0 && now-b.weave.picked > 0.5 {
+		b.weave.side = -b.weave.side // blocked: the other side
+		b.weave.picked = -1
 	}
 	return keys
 }
@@ -817,12 +846,12 @@ func (m *Match) pickWeave(p *player, toT, tile float32) bool {
 	b := p.bot
 	s := &p.tank.st
 	terrain, level := m.current.geom.Terrain, p.tank.lv.Level
-	for _, side := range [2]float32{b.weaveSide, -b.weaveSide} {
+	for _, side := range [2]float32{b.weave.side, -b.weave.side} {
 		r := (3 + 3*m.rng.Float32()) * tile
 		dy, dx := sincos(toT + side*weaveAngle)
 		if terrain.Ray(level, s.X, s.Y, dx, dy, r+tile) >= r+tile {
-			b.weaveSide = side
-			b.weaveX, b.weaveY = s.X+dx*r, s.Y+dy*r
+			b.weave.side = side
+			b.weave.x, b.weave.y = s.X+dx*r, s.Y+dy*r
 			return true
 		}
 	}
@@ -864,7 +893,7 @@ func (m *Match) pickRetreat(p *player) {
 			return
 		}
 		score := dist(s.X, s.Y, x, y) - 1.5*min(nearestThreat(x, y), 2*threatNear)
-		for _, q := range m.players {
+		for _, q := range m.Players {
 			if q != nil && q != p && q.team == p.team && q.tank != nil && q.tank.alive() && dist(x, y, q.tank.st.X, q.tank.st.Y) < allyNear {
 				score -= 200
 			}
@@ -873,11 +902,11 @@ func (m *Match) pickRetreat(p *player) {
 			score += 300
 		}
 		if score < best {
-			best, b.retreatX, b.retreatY = score, x, y
+			best, b.retreat.x, b.retreat.y = score, x, y
 		}
 	}
 	mine := nearestThreat(s.X, s.Y)
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q == nil || q == p || q.team != p.team || q.tank == nil || !q.tank.alive() {
 			continue
 		}
@@ -899,11 +928,11 @@ func (m *Match) pickRetreat(p *player) {
 	}
 	if best == math.MaxFloat32 {
 		// Nowhere better: straight away from the nearest threat.
-		b.retreatX, b.retreatY = s.X, s.Y
+		b.retreat.x, b.retreat.y = s.X, s.Y
 		if id, _ := b.nearestVisible(s.X, s.Y, math.MaxFloat32); id != 0 {
 			c := &b.contacts[b.contact(id)]
 			if d := dist(s.X, s.Y, c.x, c.y); d > 1 {
-				b.retreatX, b.retreatY = s.X+(s.X-c.x)/d*6*tile, s.Y+(s.Y-c.y)/d*6*tile
+				b.retreat.x, b.retreat.y = s.X+(s.X-c.x)/d*6*tile, s.Y+(s.Y-c.y)/d*6*tile
 			}
 		}
 	}
@@ -924,24 +953,24 @@ func (m *Match) steer(p *player, heading float32, throttle float32) uint32 {
 	front, left, right := feel(0), feel(-0.6), feel(0.6)
 	speed := float32(math.Hypot(float64(s.VX), float64(s.VY)))
 	if speed < 5 && s.Throttle > 0.9 {
-		b.stuckTicks++
+		b.drive.stuckTicks++
 	} else {
-		b.stuckTicks = 0
+		b.drive.stuckTicks = 0
 	}
-	if b.stuckTicks > TicksPerSecond {
-		b.reverse = m.tick + TicksPerSecond/2 + int64(m.rng.IntN(TicksPerSecond/2))
-		b.stuckTicks = 0
-		b.turnSign = 1
+	if b.drive.stuckTicks > TicksPerSecond {
+		b.drive.reverse = m.tick + TicksPerSecond/2 + int64(m.rng.IntN(TicksPerSecond/2))
+		b.drive.stuckTicks = 0
+		b.drive.turnSign = 1
 		if m.rng.IntN(2) == 0 {
-			b.turnSign = -1
+			b.drive.turnSign = -1
 		}
 	}
 	var keys uint32
-	turn := angle.Normalize(heading + b.steerBias - s.Angle)
+	turn := angle.Normalize(heading + b.drive.steerBias - s.Angle)
 	switch {
-	case m.tick < b.reverse:
+	case m.tick < b.drive.reverse:
 		keys |= tanks.KeyBack
-		if b.turnSign > 0 {
+		if b.drive.turnSign > 0 {
 			keys |= tanks.KeyRight
 		} else {
 			keys |= tanks.KeyLeft
@@ -1042,9 +1071,9 @@ func (m *Match) aimAndFire(p *player, now float64) (turret, hull uint32) {
 	pr := &b.profile
 	if t.weapon == weaponW2 {
 		t.oneShot |= tanks.KeyNextWeapon // the bomb is down: back to the gun
-	} else if m.wantsBomb(p) && now >= b.evadeUntil {
+	} else if m.wantsBomb(p) && now >= b.evade.until {
 		t.oneShot |= tanks.KeyNextWeapon | tanks.KeyFire // switch and drop at once
-		b.evadeUntil, b.bombX, b.bombY = now+bombEvadeSeconds, s.X, s.Y
+		b.evade.until, b.evade.bombX, b.evade.bombY = now+bombEvadeSeconds, s.X, s.Y
 		return 0, 0
 	}
 	gid, visible := m.aimTarget(p)
@@ -1052,7 +1081,7 @@ func (m *Match) aimAndFire(p *player, now float64) (turret, hull uint32) {
 	if gid == 0 {
 		return 0, 0
 	}
-	q := m.players[gid]
+	q := m.Players[gid]
 	if q == nil || q.tank == nil {
 		return 0, 0
 	}
@@ -1083,12 +1112,12 @@ func (m *Match) aimAndFire(p *player, now float64) (turret, hull uint32) {
 		penalty = retreatAimPenalty
 	}
 	speed := float32(math.Hypot(float64(s.VX), float64(s.VY)))
-	aimAt := toT + a.aimError(now, pr, speed/m.model.MaxForward, lateral/max(d, 1), penalty)
+	aimAt := toT + a.aimError(now, pr, speed/m.rules.model.MaxForward, lateral/max(d, 1), penalty)
 	if now < a.reactUntil {
 		return 0, 0 // not reacted yet: the turret stays
 	}
 	var keys uint32
-	lim := m.model.MaxGunAngle
+	lim := m.rules.model.MaxGunAngle
 	rel := angle.Normalize(aimAt - s.Angle)
 	diff := min(max(rel, -lim), lim) - s.Gun
 	if diff > turretDeadband {
@@ -1103,14 +1132,14 @@ func (m *Match) aimAndFire(p *player, now float64) (turret, hull uint32) {
 			hull = tanks.KeyRight
 		}
 	}
-	if !m.ready(a, now) || t.ammo[0] < 1 || d > m.wp.w1Range {
+	if !m.ready(a, now) || t.ammo[0] < 1 || d > m.rules.wp.w1Range {
 		return keys, hull
 	}
 	inRange := d <= engageRangeFactor*pr.preferredRange[1] || b.mode == modeRetreat || b.mode == modeHold || b.freshAttacker(gid, now)
 	if !inRange || !m.fireLineClear(p, gid) {
 		return keys, hull
 	}
-	halfLen, _ := m.model.HalfSize()
+	halfLen, _ := m.rules.model.HalfSize()
 	tolerance := max(float32(math.Atan(float64(halfLen/max(d, 1))))*pr.fireTolerance, 0.01)
 	if abs(angle.Normalize(s.Angle+s.Gun-toT)) <= tolerance {
 		t.oneShot |= tanks.KeyFire

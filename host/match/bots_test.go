@@ -27,8 +27,8 @@ func newDuel(t *testing.T, skill BotSkill, d float32) *duel {
 	if !m.addBotTo(Team1) {
 		t.Fatal("no bot added")
 	}
-	du := &duel{m: m, target: m.byUID[1]}
-	for _, p := range m.players {
+	du := &duel{m: m, target: m.Users[1]}
+	for _, p := range m.Players {
 		if p != nil && p.bot != nil {
 			du.bot = p
 		}
@@ -189,7 +189,7 @@ func TestTeamsBalanceOnJoinAndLeave(t *testing.T) {
 		t.Fatal(err)
 	}
 	counts := func() (t1, t2, bots int) {
-		for _, p := range m.players {
+		for _, p := range m.Players {
 			if p == nil {
 				continue
 			}
@@ -216,7 +216,7 @@ func TestTeamsBalanceOnJoinAndLeave(t *testing.T) {
 	for uid := 1; uid <= 3; uid++ {
 		joinHuman(t, m, uid, "P"+strings.Repeat("x", uid))
 		m.Vote(uid, []byte(`["teamChange","team1"]`))
-		if p := m.byUID[uid]; p.team != Team1 {
+		if p := m.Users[uid]; p.team != Team1 {
 			t.Fatalf("player %d is in team %d", uid, p.team)
 		}
 		check("a player joined team1")
@@ -227,7 +227,7 @@ func TestTeamsBalanceOnJoinAndLeave(t *testing.T) {
 	check("a player went to watch")
 	// Every player and bot of a playing team plays the next round.
 	m.startRound()
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p != nil && p.team != Spectators && p.tank == nil {
 			t.Fatalf("%s of team %d has no tank", p.name, p.team)
 		}

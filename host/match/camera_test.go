@@ -33,9 +33,9 @@ func TestDeadPlayerWithNobodyToWatchKeepsTheCamera(t *testing.T) {
 	if !r.frame.HasCamera || !r.frame.HasPlayer {
 		t.Fatal("a live player's frame has no camera or no player block")
 	}
-	alice := m.byUID[1]
+	alice := m.Users[1]
 	// Every tank dies: the player has nobody alive to watch.
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p != nil && p.tank != nil && p.tank.alive() && p != alice {
 			m.damage(p, nil, 1000, "")
 		}

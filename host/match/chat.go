@@ -2,55 +2,47 @@ package match
 
 import (
 	"strconv"
-	"strings"
 
 	"vimpclient/host/game"
-	"vimpclient/protocol"
 )
 
 // Chat and the chat commands (/name, /mapname, /timeleft, /bot).
 
 // Chat handles a CHAT_DATA line: commands or a broadcast.
 func (m *Match) Chat(uid int, text string) {
-	p := m.byUID[uid]
+	p := m.Users[uid]
 	if p == nil || !p.human.Ready {
 		return
 	}
-	text = game.CleanChat(text)
-	if text == "" {
-		return
+	text, f, ok := game.ReadChat(text)
+	switch {
+	case !ok:
+	case f != nil:
+		m.command(p, f)
+	default:
+		m.outbox.Chat([]any{text, p.name, p.team})
 	}
-	if strings.HasPrefix(text, "/") {
-		m.command(p, text)
-		return
-	}
-	m.chatAll = enqueue(m.chatAll, []any{text, p.name, p.team})
 }
 
-func (m *Match) command(p *player, text string) {
-	f := strings.Fields(text)
+// command runs the chat command whose fields are f.
+func (m *Match) command(p *player, f []string) {
 	h := p.human
 	switch f[0] {
 	case "/timeleft":
-		left := int64(m.cfg.MapSeconds)*TicksPerSecond - (m.tick - m.mapStart)
+		left := int64(m.cfg.MapSeconds)*TicksPerSecond - (m.tick - m.round.mapStart)
 		s := max(0, left/TicksPerSecond)
-		h.chat = enqueue(h.chat, []any{strconv.Itoa(int(s/60)) + ":" + pad2(int(s%60))})
+		h.QueueChat([]any{strconv.Itoa(int(s/60)) + ":" + pad2(int(s%60))})
 	case "/mapname":
-		h.chat = enqueue(h.chat, "m:0:"+m.current.Name)
+		h.QueueChat("m:0:" + m.current.Name)
 	case "/name":
-		if len(f) != 2 || !ValidName(f[1]) {
-			h.chat = enqueue(h.chat, "n:0")
-			return
+		if name, ok := m.outbox.Rename(m.out, &h.Seat, p.name, f, m.UniqueName); ok {
+			p.name = name
+			m.statRow(p)
 		}
-		old := p.name
-		p.name = m.uniqueName(f[1])
-		m.statRow(p)
-		m.chatAll = enqueue(m.chatAll, "n:1:"+old+","+p.name)
-		m.out.JSON(h.UID, protocol.Misc, map[string]string{"key": "localstorageNameReplace", "value": p.name})
 	case "/bot":
 		m.botCommand(p, f[1:])
 	default:
-		h.chat = enqueue(h.chat, "c:0")
+		h.QueueChat("c:0")
 	}
 }
 
@@ -59,16 +51,16 @@ func (m *Match) command(p *player, text string) {
 func (m *Match) botCommand(p *player, args []string) {
 	h := p.human
 	if p.team == Spectators {
-		h.chat = enqueue(h.chat, "b:0")
+		h.QueueChat("b:0")
 		return
 	}
 	if len(args) == 0 || len(args) > 2 {
-		h.chat = enqueue(h.chat, "b:1")
+		h.QueueChat("b:1")
 		return
 	}
 	n, err := strconv.Atoi(args[0])
 	if err != nil || n < 0 || n > 20 {
-		h.chat = enqueue(h.chat, "b:1")
+		h.QueueChat("b:1")
 		return
 	}
 	team := 0
@@ -78,20 +70,20 @@ func (m *Match) botCommand(p *player, args []string) {
 		} else if args[1] == teamKey(Team2) {
 			team = Team2
 		} else {
-			h.chat = enqueue(h.chat, "b:2")
+			h.QueueChat("b:2")
 			return
 		}
 	}
 	if n == 0 {
-		for _, q := range m.players {
+		for _, q := range m.Players {
 			if q != nil && q.bot != nil && (team == 0 || q.team == team) {
 				m.removePlayer(q)
 			}
 		}
 		if team == 0 {
-			m.chatAll = enqueue(m.chatAll, "b:6")
+			m.outbox.Chat("b:6")
 		} else {
-			m.chatAll = enqueue(m.chatAll, "b:4:"+teamKey(team))
+			m.outbox.Chat("b:4:" + teamKey(team))
 		}
 		return
 	}
@@ -100,9 +92,9 @@ func (m *Match) botCommand(p *player, args []string) {
 		added++
 	}
 	if team == 0 {
-		m.chatAll = enqueue(m.chatAll, "b:5:"+strconv.Itoa(added))
+		m.outbox.Chat("b:5:" + strconv.Itoa(added))
 	} else {
-		m.chatAll = enqueue(m.chatAll, "b:3:"+strconv.Itoa(added)+","+teamKey(team))
+		m.outbox.Chat("b:3:" + strconv.Itoa(added) + "," + teamKey(team))
 	}
 }
 
@@ -111,25 +103,4 @@ func pad2(n int) string {
 		return "0" + strconv.Itoa(n)
 	}
 	return strconv.Itoa(n)
-}
-
-// ValidName is the engine's isValidName rule: ^[a-zA-Z]([\w\s#]{0,13})[\w]$.
-func ValidName(s string) bool {
-	if len(s) < 2 || len(s) > 15 {
-		return false
-	}
-	word := func(c byte) bool {
-		return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-	}
-	c := s[0]
-	if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') || !word(s[len(s)-1]) {
-		return false
-	}
-	for i := 1; i < len(s)-1; i++ {
-		c := s[i]
-		if !word(c) && c != '#' && c != ' ' && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' {
-			return false
-		}
-	}
-	return true
 }

@@ -39,7 +39,7 @@ func TestPinnedMap(t *testing.T) {
 	if m.current.Name != "bridge" || !m.Pinned() {
 		t.Fatalf("playing %q", m.current.Name)
 	}
-	p := m.byUID[1]
+	p := m.Users[1]
 	s := m.current.Data.Spawns("team1")[0]
 	scale := float32(m.current.Data.Scale)
 	if p.tank == nil || p.tank.st.X != float32(s.X)*scale || p.tank.st.Y != float32(s.Y)*scale || p.tank.st.Angle != 0 {
@@ -52,8 +52,8 @@ func TestPinnedMap(t *testing.T) {
 		now += 1000.0 / 120
 		m.Step(now)
 	}
-	if m.current.Name != "bridge" || m.vote != nil || m.mapChangeAt != 0 {
-		t.Fatalf("a pinned match moved: map %q vote %+v change at %d", m.current.Name, m.vote, m.mapChangeAt)
+	if m.current.Name != "bridge" || m.vote != nil || m.round.mapChangeAt != 0 {
+		t.Fatalf("a pinned match moved: map %q vote %+v change at %d", m.current.Name, m.vote, m.round.mapChangeAt)
 	}
 	if !r.has(1, `[16,[]]`) || r.has(1, `"mapChangeBySystem"`) {
 		t.Fatalf("the vote menu or a system vote offered maps: %v", r.texts[1])
@@ -125,7 +125,7 @@ func bridgeRowsCarryLevels(t *testing.T, dialect string, drive int) {
 			}
 		}
 	}
-	st := m.byUID[1].tank
+	st := m.Users[1].tank
 	if levels[1] < 20 || maxZ != 1 || st.lv != (tanks.LevelState{}) || st.st.X < 42*19.2 {
 		t.Fatalf("frames per level %v, top height %v, end %+v at %+v", levels, maxZ, st.lv, st.st)
 	}
@@ -200,7 +200,7 @@ func TestShotsKeepTheirLevel(t *testing.T) {
 	m, _ := bridgeMatch(t)
 	joinHuman(t, m, 2, "Below")
 	m.Vote(2, json.RawMessage(`["teamChange","team2"]`))
-	top, low := m.byUID[1], m.byUID[2]
+	top, low := m.Users[1], m.Users[2]
 	place := func(p *player, x, y, angle float32, level int) {
 		p.tank.st = tanks.Tank{X: x, Y: y, Angle: angle}
 		p.tank.lv = tanks.LevelState{Level: level, Z: float32(level)}

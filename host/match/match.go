@@ -18,7 +18,6 @@ import (
 	"fmt"
 	"log/slog"
 	"math/rand/v2"
-	"strconv"
 	"strings"
 
 	"vimpclient/games/tanks"
@@ -28,7 +27,17 @@ import (
 	"vimpclient/snapschema"
 )
 
-var _ game.Match = (*Match)(nil)
+// The match answers every optional role of a game.Match but resume, which
+// resume.go adds.
+var (
+	_ game.Match           = (*Match)(nil)
+	_ game.Catalog         = (*Match)(nil)
+	_ game.Authenticator   = (*Match)(nil)
+	_ game.LatencyRecorder = (*Match)(nil)
+	_ game.Spectators      = (*Match)(nil)
+	_ game.Chatter         = (*Match)(nil)
+	_ game.Voter           = (*Match)(nil)
+)
 
 // The built-in game data of each dialect: what a tanks 0.13 host on the
 // 0.14 engine sends (config.json) and what today's tanks 0.22 host on the
@@ -124,76 +133,102 @@ const (
 
 // Match is one room's game.
 type Match struct {
-	cfg                                Config
-	out                                Out
-	log                                *slog.Logger
-	rng                                *rand.Rand
-	config                             json.RawMessage
-	schema                             *snapschema.Schema
-	keyM1, keyW1, keyW2, keyW2E, keyC1 *snapschema.Key
-	rows                               rowLayouts // where each value goes in those keys' rows
-
-	maps    map[string]*Map
-	names   []string // the catalog, in rotation order
-	flat    []string // the rotation of an unpinned match: the flat maps
+	cfg     Config
+	out     Out
+	log     *slog.Logger
+	rng     *rand.Rand
+	config  json.RawMessage
+	rules   matchRules
+	catalog catalog
 	current *Map
+	terrain terrain
 
-	tick    int64
-	nowMs   float64
-	seq     uint32
-	players [256]*player // by game id; 0 unused
-	byUID   game.Users[*player]
-	crates  []crateObj
-	solver  tanks.Solver
-	bodies  []*tanks.Body
+	tick  int64
+	nowMs float64
+	game.Roster[*player]
+	crates     []crateObj
+	solver     tanks.Solver
+	bodies     []*tanks.Body
+	nextBombID uint32
+	bombs      []bomb
 
-	roundStart  int64
-	restartAt   int64 // 0: none pending
-	mapChangeAt int64
-	nextMap     string
-	mapStart    int64
-	roundsWon   [3]int
-	roundsLost  [3]int
-	nextBombID  uint32
-	bombs       []bomb
+	round  roundState
+	events sendEvents
+	outbox game.Outbox // the meta for everyone
+	vote   *vote
+	board  board      // the host's own leaderboard (ACCOLADES_DATA)
+	teams  teamBoards // the teams' shared pictures
+	wire   frameWriter
+}
 
-	// Events of the current send period.
-	shots      []tracer
-	planted    []bomb
-	detonated  []uint32
-	explosions []explosion
-	removed    []uint8
-
-	// Meta queues.
-	chatAll  []any
-	voteAll  []any
-	statRows []any
-	statHead bool
-	vote     *vote
-	board    board // the host's own leaderboard (ACCOLADES_DATA)
-
+// matchRules are the rules the match steps, fires and plays bots by, as
+// the CONFIG_DATA it sends announces them to the clients' prediction.
+type matchRules struct {
 	model  tanks.Model
 	wp     weaponRules      // the config's weapons
 	tilt   *tanks.Tilt      // how hulls lean (coreParams; nil: they do not)
 	levels tanks.LevelRules // the levels' rules (falls of mapFallTime per level)
 	skill  BotSkill         // the bots' preset
-	boards [3]teamBoard     // the teams' shared picture, by team id
-	// nextBoards is the step the boards are renewed at next.
-	nextBoards int64
-	// surfaceRules are coreParams.surfaces (nil: none); surfaces is the
-	// current map's SurfaceMap under them, built for surfacesOf.
-	surfaceRules *tanks.SurfaceRules
-	surfaces     *tanks.SurfaceMap
-	wallHeights  *tanks.WallHeights
-	surfacesOf   *Map
-	// propTypes are coreParams.props; props the current round's props of
-	// the map's bodies under them (nil: none).
-	propTypes []tanks.PropType
-	props     *tanks.Props
+	// surfaces are coreParams.surfaces (nil: none), props coreParams.props.
+	surfaces *tanks.SurfaceRules
+	props    []tanks.PropType
+}
 
-	frame packer.Frame
-	body  []byte
-	vals  []packer.Value
+// catalog is the maps a match may play.
+type catalog struct {
+	maps  map[string]*Map
+	names []string // the catalog, in rotation order
+	flat  []string // the rotation of an unpinned match: the flat maps
+}
+
+// terrain is what the rules make of the current map: its SurfaceMap and
+// wall heights, built for the map of, and the current round's props of
+// the map's bodies (nil: none).
+type terrain struct {
+	surfaces    *tanks.SurfaceMap
+	wallHeights *tanks.WallHeights
+	of          *Map
+	props       *tanks.Props
+}
+
+// roundState is the clock of rounds and maps (in steps) and the teams'
+// round tallies.
+type roundState struct {
+	start       int64
+	restartAt   int64 // 0: none pending
+	mapChangeAt int64
+	nextMap     string
+	mapStart    int64
+	won, lost   [3]int // by team id
+}
+
+// sendEvents are the events of the current send period, which the next
+// frame carries.
+type sendEvents struct {
+	shots      []tracer
+	planted    []bomb
+	detonated  []uint32
+	explosions []explosion
+	removed    []uint8
+}
+
+// teamBoards are the teams' shared pictures by team id, renewed at step
+// next.
+type teamBoards struct {
+	boards [3]teamBoard
+	next   int64
+}
+
+// frameWriter packs the snapshot frames: the keys of the schema the match
+// sends, where each value goes in their rows, the frame being written,
+// the shared body of the current one and its sequence number.
+type frameWriter struct {
+	keyM1, keyW1, keyW2, keyW2E, keyC1 *snapschema.Key
+	rows                               rowLayouts
+	frame                              packer.Frame
+	body                               []byte
+	vals                               []packer.Value
+	seq                                uint32
 }
 
 type player struct {
@@ -208,21 +243,23 @@ type player struct {
 	tank   *tankObj
 }
 
-// Seat and Plays make a connected player a game.User.
-func (p *player) Seat() *game.Seat { return &p.human.Seat }
-func (p *player) Plays() bool      { return p.team != Spectators }
+// Seat, Plays and Nick make a player a game.Member.
+func (p *player) Seat() *game.Seat {
+	if p.human == nil {
+		return nil
+	}
+	return &p.human.Seat
+}
+func (p *player) Plays() bool  { return p.team != Spectators }
+func (p *player) Nick() string { return p.name }
 
 type human struct {
 	game.Seat
 	currentMap string
-	inputSeq   uint32
-	watch      uint8
 	forceReset bool
 	shake      string
 	panel      panelState
 	sentPanel  panelState
-	chat       []any
-	votes      []any
 }
 
 type panelState struct {
@@ -326,13 +363,15 @@ func New(cfg Config) (*Match, error) {
 	}
 	m := &Match{
 		cfg: cfg, log: cfg.Log, rng: rand.New(rand.NewPCG(cfg.Seed, 0x74616e6b73)),
-		config: compact, schema: schema,
-		keyM1: schema.Key("m1"), keyW1: schema.Key("w1"), keyW2: schema.Key("w2"),
-		keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"), rows: rows,
-		maps: maps, names: names, flat: flatNames(maps, names), byUID: game.Users[*player]{},
-		out: discard{}, model: model, wp: wp, levels: levels, skill: cfg.BotSkill,
-		surfaceRules: core.Surfaces, propTypes: core.Props, tilt: tilt,
-		boards: [3]teamBoard{{rolesAt: -1}, {rolesAt: -1}, {rolesAt: -1}},
+		config: compact,
+		wire: frameWriter{keyM1: schema.Key("m1"), keyW1: schema.Key("w1"), keyW2: schema.Key("w2"),
+			keyW2E: schema.Key("w2e"), keyC1: schema.Key("c1"), rows: rows},
+		catalog: catalog{maps: maps, names: names, flat: flatNames(maps, names)},
+		Roster:  game.Roster[*player]{Users: game.Users[*player]{}},
+		out:     game.Discard{},
+		rules: matchRules{model: model, wp: wp, levels: levels, skill: cfg.BotSkill,
+			surfaces: core.Surfaces, props: core.Props, tilt: tilt},
+		teams: teamBoards{boards: [3]teamBoard{{rolesAt: -1}, {rolesAt: -1}, {rolesAt: -1}}},
 	}
 	m.loadMap(first)
 	for i := 0; i < cfg.Bots; i++ {
@@ -342,11 +381,6 @@ func New(cfg Config) (*Match, error) {
 	return m, nil
 }
 
-type discard struct{}
-
-func (discard) JSON(int, int, any)      {}
-func (discard) Frame(int, []byte, bool) {}
-
 // SetOut connects the match to its transport.
 func (m *Match) SetOut(o Out) { m.out = o }
 
@@ -354,7 +388,7 @@ func (m *Match) SetOut(o Out) { m.out = o }
 func (m *Match) ConfigData() json.RawMessage { return m.config }
 
 // MapNames returns the catalog.
-func (m *Match) MapNames() []string { return m.names }
+func (m *Match) MapNames() []string { return m.catalog.names }
 
 // Pinned reports whether the match plays one map only (Config.Map).
 func (m *Match) Pinned() bool { return m.cfg.Map != "" }
@@ -367,7 +401,7 @@ func (m *Match) rotation() []string {
 	if m.Pinned() {
 		return nil
 	}
-	return m.flat
+	return m.catalog.flat
 }
 
 // inRotation reports whether a vote may move the match to the map name.
@@ -382,7 +416,7 @@ func (m *Match) inRotation(name string) bool {
 
 // MapText returns the catalog JSON of a map (for the HTTP map endpoints).
 func (m *Match) MapText(name string) ([]byte, bool) {
-	mp, ok := m.maps[name]
+	mp, ok := m.catalog.maps[name]
 	if !ok {
 		return nil, false
 	}
@@ -431,36 +465,6 @@ func (m *Match) ValidateAuth(fields map[string]string) []string {
 	return nil
 }
 
-func (m *Match) freeGID() uint8 {
-	for i := 1; i < 256; i++ {
-		if m.players[i] == nil {
-			return uint8(i)
-		}
-	}
-	return 0
-}
-
-// uniqueName renames a taken nick: Alice → Alice#1 → Alice#2.
-func (m *Match) uniqueName(name string) string {
-	taken := func(n string) bool {
-		for _, p := range m.players {
-			if p != nil && p.name == n {
-				return true
-			}
-		}
-		return false
-	}
-	if !taken(name) {
-		return name
-	}
-	for i := 1; ; i++ {
-		n := name + "#" + strconv.Itoa(i)
-		if !taken(n) {
-			return n
-		}
-	}
-}
-
 // MapName is the name of the map being played.
 func (m *Match) MapName() string {
 	if m.current == nil {
@@ -470,18 +474,17 @@ func (m *Match) MapName() string {
 }
 
 // Full reports whether no game id is left for another participant.
-func (m *Match) Full() bool { return m.freeGID() == 0 }
+func (m *Match) Full() bool { return m.FreeID() == 0 }
 
 // Join creates the participant of an authenticated user as a spectator and
 // returns its final name, or false when no game id is free.
 func (m *Match) Join(uid int, name string) (string, bool) {
-	gid := m.freeGID()
+	gid := m.FreeID()
 	if gid == 0 {
 		return "", false
 	}
-	p := &player{gid: gid, name: m.uniqueName(name), team: Spectators, human: &human{Seat: game.Seat{UID: uid}}}
-	m.players[gid] = p
-	m.byUID[uid] = p
+	p := &player{gid: gid, name: m.UniqueName(name), team: Spectators, human: &human{Seat: game.Seat{UID: uid}}}
+	m.AddUser(uid, gid, p)
 	m.statRow(p)
 	m.board.dirty = true // a new participant's place
 	return p.name, true
@@ -490,10 +493,10 @@ func (m *Match) Join(uid int, name string) (string, bool) {
 // Leave removes a user's participant at once; everyone is told when it
 // was in the game.
 func (m *Match) Leave(uid int) {
-	if p, ok := m.byUID.Take(uid); ok && p != nil {
+	if p, ok := m.Users.Take(uid); ok && p != nil {
 		m.removePlayer(p)
 		if p.human.Ready {
-			m.chatAll = enqueue(m.chatAll, "s:6:"+p.name)
+			m.outbox.Chat("s:6:" + p.name)
 		}
 		if p.team != Spectators && m.balanceTeams() {
 			m.checkWipe()
@@ -505,16 +508,11 @@ func (m *Match) removePlayer(p *player) {
 	m.recordScore(p)
 	m.board.dirty = true
 	if p.tank != nil {
-		m.removed = append(m.removed, p.gid)
+		m.events.removed = append(m.events.removed, p.gid)
 	}
-	m.players[p.gid] = nil
-	m.statRows = append(m.statRows, []any{strconv.Itoa(int(p.gid)), p.team, nil})
-	m.statHead = true
-	for _, q := range m.players {
-		if q != nil && q.human != nil && q.human.watch == p.gid {
-			q.human.watch = 0
-		}
-	}
+	m.Drop(p.gid)
+	m.outbox.StatGone(p.gid, p.team)
+	m.outbox.HeadsDue()
 	if m.vote != nil {
 		delete(m.vote.ballots, p.gid)
 	}
@@ -523,19 +521,14 @@ func (m *Match) removePlayer(p *player) {
 
 // SetLatency records a user's smoothed round-trip time for the scoreboard.
 func (m *Match) SetLatency(uid int, ms int) {
-	if p, ok := m.byUID.SetLatency(uid, ms); ok {
+	if p, ok := m.Users.SetLatency(uid, ms); ok {
 		m.statRow(p)
 	}
 }
 
-// Playing reports whether the user is in a playing team (idle kick scope).
-func (m *Match) Playing(uid int) bool {
-	return m.byUID.Playing(uid)
-}
-
 // ModulesReady starts loading the current map for the user.
 func (m *Match) ModulesReady(uid int) {
-	p, ok := m.byUID.EnterGame(uid)
+	p, ok := m.Users.EnterGame(uid)
 	if !ok {
 		return
 	}
@@ -551,7 +544,7 @@ func (m *Match) sendMap(p *player) {
 
 // MapReady answers a MAP_READY.
 func (m *Match) MapReady(uid int) {
-	p := m.byUID[uid]
+	p := m.Users[uid]
 	if p == nil || !p.human.InGame {
 		return
 	}
@@ -569,7 +562,7 @@ func (m *Match) MapReady(uid int) {
 
 // FirstShotReady makes the user ready: frames and meta start flowing.
 func (m *Match) FirstShotReady(uid int) {
-	p := m.byUID[uid]
+	p := m.Users[uid]
 	if p == nil || !p.human.InGame {
 		return
 	}
@@ -577,39 +570,19 @@ func (m *Match) FirstShotReady(uid int) {
 	m.out.JSON(uid, protocol.TechInformData, nil)
 	m.sendAccoladesTo(p)
 	m.out.JSON(uid, protocol.VoteData, map[string]string{"name": "teamChange"})
-	m.chatAll = enqueue(m.chatAll, "s:5:"+p.name)
+	m.outbox.Chat("s:5:" + p.name)
 }
 
 func (m *Match) firstShot() any {
-	rows := map[string][]float64{}
-	for _, p := range m.players {
+	shot := game.NewFirstShot(m.wire.keyM1)
+	for _, p := range m.Players {
 		if p == nil || p.tank == nil {
 			continue
 		}
-		r := p.tank.values(p, m.model.Size, m.current.geom)
-		v, row := m.row(len(m.keyM1.Fields)), make([]float64, len(m.keyM1.Fields))
-		packTank(&m.rows.m1, v, &r)
-		for i, f := range m.keyM1.Fields {
-			row[i] = v[i].Number(f.Type)
-		}
-		rows[strconv.Itoa(int(p.gid))] = row
+		r := p.tank.values(p, m.rules.model.Size, m.current.geom)
+		v := m.row(len(m.wire.keyM1.Fields))
+		packTank(&m.wire.rows.m1, v, &r)
+		shot.Add(p.gid, v)
 	}
-	if len(rows) == 0 {
-		return map[string]any{}
-	}
-	return map[string]any{"m1": rows}
-}
-
-// maxQueue bounds every chat and vote queue: a queue drains one item per
-// send tick, so a flood beyond this is dropped rather than buffered.
-const maxQueue = 64
-
-func enqueue(q []any, items ...any) []any {
-	for _, it := range items {
-		if len(q) >= maxQueue {
-			break
-		}
-		q = append(q, it)
-	}
-	return q
+	return shot.Snapshot()
 }

@@ -431,7 +431,7 @@ func TestBotCommand(t *testing.T) {
 	m.Chat(1, "/bot 1 blue")
 	bots := func(team int) int {
 		n := 0
-		for _, p := range m.players {
+		for _, p := range m.Players {
 			if p != nil && p.bot != nil && (team == 0 || p.team == team) {
 				n++
 			}

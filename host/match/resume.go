@@ -12,7 +12,7 @@ var _ game.Resumer = (*Match)(nil)
 // SeatID implements game.Resumer: the participant's game id, the id of its
 // scoreboard row.
 func (m *Match) SeatID(uid int) (string, bool) {
-	p := m.byUID[uid]
+	p := m.Users[uid]
 	if p == nil {
 		return "", false
 	}
@@ -23,7 +23,7 @@ func (m *Match) SeatID(uid int) (string, bool) {
 // released (a player who dropped while driving must not drive on), and the
 // user gets no frames or meta until it resumes.
 func (m *Match) Detach(uid int) {
-	p := m.byUID[uid]
+	p := m.Users[uid]
 	if p == nil {
 		return
 	}
@@ -32,7 +32,7 @@ func (m *Match) Detach(uid int) {
 	}
 	h := p.human
 	h.Ready = false
-	h.chat, h.votes = nil, nil
+	h.DropQueues()
 }
 
 // Resume implements game.Resumer. On the same map the client keeps its map
@@ -41,7 +41,7 @@ func (m *Match) Detach(uid int) {
 // and a camera reset, and frames flow again. On another map the user loads
 // it as on a map change.
 func (m *Match) Resume(uid int) {
-	p := m.byUID[uid]
+	p := m.Users[uid]
 	if p == nil || !p.human.InGame {
 		return
 	}
@@ -68,7 +68,7 @@ func (m *Match) Resume(uid int) {
 // Score is the participant's score, deaths and team (tests and the host's
 // own checks); false when the user has no participant.
 func (m *Match) Score(uid int) (score, deaths, team int, ok bool) {
-	p := m.byUID[uid]
+	p := m.Users[uid]
 	if p == nil {
 		return 0, 0, 0, false
 	}

@@ -2,15 +2,15 @@ package match
 
 import (
 	"strconv"
-	"strings"
 
 	"vimpclient/games/tanks"
+	"vimpclient/host/game"
 	"vimpclient/protocol"
 )
 
 func (m *Match) loadMap(name string) {
-	m.current = m.maps[name]
-	m.mapStart = m.tick
+	m.current = m.catalog.maps[name]
+	m.round.mapStart = m.tick
 	m.bombs = m.bombs[:0]
 	m.resetCrates()
 }
@@ -21,12 +21,12 @@ func (m *Match) addBot() bool { return m.addBotTo(0) }
 
 // addBotTo adds a bot to team, or to the smaller team when team is 0.
 func (m *Match) addBotTo(team int) bool {
-	gid := m.freeGID()
+	gid := m.FreeID()
 	if gid == 0 {
 		return false
 	}
 	var counts [4]int
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p != nil {
 			counts[p.team]++
 		}
@@ -41,15 +41,15 @@ func (m *Match) addBotTo(team int) bool {
 		return false
 	}
 	n := 0
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p != nil && p.bot != nil {
 			n++
 		}
 	}
-	p := &player{gid: gid, name: m.uniqueName(botName(n)), team: team, bot: m.newBotBrain()}
+	p := &player{gid: gid, name: m.UniqueName(botName(n)), team: team, bot: m.newBotBrain()}
 	p.dead = true
-	m.players[gid] = p
-	if m.restartAt == 0 && m.tick-m.roundStart <= graceTicks {
+	m.Players[gid] = p
+	if m.round.restartAt == 0 && m.tick-m.round.start <= graceTicks {
 		m.spawnAtFreeSpot(p) // within the grace period a newcomer plays at once
 	}
 	m.statRow(p)
@@ -59,15 +59,15 @@ func (m *Match) addBotTo(team int) bool {
 // startRound respawns every team member and tells every ready human.
 func (m *Match) startRound() {
 	m.recordScores() // the round that ends is a result
-	m.roundStart = m.tick
-	m.restartAt = 0
+	m.round.start = m.tick
+	m.round.restartAt = 0
 	for _, id := range m.activeIDs() {
-		m.removed = append(m.removed, id)
+		m.events.removed = append(m.events.removed, id)
 	}
 	m.bombs = m.bombs[:0]
 	m.resetCrates()
 	var used [3]int
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil {
 			continue
 		}
@@ -89,7 +89,7 @@ func (m *Match) startRound() {
 			p.bot.reset()
 		}
 	}
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.human == nil || !p.human.Ready {
 			continue
 		}
@@ -110,7 +110,7 @@ func (m *Match) startRound() {
 
 func (m *Match) activeIDs() []uint8 {
 	var ids []uint8
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p != nil && p.tank != nil {
 			ids = append(ids, p.gid)
 		}
@@ -119,7 +119,7 @@ func (m *Match) activeIDs() []uint8 {
 }
 
 func (m *Match) roundSecondsLeft() int {
-	left := int64(m.cfg.RoundSeconds)*TicksPerSecond - (m.tick - m.roundStart)
+	left := int64(m.cfg.RoundSeconds)*TicksPerSecond - (m.tick - m.round.start)
 	return int(max(0, (left+TicksPerSecond-1)/TicksPerSecond))
 }
 
@@ -142,19 +142,10 @@ func (m *Match) sendEmptyPanel(p *player) {
 
 // Keys applies a KEYS_DATA payload "seq:action:name".
 func (m *Match) Keys(uid int, payload string) {
-	p := m.byUID[uid]
-	if p == nil {
+	p, parts, ok := m.Users.Keys(uid, payload)
+	if !ok {
 		return
 	}
-	parts := strings.SplitN(payload, ":", 4)
-	if len(parts) < 3 {
-		return
-	}
-	seq, err := strconv.ParseUint(parts[0], 10, 32)
-	if err != nil {
-		return
-	}
-	p.human.inputSeq = uint32(seq)
 	down := parts[1] == "down"
 	if !down && parts[1] != "up" {
 		return // aim messages and unknown actions: tanks has no pointer
@@ -216,42 +207,22 @@ func botName(n int) string {
 	return names[n%len(names)]
 }
 
+// switchWatch moves a watching player's camera to the next (or the
+// previous) live tank.
 func (m *Match) switchWatch(p *player, forward bool) {
-	var ids []uint8
-	for _, q := range m.players {
-		if q != nil && q.tank != nil && q.tank.alive() {
-			ids = append(ids, q.gid)
-		}
+	if game.SwitchWatch(m.Players[:], &p.human.Watch, forward, hasLiveTank) {
+		p.human.forceReset = true
 	}
-	if len(ids) == 0 {
-		return
-	}
-	cur := -1
-	for i, id := range ids {
-		if id == p.human.watch {
-			cur = i
-		}
-	}
-	next := 0
-	if cur >= 0 {
-		if forward {
-			next = (cur + 1) % len(ids)
-		} else {
-			next = (cur - 1 + len(ids)) % len(ids)
-		}
-	}
-	p.human.watch = ids[next]
-	p.human.forceReset = true
 }
 
 // changeMap moves every human to the spectators and sends the new map.
 func (m *Match) changeMap(name string) {
-	m.mapChangeAt = 0
+	m.round.mapChangeAt = 0
 	m.vote = nil
 	m.recordScores()
 	m.loadMap(name)
-	m.removed = append(m.removed, m.activeIDs()...)
-	for _, p := range m.players {
+	m.events.removed = append(m.events.removed, m.activeIDs()...)
+	for _, p := range m.Players {
 		if p == nil {
 			continue
 		}
@@ -261,11 +232,11 @@ func (m *Match) changeMap(name string) {
 			continue
 		}
 		if p.team != Spectators {
-			m.statRows = append(m.statRows, []any{strconv.Itoa(int(p.gid)), p.team, nil})
+			m.outbox.StatGone(p.gid, p.team)
 			p.team = Spectators
 		}
 		h := p.human
-		h.chat, h.votes = nil, nil
+		h.DropQueues()
 		if !h.InGame {
 			continue
 		}
@@ -274,8 +245,8 @@ func (m *Match) changeMap(name string) {
 		m.out.JSON(h.UID, protocol.Clear, nil)
 		m.sendMap(p)
 	}
-	m.roundsWon, m.roundsLost = [3]int{}, [3]int{}
-	for _, p := range m.players {
+	m.round.won, m.round.lost = [3]int{}, [3]int{}
+	for _, p := range m.Players {
 		if p != nil {
 			m.statRow(p)
 		}

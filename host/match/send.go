@@ -5,7 +5,6 @@ import (
 
 	"vimpclient/host/game"
 	"vimpclient/host/packer"
-	"vimpclient/protocol"
 )
 
 // Step runs one 120 Hz simulation step at host wall time nowMs (epoch ms)
@@ -17,21 +16,21 @@ func (m *Match) Step(nowMs float64) {
 	m.thinkBots()
 	m.step()
 	switch {
-	case m.mapChangeAt != 0 && m.tick >= m.mapChangeAt:
-		m.changeMap(m.nextMap)
-	case m.restartAt != 0 && m.tick >= m.restartAt:
+	case m.round.mapChangeAt != 0 && m.tick >= m.round.mapChangeAt:
+		m.changeMap(m.round.nextMap)
+	case m.round.restartAt != 0 && m.tick >= m.round.restartAt:
 		m.startRound()
-	case m.tick-m.roundStart >= int64(m.cfg.RoundSeconds)*TicksPerSecond:
+	case m.tick-m.round.start >= int64(m.cfg.RoundSeconds)*TicksPerSecond:
 		m.startRound()
 	}
 	if m.vote != nil && m.tick >= m.vote.ends {
 		m.finishVote()
 	}
-	if m.vote == nil && m.mapChangeAt == 0 && m.tick-m.mapStart >= int64(m.cfg.MapSeconds)*TicksPerSecond {
+	if m.vote == nil && m.round.mapChangeAt == 0 && m.tick-m.round.mapStart >= int64(m.cfg.MapSeconds)*TicksPerSecond {
 		if len(m.humansReady()) > 0 && !m.Pinned() {
 			m.systemVote()
 		} else {
-			m.mapStart = m.tick
+			m.round.mapStart = m.tick
 		}
 	}
 	if m.tick%sendEvery == 0 {
@@ -40,8 +39,7 @@ func (m *Match) Step(nowMs float64) {
 }
 
 func (m *Match) statRow(p *player) {
-	m.statRows = append(m.statRows, m.statCells(p))
-	m.statHead = true
+	m.outbox.StatRow(m.statCells(p))
 }
 
 func (m *Match) statCells(p *player) []any {
@@ -49,26 +47,15 @@ func (m *Match) statCells(p *player) []any {
 	if p.team != Spectators && (p.dead || p.tank != nil && !p.tank.alive()) {
 		status = "dead"
 	}
-	var lat any = "BOT"
-	if p.human != nil {
-		lat = p.human.Latency
-	}
+	lat := game.LatencyCell(p.Seat())
 	return []any{strconv.Itoa(int(p.gid)), p.team, []any{p.name, status, p.score, p.deaths, lat}}
 }
 
-func (m *Match) fullStatRows() []any {
-	rows := []any{}
-	for _, p := range m.players {
-		if p != nil {
-			rows = append(rows, m.statCells(p))
-		}
-	}
-	return rows
-}
+func (m *Match) fullStatRows() []any { return m.StatRows(m.statCells) }
 
 func (m *Match) headRows() []any {
 	var count [4]int
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p != nil {
 			count[p.team]++
 		}
@@ -77,7 +64,7 @@ func (m *Match) headRows() []any {
 	for t := Team1; t <= Spectators; t++ {
 		won, lost := 0, 0
 		if t != Spectators {
-			won, lost = m.roundsWon[t], m.roundsLost[t]
+			won, lost = m.round.won[t], m.round.lost[t]
 		}
 		heads = append(heads, []any{t, []any{count[t], "", won, lost}})
 	}
@@ -87,44 +74,23 @@ func (m *Match) headRows() []any {
 // send packs the shared frame body once, then sends every ready user its
 // header (camera, player block) with that body, and the tick's meta.
 func (m *Match) send() {
-	m.seq++
+	m.wire.seq++
 	m.packBody()
-	reliable := len(m.shots) > 0 || len(m.planted) > 0 || len(m.detonated) > 0 || len(m.explosions) > 0 || len(m.removed) > 0
-	chatAll, voteAll := game.Next(&m.chatAll), game.Next(&m.voteAll)
-	stat := game.StatBlock(&m.statRows, &m.statHead, m.headRows)
+	reliable := len(m.events.shots) > 0 || len(m.events.planted) > 0 || len(m.events.detonated) > 0 || len(m.events.explosions) > 0 || len(m.events.removed) > 0
+	meta := m.outbox.Take(m.headRows)
 	secs := m.roundSecondsLeft()
-	for _, p := range m.players {
-		if p == nil || p.human == nil || !p.human.Ready {
-			continue
-		}
-		h := p.human
+	for p, seat := range m.Ready() {
 		m.sendFrame(p, reliable)
+		h := p.human
 		h.panel.t = secs
-		if items := panelDiff(&h.panel, &h.sentPanel); items != nil {
-			m.out.JSON(h.UID, protocol.PanelData, items)
-		}
-		if stat != nil {
-			m.out.JSON(h.UID, protocol.StatData, stat)
-		}
-		if chatAll != nil {
-			m.out.JSON(h.UID, protocol.ChatData, chatAll)
-		} else if len(h.chat) > 0 {
-			m.out.JSON(h.UID, protocol.ChatData, h.chat[0])
-			h.chat = h.chat[1:]
-		}
-		if voteAll != nil {
-			m.out.JSON(h.UID, protocol.VoteData, voteAll)
-		} else if len(h.votes) > 0 {
-			m.out.JSON(h.UID, protocol.VoteData, h.votes[0])
-			h.votes = h.votes[1:]
-		}
+		meta.Send(m.out, seat, panelDiff(&h.panel, &h.sentPanel))
 	}
 	m.sendAccolades()
-	m.shots = m.shots[:0]
-	m.planted = m.planted[:0]
-	m.detonated = m.detonated[:0]
-	m.explosions = m.explosions[:0]
-	m.removed = m.removed[:0]
+	m.events.shots = m.events.shots[:0]
+	m.events.planted = m.events.planted[:0]
+	m.events.detonated = m.events.detonated[:0]
+	m.events.explosions = m.events.explosions[:0]
+	m.events.removed = m.events.removed[:0]
 }
 
 func panelDiff(cur, sent *panelState) []string {
@@ -151,73 +117,73 @@ func panelDiff(cur, sent *panelState) []string {
 }
 
 func (m *Match) row(n int) []packer.Value {
-	if cap(m.vals) < n {
-		m.vals = make([]packer.Value, n)
+	if cap(m.wire.vals) < n {
+		m.wire.vals = make([]packer.Value, n)
 	}
-	return m.vals[:n]
+	return m.wire.vals[:n]
 }
 
 // packBody packs the blocks every user shares: m1, w1, w2, w2e, c1.
 func (m *Match) packBody() {
-	f := &m.frame
+	f := &m.wire.frame
 	f.Start(0, 0, nil, nil)
-	f.Block(m.keyM1)
-	for _, id := range m.removed {
-		if m.players[id] == nil || m.players[id].tank == nil {
+	f.Block(m.wire.keyM1)
+	for _, id := range m.events.removed {
+		if m.Players[id] == nil || m.Players[id].tank == nil {
 			f.NullRow(uint32(id))
 		}
 	}
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.tank == nil {
 			continue
 		}
-		r := p.tank.values(p, m.model.Size, m.current.geom)
-		v := m.row(len(m.keyM1.Fields))
-		packTank(&m.rows.m1, v, &r)
+		r := p.tank.values(p, m.rules.model.Size, m.current.geom)
+		v := m.row(len(m.wire.keyM1.Fields))
+		packTank(&m.wire.rows.m1, v, &r)
 		f.Row(uint32(p.gid), v)
 	}
-	if len(m.shots) > 0 {
-		f.Block(m.keyW1)
-		for i := range m.shots {
-			v := m.row(len(m.keyW1.Fields))
-			packTracer(&m.rows.w1, v, &m.shots[i])
+	if len(m.events.shots) > 0 {
+		f.Block(m.wire.keyW1)
+		for i := range m.events.shots {
+			v := m.row(len(m.wire.keyW1.Fields))
+			packTracer(&m.wire.rows.w1, v, &m.events.shots[i])
 			f.ListRow(v)
 		}
 	}
-	if len(m.planted) > 0 || len(m.detonated) > 0 {
-		f.Block(m.keyW2)
-		l := &m.rows.w2
-		for _, b := range m.planted {
-			v := m.row(len(m.keyW2.Fields))
+	if len(m.events.planted) > 0 || len(m.events.detonated) > 0 {
+		f.Block(m.wire.keyW2)
+		l := &m.wire.rows.w2
+		for _, b := range m.events.planted {
+			v := m.row(len(m.wire.keyW2.Fields))
 			v[l.X.Index()], v[l.Y.Index()], v[l.Angle.Index()] = packer.F(packer.Round2(b.x)), packer.F(packer.Round2(b.y)), packer.F(0)
-			v[l.Size.Index()], v[l.Time.Index()], v[l.Author.Index()] = packer.I(m.wp.w2Size), packer.I(m.wp.w2FuseMs), packer.I(uint32(b.owner))
+			v[l.Size.Index()], v[l.Time.Index()], v[l.Author.Index()] = packer.I(m.rules.wp.w2Size), packer.I(m.rules.wp.w2FuseMs), packer.I(uint32(b.owner))
 			if l.Level.Bound() {
 				v[l.Level.Index()] = packer.I(uint32(max(b.level, 0)))
 			}
 			f.Row(b.id, v)
 		}
-		for _, id := range m.detonated {
+		for _, id := range m.events.detonated {
 			f.NullRow(id)
 		}
 	}
-	if len(m.explosions) > 0 {
-		f.Block(m.keyW2E)
-		for i := range m.explosions {
-			v := m.row(len(m.keyW2E.Fields))
-			packExplosion(&m.rows.w2e, v, &m.explosions[i])
+	if len(m.events.explosions) > 0 {
+		f.Block(m.wire.keyW2E)
+		for i := range m.events.explosions {
+			v := m.row(len(m.wire.keyW2E.Fields))
+			packExplosion(&m.wire.rows.w2e, v, &m.events.explosions[i])
 			f.ListRow(v)
 		}
 	}
-	f.Block(m.keyC1)
-	cl, width := &m.rows.c1, len(m.keyC1.Fields)
+	f.Block(m.wire.keyC1)
+	cl, width := &m.wire.rows.c1, len(m.wire.keyC1.Fields)
 	for i := range m.crates {
 		b := &m.crates[i].body
 		ox, oy := b.Corner()
 		// A resting body sends only the mandatory head (the pose).
 		moving := abs(b.VX) >= 0.01 || abs(b.VY) >= 0.01 || abs(b.AngVel) >= 0.01
 		n := width
-		if !moving && m.keyC1.OptionalFrom > 0 {
-			n = m.keyC1.OptionalFrom
+		if !moving && m.wire.keyC1.OptionalFrom > 0 {
+			n = m.wire.keyC1.OptionalFrom
 		}
 		v := m.row(width)
 		v[cl.X.Index()], v[cl.Y.Index()], v[cl.Angle.Index()] = packer.F(packer.Round2(ox)), packer.F(packer.Round2(oy)), packer.F(packer.Round2(b.Angle))
@@ -227,17 +193,17 @@ func (m *Match) packBody() {
 			v[cl.Z.Index()], v[cl.Level.Index()] = packer.F(packer.Round2(lv.Z)), packer.I(uint32(lv.Level))
 		}
 		if cl.State.Bound() {
-			v[cl.State.Index()] = packer.I(uint32(m.props.State(i)))
+			v[cl.State.Index()] = packer.I(uint32(m.terrain.props.State(i)))
 		}
 		f.Row(uint32(i), v[:n])
 	}
 	body, err := f.Bytes()
 	if err != nil {
 		m.log.Error("pack frame body", "err", err)
-		m.body = m.body[:0]
+		m.wire.body = m.wire.body[:0]
 		return
 	}
-	m.body = append(m.body[:0], body[headerLen:]...)
+	m.wire.body = append(m.wire.body[:0], body[headerLen:]...)
 }
 
 // headerLen is the size of a frame header without camera or player block.
@@ -259,7 +225,7 @@ func (m *Match) sendFrame(p *player, reliable bool) {
 	if t := p.tank; t != nil && t.alive() && p.team != Spectators {
 		cam.X, cam.Y = packer.Round2(t.st.X), packer.Round2(t.st.Y)
 		s := &t.st
-		block = packer.Player{GameID: p.gid, InputSeq: h.inputSeq,
+		block = packer.Player{GameID: p.gid, InputSeq: h.InputSeq,
 			State: [8]float32{s.X, s.Y, s.Angle, s.VX, s.VY, s.AngVel, s.Gun, s.Throttle}, Centering: s.Centering}
 		pl = &block
 	} else if w := m.watched(p); w != nil {
@@ -282,8 +248,8 @@ func (m *Match) sendFrame(p *player, reliable bool) {
 		}
 	}
 	h.forceReset, h.shake = false, ""
-	m.frame.Start(m.seq, m.nowMs, cam, pl)
-	if err := game.SendFrame(m.out, h.UID, &m.frame, m.body, reliable); err != nil {
+	m.wire.frame.Start(m.wire.seq, m.nowMs, cam, pl)
+	if err := game.SendFrame(m.out, h.UID, &m.wire.frame, m.wire.body, reliable); err != nil {
 		m.log.Error("frame not sent", "err", err)
 	}
 }
@@ -291,6 +257,9 @@ func (m *Match) sendFrame(p *player, reliable bool) {
 // watched returns the player a spectator or dead player looks at: the
 // chosen one if still alive, else the first alive tank.
 func (m *Match) watched(p *player) *player {
-	w, _ := game.Watched(m.players[:], &p.human.watch, func(q *player) bool { return q.tank != nil && q.tank.alive() })
+	w, _ := game.Watched(m.Players[:], &p.human.Watch, hasLiveTank)
 	return w
 }
+
+// hasLiveTank reports whether q is one a camera may follow.
+func hasLiveTank(q *player) bool { return q.tank != nil && q.tank.alive() }

@@ -47,7 +47,7 @@ func hullStrength(t *tankObj) float32 {
 func (m *Match) updateBoards(now float64) {
 	for team := Team1; team <= Team2; team++ {
 		m.updateFocus(team, now)
-		if b := &m.boards[team]; b.rolesAt < 0 || now-b.rolesAt >= rolesInterval {
+		if b := &m.teams.boards[team]; b.rolesAt < 0 || now-b.rolesAt >= rolesInterval {
 			b.rolesAt = now
 			m.dealRoles(team)
 		}
@@ -59,7 +59,7 @@ func (m *Match) updateBoards(now float64) {
 func (m *Match) focusScore(team int, e *player) float32 {
 	var near float32
 	seen := 0
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q == nil || q.team != team || q.tank == nil || !q.tank.alive() {
 			continue
 		}
@@ -76,10 +76,10 @@ func (m *Match) focusScore(team int, e *player) float32 {
 // updateFocus picks the team's focus: the best scoring enemy, kept for
 // focusHold seconds and until another scores focusSwitchRatio times more.
 func (m *Match) updateFocus(team int, now float64) {
-	b := &m.boards[team]
+	b := &m.teams.boards[team]
 	best, bestScore := uint8(0), float32(-1)
 	var curScore float32 = -1
-	for _, e := range m.players {
+	for _, e := range m.Players {
 		if e == nil || e.team == team || e.team == Spectators || e.tank == nil || !e.tank.alive() {
 			continue
 		}
@@ -103,7 +103,7 @@ func (m *Match) updateFocus(team int, now float64) {
 func (m *Match) dealRoles(team int) {
 	bots := 0
 	var flanker *player
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q == nil || q.bot == nil || q.team != team || q.tank == nil || !q.tank.alive() {
 			continue
 		}
@@ -127,7 +127,7 @@ func (m *Match) supportPoint(p *player, tx, ty float32) (x, y float32, ok bool) 
 	s := &p.tank.st
 	var ally *player
 	best := float32(-1)
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q == nil || q == p || q.bot == nil || q.team != p.team || q.bot.role != roleAssault || q.tank == nil || !q.tank.alive() {
 			continue
 		}

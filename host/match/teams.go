@@ -1,7 +1,5 @@
 package match
 
-import "strconv"
-
 // Team balance: the humans choose their team, the bots fill in. Whenever a
 // human joins a team, leaves it or the match, bots move from the larger
 // playing team to the smaller until the two differ by at most one.
@@ -13,7 +11,7 @@ func (m *Match) balanceTeams() bool {
 	moved := false
 	for {
 		var count [4]int
-		for _, p := range m.players {
+		for _, p := range m.Players {
 			if p != nil {
 				count[p.team]++
 			}
@@ -39,7 +37,7 @@ func (m *Match) balanceTeams() bool {
 func (m *Match) botToMove(team int) *player {
 	var best *player
 	bestHealth := -1
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.bot == nil || p.team != team {
 			continue
 		}
@@ -57,15 +55,15 @@ func (m *Match) botToMove(team int) *player {
 // moveBot puts bot p in team: its tank goes, and it plays at once within
 // the round's grace period, else from the next round.
 func (m *Match) moveBot(p *player, team int) {
-	m.statRows = append(m.statRows, []any{strconv.Itoa(int(p.gid)), p.team, nil})
+	m.outbox.StatGone(p.gid, p.team)
 	if p.tank != nil {
-		m.removed = append(m.removed, p.gid)
+		m.events.removed = append(m.events.removed, p.gid)
 		p.tank = nil
 	}
 	p.team = team
 	p.dead = true
 	p.bot.reset()
-	if m.restartAt == 0 && m.tick-m.roundStart <= graceTicks {
+	if m.round.restartAt == 0 && m.tick-m.round.start <= graceTicks {
 		m.spawnAtFreeSpot(p)
 	}
 	m.statRow(p)

@@ -2,7 +2,6 @@ package match
 
 import (
 	"encoding/json"
-	"strconv"
 
 	"vimpclient/protocol"
 )
@@ -11,7 +10,7 @@ import (
 
 // Vote handles VOTE_DATA: "teams", "maps" or [name, value].
 func (m *Match) Vote(uid int, raw json.RawMessage) {
-	p := m.byUID[uid]
+	p := m.Users[uid]
 	if p == nil || !p.human.Ready {
 		return
 	}
@@ -19,7 +18,7 @@ func (m *Match) Vote(uid int, raw json.RawMessage) {
 	if json.Unmarshal(raw, &s) == nil {
 		switch s {
 		case "teams":
-			p.human.votes = enqueue(p.human.votes, []string{"team1", "team2", "spectators"})
+			p.human.QueueVote([]string{"team1", "team2", "spectators"})
 		case "maps":
 			list := []string{}
 			for _, n := range m.rotation() {
@@ -27,7 +26,7 @@ func (m *Match) Vote(uid int, raw json.RawMessage) {
 					list = append(list, n)
 				}
 			}
-			p.human.votes = enqueue(p.human.votes, list)
+			p.human.QueueVote(list)
 		}
 		return
 	}
@@ -64,16 +63,16 @@ func (m *Match) teamChange(p *player, key string) {
 		return
 	}
 	if team == p.team {
-		h.chat = enqueue(h.chat, "s:1:"+teamKey(team))
+		h.QueueChat("s:1:" + teamKey(team))
 		return
 	}
 	if team != Spectators && !m.makeRoom(team) {
-		h.chat = enqueue(h.chat, "s:0:"+teamKey(team)+","+teamKey(p.team))
+		h.QueueChat("s:0:" + teamKey(team) + "," + teamKey(p.team))
 		return
 	}
-	m.statRows = append(m.statRows, []any{strconv.Itoa(int(p.gid)), p.team, nil})
+	m.outbox.StatGone(p.gid, p.team)
 	if p.tank != nil {
-		m.removed = append(m.removed, p.gid)
+		m.events.removed = append(m.events.removed, p.gid)
 		p.tank = nil
 	}
 	p.team = team
@@ -83,7 +82,7 @@ func (m *Match) teamChange(p *player, key string) {
 		m.checkWipe()
 	}
 	others := 0
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q != nil && q != p && q.human != nil && q.team != Spectators {
 			others++
 		}
@@ -91,22 +90,22 @@ func (m *Match) teamChange(p *player, key string) {
 	switch {
 	case others < 2 && team != Spectators:
 		m.recordScores()
-		for _, q := range m.players {
+		for _, q := range m.Players {
 			if q != nil {
 				q.score, q.deaths = 0, 0
 				m.statRow(q)
 			}
 		}
-		h.chat = enqueue(h.chat, "s:2:"+teamKey(team))
+		h.QueueChat("s:2:" + teamKey(team))
 		m.startRound()
 	case team == Spectators:
 		m.sendEmptyPanel(p)
 		m.out.JSON(h.UID, protocol.KeysetData, 0)
-		h.chat = enqueue(h.chat, "s:3")
+		h.QueueChat("s:3")
 		m.checkWipe()
 	default:
-		h.chat = enqueue(h.chat, "s:2:"+teamKey(team))
-		if m.tick-m.roundStart <= graceTicks {
+		h.QueueChat("s:2:" + teamKey(team))
+		if m.tick-m.round.start <= graceTicks {
 			m.spawnAtFreeSpot(p)
 			m.sendFullPanel(p)
 			m.out.JSON(h.UID, protocol.KeysetData, 1)
@@ -123,7 +122,7 @@ func (m *Match) teamChange(p *player, key string) {
 func (m *Match) makeRoom(team int) bool {
 	n := 0
 	var bot *player
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q != nil && q.team == team {
 			n++
 			if q.bot != nil {
@@ -139,7 +138,7 @@ func (m *Match) makeRoom(team int) bool {
 	}
 	other := 3 - team
 	n = 0
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q != nil && q.team == other {
 			n++
 		}
@@ -158,7 +157,7 @@ func (m *Match) spawnAtFreeSpot(p *player) {
 	for _, s := range spots {
 		x, y := float32(s.X)*scale, float32(s.Y)*scale
 		free := true
-		for _, q := range m.players {
+		for _, q := range m.Players {
 			if q != nil && q.tank != nil {
 				dx, dy := q.tank.st.X-x, q.tank.st.Y-y
 				if dx*dx+dy*dy < 100 {
@@ -184,7 +183,7 @@ type vote struct {
 
 func (m *Match) humansReady() []*player {
 	var hs []*player
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p != nil && p.human != nil && p.human.Ready {
 			hs = append(hs, p)
 		}
@@ -201,16 +200,16 @@ func (m *Match) proposeMap(p *player, name string) {
 		m.changeMap(name)
 		return
 	}
-	if m.vote != nil || m.mapChangeAt != 0 {
-		p.human.chat = enqueue(p.human.chat, "v:3")
+	if m.vote != nil || m.round.mapChangeAt != 0 {
+		p.human.QueueChat("v:3")
 		return
 	}
 	m.vote = &vote{name: "mapChangeByUser", mapName: name, ends: m.tick + int64(m.cfg.VoteSeconds)*TicksPerSecond,
 		ballots: map[uint8]string{p.gid: "Yes"}}
-	p.human.chat = enqueue(p.human.chat, "v:0", "v:1")
+	p.human.QueueChat("v:0", "v:1")
 	for _, q := range hs {
 		if q != p {
-			q.human.votes = enqueue(q.human.votes, map[string]any{"name": "mapChangeByUser", "params": []string{p.name, name}})
+			q.human.QueueVote(map[string]any{"name": "mapChangeByUser", "params": []string{p.name, name}})
 		}
 	}
 }
@@ -220,7 +219,7 @@ func (m *Match) ballot(p *player, name, value string) {
 		return
 	}
 	m.vote.ballots[p.gid] = value
-	p.human.chat = enqueue(p.human.chat, "v:2")
+	p.human.QueueChat("v:2")
 }
 
 func (m *Match) systemVote() {
@@ -232,7 +231,7 @@ func (m *Match) systemVote() {
 	}
 	m.vote = &vote{name: "mapChangeBySystem", ends: m.tick + int64(m.cfg.VoteSeconds)*TicksPerSecond,
 		ballots: map[uint8]string{}, system: true}
-	m.voteAll = enqueue(m.voteAll, map[string]any{"name": "mapChangeBySystem", "values": list})
+	m.outbox.Vote(map[string]any{"name": "mapChangeBySystem", "values": list})
 }
 
 func (m *Match) finishVote() {
@@ -253,7 +252,7 @@ func (m *Match) finishVote() {
 			}
 		}
 		if winner == "" {
-			m.mapStart = m.tick // nobody voted: the current map is extended
+			m.round.mapStart = m.tick // nobody voted: the current map is extended
 			return
 		}
 	} else {
@@ -266,12 +265,12 @@ func (m *Match) finishVote() {
 			}
 		}
 		if yes <= no {
-			m.chatAll = enqueue(m.chatAll, "v:5")
+			m.outbox.Chat("v:5")
 			return
 		}
 		winner = v.mapName
 	}
-	m.chatAll = enqueue(m.chatAll, "v:4", "m:1:"+winner)
-	m.nextMap = winner
-	m.mapChangeAt = m.tick + mapDelayTicks
+	m.outbox.Chat("v:4", "m:1:"+winner)
+	m.round.nextMap = winner
+	m.round.mapChangeAt = m.tick + mapDelayTicks
 }

@@ -102,7 +102,7 @@ func (m *Match) spawnTank(p *player, s gamemap.Spawn) {
 		lv := min(max(d.SpawnLevel(s), 0), d.MapLevels().LevelCount()-1)
 		t.lv = tanks.LevelState{Level: lv, Z: float32(lv)}
 	}
-	t.body = tanks.NewTankBody(&m.model)
+	t.body = tanks.NewTankBody(&m.rules.model)
 	p.tank = t
 	p.dead = false
 }
@@ -110,7 +110,7 @@ func (m *Match) spawnTank(p *player, s gamemap.Spawn) {
 func (m *Match) resetCrates() {
 	m.crates = m.crates[:0]
 	// Every round the props stand whole again, as the crates return.
-	m.props = tanks.NewProps(m.current.Data, m.propTypes)
+	m.terrain.props = tanks.NewProps(m.current.Data, m.rules.props)
 	for _, c := range m.current.geom.Crates {
 		m.crates = append(m.crates, crateObj{body: c.Body, lv: c.Rest(), linDamp: c.LinearDamping, angDamp: c.AngularDamping})
 	}
@@ -129,7 +129,7 @@ func (m *Match) step() {
 	geom := m.current.geom
 	surf := m.currentSurfaces()
 	m.bodies = m.bodies[:0]
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.tank == nil {
 			continue
 		}
@@ -141,14 +141,14 @@ func (m *Match) step() {
 		} else {
 			m.weaponInput(p, keys)
 		}
-		m.model.MoveOnGround(&t.st, keys, dt, &t.lv, &m.levels, surf)
+		m.rules.model.MoveOnGround(&t.st, keys, dt, &t.lv, &m.rules.levels, surf)
 		t.st.ToBody(&t.body)
 		t.body.Reach = t.lv.Reach()
 		m.bodies = append(m.bodies, &t.body)
 	}
 	for i := range m.crates {
 		c := &m.crates[i]
-		if m.props.Destroyed(i) {
+		if m.terrain.props.Destroyed(i) {
 			continue // debris: no physics
 		}
 		surf.PushBody(&c.body, &c.lv, c.linDamp, dt)
@@ -157,32 +157,32 @@ func (m *Match) step() {
 		m.bodies = append(m.bodies, &c.body)
 	}
 	m.solver.Resolve(m.bodies, geom.Terrain)
-	hw, hh := m.model.HalfSize()
-	for _, p := range m.players {
+	hw, hh := m.rules.model.HalfSize()
+	for _, p := range m.Players {
 		if p == nil || p.tank == nil {
 			continue
 		}
 		t := p.tank
 		t.st.FromBody(&t.body)
-		landing := m.levels.StepMoving(&t.lv, geom.Levels, t.st.X, t.st.Y, t.st.VX, t.st.VY, t.st.Angle, hw, hh, dt, true)
-		if m.tilt != nil {
+		landing := m.rules.levels.StepMoving(&t.lv, geom.Levels, t.st.X, t.st.Y, t.st.VX, t.st.VY, t.st.Angle, hw, hh, dt, true)
+		if m.rules.tilt != nil {
 			// The hull leans with the slope under it and its flight.
 			s, c := sincos(t.st.Angle)
-			pitch, roll := m.tilt.Target(&t.lv, c, s)
-			t.pitch, t.roll = m.tilt.Approach(t.pitch, pitch, dt), m.tilt.Approach(t.roll, roll, dt)
+			pitch, roll := m.rules.tilt.Target(&t.lv, c, s)
+			t.pitch, t.roll = m.rules.tilt.Approach(t.pitch, pitch, dt), m.rules.tilt.Approach(t.roll, roll, dt)
 		}
 		// A hard landing hurts; one that kills is the tank's own doing.
-		if d := m.levels.Air.LandingDamage(landing); d > 0 && t.alive() {
+		if d := m.rules.levels.Air.LandingDamage(landing); d > 0 && t.alive() {
 			m.damage(p, p, int(math.Round(float64(d))), "")
 		}
 	}
 	for i := range m.crates {
 		c := &m.crates[i]
 		b := &c.body
-		if m.props.Destroyed(i) {
+		if m.terrain.props.Destroyed(i) {
 			continue
 		}
-		m.levels.Step(&c.lv, geom.Levels, b.X, b.Y, b.Angle, b.HalfW, b.HalfH, dt, false)
+		m.rules.levels.Step(&c.lv, geom.Levels, b.X, b.Y, b.Angle, b.HalfW, b.HalfH, dt, false)
 	}
 	for i := 0; i < len(m.bombs); {
 		if m.bombs[i].explodes <= m.tick {
@@ -200,20 +200,20 @@ func (m *Match) step() {
 // heights. A map whose surfaces or heights do not read is played without
 // them, and said once.
 func (m *Match) currentSurfaces() *tanks.SurfaceMap {
-	if m.surfacesOf != m.current {
-		m.surfacesOf = m.current
-		sm, err := tanks.NewSurfaceMap(m.current.Data, m.surfaceRules)
+	if m.terrain.of != m.current {
+		m.terrain.of = m.current
+		sm, err := tanks.NewSurfaceMap(m.current.Data, m.rules.surfaces)
 		if err != nil {
 			m.log.Warn("map surfaces ignored", "map", m.current.Name, "err", err)
 		}
-		m.surfaces = sm
+		m.terrain.surfaces = sm
 		wh, err := tanks.NewWallHeights(m.current.Data)
 		if err != nil {
 			m.log.Warn("map wall heights ignored", "map", m.current.Name, "err", err)
 		}
-		m.wallHeights = wh
+		m.terrain.wallHeights = wh
 	}
-	return m.surfaces
+	return m.terrain.surfaces
 }
 
 func (m *Match) weaponInput(p *player, keys uint32) {
@@ -229,20 +229,20 @@ func (m *Match) weaponInput(p *player, keys uint32) {
 	}
 	if t.weapon == weaponW1 {
 		t.ammo[0]--
-		t.nextFire[0] = m.tick + m.wp.w1FireTicks
+		t.nextFire[0] = m.tick + m.rules.wp.w1FireTicks
 		m.fireHitscan(p)
 	} else {
 		if t.bomb {
 			return
 		}
 		t.ammo[1]--
-		t.nextFire[1] = m.tick + m.wp.w2FireTicks
+		t.nextFire[1] = m.tick + m.rules.wp.w2FireTicks
 		t.bomb = true
 		m.nextBombID++
 		b := bomb{id: m.nextBombID, owner: p.gid, x: t.st.X, y: t.st.Y, level: bombLevel(&t.lv, m.current.geom, t.st.X, t.st.Y),
-			explodes: m.tick + m.wp.w2FuseTicks}
+			explodes: m.tick + m.rules.wp.w2FuseTicks}
 		m.bombs = append(m.bombs, b)
-		m.planted = append(m.planted, b)
+		m.events.planted = append(m.events.planted, b)
 	}
 	if p.human != nil {
 		p.human.panel.w1, p.human.panel.w2 = t.ammo[0], t.ammo[1]
@@ -271,38 +271,38 @@ func (m *Match) fireHitscan(p *player) {
 	t := p.tank
 	dirA := t.st.Angle + t.st.Gun
 	dy, dx := sincos(dirA)
-	mx, my := t.st.X+muzzleOffset(&m.model)*dx, t.st.Y+muzzleOffset(&m.model)*dy
+	mx, my := t.st.X+muzzleOffset(&m.rules.model)*dx, t.st.Y+muzzleOffset(&m.rules.model)*dy
 	level := t.lv.Level
 	geom := m.current.geom
 	// A shot at the gun's height passes over walls lower than it, stops on
 	// an embankment above it and passes over tanks below it (a model with
 	// a barrel height).
-	line, high := m.model.ShotLine(&t.lv, geom.Levels, dx, dy, muzzleOffset(&m.model))
+	line, high := m.rules.model.ShotLine(&t.lv, geom.Levels, dx, dy, muzzleOffset(&m.rules.model))
 	var dist float32
 	if high {
 		m.currentSurfaces()
-		dist = geom.Terrain.ShotRay(level, line, m.wallHeights, mx, my, dx, dy, m.wp.w1Range)
+		dist = geom.Terrain.ShotRay(level, line, m.terrain.wallHeights, mx, my, dx, dy, m.rules.wp.w1Range)
 		if d, _, ok := tanks.EmbankmentHit(geom.Levels, mx, my, dx, dy, 0, dist, tanks.ShotFloor(&t.lv), line); ok {
 			dist = d
 		}
 	} else {
-		dist = geom.Terrain.Ray(level, mx, my, dx, dy, m.wp.w1Range)
+		dist = geom.Terrain.Ray(level, mx, my, dx, dy, m.rules.wp.w1Range)
 	}
-	hit := dist < m.wp.w1Range
+	hit := dist < m.rules.wp.w1Range
 	var victim *player
 	var crate *crateObj
 	crateIdx := -1
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q == nil || q == p || q.tank == nil || !onLevel(&q.tank.lv, level) {
 			continue
 		}
 		if d, ok := tanks.RayBox(&q.tank.body, mx, my, dx, dy, dist); ok && d < dist &&
-			(!high || tanks.TankReaches(q.tank.lv.Z, m.model.TurretTop, geom.Levels.LevelHeight(), line.At(d))) {
+			(!high || tanks.TankReaches(q.tank.lv.Z, m.rules.model.TurretTop, geom.Levels.LevelHeight(), line.At(d))) {
 			dist, hit, victim, crate = d, true, q, nil
 		}
 	}
 	for i := range m.crates {
-		if !onLevel(&m.crates[i].lv, level) || m.props.Destroyed(i) {
+		if !onLevel(&m.crates[i].lv, level) || m.terrain.props.Destroyed(i) {
 			continue // shots pass a prop's debris
 		}
 		if d, ok := tanks.RayBox(&m.crates[i].body, mx, my, dx, dy, dist); ok && d < dist {
@@ -314,21 +314,21 @@ func (m *Match) fireHitscan(p *player) {
 	if hit {
 		wasHit = 1
 	}
-	m.shots = append(m.shots, tracer{
+	m.events.shots = append(m.events.shots, tracer{
 		startX: packer.Round2(mx), startY: packer.Round2(my), endX: packer.Round1(ex), endY: packer.Round1(ey),
 		bodyX: packer.Round2(t.st.X), bodyY: packer.Round2(t.st.Y), hit: wasHit, shooter: uint32(p.gid),
 		startLevel: uint32(max(level, 0)), endLevel: uint32(max(level, 0)), // the ray stays on its level
 	})
 	switch {
 	case crate != nil:
-		push(&crate.body, ex, ey, dx, dy, m.wp.w1Push*crate.body.InvMass)
-		m.props.Damage(crateIdx, m.wp.w1Damage, false)
+		push(&crate.body, ex, ey, dx, dy, m.rules.wp.w1Push*crate.body.InvMass)
+		m.terrain.props.Damage(crateIdx, m.rules.wp.w1Damage, false)
 	case victim != nil:
 		vt := victim.tank
 		if vt.alive() {
-			vt.st.VX += dx * m.wp.w1Push * vt.body.InvMass
-			vt.st.VY += dy * m.wp.w1Push * vt.body.InvMass
-			m.damage(victim, p, int(m.wp.w1Damage), "20:200")
+			vt.st.VX += dx * m.rules.wp.w1Push * vt.body.InvMass
+			vt.st.VY += dy * m.rules.wp.w1Push * vt.body.InvMass
+			m.damage(victim, p, int(m.rules.wp.w1Damage), "20:200")
 		}
 	}
 }
@@ -342,42 +342,42 @@ func push(b *tanks.Body, px, py, dx, dy, dv float32) {
 }
 
 func (m *Match) detonate(b bomb) {
-	m.detonated = append(m.detonated, b.id)
-	m.explosions = append(m.explosions, explosion{x: packer.Round1(b.x), y: packer.Round1(b.y), radius: m.wp.w2Radius, level: uint32(max(b.level, 0))})
-	owner := m.players[b.owner]
+	m.events.detonated = append(m.events.detonated, b.id)
+	m.events.explosions = append(m.events.explosions, explosion{x: packer.Round1(b.x), y: packer.Round1(b.y), radius: m.rules.wp.w2Radius, level: uint32(max(b.level, 0))})
+	owner := m.Players[b.owner]
 	if owner != nil && owner.tank != nil {
 		owner.tank.bomb = false
 	}
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if q == nil || q.tank == nil || !q.tank.alive() || !onLevel(&q.tank.lv, b.level) {
 			continue
 		}
 		dx, dy := q.tank.st.X-b.x, q.tank.st.Y-b.y
 		d := float32(math.Hypot(float64(dx), float64(dy)))
-		if d >= m.wp.w2Radius {
+		if d >= m.rules.wp.w2Radius {
 			continue
 		}
-		f := 1 - d/m.wp.w2Radius
+		f := 1 - d/m.rules.wp.w2Radius
 		if d > 0.01 {
-			q.tank.st.VX += dx / d * f * m.wp.w2Push * q.tank.body.InvMass
-			q.tank.st.VY += dy / d * f * m.wp.w2Push * q.tank.body.InvMass
+			q.tank.st.VX += dx / d * f * m.rules.wp.w2Push * q.tank.body.InvMass
+			q.tank.st.VY += dy / d * f * m.rules.wp.w2Push * q.tank.body.InvMass
 		}
-		m.damage(q, owner, int(math.Ceil(float64(m.wp.w2Damage*f))), "30:400")
+		m.damage(q, owner, int(math.Ceil(float64(m.rules.wp.w2Damage*f))), "30:400")
 	}
 	for i := range m.crates {
-		if !onLevel(&m.crates[i].lv, b.level) || m.props.Destroyed(i) {
+		if !onLevel(&m.crates[i].lv, b.level) || m.terrain.props.Destroyed(i) {
 			continue
 		}
 		c := &m.crates[i].body
 		dx, dy := c.X-b.x, c.Y-b.y
 		d := float32(math.Hypot(float64(dx), float64(dy)))
-		if d < m.wp.w2Radius && d > 0.01 {
-			f := 1 - d/m.wp.w2Radius
-			c.VX += dx / d * f * m.wp.w2Push * c.InvMass
-			c.VY += dy / d * f * m.wp.w2Push * c.InvMass
+		if d < m.rules.wp.w2Radius && d > 0.01 {
+			f := 1 - d/m.rules.wp.w2Radius
+			c.VX += dx / d * f * m.rules.wp.w2Push * c.InvMass
+			c.VY += dy / d * f * m.rules.wp.w2Push * c.InvMass
 		}
-		if d < m.wp.w2Radius {
-			m.props.Damage(i, m.wp.w2Damage*(1-d/m.wp.w2Radius), true)
+		if d < m.rules.wp.w2Radius {
+			m.terrain.props.Damage(i, m.rules.wp.w2Damage*(1-d/m.rules.wp.w2Radius), true)
 		}
 	}
 }
@@ -410,20 +410,20 @@ func (m *Match) damage(victim, killer *player, amount int, shake string) {
 		if killer.human != nil {
 			m.out.JSON(killer.human.UID, protocol.SoundData, "frag")
 		}
-		m.chatAll = enqueue(m.chatAll, "s:4:"+killer.name+","+victim.name)
+		m.outbox.Chat("s:4:" + killer.name + "," + victim.name)
 	}
 	if h := victim.human; h != nil {
 		m.sendEmptyPanel(victim)
 		m.out.JSON(h.UID, protocol.KeysetData, 0)
 		m.out.JSON(h.UID, protocol.SoundData, "gameOver")
 		if killer != nil {
-			h.watch = killer.gid
+			h.Watch = killer.gid
 		}
 		h.forceReset = true
 	}
-	for _, q := range m.players {
-		if q != nil && q.human != nil && q.human.watch == victim.gid && killer != nil && q != victim {
-			q.human.watch = killer.gid
+	for _, q := range m.Players {
+		if q != nil && q.human != nil && q.human.Watch == victim.gid && killer != nil && q != victim {
+			q.human.Watch = killer.gid
 			q.human.forceReset = true
 		}
 	}
@@ -434,11 +434,11 @@ func (m *Match) damage(victim, killer *player, amount int, shake string) {
 // alive: the other team wins if it still has a live tank, else nobody
 // (game over).
 func (m *Match) checkWipe() {
-	if m.restartAt != 0 {
+	if m.round.restartAt != 0 {
 		return
 	}
 	var members, alive [3]int
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.team == Spectators {
 			continue
 		}
@@ -462,13 +462,13 @@ func (m *Match) checkWipe() {
 }
 
 func (m *Match) endRound(winner int) {
-	m.restartAt = m.tick + restartTicks
+	m.round.restartAt = m.tick + restartTicks
 	if winner != 0 {
-		m.roundsWon[winner]++
-		m.roundsLost[3-winner]++
-		m.statHead = true
+		m.round.won[winner]++
+		m.round.lost[3-winner]++
+		m.outbox.HeadsDue()
 	}
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.human == nil || !p.human.InGame {
 			continue
 		}

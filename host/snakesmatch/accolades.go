@@ -128,7 +128,7 @@ func (m *Match) picture() (accoladesPicture, bool) {
 		}
 		a.Boards[aw.period] = rows
 	}
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil {
 			continue
 		}
@@ -157,11 +157,7 @@ func (m *Match) sendAccolades() {
 		return
 	}
 	m.boards.last = b
-	for _, p := range m.players {
-		if p != nil && p.human != nil && p.human.Ready {
-			m.out.JSON(p.human.UID, protocol.AccoladesData, json.RawMessage(b))
-		}
-	}
+	m.SendReady(m.out, protocol.AccoladesData, json.RawMessage(b))
 }
 
 // sendAccoladesTo gives a user who just became ready the current picture.

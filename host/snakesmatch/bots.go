@@ -30,26 +30,26 @@ var botNames = [...]string{"Viper", "Mamba", "Cobra", "Krait", "Taipan", "Boa", 
 
 // addBot adds a playing bot snake.
 func (m *Match) addBot() bool {
-	gid := m.freeGID()
+	gid := m.FreeID()
 	if gid == 0 {
 		return false
 	}
 	n := 0
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p != nil && p.bot != nil {
 			n++
 		}
 	}
-	p := &player{gid: gid, name: m.uniqueName(botNames[n%len(botNames)]), team: Players,
+	p := &player{gid: gid, name: m.UniqueName(botNames[n%len(botNames)]), team: Players,
 		bot: &botBrain{timer: 0.2 + 0.8*m.rng.Float32(), wander: 1.8*m.rng.Float32() - 0.9}}
-	m.players[gid] = p
+	m.Players[gid] = p
 	m.spawn(p)
 	return true
 }
 
 // thinkBots steers every bot for the next period of dt seconds.
 func (m *Match) thinkBots(dt float32) {
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p != nil && p.bot != nil && p.snake != nil {
 			m.think(p, dt)
 		}
@@ -87,7 +87,7 @@ func (m *Match) think(p *player, dt float32) {
 	sn, cs := math.Sincos(float64(o.s.Angle))
 	px, py := o.s.X+float32(cs)*botLookahead, o.s.Y+float32(sn)*botLookahead
 	blocked := !m.arena.contains(px, py, r)
-	for _, q := range m.players {
+	for _, q := range m.Players {
 		if blocked {
 			break
 		}

@@ -142,8 +142,8 @@ func TestSnakes06VotesToPlay(t *testing.T) {
 	m.ModulesReady(1)
 	m.MapReady(1)
 	m.FirstShotReady(1)
-	if m.byUID[1].snake != nil || !h.out.sent(protocol.VoteData, `"teamChange"`) || !h.out.sent(protocol.StatData, `"Probe"`) {
-		t.Fatalf("0.6 entry: snake %v, sent %v", m.byUID[1].snake != nil, h.out.json)
+	if m.Users[1].snake != nil || !h.out.sent(protocol.VoteData, `"teamChange"`) || !h.out.sent(protocol.StatData, `"Probe"`) {
+		t.Fatalf("0.6 entry: snake %v, sent %v", m.Users[1].snake != nil, h.out.json)
 	}
 }
 
@@ -206,7 +206,7 @@ func TestSnakes015ScoresALife(t *testing.T) {
 	h.step()
 	me := h.me()
 	var bot *player
-	for _, p := range h.m.players {
+	for _, p := range h.m.Players {
 		if p != nil && p.bot != nil {
 			bot = p
 		}

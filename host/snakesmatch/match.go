@@ -19,7 +19,6 @@ import (
 	"log/slog"
 	"math"
 	"math/rand/v2"
-	"strconv"
 
 	"vimpclient/games/snakes"
 	"vimpclient/host/game"
@@ -32,7 +31,16 @@ import (
 //go:embed config.json
 var configJSON []byte
 
-var _ game.Match = (*Match)(nil)
+// The match answers every optional role of a game.Match but resume.
+var (
+	_ game.Match           = (*Match)(nil)
+	_ game.Catalog         = (*Match)(nil)
+	_ game.Authenticator   = (*Match)(nil)
+	_ game.LatencyRecorder = (*Match)(nil)
+	_ game.Spectators      = (*Match)(nil)
+	_ game.Chatter         = (*Match)(nil)
+	_ game.Voter           = (*Match)(nil)
+)
 
 // Config tunes a match.
 type Config struct {
@@ -74,7 +82,6 @@ const (
 	sendEvery      = 4
 	dt             = float32(1) / TicksPerSecond
 	roundSeconds   = 3600
-	maxQueue       = 64
 )
 
 // Key bits of prediction.playerKeys.
@@ -95,37 +102,38 @@ type Match struct {
 	log    *slog.Logger
 	rng    *rand.Rand
 	config json.RawMessage
-	schema *snapschema.Schema
-	keyS1  *snapschema.Key
-	keyCr  *snapschema.Key
-	// s1 and cr are the game's row layouts bound to the keys.
-	s1    snakes.SnakeRow
-	cr    snakes.CrystalRow
-	model snakes.Model
-	world worldRules
-	rules rules
-	shape arenaShape
+	model  snakes.Model
+	world  worldRules
+	rules  rules
+	shape  arenaShape
 
-	arena     arena
-	field     field
-	tick      int64
-	nowMs     float64
-	seq       uint32
-	players   [256]*player // by game id; 0 unused
-	byUID     game.Users[*player]
+	arena arena
+	field field
+	tick  int64
+	nowMs float64
+	game.Roster[*player]
 	nextColor uint8
 	nulls     []uint8 // s1 rows to remove in the next frame
 
-	chatAll  []any
-	boards   boards // the host's own leaderboards, for ACCOLADES_DATA
-	statRows []any
-	statHead bool
+	outbox game.Outbox // the meta for everyone
+	boards boards      // the host's own leaderboards, for ACCOLADES_DATA
+	wire   frameWriter
+}
 
-	frame  packer.Frame
-	body   []byte
-	vals   []packer.Value
-	crRows []crRow
-	spine  [2 * snakes.SpinePoints]float32
+// frameWriter packs the snapshot frames: the snake and crystal keys of
+// the schema the match sends and the game's row layouts bound to them,
+// the frame being written, the shared body of the current one, its
+// sequence number, and the scratch the rows are made in.
+type frameWriter struct {
+	keyS1, keyCr *snapschema.Key
+	s1           snakes.SnakeRow
+	cr           snakes.CrystalRow
+	frame        packer.Frame
+	body         []byte
+	seq          uint32
+	vals         []packer.Value
+	crRows       []crRow
+	spine        [2 * snakes.SpinePoints]float32
 }
 
 type player struct {
@@ -141,20 +149,22 @@ type player struct {
 	eaten, kills, score int
 }
 
-// Seat and Plays make a connected player a game.User.
-func (p *player) Seat() *game.Seat { return &p.human.Seat }
-func (p *player) Plays() bool      { return p.team != Spectators }
+// Seat, Plays and Nick make a player a game.Member.
+func (p *player) Seat() *game.Seat {
+	if p.human == nil {
+		return nil
+	}
+	return &p.human.Seat
+}
+func (p *player) Plays() bool  { return p.team != Spectators }
+func (p *player) Nick() string { return p.name }
 
 type human struct {
 	game.Seat
 	sentSize   int // the arena size of the last MAP_DATA sent
-	inputSeq   uint32
-	watch      uint8
 	forceReset bool
 	panel      panel
 	sentPanel  panel
-	chat       []any
-	votes      []any
 }
 
 // New builds a match with its bots.
@@ -222,13 +232,13 @@ func New(cfg Config) (*Match, error) {
 		return nil, fmt.Errorf("snakes config: %w", err)
 	}
 	m := &Match{cfg: cfg, log: cfg.Log, rng: rand.New(rand.NewPCG(cfg.Seed, 0x736e616b6573)),
-		config: compact, schema: schema, keyS1: schema.Key("s1"), keyCr: schema.Key("cr"),
-		model: model, world: world, rules: r, shape: shape, byUID: game.Users[*player]{}, out: discard{}}
-	if m.keyS1 == nil || m.keyCr == nil {
+		config: compact, wire: frameWriter{keyS1: schema.Key("s1"), keyCr: schema.Key("cr")},
+		model: model, world: world, rules: r, shape: shape, Roster: game.Roster[*player]{Users: game.Users[*player]{}}, out: game.Discard{}}
+	if m.wire.keyS1 == nil || m.wire.keyCr == nil {
 		return nil, fmt.Errorf("snakes config: the snapshot has no s1 or no cr key")
 	}
-	s1, cr := snapschema.NewBinder(m.keyS1), snapschema.NewBinder(m.keyCr)
-	m.s1, m.cr = snakes.BindSnakeRow(s1), snakes.BindCrystalRow(cr)
+	s1, cr := snapschema.NewBinder(m.wire.keyS1), snapschema.NewBinder(m.wire.keyCr)
+	m.wire.s1, m.wire.cr = snakes.BindSnakeRow(s1), snakes.BindCrystalRow(cr)
 	if err := errors.Join(s1.Complete(), cr.Complete()); err != nil {
 		return nil, fmt.Errorf("snakes config: %w", err)
 	}
@@ -238,11 +248,6 @@ func New(cfg Config) (*Match, error) {
 	}
 	return m, nil
 }
-
-type discard struct{}
-
-func (discard) JSON(int, int, any)      {}
-func (discard) Frame(int, []byte, bool) {}
 
 // SetOut connects the match to its transport.
 func (m *Match) SetOut(o game.Out) { m.out = o }
@@ -316,27 +321,11 @@ func (m *Match) ValidateAuth(fields map[string]string) []string {
 	return nil
 }
 
-func (m *Match) freeGID() uint8 {
-	return game.FreeID(func(id uint8) bool { return m.players[id] != nil })
-}
-
-// uniqueName renames a taken nick.
-func (m *Match) uniqueName(name string) string {
-	return game.UniqueName(name, func(n string) bool {
-		for _, p := range m.players {
-			if p != nil && p.name == n {
-				return true
-			}
-		}
-		return false
-	})
-}
-
 // Join creates the participant of an authenticated user: a spectator
 // until it votes to play, or, in a game without that vote, a player whose
 // snake comes when it is ready.
 func (m *Match) Join(uid int, name string) (string, bool) {
-	gid := m.freeGID()
+	gid := m.FreeID()
 	if gid == 0 {
 		return "", false
 	}
@@ -344,9 +333,8 @@ func (m *Match) Join(uid int, name string) (string, bool) {
 	if m.rules.joinPlays {
 		team = Players // one team, no spectators: the snake comes when ready
 	}
-	p := &player{gid: gid, name: m.uniqueName(name), team: team, human: &human{Seat: game.Seat{UID: uid}}}
-	m.players[gid] = p
-	m.byUID[uid] = p
+	p := &player{gid: gid, name: m.UniqueName(name), team: team, human: &human{Seat: game.Seat{UID: uid}}}
+	m.AddUser(uid, gid, p)
 	m.statRow(p)
 	return p.name, true
 }
@@ -354,41 +342,31 @@ func (m *Match) Join(uid int, name string) (string, bool) {
 // Leave removes a user's participant at once; everyone is told when it
 // was in the game.
 func (m *Match) Leave(uid int) {
-	if p, ok := m.byUID.Take(uid); ok && p != nil {
+	if p, ok := m.Users.Take(uid); ok && p != nil {
 		m.removePlayer(p)
 		if p.human.Ready {
-			m.chatAll = enqueue(m.chatAll, "s:6:"+p.name)
+			m.outbox.Chat("s:6:" + p.name)
 		}
 	}
 }
 
 func (m *Match) removePlayer(p *player) {
 	m.dropSnake(p)
-	m.players[p.gid] = nil
-	m.statRows = append(m.statRows, []any{strconv.Itoa(int(p.gid)), p.team, nil})
-	m.statHead = true
-	for _, q := range m.players {
-		if q != nil && q.human != nil && q.human.watch == p.gid {
-			q.human.watch = 0
-		}
-	}
+	m.Drop(p.gid)
+	m.outbox.StatGone(p.gid, p.team)
+	m.outbox.HeadsDue()
 }
 
 // SetLatency records a user's smoothed round-trip time for the stat table.
 func (m *Match) SetLatency(uid int, ms int) {
-	if p, ok := m.byUID.SetLatency(uid, ms); ok {
+	if p, ok := m.Users.SetLatency(uid, ms); ok {
 		m.statRow(p)
 	}
 }
 
-// Playing reports whether the user plays (idle kick scope).
-func (m *Match) Playing(uid int) bool {
-	return m.byUID.Playing(uid)
-}
-
 // ModulesReady sends the arena.
 func (m *Match) ModulesReady(uid int) {
-	p, ok := m.byUID.EnterGame(uid)
+	p, ok := m.Users.EnterGame(uid)
 	if !ok {
 		return
 	}
@@ -404,7 +382,7 @@ func (m *Match) sendMap(p *player) {
 // MapReady answers the first MAP_READY with FIRST_SHOT_DATA, the stat
 // table and the panel; a MAP_READY after a resize needs no answer.
 func (m *Match) MapReady(uid int) {
-	p := m.byUID[uid]
+	p := m.Users[uid]
 	if p == nil || !p.human.InGame || p.human.Ready {
 		return
 	}
@@ -423,7 +401,7 @@ func (m *Match) MapReady(uid int) {
 // FirstShotReady makes the user ready: frames and meta start flowing, and
 // the crystal field is sent whole with the next frame.
 func (m *Match) FirstShotReady(uid int) {
-	p := m.byUID[uid]
+	p := m.Users[uid]
 	if p == nil || !p.human.InGame || p.human.Ready {
 		return
 	}
@@ -438,37 +416,21 @@ func (m *Match) FirstShotReady(uid int) {
 	} else {
 		m.out.JSON(uid, protocol.VoteData, map[string]string{"name": "teamChange"})
 	}
-	m.chatAll = enqueue(m.chatAll, "s:5:"+p.name)
+	m.outbox.Chat("s:5:" + p.name)
 }
 
 // firstShot lists the live snakes (FIRST_SHOT_DATA carries no crystals).
 func (m *Match) firstShot() any {
-	rows := map[string][]float64{}
-	for _, p := range m.players {
-		if p == nil || p.snake == nil || !p.snake.s.Alive {
+	shot := game.NewFirstShot(m.wire.keyS1)
+	for _, p := range m.Players {
+		if p == nil || !hasLiveSnake(p) {
 			continue
 		}
 		var r snakeRow
 		m.rowOf(p.snake, &r)
-		v, row := m.row(len(m.keyS1.Fields)), make([]float64, len(m.keyS1.Fields))
-		packSnake(&m.s1, v, &r)
-		for i, f := range m.keyS1.Fields {
-			row[i] = v[i].Number(f.Type)
-		}
-		rows[strconv.Itoa(int(p.gid))] = row
+		v := m.row(len(m.wire.keyS1.Fields))
+		packSnake(&m.wire.s1, v, &r)
+		shot.Add(p.gid, v)
 	}
-	if len(rows) == 0 {
-		return map[string]any{}
-	}
-	return map[string]any{"s1": rows}
-}
-
-func enqueue(q []any, items ...any) []any {
-	for _, it := range items {
-		if len(q) >= maxQueue {
-			break
-		}
-		q = append(q, it)
-	}
-	return q
+	return shot.Snapshot()
 }

@@ -103,7 +103,7 @@ func (h *harness) step() {
 	h.m.Step(h.now)
 }
 
-func (h *harness) me() *player { return h.m.byUID[1] }
+func (h *harness) me() *player { return h.m.Users[1] }
 
 // The arena's side follows the population table of the reference game
 // (8 snakes or fewer: 20 cells, then 24, 28, 32, 35, 37, 40 … up to 57 at
@@ -166,7 +166,7 @@ func TestArenaGrowsWithBots(t *testing.T) {
 func TestCrashAndRespawn(t *testing.T) {
 	h := newHarnessIn(t, 1, Dialect06)
 	var bot *player
-	for _, p := range h.m.players {
+	for _, p := range h.m.Players {
 		if p != nil && p.bot != nil {
 			bot = p
 		}
@@ -363,7 +363,7 @@ func TestSpawnGrace(t *testing.T) {
 	h := newHarness(t, 1)
 	me := h.me()
 	var bot *player
-	for _, p := range h.m.players {
+	for _, p := range h.m.Players {
 		if p != nil && p.bot != nil {
 			bot = p
 		}

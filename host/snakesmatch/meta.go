@@ -8,26 +8,16 @@ import (
 
 	"vimpclient/games/snakes"
 	"vimpclient/host/game"
-	"vimpclient/host/match"
 	"vimpclient/protocol"
 )
 
 // Keys applies a KEYS_DATA payload: "seq:down|up:command" or the pointer's
 // "seq:aim:x:y:flags" (flags bit 0 pressed, bit 1 a double tap: boost).
 func (m *Match) Keys(uid int, payload string) {
-	p := m.byUID[uid]
-	if p == nil {
+	p, parts, ok := m.Users.Keys(uid, payload)
+	if !ok {
 		return
 	}
-	parts := strings.Split(payload, ":")
-	if len(parts) < 3 {
-		return
-	}
-	seq, err := strconv.ParseUint(parts[0], 10, 32)
-	if err != nil {
-		return
-	}
-	p.human.inputSeq = uint32(seq)
 	o := p.snake
 	if parts[1] == "aim" {
 		if len(parts) != 5 || o == nil {
@@ -95,40 +85,25 @@ func applyKey(o *snakeObj, name string, down bool) {
 	}
 }
 
+// switchWatch moves a watching player's camera to the next (or the
+// previous) live snake.
 func (m *Match) switchWatch(p *player, forward bool) {
-	var ids []uint8
-	for _, q := range m.players {
-		if q != nil && q.snake != nil && q.snake.s.Alive {
-			ids = append(ids, q.gid)
-		}
+	if game.SwitchWatch(m.Players[:], &p.human.Watch, forward, hasLiveSnake) {
+		p.human.forceReset = true
 	}
-	if len(ids) == 0 {
-		return
-	}
-	next := 0
-	for i, id := range ids {
-		if id == p.human.watch {
-			next = (i + 1) % len(ids)
-			if !forward {
-				next = (i - 1 + len(ids)) % len(ids)
-			}
-		}
-	}
-	p.human.watch = ids[next]
-	p.human.forceReset = true
 }
 
 // Vote handles VOTE_DATA: "teams" asks for the list, ["teamChange", team]
 // plays or watches (the older game; 0.15 has no vote).
 func (m *Match) Vote(uid int, raw json.RawMessage) {
-	p := m.byUID[uid]
+	p := m.Users[uid]
 	if p == nil || !p.human.Ready || m.rules.joinPlays {
 		return // a game without the vote to play has none to answer
 	}
 	var s string
 	if json.Unmarshal(raw, &s) == nil {
 		if s == "teams" {
-			p.human.votes = enqueue(p.human.votes, []string{"players", "spectators"})
+			p.human.QueueVote([]string{"players", "spectators"})
 		}
 		return
 	}
@@ -151,60 +126,54 @@ func (m *Match) teamChange(p *player, key string) {
 	}
 	h := p.human
 	if team == p.team {
-		h.chat = enqueue(h.chat, "s:1:"+key)
+		h.QueueChat("s:1:" + key)
 		return
 	}
-	m.statRows = append(m.statRows, []any{strconv.Itoa(int(p.gid)), p.team, nil})
+	m.outbox.StatGone(p.gid, p.team)
 	p.team = team
 	if team == Spectators {
 		m.dropSnake(p)
 		m.statRow(p)
 		m.out.JSON(h.UID, protocol.KeysetData, 0)
-		h.chat = enqueue(h.chat, "s:3")
+		h.QueueChat("s:3")
 		return
 	}
 	m.spawn(p)
-	h.chat = enqueue(h.chat, "s:2:"+key)
+	h.QueueChat("s:2:" + key)
 }
 
 // Chat handles a CHAT_DATA line: a command or a line for everyone.
 func (m *Match) Chat(uid int, text string) {
-	p := m.byUID[uid]
+	p := m.Users[uid]
 	if p == nil || !p.human.Ready {
 		return
 	}
-	text = game.CleanChat(text)
-	if text == "" {
+	text, f, ok := game.ReadChat(text)
+	if !ok {
 		return
 	}
-	if !strings.HasPrefix(text, "/") {
+	if f == nil {
 		// The name in the colour of the player's snake, as a 4th element.
 		line := []any{text, p.name, p.team}
 		if p.snake != nil {
 			line = append(line, snakes.CSSColour(p.snake.color))
 		}
-		m.chatAll = enqueue(m.chatAll, line)
+		m.outbox.Chat(line)
 		return
 	}
-	f := strings.Fields(text)
 	h := p.human
 	switch f[0] {
 	case "/mapname":
-		h.chat = enqueue(h.chat, "m:0:arena")
+		h.QueueChat("m:0:arena")
 	case "/name":
-		if len(f) != 2 || !match.ValidName(f[1]) {
-			h.chat = enqueue(h.chat, "n:0")
-			return
+		if name, ok := m.outbox.Rename(m.out, &h.Seat, p.name, f, m.UniqueName); ok {
+			p.name = name
+			m.statRow(p)
 		}
-		old := p.name
-		p.name = m.uniqueName(f[1])
-		m.statRow(p)
-		m.chatAll = enqueue(m.chatAll, "n:1:"+old+","+p.name)
-		m.out.JSON(h.UID, protocol.Misc, map[string]string{"key": "localstorageNameReplace", "value": p.name})
 	case "/bot":
 		m.botCommand(f[1:])
 	default:
-		h.chat = enqueue(h.chat, "c:0")
+		h.QueueChat("c:0")
 	}
 }
 
@@ -212,10 +181,10 @@ func (m *Match) Chat(uid int, text string) {
 func (m *Match) botCommand(args []string) {
 	n, err := strconv.Atoi(strings.TrimSpace(strings.Join(args, "")))
 	if len(args) != 1 || err != nil || n < 0 {
-		m.chatAll = enqueue(m.chatAll, "g:1")
+		m.outbox.Chat("g:1")
 		return
 	}
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p != nil && p.bot != nil {
 			m.removePlayer(p)
 		}
@@ -224,5 +193,5 @@ func (m *Match) botCommand(args []string) {
 	for made < n && m.addBot() {
 		made++
 	}
-	m.chatAll = enqueue(m.chatAll, "g:0:"+strconv.Itoa(made))
+	m.outbox.Chat("g:0:" + strconv.Itoa(made))
 }

@@ -8,7 +8,6 @@ import (
 	"vimpclient/games/snakes"
 	"vimpclient/host/game"
 	"vimpclient/host/packer"
-	"vimpclient/protocol"
 )
 
 // panel is a human's panel: crystals eaten, kills, score, crystals
@@ -96,8 +95,8 @@ type snakeRow struct {
 // rowOf fills the s1 row of a live snake, every float rounded to the
 // hundredth as the clients decode it.
 func (m *Match) rowOf(o *snakeObj, r *snakeRow) {
-	o.s.Path.Resample(&m.spine)
-	for i, v := range m.spine {
+	o.s.Path.Resample(&m.wire.spine)
+	for i, v := range m.wire.spine {
 		r.spine[i] = packer.Round2(v)
 	}
 	r.angle = packer.Round2(o.s.Angle)
@@ -124,10 +123,10 @@ func packSnake(l *snakes.SnakeRow, v []packer.Value, r *snakeRow) {
 }
 
 func (m *Match) row(n int) []packer.Value {
-	if cap(m.vals) < n {
-		m.vals = make([]packer.Value, n)
+	if cap(m.wire.vals) < n {
+		m.wire.vals = make([]packer.Value, n)
 	}
-	return m.vals[:n]
+	return m.wire.vals[:n]
 }
 
 // packBody packs the blocks every user shares: the snakes (rows of the
@@ -135,38 +134,38 @@ func (m *Match) row(n int) []packer.Value {
 // delta. It reports whether the frame carries removals or crystals (sent
 // reliably).
 func (m *Match) packBody() bool {
-	f := &m.frame
+	f := &m.wire.frame
 	f.Start(0, 0, nil, nil)
-	f.Block(m.keyS1)
+	f.Block(m.wire.keyS1)
 	events := false
 	for _, id := range m.nulls {
-		if p := m.players[id]; p == nil || p.snake == nil || !p.snake.s.Alive {
+		if p := m.Players[id]; p == nil || p.snake == nil || !p.snake.s.Alive {
 			f.NullRow(uint32(id))
 			events = true
 		}
 	}
 	m.nulls = m.nulls[:0]
 	var r snakeRow
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.snake == nil || !p.snake.s.Alive {
 			continue
 		}
 		m.rowOf(p.snake, &r)
 		p.snake.shown = true
-		v := m.row(len(m.keyS1.Fields))
-		packSnake(&m.s1, v, &r)
+		v := m.row(len(m.wire.keyS1.Fields))
+		packSnake(&m.wire.s1, v, &r)
 		f.Row(uint32(p.gid), v)
 	}
-	m.crRows = m.field.drain(m.crRows[:0])
-	if len(m.crRows) > 0 {
-		f.Block(m.keyCr)
-		for i := range m.crRows {
-			c := &m.crRows[i].c
-			if m.crRows[i].gone {
+	m.wire.crRows = m.field.drain(m.wire.crRows[:0])
+	if len(m.wire.crRows) > 0 {
+		f.Block(m.wire.keyCr)
+		for i := range m.wire.crRows {
+			c := &m.wire.crRows[i].c
+			if m.wire.crRows[i].gone {
 				f.NullRow(c.id)
 				continue
 			}
-			v, l := m.row(len(m.keyCr.Fields)), &m.cr
+			v, l := m.row(len(m.wire.keyCr.Fields)), &m.wire.cr
 			v[l.X.Index()], v[l.Y.Index()] = packer.F(packer.Round2(c.x)), packer.F(packer.Round2(c.y))
 			v[l.Tier.Index()], v[l.Color.Index()] = packer.I(uint32(c.tier)), packer.I(uint32(c.color))
 			f.Row(c.id, v)
@@ -175,11 +174,11 @@ func (m *Match) packBody() bool {
 	body, err := f.Bytes()
 	if err != nil {
 		m.log.Error("snakes: pack frame body", "err", err)
-		m.body = m.body[:0]
+		m.wire.body = m.wire.body[:0]
 		return false
 	}
-	m.body = append(m.body[:0], body[headerLen:]...)
-	return events || len(m.crRows) > 0
+	m.wire.body = append(m.wire.body[:0], body[headerLen:]...)
+	return events || len(m.wire.crRows) > 0
 }
 
 // headerLen is the size of a frame header without camera or player block.
@@ -188,35 +187,19 @@ const headerLen = 15
 // send packs the shared body once, then sends every ready user its header
 // (camera, player block) with it, and the tick's meta.
 func (m *Match) send() {
-	m.seq++
+	m.wire.seq++
 	reliable := m.packBody()
-	chatAll := game.Next(&m.chatAll)
-	stat := game.StatBlock(&m.statRows, &m.statHead, m.headRows)
+	meta := m.outbox.Take(m.headRows)
+	if m.rules.leaderboard {
+		meta.Stat = nil // the table went with the first shot
+	}
 	secs := m.roundSecondsLeft()
 	m.sendAccolades()
-	for _, p := range m.players {
-		if p == nil || p.human == nil || !p.human.Ready {
-			continue
-		}
-		h := p.human
+	for p, seat := range m.Ready() {
 		m.sendFrame(p, reliable)
+		h := p.human
 		h.panel.t = secs
-		if items := m.panelItems(h.panel.diff(&h.sentPanel)); items != nil {
-			m.out.JSON(h.UID, protocol.PanelData, items)
-		}
-		if stat != nil && !m.rules.leaderboard {
-			m.out.JSON(h.UID, protocol.StatData, stat)
-		}
-		if chatAll != nil {
-			m.out.JSON(h.UID, protocol.ChatData, chatAll)
-		} else if len(h.chat) > 0 {
-			m.out.JSON(h.UID, protocol.ChatData, h.chat[0])
-			h.chat = h.chat[1:]
-		}
-		if len(h.votes) > 0 {
-			m.out.JSON(h.UID, protocol.VoteData, h.votes[0])
-			h.votes = h.votes[1:]
-		}
+		meta.Send(m.out, seat, m.panelItems(h.panel.diff(&h.sentPanel)))
 	}
 }
 
@@ -235,7 +218,7 @@ func (m *Match) sendFrame(p *player, reliable bool) {
 		if o.s.Alive {
 			alive = 1
 		}
-		block = packer.Player{GameID: p.gid, InputSeq: h.inputSeq,
+		block = packer.Player{GameID: p.gid, InputSeq: h.InputSeq,
 			State: [8]float32{o.s.X, o.s.Y, float32(cs), float32(sn), float32(o.crystals), m.length(o.crystals), alive, o.s.Grace}}
 		pl = &block
 	} else if w := m.watched(p); w != nil {
@@ -245,8 +228,8 @@ func (m *Match) sendFrame(p *player, reliable bool) {
 		reliable = true
 	}
 	h.forceReset = false
-	m.frame.Start(m.seq, m.nowMs, &cam, pl)
-	if err := game.SendFrame(m.out, h.UID, &m.frame, m.body, reliable); err != nil {
+	m.wire.frame.Start(m.wire.seq, m.nowMs, &cam, pl)
+	if err := game.SendFrame(m.out, h.UID, &m.wire.frame, m.wire.body, reliable); err != nil {
 		m.log.Error("snakes: frame not sent", "err", err)
 	}
 }
@@ -254,6 +237,9 @@ func (m *Match) sendFrame(p *player, reliable bool) {
 // watched returns the snake a spectator looks at: the chosen one while it
 // lives, else the first live one.
 func (m *Match) watched(p *player) *player {
-	w, _ := game.Watched(m.players[:], &p.human.watch, func(q *player) bool { return q.snake != nil && q.snake.s.Alive })
+	w, _ := game.Watched(m.Players[:], &p.human.Watch, hasLiveSnake)
 	return w
 }
+
+// hasLiveSnake reports whether q is one a camera may follow.
+func hasLiveSnake(q *player) bool { return q.snake != nil && q.snake.s.Alive }

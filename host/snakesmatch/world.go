@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"vimpclient/games/snakes"
+	"vimpclient/host/game"
 	"vimpclient/internal/angle"
 	"vimpclient/protocol"
 )
@@ -92,7 +93,7 @@ func (m *Match) spawnSpot() (float32, float32, float32) {
 	for range respawnAttempts {
 		x, y := m.arena.randomPoint(m.rng, m.world.EdgeMargin)
 		clear := true
-		for _, q := range m.players {
+		for _, q := range m.Players {
 			if q != nil && q.snake != nil && q.snake.s.Alive && touches(&q.snake.s.Path, x, y, respawnClearance) {
 				clear = false
 				break
@@ -156,7 +157,7 @@ func (m *Match) step() {
 	m.population()
 	m.field.tick(dt, &m.arena, m.rng, &m.world)
 	var revive []*player
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.snake == nil {
 			continue
 		}
@@ -173,7 +174,7 @@ func (m *Match) step() {
 	// meeting head on both crash.
 	type kill struct{ victim, killer *player }
 	var kills []kill
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.snake == nil || !p.snake.s.Alive {
 			continue
 		}
@@ -186,7 +187,7 @@ func (m *Match) step() {
 			kills = append(kills, kill{p, nil})
 			continue
 		}
-		for _, q := range m.players {
+		for _, q := range m.Players {
 			if q == nil || q == p || q.snake == nil || !q.snake.s.Alive || q.snake.s.Grace > 0 {
 				continue // the own body never kills, nor one in its grace
 			}
@@ -201,7 +202,7 @@ func (m *Match) step() {
 			}
 		}
 	}
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p == nil || p.snake == nil || !p.snake.s.Alive {
 			continue
 		}
@@ -340,7 +341,7 @@ func (m *Match) crash(p, killer *player) {
 		if h := killer.human; h != nil {
 			h.panel.k, h.panel.s = killer.kills, killer.score
 		}
-		m.chatAll = enqueue(m.chatAll, "s:4:"+p.name+","+killer.name)
+		m.outbox.Chat("s:4:" + p.name + "," + killer.name)
 	}
 	m.statRow(p)
 	if h := p.human; h != nil {
@@ -352,7 +353,7 @@ func (m *Match) crash(p, killer *player) {
 // sends the new MAP_DATA (no CLEAR: snakes and crystals stay).
 func (m *Match) population() {
 	n := 0
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p != nil && p.snake != nil {
 			n++
 		}
@@ -363,7 +364,7 @@ func (m *Match) population() {
 	}
 	m.arena = newArena(n, m.shape)
 	m.log.Debug("snakes: arena resized", "snakes", n, "cells", size)
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p != nil && p.human != nil && p.human.InGame && p.human.sentSize != m.arena.size {
 			m.sendMap(p)
 		}
@@ -372,8 +373,7 @@ func (m *Match) population() {
 
 // statRow queues p's stat row.
 func (m *Match) statRow(p *player) {
-	m.statRows = append(m.statRows, m.statCells(p))
-	m.statHead = true
+	m.outbox.StatRow(m.statCells(p))
 }
 
 func (m *Match) statCells(p *player) []any {
@@ -381,10 +381,7 @@ func (m *Match) statCells(p *player) []any {
 	if p.snake != nil && !p.snake.s.Alive {
 		status = "dead"
 	}
-	var lat any = "BOT"
-	if p.human != nil {
-		lat = p.human.Latency
-	}
+	lat := game.LatencyCell(p.Seat())
 	if m.rules.leaderboard {
 		// 0.15's table: name, status, score, latency.
 		return []any{strconv.Itoa(int(p.gid)), p.team, []any{p.name, status, p.score, lat}}
@@ -392,20 +389,12 @@ func (m *Match) statCells(p *player) []any {
 	return []any{strconv.Itoa(int(p.gid)), p.team, []any{p.name, status, p.eaten, p.kills, p.score, lat}}
 }
 
-func (m *Match) fullStatRows() []any {
-	rows := []any{}
-	for _, p := range m.players {
-		if p != nil {
-			rows = append(rows, m.statCells(p))
-		}
-	}
-	return rows
-}
+func (m *Match) fullStatRows() []any { return m.StatRows(m.statCells) }
 
 // headRows is the players' head: their count and the sums of the counters.
 func (m *Match) headRows() []any {
 	n, eaten, kills, score := 0, 0, 0, 0
-	for _, p := range m.players {
+	for _, p := range m.Players {
 		if p != nil && p.team == Players {
 			n++
 			eaten, kills, score = eaten+p.eaten, kills+p.kills, score+p.score

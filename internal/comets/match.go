@@ -161,15 +161,16 @@ func (m *Match) SetOut(o game.Out) { m.out = o }
 // ConfigData implements game.Match.
 func (m *Match) ConfigData() json.RawMessage { return m.config }
 
-// MapNames, MapText and MapName implement game.Match: one map.
+// MapNames and MapText implement game.Catalog, MapName game.Match: one
+// map.
 func (m *Match) MapNames() []string { return []string{"field"} }
 func (m *Match) MapText(name string) ([]byte, bool) {
 	return m.mapTxt, name == "field"
 }
 func (m *Match) MapName() string { return "field" }
 
-// AuthParams, AuthTexts and ValidateAuth implement game.Match: the host's
-// own name field is all the game asks.
+// AuthParams, AuthTexts and ValidateAuth implement game.Authenticator:
+// the host's own name field is all the game asks.
 func (m *Match) AuthParams() []game.AuthParam            { return nil }
 func (m *Match) AuthTexts() any                          { return nil }
 func (m *Match) ValidateAuth(map[string]string) []string { return nil }
@@ -191,7 +192,7 @@ func (m *Match) Leave(uid int) {
 	}
 }
 
-// SetLatency and Playing implement game.Match.
+// SetLatency implements game.LatencyRecorder, Playing game.Spectators.
 func (m *Match) SetLatency(int, int)  {}
 func (m *Match) Playing(uid int) bool { return m.players[uid] != nil }
 
@@ -270,7 +271,8 @@ func (m *Match) Keys(uid int, payload string) {
 	}
 }
 
-// Chat and Vote implement game.Match: the game has neither.
+// Chat and Vote implement game.Chatter and game.Voter: the game has
+// neither.
 func (m *Match) Chat(int, string)          {}
 func (m *Match) Vote(int, json.RawMessage) {}
 

@@ -312,12 +312,12 @@ func (b *Browser) AccountLayout(g BrowserGeom) AccountGeom {
 	right := s.X + s.W
 	y, h := s.Y+1, s.H-3
 	if b.SignIn.State == SignedIn {
-		a.SignOut = Rect{right - accountBtnW, y, accountBtnW, h}
+		a.SignOut = Rect{X: right - accountBtnW, Y: y, W: accountBtnW, H: h}
 	} else {
-		a.Paste = Rect{right - accountBtnW, y, accountBtnW, h}
-		a.SignIn = Rect{a.Paste.X - 8 - accountBtnW, y, accountBtnW, h}
+		a.Paste = Rect{X: right - accountBtnW, Y: y, W: accountBtnW, H: h}
+		a.SignIn = Rect{X: a.Paste.X - 8 - accountBtnW, Y: y, W: accountBtnW, H: h}
 	}
-	a.PlayNow = Rect{g.Prev.X - 8 - playNowW, g.Prev.Y, playNowW, g.Prev.H}
+	a.PlayNow = Rect{X: g.Prev.X - 8 - playNowW, Y: g.Prev.Y, W: playNowW, H: g.Prev.H}
 	return a
 }
 

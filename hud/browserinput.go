@@ -4,6 +4,7 @@ import (
 	"math"
 	"strconv"
 
+	"vimpclient/hud/plaintext"
 	"vimpclient/internal/words"
 )
 
@@ -63,18 +64,18 @@ func (b *Browser) Layout(w, h float64) BrowserGeom {
 	}
 	ch := float64(fixed) + BrowserPageSize*float64(rowH)
 	x, y := math.Round((w-cw)/2), math.Round(math.Max(10, (h-ch)/2))
-	g.Card = Rect{x, y, cw, ch}
-	in := Rect{x + BrowserPad, y + BrowserPad, cw - 2*BrowserPad, ch - 2*BrowserPad}
-	g.Title = Rect{in.X, in.Y, in.W, BrowserTitleH}
-	g.SignIn = Rect{in.X, in.Y + BrowserTitleH, in.W, BrowserSignInH}
+	g.Card = Rect{X: x, Y: y, W: cw, H: ch}
+	in := Rect{X: x + BrowserPad, Y: y + BrowserPad, W: cw - 2*BrowserPad, H: ch - 2*BrowserPad}
+	g.Title = Rect{X: in.X, Y: in.Y, W: in.W, H: BrowserTitleH}
+	g.SignIn = Rect{X: in.X, Y: in.Y + BrowserTitleH, W: in.W, H: BrowserSignInH}
 	ty := g.SignIn.Y + BrowserSignInH
 	tabW := 130.0
 	for i := range g.Tabs {
-		g.Tabs[i] = Rect{in.X + float64(i)*(tabW+6), ty + 2, tabW, BrowserTabsH - 6}
+		g.Tabs[i] = Rect{X: in.X + float64(i)*(tabW+6), Y: ty + 2, W: tabW, H: BrowserTabsH - 6}
 	}
 	sx := in.X + 3*(tabW+6) + 10
-	g.Search = Rect{sx, ty + 2, math.Max(60, in.X+in.W-sx), BrowserTabsH - 6}
-	g.Head = Rect{in.X, ty + BrowserTabsH, in.W, BrowserHeadH}
+	g.Search = Rect{X: sx, Y: ty + 2, W: math.Max(60, in.X+in.W-sx), H: BrowserTabsH - 6}
+	g.Head = Rect{X: in.X, Y: ty + BrowserTabsH, W: in.W, H: BrowserHeadH}
 	widths := columnWidths
 	if b.Tab != TabRooms {
 		widths = hostColumnWidths
@@ -88,16 +89,16 @@ func (b *Browser) Layout(w, h float64) BrowserGeom {
 	}
 	ry := g.Head.Y + BrowserHeadH
 	for i := range b.Rows() {
-		g.Rows = append(g.Rows, BrowserRowGeom{Index: i, Row: Rect{in.X, ry + float64(i*rowH), in.W, float64(rowH)}})
+		g.Rows = append(g.Rows, BrowserRowGeom{Index: i, Row: Rect{X: in.X, Y: ry + float64(i*rowH), W: in.W, H: float64(rowH)}})
 	}
 	fy := ry + BrowserPageSize*float64(rowH) + 6
-	g.Pages = Rect{in.X, fy, in.W * 0.5, 22}
+	g.Pages = Rect{X: in.X, Y: fy, W: in.W * 0.5, H: 22}
 	bw := 86.0
-	g.Refresh = Rect{in.X + in.W - bw, fy, bw, 22}
-	g.Next = Rect{g.Refresh.X - 8 - bw, fy, bw, 22}
-	g.Prev = Rect{g.Next.X - 8 - bw, fy, bw, 22}
-	g.Status = Rect{in.X, fy + 26, in.W, 20}
-	g.Hint = Rect{in.X, fy + 48, in.W, 20}
+	g.Refresh = Rect{X: in.X + in.W - bw, Y: fy, W: bw, H: 22}
+	g.Next = Rect{X: g.Refresh.X - 8 - bw, Y: fy, W: bw, H: 22}
+	g.Prev = Rect{X: g.Next.X - 8 - bw, Y: fy, W: bw, H: 22}
+	g.Status = Rect{X: in.X, Y: fy + 26, W: in.W, H: 20}
+	g.Hint = Rect{X: in.X, Y: fy + 48, W: in.W, H: 20}
 	return g
 }
 
@@ -176,7 +177,7 @@ func (b *Browser) Type(rs []rune) {
 			b.Searching = r == '/'
 			continue
 		}
-		if isControl(r) || len([]rune(b.Search)) >= maxSearch {
+		if plaintext.IsControl(r) || len([]rune(b.Search)) >= maxSearch {
 			continue
 		}
 		b.Search += string(r)

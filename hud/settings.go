@@ -593,8 +593,8 @@ func (m *SettingsMenu) Layout(w, h float64) SettingsGeom {
 	n := min(fit, len(m.Rows))
 	ch := SettingsTitleH + float64(n)*SettingsRowH + SettingsFooterH + 2*SettingsPad
 	x, y := (w-cw)/2, math.Max(10, (h-ch)/2)
-	g.Card = Rect{x, y, cw, ch}
-	g.Title = Rect{x + SettingsPad, y + SettingsPad, cw - 2*SettingsPad, SettingsTitleH}
+	g.Card = Rect{X: x, Y: y, W: cw, H: ch}
+	g.Title = Rect{X: x + SettingsPad, Y: y + SettingsPad, W: cw - 2*SettingsPad, H: SettingsTitleH}
 	switch {
 	case m.Focus < m.top:
 		m.top = m.Focus
@@ -607,11 +607,11 @@ func (m *SettingsMenu) Layout(w, h float64) SettingsGeom {
 	m.top = max(0, min(m.top, len(m.Rows)-n))
 	ry := g.Title.Y + SettingsTitleH
 	for i := m.top; i < m.top+n; i++ {
-		g.Rows = append(g.Rows, SettingsRowGeom{Index: i, Row: Rect{x + SettingsPad, ry, cw - 2*SettingsPad, SettingsRowH}})
+		g.Rows = append(g.Rows, SettingsRowGeom{Index: i, Row: Rect{X: x + SettingsPad, Y: ry, W: cw - 2*SettingsPad, H: SettingsRowH}})
 		ry += SettingsRowH
 	}
 	g.More = [2]bool{m.top > 0, m.top+n < len(m.Rows)}
-	g.Footer = Rect{x + SettingsPad, ry, cw - 2*SettingsPad, SettingsFooterH}
+	g.Footer = Rect{X: x + SettingsPad, Y: ry, W: cw - 2*SettingsPad, H: SettingsFooterH}
 	return g
 }
 

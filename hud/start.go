@@ -4,6 +4,8 @@ import (
 	"math"
 	"strings"
 	"unicode"
+
+	"vimpclient/hud/plaintext"
 )
 
 // The start screen: what a plain start of the program opens on. Its
@@ -197,7 +199,7 @@ func (m *StartMenu) Key(code int, _, ctrl bool) {
 		switch {
 		case ctrl && code == 8:
 			m.Sel = -1
-			m.Field = withoutLastWord(m.Field)
+			m.Field = plaintext.WithoutLastWord(m.Field)
 		case ctrl && code == keyCodeA:
 			m.Sel = -1
 			m.Field = ""
@@ -373,27 +375,27 @@ func (m *StartMenu) Layout(w, h float64) StartGeom {
 	x := math.Round(math.Max(20, (w-total)/2))
 	colH := float64(StartTitleH + int(numStartKinds)*StartItemH)
 	y := math.Round(math.Max(20, (h-colH)/2-40))
-	g.Title = Rect{x, y, total, StartTitleH}
+	g.Title = Rect{X: x, Y: y, W: total, H: StartTitleH}
 	for k := range g.Items {
-		g.Items[k] = Rect{x, y + StartTitleH + float64(k*StartItemH), itemW, StartItemH - 6}
+		g.Items[k] = Rect{X: x, Y: y + StartTitleH + float64(k*StartItemH), W: itemW, H: StartItemH - 6}
 	}
 	bottom := y + colH
 	px, py := x+itemW+startGap, y+StartTitleH
 	if !m.Open && pageW > 0 {
-		g.Page = Rect{px, py, pageW, float64(2*StartItemH - 6)}
+		g.Page = Rect{X: px, Y: py, W: pageW, H: float64(2*StartItemH - 6)}
 	}
 	if m.Open && pageW > 0 {
 		rows := max(1, min(startMaxRows, len(m.Entries)))
 		ph := 28 + StartFieldH + 12 + float64(rows*StartRowH) + 12
-		g.Page = Rect{px, py, pageW, ph}
-		g.Field = Rect{px + 12, py + 28, pageW - 24, StartFieldH}
+		g.Page = Rect{X: px, Y: py, W: pageW, H: ph}
+		g.Field = Rect{X: px + 12, Y: py + 28, W: pageW - 24, H: StartFieldH}
 		ry := g.Field.Y + StartFieldH + 12
 		for i := range m.Visible() {
-			g.Rows = append(g.Rows, Rect{px + 12, ry + float64(i*StartRowH), pageW - 24, StartRowH})
+			g.Rows = append(g.Rows, Rect{X: px + 12, Y: ry + float64(i*StartRowH), W: pageW - 24, H: StartRowH})
 		}
 		bottom = math.Max(bottom, py+ph)
 	}
-	g.Status = Rect{x, bottom + 12, total, 22}
-	g.Hint = Rect{x, bottom + 38, total, 20}
+	g.Status = Rect{X: x, Y: bottom + 12, W: total, H: 22}
+	g.Hint = Rect{X: x, Y: bottom + 38, W: total, H: 20}
 	return g
 }

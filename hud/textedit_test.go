@@ -7,23 +7,6 @@ import (
 	"vimpclient/protocol"
 )
 
-func TestWithoutLastWord(t *testing.T) {
-	for in, want := range map[string]string{
-		"":                     "",
-		"word":                 "",
-		"two words":            "two ",
-		"two words  ":          "two ",
-		"http://h:8090 x y":    "http://h:8090 x ",
-		"   ":                  "",
-		"é ü":                  "é ",
-		"http://example.com:1": "",
-	} {
-		if got := withoutLastWord(in); got != want {
-			t.Errorf("withoutLastWord(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // Ctrl+Backspace deletes the last word and Ctrl+A the whole text in the
 // start screen's address field, the Name form and the chat line.
 func TestTextFieldsCtrlEdits(t *testing.T) {

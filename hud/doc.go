@@ -1,10 +1,10 @@
 // Package hud holds the state of every overlay drawn over the game: the auth
 // form, the panel, the scoreboard, the chat, the votes (the host's and the
 // platform's), the two informers, the reconnecting and host-change screens,
-// the settings overlay, the server browser, the start screen and the
-// connecting screen. Each model is plain Go, updated from the session's typed
-// messages with explicit times, so it is tested without a display; the Ebiten
-// views in hud/view only read these models.
+// the settings overlay, the server browser and the connecting screen. Each
+// model is plain Go, updated from the session's typed messages with
+// explicit times, so it is tested without a display; the Ebiten views in
+// hud/view only read these models.
 //
 // Wiring, once per connection and once per frame (now = monotonic ms):
 //
@@ -65,11 +65,8 @@
 // list), hands the answers back (SetRooms, SetLatency, SetSignIn, SetHosts),
 // joins what a RequestJoin names, and draws it with hudView.DrawBrowser.
 //
-// So is the start screen (StartMenu): the window feeds it keys, text,
-// clicks and the wheel, acts on its Choices (a match, a browser, a demo,
-// the settings, quitting), tells it why a match ended (Say) and draws it
-// with hudView.DrawStart. A match being connected shows a Connecting
-// screen, which Follows the match HUD's Reconnect and is told when the
+// So is the start screen (package hud/startscreen). A match being
+// connected from it shows a Connecting screen, which Follows the match HUD's Reconnect and is told when the
 // attempts stopped (End); hudView.DrawConnecting draws it.
 //
 // The settings overlay (SettingsMenu) outlives connections, so the window

@@ -19,6 +19,7 @@ import (
 	"vimpclient/host/sounds"
 	"vimpclient/hostlist"
 	"vimpclient/hud"
+	"vimpclient/hud/startscreen"
 	"vimpclient/input"
 	"vimpclient/lobby"
 	"vimpclient/logs"
@@ -34,7 +35,7 @@ import (
 // (start set) on the connecting screen of what the command line named. Every
 // match, server browser and demo the player opens from there is built in
 // this window and torn down in it. It returns the exit status.
-func Window(ctx context.Context, p *Config, start *hud.StartChoice, stdout, stderr io.Writer) int {
+func Window(ctx context.Context, p *Config, start *startscreen.Choice, stdout, stderr io.Writer) int {
 	stderr = p.redact(stderr)
 	scenario := "start screen"
 	if start != nil {
@@ -60,8 +61,8 @@ func Window(ctx context.Context, p *Config, start *hud.StartChoice, stdout, stde
 	defer off.stop()
 	room := p.Room       // joined at once in the first browser opened
 	quick := p.QuickPlay // ... or, without -room, the room quick play finds there
-	menu := hud.NewStartMenu(func(k hud.StartKind) []hud.StartEntry {
-		if k == hud.StartOffline {
+	menu := startscreen.New(func(k startscreen.Kind) []startscreen.Entry {
+		if k == startscreen.Offline {
 			return offlineGames(p.Game, p.Map)
 		}
 		return browser.StartEntries(k)
@@ -69,8 +70,8 @@ func Window(ctx context.Context, p *Config, start *hud.StartChoice, stdout, stde
 	menu.DemosDir, _ = browser.RecordingsDir()
 	home := window.Home{
 		Menu: menu,
-		Connect: func(ctx context.Context, c hud.StartChoice) (window.Match, error) {
-			if c.Kind == hud.StartOffline {
+		Connect: func(ctx context.Context, c startscreen.Choice) (window.Match, error) {
+			if c.Kind == startscreen.Offline {
 				return mm.offline(ctx, off, c.Value)
 			}
 			addr := c.Value
@@ -81,8 +82,8 @@ func Window(ctx context.Context, p *Config, start *hud.StartChoice, stdout, stde
 			}
 			return mm.join(ctx, hud.BrowserChoice{Address: addr, Name: addr})
 		},
-		Label: func(c hud.StartChoice) string {
-			if c.Kind == hud.StartOffline {
+		Label: func(c startscreen.Choice) string {
+			if c.Kind == startscreen.Offline {
 				return fmt.Sprintf("the embedded host (%s, %d bots)", gameTitle(c.Value, p.Game), p.Bots)
 			}
 			return c.Value
@@ -246,10 +247,10 @@ func (o *offlineHost) stop() {
 // offlineGames are the start screen's offline page: the games the built-in
 // host plays, by name, the one -game named first; each says its maps, or
 // the one -map picks.
-func offlineGames(game, mapName string) []hud.StartEntry {
-	var first, rest []hud.StartEntry
+func offlineGames(game, mapName string) []startscreen.Entry {
+	var first, rest []startscreen.Entry
 	for _, g := range host.Games() {
-		e := hud.StartEntry{Label: g.Title, Detail: "maps: " + strings.Join(g.Maps, ", "), Value: g.ID}
+		e := startscreen.Entry{Label: g.Title, Detail: "maps: " + strings.Join(g.Maps, ", "), Value: g.ID}
 		if mapName != "" && slices.Contains(g.Maps, mapName) {
 			e.Detail = "map " + mapName
 		}

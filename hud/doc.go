@@ -69,11 +69,8 @@
 // connected from it shows a Connecting screen, which Follows the match HUD's Reconnect and is told when the
 // attempts stopped (End); hudView.DrawConnecting draws it.
 //
-// The settings overlay (SettingsMenu) outlives connections, so the window
-// owns it rather than the HUD: feed it keys (Key), gamepad presses (Pad) and
-// clicks (Click) while it is Open, apply what TakeChanges reports at once,
-// save S with settings.Save and Bindings with input.SaveBindings, and draw
-// it last with hudView.DrawSettings.
+// The settings overlay (package hud/settingsmenu) outlives connections,
+// so the window owns it rather than the HUD.
 //
 // With the renderer's Layout in device pixels, set reader.Scale and pass
 // deviceScale to Draw so clicks, aims and text use logical pixels. With the

@@ -19,6 +19,7 @@ import (
 	"vimpclient/host/sounds"
 	"vimpclient/hostlist"
 	"vimpclient/hud"
+	"vimpclient/hud/settingsmenu"
 	"vimpclient/hud/startscreen"
 	"vimpclient/input"
 	"vimpclient/lobby"
@@ -267,8 +268,8 @@ func offlineGames(game, mapName string) []startscreen.Entry {
 // binds: the embedded host's, with the keys their CONFIG_DATA gives (the
 // same a host of the game sends). A game whose keys cannot be read is
 // left out, said in the log.
-func bindableGames(log *slog.Logger) []hud.SettingsGame {
-	var out []hud.SettingsGame
+func bindableGames(log *slog.Logger) []settingsmenu.OfferedGame {
+	var out []settingsmenu.OfferedGame
 	for _, g := range host.Games() {
 		m, err := g.New(host.MatchOptions{Seed: 1, Log: slog.New(slog.DiscardHandler)})
 		if err != nil {
@@ -281,7 +282,7 @@ func bindableGames(log *slog.Logger) []hud.SettingsGame {
 			continue
 		}
 		keys, _ := input.ConfigFrom(cfg)
-		out = append(out, hud.SettingsGame{ID: g.ID, Title: g.Title, Keys: keys})
+		out = append(out, settingsmenu.OfferedGame{ID: g.ID, Title: g.Title, Keys: keys})
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 
 	"vimpclient/gameloop"
 	"vimpclient/hud"
+	"vimpclient/hud/settingsmenu"
 	"vimpclient/input/ebiteninput"
 	"vimpclient/render"
 )
@@ -326,7 +327,7 @@ func (w *Window) ms(now time.Time) float64 {
 
 // hudScaleOr1 is the HUD scale drawn now: the setting, or Auto's for the
 // window's width.
-func (w *Window) hudScaleOr1() float64 { return hud.HUDScaleFor(w.hudScale, w.outW) }
+func (w *Window) hudScaleOr1() float64 { return settingsmenu.HUDScaleFor(w.hudScale, w.outW) }
 
 func (w *Window) title() string {
 	if w.opts.Title == "" {

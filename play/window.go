@@ -18,7 +18,7 @@ import (
 	"vimpclient/host"
 	"vimpclient/host/sounds"
 	"vimpclient/hostlist"
-	"vimpclient/hud"
+	"vimpclient/hud/serverbrowser"
 	"vimpclient/hud/settingsmenu"
 	"vimpclient/hud/startscreen"
 	"vimpclient/input"
@@ -81,7 +81,7 @@ func Window(ctx context.Context, p *Config, start *startscreen.Choice, stdout, s
 				// room, joined at once.
 				addr, room = link.Master, link.Room
 			}
-			return mm.join(ctx, hud.BrowserChoice{Address: addr, Name: addr})
+			return mm.join(ctx, serverbrowser.Choice{Address: addr, Name: addr})
 		},
 		Label: func(c startscreen.Choice) string {
 			if c.Kind == startscreen.Offline {
@@ -155,12 +155,12 @@ func (mm *matchMaker) browser(ctx context.Context, addr, room string) (window.Lo
 	}
 	backend := browser.New(ctx, master, mm.conn.client, t.Origin, mm.tokens, log)
 	backend.Auth, backend.Redact = mm.p.Auth, mm.p.out.add
-	l := window.Lobby{Browser: hud.NewBrowser(master.URL()), Backend: backend, Join: mm.join, Close: backend.Close}
+	l := window.Lobby{Browser: serverbrowser.New(master.URL()), Backend: backend, Join: mm.join, Close: backend.Close}
 	if mm.sounds != nil {
 		l.Silence = mm.sounds.Reset
 	}
 	if room != "" {
-		l.Start = &hud.BrowserChoice{Kind: hostlist.Lobby, Address: master.URL(), Room: room, Name: room}
+		l.Start = &serverbrowser.Choice{Kind: hostlist.Lobby, Address: master.URL(), Room: room, Name: room}
 	}
 	return l, nil
 }
@@ -234,7 +234,7 @@ func (mm *matchMaker) offline(ctx context.Context, off *offlineHost, game string
 		return nil, err
 	}
 	label := "Offline (" + off.game + ")"
-	return mm.joinAt(ctx, hud.BrowserChoice{Address: addr, Name: label, GameID: off.game}, true)
+	return mm.joinAt(ctx, serverbrowser.Choice{Address: addr, Name: label, GameID: off.game}, true)
 }
 
 func (o *offlineHost) stop() {

@@ -1,9 +1,9 @@
 // Package hud holds the state of every overlay drawn over the game: the auth
 // form, the panel, the scoreboard, the chat, the votes (the host's and the
 // platform's), the two informers, the notices, and the reconnecting,
-// host-change and connecting screens. Each model is plain Go, updated from the session's typed messages with
-// explicit times, so it is tested without a display; the Ebiten views in
-// hud/view only read these models.
+// host-change and connecting screens. Each model is plain Go, updated from
+// the session's typed messages with explicit times, so it is tested without
+// a display; the Ebiten views in hud/view only read these models.
 //
 // Wiring, once per connection and once per frame (now = monotonic ms):
 //

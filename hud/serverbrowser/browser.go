@@ -213,31 +213,66 @@ type Browser struct {
 	rooms      []Row // the complete list, or the page at roomsAt
 	roomsAt    int   // the offset rooms start at
 	complete   bool  // rooms is every room: pages are cut here
-	hosts      *hostlist.List
-	hostRows   [2][]Row // recent, favourites
+	saved      savedHosts
 	gen        int
 	applied    string // the search the list is for
-	typedAt    float64
-	typed      bool // the search changed since it was applied
+	typing     searchTyping
 	requests   []Request
 	now        float64
-	lastClick  float64
-	lastRow    int
+	click      doubleClick
 	pingedPage int // the page whose rooms were last sent for pinging (-1: none)
 	geom       []RowGeom
-	pageKey    pageKey
-	pageText   string
-	tabLabels  [3]string
-	tabCounts  [3]int
-	emptyKey   emptyKey
-	emptyText  string
-	signInText string
+	shown      shownText
 	unshown    string // "2 not shown: unreadable", for the page line
+}
+
+// savedHosts are the recent and favourite hosts: the list, and the lines
+// of their tabs.
+type savedHosts struct {
+	list *hostlist.List
+	rows [2][]Row // recent, favourites
+}
+
+// searchTyping is a change of the search text not sent yet: it goes to the
+// master once the typing rests for searchPause.
+type searchTyping struct {
+	pending bool
+	at      float64 // the last change (HUD ms)
+}
+
+// due reports whether the typing has rested long enough at now.
+func (t searchTyping) due(now float64) bool { return t.pending && now-t.at >= searchPause }
+
+// doubleClick tells a second press on a row from a first.
+type doubleClick struct {
+	at  float64 // the last press on a row (HUD ms)
+	row int     // its row (-1: none, or its double click was taken)
+}
+
+// press records a press on row at now; it reports whether it is the
+// second of a double click.
+func (c *doubleClick) press(row int, now float64) bool {
+	second := row == c.row && now-c.at <= doubleClickMs
+	c.row, c.at = row, now
+	return second
+}
+
+// shownText is the lines the view draws every frame, kept with what they
+// were made from and made again only when that changes, so a frame
+// allocates nothing.
+type shownText struct {
+	pageKey   pageKey
+	page      string
+	tabLabels [3]string
+	tabCounts [3]int
+	emptyKey  emptyKey
+	empty     string
+	signIn    string
 }
 
 // New makes the browser for the master at address.
 func New(master string) *Browser {
-	return &Browser{Master: master, hosts: &hostlist.List{}, pingedPage: -1, lastRow: -1}
+	return &Browser{Master: master, saved: savedHosts{list: &hostlist.List{}}, pingedPage: -1, click: doubleClick{row: -1}}
 }
 
 // Requests returns what the browser wants done and forgets it.
@@ -257,7 +292,7 @@ func (b *Browser) Refresh() {
 
 func (b *Browser) requestRooms(offset int) {
 	b.gen++
-	b.Loading, b.typed = true, false
+	b.Loading, b.typing.pending = true, false
 	b.applied = strings.TrimSpace(b.Search)
 	b.pingedPage = -1
 	b.requests = append(b.requests, Request{Kind: RequestRooms, Gen: b.gen, Search: b.applied,
@@ -384,16 +419,16 @@ func (b *Browser) SetLatency(room string, rtt time.Duration, ok bool) {
 
 // SetSignIn hands over the sign-in state.
 func (b *Browser) SetSignIn(s SignIn) {
-	b.SignIn, b.signInText = s, s.Text()
+	b.SignIn, b.shown.signIn = s, s.Text()
 	b.joinHeld()
 }
 
 // SignInText is the sign-in line (SignIn.Text, kept from SetSignIn).
 func (b *Browser) SignInText() string {
-	if b.signInText == "" {
-		b.signInText = b.SignIn.Text()
+	if b.shown.signIn == "" {
+		b.shown.signIn = b.SignIn.Text()
 	}
-	return b.signInText
+	return b.shown.signIn
 }
 
 // SetHosts hands over the recent and favourite hosts.
@@ -401,16 +436,16 @@ func (b *Browser) SetHosts(l *hostlist.List) {
 	if l == nil {
 		l = &hostlist.List{}
 	}
-	b.hosts = l
-	b.hostRows[0] = b.hostRows[0][:0]
+	b.saved.list = l
+	b.saved.rows[0] = b.saved.rows[0][:0]
 	for _, e := range l.Recent() {
 		if !e.LastJoined.IsZero() {
-			b.hostRows[0] = append(b.hostRows[0], hostRow(e))
+			b.saved.rows[0] = append(b.saved.rows[0], hostRow(e))
 		}
 	}
-	b.hostRows[1] = b.hostRows[1][:0]
+	b.saved.rows[1] = b.saved.rows[1][:0]
 	for _, e := range l.Favourites() {
-		b.hostRows[1] = append(b.hostRows[1], hostRow(e))
+		b.saved.rows[1] = append(b.saved.rows[1], hostRow(e))
 	}
 	b.markFavourites()
 	b.clampSel()
@@ -419,7 +454,7 @@ func (b *Browser) SetHosts(l *hostlist.List) {
 // markFavourites marks the listed rooms that are favourites.
 func (b *Browser) markFavourites() {
 	favs := map[string]bool{}
-	for _, e := range b.hosts.Favourites() {
+	for _, e := range b.saved.list.Favourites() {
 		favs[e.Key()] = true
 	}
 	for i := range b.rooms {
@@ -440,9 +475,9 @@ func (b *Browser) roomEntry(r Room) hostlist.Entry {
 func (b *Browser) list() []Row {
 	switch b.Tab {
 	case TabRecent:
-		return b.hostRows[0]
+		return b.saved.rows[0]
 	case TabFavourites:
-		return b.hostRows[1]
+		return b.saved.rows[1]
 	}
 	return b.rooms
 }
@@ -552,7 +587,7 @@ func (b *Browser) toggleFavourite() {
 		e = b.roomEntry(r.room)
 	}
 	on := !r.Favourite
-	if err := b.hosts.SetFavourite(e, on); err != nil {
+	if err := b.saved.list.SetFavourite(e, on); err != nil {
 		b.setStatus(err.Error(), true)
 		return
 	}
@@ -562,20 +597,20 @@ func (b *Browser) toggleFavourite() {
 		word = "Added to favourites: "
 	}
 	b.setStatus(word+r.Cells[ColName], false)
-	b.SetHosts(b.hosts) // the lists follow at once; the saved list comes back later
+	b.SetHosts(b.saved.list) // the lists follow at once; the saved list comes back later
 }
 
 // Update runs the browser's timers at now (HUD ms): a search typed and left
 // alone for a moment goes to the master.
 func (b *Browser) Update(now float64) {
 	b.now = now
-	if b.typed && now-b.typedAt >= searchPause {
+	if b.typing.due(now) {
 		b.applySearch()
 	}
 }
 
 func (b *Browser) applySearch() {
-	b.typed = false
+	b.typing.pending = false
 	if strings.TrimSpace(b.Search) == b.applied && !b.Loading {
 		return
 	}
@@ -585,7 +620,7 @@ func (b *Browser) applySearch() {
 
 // typedSearch records a change of the search text.
 func (b *Browser) typedSearch() {
-	b.typed, b.typedAt = true, b.now
+	b.typing.pending, b.typing.at = true, b.now
 }
 
 // TabCount is the number of lines of a tab (the master's total for the
@@ -593,9 +628,9 @@ func (b *Browser) typedSearch() {
 func (b *Browser) TabCount(t Tab) int {
 	switch t {
 	case TabRecent:
-		return len(b.hostRows[0])
+		return len(b.saved.rows[0])
 	case TabFavourites:
-		return len(b.hostRows[1])
+		return len(b.saved.rows[1])
 	}
 	return b.Total
 }

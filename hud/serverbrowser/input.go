@@ -271,14 +271,14 @@ func (b *Browser) Click(w, h, x, y, now float64) {
 		if !rg.Row.Contains(x, y) {
 			continue
 		}
-		double := rg.Index == b.Sel && rg.Index == b.lastRow && now-b.lastClick <= doubleClickMs
-		b.Sel, b.lastRow, b.lastClick = rg.Index, rg.Index, now
+		double := b.click.press(rg.Index, now) && rg.Index == b.Sel
+		b.Sel = rg.Index
 		if g.Star.X <= x && x < g.Star.X+g.Star.W {
 			b.toggleFavourite()
 			return
 		}
 		if double {
-			b.lastRow = -1
+			b.click.row = -1
 			b.join()
 		}
 		return
@@ -288,10 +288,10 @@ func (b *Browser) Click(w, h, x, y, now float64) {
 // PageText is the footer's page line: "Page 2 of 3 · 23 rooms".
 func (b *Browser) PageText() string {
 	k := pageKey{b.Tab, b.Page, b.pages(), b.TabCount(b.Tab), b.Loading, b.unshown}
-	if k == b.pageKey && b.pageText != "" {
-		return b.pageText
+	if k == b.shown.pageKey && b.shown.page != "" {
+		return b.shown.page
 	}
-	b.pageKey = k
+	b.shown.pageKey = k
 	one, many := "room", "rooms"
 	if b.Tab != TabRooms {
 		one, many = "host", "hosts"
@@ -303,7 +303,7 @@ func (b *Browser) PageText() string {
 	if k.loading {
 		s += " · loading…"
 	}
-	b.pageText = s
+	b.shown.page = s
 	return s
 }
 
@@ -320,11 +320,11 @@ const Hint = "↑↓ choose · Enter or double-click join · N play now · ←�
 // TabLabel is a tab's label with its count: "Rooms (12)".
 func (b *Browser) TabLabel(t Tab) string {
 	n := b.TabCount(t)
-	if b.tabLabels[t] == "" || b.tabCounts[t] != n {
-		b.tabCounts[t] = n
-		b.tabLabels[t] = TabNames[t] + " (" + strconv.Itoa(n) + ")"
+	if b.shown.tabLabels[t] == "" || b.shown.tabCounts[t] != n {
+		b.shown.tabCounts[t] = n
+		b.shown.tabLabels[t] = TabNames[t] + " (" + strconv.Itoa(n) + ")"
 	}
-	return b.tabLabels[t]
+	return b.shown.tabLabels[t]
 }
 
 // EmptyText is what an empty page says ("" when it has lines).
@@ -333,25 +333,25 @@ func (b *Browser) EmptyText() string {
 		return ""
 	}
 	k := emptyKey{b.Tab, b.applied, b.Loading, b.Err}
-	if k == b.emptyKey && b.emptyText != "" {
-		return b.emptyText
+	if k == b.shown.emptyKey && b.shown.empty != "" {
+		return b.shown.empty
 	}
-	b.emptyKey = k
+	b.shown.emptyKey = k
 	switch {
 	case b.Tab == TabRecent:
-		b.emptyText = "No hosts joined yet"
+		b.shown.empty = "No hosts joined yet"
 	case b.Tab == TabFavourites:
-		b.emptyText = "No favourites yet: F marks the selected room or host"
+		b.shown.empty = "No favourites yet: F marks the selected room or host"
 	case b.Loading:
-		b.emptyText = "Loading rooms…"
+		b.shown.empty = "Loading rooms…"
 	case b.Err != "":
-		b.emptyText = b.Err + " — R tries again"
+		b.shown.empty = b.Err + " — R tries again"
 	case b.applied != "":
-		b.emptyText = "No rooms match “" + b.applied + "”"
+		b.shown.empty = "No rooms match “" + b.applied + "”"
 	default:
-		b.emptyText = "No rooms on this master right now — R refreshes"
+		b.shown.empty = "No rooms on this master right now — R refreshes"
 	}
-	return b.emptyText
+	return b.shown.empty
 }
 
 type emptyKey struct {

@@ -8,7 +8,7 @@ import (
 	"sync"
 
 	"vimpclient/hostlist"
-	"vimpclient/hud"
+	"vimpclient/hud/serverbrowser"
 	"vimpclient/internal/desktop"
 	"vimpclient/lobby"
 	"vimpclient/termtext"
@@ -31,28 +31,28 @@ type signInRun struct {
 	cancel context.CancelFunc
 }
 
-func (a *accountBackend) do(b *Backend, r hud.BrowserRequest) {
+func (a *accountBackend) do(b *Backend, r serverbrowser.Request) {
 	switch r.Kind {
-	case hud.RequestSignInStart:
+	case serverbrowser.RequestSignInStart:
 		go a.start(b)
-	case hud.RequestSignInToken:
+	case serverbrowser.RequestSignInToken:
 		go a.pasted(b, r.Text)
-	case hud.RequestSignInCancel:
+	case serverbrowser.RequestSignInCancel:
 		a.mu.Lock()
 		if a.login != nil {
 			a.login.cancel()
 		}
 		a.mu.Unlock()
-	case hud.RequestSignOut:
+	case serverbrowser.RequestSignOut:
 		go a.signOut(b)
-	case hud.RequestPaste:
+	case serverbrowser.RequestPaste:
 		go func() {
 			text, err := desktop.ReadClipboard(b.ctx)
-			b.answer(func(br *hud.Browser) { br.Pasted(text, err) })
+			b.answer(func(br *serverbrowser.Browser) { br.Pasted(text, err) })
 		}()
-	case hud.RequestQuickPlay:
+	case serverbrowser.RequestQuickPlay:
 		go b.quickPlay(r.GameID)
-	case hud.RequestResolve:
+	case serverbrowser.RequestResolve:
 		go b.resolve(r.Choice)
 	}
 }
@@ -60,11 +60,11 @@ func (a *accountBackend) do(b *Backend, r hud.BrowserRequest) {
 // done answers the end of a sign-in with the state it left.
 func (b *Backend) done(say string, failed bool) {
 	s := b.signIn()
-	b.answer(func(br *hud.Browser) { br.SignInDone(s, say, failed) })
+	b.answer(func(br *serverbrowser.Browser) { br.SignInDone(s, say, failed) })
 }
 
 func (b *Backend) say(text string, failed bool) {
-	b.answer(func(br *hud.Browser) { br.Say(text, failed) })
+	b.answer(func(br *serverbrowser.Browser) { br.Say(text, failed) })
 }
 
 // start signs in in the system browser through the identity service the
@@ -199,33 +199,33 @@ func (p *nickPrompt) Write(s []byte) (int, error) {
 func (b *Backend) quickPlay(gameID string) {
 	r, err := b.master.QuickPlay(b.ctx, gameID)
 	c := roomChoice(b.master.URL(), r)
-	b.answer(func(br *hud.Browser) { br.QuickPlayFound(c, err) })
+	b.answer(func(br *serverbrowser.Browser) { br.QuickPlayFound(c, err) })
 }
 
 // resolve finds a saved room on its master again: under its id, else by
 // what lasts across its host's restarts.
-func (b *Backend) resolve(c hud.BrowserChoice) {
+func (b *Backend) resolve(c serverbrowser.Choice) {
 	m := b.master
 	if !sameOrigin(c.Address, m.URL()) {
 		var err error
 		if m, err = lobby.NewMaster(c.Address, b.client); err != nil {
-			b.answer(func(br *hud.Browser) { br.Resolved(c, c, hud.ResolvedNone, 0, err) })
+			b.answer(func(br *serverbrowser.Browser) { br.Resolved(c, c, serverbrowser.ResolvedNone, 0, err) })
 			return
 		}
 	}
 	list, err := m.AllServers(b.ctx, lobby.Query{})
 	if err != nil {
-		b.answer(func(br *hud.Browser) { br.Resolved(c, c, hud.ResolvedNone, 0, err) })
+		b.answer(func(br *serverbrowser.Browser) { br.Resolved(c, c, serverbrowser.ResolvedNone, 0, err) })
 		return
 	}
 	r, how, n := lobby.MatchRoom(list.Servers, lobby.RoomRef{ID: c.Room, Stable: c.RoomID != "", Name: c.Name, GameID: c.GameID, Owner: c.Owner})
-	kind := map[lobby.Match]hud.ResolveKind{lobby.MatchExact: hud.ResolvedExact, lobby.MatchSame: hud.ResolvedSame,
-		lobby.MatchLoose: hud.ResolvedLoose}[how]
+	kind := map[lobby.Match]serverbrowser.ResolveKind{lobby.MatchExact: serverbrowser.ResolvedExact, lobby.MatchSame: serverbrowser.ResolvedSame,
+		lobby.MatchLoose: serverbrowser.ResolvedLoose}[how]
 	found := roomChoice(c.Address, r)
 	if how == lobby.MatchSame {
 		b.log.Info("saved room found under a new id", "room", c.Name, "was", c.Room, "now", r.ID)
 	}
-	b.answer(func(br *hud.Browser) { br.Resolved(c, found, kind, n, nil) })
+	b.answer(func(br *serverbrowser.Browser) { br.Resolved(c, found, kind, n, nil) })
 }
 
 // sameOrigin reports whether two master addresses are one master.
@@ -236,8 +236,8 @@ func sameOrigin(a, b string) bool {
 }
 
 // roomChoice is a listed room as the browser joins it.
-func roomChoice(master string, r lobby.Room) hud.BrowserChoice {
-	c := hud.BrowserChoice{Kind: hostlist.Lobby, Address: master, Room: r.ID, Name: r.Name, GameID: r.GameID, Owner: r.Owner}
+func roomChoice(master string, r lobby.Room) serverbrowser.Choice {
+	c := serverbrowser.Choice{Kind: hostlist.Lobby, Address: master, Room: r.ID, Name: r.Name, GameID: r.GameID, Owner: r.Owner}
 	if r.Stable {
 		c.RoomID = r.ID
 	}

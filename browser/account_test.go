@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"vimpclient/hud"
+	"vimpclient/hud/serverbrowser"
 	"vimpclient/internal/browsertest"
 	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
@@ -71,10 +71,10 @@ func TestBrowserSignsInFromTheWindow(t *testing.T) {
 		go func() { browsed <- browse(u, "Pilot") }()
 		return nil
 	}
-	b := hud.NewBrowser(m.URL())
+	b := serverbrowser.New(m.URL())
 	b.Refresh()
 	browsertest.Pump(t, b, be, "the rooms", func() bool { return len(b.Rows()) == 1 })
-	if b.SignIn.State != hud.SignedOut {
+	if b.SignIn.State != serverbrowser.SignedOut {
 		t.Fatalf("sign-in %+v", b.SignIn)
 	}
 	b.Key(13, false, false) // held: no sign-in
@@ -82,7 +82,7 @@ func TestBrowserSignsInFromTheWindow(t *testing.T) {
 		t.Fatalf("join not held: %q", b.Status)
 	}
 	b.Key(83, false, false) // S
-	joins := browsertest.Pump(t, b, be, "the sign-in", func() bool { return b.SignIn.State == hud.SignedIn && !b.SigningIn() })
+	joins := browsertest.Pump(t, b, be, "the sign-in", func() bool { return b.SignIn.State == serverbrowser.SignedIn && !b.SigningIn() })
 	if err := <-browsed; err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestBrowserSignsInFromTheWindow(t *testing.T) {
 	}
 
 	b.Key(79, false, false) // O
-	browsertest.Pump(t, b, be, "the sign-out", func() bool { return b.SignIn.State == hud.SignedOut })
+	browsertest.Pump(t, b, be, "the sign-out", func() bool { return b.SignIn.State == serverbrowser.SignedOut })
 	if store.Load(m.Key()) != "" {
 		t.Fatal("sign-out left the token stored")
 	}
@@ -111,7 +111,7 @@ func TestBrowserSignsInFromTheWindow(t *testing.T) {
 	b.Key(80, false, false)
 	b.Type([]rune(keys.Token("9", "Paster")))
 	b.Key(13, false, false)
-	browsertest.Pump(t, b, be, "a pasted token", func() bool { return b.SignIn.State == hud.SignedIn && b.SignIn.Nick == "Paster" })
+	browsertest.Pump(t, b, be, "a pasted token", func() bool { return b.SignIn.State == serverbrowser.SignedIn && b.SignIn.Nick == "Paster" })
 }
 
 // An expired stored token is noticed before joining and Sign in offered.
@@ -129,10 +129,10 @@ func TestBrowserNoticesExpiredToken(t *testing.T) {
 	defer cancel()
 	be := New(ctx, m, http.DefaultClient, fm.Origin(), lobby.TokenSources{Store: store}, slog.New(slog.DiscardHandler))
 	defer be.Close()
-	b := hud.NewBrowser(m.URL())
+	b := serverbrowser.New(m.URL())
 	b.Refresh()
 	browsertest.Pump(t, b, be, "the rooms", func() bool { return len(b.Rows()) == 1 })
-	if b.SignIn.State != hud.SignInExpired {
+	if b.SignIn.State != serverbrowser.SignInExpired {
 		t.Fatalf("a token expiring within the minute: %+v", b.SignIn)
 	}
 	b.Key(13, false, false)

@@ -16,7 +16,7 @@ import (
 	"time"
 
 	"vimpclient/hostlist"
-	"vimpclient/hud"
+	"vimpclient/hud/serverbrowser"
 	"vimpclient/lobby"
 )
 
@@ -44,7 +44,7 @@ type Backend struct {
 	now       func() time.Time
 
 	mu      sync.Mutex
-	answers []func(*hud.Browser)
+	answers []func(*serverbrowser.Browser)
 	ready   chan struct{} // signalled when an answer is queued
 	sig     *lobby.Signal
 	dialing chan struct{} // closed when a dial in progress ends
@@ -64,18 +64,18 @@ func New(ctx context.Context, m *lobby.Master, client *http.Client, origin strin
 }
 
 // Do implements window.Backend.
-func (b *Backend) Do(r hud.BrowserRequest) {
+func (b *Backend) Do(r serverbrowser.Request) {
 	switch r.Kind {
-	case hud.RequestRooms:
+	case serverbrowser.RequestRooms:
 		go b.rooms(r)
-	case hud.RequestLatency:
+	case serverbrowser.RequestLatency:
 		go b.latencies(r.Rooms)
-	case hud.RequestSignIn:
+	case serverbrowser.RequestSignIn:
 		s := b.signIn()
-		b.answer(func(br *hud.Browser) { br.SetSignIn(s) })
-	case hud.RequestHosts:
+		b.answer(func(br *serverbrowser.Browser) { br.SetSignIn(s) })
+	case serverbrowser.RequestHosts:
 		go b.loadHosts()
-	case hud.RequestFavourite:
+	case serverbrowser.RequestFavourite:
 		go b.favourite(r.Entry, r.On)
 	default:
 		b.account.do(b, r) // sign-in, play now, saved rooms (account.go)
@@ -83,7 +83,7 @@ func (b *Backend) Do(r hud.BrowserRequest) {
 }
 
 // Apply implements window.Backend.
-func (b *Backend) Apply(br *hud.Browser) {
+func (b *Backend) Apply(br *serverbrowser.Browser) {
 	b.mu.Lock()
 	answers := b.answers
 	b.answers = nil
@@ -93,7 +93,7 @@ func (b *Backend) Apply(br *hud.Browser) {
 	}
 }
 
-func (b *Backend) answer(f func(*hud.Browser)) {
+func (b *Backend) answer(f func(*serverbrowser.Browser)) {
 	b.mu.Lock()
 	if len(b.answers) < maxAnswers {
 		b.answers = append(b.answers, f)
@@ -106,18 +106,18 @@ func (b *Backend) answer(f func(*hud.Browser)) {
 }
 
 // rooms fetches one page of the room list.
-func (b *Backend) rooms(r hud.BrowserRequest) {
+func (b *Backend) rooms(r serverbrowser.Request) {
 	page, err := b.master.Servers(b.ctx, lobby.Query{Search: r.Search, Offset: r.Offset, Limit: r.Limit})
-	rooms := make([]hud.BrowserRoom, 0, len(page.Servers))
+	rooms := make([]serverbrowser.Room, 0, len(page.Servers))
 	for _, s := range page.Servers {
-		rooms = append(rooms, hud.BrowserRoom{ID: s.ID, Name: s.Name, GameID: s.GameID, MapName: s.MapName, Region: s.Region,
+		rooms = append(rooms, serverbrowser.Room{ID: s.ID, Name: s.Name, GameID: s.GameID, MapName: s.MapName, Region: s.Region,
 			Players: s.CurrentPlayers, MaxPlayers: s.MaxPlayers, Rating: s.Rating, Stable: s.Stable, Owner: s.Owner})
 	}
 	if err != nil && b.ctx.Err() != nil {
 		return
 	}
 	unshown := page.Unreadable + page.OverLimit
-	b.answer(func(br *hud.Browser) {
+	b.answer(func(br *serverbrowser.Browser) {
 		br.SetRooms(r.Gen, r.Offset, page.Total, rooms, err)
 		br.SetUnshown(r.Gen, unshown, "entries this client cannot read")
 	})
@@ -129,7 +129,7 @@ func (b *Backend) latencies(rooms []string) {
 	if err != nil {
 		b.log.Debug("latencies not measured", "err", err)
 		for _, id := range rooms {
-			b.answer(func(br *hud.Browser) { br.SetLatency(id, 0, false) })
+			b.answer(func(br *serverbrowser.Browser) { br.SetLatency(id, 0, false) })
 		}
 		return
 	}
@@ -142,7 +142,7 @@ func (b *Backend) latencies(rooms []string) {
 			if b.ctx.Err() != nil {
 				return
 			}
-			b.answer(func(br *hud.Browser) { br.SetLatency(id, rtt, err == nil) })
+			b.answer(func(br *serverbrowser.Browser) { br.SetLatency(id, rtt, err == nil) })
 		}()
 	}
 	wg.Wait()
@@ -199,28 +199,28 @@ func (b *Backend) Close() {
 }
 
 // signIn reads the token for the master and says whether it can be used.
-func (b *Backend) signIn() hud.SignIn {
-	var s hud.SignIn
+func (b *Backend) signIn() serverbrowser.SignIn {
+	var s serverbrowser.SignIn
 	tok, err := b.tokens.For(b.master)
 	token, from := tok.Value, tok.From
 	if errors.Is(err, lobby.ErrNoToken) {
 		return s
 	}
 	if err != nil {
-		s.State, s.Problem = hud.SignInBad, err.Error()
+		s.State, s.Problem = serverbrowser.SignInBad, err.Error()
 		return s
 	}
 	c, err := lobby.ParseClaims(token)
 	if err != nil {
-		s.State, s.From, s.Problem = hud.SignInBad, from, "the token from "+from+" is not one"
+		s.State, s.From, s.Problem = serverbrowser.SignInBad, from, "the token from "+from+" is not one"
 		return s
 	}
 	s.Nick, s.Until, s.From = c.Nick, c.Expiry, from
 	if err := lobby.CheckFresh(c, b.now()); err != nil {
-		s.State = hud.SignInExpired
+		s.State = serverbrowser.SignInExpired
 		return s
 	}
-	s.State = hud.SignedIn
+	s.State = serverbrowser.SignedIn
 	return s
 }
 
@@ -236,7 +236,7 @@ func (b *Backend) loadHosts() {
 	if l.Damage != "" {
 		b.log.Warn("recent hosts not read in full: the file is set aside at the next change", "file", b.hostsPath, "why", l.Damage)
 	}
-	b.answer(func(br *hud.Browser) { br.SetHosts(l) })
+	b.answer(func(br *serverbrowser.Browser) { br.SetHosts(l) })
 }
 
 // favourite marks or unmarks an entry in the host list file.
@@ -256,8 +256,8 @@ func (b *Backend) favourite(e hostlist.Entry, on bool) {
 	if err != nil {
 		b.log.Warn("favourite not kept", "err", err)
 		msg := "favourite not kept: " + err.Error()
-		b.answer(func(br *hud.Browser) { br.Say(msg, true) })
+		b.answer(func(br *serverbrowser.Browser) { br.Say(msg, true) })
 		return
 	}
-	b.answer(func(br *hud.Browser) { br.SetHosts(l) })
+	b.answer(func(br *serverbrowser.Browser) { br.SetHosts(l) })
 }

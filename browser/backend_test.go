@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"vimpclient/hostlist"
-	"vimpclient/hud"
+	"vimpclient/hud/serverbrowser"
 	"vimpclient/internal/browsertest"
 	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
@@ -21,31 +21,31 @@ func TestBrowserBackend(t *testing.T) {
 	w := browsertest.NewWorld(t)
 	be := newBackend(w, w.Keys.Token("2", "Alice"))
 	defer be.Close()
-	b := hud.NewBrowser(w.Master.URL())
+	b := serverbrowser.New(w.Master.URL())
 	b.Refresh()
 	browsertest.Pump(t, b, be, "rooms and latencies", func() bool {
 		if len(b.Rows()) != 2 {
 			return false
 		}
 		for _, r := range b.Rows() {
-			if c := r.Cells[hud.ColLatency]; c == "…" || c == "–" {
+			if c := r.Cells[serverbrowser.ColLatency]; c == "…" || c == "–" {
 				return false
 			}
 		}
 		return true
 	})
 	native, listed := b.Rows()[browsertest.RowByName(b, "Native Room")], b.Rows()[browsertest.RowByName(b, "Listed Room")]
-	if !strings.HasSuffix(native.Cells[hud.ColLatency], " ms") || listed.Cells[hud.ColLatency] != "no answer" {
-		t.Fatalf("latencies %q, %q", native.Cells[hud.ColLatency], listed.Cells[hud.ColLatency])
+	if !strings.HasSuffix(native.Cells[serverbrowser.ColLatency], " ms") || listed.Cells[serverbrowser.ColLatency] != "no answer" {
+		t.Fatalf("latencies %q, %q", native.Cells[serverbrowser.ColLatency], listed.Cells[serverbrowser.ColLatency])
 	}
-	if s := b.SignIn; s.State != hud.SignedIn || s.Nick != "Alice" || s.From != "-token" {
+	if s := b.SignIn; s.State != serverbrowser.SignedIn || s.Nick != "Alice" || s.From != "-token" {
 		t.Fatalf("sign-in %+v", s)
 	}
 	b.Sel = browsertest.RowByName(b, "Native Room")
 	b.Key(70, false, false) // F
-	var fav *hud.BrowserRequest
+	var fav *serverbrowser.Request
 	for _, r := range b.Requests() {
-		if r.Kind == hud.RequestFavourite {
+		if r.Kind == serverbrowser.RequestFavourite {
 			fav = &r
 		}
 	}
@@ -62,14 +62,14 @@ func TestBrowserBackend(t *testing.T) {
 		t.Fatalf("favourite %+v", f)
 	}
 	be.Apply(b)
-	if b.TabCount(hud.TabFavourites) != 1 {
+	if b.TabCount(serverbrowser.TabFavourites) != 1 {
 		t.Fatal("the saved list did not come back to the browser")
 	}
 
-	for token, want := range map[string]hud.SignInState{
-		"":             hud.SignedOut,
-		"not-a-token!": hud.SignInBad,
-		w.Keys.Sign(fakemaster.TokenClaims{Sub: "2", Nick: "Old", Expiry: time.Now().Add(-time.Hour)}): hud.SignInExpired,
+	for token, want := range map[string]serverbrowser.SignInState{
+		"":             serverbrowser.SignedOut,
+		"not-a-token!": serverbrowser.SignInBad,
+		w.Keys.Sign(fakemaster.TokenClaims{Sub: "2", Nick: "Old", Expiry: time.Now().Add(-time.Hour)}): serverbrowser.SignInExpired,
 	} {
 		s := newBackend(w, token).signIn()
 		if s.State != want {

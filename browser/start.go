@@ -8,14 +8,14 @@ import (
 	"strings"
 
 	"vimpclient/hostlist"
-	"vimpclient/hud"
+	"vimpclient/hud/startscreen"
 )
 
 // StartEntries lists a page of the start screen: the recent and favourite
 // hosts (Join a server), the lobby masters joined before (Browse rooms),
 // the recordings found (Demos).
-func StartEntries(k hud.StartKind) []hud.StartEntry {
-	if k == hud.StartDemos {
+func StartEntries(k startscreen.Kind) []startscreen.Entry {
+	if k == startscreen.Demos {
 		dir, err := RecordingsDir()
 		if err != nil {
 			return nil
@@ -32,22 +32,22 @@ func StartEntries(k hud.StartKind) []hud.StartEntry {
 // hostEntries are the Join page's dedicated hosts (favourites first, then
 // the recent ones) or the Browse page's lobby masters (each once, from the
 // rooms joined on it), from l (nil: none).
-func hostEntries(k hud.StartKind, l *hostlist.List) []hud.StartEntry {
+func hostEntries(k startscreen.Kind, l *hostlist.List) []startscreen.Entry {
 	if l == nil {
 		return nil
 	}
-	var out []hud.StartEntry
+	var out []startscreen.Entry
 	seen := map[string]bool{}
 	add := func(e hostlist.Entry, detail string) {
 		if seen[e.Address] {
 			return
 		}
 		switch {
-		case k == hud.StartJoin && e.Kind == hostlist.Dedicated:
+		case k == startscreen.Join && e.Kind == hostlist.Dedicated:
 			if e.GameID != "" {
 				detail += " · " + e.GameID
 			}
-		case k == hud.StartBrowse && e.Kind == hostlist.Lobby:
+		case k == startscreen.Browse && e.Kind == hostlist.Lobby:
 			room := e.Name
 			if room == "" {
 				room = e.Room
@@ -57,7 +57,7 @@ func hostEntries(k hud.StartKind, l *hostlist.List) []hud.StartEntry {
 			return
 		}
 		seen[e.Address] = true
-		out = append(out, hud.StartEntry{Label: e.Address, Detail: detail, Value: e.Address})
+		out = append(out, startscreen.Entry{Label: e.Address, Detail: detail, Value: e.Address})
 	}
 	for _, e := range l.Favourites() {
 		add(e, "favourite")
@@ -86,7 +86,7 @@ func RecordingsDir() (string, error) {
 const maxListed = 200
 
 // recordingEntries are the recordings (*.jsonl) in dir, newest first.
-func recordingEntries(dir string) []hud.StartEntry {
+func recordingEntries(dir string) []startscreen.Entry {
 	des, err := os.ReadDir(dir)
 	if err != nil {
 		return nil
@@ -105,9 +105,9 @@ func recordingEntries(dir string) []hud.StartEntry {
 		}
 	}
 	slices.SortFunc(files, func(a, b file) int { return b.info.ModTime().Compare(a.info.ModTime()) })
-	var out []hud.StartEntry
+	var out []startscreen.Entry
 	for _, f := range files[:min(len(files), maxListed)] {
-		out = append(out, hud.StartEntry{Label: f.name, Value: filepath.Join(dir, f.name),
+		out = append(out, startscreen.Entry{Label: f.name, Value: filepath.Join(dir, f.name),
 			Detail: fmt.Sprintf("%s · %d KB", f.info.ModTime().Format("2006-01-02 15:04"), (f.info.Size()+1023)/1024)})
 	}
 	return out

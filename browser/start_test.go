@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"vimpclient/hostlist"
-	"vimpclient/hud"
+	"vimpclient/hud/startscreen"
 )
 
 // The Join page lists the dedicated hosts (favourites first, each once),
@@ -31,24 +31,24 @@ func TestStartEntries(t *testing.T) {
 	if err := l.SetFavourite(hostlist.Entry{Kind: hostlist.Dedicated, Address: "http://a:3002"}, true); err != nil {
 		t.Fatal(err)
 	}
-	values := func(es []hud.StartEntry) []string {
+	values := func(es []startscreen.Entry) []string {
 		var out []string
 		for _, e := range es {
 			out = append(out, e.Value)
 		}
 		return out
 	}
-	join := hostEntries(hud.StartJoin, l)
+	join := hostEntries(startscreen.Join, l)
 	if got := values(join); !slices.Equal(got, []string{"http://a:3002", "http://b:3002"}) {
 		t.Fatalf("Join lists %q", got)
 	}
 	if join[0].Detail != "favourite · tanks" {
 		t.Errorf("favourite's detail %q", join[0].Detail)
 	}
-	if got := values(hostEntries(hud.StartBrowse, l)); !slices.Equal(got, []string{"http://m:3000"}) {
+	if got := values(hostEntries(startscreen.Browse, l)); !slices.Equal(got, []string{"http://m:3000"}) {
 		t.Fatalf("Browse lists %q", got)
 	}
-	if hostEntries(hud.StartJoin, nil) != nil {
+	if hostEntries(startscreen.Join, nil) != nil {
 		t.Error("no list listed something")
 	}
 

@@ -67,16 +67,28 @@ func PeriodTitle(period string) string {
 // marks their leaderboard row and names them "You" in the banner. When
 // the player filled the auth form themselves, the nick comes from it.
 func (h *HUD) Self(nick, gameID string) {
-	h.selfNick, h.selfID = cleanText(nick), gameID
+	h.self.nick, h.self.id = cleanText(nick), gameID
 	h.refreshLeaderboard()
 }
 
-func (h *HUD) selfName() string {
-	if h.selfNick != "" {
-		return h.selfNick
-	}
-	return h.formNick
+// localPlayer is who the local player is, for their leaderboard row and
+// the banner's "You".
+type localPlayer struct {
+	nick, id string // as the wiring told (Self)
+	formNick string // the name the player submitted in the auth form
 }
+
+// name is the nick the host knows the player by, else the one they typed.
+func (p localPlayer) name() string {
+	if p.nick != "" {
+		return p.nick
+	}
+	return p.formNick
+}
+
+// is reports whether id is the local player's game id (never while it is
+// not known).
+func (p localPlayer) is(id string) bool { return id != "" && id == p.id }
 
 // applyAccolades takes a whole ACCOLADES_DATA picture at now.
 func (h *HUD) applyAccolades(m *protocol.Accolades, now float64) {
@@ -127,7 +139,7 @@ func (h *HUD) bannerOf() (sig, text string) {
 	}
 	sort.Strings(sigs)
 	sort.Slice(list, func(i, j int) bool {
-		si, sj := list[i].id == h.selfID && h.selfID != "", list[j].id == h.selfID && h.selfID != ""
+		si, sj := h.self.is(list[i].id), h.self.is(list[j].id)
 		if si != sj {
 			return si
 		}
@@ -147,7 +159,7 @@ func (h *HUD) bannerOf() (sig, text string) {
 			b.WriteString(" · ")
 		}
 		name := w.name
-		if w.id == h.selfID && h.selfID != "" {
+		if h.self.is(w.id) {
 			name = "You"
 		}
 		b.WriteString(name + " " + strings.Join(w.parts, ", "))
@@ -158,8 +170,8 @@ func (h *HUD) bannerOf() (sig, text string) {
 // nameOf is a participant's nick from the scoreboard rows (the row id is
 // the game id), or "player <id>" when no row has it.
 func (h *HUD) nameOf(id string) string {
-	if id == h.selfID && h.selfID != "" && h.selfName() != "" {
-		return h.selfName()
+	if h.self.is(id) && h.self.name() != "" {
+		return h.self.name()
 	}
 	for i := range h.Stat.Tables {
 		t := &h.Stat.Tables[i]
@@ -181,7 +193,7 @@ func (h *HUD) refreshLeaderboard() {
 	s := h.Stat
 	s.Leader = s.Leader[:0]
 	rows := h.Accolades.Boards[s.Period]
-	nick := strings.ToLower(h.selfName())
+	nick := strings.ToLower(h.self.name())
 	found := false
 	for i, r := range rows {
 		if i >= s.Limit {
@@ -193,14 +205,14 @@ func (h *HUD) refreshLeaderboard() {
 		}
 		s.Leader = append(s.Leader, e)
 	}
-	if found || nick == "" || h.selfID == "" {
+	if found || nick == "" || h.self.id == "" {
 		return
 	}
-	mine, ok := h.Accolades.Self[h.selfID][s.Period]
+	mine, ok := h.Accolades.Self[h.self.id][s.Period]
 	if !ok {
 		return
 	}
-	e := LeaderEntry{Place: placeText(mine.Place), Nick: h.selfName(), Score: scoreText(mine.Score), Self: true}
+	e := LeaderEntry{Place: placeText(mine.Place), Nick: h.self.name(), Score: scoreText(mine.Score), Self: true}
 	if len(s.Leader) < s.Limit {
 		s.Leader = append(s.Leader, e)
 	} else if s.Limit > 0 {

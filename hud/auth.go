@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 
+	"vimpclient/hud/plaintext"
 	"vimpclient/protocol"
 )
 
@@ -281,7 +282,7 @@ func (f *AuthForm) Type(rs []rune) {
 		if len(cur) >= limit {
 			break
 		}
-		if isControl(r) || fd.Numeric && !strings.ContainsRune(numericChars, r) {
+		if plaintext.IsControl(r) || fd.Numeric && !strings.ContainsRune(numericChars, r) {
 			continue
 		}
 		cur = append(cur, r)
@@ -310,7 +311,7 @@ func (f *AuthForm) DeleteWord() {
 	if fd == nil || fd.Control != "text" || fd.Value == "" || f.sent {
 		return
 	}
-	fd.Value = withoutLastWord(fd.Value)
+	fd.Value = plaintext.WithoutLastWord(fd.Value)
 	f.changed()
 }
 

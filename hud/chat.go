@@ -2,10 +2,9 @@ package hud
 
 import (
 	"image/color"
-	"unicode"
 
+	"vimpclient/hud/plaintext"
 	"vimpclient/protocol"
-	"vimpclient/termtext"
 )
 
 // ChatFadeMs is how long a removed line takes to fade out.
@@ -140,7 +139,7 @@ func (c *Chat) Type(rs []rune) {
 		if len(c.input) >= ChatMaxInput {
 			return
 		}
-		if isControl(r) {
+		if plaintext.IsControl(r) {
 			continue
 		}
 		c.input = append(c.input, r)
@@ -159,7 +158,7 @@ func (c *Chat) Backspace() {
 // DeleteWord deletes the last word (Ctrl+Backspace).
 func (c *Chat) DeleteWord() {
 	if c.open && len(c.input) > 0 {
-		c.input = c.input[:lastWordStart(c.input)]
+		c.input = c.input[:plaintext.LastWordStart(c.input)]
 		c.inputDirty = true
 	}
 }
@@ -343,37 +342,5 @@ func (c *Chat) Update(now float64) {
 // the game's cacheMax lines and maxChatHistoryBytes of their texts.
 func (c *Chat) History() []ChatLine { return c.history }
 
-func isControl(r rune) bool { return r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0) }
-
-// cleanText removes terminal escape sequences whole and control
-// characters (so none is ever drawn, nor what follows an ESC) and bounds
-// the length to maxChatText runes.
-func cleanText(s string) string { return cleanTextMax(s, maxChatText) }
-
-// cleanTextMax is cleanText bounding the length to maxRunes.
-func cleanTextMax(s string, maxRunes int) string {
-	s = termtext.StripSequences(s)
-	clean := true
-	n := 0
-	for _, r := range s {
-		if isControl(r) || r == unicode.ReplacementChar {
-			clean = false
-			break
-		}
-		n++
-	}
-	if clean && n <= maxRunes {
-		return s
-	}
-	out := make([]rune, 0, min(n, maxRunes))
-	for _, r := range s {
-		if len(out) >= maxRunes {
-			break
-		}
-		if isControl(r) || r == unicode.ReplacementChar {
-			continue
-		}
-		out = append(out, r)
-	}
-	return string(out)
-}
+// cleanText is plaintext.CleanMax bounded to maxChatText runes.
+func cleanText(s string) string { return plaintext.CleanMax(s, maxChatText) }

@@ -1,10 +1,9 @@
 // Package hud holds the state of every overlay drawn over the game: the auth
 // form, the panel, the scoreboard, the chat, the votes (the host's and the
-// platform's), the two informers, the reconnecting and host-change screens,
-// the settings overlay, the server browser, the start screen and the
-// connecting screen. Each model is plain Go, updated from the session's typed
-// messages with explicit times, so it is tested without a display; the Ebiten
-// views in hud/view only read these models.
+// platform's), the two informers, the notices, and the reconnecting,
+// host-change and connecting screens. Each model is plain Go, updated from
+// the session's typed messages with explicit times, so it is tested without
+// a display; the Ebiten views in hud/view only read these models.
 //
 // Wiring, once per connection and once per frame (now = monotonic ms):
 //
@@ -60,23 +59,12 @@
 //	                            keys go to h.HostChangeKey(code): Esc is an OutGiveUp
 //	h.AdoptPlatform(old, now)   a new connection's HUD keeps the old one's engine votes
 //
-// The server browser (Browser) is a model of its own, owned by the window:
-// the wiring runs its Requests (room pages, latencies, the sign-in, the host
-// list), hands the answers back (SetRooms, SetLatency, SetSignIn, SetHosts),
-// joins what a RequestJoin names, and draws it with hudView.DrawBrowser.
-//
-// So is the start screen (StartMenu): the window feeds it keys, text,
-// clicks and the wheel, acts on its Choices (a match, a browser, a demo,
-// the settings, quitting), tells it why a match ended (Say) and draws it
-// with hudView.DrawStart. A match being connected shows a Connecting
-// screen, which Follows the match HUD's Reconnect and is told when the
-// attempts stopped (End); hudView.DrawConnecting draws it.
-//
-// The settings overlay (SettingsMenu) outlives connections, so the window
-// owns it rather than the HUD: feed it keys (Key), gamepad presses (Pad) and
-// clicks (Click) while it is Open, apply what TakeChanges reports at once,
-// save S with settings.Save and Bindings with input.SaveBindings, and draw
-// it last with hudView.DrawSettings.
+// The server browser, the start screen and the settings overlay outlive
+// connections, so the window owns them rather than the HUD; their models
+// have packages of their own (hud/serverbrowser, hud/startscreen,
+// hud/settingsmenu). A match being connected from the start screen shows a
+// Connecting screen, which Follows the match HUD's Reconnect and is told
+// when the attempts stopped (End); hudView.DrawConnecting draws it.
 //
 // With the renderer's Layout in device pixels, set reader.Scale and pass
 // deviceScale to Draw so clicks, aims and text use logical pixels. With the

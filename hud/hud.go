@@ -36,24 +36,18 @@ type HUD struct {
 	out        []Out
 	Problems   []string
 	authHidden *AuthForm // answered by the session on its own; shown again if rejected
-	hostLists  bool
 	reduced    bool
-	// settingsEntry: the M menu ends with the client's Settings entry;
-	// browserEntry with the server list's.
-	settingsEntry bool
-	browserEntry  string
-	about         string // the M menu's About line
-	palette       string
+	menu       menuOptions
+	palette    string
 	// ModulesReady is set once the host accepted the form: the game UI
 	// exists from then on.
 	ModulesReady bool
 
-	now              float64 // the last now seen by Update or Handle
-	haveNow          bool
-	notices          []Notice
-	selfNick, selfID string
-	formNick         string // the name the player submitted in the form
-	fixedRects       []Rect
+	now        float64 // the last now seen by Update or Handle
+	haveNow    bool
+	notices    []Notice
+	self       localPlayer
+	fixedRects []Rect
 }
 
 // Team palettes for SetPalette: the engine's colours, or colours told apart
@@ -103,7 +97,7 @@ func (h *HUD) Reveals(id string) bool {
 // SettingsEntry puts the client's Settings entry at the end of the M menu
 // (see Vote.SettingsEntry); it survives CONFIG_DATA.
 func (h *HUD) SettingsEntry(on bool) {
-	h.settingsEntry = on
+	h.menu.settings = on
 	h.Vote.SettingsEntry(on)
 }
 
@@ -111,14 +105,14 @@ func (h *HUD) SettingsEntry(on bool) {
 // list at the end of the M menu, labelled label ("": none); it survives
 // CONFIG_DATA.
 func (h *HUD) BrowserEntry(label string) {
-	h.browserEntry = label
+	h.menu.browser = label
 	h.Vote.BrowserEntry(label)
 }
 
 // SetAbout sets the M menu's About line: the game recognised and how its
 // parts are drawn (see VoteWindow.About); it survives CONFIG_DATA.
 func (h *HUD) SetAbout(text string) {
-	h.about = text
+	h.menu.about = text
 	h.Vote.SetAbout(text)
 }
 
@@ -126,8 +120,26 @@ func (h *HUD) SetAbout(text string) {
 // the value list of a vote the host opens (see Vote.HostListsRequested); it
 // survives CONFIG_DATA.
 func (h *HUD) HostListsRequested(on bool) {
-	h.hostLists = on
+	h.menu.hostLists = on
 	h.Vote.HostListsRequested(on)
+}
+
+// menuOptions are the M menu's entries and switches of the client's own,
+// which the wiring sets once per connection: CONFIG_DATA makes a new Vote,
+// and each is given them again.
+type menuOptions struct {
+	hostLists bool   // the session requests a host vote's value list itself
+	settings  bool   // the menu ends with the client's Settings entry
+	browser   string // then the server list's, so labelled ("": none)
+	about     string // the About line
+}
+
+// applyTo gives v the options.
+func (o menuOptions) applyTo(v *Vote) {
+	v.HostListsRequested(o.hostLists)
+	v.SettingsEntry(o.settings)
+	v.BrowserEntry(o.browser)
+	v.SetAbout(o.about)
 }
 
 // OutKind tells what an Out asks the session to send.
@@ -177,10 +189,7 @@ func (h *HUD) configure(c UIConfig) {
 	h.Stat = NewStat(c.Stat)
 	old := h.Vote
 	h.Vote = NewVote(c.Vote)
-	h.Vote.HostListsRequested(h.hostLists)
-	h.Vote.SettingsEntry(h.settingsEntry)
-	h.Vote.BrowserEntry(h.browserEntry)
-	h.Vote.SetAbout(h.about)
+	h.menu.applyTo(h.Vote)
 	h.Vote.adopt(old, h.now) // the platform's votes outlive the game's configuration
 	h.Game = NewGameInform(c.Game)
 	h.Tech.SetList(c.Tech)
@@ -293,7 +302,7 @@ func (h *HUD) SubmitAuth() {
 	}
 	if msg := h.Auth.Submit(); msg != nil {
 		values := h.Auth.Submitted()
-		h.formNick = cleanText(values["name"])
+		h.self.formNick = cleanText(values["name"])
 		h.out = append(h.out, Out{Kind: OutAuth, Values: values, Msg: msg})
 	}
 }

@@ -1,14 +1,15 @@
 package hud
 
-import "math"
+import (
+	"math"
 
-// Rect is a rectangle in logical pixels.
-type Rect struct{ X, Y, W, H float64 }
+	"vimpclient/hud/geom"
+)
 
-// Contains reports whether (x, y) is inside r.
-func (r Rect) Contains(x, y float64) bool {
-	return x >= r.X && x < r.X+r.W && y >= r.Y && y < r.Y+r.H
-}
+// Rect is a rectangle in logical pixels; the models laid out beside the
+// HUD (the server browser, the start screen, the settings overlay) use the
+// same one.
+type Rect = geom.Rect
 
 // Auth form metrics in logical pixels.
 const (
@@ -81,30 +82,30 @@ func (f *AuthForm) Layout(w, h float64) AuthGeom {
 	}
 	ch += AuthPad
 	y := math.Max(10, (h-ch)/2)
-	g.Card = Rect{x, y, cw, ch}
+	g.Card = Rect{X: x, Y: y, W: cw, H: ch}
 	cy := y + AuthPad
-	g.Title = Rect{x + AuthPad, cy, inner, AuthTitleH}
+	g.Title = Rect{X: x + AuthPad, Y: cy, W: inner, H: AuthTitleH}
 	cy += AuthTitleH
-	g.Errors = Rect{x + AuthPad, cy, inner, errs}
+	g.Errors = Rect{X: x + AuthPad, Y: cy, W: inner, H: errs}
 	cy += g.Errors.H
 	for _, i := range vis {
-		r := AuthRow{Field: i, Row: Rect{x + AuthPad, cy, inner, AuthRowH}}
-		r.Label = Rect{x + AuthPad, cy + 4, inner * 0.4, AuthRowH - 8}
-		r.Control = Rect{x + AuthPad + inner*0.4, cy + 4, inner * 0.6, AuthRowH - 8}
+		r := AuthRow{Field: i, Row: Rect{X: x + AuthPad, Y: cy, W: inner, H: AuthRowH}}
+		r.Label = Rect{X: x + AuthPad, Y: cy + 4, W: inner * 0.4, H: AuthRowH - 8}
+		r.Control = Rect{X: x + AuthPad + inner*0.4, Y: cy + 4, W: inner * 0.6, H: AuthRowH - 8}
 		if fd := &f.Fields[i]; fd.Control == "radio" && len(fd.Choices) > 0 {
 			n := float64(len(fd.Choices))
 			for k := range fd.Choices {
-				r.Choices = append(r.Choices, Rect{r.Control.X + float64(k)*r.Control.W/n, r.Control.Y, r.Control.W / n, r.Control.H})
+				r.Choices = append(r.Choices, Rect{X: r.Control.X + float64(k)*r.Control.W/n, Y: r.Control.Y, W: r.Control.W / n, H: r.Control.H})
 			}
 		}
 		g.Rows = append(g.Rows, r)
 		cy += AuthRowH
 	}
 	cy += 8
-	g.Start = Rect{x + (cw-160)/2, cy, 160, AuthStartH}
+	g.Start = Rect{X: x + (cw-160)/2, Y: cy, W: 160, H: AuthStartH}
 	cy += AuthStartH + 8
 	for _, hgt := range secH {
-		g.Sections = append(g.Sections, Rect{x + AuthPad, cy, inner, hgt})
+		g.Sections = append(g.Sections, Rect{X: x + AuthPad, Y: cy, W: inner, H: hgt})
 		cy += hgt + AuthSectionGp
 	}
 	return g

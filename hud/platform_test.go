@@ -228,3 +228,20 @@ func TestHostStalledScreen(t *testing.T) {
 		t.Fatalf("a stall replaced the host change: %+v", c)
 	}
 }
+
+// The M menu ends with the client's Settings entry, which asks the wiring
+// to open the overlay.
+func TestMenuSettingsEntry(t *testing.T) {
+	h := New("h", "g", nil)
+	h.SettingsEntry(true)
+	h.Vote.OpenMenu(0)
+	opts := h.Vote.Cur.Options
+	if len(opts) == 0 || opts[len(opts)-1] != SettingsLabel {
+		t.Fatalf("menu %q", opts)
+	}
+	h.Vote.Key(48+len(opts), 10)
+	out := h.Outgoing()
+	if len(out) != 1 || out[0].Kind != OutSettings || h.Vote.Cur != nil {
+		t.Fatalf("out %+v, window %+v", out, h.Vote.Cur)
+	}
+}

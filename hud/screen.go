@@ -77,11 +77,6 @@ func (l ScreenLayout) Boxes() map[string]Rect {
 	return m
 }
 
-// Intersects reports whether r and o share any area.
-func (r Rect) Intersects(o Rect) bool {
-	return r.X < o.X+o.W && o.X < r.X+r.W && r.Y < o.Y+o.H && o.Y < r.Y+r.H
-}
-
 // NetGraphBox is the net graph as the layout sees it: whether it is shown,
 // and its size in logical px (zero takes NetGraphW×NetGraphH). The net
 // graph is the window's, not the HUD's: whoever draws the overlays passes

@@ -7,6 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"vimpclient/hud/plaintext"
 	"vimpclient/protocol"
 )
 
@@ -242,7 +243,7 @@ func setCells(dst []string, cells []protocol.StatCell) []string {
 			dst = append(dst, "")
 		}
 		if !c.Keep {
-			dst[i] = cleanTextMax(c.Text, maxStatCellText)
+			dst[i] = plaintext.CleanMax(c.Text, maxStatCellText)
 		}
 	}
 	return dst

@@ -7,46 +7,10 @@ import (
 	"vimpclient/protocol"
 )
 
-func TestWithoutLastWord(t *testing.T) {
-	for in, want := range map[string]string{
-		"":                     "",
-		"word":                 "",
-		"two words":            "two ",
-		"two words  ":          "two ",
-		"http://h:8090 x y":    "http://h:8090 x ",
-		"   ":                  "",
-		"é ü":                  "é ",
-		"http://example.com:1": "",
-	} {
-		if got := withoutLastWord(in); got != want {
-			t.Errorf("withoutLastWord(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // Ctrl+Backspace deletes the last word and Ctrl+A the whole text in the
-// start screen's address field, the Name form and the chat line.
+// Name form and the chat line.
 func TestTextFieldsCtrlEdits(t *testing.T) {
 	const ctrlA, backspace = 65, 8
-	t.Run("start screen", func(t *testing.T) {
-		m := NewStartMenu(func(StartKind) []StartEntry { return nil })
-		m.Focus = StartBrowse
-		m.Key(kEnter, false, false)
-		m.Type([]rune("host one:8090"))
-		m.Key(backspace, false, true)
-		if m.Field != "host " {
-			t.Fatalf("after Ctrl+Backspace %q", m.Field)
-		}
-		m.Key(ctrlA, false, true)
-		if m.Field != "" || !m.Open {
-			t.Fatalf("after Ctrl+A %q open %v", m.Field, m.Open)
-		}
-		m.Type([]rune("a"))
-		m.Key(ctrlA, false, false) // A without Ctrl is typed, not a command
-		if m.Field != "a" {
-			t.Fatalf("A without Ctrl: %q", m.Field)
-		}
-	})
 	t.Run("name form", func(t *testing.T) {
 		h := New("h:1", "g", nil)
 		lines := capturetest.Load(t, "minigame-dedicated.jsonl")

@@ -15,6 +15,7 @@ import (
 	"vimpclient/gameloop"
 	"vimpclient/hostlist"
 	"vimpclient/hud"
+	"vimpclient/hud/serverbrowser"
 	"vimpclient/input"
 	"vimpclient/lobby"
 	"vimpclient/parts"
@@ -74,14 +75,14 @@ func (m *match) Stop() {
 const offlineAuthHost = "offline"
 
 // join implements window.Lobby's Join.
-func (mm *matchMaker) join(ctx context.Context, c hud.BrowserChoice) (window.Match, error) {
+func (mm *matchMaker) join(ctx context.Context, c serverbrowser.Choice) (window.Match, error) {
 	return mm.joinAt(ctx, c, false)
 }
 
 // joinAt starts a match; offline marks the embedded host, whose answers
 // are remembered per game rather than per address and which is no server
 // to list among the recent hosts.
-func (mm *matchMaker) joinAt(ctx context.Context, c hud.BrowserChoice, offline bool) (window.Match, error) {
+func (mm *matchMaker) joinAt(ctx context.Context, c serverbrowser.Choice, offline bool) (window.Match, error) {
 	p, conn, log := mm.p, mm.conn, mm.conn.log
 	if c.Address == "" {
 		return nil, errors.New("no address to join")
@@ -176,7 +177,7 @@ func bindingsFrom(path string, log *slog.Logger) func(gameID string) input.Bindi
 }
 
 // endReason says why a match ended, for the browser's status line.
-func endReason(c hud.BrowserChoice, info *session.CloseInfo, err error, gaveUp, left bool) (string, bool) {
+func endReason(c serverbrowser.Choice, info *session.CloseInfo, err error, gaveUp, left bool) (string, bool) {
 	switch {
 	case left:
 		return "Left " + c.Label(), false

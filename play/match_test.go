@@ -13,7 +13,7 @@ import (
 	"vimpclient/host"
 	"vimpclient/host/lobbyroom"
 	"vimpclient/hostlist"
-	"vimpclient/hud"
+	"vimpclient/hud/serverbrowser"
 	"vimpclient/internal/browsertest"
 	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
@@ -24,7 +24,7 @@ import (
 // without the window.
 type joinWorld struct {
 	*browsertest.World
-	b  *hud.Browser
+	b  *serverbrowser.Browser
 	be *browser.Backend
 	mm *matchMaker
 }
@@ -39,12 +39,12 @@ func newJoinWorld(t testing.TB) *joinWorld {
 		t.Fatal(err)
 	}
 	conn.log = w.Log
-	j := &joinWorld{World: w, b: hud.NewBrowser(w.Master.URL()), be: newBackend(w, token),
+	j := &joinWorld{World: w, b: serverbrowser.New(w.Master.URL()), be: newBackend(w, token),
 		mm: &matchMaker{p: p, conn: conn, tokens: p.TokenSources()}}
 	t.Cleanup(j.be.Close)
 	j.b.Refresh()
 	browsertest.Pump(t, j.b, j.be, "the rooms and the sign-in", func() bool {
-		return len(j.b.Rows()) == 2 && j.b.SignIn.State == hud.SignedIn
+		return len(j.b.Rows()) == 2 && j.b.SignIn.State == serverbrowser.SignedIn
 	})
 	return j
 }
@@ -55,9 +55,9 @@ func (j *joinWorld) enter(t testing.TB, name string) window.Match {
 	t.Helper()
 	j.b.Sel = browsertest.RowByName(j.b, name)
 	j.b.Key(13, false, false)
-	var join *hud.BrowserRequest
+	var join *serverbrowser.Request
 	for _, r := range j.b.Requests() {
-		if r.Kind == hud.RequestJoin {
+		if r.Kind == serverbrowser.RequestJoin {
 			join = &r
 		}
 	}
@@ -260,15 +260,15 @@ func TestFavouriteJoinsRestartedRoom(t *testing.T) {
 	be := browser.New(ctx, m, http.DefaultClient, fm.Origin(), lobby.TokenSources{Flag: token, FlagMaster: fm.URL()}, log)
 	defer be.Close()
 	mm := &matchMaker{p: p, conn: conn, tokens: p.TokenSources()}
-	b := hud.NewBrowser(m.URL())
+	b := serverbrowser.New(m.URL())
 	b.Refresh()
 	browsertest.Pump(t, b, be, "rooms, sign-in, favourites", func() bool {
-		return len(b.Rows()) == 2 && b.SignIn.State == hud.SignedIn && b.TabCount(hud.TabFavourites) == 2
+		return len(b.Rows()) == 2 && b.SignIn.State == serverbrowser.SignedIn && b.TabCount(serverbrowser.TabFavourites) == 2
 	})
 	if !b.Rows()[browsertest.RowByName(b, "Rig Room")].Favourite {
 		t.Fatal("the restarted room is not shown as the favourite")
 	}
-	b.SetTab(hud.TabFavourites)
+	b.SetTab(serverbrowser.TabFavourites)
 	b.Sel = browsertest.RowByName(b, "Snaky")
 	b.Key(13, false, false)
 	browsertest.Pump(t, b, be, "the stale favourite", func() bool { return strings.Contains(b.Status, "Enter joins it") })
@@ -311,7 +311,7 @@ func TestJoinFindsMaster(t *testing.T) {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
 	t.Setenv("VIMP_TOKEN", "")
 	j := newJoinWorld(t)
-	m, err := j.mm.join(j.Ctx, hud.BrowserChoice{Address: j.Fake.URL(), Name: j.Fake.URL()})
+	m, err := j.mm.join(j.Ctx, serverbrowser.Choice{Address: j.Fake.URL(), Name: j.Fake.URL()})
 	if err != nil {
 		t.Fatal(err)
 	}

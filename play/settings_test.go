@@ -6,7 +6,7 @@ import (
 	"log/slog"
 	"testing"
 
-	"vimpclient/hud"
+	"vimpclient/hud/settingsmenu"
 	"vimpclient/input"
 	"vimpclient/protocol"
 	"vimpclient/settings"
@@ -35,7 +35,7 @@ func TestSavedRebindFiresInANewClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	menu := hud.NewSettingsMenu(settings.Default(), nil)
+	menu := settingsmenu.New(settings.Default(), nil)
 	loaded := []string{}
 	menu.OfferGames(bindableGames(slog.New(slog.DiscardHandler)), func(game string) input.Binding {
 		loaded = append(loaded, game)
@@ -48,14 +48,14 @@ func TestSavedRebindFiresInANewClient(t *testing.T) {
 		t.Fatalf("the start screen's overlay binds %q (read %v), want tanks first", menu.Game(), loaded)
 	}
 	for range len(menu.Rows) {
-		if r := menu.Rows[menu.Focus]; r.Kind == hud.SettingKey && r.Label == "Fire" {
+		if r := menu.Rows[menu.Focus]; r.Kind == settingsmenu.RowKey && r.Label == "Fire" {
 			break
 		}
 		menu.Key(40)
 	}
 	menu.Key(13)
 	menu.Key(32) // Space
-	if menu.TakeChanges()&hud.ChangeKeys == 0 {
+	if menu.TakeChanges()&settingsmenu.ChangeKeys == 0 {
 		t.Fatal("binding Space changed no keys")
 	}
 	if err := input.SaveBindings(path, menu.Game(), menu.Bindings()); err != nil { // as the window saves them
@@ -63,12 +63,12 @@ func TestSavedRebindFiresInANewClient(t *testing.T) {
 	}
 	// The rest of the overlay's settings: a volume, the HUD scale, a
 	// gamepad button, saved as the window saves them.
-	focusRow(t, menu, hud.SettingSlider, "Master volume")
+	focusRow(t, menu, settingsmenu.RowSlider, "Master volume")
 	menu.Key(37) // 95 %
-	focusRow(t, menu, hud.SettingSlider, "HUD scale")
+	focusRow(t, menu, settingsmenu.RowSlider, "HUD scale")
 	menu.Key(39) // Auto → 0.75×
 	menu.Key(39) // 1×
-	focusRow(t, menu, hud.SettingPad, "Fire")
+	focusRow(t, menu, settingsmenu.RowPad, "Fire")
 	menu.Key(13)
 	menu.Pad(input.PadRB)
 	prefsPath, err := settings.Path()
@@ -83,7 +83,7 @@ func TestSavedRebindFiresInANewClient(t *testing.T) {
 	if notice != "" || prefs.MasterVolume != 0.95 || prefs.HUDScale != 1 {
 		t.Fatalf("settings read back: volume %v, HUD scale %v (%q)", prefs.MasterVolume, prefs.HUDScale, notice)
 	}
-	next := hud.NewSettingsMenu(*prefs, nil)
+	next := settingsmenu.New(*prefs, nil)
 	next.SetGame("tanks", bindableGames(slog.New(slog.DiscardHandler))[0].Keys, nil)
 	if cmds := next.PadMap()[input.PadRB]; len(cmds) == 0 || cmds[0] != "fire" {
 		t.Fatalf("the right bumper carries %v after a restart, want fire", cmds)
@@ -123,7 +123,7 @@ func TestSavedRebindFiresInANewClient(t *testing.T) {
 }
 
 // focusRow moves the overlay's focus to the row labelled label of kind.
-func focusRow(t *testing.T, m *hud.SettingsMenu, kind hud.SettingKind, label string) {
+func focusRow(t *testing.T, m *settingsmenu.Menu, kind settingsmenu.RowKind, label string) {
 	t.Helper()
 	for range len(m.Rows) {
 		if r := m.Rows[m.Focus]; r.Kind == kind && r.Label == label {

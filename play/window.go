@@ -18,7 +18,9 @@ import (
 	"vimpclient/host"
 	"vimpclient/host/sounds"
 	"vimpclient/hostlist"
-	"vimpclient/hud"
+	"vimpclient/hud/serverbrowser"
+	"vimpclient/hud/settingsmenu"
+	"vimpclient/hud/startscreen"
 	"vimpclient/input"
 	"vimpclient/lobby"
 	"vimpclient/logs"
@@ -34,7 +36,7 @@ import (
 // (start set) on the connecting screen of what the command line named. Every
 // match, server browser and demo the player opens from there is built in
 // this window and torn down in it. It returns the exit status.
-func Window(ctx context.Context, p *Config, start *hud.StartChoice, stdout, stderr io.Writer) int {
+func Window(ctx context.Context, p *Config, start *startscreen.Choice, stdout, stderr io.Writer) int {
 	stderr = p.redact(stderr)
 	scenario := "start screen"
 	if start != nil {
@@ -60,8 +62,8 @@ func Window(ctx context.Context, p *Config, start *hud.StartChoice, stdout, stde
 	defer off.stop()
 	room := p.Room       // joined at once in the first browser opened
 	quick := p.QuickPlay // ... or, without -room, the room quick play finds there
-	menu := hud.NewStartMenu(func(k hud.StartKind) []hud.StartEntry {
-		if k == hud.StartOffline {
+	menu := startscreen.New(func(k startscreen.Kind) []startscreen.Entry {
+		if k == startscreen.Offline {
 			return offlineGames(p.Game, p.Map)
 		}
 		return browser.StartEntries(k)
@@ -69,8 +71,8 @@ func Window(ctx context.Context, p *Config, start *hud.StartChoice, stdout, stde
 	menu.DemosDir, _ = browser.RecordingsDir()
 	home := window.Home{
 		Menu: menu,
-		Connect: func(ctx context.Context, c hud.StartChoice) (window.Match, error) {
-			if c.Kind == hud.StartOffline {
+		Connect: func(ctx context.Context, c startscreen.Choice) (window.Match, error) {
+			if c.Kind == startscreen.Offline {
 				return mm.offline(ctx, off, c.Value)
 			}
 			addr := c.Value
@@ -79,10 +81,10 @@ func Window(ctx context.Context, p *Config, start *hud.StartChoice, stdout, stde
 				// room, joined at once.
 				addr, room = link.Master, link.Room
 			}
-			return mm.join(ctx, hud.BrowserChoice{Address: addr, Name: addr})
+			return mm.join(ctx, serverbrowser.Choice{Address: addr, Name: addr})
 		},
-		Label: func(c hud.StartChoice) string {
-			if c.Kind == hud.StartOffline {
+		Label: func(c startscreen.Choice) string {
+			if c.Kind == startscreen.Offline {
 				return fmt.Sprintf("the embedded host (%s, %d bots)", gameTitle(c.Value, p.Game), p.Bots)
 			}
 			return c.Value
@@ -153,12 +155,12 @@ func (mm *matchMaker) browser(ctx context.Context, addr, room string) (window.Lo
 	}
 	backend := browser.New(ctx, master, mm.conn.client, t.Origin, mm.tokens, log)
 	backend.Auth, backend.Redact = mm.p.Auth, mm.p.out.add
-	l := window.Lobby{Browser: hud.NewBrowser(master.URL()), Backend: backend, Join: mm.join, Close: backend.Close}
+	l := window.Lobby{Browser: serverbrowser.New(master.URL()), Backend: backend, Join: mm.join, Close: backend.Close}
 	if mm.sounds != nil {
 		l.Silence = mm.sounds.Reset
 	}
 	if room != "" {
-		l.Start = &hud.BrowserChoice{Kind: hostlist.Lobby, Address: master.URL(), Room: room, Name: room}
+		l.Start = &serverbrowser.Choice{Kind: hostlist.Lobby, Address: master.URL(), Room: room, Name: room}
 	}
 	return l, nil
 }
@@ -232,7 +234,7 @@ func (mm *matchMaker) offline(ctx context.Context, off *offlineHost, game string
 		return nil, err
 	}
 	label := "Offline (" + off.game + ")"
-	return mm.joinAt(ctx, hud.BrowserChoice{Address: addr, Name: label, GameID: off.game}, true)
+	return mm.joinAt(ctx, serverbrowser.Choice{Address: addr, Name: label, GameID: off.game}, true)
 }
 
 func (o *offlineHost) stop() {
@@ -246,10 +248,10 @@ func (o *offlineHost) stop() {
 // offlineGames are the start screen's offline page: the games the built-in
 // host plays, by name, the one -game named first; each says its maps, or
 // the one -map picks.
-func offlineGames(game, mapName string) []hud.StartEntry {
-	var first, rest []hud.StartEntry
+func offlineGames(game, mapName string) []startscreen.Entry {
+	var first, rest []startscreen.Entry
 	for _, g := range host.Games() {
-		e := hud.StartEntry{Label: g.Title, Detail: "maps: " + strings.Join(g.Maps, ", "), Value: g.ID}
+		e := startscreen.Entry{Label: g.Title, Detail: "maps: " + strings.Join(g.Maps, ", "), Value: g.ID}
 		if mapName != "" && slices.Contains(g.Maps, mapName) {
 			e.Detail = "map " + mapName
 		}
@@ -266,8 +268,8 @@ func offlineGames(game, mapName string) []hud.StartEntry {
 // binds: the embedded host's, with the keys their CONFIG_DATA gives (the
 // same a host of the game sends). A game whose keys cannot be read is
 // left out, said in the log.
-func bindableGames(log *slog.Logger) []hud.SettingsGame {
-	var out []hud.SettingsGame
+func bindableGames(log *slog.Logger) []settingsmenu.OfferedGame {
+	var out []settingsmenu.OfferedGame
 	for _, g := range host.Games() {
 		m, err := g.New(host.MatchOptions{Seed: 1, Log: slog.New(slog.DiscardHandler)})
 		if err != nil {
@@ -280,7 +282,7 @@ func bindableGames(log *slog.Logger) []hud.SettingsGame {
 			continue
 		}
 		keys, _ := input.ConfigFrom(cfg)
-		out = append(out, hud.SettingsGame{ID: g.ID, Title: g.Title, Keys: keys})
+		out = append(out, settingsmenu.OfferedGame{ID: g.ID, Title: g.Title, Keys: keys})
 	}
 	return out
 }

@@ -12,6 +12,7 @@ import (
 
 	"vimpclient/demo"
 	"vimpclient/hud"
+	"vimpclient/hud/startscreen"
 	"vimpclient/render"
 )
 
@@ -28,20 +29,20 @@ const MenuLabel = "Main menu (Esc)"
 // Home is what the start screen opens; the wiring builds each.
 type Home struct {
 	// Menu is the start screen's model.
-	Menu *hud.StartMenu
-	// Connect starts a match for a StartOffline or StartJoin choice; it
+	Menu *startscreen.Menu
+	// Connect starts a match for a startscreen.Offline or startscreen.Join choice; it
 	// returns at once, the match connecting in the background. A match
 	// whose address is a lobby master's ends with Master (see Redirect).
-	Connect func(ctx context.Context, c hud.StartChoice) (Match, error)
+	Connect func(ctx context.Context, c startscreen.Choice) (Match, error)
 	// Label names a choice on the connecting screen (nil: its Value).
-	Label func(c hud.StartChoice) string
+	Label func(c startscreen.Choice) string
 	// Browse opens the server browser of the lobby master at an address
 	// a match found one at.
 	Browse func(ctx context.Context, master string) (Lobby, error)
 	// Demo opens a recording (nil: no demos).
 	Demo func(ctx context.Context, path string) (*demo.Demo, error)
 	// Start, if set, is opened at once (an address on the command line).
-	Start *hud.StartChoice
+	Start *startscreen.Choice
 	// Silence stops the sounds of a match leaving the screen (nil: none).
 	Silence func()
 	// Notice, if set, is asked each time the start screen comes up for what
@@ -63,7 +64,7 @@ type homeScreen struct {
 	kb     *keyboard // the settings overlay's keys on the start screen
 	codes  []int
 	chars  []rune
-	choice hud.StartChoice // what the connecting screen connects to
+	choice startscreen.Choice // what the connecting screen connects to
 	// connecting is whether the connecting screen is up (match may be
 	// nil then: the last one ended and R starts another).
 	connecting bool
@@ -118,7 +119,7 @@ func (w *Window) homeUpdate(now time.Time) bool {
 		if s.demo.Ended() && inpututil.IsKeyJustPressed(ebiten.KeyO) && !w.menu.Open {
 			// Another demo: the Demos page, the newest recording ready.
 			s.closeDemo(w)
-			s.cfg.Menu.OpenPage(hud.StartDemos)
+			s.cfg.Menu.OpenPage(startscreen.Demos)
 			return true
 		}
 		return false
@@ -181,9 +182,9 @@ func (s *homeScreen) connectingUpdate(w *Window, now time.Time) {
 }
 
 // open acts on a choice of the start screen.
-func (s *homeScreen) open(w *Window, c hud.StartChoice) {
+func (s *homeScreen) open(w *Window, c startscreen.Choice) {
 	switch c.Kind {
-	case hud.StartOffline, hud.StartJoin, hud.StartBrowse:
+	case startscreen.Offline, startscreen.Join, startscreen.Browse:
 		// A master chosen to browse is probed as any address is: the
 		// connecting screen stays until it answers as one.
 		s.choice, s.connecting = c, true
@@ -200,11 +201,11 @@ func (s *homeScreen) open(w *Window, c hud.StartChoice) {
 		s.match = m
 		w.applyLoop(m.Loop()) // the palette known before the textures are drawn
 		w.opts.Log.Info("connecting", "address", label)
-	case hud.StartDemos:
+	case startscreen.Demos:
 		s.openDemo(w, c.Value)
-	case hud.StartSettings:
+	case startscreen.Settings:
 		w.toggleMenu()
-	case hud.StartQuit:
+	case startscreen.Quit:
 		w.quit = true
 	}
 }

@@ -14,19 +14,19 @@ import (
 	"vimpclient/demo"
 	"vimpclient/gameloop"
 	"vimpclient/host"
-	"vimpclient/hud"
+	"vimpclient/hud/startscreen"
 	"vimpclient/render"
 	"vimpclient/session"
 )
 
 // homeJoin is a Home's Connect for the tests: a session to the choice's
-// address (the embedded host's for StartOffline) and its loop; the match
+// address (the embedded host's for startscreen.Offline) and its loop; the match
 // ends by itself once it played when endAfterPlay is set.
-func homeJoin(r *render.Renderer, offline string, watch *playWatch, endAfterPlay bool) func(context.Context, hud.StartChoice) (Match, error) {
+func homeJoin(r *render.Renderer, offline string, watch *playWatch, endAfterPlay bool) func(context.Context, startscreen.Choice) (Match, error) {
 	quiet := slog.New(slog.NewTextHandler(io.Discard, nil))
-	return func(ctx context.Context, c hud.StartChoice) (Match, error) {
+	return func(ctx context.Context, c startscreen.Choice) (Match, error) {
 		addr := c.Value
-		if c.Kind == hud.StartOffline {
+		if c.Kind == startscreen.Offline {
 			addr = offline
 		}
 		mctx, mcancel := context.WithCancel(ctx)
@@ -83,8 +83,8 @@ func TestHomeConnectingScreenshot(t *testing.T) {
 	r := render.New(ctx, render.Options{Log: quiet})
 	shot := filepath.Join(t.TempDir(), "connecting.png")
 	const addr = "http://127.0.0.1:1"
-	w, err := NewHome(ctx, Home{Menu: hud.NewStartMenu(nil), Connect: homeJoin(r, "", nil, false),
-		Start: &hud.StartChoice{Kind: hud.StartJoin, Value: addr}},
+	w, err := NewHome(ctx, Home{Menu: startscreen.New(nil), Connect: homeJoin(r, "", nil, false),
+		Start: &startscreen.Choice{Kind: startscreen.Join, Value: addr}},
 		r, Options{Title: "test", Width: 800, Height: 450, NoVsync: true, Log: quiet, Screenshot: shot, ScreenshotAfter: 500 * time.Millisecond})
 	if err != nil {
 		t.Fatal(err)
@@ -129,7 +129,7 @@ func TestHomeOfflineAndBack(t *testing.T) {
 	}
 	r := render.New(ctx, render.Options{Log: quiet})
 	watch := &playWatch{playing: make(chan struct{})}
-	menu := hud.NewStartMenu(nil)
+	menu := startscreen.New(nil)
 	var w *Window
 	pressed, sawConnecting, sawMatch, back := false, false, false, false
 	// ScreenshotWhen runs on the window's goroutine every frame: the test
@@ -208,8 +208,8 @@ func TestHomeDemoAndBack(t *testing.T) {
 		}
 		return back
 	}
-	w, err := NewHome(ctx, Home{Menu: hud.NewStartMenu(nil), Connect: homeJoin(r, "", nil, false), Demo: openDemo,
-		Start: &hud.StartChoice{Kind: hud.StartDemos, Value: path}},
+	w, err := NewHome(ctx, Home{Menu: startscreen.New(nil), Connect: homeJoin(r, "", nil, false), Demo: openDemo,
+		Start: &startscreen.Choice{Kind: startscreen.Demos, Value: path}},
 		r, Options{Title: "test", Width: 800, Height: 450, NoVsync: true, Log: quiet,
 			Screenshot: filepath.Join(t.TempDir(), "demo.png"), ScreenshotWhen: when})
 	if err != nil {
@@ -232,7 +232,7 @@ func TestHomeDemoAndBack(t *testing.T) {
 // each time it comes up, and nothing more once Notice is quiet.
 func TestStartScreenTellsNotices(t *testing.T) {
 	notes := []string{"hosts.json could not be read in full.", ""}
-	s := &homeScreen{cfg: Home{Menu: hud.NewStartMenu(nil), Notice: func() string {
+	s := &homeScreen{cfg: Home{Menu: startscreen.New(nil), Notice: func() string {
 		n := notes[0]
 		notes = notes[1:]
 		return n

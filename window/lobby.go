@@ -12,6 +12,8 @@ import (
 
 	"vimpclient/gameloop"
 	"vimpclient/hud"
+	"vimpclient/hud/serverbrowser"
+	"vimpclient/hud/settingsmenu"
 	"vimpclient/input/ebiteninput"
 	"vimpclient/render"
 )
@@ -28,15 +30,15 @@ const BrowserLabel = "Server list (Esc)"
 
 // Lobby is what the window needs to browse a master's rooms and play them.
 type Lobby struct {
-	Browser *hud.Browser
+	Browser *serverbrowser.Browser
 	// Backend runs the browser's requests other than joins off the
 	// window's goroutine.
 	Backend Backend
 	// Join starts a match for the player's choice; it returns at once,
 	// the match connecting in the background.
-	Join func(ctx context.Context, c hud.BrowserChoice) (Match, error)
+	Join func(ctx context.Context, c serverbrowser.Choice) (Match, error)
 	// Start, if set, is joined at once (a room named on the command line).
-	Start *hud.BrowserChoice
+	Start *serverbrowser.Choice
 	// Silence stops the sounds of a match leaving the screen (nil: none).
 	Silence func()
 	// Close ends the backend once the browser is closed (nil: nothing to
@@ -47,10 +49,10 @@ type Lobby struct {
 // Backend runs the browser's requests.
 type Backend interface {
 	// Do starts a request; it never blocks.
-	Do(r hud.BrowserRequest)
+	Do(r serverbrowser.Request)
 	// Apply hands the answers that arrived since the last call to b; it
 	// runs on the window's goroutine.
-	Apply(b *hud.Browser)
+	Apply(b *serverbrowser.Browser)
 }
 
 // Match is one joined room or host: a session and its loop.
@@ -164,9 +166,9 @@ func (w *Window) lobbyUpdate(now time.Time) bool {
 	}
 	for _, r := range b.Requests() {
 		switch r.Kind {
-		case hud.RequestJoin:
+		case serverbrowser.RequestJoin:
 			s.join(w, r.Choice, now)
-		case hud.RequestCancel:
+		case serverbrowser.RequestCancel:
 			if s.match != nil && !s.shown {
 				s.leave(w, "Join cancelled", false)
 			}
@@ -182,7 +184,7 @@ func (w *Window) lobbyUpdate(now time.Time) bool {
 func escapeFree(h *hud.HUD) bool { return h.EscapeFree() }
 
 // join starts a match for c (one at a time).
-func (s *lobbyScreen) join(w *Window, c hud.BrowserChoice, now time.Time) {
+func (s *lobbyScreen) join(w *Window, c serverbrowser.Choice, now time.Time) {
 	b := s.cfg.Browser
 	if s.match != nil {
 		return
@@ -326,7 +328,7 @@ func (w *Window) ms(now time.Time) float64 {
 
 // hudScaleOr1 is the HUD scale drawn now: the setting, or Auto's for the
 // window's width.
-func (w *Window) hudScaleOr1() float64 { return hud.HUDScaleFor(w.hudScale, w.outW) }
+func (w *Window) hudScaleOr1() float64 { return settingsmenu.HUDScaleFor(w.hudScale, w.outW) }
 
 func (w *Window) title() string {
 	if w.opts.Title == "" {

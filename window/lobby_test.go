@@ -14,7 +14,7 @@ import (
 	"vimpclient/gameloop"
 	"vimpclient/host"
 	"vimpclient/hostlist"
-	"vimpclient/hud"
+	"vimpclient/hud/serverbrowser"
 	"vimpclient/render"
 	"vimpclient/session"
 )
@@ -50,16 +50,16 @@ func (p *playWatch) Tick(l *gameloop.Loop, _ time.Time) {
 // goroutine.
 type testBackend struct {
 	mu    sync.Mutex
-	kinds []hud.BrowserRequestKind
-	apply func(b *hud.Browser)
+	kinds []serverbrowser.RequestKind
+	apply func(b *serverbrowser.Browser)
 }
 
-func (t *testBackend) Do(r hud.BrowserRequest) {
+func (t *testBackend) Do(r serverbrowser.Request) {
 	t.mu.Lock()
 	t.kinds = append(t.kinds, r.Kind)
 	t.mu.Unlock()
 }
-func (t *testBackend) Apply(b *hud.Browser) { t.apply(b) }
+func (t *testBackend) Apply(b *serverbrowser.Browser) { t.apply(b) }
 
 // A window opened on the browser joins the room it is given at once, puts
 // the match on screen when its host's configuration arrives, and when the
@@ -82,8 +82,8 @@ func TestLobbyWindowJoinsAndReturns(t *testing.T) {
 	}
 	r := render.New(ctx, render.Options{Log: quiet})
 	watch := &playWatch{playing: make(chan struct{})}
-	var joined []hud.BrowserChoice
-	join := func(ctx context.Context, c hud.BrowserChoice) (Match, error) {
+	var joined []serverbrowser.Choice
+	join := func(ctx context.Context, c serverbrowser.Choice) (Match, error) {
 		joined = append(joined, c)
 		mctx, mcancel := context.WithCancel(ctx)
 		sess := session.New(session.Options{Auth: session.AuthValues{Nick: "Viewer"}, AutoTeam: true, Logger: quiet})
@@ -109,7 +109,7 @@ func TestLobbyWindowJoinsAndReturns(t *testing.T) {
 	var shownAt, backAt time.Time
 	var w *Window
 	be := &testBackend{}
-	be.apply = func(b *hud.Browser) {
+	be.apply = func(b *serverbrowser.Browser) {
 		if w.play != nil && shownAt.IsZero() {
 			shownAt = time.Now()
 		}
@@ -121,8 +121,8 @@ func TestLobbyWindowJoinsAndReturns(t *testing.T) {
 			cancel() // the window closes
 		}
 	}
-	start := hud.BrowserChoice{Kind: hostlist.Dedicated, Address: srv.URL(), Name: "Embedded"}
-	w, err = NewLobby(ctx, Lobby{Browser: hud.NewBrowser("http://127.0.0.1:1"), Backend: be, Join: join, Start: &start},
+	start := serverbrowser.Choice{Kind: hostlist.Dedicated, Address: srv.URL(), Name: "Embedded"}
+	w, err = NewLobby(ctx, Lobby{Browser: serverbrowser.New("http://127.0.0.1:1"), Backend: be, Join: join, Start: &start},
 		r, Options{Title: "test", Width: 960, Height: 540, NoVsync: true, Log: quiet})
 	if err != nil {
 		t.Fatal(err)
@@ -145,7 +145,7 @@ func TestLobbyWindowJoinsAndReturns(t *testing.T) {
 	defer be.mu.Unlock()
 	rooms := 0
 	for _, k := range be.kinds {
-		if k == hud.RequestRooms {
+		if k == serverbrowser.RequestRooms {
 			rooms++
 		}
 	}

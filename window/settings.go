@@ -5,7 +5,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"vimpclient/gameloop"
-	"vimpclient/hud"
+	"vimpclient/hud/settingsmenu"
 	"vimpclient/input"
 	"vimpclient/settings"
 )
@@ -38,7 +38,7 @@ func (w *Window) newMenu() {
 	s.Fullscreen = s.Fullscreen || w.opts.Fullscreen
 	s.NetGraph = s.NetGraph || w.opts.NetGraph
 	s.Vsync = s.Vsync && !w.opts.NoVsync
-	w.menu = hud.NewSettingsMenu(s, reservedKeys)
+	w.menu = settingsmenu.New(s, reservedKeys)
 	w.menu.OfferGames(w.opts.Games, w.savedBindings)
 	w.hudScale = s.HUDScale
 	w.graph.Visible = s.NetGraph
@@ -114,30 +114,30 @@ func (w *Window) applyMenu() {
 	if w.play != nil {
 		l = w.play.Loop()
 	}
-	if v := w.opts.Sound; v != nil && ch&hud.ChangeVolume != 0 {
+	if v := w.opts.Sound; v != nil && ch&settingsmenu.ChangeVolume != 0 {
 		v.SetMasterVolume(s.MasterVolume)
 		v.SetEffectsVolume(s.EffectsVolume)
 	}
-	if ch&hud.ChangeFullscreen != 0 {
+	if ch&settingsmenu.ChangeFullscreen != 0 {
 		ebiten.SetFullscreen(s.Fullscreen)
 	}
-	if ch&hud.ChangeVsync != 0 {
+	if ch&settingsmenu.ChangeVsync != 0 {
 		ebiten.SetVsyncEnabled(s.Vsync)
 	}
-	if ch&hud.ChangeNetGraph != 0 {
+	if ch&settingsmenu.ChangeNetGraph != 0 {
 		w.graph.Visible = s.NetGraph
 	}
-	if ch&hud.ChangeHUDScale != 0 {
+	if ch&settingsmenu.ChangeHUDScale != 0 {
 		w.hudScale = s.HUDScale
 	}
-	if ch&(hud.ChangeMotion|hud.ChangeNames|hud.ChangeMouseAim|hud.ChangePalette) != 0 && l != nil {
+	if ch&(settingsmenu.ChangeMotion|settingsmenu.ChangeNames|settingsmenu.ChangeMouseAim|settingsmenu.ChangePalette) != 0 && l != nil {
 		w.applyLoop(l)
 	}
-	if ch&hud.ChangePads != 0 {
+	if ch&settingsmenu.ChangePads != 0 {
 		w.padMap = w.menu.PadMap()
 		w.padGen++
 	}
-	if ch&hud.ChangeKeys != 0 {
+	if ch&settingsmenu.ChangeKeys != 0 {
 		b := w.menu.Bindings()
 		if l != nil {
 			l.SetBindings(b)
@@ -149,7 +149,7 @@ func (w *Window) applyMenu() {
 			}
 		}
 	}
-	if ch&^hud.ChangeKeys != 0 && w.opts.SettingsPath != "" {
+	if ch&^settingsmenu.ChangeKeys != 0 && w.opts.SettingsPath != "" {
 		if err := settings.Save(w.opts.SettingsPath, *s); err != nil {
 			w.opts.Log.Warn("settings not saved", "err", err)
 			w.menu.Status = "settings not saved: " + err.Error()

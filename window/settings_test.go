@@ -13,6 +13,7 @@ import (
 	"vimpclient/gameloop"
 	"vimpclient/host/match"
 	"vimpclient/hud"
+	"vimpclient/hud/settingsmenu"
 	"vimpclient/input"
 	"vimpclient/protocol"
 	"vimpclient/session"
@@ -83,7 +84,7 @@ func TestSettingsOverlayAppliesAndSaves(t *testing.T) {
 		t.Fatalf("palette %q", loop.HUD().Palette())
 	}
 	for range len(menu.Rows) { // to fire's key
-		if r := menu.Rows[menu.Focus]; r.Kind == hud.SettingKey && r.Label == "Fire" {
+		if r := menu.Rows[menu.Focus]; r.Kind == settingsmenu.RowKey && r.Label == "Fire" {
 			break
 		}
 		menu.Key(40)

@@ -25,6 +25,7 @@ import (
 	"vimpclient/gameloop"
 	"vimpclient/gamemap"
 	"vimpclient/hud"
+	"vimpclient/hud/settingsmenu"
 	hudview "vimpclient/hud/view"
 	"vimpclient/input"
 	"vimpclient/input/ebiteninput"
@@ -64,7 +65,7 @@ type Options struct {
 	SettingsPath, BindingsPath string
 	// Games are the games whose keys the start screen's Settings binds
 	// (each read from and saved to BindingsPath); a match binds its own.
-	Games []hud.SettingsGame
+	Games []settingsmenu.OfferedGame
 	// Sound takes the overlay's volumes (nil: none).
 	Sound Volumes
 	// Summary, if set, gets the window's report when it closes (see
@@ -98,7 +99,7 @@ type Window struct {
 	// The settings overlay (settings.go), the HUD's size, the controller
 	// the overlay last took the game's commands from, and the gamepad
 	// layout with the player's bindings.
-	menu     *hud.SettingsMenu
+	menu     *settingsmenu.Menu
 	hudScale float64
 	menuCtl  *input.Controller
 	padMap   input.PadMap

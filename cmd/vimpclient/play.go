@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"vimpclient/host"
-	"vimpclient/hud"
+	"vimpclient/hud/startscreen"
 	"vimpclient/internal/version"
 	"vimpclient/play"
 	"vimpclient/window"
@@ -124,12 +124,12 @@ func playArgs(args []string, fromLink bool, stdout, stderr io.Writer) int {
 	// The window opens at once: on the start screen when nothing on the
 	// command line says what to play, else on the connecting screen of the
 	// address (or of the embedded host).
-	var start *hud.StartChoice
+	var start *startscreen.Choice
 	switch {
 	case addr != "":
-		start = &hud.StartChoice{Kind: hud.StartJoin, Value: addr}
+		start = &startscreen.Choice{Kind: startscreen.Join, Value: addr}
 	case choosesPlay(fs):
-		start = &hud.StartChoice{Kind: hud.StartOffline}
+		start = &startscreen.Choice{Kind: startscreen.Offline}
 	}
 	return play.Window(ctx, &p.Config, start, stdout, stderr)
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"vimpclient/hud"
+	"vimpclient/hud/serverbrowser"
 )
 
 // --- the server browser (a screen of its own, no game behind it) ---
@@ -30,7 +31,7 @@ var (
 // DrawBrowser draws the server browser over the whole screen. scale is the
 // device scale (times the HUD scale) as for Draw; now is the browser's
 // clock (ms), for the caret and the joining dots.
-func (v *View) DrawBrowser(dst *ebiten.Image, b *hud.Browser, now, scale float64) {
+func (v *View) DrawBrowser(dst *ebiten.Image, b *serverbrowser.Browser, now, scale float64) {
 	if scale <= 0 {
 		scale = 1
 	}
@@ -50,9 +51,9 @@ func (v *View) DrawBrowser(dst *ebiten.Image, b *hud.Browser, now, scale float64
 	s := g.SignIn
 	signCol := colGold
 	switch b.SignIn.State {
-	case hud.SignedIn:
+	case serverbrowser.SignedIn:
 		signCol = colOn
-	case hud.SignInExpired, hud.SignInBad:
+	case serverbrowser.SignInExpired, serverbrowser.SignInBad:
 		signCol = colError
 	}
 	v.fill(dst, hud.Rect{X: s.X, Y: s.Y + 8, W: 7, H: 7}, signCol)
@@ -61,7 +62,7 @@ func (v *View) DrawBrowser(dst *ebiten.Image, b *hud.Browser, now, scale float64
 
 	// Tabs and the search field.
 	for i, r := range g.Tabs {
-		tab := hud.BrowserTab(i)
+		tab := serverbrowser.Tab(i)
 		fillC, border, col := colFieldFill, colEmpty, colChatText
 		if b.Tab == tab {
 			fillC, border, col = colTabFill, colCmdBorder, colWhite
@@ -73,9 +74,9 @@ func (v *View) DrawBrowser(dst *ebiten.Image, b *hud.Browser, now, scale float64
 	v.drawSearch(dst, b, g.Search, now)
 
 	// The column titles, then the page's lines.
-	names := &hud.ColumnNames
-	if b.Tab != hud.TabRooms {
-		names = &hud.HostColumnNames
+	names := &serverbrowser.ColumnNames
+	if b.Tab != serverbrowser.TabRooms {
+		names = &serverbrowser.HostColumnNames
 	}
 	for i, c := range g.Columns {
 		if c.W > 0 && names[i] != "" {
@@ -89,10 +90,10 @@ func (v *View) DrawBrowser(dst *ebiten.Image, b *hud.Browser, now, scale float64
 	}
 	if empty := b.EmptyText(); empty != "" {
 		col := colChatText
-		if b.Err != "" && b.Tab == hud.TabRooms {
+		if b.Err != "" && b.Tab == serverbrowser.TabRooms {
 			col = colError
 		}
-		y := g.Head.Y + g.Head.H + 2*hud.BrowserRowH
+		y := g.Head.Y + g.Head.H + 2*serverbrowser.RowH
 		e := v.ellipsis(empty, false, browserTextSize, g.Head.W-40)
 		v.text(dst, e, false, browserTextSize, g.Head.X+(g.Head.W-v.textW(e, false, browserTextSize))/2, y, col)
 	}
@@ -114,12 +115,12 @@ func (v *View) DrawBrowser(dst *ebiten.Image, b *hud.Browser, now, scale float64
 			v.dots(dst, g.Status.X+v.textW(st, false, browserTextSize)+8, g.Status.Y+10, now)
 		}
 	}
-	v.text(dst, v.ellipsis(hud.BrowserHint, false, browserHintSize, g.Hint.W), false, browserHintSize, g.Hint.X, g.Hint.Y+3, colEmpty)
+	v.text(dst, v.ellipsis(serverbrowser.Hint, false, browserHintSize, g.Hint.W), false, browserHintSize, g.Hint.X, g.Hint.Y+3, colEmpty)
 }
 
 // drawSearch draws the search field: its text or what it is for, and a
 // blinking caret while it has the keys.
-func (v *View) drawSearch(dst *ebiten.Image, b *hud.Browser, r hud.Rect, now float64) {
+func (v *View) drawSearch(dst *ebiten.Image, b *serverbrowser.Browser, r hud.Rect, now float64) {
 	border := colEmpty
 	if b.Searching {
 		border = colCmdBorder
@@ -141,7 +142,7 @@ func (v *View) drawSearch(dst *ebiten.Image, b *hud.Browser, r hud.Rect, now flo
 
 // drawBrowserRow draws one line: the selection, the favourite mark and the
 // cells.
-func (v *View) drawBrowserRow(dst *ebiten.Image, b *hud.Browser, row *hud.BrowserRow, rg hud.BrowserRowGeom, g *hud.BrowserGeom) {
+func (v *View) drawBrowserRow(dst *ebiten.Image, b *serverbrowser.Browser, row *serverbrowser.Row, rg serverbrowser.RowGeom, g *serverbrowser.Geom) {
 	r := rg.Row
 	switch {
 	case rg.Index == b.Sel:
@@ -160,13 +161,13 @@ func (v *View) drawBrowserRow(dst *ebiten.Image, b *hud.Browser, row *hud.Browse
 			continue
 		}
 		col := colWhite
-		if i != hud.ColName {
+		if i != serverbrowser.ColName {
 			col = colChatText
 		}
-		if i == hud.ColLatency && b.Tab == hud.TabRooms {
+		if i == serverbrowser.ColLatency && b.Tab == serverbrowser.TabRooms {
 			col = latencyColor(row.Cells[i])
 		}
-		v.text(dst, v.ellipsis(row.Cells[i], i == hud.ColName, browserTextSize, c.W-8), i == hud.ColName, browserTextSize, c.X+4, ty, col)
+		v.text(dst, v.ellipsis(row.Cells[i], i == serverbrowser.ColName, browserTextSize, c.W-8), i == serverbrowser.ColName, browserTextSize, c.X+4, ty, col)
 	}
 }
 

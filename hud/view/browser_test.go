@@ -9,13 +9,14 @@ import (
 
 	"vimpclient/hostlist"
 	"vimpclient/hud"
+	"vimpclient/hud/serverbrowser"
 )
 
 // browserScene is a browser with a search applied to a master's rooms,
 // their latencies measured (one did not answer), a favourite, and the
 // sign-in given.
-func browserScene(s hud.SignIn) *hud.Browser {
-	b := hud.NewBrowser("http://127.0.0.1:3002")
+func browserScene(s serverbrowser.SignIn) *serverbrowser.Browser {
+	b := serverbrowser.New("http://127.0.0.1:3002")
 	var l hostlist.List
 	_ = l.SetFavourite(hostlist.Entry{Kind: hostlist.Lobby, Address: "http://127.0.0.1:3002", Room: "r2", Name: "Native Room 2", GameID: "tanks"}, true)
 	b.SetHosts(&l)
@@ -24,12 +25,12 @@ func browserScene(s hud.SignIn) *hud.Browser {
 	b.Key(13, false, false)
 	var gen int
 	for _, r := range b.Requests() {
-		if r.Kind == hud.RequestRooms {
+		if r.Kind == serverbrowser.RequestRooms {
 			gen = r.Gen
 		}
 	}
 	rating := 4.0
-	rooms := []hud.BrowserRoom{
+	rooms := []serverbrowser.Room{
 		{ID: "r1", Name: "Native Room", GameID: "tanks", MapName: "arena", Players: 3, MaxPlayers: 8, Region: "eu", Rating: &rating},
 		{ID: "r2", Name: "Native Room 2", GameID: "tanks", MapName: "garden", Players: 1, MaxPlayers: 4, Region: "eu"},
 		{ID: "r3", Name: "Native Snakes", GameID: "snakes", MapName: "pit", Players: 6, MaxPlayers: 6, Region: "us"},
@@ -43,7 +44,7 @@ func browserScene(s hud.SignIn) *hud.Browser {
 	return b
 }
 
-func drawBrowser(t *testing.T, name string, v *View, b *hud.Browser, now float64) *image.RGBA {
+func drawBrowser(t *testing.T, name string, v *View, b *serverbrowser.Browser, now float64) *image.RGBA {
 	t.Helper()
 	return renderWith(t, name, v, hud.New("", "", nil), now, winW, winH, 1, func(img *ebiten.Image) {
 		v.DrawBrowser(img, b, now, 1)
@@ -55,7 +56,7 @@ func drawBrowser(t *testing.T, name string, v *View, b *hud.Browser, now float64
 // in its field and the sign-in line in its colour.
 func TestBrowserScreenshot(t *testing.T) {
 	v := systemView(t)
-	b := browserScene(hud.SignIn{State: hud.SignedIn, Nick: "Alice", Until: time.Now().Add(3 * time.Hour), From: "the stored sign-in"})
+	b := browserScene(serverbrowser.SignIn{State: serverbrowser.SignedIn, Nick: "Alice", Until: time.Now().Add(3 * time.Hour), From: "the stored sign-in"})
 	img := drawBrowser(t, "browser", v, b, 1000)
 	g := b.Layout(winW, winH)
 	if n := count(img, g.Card, colCmdBorder, 20); n < 1000 {
@@ -65,7 +66,7 @@ func TestBrowserScreenshot(t *testing.T) {
 		t.Fatalf("%d rows", len(g.Rows))
 	}
 	lat := func(i int) hud.Rect {
-		c := g.Columns[hud.ColLatency]
+		c := g.Columns[serverbrowser.ColLatency]
 		r := g.Rows[i].Row
 		return hud.Rect{X: c.X, Y: r.Y, W: c.W, H: r.H}
 	}
@@ -98,13 +99,13 @@ func TestBrowserScreenshot(t *testing.T) {
 // in the error colour.
 func TestBrowserSignInScreenshots(t *testing.T) {
 	v := systemView(t)
-	out := browserScene(hud.SignIn{})
+	out := browserScene(serverbrowser.SignIn{})
 	img := drawBrowser(t, "browser-signed-out", v, out, 1000)
 	g := out.Layout(winW, winH)
 	if n := count(img, g.SignIn, colGold, 30); n < 200 {
 		t.Errorf("signed-out line: %d amber px", n)
 	}
-	exp := browserScene(hud.SignIn{State: hud.SignInExpired})
+	exp := browserScene(serverbrowser.SignIn{State: serverbrowser.SignInExpired})
 	img = drawBrowser(t, "browser-expired", v, exp, 1000)
 	if n := count(img, g.SignIn, colError, 30); n < 200 {
 		t.Errorf("expired line: %d red px", n)
@@ -176,8 +177,8 @@ func TestBrowserDrawAllocatesNothing(t *testing.T) {
 		t.Skip("allocation counts are not kept under the race detector")
 	}
 	v := systemView(t)
-	b := browserScene(hud.SignIn{State: hud.SignedIn, Nick: "Alice"})
-	b.JoinStarted(hud.BrowserChoice{Name: "Native Room"}, 0)
+	b := browserScene(serverbrowser.SignIn{State: serverbrowser.SignedIn, Nick: "Alice"})
+	b.JoinStarted(serverbrowser.Choice{Name: "Native Room"}, 0)
 	a, _ := drawAllocsWith(func(img *ebiten.Image) { v.DrawBrowser(img, b, 1000, 1) }, 30, nil)
 	if a >= 0.5 {
 		t.Fatalf("%.2f allocations per draw", a)
@@ -190,17 +191,17 @@ func TestBrowserDrawAllocatesNothing(t *testing.T) {
 // responding", and a command the master lacks says so in a notice.
 func TestLobbyMessagesScreenshot(t *testing.T) {
 	v := systemView(t)
-	b := browserScene(hud.SignIn{State: hud.SignedIn, Nick: "Alice", Until: time.Now().Add(3 * time.Hour), From: "the stored sign-in"})
+	b := browserScene(serverbrowser.SignIn{State: serverbrowser.SignedIn, Nick: "Alice", Until: time.Now().Add(3 * time.Hour), From: "the stored sign-in"})
 	b.Refresh()
 	var gen int
 	for _, r := range b.Requests() {
-		if r.Kind == hud.RequestRooms {
+		if r.Kind == serverbrowser.RequestRooms {
 			gen = r.Gen
 		}
 	}
-	b.SetRooms(gen, 0, 5, []hud.BrowserRoom{{ID: "r1", Name: "Native Room", GameID: "tanks", MapName: "arena", Players: 3, MaxPlayers: 8, Region: "eu"}}, nil)
+	b.SetRooms(gen, 0, 5, []serverbrowser.Room{{ID: "r1", Name: "Native Room", GameID: "tanks", MapName: "arena", Players: 3, MaxPlayers: 8, Region: "eu"}}, nil)
 	b.SetUnshown(gen, 2, "entries this client cannot read")
-	b.JoinStarted(hud.BrowserChoice{Kind: hostlist.Lobby, Address: "http://127.0.0.1:3002", Room: "r1", Name: "r1"}, 900)
+	b.JoinStarted(serverbrowser.Choice{Kind: hostlist.Lobby, Address: "http://127.0.0.1:3002", Room: "r1", Name: "r1"}, 900)
 	if b.Status != "Joining Native Room…" {
 		t.Fatalf("status %q", b.Status)
 	}

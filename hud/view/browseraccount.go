@@ -4,11 +4,12 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"vimpclient/hud"
+	"vimpclient/hud/serverbrowser"
 )
 
 // drawAccount draws the sign-in line: the state in words (or the paste
 // field while it is open) and the account buttons on its right.
-func (v *View) drawAccount(dst *ebiten.Image, b *hud.Browser, s hud.Rect, a hud.AccountGeom, now float64) {
+func (v *View) drawAccount(dst *ebiten.Image, b *serverbrowser.Browser, s hud.Rect, a serverbrowser.AccountGeom, now float64) {
 	textW := s.W - 16
 	if a.SignIn.W > 0 {
 		textW = a.SignIn.X - s.X - 24
@@ -32,9 +33,9 @@ func (v *View) drawAccount(dst *ebiten.Image, b *hud.Browser, s hud.Rect, a hud.
 	default:
 		col := colGold
 		switch b.SignIn.State {
-		case hud.SignedIn:
+		case serverbrowser.SignedIn:
 			col = colOn
-		case hud.SignInExpired, hud.SignInBad:
+		case serverbrowser.SignInExpired, serverbrowser.SignInBad:
 			col = colError
 		}
 		v.text(dst, v.ellipsis(b.SignInText(), false, size, textW), false, size, s.X+14, s.Y+3, col)

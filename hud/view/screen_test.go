@@ -11,6 +11,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"vimpclient/hud"
+	"vimpclient/hud/settingsmenu"
 	netview "vimpclient/netgraph/view"
 
 	"vimpclient/netgraph"
@@ -313,7 +314,7 @@ func TestScoreboardWithNotice(t *testing.T) {
 		h.Notice("Screenshot saved: /tmp/shot.png", hud.NoticeInfo)
 		h.Accolades.Banner, h.Accolades.BannerAt, h.Accolades.BannerShown = "Leaderboard: Alice #1 today", 8000, true
 		h.Update(8000)
-		k := hud.HUDScaleFor(hud.HUDScaleAuto, sz[0])
+		k := settingsmenu.HUDScaleFor(settingsmenu.HUDScaleAuto, sz[0])
 		var v *View
 		runOnMain(func() {
 			var err error

@@ -6,6 +6,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"vimpclient/hud"
+	"vimpclient/hud/settingsmenu"
 )
 
 // --- the settings overlay (above everything) ---
@@ -30,7 +31,7 @@ const settingsHint = "↑↓ choose · ←→ change · Enter toggle or bind · 
 
 // DrawSettings draws the settings overlay over everything, dimming the game
 // behind it. scale is the device scale (times the HUD scale) as for Draw.
-func (v *View) DrawSettings(dst *ebiten.Image, m *hud.SettingsMenu, now, scale float64) {
+func (v *View) DrawSettings(dst *ebiten.Image, m *settingsmenu.Menu, now, scale float64) {
 	if !m.Open {
 		return
 	}
@@ -71,10 +72,10 @@ func (v *View) DrawSettings(dst *ebiten.Image, m *hud.SettingsMenu, now, scale f
 
 // drawSettingsRow draws one row: a heading, or a label with its value (a
 // slider's bar, a toggle's state, a binding's keys and clash).
-func (v *View) drawSettingsRow(dst *ebiten.Image, m *hud.SettingsMenu, rg hud.SettingsRowGeom, now float64) {
+func (v *View) drawSettingsRow(dst *ebiten.Image, m *settingsmenu.Menu, rg settingsmenu.RowGeom, now float64) {
 	r := &m.Rows[rg.Index]
 	row := rg.Row
-	if r.Kind == hud.SettingHeading {
+	if r.Kind == settingsmenu.RowHeading {
 		v.text(dst, v.ellipsis(r.Label, true, settingsHeadSize, row.W), true, settingsHeadSize, row.X, row.Y+7, colGold)
 		return
 	}
@@ -86,14 +87,14 @@ func (v *View) drawSettingsRow(dst *ebiten.Image, m *hud.SettingsMenu, rg hud.Se
 	valueX := row.X + row.W*0.45
 	v.text(dst, v.ellipsis(r.Label, false, settingsRowSize, valueX-row.X-16), false, settingsRowSize, row.X+8, ty, colWhite)
 	switch r.Kind {
-	case hud.SettingSlider:
-		bar := hud.SliderBar(row)
+	case settingsmenu.RowSlider:
+		bar := settingsmenu.SliderBar(row)
 		v.fill(dst, bar, colEmpty)
 		v.fill(dst, hud.Rect{X: bar.X, Y: bar.Y, W: bar.W * math.Max(0, math.Min(1, r.Fraction)), H: bar.H}, colSliderFill)
 		v.text(dst, r.Value, false, settingsRowSize, row.X+row.W-8-v.textW(r.Value, false, settingsRowSize), ty, colWhite)
-	case hud.SettingToggle, hud.SettingChoice:
+	case settingsmenu.RowToggle, settingsmenu.RowChoice:
 		c := colChatText
-		if r.Value == "On" || r.Kind == hud.SettingChoice {
+		if r.Value == "On" || r.Kind == settingsmenu.RowChoice {
 			c = colOn
 		}
 		// "‹ value ›" in three pieces: no string built per frame.
@@ -102,11 +103,11 @@ func (v *View) drawSettingsRow(dst *ebiten.Image, m *hud.SettingsMenu, rg hud.Se
 			v.text(dst, part, false, settingsRowSize, x, ty, c)
 			x += v.textW(part, false, settingsRowSize)
 		}
-	case hud.SettingKey, hud.SettingPad:
+	case settingsmenu.RowKey, settingsmenu.RowPad:
 		value, c := r.Value, colWhite
-		if focused && m.Capture != hud.CaptureNone {
+		if focused && m.Capture != settingsmenu.CaptureNone {
 			value = "press a key…"
-			if m.Capture == hud.CapturePad {
+			if m.Capture == settingsmenu.CapturePad {
 				value = "press a gamepad button…"
 			}
 			// A slow pulse while the overlay waits.

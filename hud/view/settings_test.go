@@ -6,6 +6,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"vimpclient/hud"
+	"vimpclient/hud/settingsmenu"
 	"vimpclient/input"
 	"vimpclient/settings"
 )
@@ -30,14 +31,14 @@ func tanksKeys() input.Config {
 func TestSettingsOverlayScreenshot(t *testing.T) {
 	v := systemView(t)
 	h := scene(t)
-	m := hud.NewSettingsMenu(settings.Default(), nil)
+	m := settingsmenu.New(settings.Default(), nil)
 	m.SetGame("tanks", tanksKeys(), input.Binding{"fire": {87}})
 	m.Toggle()
 	m.Key(39) // master volume 100 % → stays; effects next
 	m.Key(40)
 	m.Key(37)
 	m.Key(37) // effects 90 %
-	var g hud.SettingsGeom
+	var g settingsmenu.Geom
 	bare := renderWith(t, "settings-bare", v, h, 8000, winW, winH, 1, nil)
 	img := renderWith(t, "settings-overlay", v, h, 8000, winW, winH, 1, func(img *ebiten.Image) {
 		v.DrawSettings(img, m, 8000, 1)
@@ -58,7 +59,7 @@ func TestSettingsOverlayScreenshot(t *testing.T) {
 		if rg.Index == m.Focus {
 			focus = rg.Row
 		}
-		if r := m.Rows[rg.Index]; r.Kind == hud.SettingKey && r.Label == "Fire" {
+		if r := m.Rows[rg.Index]; r.Kind == settingsmenu.RowKey && r.Label == "Fire" {
 			fire = rg.Row
 		}
 		if !g.Card.Contains(rg.Row.X, rg.Row.Y) || rg.Row.X+rg.Row.W > g.Card.X+g.Card.W {
@@ -69,7 +70,7 @@ func TestSettingsOverlayScreenshot(t *testing.T) {
 		t.Fatalf("focus %+v, effects %v", m.Rows[m.Focus], m.S.EffectsVolume)
 	}
 	// The focused slider: its bar filled to 90 %, the row highlighted.
-	bar := hud.SliderBar(focus)
+	bar := settingsmenu.SliderBar(focus)
 	if n := count(img, hud.Rect{X: bar.X, Y: bar.Y, W: bar.W * 0.85, H: bar.H}, colSliderFill, 10); n < int(bar.W*0.85*bar.H*0.9) {
 		t.Fatalf("slider fill: %d px", n)
 	}
@@ -91,7 +92,7 @@ func TestSteadySettingsDrawAllocatesNothing(t *testing.T) {
 	}
 	v := systemView(t)
 	h := scene(t)
-	m := hud.NewSettingsMenu(settings.Default(), nil)
+	m := settingsmenu.New(settings.Default(), nil)
 	m.SetGame("tanks", tanksKeys(), input.Binding{"fire": {87}})
 	m.Toggle()
 	for range 12 { // a binding row, waiting for a key: the pulsing value

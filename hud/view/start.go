@@ -7,6 +7,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 
 	"vimpclient/hud"
+	"vimpclient/hud/startscreen"
 )
 
 // --- the start screen and the connecting screen (screens of their own) ---
@@ -32,13 +33,13 @@ func (v *View) begin(dst *ebiten.Image, scale float64) (w, h float64) {
 
 // DrawStart draws the start screen over the whole screen; scale and now as
 // for DrawBrowser.
-func (v *View) DrawStart(dst *ebiten.Image, m *hud.StartMenu, now, scale float64) {
+func (v *View) DrawStart(dst *ebiten.Image, m *startscreen.Menu, now, scale float64) {
 	w, h := v.begin(dst, scale)
 	g := m.Layout(w, h)
 	v.text(dst, "vimp", true, startTitleSize, g.Title.X, g.Title.Y, colWhite)
 	v.text(dst, "native client", false, browserTextSize, g.Title.X+v.textW("vimp", true, startTitleSize)+14, g.Title.Y+20, colEmpty)
 	for k, r := range g.Items {
-		kind := hud.StartKind(k)
+		kind := startscreen.Kind(k)
 		focused := kind == m.Focus
 		fillC, border, col := colBrowserCard, colCellLine, colChatText
 		if focused {
@@ -93,7 +94,7 @@ const (
 )
 
 // drawStartPage draws the open page: its field and its list.
-func (v *View) drawStartPage(dst *ebiten.Image, m *hud.StartMenu, g *hud.StartGeom, now float64) {
+func (v *View) drawStartPage(dst *ebiten.Image, m *startscreen.Menu, g *startscreen.Geom, now float64) {
 	p := g.Page
 	v.box(dst, p, 8, 2, colBrowserCard, colCmdBorder)
 	v.text(dst, v.ellipsis(m.FieldHint(), false, browserTextSize, p.W-24), false, browserTextSize, p.X+12, p.Y+7, colChatText)

@@ -16,7 +16,7 @@ import (
 
 	"vimpclient/host"
 	"vimpclient/host/lobbyroom"
-	"vimpclient/hud"
+	"vimpclient/hud/serverbrowser"
 	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
 )
@@ -91,23 +91,23 @@ func FreePort(t *testing.T) string {
 
 // Backend is the browser's back end as the window drives it.
 type Backend interface {
-	Do(r hud.BrowserRequest)
-	Apply(b *hud.Browser)
+	Do(r serverbrowser.Request)
+	Apply(b *serverbrowser.Browser)
 	Ready() <-chan struct{}
 }
 
 // Pump runs the browser's requests on the backend and applies its answers
 // until cond holds; it returns the joins and cancels asked for meanwhile,
 // which are the window's to run.
-func Pump(t testing.TB, b *hud.Browser, be Backend, what string, cond func() bool) []hud.BrowserRequest {
+func Pump(t testing.TB, b *serverbrowser.Browser, be Backend, what string, cond func() bool) []serverbrowser.Request {
 	t.Helper()
-	var joins []hud.BrowserRequest
+	var joins []serverbrowser.Request
 	deadline := time.NewTimer(20 * time.Second)
 	defer deadline.Stop()
 	for {
 		be.Apply(b)
 		for _, r := range b.Requests() {
-			if r.Kind == hud.RequestJoin || r.Kind == hud.RequestCancel {
+			if r.Kind == serverbrowser.RequestJoin || r.Kind == serverbrowser.RequestCancel {
 				joins = append(joins, r)
 				continue
 			}
@@ -126,14 +126,14 @@ func Pump(t testing.TB, b *hud.Browser, be Backend, what string, cond func() boo
 
 // PumpJoin runs the browser's requests on the backend until it asks for a
 // join, and returns what it joins.
-func PumpJoin(t testing.TB, b *hud.Browser, be Backend, what string) hud.BrowserChoice {
+func PumpJoin(t testing.TB, b *serverbrowser.Browser, be Backend, what string) serverbrowser.Choice {
 	t.Helper()
 	deadline := time.NewTimer(20 * time.Second)
 	defer deadline.Stop()
 	for {
 		be.Apply(b)
 		for _, r := range b.Requests() {
-			if r.Kind == hud.RequestJoin {
+			if r.Kind == serverbrowser.RequestJoin {
 				return r.Choice
 			}
 			be.Do(r)
@@ -147,9 +147,9 @@ func PumpJoin(t testing.TB, b *hud.Browser, be Backend, what string) hud.Browser
 }
 
 // RowByName is the index of the browser's row named name, -1 for none.
-func RowByName(b *hud.Browser, name string) int {
+func RowByName(b *serverbrowser.Browser, name string) int {
 	for i, r := range b.Rows() {
-		if r.Cells[hud.ColName] == name {
+		if r.Cells[serverbrowser.ColName] == name {
 			return i
 		}
 	}

@@ -1,4 +1,4 @@
-package hud
+package serverbrowser
 
 import (
 	"errors"
@@ -9,28 +9,29 @@ import (
 	"time"
 
 	"vimpclient/hostlist"
+	"vimpclient/hud/geom"
 )
 
 const testMaster = "http://127.0.0.1:3002"
 
-func rooms(n int) []BrowserRoom {
-	out := make([]BrowserRoom, n)
+func rooms(n int) []Room {
+	out := make([]Room, n)
 	for i := range out {
-		out[i] = BrowserRoom{ID: fmt.Sprintf("r%02d", i), Name: fmt.Sprintf("Room %d", i), GameID: "tanks", MapName: "arena",
+		out[i] = Room{ID: fmt.Sprintf("r%02d", i), Name: fmt.Sprintf("Room %d", i), GameID: "tanks", MapName: "arena",
 			Players: i % 4, MaxPlayers: 8, Region: "eu"}
 	}
 	return out
 }
 
-func kinds(rs []BrowserRequest) []BrowserRequestKind {
-	var out []BrowserRequestKind
+func kinds(rs []Request) []RequestKind {
+	var out []RequestKind
 	for _, r := range rs {
 		out = append(out, r.Kind)
 	}
 	return out
 }
 
-func only(t *testing.T, rs []BrowserRequest, k BrowserRequestKind) BrowserRequest {
+func only(t *testing.T, rs []Request, k RequestKind) Request {
 	t.Helper()
 	if len(rs) != 1 || rs[0].Kind != k {
 		t.Fatalf("requests %+v, want one of kind %d", rs, k)
@@ -41,13 +42,13 @@ func only(t *testing.T, rs []BrowserRequest, k BrowserRequestKind) BrowserReques
 // A short list comes whole: its pages are cut here, and each page shown is
 // sent for pinging once; latencies fill in as they come.
 func TestBrowserListsAndPings(t *testing.T) {
-	b := NewBrowser(testMaster)
+	b := New(testMaster)
 	b.Refresh()
 	rs := b.Requests()
-	if !reflect.DeepEqual(kinds(rs), []BrowserRequestKind{RequestRooms, RequestSignIn, RequestHosts}) {
+	if !reflect.DeepEqual(kinds(rs), []RequestKind{RequestRooms, RequestSignIn, RequestHosts}) {
 		t.Fatalf("refresh asked %+v", rs)
 	}
-	if r := rs[0]; r.Offset != 0 || r.Limit != BrowserPageSize || r.Search != "" || !b.Loading {
+	if r := rs[0]; r.Offset != 0 || r.Limit != PageSize || r.Search != "" || !b.Loading {
 		t.Fatalf("list request %+v", r)
 	}
 	rating := 3.0
@@ -100,7 +101,7 @@ func TestBrowserListsAndPings(t *testing.T) {
 // A long list is paged by the master: turning the page asks for it, and
 // the answer of an older request is dropped.
 func TestBrowserPagesOnTheMaster(t *testing.T) {
-	b := NewBrowser(testMaster)
+	b := New(testMaster)
 	b.Refresh()
 	first := b.Requests()[0]
 	b.SetRooms(first.Gen, 0, 23, rooms(10), nil)
@@ -132,7 +133,7 @@ func TestBrowserPagesOnTheMaster(t *testing.T) {
 // The search goes to the master once typing rests, or at once on Enter;
 // Esc clears it.
 func TestBrowserSearch(t *testing.T) {
-	b := NewBrowser(testMaster)
+	b := New(testMaster)
 	b.Refresh()
 	b.SetRooms(b.Requests()[0].Gen, 0, 12, rooms(12), nil)
 	b.Requests()
@@ -166,7 +167,7 @@ func TestBrowserSearch(t *testing.T) {
 	}
 	b.Type([]rune("r")) // R after Esc is the refresh key, not a letter of the search
 	b.Key(82, false, false)
-	if rs := b.Requests(); !reflect.DeepEqual(kinds(rs), []BrowserRequestKind{RequestRooms, RequestSignIn, RequestHosts}) ||
+	if rs := b.Requests(); !reflect.DeepEqual(kinds(rs), []RequestKind{RequestRooms, RequestSignIn, RequestHosts}) ||
 		b.Search != "" || rs[0].Search != "" {
 		t.Fatalf("R after Esc: search %q, requests %+v", b.Search, rs)
 	}
@@ -180,7 +181,7 @@ func TestBrowserSearch(t *testing.T) {
 // Joining a room of this master needs a sign-in: without one the browser
 // says how to sign in and holds the join until signed in.
 func TestBrowserJoinNeedsSignIn(t *testing.T) {
-	b := NewBrowser(testMaster)
+	b := New(testMaster)
 	b.Refresh()
 	b.SetRooms(b.Requests()[0].Gen, 0, 3, rooms(3), nil)
 	b.Requests()
@@ -192,7 +193,7 @@ func TestBrowserJoinNeedsSignIn(t *testing.T) {
 	}
 	b.SetSignIn(SignIn{State: SignedIn, Nick: "Alice"}) // the held join goes ahead
 	j := only(t, b.Requests(), RequestJoin)
-	if want := (BrowserChoice{Kind: hostlist.Lobby, Address: testMaster, Room: "r01", Name: "Room 1", GameID: "tanks"}); j.Choice != want {
+	if want := (Choice{Kind: hostlist.Lobby, Address: testMaster, Room: "r01", Name: "Room 1", GameID: "tanks"}); j.Choice != want {
 		t.Fatalf("join %+v", j.Choice)
 	}
 	b.JoinStarted(j.Choice, 10)
@@ -211,7 +212,7 @@ func TestBrowserJoinNeedsSignIn(t *testing.T) {
 // F marks a room as favourite (and back); the recent and favourite tabs
 // list the host list's entries, dedicated hosts joined with no sign-in.
 func TestBrowserHostsAndFavourites(t *testing.T) {
-	b := NewBrowser(testMaster)
+	b := New(testMaster)
 	b.Refresh()
 	b.SetRooms(b.Requests()[0].Gen, 0, 3, rooms(3), nil)
 	b.Requests()
@@ -251,14 +252,14 @@ func TestBrowserHostsAndFavourites(t *testing.T) {
 // Clicks: a tab, the search field, a line (a double click joins), the star
 // marks a favourite, the page buttons.
 func TestBrowserClicks(t *testing.T) {
-	b := NewBrowser(testMaster)
+	b := New(testMaster)
 	b.Refresh()
 	b.SetRooms(b.Requests()[0].Gen, 0, 12, rooms(12), nil)
 	b.SetSignIn(SignIn{State: SignedIn, Nick: "Alice"})
 	b.Requests()
 	const w, h = 1280, 720
 	g := b.Layout(w, h)
-	mid := func(r Rect) (float64, float64) { return r.X + r.W/2, r.Y + r.H/2 }
+	mid := func(r geom.Rect) (float64, float64) { return r.X + r.W/2, r.Y + r.H/2 }
 	x, y := mid(g.Rows[2].Row)
 	b.Click(w, h, x, y, 1000)
 	b.Click(w, h, x, y, 1600) // too slow for a double click
@@ -292,12 +293,12 @@ func TestBrowserClicks(t *testing.T) {
 // The card's parts stay inside it and apart, at a common size and a small
 // one.
 func TestBrowserLayout(t *testing.T) {
-	b := NewBrowser(testMaster)
+	b := New(testMaster)
 	b.Refresh()
 	b.SetRooms(b.Requests()[0].Gen, 0, 12, rooms(12), nil)
 	for _, size := range [][2]float64{{1280, 720}, {800, 480}} {
 		g := b.Layout(size[0], size[1])
-		inside := func(name string, r Rect) {
+		inside := func(name string, r geom.Rect) {
 			if r.X < g.Card.X || r.Y < g.Card.Y || r.X+r.W > g.Card.X+g.Card.W+0.01 || r.Y+r.H > g.Card.Y+g.Card.H+0.01 {
 				t.Errorf("%v: %s %+v outside the card %+v", size, name, r, g.Card)
 			}
@@ -305,7 +306,7 @@ func TestBrowserLayout(t *testing.T) {
 		if g.Card.Y+g.Card.H > size[1] || g.Card.X < 0 {
 			t.Errorf("%v: card %+v off the window", size, g.Card)
 		}
-		parts := map[string]Rect{"title": g.Title, "signin": g.SignIn, "search": g.Search, "head": g.Head,
+		parts := map[string]geom.Rect{"title": g.Title, "signin": g.SignIn, "search": g.Search, "head": g.Head,
 			"prev": g.Prev, "next": g.Next, "refresh": g.Refresh, "status": g.Status, "hint": g.Hint}
 		for i, r := range g.Tabs {
 			parts[TabNames[i]] = r
@@ -340,8 +341,8 @@ func TestSignInText(t *testing.T) {
 // A room chosen by its id (a -room ID) is named in the joining line once
 // the list or the wiring knows its name.
 func TestJoiningNamesTheRoom(t *testing.T) {
-	b := NewBrowser(testMaster)
-	b.JoinStarted(BrowserChoice{Kind: hostlist.Lobby, Address: testMaster, Room: "r01", Name: "r01"}, 0)
+	b := New(testMaster)
+	b.JoinStarted(Choice{Kind: hostlist.Lobby, Address: testMaster, Room: "r01", Name: "r01"}, 0)
 	if b.Status != "Joining r01…" {
 		t.Fatalf("status %q", b.Status)
 	}
@@ -362,7 +363,7 @@ func TestJoiningNamesTheRoom(t *testing.T) {
 // Entries of the list the master sent but the client could not read are
 // counted on the page line, with why.
 func TestBrowserCountsUnshownRooms(t *testing.T) {
-	b := NewBrowser(testMaster)
+	b := New(testMaster)
 	b.Refresh()
 	r := b.Requests()[0]
 	b.SetRooms(r.Gen, 0, 5, rooms(3), nil)
@@ -379,7 +380,7 @@ func TestBrowserCountsUnshownRooms(t *testing.T) {
 
 // The page line's count agrees with its noun: one room, one host.
 func TestBrowserPageTextOneRoom(t *testing.T) {
-	b := NewBrowser(testMaster)
+	b := New(testMaster)
 	b.Refresh()
 	rs := b.Requests()
 	b.SetRooms(rs[0].Gen, 0, 1, rooms(1), nil)

@@ -1,25 +1,26 @@
-package hud
+package serverbrowser
 
 import (
 	"strconv"
 	"time"
 
 	"vimpclient/hostlist"
+	"vimpclient/hud/plaintext"
 )
 
 // The browser's lines in words, built once when their data arrives.
 
 // roomRow is a listed room's line.
-func roomRow(r BrowserRoom) BrowserRow {
-	row := BrowserRow{room: r}
-	row.Cells[ColName] = cleanText(r.Name)
+func roomRow(r Room) Row {
+	row := Row{room: r}
+	row.Cells[ColName] = plaintext.Clean(r.Name)
 	if row.Cells[ColName] == "" {
 		row.Cells[ColName] = r.ID
 	}
-	row.Cells[ColGame] = cleanText(r.GameID)
-	row.Cells[ColMap] = cleanText(r.MapName)
+	row.Cells[ColGame] = plaintext.Clean(r.GameID)
+	row.Cells[ColMap] = plaintext.Clean(r.MapName)
 	row.Cells[ColPlayers] = strconv.Itoa(r.Players) + "/" + strconv.Itoa(r.MaxPlayers)
-	row.Cells[ColRegion] = cleanText(r.Region)
+	row.Cells[ColRegion] = plaintext.Clean(r.Region)
 	if r.Rating != nil {
 		row.Cells[ColRating] = strconv.FormatFloat(*r.Rating, 'f', -1, 64)
 	}
@@ -38,17 +39,17 @@ func latencyText(d time.Duration) string {
 }
 
 // hostRow is a recent or favourite host's line.
-func hostRow(e hostlist.Entry) BrowserRow {
-	row := BrowserRow{entry: e, Favourite: e.Favourite}
-	name := cleanText(e.Name)
+func hostRow(e hostlist.Entry) Row {
+	row := Row{entry: e, Favourite: e.Favourite}
+	name := plaintext.Clean(e.Name)
 	if name == "" {
-		name = cleanText(e.Address)
+		name = plaintext.Clean(e.Address)
 		if e.Room != "" {
 			name = e.Room
 		}
 	}
 	row.Cells[ColName] = name
-	row.Cells[ColGame] = cleanText(e.GameID)
+	row.Cells[ColGame] = plaintext.Clean(e.GameID)
 	row.Cells[ColMap] = "host"
 	if e.Kind == hostlist.Lobby {
 		row.Cells[ColMap] = "room"
@@ -56,6 +57,6 @@ func hostRow(e hostlist.Entry) BrowserRow {
 	if !e.LastJoined.IsZero() {
 		row.Cells[ColRating] = e.LastJoined.Local().Format("Jan 2 15:04")
 	}
-	row.Cells[ColLatency] = cleanText(e.Address)
+	row.Cells[ColLatency] = plaintext.Clean(e.Address)
 	return row
 }

@@ -1,4 +1,4 @@
-package hud
+package startscreen
 
 import (
 	"slices"
@@ -10,28 +10,28 @@ const (
 	kUp, kDown, kEnter, kEsc, kBack = 38, 40, 13, 27, 8
 )
 
-func testMenu() (*StartMenu, *[]StartKind) {
-	var asked []StartKind
-	m := NewStartMenu(func(k StartKind) []StartEntry {
+func testMenu() (*Menu, *[]Kind) {
+	var asked []Kind
+	m := New(func(k Kind) []Entry {
 		asked = append(asked, k)
 		switch k {
-		case StartJoin:
-			return []StartEntry{{Label: "http://a:3002", Detail: "favourite", Value: "http://a:3002"}, {Label: "http://b:3002", Value: "http://b:3002"}}
-		case StartDemos:
-			return []StartEntry{{Label: "new.jsonl", Value: "/r/new.jsonl"}, {Label: "old.jsonl", Value: "/r/old.jsonl"}}
+		case Join:
+			return []Entry{{Label: "http://a:3002", Detail: "favourite", Value: "http://a:3002"}, {Label: "http://b:3002", Value: "http://b:3002"}}
+		case Demos:
+			return []Entry{{Label: "new.jsonl", Value: "/r/new.jsonl"}, {Label: "old.jsonl", Value: "/r/old.jsonl"}}
 		}
 		return nil
 	})
 	return m, &asked
 }
 
-func TestStartMenuEnterPlaysOffline(t *testing.T) {
+func TestMenuEnterPlaysOffline(t *testing.T) {
 	m, _ := testMenu()
-	if m.Focus != StartOffline {
+	if m.Focus != Offline {
 		t.Fatalf("focus at start = %v, want Play offline", m.Focus.Label())
 	}
 	m.Key(kEnter, false, false)
-	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartOffline}}) {
+	if got := m.Choices(); !slices.Equal(got, []Choice{{Kind: Offline}}) {
 		t.Fatalf("Enter chose %+v, want offline", got)
 	}
 	if got := m.Choices(); len(got) != 0 {
@@ -39,15 +39,15 @@ func TestStartMenuEnterPlaysOffline(t *testing.T) {
 	}
 }
 
-func TestStartMenuArrowsWrap(t *testing.T) {
+func TestMenuArrowsWrap(t *testing.T) {
 	m, _ := testMenu()
 	m.Key(kUp, false, false)
-	if m.Focus != StartQuit {
+	if m.Focus != Quit {
 		t.Fatalf("↑ from the top focused %q, want Quit", m.Focus.Label())
 	}
 	m.Key(kDown, false, false)
 	m.Key(kDown, false, false)
-	if m.Focus != StartJoin {
+	if m.Focus != Join {
 		t.Fatalf("focus %q, want Join a server", m.Focus.Label())
 	}
 	m.Key(kDown, false, false)
@@ -56,19 +56,19 @@ func TestStartMenuArrowsWrap(t *testing.T) {
 	m.Key(kEnter, false, false)
 	m.Key(kDown, false, false)
 	m.Key(kEnter, false, false)
-	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartSettings}, {Kind: StartQuit}}) {
+	if got := m.Choices(); !slices.Equal(got, []Choice{{Kind: Settings}, {Kind: Quit}}) {
 		t.Fatalf("chose %+v, want settings then quit", got)
 	}
 }
 
-func TestStartMenuJoinTypedAndListed(t *testing.T) {
+func TestMenuJoinTypedAndListed(t *testing.T) {
 	m, asked := testMenu()
 	m.Key(kDown, false, false)
 	m.Key(kEnter, false, false)
 	if !m.Open || len(m.Entries) != 2 || m.Sel != -1 {
 		t.Fatalf("Join page: open %v, %d entries, sel %d; want open, 2, the field", m.Open, len(m.Entries), m.Sel)
 	}
-	if !slices.Equal(*asked, []StartKind{StartJoin}) {
+	if !slices.Equal(*asked, []Kind{Join}) {
 		t.Fatalf("entries asked for %v", *asked)
 	}
 	m.Key(kEnter, false, false) // an empty field chooses nothing
@@ -78,14 +78,14 @@ func TestStartMenuJoinTypedAndListed(t *testing.T) {
 	m.Type([]rune("http://c:1x\x07"))
 	m.Key(kBack, false, false)
 	m.Key(kEnter, false, false)
-	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartJoin, Value: "http://c:1"}}) {
+	if got := m.Choices(); !slices.Equal(got, []Choice{{Kind: Join, Value: "http://c:1"}}) {
 		t.Fatalf("typed address chose %+v", got)
 	}
 	m.Key(kDown, false, false)
 	m.Key(kDown, false, false)
 	m.Key(kDown, false, false) // stays on the last line
 	m.Key(kEnter, false, false)
-	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartJoin, Value: "http://b:3002"}}) {
+	if got := m.Choices(); !slices.Equal(got, []Choice{{Kind: Join, Value: "http://b:3002"}}) {
 		t.Fatalf("second line chose %+v", got)
 	}
 	m.Type([]rune("z")) // typing goes back to the field
@@ -93,7 +93,7 @@ func TestStartMenuJoinTypedAndListed(t *testing.T) {
 		t.Fatalf("after typing: sel %d, field %q", m.Sel, m.Field)
 	}
 	m.Key(kEsc, false, false)
-	if m.Open || m.Focus != StartJoin {
+	if m.Open || m.Focus != Join {
 		t.Fatalf("Esc: open %v, focus %q; want the entries, Join focused", m.Open, m.Focus.Label())
 	}
 	m.Type([]rune("q")) // no field open: nothing typed
@@ -103,17 +103,17 @@ func TestStartMenuJoinTypedAndListed(t *testing.T) {
 	}
 }
 
-func TestStartMenuDemosSelectsNewest(t *testing.T) {
+func TestMenuDemosSelectsNewest(t *testing.T) {
 	m, _ := testMenu()
-	m.Focus = StartDemos
+	m.Focus = Demos
 	m.Key(kEnter, false, false)
 	m.Key(kEnter, false, false)
-	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartDemos, Value: "/r/new.jsonl"}}) {
+	if got := m.Choices(); !slices.Equal(got, []Choice{{Kind: Demos, Value: "/r/new.jsonl"}}) {
 		t.Fatalf("Enter on Demos twice chose %+v, want the newest recording", got)
 	}
 }
 
-func TestStartMenuClicks(t *testing.T) {
+func TestMenuClicks(t *testing.T) {
 	m, _ := testMenu()
 	const w, h = 1280, 720
 	g := m.Layout(w, h)
@@ -127,9 +127,9 @@ func TestStartMenuClicks(t *testing.T) {
 			t.Fatalf("entry %d overlaps the description", k)
 		}
 	}
-	join := g.Items[StartJoin]
+	join := g.Items[Join]
 	m.Click(w, h, join.X+5, join.Y+5, 0)
-	if !m.Open || m.Focus != StartJoin {
+	if !m.Open || m.Focus != Join {
 		t.Fatalf("click on Join: open %v, focus %q", m.Open, m.Focus.Label())
 	}
 	g = m.Layout(w, h)
@@ -138,29 +138,29 @@ func TestStartMenuClicks(t *testing.T) {
 	}
 	r := g.Rows[0]
 	m.Click(w, h, r.X+r.W/2, r.Y+r.H/2, 0)
-	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartJoin, Value: "http://a:3002"}}) {
+	if got := m.Choices(); !slices.Equal(got, []Choice{{Kind: Join, Value: "http://a:3002"}}) {
 		t.Fatalf("click on the first line chose %+v", got)
 	}
 	m.Click(w, h, g.Field.X+2, g.Field.Y+2, 0)
 	if m.Sel != -1 {
 		t.Fatalf("click on the field: sel %d", m.Sel)
 	}
-	off := g.Items[StartOffline]
+	off := g.Items[Offline]
 	m.Click(w, h, off.X+2, off.Y+2, 0)
-	if got := m.Choices(); m.Open || !slices.Equal(got, []StartChoice{{Kind: StartOffline}}) {
+	if got := m.Choices(); m.Open || !slices.Equal(got, []Choice{{Kind: Offline}}) {
 		t.Fatalf("click on Play offline: open %v, chose %+v", m.Open, got)
 	}
 }
 
-func TestStartMenuLongListScrolls(t *testing.T) {
-	m := NewStartMenu(func(StartKind) []StartEntry {
-		out := make([]StartEntry, 30)
+func TestMenuLongListScrolls(t *testing.T) {
+	m := New(func(Kind) []Entry {
+		out := make([]Entry, 30)
 		for i := range out {
-			out[i] = StartEntry{Label: "x", Value: string(rune('a' + i))}
+			out[i] = Entry{Label: "x", Value: string(rune('a' + i))}
 		}
 		return out
 	})
-	m.Focus = StartBrowse
+	m.Focus = Browse
 	m.Key(kEnter, false, false)
 	for range 20 {
 		m.Key(kDown, false, false)
@@ -177,9 +177,9 @@ func TestStartMenuLongListScrolls(t *testing.T) {
 	}
 }
 
-func TestStartMenuFieldBounded(t *testing.T) {
+func TestMenuFieldBounded(t *testing.T) {
 	m, _ := testMenu()
-	m.Focus = StartJoin
+	m.Focus = Join
 	m.Key(kEnter, false, false)
 	long := make([]rune, 3*maxStartText)
 	for i := range long {
@@ -191,60 +191,30 @@ func TestStartMenuFieldBounded(t *testing.T) {
 	}
 }
 
-func TestConnectingFollowsAttempts(t *testing.T) {
-	c := NewConnecting("http://127.0.0.1:1")
-	if got := c.Status(0); got != "Attempt 1…" || c.Detail() != "" {
-		t.Fatalf("before a failure: %q, %q", got, c.Detail())
-	}
-	var r Reconnect
-	c.Follow(&r) // not shown: nothing taken
-	if c.Attempt != 1 {
-		t.Fatalf("attempt %d after a hidden screen", c.Attempt)
-	}
-	r = Reconnect{Shown: true, Attempt: 1, At: 3000, Reason: "the host is not accepting connections", Failed: "the host is not accepting connections"}
-	c.Follow(&r)
-	if got := c.Status(500); got != "Attempt 2 in 3 s" {
-		t.Fatalf("status %q, want the second attempt's countdown", got)
-	}
-	if got := c.Detail(); got != "Last error: the host is not accepting connections" {
-		t.Fatalf("detail %q", got)
-	}
-	if c.Title() != "Connecting to http://127.0.0.1:1" {
-		t.Fatalf("title %q", c.Title())
-	}
-	c.End("http://127.0.0.1:1: http://127.0.0.1:1: not a vimp host or lobby master (GET /config: 404 text/html)")
-	if c.Title() != "Could not connect to http://127.0.0.1:1" || c.Status(0) != "Stopped after attempt 2" {
-		t.Fatalf("ended: %q, %q", c.Title(), c.Status(0))
-	}
-	if got := c.Detail(); got != "Last error: not a vimp host or lobby master (GET /config: 404 text/html)" {
-		t.Fatalf("ended detail %q: the address is said once, in the title", got)
-	}
-}
-
 // After a demo ends, "open another" opens the Demos page with the newest
 // recording ready for Enter.
-func TestStartMenuOpenPageDemos(t *testing.T) {
+func TestMenuOpenPageDemos(t *testing.T) {
 	m, asked := testMenu()
-	m.OpenPage(StartDemos)
-	if m.Focus != StartDemos || !m.Open || m.Sel != 0 || len(*asked) != 1 {
+	m.OpenPage(Demos)
+	if m.Focus != Demos || !m.Open || m.Sel != 0 || len(*asked) != 1 {
 		t.Fatalf("focus %v open %v sel %d asked %v", m.Focus.Label(), m.Open, m.Sel, *asked)
 	}
 	m.Key(kEnter, false, false)
-	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartDemos, Value: "/r/new.jsonl"}}) {
+	if got := m.Choices(); !slices.Equal(got, []Choice{{Kind: Demos, Value: "/r/new.jsonl"}}) {
 		t.Fatalf("Enter chose %+v", got)
 	}
-	m.OpenPage(StartSettings)
-	if m.Open || m.Focus != StartSettings {
+	m.OpenPage(Settings)
+	if m.Open || m.Focus != Settings {
 		t.Fatalf("an entry with no page opened one: %+v", m)
 	}
 }
 
 // With the games listed, Play offline opens their page with the first one
 // ready: Enter plays it, ↓ Enter the next, and Esc goes back.
-func TestStartMenuOfflineGames(t *testing.T) {
-	m := NewStartMenu(func(k StartKind) []StartEntry {
-		if k == StartOffline {
-			return []StartEntry{{Label: "Tanks", Value: "tanks"}, {Label: "Snakes", Value: "snakes"}}
+func TestMenuOfflineGames(t *testing.T) {
+	m := New(func(k Kind) []Entry {
+		if k == Offline {
+			return []Entry{{Label: "Tanks", Value: "tanks"}, {Label: "Snakes", Value: "snakes"}}
 		}
 		return nil
 	})
@@ -253,12 +223,12 @@ func TestStartMenuOfflineGames(t *testing.T) {
 		t.Fatalf("Enter on Play offline: open %v sel %d", m.Open, m.Sel)
 	}
 	m.Key(kEnter, false, false)
-	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartOffline, Value: "tanks"}}) {
+	if got := m.Choices(); !slices.Equal(got, []Choice{{Kind: Offline, Value: "tanks"}}) {
 		t.Fatalf("Enter chose %+v", got)
 	}
 	m.Key(kDown, false, false)
 	m.Key(kEnter, false, false)
-	if got := m.Choices(); !slices.Equal(got, []StartChoice{{Kind: StartOffline, Value: "snakes"}}) {
+	if got := m.Choices(); !slices.Equal(got, []Choice{{Kind: Offline, Value: "snakes"}}) {
 		t.Fatalf("↓ Enter chose %+v", got)
 	}
 	if m.FieldHint() == "" || m.EmptyText() == "" {
@@ -267,5 +237,28 @@ func TestStartMenuOfflineGames(t *testing.T) {
 	m.Key(27, false, false)
 	if m.Open {
 		t.Fatal("Esc did not close the page")
+	}
+}
+
+// Ctrl+Backspace deletes the last word and Ctrl+A the whole text in a
+// page's field.
+func TestFieldCtrlEdits(t *testing.T) {
+	const ctrlA, backspace = 65, 8
+	m := New(func(Kind) []Entry { return nil })
+	m.Focus = Browse
+	m.Key(kEnter, false, false)
+	m.Type([]rune("host one:8090"))
+	m.Key(backspace, false, true)
+	if m.Field != "host " {
+		t.Fatalf("after Ctrl+Backspace %q", m.Field)
+	}
+	m.Key(ctrlA, false, true)
+	if m.Field != "" || !m.Open {
+		t.Fatalf("after Ctrl+A %q open %v", m.Field, m.Open)
+	}
+	m.Type([]rune("a"))
+	m.Key(ctrlA, false, false) // A without Ctrl is typed, not a command
+	if m.Field != "a" {
+		t.Fatalf("A without Ctrl: %q", m.Field)
 	}
 }

@@ -1,4 +1,4 @@
-package hud
+package settingsmenu
 
 import (
 	"slices"
@@ -14,7 +14,7 @@ import (
 // commands lists the game's commands: the player's set (1) first, then
 // those only the spectator's (0) has, each in the order a player reads
 // them (input.OrderCommands: moving, aiming, firing, the rest).
-func (m *SettingsMenu) commands() []string {
+func (m *Menu) commands() []string {
 	var out []string
 	for _, set := range []int{1, 0} {
 		for _, c := range input.OrderCommands(m.cfg.Commands(set)) {
@@ -34,7 +34,7 @@ func (m *SettingsMenu) commands() []string {
 }
 
 // sets lists the key sets that have command name.
-func (m *SettingsMenu) sets(name string) []int {
+func (m *Menu) sets(name string) []int {
 	var out []int
 	for i := range m.cfg.KeySets {
 		if len(m.cfg.Keys(i, name)) > 0 {
@@ -46,7 +46,7 @@ func (m *SettingsMenu) sets(name string) []int {
 
 // keysOf are the keys command name is on in key set set: the player's
 // binding, else the game's.
-func (m *SettingsMenu) keysOf(set int, name string) []int {
+func (m *Menu) keysOf(set int, name string) []int {
 	if codes, ok := m.keys[name]; ok {
 		return codes
 	}
@@ -54,7 +54,7 @@ func (m *SettingsMenu) keysOf(set int, name string) []int {
 }
 
 // label names a command for its rows: the spectator's commands say so.
-func (m *SettingsMenu) label(name string) string {
+func (m *Menu) label(name string) string {
 	if s := m.sets(name); len(s) == 1 && s[0] == 0 {
 		return input.CommandLabel(name) + " (spectating)"
 	}
@@ -62,14 +62,14 @@ func (m *SettingsMenu) label(name string) string {
 }
 
 // bindingRows appends the keyboard and gamepad sections to rows.
-func (m *SettingsMenu) bindingRows(rows []SettingsRow) []SettingsRow {
+func (m *Menu) bindingRows(rows []Row) []Row {
 	cmds := m.commands()
 	if len(cmds) == 0 {
-		return append(rows, SettingsRow{Kind: SettingHeading, Label: "Keys and gamepad: join a game to bind its commands"})
+		return append(rows, Row{Kind: RowHeading, Label: "Keys and gamepad: join a game to bind its commands"})
 	}
-	rows = append(rows, SettingsRow{Kind: SettingHeading, Label: "Keyboard — Enter, then a key · Del: the game's keys"})
+	rows = append(rows, Row{Kind: RowHeading, Label: "Keyboard — Enter, then a key · Del: the game's keys"})
 	for _, c := range cmds {
-		r := SettingsRow{Kind: SettingKey, Label: m.label(c), command: c}
+		r := Row{Kind: RowKey, Label: m.label(c), command: c}
 		var names []string
 		for _, set := range m.sets(c) {
 			for _, code := range m.keysOf(set, c) {
@@ -85,10 +85,10 @@ func (m *SettingsMenu) bindingRows(rows []SettingsRow) []SettingsRow {
 		r.Conflict = m.keyConflict(c)
 		rows = append(rows, r)
 	}
-	rows = append(rows, SettingsRow{Kind: SettingHeading, Label: "Gamepad — Enter, then a button · Del: the default layout"})
+	rows = append(rows, Row{Kind: RowHeading, Label: "Gamepad — Enter, then a button · Del: the default layout"})
 	pm := m.PadMap()
 	for _, c := range cmds {
-		r := SettingsRow{Kind: SettingPad, Label: m.label(c), command: c}
+		r := Row{Kind: RowPad, Label: m.label(c), command: c}
 		var names []string
 		for _, ctl := range pm.Controls(c) {
 			names = append(names, ctl.Label())
@@ -106,7 +106,7 @@ func (m *SettingsMenu) bindingRows(rows []SettingsRow) []SettingsRow {
 // keyConflict says what clashes with command name's keys: another command
 // of the same key set on one of them, or a key the engine or the window
 // keeps.
-func (m *SettingsMenu) keyConflict(name string) string {
+func (m *Menu) keyConflict(name string) string {
 	var out []string
 	add := func(s string) {
 		if !slices.Contains(out, s) {
@@ -131,7 +131,7 @@ func (m *SettingsMenu) keyConflict(name string) string {
 
 // engineKey says why a key cannot carry a command ("" when it can): it
 // opens one of the engine's modes, is a command-line key, or the window's.
-func (m *SettingsMenu) engineKey(code int) string {
+func (m *Menu) engineKey(code int) string {
 	if mode, ok := m.cfg.Modes[code]; ok {
 		switch mode {
 		case input.ModeChat:
@@ -154,7 +154,7 @@ func (m *SettingsMenu) engineKey(code int) string {
 
 // bindKey puts command name on key code alone, unless the key is the
 // engine's or the window's.
-func (m *SettingsMenu) bindKey(name string, code int) {
+func (m *Menu) bindKey(name string, code int) {
 	if why := m.engineKey(code); why != "" {
 		m.Status = input.KeyName(code) + " " + why + ": not bound"
 		return
@@ -176,7 +176,7 @@ func (m *SettingsMenu) bindKey(name string, code int) {
 
 // padConflict says which other command of the same key set shares a
 // control with command name.
-func (m *SettingsMenu) padConflict(pm input.PadMap, name string) string {
+func (m *Menu) padConflict(pm input.PadMap, name string) string {
 	var out []string
 	for _, ctl := range pm.Controls(name) {
 		for _, other := range pm[ctl] {
@@ -189,7 +189,7 @@ func (m *SettingsMenu) padConflict(pm input.PadMap, name string) string {
 }
 
 // sameSet reports whether two commands share a key set.
-func (m *SettingsMenu) sameSet(a, b string) bool {
+func (m *Menu) sameSet(a, b string) bool {
 	for _, s := range m.sets(a) {
 		if slices.Contains(m.sets(b), s) {
 			return true
@@ -201,7 +201,7 @@ func (m *SettingsMenu) sameSet(a, b string) bool {
 // bindPad puts command name on gamepad control ctl: the control keeps the
 // commands of the other key sets (a control carries one command of each
 // set) and loses the one it had in name's set.
-func (m *SettingsMenu) bindPad(name string, ctl input.PadControl) {
+func (m *Menu) bindPad(name string, ctl input.PadControl) {
 	if ctl == input.PadStart || ctl == input.PadBack || ctl == input.PadNone {
 		m.Status = ctl.Label() + " opens the menu or the scoreboard: not bound"
 		return
@@ -231,7 +231,7 @@ func (m *SettingsMenu) bindPad(name string, ctl input.PadControl) {
 
 // setPads sets (or with remove, drops) the player's binding of one control
 // for the game.
-func (m *SettingsMenu) setPads(control string, cmds []string, remove bool) {
+func (m *Menu) setPads(control string, cmds []string, remove bool) {
 	if m.game == "" {
 		return
 	}

@@ -1,4 +1,4 @@
-package hud
+package serverbrowser
 
 import (
 	"errors"
@@ -11,7 +11,7 @@ import (
 
 func listedBrowser(t *testing.T) *Browser {
 	t.Helper()
-	b := NewBrowser(testMaster)
+	b := New(testMaster)
 	b.Refresh()
 	var gen int
 	for _, r := range b.Requests() {
@@ -101,11 +101,11 @@ func TestBrowserPlayNow(t *testing.T) {
 	if r := only(t, b.Requests(), RequestQuickPlay); r.GameID != "tanks" {
 		t.Fatalf("play now asked for %q", r.GameID)
 	}
-	b.QuickPlayFound(BrowserChoice{}, errors.New("tanks: no room with space right now"))
+	b.QuickPlayFound(Choice{}, errors.New("tanks: no room with space right now"))
 	if !b.StatusError || len(b.Requests()) != 0 {
 		t.Fatalf("status %q", b.Status)
 	}
-	found := BrowserChoice{Kind: hostlist.Lobby, Address: testMaster, Room: "r02", Name: "Room 2", GameID: "tanks"}
+	found := Choice{Kind: hostlist.Lobby, Address: testMaster, Room: "r02", Name: "Room 2", GameID: "tanks"}
 	b.QuickPlayFound(found, nil)
 	if j := only(t, b.Requests(), RequestJoin); j.Choice != found {
 		t.Fatalf("joined %+v", j.Choice)
@@ -133,7 +133,7 @@ func TestBrowserSavedRoomFoundAgain(t *testing.T) {
 
 	b.Key(13, false, false)
 	asked = only(t, b.Requests(), RequestResolve).Choice
-	other := BrowserChoice{Kind: hostlist.Lobby, Address: testMaster, Room: "s1", Name: "Rig Room", GameID: "snakes"}
+	other := Choice{Kind: hostlist.Lobby, Address: testMaster, Room: "s1", Name: "Rig Room", GameID: "snakes"}
 	b.Resolved(asked, other, ResolvedLoose, 1, nil)
 	if len(b.Requests()) != 0 || !strings.Contains(b.Status, "found “Rig Room” (snakes): Enter joins it") {
 		t.Fatalf("offer %q", b.Status)

@@ -1,10 +1,11 @@
-package hud
+package settingsmenu
 
 import (
 	"slices"
 	"strings"
 	"testing"
 
+	"vimpclient/hud/geom"
 	"vimpclient/input"
 	"vimpclient/settings"
 )
@@ -22,9 +23,9 @@ func tanksKeys() input.Config {
 	}
 }
 
-func openMenu(t *testing.T) *SettingsMenu {
+func openMenu(t *testing.T) *Menu {
 	t.Helper()
-	m := NewSettingsMenu(settings.Default(), map[int]string{114: "net graph", 121: "settings"})
+	m := New(settings.Default(), map[int]string{114: "net graph", 121: "settings"})
 	m.SetGame("tanks", tanksKeys(), nil)
 	m.Toggle()
 	if !m.Open || m.Rows[m.Focus].Label != "Master volume" {
@@ -34,7 +35,7 @@ func openMenu(t *testing.T) *SettingsMenu {
 }
 
 // focus moves the focus to the row labelled label (its first, with kind).
-func focus(t *testing.T, m *SettingsMenu, kind SettingKind, label string) *SettingsRow {
+func focus(t *testing.T, m *Menu, kind RowKind, label string) *Row {
 	t.Helper()
 	for range len(m.Rows) {
 		if r := &m.Rows[m.Focus]; r.Kind == kind && r.Label == label {
@@ -69,16 +70,16 @@ func TestSettingsSlidersAndToggles(t *testing.T) {
 	}
 	// Up from the first row wraps to the last, skipping headings.
 	m.Key(keyUp)
-	if m.Rows[m.Focus].Kind != SettingPad {
+	if m.Rows[m.Focus].Kind != RowPad {
 		t.Fatalf("wrapped to %+v", m.Rows[m.Focus])
 	}
-	focus(t, m, SettingToggle, "Fullscreen")
+	focus(t, m, RowToggle, "Fullscreen")
 	m.Key(keyEnter)
-	focus(t, m, SettingToggle, "Reduced motion")
+	focus(t, m, RowToggle, "Reduced motion")
 	m.Key(keySpace)
-	focus(t, m, SettingSlider, "HUD scale")
+	focus(t, m, RowSlider, "HUD scale")
 	m.Key(keyRight)
-	focus(t, m, SettingChoice, "Team colours")
+	focus(t, m, RowChoice, "Team colours")
 	m.Key(keyRight)
 	if c := m.TakeChanges(); c != ChangeFullscreen|ChangeMotion|ChangeHUDScale|ChangePalette {
 		t.Fatalf("changes %b", c)
@@ -102,7 +103,7 @@ func TestSettingsSlidersAndToggles(t *testing.T) {
 
 func TestSettingsKeyBindings(t *testing.T) {
 	m := openMenu(t)
-	r := focus(t, m, SettingKey, "Fire")
+	r := focus(t, m, RowKey, "Fire")
 	if r.Value != "J" || r.Conflict != "" {
 		t.Fatalf("fire row %+v", r)
 	}
@@ -117,7 +118,7 @@ func TestSettingsKeyBindings(t *testing.T) {
 	if r := m.Rows[m.Focus]; r.Value != "W" || r.Conflict != "W also Forward" || !strings.Contains(m.Status, "W also Forward") {
 		t.Fatalf("fire row %+v, status %q", r, m.Status)
 	}
-	fwd := focus(t, m, SettingKey, "Forward")
+	fwd := focus(t, m, RowKey, "Forward")
 	if fwd.Conflict != "W also Fire" {
 		t.Fatalf("forward row %+v", fwd)
 	}
@@ -136,7 +137,7 @@ func TestSettingsKeyBindings(t *testing.T) {
 	}
 	// Delete gives fire its own key back; binding a command to its own
 	// single key needs no binding either.
-	focus(t, m, SettingKey, "Fire")
+	focus(t, m, RowKey, "Fire")
 	m.Key(keyDelete)
 	m.Key(keyEnter)
 	m.Key(74)
@@ -144,17 +145,17 @@ func TestSettingsKeyBindings(t *testing.T) {
 		t.Fatalf("bindings %v", b)
 	}
 	// The spectator's commands are listed, and say so.
-	focus(t, m, SettingKey, "Watch next player (spectating)")
+	focus(t, m, RowKey, "Watch next player (spectating)")
 	// What was saved comes back with SetGame.
 	m.SetGame("tanks", tanksKeys(), input.Binding{"fire": {32}})
-	if r := focus(t, m, SettingKey, "Fire"); r.Value != "Space" {
+	if r := focus(t, m, RowKey, "Fire"); r.Value != "Space" {
 		t.Fatalf("loaded binding %+v", r)
 	}
 }
 
 func TestSettingsPadBindings(t *testing.T) {
 	m := openMenu(t)
-	r := focus(t, m, SettingPad, "Fire")
+	r := focus(t, m, RowPad, "Fire")
 	if r.Value != "A button, Right trigger" {
 		t.Fatalf("fire row %+v", r)
 	}
@@ -177,11 +178,11 @@ func TestSettingsPadBindings(t *testing.T) {
 	if got := m.S.Pads["tanks"]["rb"]; strings.Join(got, " ") != "fire nextPlayer" {
 		t.Fatalf("saved %v", got)
 	}
-	if r := focus(t, m, SettingPad, "Next weapon"); r.Value != "—" {
+	if r := focus(t, m, RowPad, "Next weapon"); r.Value != "—" {
 		t.Fatalf("nextWeapon row %+v", r)
 	}
 	// Start and Back keep opening the menu and the scoreboard; Back cancels.
-	focus(t, m, SettingPad, "Fire")
+	focus(t, m, RowPad, "Fire")
 	m.Key(keyEnter)
 	m.Pad(input.PadStart)
 	if !strings.HasSuffix(m.Status, "not bound") {
@@ -213,7 +214,7 @@ func TestSettingsLayoutAndClicks(t *testing.T) {
 	if len(g.Rows) >= len(m.Rows) || !g.More[1] || g.More[0] {
 		t.Fatalf("%d of %d rows shown, more %v", len(g.Rows), len(m.Rows), g.More)
 	}
-	focus(t, m, SettingPad, "Turn right")
+	focus(t, m, RowPad, "Turn right")
 	g = m.Layout(1280, 480)
 	if last := g.Rows[len(g.Rows)-1]; last.Index != m.Focus || !g.More[0] {
 		t.Fatalf("focus %d not the last shown row %d", m.Focus, last.Index)
@@ -225,14 +226,14 @@ func TestSettingsLayoutAndClicks(t *testing.T) {
 	}
 	m.Focus = 1
 	g = m.Layout(1280, 720)
-	row := func(label string) Rect {
+	row := func(label string) geom.Rect {
 		for _, rg := range g.Rows {
 			if m.Rows[rg.Index].Label == label {
 				return rg.Row
 			}
 		}
 		t.Fatalf("%q not shown", label)
-		return Rect{}
+		return geom.Rect{}
 	}
 	vs := row("Vsync")
 	m.Click(1280, 720, vs.X+5, vs.Y+5)
@@ -252,34 +253,17 @@ func TestSettingsLayoutAndClicks(t *testing.T) {
 
 // Without a game there is nothing to bind, and the overlay says so.
 func TestSettingsWithoutGame(t *testing.T) {
-	m := NewSettingsMenu(settings.Default(), nil)
+	m := New(settings.Default(), nil)
 	m.Toggle()
 	last := m.Rows[len(m.Rows)-1]
-	if last.Kind != SettingHeading || !strings.Contains(last.Label, "join a game") {
+	if last.Kind != RowHeading || !strings.Contains(last.Label, "join a game") {
 		t.Fatalf("last row %+v", last)
 	}
 	for range 20 {
 		m.Key(keyDown)
-		if m.Rows[m.Focus].Kind == SettingHeading {
+		if m.Rows[m.Focus].Kind == RowHeading {
 			t.Fatal("focus on a heading")
 		}
-	}
-}
-
-// The M menu ends with the client's Settings entry, which asks the wiring
-// to open the overlay.
-func TestMenuSettingsEntry(t *testing.T) {
-	h := New("h", "g", nil)
-	h.SettingsEntry(true)
-	h.Vote.OpenMenu(0)
-	opts := h.Vote.Cur.Options
-	if len(opts) == 0 || opts[len(opts)-1] != SettingsLabel {
-		t.Fatalf("menu %q", opts)
-	}
-	h.Vote.Key(48+len(opts), 10)
-	out := h.Outgoing()
-	if len(out) != 1 || out[0].Kind != OutSettings || h.Vote.Cur != nil {
-		t.Fatalf("out %+v, window %+v", out, h.Vote.Cur)
 	}
 }
 
@@ -287,7 +271,7 @@ func TestMenuSettingsEntry(t *testing.T) {
 // 0.75×, left from there back to Auto; Auto follows the window's width.
 func TestHUDScaleAuto(t *testing.T) {
 	m := openMenu(t)
-	focus(t, m, SettingSlider, "HUD scale")
+	focus(t, m, RowSlider, "HUD scale")
 	if r := m.Rows[m.Focus]; r.Value != "Auto" || r.Fraction != 0 {
 		t.Fatalf("default HUD scale row %+v, want Auto at the slider's start", r)
 	}
@@ -317,12 +301,12 @@ func TestSettingsChooseGameToBind(t *testing.T) {
 	snakes := input.Config{KeySets: []map[int]string{{}, {37: "left", 39: "right"}}}
 	saved := map[string]input.Binding{"snakes": {"left": {65}}}
 	var read []string
-	m := NewSettingsMenu(settings.Default(), nil)
-	m.OfferGames([]SettingsGame{{ID: "tanks", Title: "Tanks", Keys: tanksKeys()}, {ID: "snakes", Title: "Snakes", Keys: snakes}},
+	m := New(settings.Default(), nil)
+	m.OfferGames([]OfferedGame{{ID: "tanks", Title: "Tanks", Keys: tanksKeys()}, {ID: "snakes", Title: "Snakes", Keys: snakes}},
 		func(game string) input.Binding { read = append(read, game); return saved[game] })
 	m.ChooseGame()
 	m.Toggle()
-	r := focus(t, m, SettingChoice, "Game")
+	r := focus(t, m, RowChoice, "Game")
 	if m.Game() != "tanks" || r.Value != "Tanks" || len(read) != 1 {
 		t.Fatalf("game %q, row %q, read %v", m.Game(), r.Value, read)
 	}
@@ -330,7 +314,7 @@ func TestSettingsChooseGameToBind(t *testing.T) {
 	if m.Game() != "snakes" || m.Rows[m.Focus].Value != "Snakes" || read[len(read)-1] != "snakes" {
 		t.Fatalf("after →: game %q, row %+v, read %v", m.Game(), m.Rows[m.Focus], read)
 	}
-	if r := focus(t, m, SettingKey, "Turn left"); r.Value != "A" {
+	if r := focus(t, m, RowKey, "Turn left"); r.Value != "A" {
 		t.Fatalf("snakes' saved left is %q, want A", r.Value)
 	}
 	m.Key(keyEnter)
@@ -338,7 +322,7 @@ func TestSettingsChooseGameToBind(t *testing.T) {
 	if b := m.Bindings(); len(b["left"]) != 1 || b["left"][0] != 90 || m.TakeChanges()&ChangeKeys == 0 {
 		t.Fatalf("bindings %v", b)
 	}
-	focus(t, m, SettingChoice, "Game")
+	focus(t, m, RowChoice, "Game")
 	m.Key(keyEnter)
 	if m.Game() != "tanks" {
 		t.Fatalf("Enter stepped to %q", m.Game())
@@ -350,7 +334,7 @@ func TestSettingsChooseGameToBind(t *testing.T) {
 	}
 	m.SetGame("snakes", snakes, nil) // a match's game
 	for _, r := range m.Rows {
-		if r.Kind == SettingChoice && r.Label == "Game" {
+		if r.Kind == RowChoice && r.Label == "Game" {
 			t.Fatal("the Game row stays while a match gives its game")
 		}
 	}
@@ -360,7 +344,7 @@ func TestSettingsChooseGameToBind(t *testing.T) {
 // the wiring.
 func TestSettingsNamesToggle(t *testing.T) {
 	m := openMenu(t)
-	focus(t, m, SettingToggle, "Player names")
+	focus(t, m, RowToggle, "Player names")
 	if r := m.Rows[m.Focus]; r.Value != "On" {
 		t.Fatalf("row %+v: names start off", r)
 	}
@@ -380,7 +364,7 @@ func TestSettingsKeyRowsInPlayersOrder(t *testing.T) {
 	m := openMenu(t)
 	var got []string
 	for _, r := range m.Rows {
-		if r.Kind == SettingKey {
+		if r.Kind == RowKey {
 			got = append(got, r.Label)
 		}
 	}
@@ -395,7 +379,7 @@ func TestSettingsKeyRowsInPlayersOrder(t *testing.T) {
 // so to the wiring.
 func TestSettingsLightingToggle(t *testing.T) {
 	m := openMenu(t)
-	focus(t, m, SettingToggle, "Night lighting")
+	focus(t, m, RowToggle, "Night lighting")
 	if r := m.Rows[m.Focus]; r.Value != "On" {
 		t.Fatalf("row %+v: lighting starts off", r)
 	}

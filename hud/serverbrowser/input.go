@@ -1,9 +1,11 @@
-package hud
+package serverbrowser
 
 import (
 	"math"
 	"strconv"
 
+	"vimpclient/hud/geom"
+	"vimpclient/hud/plaintext"
 	"vimpclient/internal/words"
 )
 
@@ -12,15 +14,15 @@ import (
 
 // Geometry of the browser card in logical px.
 const (
-	BrowserCardW   = 980
-	BrowserPad     = 16
-	BrowserTitleH  = 30
-	BrowserSignInH = 24
-	BrowserTabsH   = 34
-	BrowserHeadH   = 24
-	BrowserRowH    = 28
-	BrowserFooterH = 78
-	browserStarW   = 22 // the favourite mark before a row
+	CardW        = 980
+	Padding      = 16
+	TitleH       = 30
+	SignInH      = 24
+	TabsH        = 34
+	HeadH        = 24
+	RowH         = 28
+	FooterH      = 78
+	browserStarW = 22 // the favourite mark before a row
 )
 
 // columnWidths are the rooms' columns as parts of a row's width; the
@@ -30,74 +32,74 @@ var (
 	hostColumnWidths = [NumColumns]float64{0.30, 0.11, 0.09, 0, 0, 0.16, 0.34}
 )
 
-// BrowserRowGeom is one line of the page shown.
-type BrowserRowGeom struct {
+// RowGeom is one line of the page shown.
+type RowGeom struct {
 	Index int // into Rows()
-	Row   Rect
+	Row   geom.Rect
 }
 
-// BrowserGeom is where the browser's parts go in a window.
-type BrowserGeom struct {
-	Card, Title, SignIn, Search Rect
-	Tabs                        [3]Rect
-	Head                        Rect
+// Geom is where the browser's parts go in a window.
+type Geom struct {
+	Card, Title, SignIn, Search geom.Rect
+	Tabs                        [3]geom.Rect
+	Head                        geom.Rect
 	// Columns are the cells' x and width within a row (Y and H unused);
 	// Star is the favourite mark's.
-	Columns             [NumColumns]Rect
-	Star                Rect
-	Rows                []BrowserRowGeom
-	Prev, Next, Refresh Rect
-	Pages, Status, Hint Rect
+	Columns             [NumColumns]geom.Rect
+	Star                geom.Rect
+	Rows                []RowGeom
+	Prev, Next, Refresh geom.Rect
+	Pages, Status, Hint geom.Rect
 }
 
 // Layout places the browser in a w×h window (logical px). The rows slice is
 // reused by the next call.
-func (b *Browser) Layout(w, h float64) BrowserGeom {
-	g := BrowserGeom{Rows: b.geom[:0]}
+func (b *Browser) Layout(w, h float64) Geom {
+	g := Geom{Rows: b.geom[:0]}
 	defer func() { b.geom = g.Rows[:0] }()
-	cw := math.Min(BrowserCardW, w-20)
-	rowH := BrowserRowH
-	fixed := BrowserTitleH + BrowserSignInH + BrowserTabsH + BrowserHeadH + BrowserFooterH + 2*BrowserPad
-	if avail := h - 20 - float64(fixed); avail < BrowserPageSize*float64(rowH) {
-		rowH = int(math.Max(16, math.Floor(avail/BrowserPageSize)))
+	cw := math.Min(CardW, w-20)
+	rowH := RowH
+	fixed := TitleH + SignInH + TabsH + HeadH + FooterH + 2*Padding
+	if avail := h - 20 - float64(fixed); avail < PageSize*float64(rowH) {
+		rowH = int(math.Max(16, math.Floor(avail/PageSize)))
 	}
-	ch := float64(fixed) + BrowserPageSize*float64(rowH)
+	ch := float64(fixed) + PageSize*float64(rowH)
 	x, y := math.Round((w-cw)/2), math.Round(math.Max(10, (h-ch)/2))
-	g.Card = Rect{x, y, cw, ch}
-	in := Rect{x + BrowserPad, y + BrowserPad, cw - 2*BrowserPad, ch - 2*BrowserPad}
-	g.Title = Rect{in.X, in.Y, in.W, BrowserTitleH}
-	g.SignIn = Rect{in.X, in.Y + BrowserTitleH, in.W, BrowserSignInH}
-	ty := g.SignIn.Y + BrowserSignInH
+	g.Card = geom.Rect{X: x, Y: y, W: cw, H: ch}
+	in := geom.Rect{X: x + Padding, Y: y + Padding, W: cw - 2*Padding, H: ch - 2*Padding}
+	g.Title = geom.Rect{X: in.X, Y: in.Y, W: in.W, H: TitleH}
+	g.SignIn = geom.Rect{X: in.X, Y: in.Y + TitleH, W: in.W, H: SignInH}
+	ty := g.SignIn.Y + SignInH
 	tabW := 130.0
 	for i := range g.Tabs {
-		g.Tabs[i] = Rect{in.X + float64(i)*(tabW+6), ty + 2, tabW, BrowserTabsH - 6}
+		g.Tabs[i] = geom.Rect{X: in.X + float64(i)*(tabW+6), Y: ty + 2, W: tabW, H: TabsH - 6}
 	}
 	sx := in.X + 3*(tabW+6) + 10
-	g.Search = Rect{sx, ty + 2, math.Max(60, in.X+in.W-sx), BrowserTabsH - 6}
-	g.Head = Rect{in.X, ty + BrowserTabsH, in.W, BrowserHeadH}
+	g.Search = geom.Rect{X: sx, Y: ty + 2, W: math.Max(60, in.X+in.W-sx), H: TabsH - 6}
+	g.Head = geom.Rect{X: in.X, Y: ty + TabsH, W: in.W, H: HeadH}
 	widths := columnWidths
 	if b.Tab != TabRooms {
 		widths = hostColumnWidths
 	}
-	g.Star = Rect{X: in.X, W: browserStarW}
+	g.Star = geom.Rect{X: in.X, W: browserStarW}
 	cx := in.X + browserStarW
 	for i, f := range widths {
 		cellW := (in.W - browserStarW) * f
-		g.Columns[i] = Rect{X: cx, W: cellW}
+		g.Columns[i] = geom.Rect{X: cx, W: cellW}
 		cx += cellW
 	}
-	ry := g.Head.Y + BrowserHeadH
+	ry := g.Head.Y + HeadH
 	for i := range b.Rows() {
-		g.Rows = append(g.Rows, BrowserRowGeom{Index: i, Row: Rect{in.X, ry + float64(i*rowH), in.W, float64(rowH)}})
+		g.Rows = append(g.Rows, RowGeom{Index: i, Row: geom.Rect{X: in.X, Y: ry + float64(i*rowH), W: in.W, H: float64(rowH)}})
 	}
-	fy := ry + BrowserPageSize*float64(rowH) + 6
-	g.Pages = Rect{in.X, fy, in.W * 0.5, 22}
+	fy := ry + PageSize*float64(rowH) + 6
+	g.Pages = geom.Rect{X: in.X, Y: fy, W: in.W * 0.5, H: 22}
 	bw := 86.0
-	g.Refresh = Rect{in.X + in.W - bw, fy, bw, 22}
-	g.Next = Rect{g.Refresh.X - 8 - bw, fy, bw, 22}
-	g.Prev = Rect{g.Next.X - 8 - bw, fy, bw, 22}
-	g.Status = Rect{in.X, fy + 26, in.W, 20}
-	g.Hint = Rect{in.X, fy + 48, in.W, 20}
+	g.Refresh = geom.Rect{X: in.X + in.W - bw, Y: fy, W: bw, H: 22}
+	g.Next = geom.Rect{X: g.Refresh.X - 8 - bw, Y: fy, W: bw, H: 22}
+	g.Prev = geom.Rect{X: g.Next.X - 8 - bw, Y: fy, W: bw, H: 22}
+	g.Status = geom.Rect{X: in.X, Y: fy + 26, W: in.W, H: 20}
+	g.Hint = geom.Rect{X: in.X, Y: fy + 48, W: in.W, H: 20}
 	return g
 }
 
@@ -146,7 +148,7 @@ func (b *Browser) Key(code int, shift, ctrl bool) {
 		if shift {
 			d = 2
 		}
-		b.SetTab(BrowserTab((int(b.Tab) + d) % len(TabNames)))
+		b.SetTab(Tab((int(b.Tab) + d) % len(TabNames)))
 	case 191: // "/"
 		b.Searching = true
 	case 70: // F: favourite; Ctrl+F: search
@@ -159,7 +161,7 @@ func (b *Browser) Key(code int, shift, ctrl bool) {
 		b.Refresh()
 	case 27:
 		if b.Joining != nil {
-			b.requests = append(b.requests, BrowserRequest{Kind: RequestCancel})
+			b.requests = append(b.requests, Request{Kind: RequestCancel})
 		}
 	}
 }
@@ -176,7 +178,7 @@ func (b *Browser) Type(rs []rune) {
 			b.Searching = r == '/'
 			continue
 		}
-		if isControl(r) || len([]rune(b.Search)) >= maxSearch {
+		if plaintext.IsControl(r) || len([]rune(b.Search)) >= maxSearch {
 			continue
 		}
 		b.Search += string(r)
@@ -198,7 +200,7 @@ func (b *Browser) Backspace() {
 }
 
 // SetTab shows tab t from its first page.
-func (b *Browser) SetTab(t BrowserTab) {
+func (b *Browser) SetTab(t Tab) {
 	if int(t) >= len(TabNames) {
 		return
 	}
@@ -214,7 +216,7 @@ func (b *Browser) move(d int) {
 	switch s := b.Sel + d; {
 	case s < 0 && b.Page > 0:
 		b.turn(b.Page - 1)
-		b.Sel = BrowserPageSize - 1
+		b.Sel = PageSize - 1
 		b.clampSel()
 	case s >= n && b.Page+1 < b.pages():
 		b.turn(b.Page + 1)
@@ -230,7 +232,7 @@ func (b *Browser) turn(p int) {
 	}
 	b.Page, b.Sel = p, 0
 	if b.Tab == TabRooms && !b.complete {
-		b.requestRooms(p * BrowserPageSize)
+		b.requestRooms(p * PageSize)
 		return
 	}
 	b.pingPage()
@@ -250,7 +252,7 @@ func (b *Browser) Click(w, h, x, y, now float64) {
 	}
 	for i, r := range g.Tabs {
 		if r.Contains(x, y) {
-			b.SetTab(BrowserTab(i))
+			b.SetTab(Tab(i))
 			return
 		}
 	}
@@ -269,14 +271,14 @@ func (b *Browser) Click(w, h, x, y, now float64) {
 		if !rg.Row.Contains(x, y) {
 			continue
 		}
-		double := rg.Index == b.Sel && rg.Index == b.lastRow && now-b.lastClick <= doubleClickMs
-		b.Sel, b.lastRow, b.lastClick = rg.Index, rg.Index, now
+		double := b.click.press(rg.Index, now) && rg.Index == b.Sel
+		b.Sel = rg.Index
 		if g.Star.X <= x && x < g.Star.X+g.Star.W {
 			b.toggleFavourite()
 			return
 		}
 		if double {
-			b.lastRow = -1
+			b.click.row = -1
 			b.join()
 		}
 		return
@@ -286,10 +288,10 @@ func (b *Browser) Click(w, h, x, y, now float64) {
 // PageText is the footer's page line: "Page 2 of 3 · 23 rooms".
 func (b *Browser) PageText() string {
 	k := pageKey{b.Tab, b.Page, b.pages(), b.TabCount(b.Tab), b.Loading, b.unshown}
-	if k == b.pageKey && b.pageText != "" {
-		return b.pageText
+	if k == b.shown.pageKey && b.shown.page != "" {
+		return b.shown.page
 	}
-	b.pageKey = k
+	b.shown.pageKey = k
 	one, many := "room", "rooms"
 	if b.Tab != TabRooms {
 		one, many = "host", "hosts"
@@ -301,28 +303,28 @@ func (b *Browser) PageText() string {
 	if k.loading {
 		s += " · loading…"
 	}
-	b.pageText = s
+	b.shown.page = s
 	return s
 }
 
 type pageKey struct {
-	tab                BrowserTab
+	tab                Tab
 	page, pages, count int
 	loading            bool
 	unshown            string
 }
 
-// BrowserHint is the browser's key line.
-const BrowserHint = "↑↓ choose · Enter or double-click join · N play now · ←→ page · Tab lists · / search · F favourite · R refresh · S sign in"
+// Hint is the browser's key line.
+const Hint = "↑↓ choose · Enter or double-click join · N play now · ←→ page · Tab lists · / search · F favourite · R refresh · S sign in"
 
 // TabLabel is a tab's label with its count: "Rooms (12)".
-func (b *Browser) TabLabel(t BrowserTab) string {
+func (b *Browser) TabLabel(t Tab) string {
 	n := b.TabCount(t)
-	if b.tabLabels[t] == "" || b.tabCounts[t] != n {
-		b.tabCounts[t] = n
-		b.tabLabels[t] = TabNames[t] + " (" + strconv.Itoa(n) + ")"
+	if b.shown.tabLabels[t] == "" || b.shown.tabCounts[t] != n {
+		b.shown.tabCounts[t] = n
+		b.shown.tabLabels[t] = TabNames[t] + " (" + strconv.Itoa(n) + ")"
 	}
-	return b.tabLabels[t]
+	return b.shown.tabLabels[t]
 }
 
 // EmptyText is what an empty page says ("" when it has lines).
@@ -331,29 +333,29 @@ func (b *Browser) EmptyText() string {
 		return ""
 	}
 	k := emptyKey{b.Tab, b.applied, b.Loading, b.Err}
-	if k == b.emptyKey && b.emptyText != "" {
-		return b.emptyText
+	if k == b.shown.emptyKey && b.shown.empty != "" {
+		return b.shown.empty
 	}
-	b.emptyKey = k
+	b.shown.emptyKey = k
 	switch {
 	case b.Tab == TabRecent:
-		b.emptyText = "No hosts joined yet"
+		b.shown.empty = "No hosts joined yet"
 	case b.Tab == TabFavourites:
-		b.emptyText = "No favourites yet: F marks the selected room or host"
+		b.shown.empty = "No favourites yet: F marks the selected room or host"
 	case b.Loading:
-		b.emptyText = "Loading rooms…"
+		b.shown.empty = "Loading rooms…"
 	case b.Err != "":
-		b.emptyText = b.Err + " — R tries again"
+		b.shown.empty = b.Err + " — R tries again"
 	case b.applied != "":
-		b.emptyText = "No rooms match “" + b.applied + "”"
+		b.shown.empty = "No rooms match “" + b.applied + "”"
 	default:
-		b.emptyText = "No rooms on this master right now — R refreshes"
+		b.shown.empty = "No rooms on this master right now — R refreshes"
 	}
-	return b.emptyText
+	return b.shown.empty
 }
 
 type emptyKey struct {
-	tab     BrowserTab
+	tab     Tab
 	search  string
 	loading bool
 	err     string

@@ -1,10 +1,12 @@
-package hud
+package serverbrowser
 
 import (
 	"strconv"
 	"time"
 
 	"vimpclient/hostlist"
+	"vimpclient/hud/geom"
+	"vimpclient/hud/plaintext"
 )
 
 // The browser's sign-in (in the system browser, or with a pasted token),
@@ -34,10 +36,10 @@ type account struct {
 	pasting   bool
 	paste     []byte
 	// pendingJoin is a join waiting for a sign-in: made once it is done.
-	pendingJoin *BrowserChoice
+	pendingJoin *Choice
 	// offer is the room found for a stale saved entry (offerFor its key):
 	// Enter on that entry joins it.
-	offer    *BrowserChoice
+	offer    *Choice
 	offerFor string
 	// pasteText is the paste field's line, kept per length.
 	pasteText string
@@ -84,7 +86,7 @@ func (b *Browser) signedInNow() bool {
 // joinChoice joins c: a stale entry's offered match instead of the entry;
 // a room of this master only when signed in (else the join waits for the
 // sign-in it offers); a saved room (saved) once found again on its master.
-func (b *Browser) joinChoice(c BrowserChoice, saved bool) {
+func (b *Browser) joinChoice(c Choice, saved bool) {
 	if b.offer != nil && b.offerFor == choiceKey(c) {
 		c, saved = *b.offer, false
 	}
@@ -95,14 +97,14 @@ func (b *Browser) joinChoice(c BrowserChoice, saved bool) {
 		return
 	}
 	if c.Kind == hostlist.Lobby && saved {
-		b.requests = append(b.requests, BrowserRequest{Kind: RequestResolve, Choice: c})
+		b.requests = append(b.requests, Request{Kind: RequestResolve, Choice: c})
 		b.setStatus("Looking for "+c.Label()+" on its master…", false)
 		return
 	}
-	b.requests = append(b.requests, BrowserRequest{Kind: RequestJoin, Choice: c})
+	b.requests = append(b.requests, Request{Kind: RequestJoin, Choice: c})
 }
 
-func choiceKey(c BrowserChoice) string {
+func choiceKey(c Choice) string {
 	return hostlist.Entry{Kind: c.Kind, Address: c.Address, Room: c.Room, RoomID: c.RoomID, Name: c.Name, GameID: c.GameID, Owner: c.Owner}.Key()
 }
 
@@ -114,7 +116,7 @@ func (b *Browser) accountKey(code int, ctrl bool) bool {
 		case 13:
 			b.pasting = false
 			if len(b.paste) > 0 {
-				b.requests = append(b.requests, BrowserRequest{Kind: RequestSignInToken, Text: string(b.paste)})
+				b.requests = append(b.requests, Request{Kind: RequestSignInToken, Text: string(b.paste)})
 				b.setStatus("Checking the pasted token…", false)
 			}
 			clear(b.paste)
@@ -129,7 +131,7 @@ func (b *Browser) accountKey(code int, ctrl bool) bool {
 			}
 		case keyV:
 			if ctrl {
-				b.requests = append(b.requests, BrowserRequest{Kind: RequestPaste})
+				b.requests = append(b.requests, Request{Kind: RequestPaste})
 			}
 		}
 		return true // the field has every key while open
@@ -144,7 +146,7 @@ func (b *Browser) accountKey(code int, ctrl bool) bool {
 		b.pasting = true
 	case keySignOut:
 		if b.SignIn.State != SignedOut {
-			b.requests = append(b.requests, BrowserRequest{Kind: RequestSignOut})
+			b.requests = append(b.requests, Request{Kind: RequestSignOut})
 		}
 	case keyPlayNow:
 		b.PlayNow()
@@ -152,7 +154,7 @@ func (b *Browser) accountKey(code int, ctrl bool) bool {
 		if !b.signingIn {
 			return false
 		}
-		b.requests = append(b.requests, BrowserRequest{Kind: RequestSignInCancel})
+		b.requests = append(b.requests, Request{Kind: RequestSignInCancel})
 	default:
 		return false
 	}
@@ -193,7 +195,7 @@ func (b *Browser) StartSignIn() {
 		return
 	}
 	b.signingIn = true
-	b.requests = append(b.requests, BrowserRequest{Kind: RequestSignInStart})
+	b.requests = append(b.requests, Request{Kind: RequestSignInStart})
 	b.setStatus("Opening the sign-in in your browser…", false)
 }
 
@@ -231,17 +233,17 @@ func (b *Browser) PlayNow() {
 
 // PlayNowGame asks for a room of game ("" any) to play at once.
 func (b *Browser) PlayNowGame(game string) {
-	b.requests = append(b.requests, BrowserRequest{Kind: RequestQuickPlay, GameID: game})
+	b.requests = append(b.requests, Request{Kind: RequestQuickPlay, GameID: game})
 	what := "a room"
 	if game != "" {
-		what = "a room of " + cleanText(game)
+		what = "a room of " + plaintext.Clean(game)
 	}
 	b.setStatus("Finding "+what+" to play now…", false)
 }
 
 // QuickPlayFound hands over the room chosen to play now, or why there is
 // none.
-func (b *Browser) QuickPlayFound(c BrowserChoice, err error) {
+func (b *Browser) QuickPlayFound(c Choice, err error) {
 	if err != nil {
 		b.setStatus("Play now: "+err.Error(), true)
 		return
@@ -264,11 +266,11 @@ const (
 // Resolved hands over where the saved room asked was found: found is
 // joined (exact or same), or offered (loose: Enter on the entry joins it);
 // n is how many rooms share its name, for the words when none is taken.
-func (b *Browser) Resolved(asked, found BrowserChoice, how ResolveKind, n int, err error) {
+func (b *Browser) Resolved(asked, found Choice, how ResolveKind, n int, err error) {
 	if b.Joining != nil {
 		return
 	}
-	name := "“" + cleanText(asked.Label()) + "”"
+	name := "“" + plaintext.Clean(asked.Label()) + "”"
 	switch {
 	case err != nil:
 		b.setStatus(name+": "+err.Error(), true)
@@ -276,7 +278,7 @@ func (b *Browser) Resolved(asked, found BrowserChoice, how ResolveKind, n int, e
 		b.joinChoice(found, false)
 	case how == ResolvedLoose:
 		b.offer, b.offerFor = &found, choiceKey(asked)
-		b.setStatus(name+" is not on its master any more (its host left or restarted); found “"+cleanText(found.Label())+"”"+
+		b.setStatus(name+" is not on its master any more (its host left or restarted); found “"+plaintext.Clean(found.Label())+"”"+
 			gameWords(found.GameID)+": Enter joins it", true)
 	case n > 1:
 		b.setStatus(name+" is not on its master any more, and "+strconv.Itoa(n)+" rooms have its name: choose one in Rooms", true)
@@ -289,13 +291,13 @@ func gameWords(game string) string {
 	if game == "" {
 		return ""
 	}
-	return " (" + cleanText(game) + ")"
+	return " (" + plaintext.Clean(game) + ")"
 }
 
 // AccountGeom is where the account buttons go: on the sign-in line's right
 // (Sign in and Paste token, or Sign out), Play now in the footer.
 type AccountGeom struct {
-	SignIn, Paste, SignOut, PlayNow Rect
+	SignIn, Paste, SignOut, PlayNow geom.Rect
 }
 
 // Account button sizes in logical px.
@@ -306,24 +308,24 @@ const (
 
 // AccountLayout places the account buttons within g. A button not shown
 // has a zero rectangle.
-func (b *Browser) AccountLayout(g BrowserGeom) AccountGeom {
+func (b *Browser) AccountLayout(g Geom) AccountGeom {
 	var a AccountGeom
 	s := g.SignIn
 	right := s.X + s.W
 	y, h := s.Y+1, s.H-3
 	if b.SignIn.State == SignedIn {
-		a.SignOut = Rect{right - accountBtnW, y, accountBtnW, h}
+		a.SignOut = geom.Rect{X: right - accountBtnW, Y: y, W: accountBtnW, H: h}
 	} else {
-		a.Paste = Rect{right - accountBtnW, y, accountBtnW, h}
-		a.SignIn = Rect{a.Paste.X - 8 - accountBtnW, y, accountBtnW, h}
+		a.Paste = geom.Rect{X: right - accountBtnW, Y: y, W: accountBtnW, H: h}
+		a.SignIn = geom.Rect{X: a.Paste.X - 8 - accountBtnW, Y: y, W: accountBtnW, H: h}
 	}
-	a.PlayNow = Rect{g.Prev.X - 8 - playNowW, g.Prev.Y, playNowW, g.Prev.H}
+	a.PlayNow = geom.Rect{X: g.Prev.X - 8 - playNowW, Y: g.Prev.Y, W: playNowW, H: g.Prev.H}
 	return a
 }
 
 // accountClick handles a press on an account button; it reports whether
 // one was pressed.
-func (b *Browser) accountClick(g BrowserGeom, x, y float64) bool {
+func (b *Browser) accountClick(g Geom, x, y float64) bool {
 	a := b.AccountLayout(g)
 	switch {
 	case a.SignIn.Contains(x, y):
@@ -331,7 +333,7 @@ func (b *Browser) accountClick(g BrowserGeom, x, y float64) bool {
 	case a.Paste.Contains(x, y):
 		b.pasting = true
 	case a.SignOut.Contains(x, y):
-		b.requests = append(b.requests, BrowserRequest{Kind: RequestSignOut})
+		b.requests = append(b.requests, Request{Kind: RequestSignOut})
 	case a.PlayNow.Contains(x, y):
 		b.PlayNow()
 	default:

@@ -1,4 +1,13 @@
-package hud
+// Package settingsmenu holds the settings overlay's model (F10, or
+// Settings in the M menu): volumes, the window, the HUD, the team colours,
+// and the key and gamepad bindings of a game.
+//
+// The overlay outlives connections, so the window owns it rather than the
+// per-connection HUD: feed it keys (Key), gamepad presses (Pad) and clicks
+// (Click) while it is Open, apply what TakeChanges reports at once, save S
+// with settings.Save and Bindings with input.SaveBindings, and draw it last
+// with the hud/view package's DrawSettings, from Layout.
+package settingsmenu
 
 import (
 	"maps"
@@ -6,20 +15,21 @@ import (
 	"slices"
 	"strconv"
 
+	"vimpclient/hud/geom"
 	"vimpclient/input"
 	"vimpclient/settings"
 )
 
-// SettingKind tells what a settings row holds and how it is changed.
-type SettingKind uint8
+// RowKind tells what a settings row holds and how it is changed.
+type RowKind uint8
 
 const (
-	SettingHeading SettingKind = iota // a section title, never focused
-	SettingSlider                     // a number stepped with ←/→
-	SettingToggle                     // on or off
-	SettingChoice                     // one of a few names
-	SettingKey                        // a command's keyboard keys: Enter, then a key
-	SettingPad                        // a command's gamepad controls: Enter, then a control
+	RowHeading RowKind = iota // a section title, never focused
+	RowSlider                 // a number stepped with ←/→
+	RowToggle                 // on or off
+	RowChoice                 // one of a few names
+	RowKey                    // a command's keyboard keys: Enter, then a key
+	RowPad                    // a command's gamepad controls: Enter, then a control
 )
 
 // settingID names the setting a slider, toggle or choice row changes.
@@ -41,12 +51,12 @@ const (
 	setGame
 )
 
-// SettingsChange says what the wiring must apply after a key or click.
-type SettingsChange uint16
+// Change says what the wiring must apply after a key or click.
+type Change uint16
 
 const (
-	ChangeVolume     SettingsChange = 1 << iota // master or effects volume
-	ChangeFullscreen                            // the window's fullscreen
+	ChangeVolume     Change = 1 << iota // master or effects volume
+	ChangeFullscreen                    // the window's fullscreen
 	ChangeVsync
 	ChangeNetGraph
 	ChangeMotion   // reduced motion
@@ -68,9 +78,9 @@ const (
 	CapturePad          // the next gamepad control binds it
 )
 
-// SettingsRow is one line of the overlay.
-type SettingsRow struct {
-	Kind     SettingKind
+// Row is one line of the overlay.
+type Row struct {
+	Kind     RowKind
 	Label    string
 	Value    string  // what is shown right: "80 %", "On", "W, Up"
 	Fraction float64 // a slider's position, 0..1
@@ -134,16 +144,16 @@ func hudScaleLabel(v float64) string {
 	return strconv.FormatFloat(v, 'g', -1, 64) + "×"
 }
 
-// SettingsMenu is the settings overlay (F10, or Settings in the M menu):
+// Menu is the settings overlay (F10, or Settings in the M menu):
 // volumes, the window, the HUD, the team colours, and the game's key and
 // gamepad bindings. It is plain Go: the wiring feeds it keys, gamepad
 // controls and clicks, applies what TakeChanges reports at once, and saves
 // S and Bindings. It outlives connections (the window owns it, not the
 // per-connection HUD).
-type SettingsMenu struct {
+type Menu struct {
 	Open    bool
 	S       settings.Settings
-	Rows    []SettingsRow
+	Rows    []Row
 	Focus   int // index into Rows; never a heading
 	Capture Capture
 	// Status is the last thing the overlay has to say ("fire: Space", "Tab
@@ -151,23 +161,23 @@ type SettingsMenu struct {
 	Status string
 
 	game     string
-	games    []SettingsGame                  // the games whose keys can be bound without playing them
+	games    []OfferedGame                   // the games whose keys can be bound without playing them
 	load     func(game string) input.Binding // reads the player's bindings of one
 	choosing bool                            // the Game row chooses among games (no match gives its own)
 	cfg      input.Config                    // the game's keys as the host sent them
 	keys     input.Binding                   // the player's bindings for game
 	reserved map[int]string
 	pads     input.PadMap // the layout derived from cfg
-	changed  SettingsChange
+	changed  Change
 	top      int // first row shown when the rows do not fit
-	geom     []SettingsRowGeom
+	geom     []RowGeom
 }
 
-// NewSettingsMenu makes the overlay for s. reserved are the keys the
+// New makes the overlay for s. reserved are the keys the
 // window keeps for itself (code → what they do, "the net graph"), which
 // are never bound to a command.
-func NewSettingsMenu(s settings.Settings, reserved map[int]string) *SettingsMenu {
-	m := &SettingsMenu{S: s, reserved: maps.Clone(reserved)}
+func New(s settings.Settings, reserved map[int]string) *Menu {
+	m := &Menu{S: s, reserved: maps.Clone(reserved)}
 	m.rebuild()
 	return m
 }
@@ -175,7 +185,7 @@ func NewSettingsMenu(s settings.Settings, reserved map[int]string) *SettingsMenu
 // SetGame gives the overlay the game's keys (from CONFIG_DATA, before any
 // binding) and the player's bindings for it; without a game the binding
 // sections say so.
-func (m *SettingsMenu) SetGame(game string, cfg input.Config, keys input.Binding) {
+func (m *Menu) SetGame(game string, cfg input.Config, keys input.Binding) {
 	m.game, m.cfg = game, cfg
 	m.choosing = false // a match's game, or pickGame sets it again
 	m.keys = input.Binding{}
@@ -187,9 +197,9 @@ func (m *SettingsMenu) SetGame(game string, cfg input.Config, keys input.Binding
 	m.rebuild()
 }
 
-// SettingsGame is a game whose keys the overlay can bind before it is
+// OfferedGame is a game whose keys the overlay can bind before it is
 // played: its id, its name and its keys as its CONFIG_DATA gives them.
-type SettingsGame struct {
+type OfferedGame struct {
 	ID, Title string
 	Keys      input.Config
 }
@@ -197,23 +207,23 @@ type SettingsGame struct {
 // OfferGames gives the overlay games whose keys it can bind with no match
 // running, and load, which reads the player's saved bindings of one (nil:
 // none saved). ChooseGame shows them.
-func (m *SettingsMenu) OfferGames(games []SettingsGame, load func(game string) input.Binding) {
+func (m *Menu) OfferGames(games []OfferedGame, load func(game string) input.Binding) {
 	m.games, m.load = slices.Clone(games), load
 }
 
 // ChooseGame makes the overlay bind the keys of one of the offered games,
 // chosen on its Game row (the start screen's Settings: no match gives its
 // game): the game it edited last if offered, else the first.
-func (m *SettingsMenu) ChooseGame() {
+func (m *Menu) ChooseGame() {
 	if len(m.games) == 0 {
 		return
 	}
-	i := slices.IndexFunc(m.games, func(g SettingsGame) bool { return g.ID == m.game })
+	i := slices.IndexFunc(m.games, func(g OfferedGame) bool { return g.ID == m.game })
 	m.pickGame(max(i, 0))
 }
 
 // pickGame edits the bindings of offered game i.
-func (m *SettingsMenu) pickGame(i int) {
+func (m *Menu) pickGame(i int) {
 	g := m.games[i]
 	var b input.Binding
 	if m.load != nil {
@@ -225,10 +235,10 @@ func (m *SettingsMenu) pickGame(i int) {
 }
 
 // Game is the game whose bindings the overlay edits ("" before one).
-func (m *SettingsMenu) Game() string { return m.game }
+func (m *Menu) Game() string { return m.game }
 
 // Bindings are the player's key bindings for the game (a copy).
-func (m *SettingsMenu) Bindings() input.Binding {
+func (m *Menu) Bindings() input.Binding {
 	out := input.Binding{}
 	for c, codes := range m.keys {
 		out[c] = append([]int(nil), codes...)
@@ -237,30 +247,30 @@ func (m *SettingsMenu) Bindings() input.Binding {
 }
 
 // PadMap is the game's gamepad layout with the player's bindings applied.
-func (m *SettingsMenu) PadMap() input.PadMap {
+func (m *Menu) PadMap() input.PadMap {
 	pm, _ := m.pads.WithOverrides(m.cfg, m.S.Pads[m.game])
 	return pm
 }
 
 // Toggle opens or closes the overlay.
-func (m *SettingsMenu) Toggle() {
+func (m *Menu) Toggle() {
 	if m.Open {
 		m.Close()
 		return
 	}
 	m.Open, m.Status = true, ""
 	m.rebuild()
-	if m.Focus <= 0 || m.Focus >= len(m.Rows) || m.Rows[m.Focus].Kind == SettingHeading {
+	if m.Focus <= 0 || m.Focus >= len(m.Rows) || m.Rows[m.Focus].Kind == RowHeading {
 		m.Focus = m.next(-1, 1)
 	}
 }
 
 // Close closes the overlay, dropping a binding it waited for.
-func (m *SettingsMenu) Close() { m.Open, m.Capture = false, CaptureNone }
+func (m *Menu) Close() { m.Open, m.Capture = false, CaptureNone }
 
 // SyncWindow takes the window's own state changed by its keys (F11, F3),
 // so the overlay shows it; nothing is reported as changed.
-func (m *SettingsMenu) SyncWindow(fullscreen, netGraph bool) {
+func (m *Menu) SyncWindow(fullscreen, netGraph bool) {
 	if m.S.Fullscreen != fullscreen || m.S.NetGraph != netGraph {
 		m.S.Fullscreen, m.S.NetGraph = fullscreen, netGraph
 		m.rebuild()
@@ -268,18 +278,18 @@ func (m *SettingsMenu) SyncWindow(fullscreen, netGraph bool) {
 }
 
 // TakeChanges reports what changed since the last call and forgets it.
-func (m *SettingsMenu) TakeChanges() SettingsChange {
+func (m *Menu) TakeChanges() Change {
 	c := m.changed
 	m.changed = 0
 	return c
 }
 
 // next is the first focusable row after from in direction dir, wrapping.
-func (m *SettingsMenu) next(from, dir int) int {
+func (m *Menu) next(from, dir int) int {
 	n := len(m.Rows)
 	for i := 1; i <= n; i++ {
 		k := ((from+dir*i)%n + n) % n
-		if m.Rows[k].Kind != SettingHeading {
+		if m.Rows[k].Kind != RowHeading {
 			return k
 		}
 	}
@@ -305,7 +315,7 @@ const (
 // choose and change, Enter and Space toggle or start a binding, Delete
 // gives a binding back to the game's default, Escape cancels a binding or
 // closes. While a key binding waits, the key binds (Escape cancels).
-func (m *SettingsMenu) Key(code int) {
+func (m *Menu) Key(code int) {
 	if !m.Open || len(m.Rows) == 0 {
 		return
 	}
@@ -353,7 +363,7 @@ func (m *SettingsMenu) Key(code int) {
 // Pad handles a gamepad control going down while the overlay is open: it
 // binds when a gamepad binding waits (Back cancels), else the d-pad and
 // stick choose and change, A acts as Enter and B as Escape.
-func (m *SettingsMenu) Pad(ctl input.PadControl) {
+func (m *Menu) Pad(ctl input.PadControl) {
 	if !m.Open {
 		return
 	}
@@ -388,7 +398,7 @@ func (m *SettingsMenu) Pad(ctl input.PadControl) {
 }
 
 // adjust steps the focused slider, toggle or choice by dir.
-func (m *SettingsMenu) adjust(dir int) {
+func (m *Menu) adjust(dir int) {
 	r := &m.Rows[m.Focus]
 	s := &m.S
 	// Values are counted in whole steps (perUnit of them in 1), so 95 %
@@ -427,26 +437,26 @@ func (m *SettingsMenu) adjust(dir int) {
 }
 
 // nextGame steps the Game row by dir through the offered games.
-func (m *SettingsMenu) nextGame(dir int) {
+func (m *Menu) nextGame(dir int) {
 	n := len(m.games)
 	if n == 0 {
 		return
 	}
-	i := slices.IndexFunc(m.games, func(g SettingsGame) bool { return g.ID == m.game })
+	i := slices.IndexFunc(m.games, func(g OfferedGame) bool { return g.ID == m.game })
 	j := ((i+dir)%n + n) % n
 	m.pickGame(j)
 	m.Status = "binding the keys of " + m.games[j].Title
 }
 
 // activate toggles the focused toggle or choice, or starts a binding.
-func (m *SettingsMenu) activate() {
+func (m *Menu) activate() {
 	r := &m.Rows[m.Focus]
 	s := &m.S
 	switch r.Kind {
-	case SettingKey:
+	case RowKey:
 		m.Capture, m.Status = CaptureKey, "press a key for "+r.command+" (Esc: cancel)"
 		return
-	case SettingPad:
+	case RowPad:
 		m.Capture, m.Status = CapturePad, "press a gamepad button for "+r.command+" (Back or Esc: cancel)"
 		return
 	}
@@ -489,16 +499,16 @@ func (m *SettingsMenu) activate() {
 }
 
 // reset gives the focused binding back to the game's default.
-func (m *SettingsMenu) reset() {
+func (m *Menu) reset() {
 	r := &m.Rows[m.Focus]
 	switch r.Kind {
-	case SettingKey:
+	case RowKey:
 		if _, ok := m.keys[r.command]; ok {
 			delete(m.keys, r.command)
 			m.changed |= ChangeKeys
 		}
 		m.Status = r.command + ": the game's keys"
-	case SettingPad:
+	case RowPad:
 		over := m.S.Pads[m.game]
 		for name, cmds := range over {
 			for _, c := range cmds {
@@ -516,7 +526,7 @@ func (m *SettingsMenu) reset() {
 }
 
 // rebuild lays out the rows from the settings and the game's commands.
-func (m *SettingsMenu) rebuild() {
+func (m *Menu) rebuild() {
 	s := &m.S
 	onOff := func(on bool) string {
 		if on {
@@ -530,28 +540,28 @@ func (m *SettingsMenu) rebuild() {
 		palette = "Colour-blind safe"
 	}
 	rows := append(m.Rows[:0],
-		SettingsRow{Kind: SettingHeading, Label: "Sound"},
-		SettingsRow{Kind: SettingSlider, Label: "Master volume", Value: pct(s.MasterVolume), Fraction: s.MasterVolume, id: setMaster},
-		SettingsRow{Kind: SettingSlider, Label: "Effects volume", Value: pct(s.EffectsVolume), Fraction: s.EffectsVolume, id: setEffects},
-		SettingsRow{Kind: SettingHeading, Label: "Display"},
-		SettingsRow{Kind: SettingToggle, Label: "Fullscreen", Value: onOff(s.Fullscreen), id: setFullscreen},
-		SettingsRow{Kind: SettingToggle, Label: "Vsync", Value: onOff(s.Vsync), id: setVsync},
-		SettingsRow{Kind: SettingToggle, Label: "Net graph", Value: onOff(s.NetGraph), id: setNetGraph},
-		SettingsRow{Kind: SettingToggle, Label: "Reduced motion", Value: onOff(s.ReducedMotion), id: setMotion},
-		SettingsRow{Kind: SettingToggle, Label: "Player names", Value: onOff(s.Names), id: setNames},
-		SettingsRow{Kind: SettingToggle, Label: "Night lighting", Value: onOff(s.Lighting), id: setLighting},
-		SettingsRow{Kind: SettingToggle, Label: "Mouse aims the gun", Value: onOff(s.MouseAim), id: setMouseAim},
-		SettingsRow{Kind: SettingSlider, Label: "HUD scale", Value: hudScaleLabel(s.HUDScale),
+		Row{Kind: RowHeading, Label: "Sound"},
+		Row{Kind: RowSlider, Label: "Master volume", Value: pct(s.MasterVolume), Fraction: s.MasterVolume, id: setMaster},
+		Row{Kind: RowSlider, Label: "Effects volume", Value: pct(s.EffectsVolume), Fraction: s.EffectsVolume, id: setEffects},
+		Row{Kind: RowHeading, Label: "Display"},
+		Row{Kind: RowToggle, Label: "Fullscreen", Value: onOff(s.Fullscreen), id: setFullscreen},
+		Row{Kind: RowToggle, Label: "Vsync", Value: onOff(s.Vsync), id: setVsync},
+		Row{Kind: RowToggle, Label: "Net graph", Value: onOff(s.NetGraph), id: setNetGraph},
+		Row{Kind: RowToggle, Label: "Reduced motion", Value: onOff(s.ReducedMotion), id: setMotion},
+		Row{Kind: RowToggle, Label: "Player names", Value: onOff(s.Names), id: setNames},
+		Row{Kind: RowToggle, Label: "Night lighting", Value: onOff(s.Lighting), id: setLighting},
+		Row{Kind: RowToggle, Label: "Mouse aims the gun", Value: onOff(s.MouseAim), id: setMouseAim},
+		Row{Kind: RowSlider, Label: "HUD scale", Value: hudScaleLabel(s.HUDScale),
 			Fraction: hudScaleStop(s.HUDScale) / hudScaleStops, id: setHUDScale},
-		SettingsRow{Kind: SettingChoice, Label: "Team colours", Value: palette, id: setPalette},
+		Row{Kind: RowChoice, Label: "Team colours", Value: palette, id: setPalette},
 	)
 	if m.choosing {
 		title := m.game
-		if i := slices.IndexFunc(m.games, func(g SettingsGame) bool { return g.ID == m.game }); i >= 0 {
+		if i := slices.IndexFunc(m.games, func(g OfferedGame) bool { return g.ID == m.game }); i >= 0 {
 			title = m.games[i].Title
 		}
-		rows = append(rows, SettingsRow{Kind: SettingHeading, Label: "Controls"},
-			SettingsRow{Kind: SettingChoice, Label: "Game", Value: title, id: setGame})
+		rows = append(rows, Row{Kind: RowHeading, Label: "Controls"},
+			Row{Kind: RowChoice, Label: "Game", Value: title, id: setGame})
 	}
 	m.Rows = m.bindingRows(rows)
 	if m.Focus >= len(m.Rows) {
@@ -561,57 +571,57 @@ func (m *SettingsMenu) rebuild() {
 
 // Settings overlay metrics in logical pixels.
 const (
-	SettingsCardW   = 560
-	SettingsRowH    = 24
-	SettingsTitleH  = 40
-	SettingsFooterH = 44
-	SettingsPad     = 16
+	CardW   = 560
+	RowH    = 24
+	TitleH  = 40
+	FooterH = 44
+	Padding = 16
 )
 
-// SettingsGeom is the overlay's layout for one window size: the rows that
+// Geom is the overlay's layout for one window size: the rows that
 // fit, scrolled to keep the focus in view.
-type SettingsGeom struct {
-	Card, Title, Footer Rect
-	Rows                []SettingsRowGeom
+type Geom struct {
+	Card, Title, Footer geom.Rect
+	Rows                []RowGeom
 	More                [2]bool // rows hidden above, below
 }
 
-// SettingsRowGeom is where one shown row goes.
-type SettingsRowGeom struct {
+// RowGeom is where one shown row goes.
+type RowGeom struct {
 	Index int // into Rows
-	Row   Rect
+	Row   geom.Rect
 }
 
 // Layout places the overlay in a w×h window (logical px). It keeps the
 // scroll position between calls, moving it only to show the focus. The
 // rows slice is the overlay's own, valid until the next Layout.
-func (m *SettingsMenu) Layout(w, h float64) SettingsGeom {
-	g := SettingsGeom{Rows: m.geom[:0]}
+func (m *Menu) Layout(w, h float64) Geom {
+	g := Geom{Rows: m.geom[:0]}
 	defer func() { m.geom = g.Rows[:0] }()
-	cw := math.Min(SettingsCardW, w-20)
-	fit := max(3, int((h-40-SettingsTitleH-SettingsFooterH-2*SettingsPad)/SettingsRowH))
+	cw := math.Min(CardW, w-20)
+	fit := max(3, int((h-40-TitleH-FooterH-2*Padding)/RowH))
 	n := min(fit, len(m.Rows))
-	ch := SettingsTitleH + float64(n)*SettingsRowH + SettingsFooterH + 2*SettingsPad
+	ch := TitleH + float64(n)*RowH + FooterH + 2*Padding
 	x, y := (w-cw)/2, math.Max(10, (h-ch)/2)
-	g.Card = Rect{x, y, cw, ch}
-	g.Title = Rect{x + SettingsPad, y + SettingsPad, cw - 2*SettingsPad, SettingsTitleH}
+	g.Card = geom.Rect{X: x, Y: y, W: cw, H: ch}
+	g.Title = geom.Rect{X: x + Padding, Y: y + Padding, W: cw - 2*Padding, H: TitleH}
 	switch {
 	case m.Focus < m.top:
 		m.top = m.Focus
 	case m.Focus >= m.top+n:
 		m.top = m.Focus - n + 1
 	}
-	if m.top > 0 && m.Rows[m.top-1].Kind == SettingHeading && m.Focus < m.top+n-1 {
+	if m.top > 0 && m.Rows[m.top-1].Kind == RowHeading && m.Focus < m.top+n-1 {
 		m.top-- // keep a section's title with its first row
 	}
 	m.top = max(0, min(m.top, len(m.Rows)-n))
-	ry := g.Title.Y + SettingsTitleH
+	ry := g.Title.Y + TitleH
 	for i := m.top; i < m.top+n; i++ {
-		g.Rows = append(g.Rows, SettingsRowGeom{Index: i, Row: Rect{x + SettingsPad, ry, cw - 2*SettingsPad, SettingsRowH}})
-		ry += SettingsRowH
+		g.Rows = append(g.Rows, RowGeom{Index: i, Row: geom.Rect{X: x + Padding, Y: ry, W: cw - 2*Padding, H: RowH}})
+		ry += RowH
 	}
 	g.More = [2]bool{m.top > 0, m.top+n < len(m.Rows)}
-	g.Footer = Rect{x + SettingsPad, ry, cw - 2*SettingsPad, SettingsFooterH}
+	g.Footer = geom.Rect{X: x + Padding, Y: ry, W: cw - 2*Padding, H: FooterH}
 	return g
 }
 
@@ -619,7 +629,7 @@ func (m *SettingsMenu) Layout(w, h float64) SettingsGeom {
 // focused and, for a toggle, choice or binding, acted on; on a slider the
 // press sets the value where it falls on the bar's right half. A press
 // outside the card closes the overlay.
-func (m *SettingsMenu) Click(w, h, x, y float64) {
+func (m *Menu) Click(w, h, x, y float64) {
 	if !m.Open {
 		return
 	}
@@ -633,11 +643,11 @@ func (m *SettingsMenu) Click(w, h, x, y float64) {
 			continue
 		}
 		r := &m.Rows[rg.Index]
-		if r.Kind == SettingHeading {
+		if r.Kind == RowHeading {
 			return
 		}
 		m.Focus, m.Capture = rg.Index, CaptureNone
-		if r.Kind != SettingSlider {
+		if r.Kind != RowSlider {
 			m.activate()
 			return
 		}
@@ -651,12 +661,12 @@ func (m *SettingsMenu) Click(w, h, x, y float64) {
 }
 
 // SliderBar is where a slider row's bar is drawn (and clicked).
-func SliderBar(row Rect) Rect {
-	return Rect{X: row.X + row.W*0.45, Y: row.Y + row.H/2 - 3, W: row.W*0.55 - 70, H: 6}
+func SliderBar(row geom.Rect) geom.Rect {
+	return geom.Rect{X: row.X + row.W*0.45, Y: row.Y + row.H/2 - 3, W: row.W*0.55 - 70, H: 6}
 }
 
 // setSlider sets a slider from a bar fraction, on its step.
-func (m *SettingsMenu) setSlider(id settingID, f float64) {
+func (m *Menu) setSlider(id settingID, f float64) {
 	s := &m.S
 	switch id {
 	case setMaster, setEffects:

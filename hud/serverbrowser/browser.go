@@ -1,4 +1,14 @@
-package hud
+// Package serverbrowser holds the server browser's model: a lobby
+// master's rooms, and the recent and favourite hosts (dedicated hosts and
+// lobby rooms alike), with the sign-in the master's rooms ask for.
+//
+// It is plain Go, tested without a display, and owned by the window: the
+// wiring runs what it asks for (Requests: room pages, latencies, the
+// sign-in, the host list) off the window's goroutine, hands the answers
+// back (SetRooms, SetLatency, SetSignIn, SetHosts), joins what a
+// RequestJoin names, feeds it keys, text and clicks, and draws it with the
+// hud/view package's DrawBrowser, from Layout.
+package serverbrowser
 
 import (
 	"strconv"
@@ -6,19 +16,12 @@ import (
 	"time"
 
 	"vimpclient/hostlist"
+	"vimpclient/hud/plaintext"
 )
 
-// The server browser: a lobby master's rooms, and the recent and favourite
-// hosts (dedicated hosts and lobby rooms alike). It is a plain model: the
-// wiring runs what it asks for (Requests: the room list, latencies, the
-// sign-in state, the host list) off the window's goroutine, hands the
-// answers back (SetRooms, SetLatency, SetSignIn, SetHosts), and joins what
-// the player chose (a RequestJoin). The window feeds it keys, text and
-// clicks; the view draws it from Layout.
-
-// BrowserPageSize is the rooms shown, and asked of the master, per page (the
+// PageSize is the rooms shown, and asked of the master, per page (the
 // older master's default page).
-const BrowserPageSize = 10
+const PageSize = 10
 
 // searchPause is how long typing in the search field rests before the
 // search goes to the master.
@@ -30,13 +33,13 @@ const doubleClickMs = 400
 // maxSearch bounds the search text in runes.
 const maxSearch = 64
 
-// BrowserTab is one of the browser's lists.
-type BrowserTab uint8
+// Tab is one of the browser's lists.
+type Tab uint8
 
 const (
-	TabRooms      BrowserTab = iota // the master's rooms
-	TabRecent                       // the hosts joined lately
-	TabFavourites                   // the hosts marked as favourite
+	TabRooms      Tab = iota // the master's rooms
+	TabRecent                // the hosts joined lately
+	TabFavourites            // the hosts marked as favourite
 )
 
 // TabNames are the tabs' labels, in order.
@@ -70,7 +73,7 @@ const signInOffer = "S signs in (in your browser), P pastes a token"
 func (s SignIn) Text() string {
 	switch s.State {
 	case SignedIn:
-		t := "Signed in as " + cleanText(s.Nick)
+		t := "Signed in as " + plaintext.Clean(s.Nick)
 		if !s.Until.IsZero() {
 			t += " until " + s.Until.Local().Format("15:04")
 		}
@@ -85,13 +88,13 @@ func (s SignIn) Text() string {
 		}
 		return t + ": " + signInOffer
 	case SignInBad:
-		return "The sign-in cannot be used (" + cleanText(s.Problem) + "): " + signInOffer
+		return "The sign-in cannot be used (" + plaintext.Clean(s.Problem) + "): " + signInOffer
 	}
 	return "Not signed in: rooms admit signed-in players only; " + signInOffer
 }
 
-// BrowserRoom is one room as the master listed it.
-type BrowserRoom struct {
+// Room is one room as the master listed it.
+type Room struct {
 	ID, Name, GameID, MapName, Region string
 	Players, MaxPlayers               int
 	Rating                            *float64 // older masters only
@@ -118,18 +121,18 @@ var (
 	HostColumnNames = [NumColumns]string{"Name", "Game", "Kind", "", "", "Joined", "Address"}
 )
 
-// BrowserRow is one line of a list, its cells in words (built when the data
+// Row is one line of a list, its cells in words (built when the data
 // arrives, never per frame).
-type BrowserRow struct {
+type Row struct {
 	Cells     [NumColumns]string
 	Favourite bool
-	room      BrowserRoom
+	room      Room
 	entry     hostlist.Entry
 	latency   int // 0 unmeasured, 1 measuring, 2 measured, 3 no answer
 }
 
-// BrowserChoice is what the player chose to join.
-type BrowserChoice struct {
+// Choice is what the player chose to join.
+type Choice struct {
 	Kind    hostlist.Kind // hostlist.Lobby: Room of the master at Address
 	Address string        // the master, or the dedicated host
 	Room    string        // the room's id (lobby)
@@ -140,7 +143,7 @@ type BrowserChoice struct {
 }
 
 // Label names a choice for the player.
-func (c BrowserChoice) Label() string {
+func (c Choice) Label() string {
 	if c.Name != "" {
 		return c.Name
 	}
@@ -150,36 +153,36 @@ func (c BrowserChoice) Label() string {
 	return c.Address
 }
 
-// BrowserRequestKind tells what a BrowserRequest asks the wiring.
-type BrowserRequestKind uint8
+// RequestKind tells what a Request asks the wiring.
+type RequestKind uint8
 
 const (
-	RequestRooms        BrowserRequestKind = iota // the room list: Search, Offset, Limit; answer SetRooms(Gen, …)
-	RequestLatency                                // ping Rooms; answer SetLatency per room
-	RequestSignIn                                 // read the sign-in state again; answer SetSignIn
-	RequestHosts                                  // read the host list; answer SetHosts
-	RequestFavourite                              // mark (On) or unmark Entry as favourite; answer SetHosts
-	RequestJoin                                   // join Choice
-	RequestCancel                                 // give up the join in progress
-	RequestSignInStart                            // sign in in the system browser; answer SignInDone
-	RequestSignInToken                            // sign in with the pasted token Text; answer SignInDone
-	RequestSignInCancel                           // give up the sign-in in progress; answer SignInDone
-	RequestSignOut                                // forget the stored sign-in; answer SignInDone
-	RequestPaste                                  // read the clipboard; answer Pasted
-	RequestQuickPlay                              // find a room of GameID ("" any) to play now; answer QuickPlayFound
-	RequestResolve                                // find Choice (a saved room) on its master again; answer Resolved
+	RequestRooms        RequestKind = iota // the room list: Search, Offset, Limit; answer SetRooms(Gen, …)
+	RequestLatency                         // ping Rooms; answer SetLatency per room
+	RequestSignIn                          // read the sign-in state again; answer SetSignIn
+	RequestHosts                           // read the host list; answer SetHosts
+	RequestFavourite                       // mark (On) or unmark Entry as favourite; answer SetHosts
+	RequestJoin                            // join Choice
+	RequestCancel                          // give up the join in progress
+	RequestSignInStart                     // sign in in the system browser; answer SignInDone
+	RequestSignInToken                     // sign in with the pasted token Text; answer SignInDone
+	RequestSignInCancel                    // give up the sign-in in progress; answer SignInDone
+	RequestSignOut                         // forget the stored sign-in; answer SignInDone
+	RequestPaste                           // read the clipboard; answer Pasted
+	RequestQuickPlay                       // find a room of GameID ("" any) to play now; answer QuickPlayFound
+	RequestResolve                         // find Choice (a saved room) on its master again; answer Resolved
 )
 
-// BrowserRequest is one thing the browser wants done.
-type BrowserRequest struct {
-	Kind          BrowserRequestKind
+// Request is one thing the browser wants done.
+type Request struct {
+	Kind          RequestKind
 	Gen           int // the room list request's generation: answers of older ones are dropped
 	Search        string
 	Offset, Limit int
 	Rooms         []string
 	Entry         hostlist.Entry
 	On            bool
-	Choice        BrowserChoice
+	Choice        Choice
 	Text          string // the pasted token
 	GameID        string
 }
@@ -189,7 +192,7 @@ type Browser struct {
 	// Master is the master's address shown in the title; Rooms tab joins
 	// are rooms of it.
 	Master string
-	Tab    BrowserTab
+	Tab    Tab
 	// Search is the search field's text; Searching whether it has the keys.
 	Search    string
 	Searching bool
@@ -204,41 +207,76 @@ type Browser struct {
 	Status      string
 	StatusError bool
 	// Joining is the choice being joined (nil: none).
-	Joining *BrowserChoice
-	account // sign-in, pasted tokens, play now and stale entries (browseraccount.go)
+	Joining *Choice
+	account // sign-in, pasted tokens, play now and stale entries (account.go)
 
-	rooms      []BrowserRow // the complete list, or the page at roomsAt
-	roomsAt    int          // the offset rooms start at
-	complete   bool         // rooms is every room: pages are cut here
-	hosts      *hostlist.List
-	hostRows   [2][]BrowserRow // recent, favourites
+	rooms      []Row // the complete list, or the page at roomsAt
+	roomsAt    int   // the offset rooms start at
+	complete   bool  // rooms is every room: pages are cut here
+	saved      savedHosts
 	gen        int
 	applied    string // the search the list is for
-	typedAt    float64
-	typed      bool // the search changed since it was applied
-	requests   []BrowserRequest
+	typing     searchTyping
+	requests   []Request
 	now        float64
-	lastClick  float64
-	lastRow    int
+	click      doubleClick
 	pingedPage int // the page whose rooms were last sent for pinging (-1: none)
-	geom       []BrowserRowGeom
-	pageKey    pageKey
-	pageText   string
-	tabLabels  [3]string
-	tabCounts  [3]int
-	emptyKey   emptyKey
-	emptyText  string
-	signInText string
+	geom       []RowGeom
+	shown      shownText
 	unshown    string // "2 not shown: unreadable", for the page line
 }
 
-// NewBrowser makes the browser for the master at address.
-func NewBrowser(master string) *Browser {
-	return &Browser{Master: master, hosts: &hostlist.List{}, pingedPage: -1, lastRow: -1}
+// savedHosts are the recent and favourite hosts: the list, and the lines
+// of their tabs.
+type savedHosts struct {
+	list *hostlist.List
+	rows [2][]Row // recent, favourites
+}
+
+// searchTyping is a change of the search text not sent yet: it goes to the
+// master once the typing rests for searchPause.
+type searchTyping struct {
+	pending bool
+	at      float64 // the last change (HUD ms)
+}
+
+// due reports whether the typing has rested long enough at now.
+func (t searchTyping) due(now float64) bool { return t.pending && now-t.at >= searchPause }
+
+// doubleClick tells a second press on a row from a first.
+type doubleClick struct {
+	at  float64 // the last press on a row (HUD ms)
+	row int     // its row (-1: none, or its double click was taken)
+}
+
+// press records a press on row at now; it reports whether it is the
+// second of a double click.
+func (c *doubleClick) press(row int, now float64) bool {
+	second := row == c.row && now-c.at <= doubleClickMs
+	c.row, c.at = row, now
+	return second
+}
+
+// shownText is the lines the view draws every frame, kept with what they
+// were made from and made again only when that changes, so a frame
+// allocates nothing.
+type shownText struct {
+	pageKey   pageKey
+	page      string
+	tabLabels [3]string
+	tabCounts [3]int
+	emptyKey  emptyKey
+	empty     string
+	signIn    string
+}
+
+// New makes the browser for the master at address.
+func New(master string) *Browser {
+	return &Browser{Master: master, saved: savedHosts{list: &hostlist.List{}}, pingedPage: -1, click: doubleClick{row: -1}}
 }
 
 // Requests returns what the browser wants done and forgets it.
-func (b *Browser) Requests() []BrowserRequest {
+func (b *Browser) Requests() []Request {
 	out := b.requests
 	b.requests = nil
 	return out
@@ -248,34 +286,34 @@ func (b *Browser) Requests() []BrowserRequest {
 // the sign-in state and the host list (shown again, or R, F5, the Refresh
 // button).
 func (b *Browser) Refresh() {
-	b.requestRooms(b.Page * BrowserPageSize)
-	b.requests = append(b.requests, BrowserRequest{Kind: RequestSignIn}, BrowserRequest{Kind: RequestHosts})
+	b.requestRooms(b.Page * PageSize)
+	b.requests = append(b.requests, Request{Kind: RequestSignIn}, Request{Kind: RequestHosts})
 }
 
 func (b *Browser) requestRooms(offset int) {
 	b.gen++
-	b.Loading, b.typed = true, false
+	b.Loading, b.typing.pending = true, false
 	b.applied = strings.TrimSpace(b.Search)
 	b.pingedPage = -1
-	b.requests = append(b.requests, BrowserRequest{Kind: RequestRooms, Gen: b.gen, Search: b.applied,
-		Offset: offset, Limit: BrowserPageSize})
+	b.requests = append(b.requests, Request{Kind: RequestRooms, Gen: b.gen, Search: b.applied,
+		Offset: offset, Limit: PageSize})
 }
 
 // SetRooms hands over the answer to the room list request gen: the rooms
 // from offset on, of total, or why there are none. A stale answer (an
 // older request's) is dropped.
-func (b *Browser) SetRooms(gen int, offset, total int, rooms []BrowserRoom, err error) {
+func (b *Browser) SetRooms(gen int, offset, total int, rooms []Room, err error) {
 	if gen != b.gen {
 		return
 	}
 	b.Loading = false
 	if err != nil {
-		b.Err = cleanText(err.Error())
+		b.Err = plaintext.Clean(err.Error())
 		return
 	}
 	b.Err = ""
 	old := b.rooms
-	b.rooms = make([]BrowserRow, 0, len(rooms))
+	b.rooms = make([]Row, 0, len(rooms))
 	for _, r := range rooms {
 		row := roomRow(r)
 		// A room already measured keeps its latency until measured again.
@@ -296,7 +334,7 @@ func (b *Browser) SetRooms(gen int, offset, total int, rooms []BrowserRoom, err 
 	}
 	b.Page = min(b.Page, max(0, b.pages()-1))
 	if !b.complete {
-		b.Page = offset / BrowserPageSize
+		b.Page = offset / PageSize
 	}
 	b.markFavourites()
 	b.clampSel()
@@ -312,7 +350,7 @@ func (b *Browser) SetUnshown(gen, n int, why string) {
 	}
 	b.unshown = ""
 	if n > 0 {
-		b.unshown = strconv.Itoa(n) + " not shown: " + cleanText(why)
+		b.unshown = strconv.Itoa(n) + " not shown: " + plaintext.Clean(why)
 	}
 }
 
@@ -360,7 +398,7 @@ func (b *Browser) pingPage() {
 		}
 		ids = append(ids, r.room.ID)
 	}
-	b.requests = append(b.requests, BrowserRequest{Kind: RequestLatency, Rooms: ids})
+	b.requests = append(b.requests, Request{Kind: RequestLatency, Rooms: ids})
 }
 
 // SetLatency hands over a room's latency through the master; ok false
@@ -381,16 +419,16 @@ func (b *Browser) SetLatency(room string, rtt time.Duration, ok bool) {
 
 // SetSignIn hands over the sign-in state.
 func (b *Browser) SetSignIn(s SignIn) {
-	b.SignIn, b.signInText = s, s.Text()
+	b.SignIn, b.shown.signIn = s, s.Text()
 	b.joinHeld()
 }
 
 // SignInText is the sign-in line (SignIn.Text, kept from SetSignIn).
 func (b *Browser) SignInText() string {
-	if b.signInText == "" {
-		b.signInText = b.SignIn.Text()
+	if b.shown.signIn == "" {
+		b.shown.signIn = b.SignIn.Text()
 	}
-	return b.signInText
+	return b.shown.signIn
 }
 
 // SetHosts hands over the recent and favourite hosts.
@@ -398,16 +436,16 @@ func (b *Browser) SetHosts(l *hostlist.List) {
 	if l == nil {
 		l = &hostlist.List{}
 	}
-	b.hosts = l
-	b.hostRows[0] = b.hostRows[0][:0]
+	b.saved.list = l
+	b.saved.rows[0] = b.saved.rows[0][:0]
 	for _, e := range l.Recent() {
 		if !e.LastJoined.IsZero() {
-			b.hostRows[0] = append(b.hostRows[0], hostRow(e))
+			b.saved.rows[0] = append(b.saved.rows[0], hostRow(e))
 		}
 	}
-	b.hostRows[1] = b.hostRows[1][:0]
+	b.saved.rows[1] = b.saved.rows[1][:0]
 	for _, e := range l.Favourites() {
-		b.hostRows[1] = append(b.hostRows[1], hostRow(e))
+		b.saved.rows[1] = append(b.saved.rows[1], hostRow(e))
 	}
 	b.markFavourites()
 	b.clampSel()
@@ -416,7 +454,7 @@ func (b *Browser) SetHosts(l *hostlist.List) {
 // markFavourites marks the listed rooms that are favourites.
 func (b *Browser) markFavourites() {
 	favs := map[string]bool{}
-	for _, e := range b.hosts.Favourites() {
+	for _, e := range b.saved.list.Favourites() {
 		favs[e.Key()] = true
 	}
 	for i := range b.rooms {
@@ -425,7 +463,7 @@ func (b *Browser) markFavourites() {
 }
 
 // roomEntry is a listed room as a host list entry.
-func (b *Browser) roomEntry(r BrowserRoom) hostlist.Entry {
+func (b *Browser) roomEntry(r Room) hostlist.Entry {
 	e := hostlist.Entry{Kind: hostlist.Lobby, Address: b.Master, Room: r.ID, Name: r.Name, GameID: r.GameID, Owner: r.Owner}
 	if r.Stable {
 		e.RoomID = r.ID
@@ -434,12 +472,12 @@ func (b *Browser) roomEntry(r BrowserRoom) hostlist.Entry {
 }
 
 // list is the current tab's lines.
-func (b *Browser) list() []BrowserRow {
+func (b *Browser) list() []Row {
 	switch b.Tab {
 	case TabRecent:
-		return b.hostRows[0]
+		return b.saved.rows[0]
 	case TabFavourites:
-		return b.hostRows[1]
+		return b.saved.rows[1]
 	}
 	return b.rooms
 }
@@ -450,7 +488,7 @@ func (b *Browser) pages() int {
 	if b.Tab == TabRooms && !b.complete {
 		n = b.Total
 	}
-	return max(1, (n+BrowserPageSize-1)/BrowserPageSize)
+	return max(1, (n+PageSize-1)/PageSize)
 }
 
 // Pages is how many pages the current tab has (at least 1).
@@ -458,17 +496,17 @@ func (b *Browser) Pages() int { return b.pages() }
 
 // pageRange is the indexes of the page shown within a list of n lines.
 func (b *Browser) pageRange(n int) (lo, hi int) {
-	lo = b.Page * BrowserPageSize
+	lo = b.Page * PageSize
 	if b.Tab == TabRooms && !b.complete {
 		lo -= b.roomsAt
 	}
 	lo = max(0, min(lo, n))
-	return lo, min(n, lo+BrowserPageSize)
+	return lo, min(n, lo+PageSize)
 }
 
 // Rows are the lines of the page shown. The slice is the browser's own:
 // read it, do not keep it.
-func (b *Browser) Rows() []BrowserRow {
+func (b *Browser) Rows() []Row {
 	l := b.list()
 	lo, hi := b.pageRange(len(l))
 	return l[lo:hi]
@@ -479,17 +517,17 @@ func (b *Browser) clampSel() {
 }
 
 // Selected is the selected line's choice; ok is false on an empty page.
-func (b *Browser) Selected() (BrowserChoice, bool) {
+func (b *Browser) Selected() (Choice, bool) {
 	rows := b.Rows()
 	if b.Sel < 0 || b.Sel >= len(rows) {
-		return BrowserChoice{}, false
+		return Choice{}, false
 	}
 	r := rows[b.Sel]
 	e := r.entry
 	if b.Tab == TabRooms {
 		e = b.roomEntry(r.room)
 	}
-	return BrowserChoice{Kind: e.Kind, Address: e.Address, Room: e.Room, RoomID: e.RoomID, Name: e.Name, GameID: e.GameID, Owner: e.Owner}, true
+	return Choice{Kind: e.Kind, Address: e.Address, Room: e.Room, RoomID: e.RoomID, Name: e.Name, GameID: e.GameID, Owner: e.Owner}, true
 }
 
 // join asks for the selected line to be joined (joinChoice).
@@ -507,7 +545,7 @@ func sameMaster(a, b string) bool {
 }
 
 // JoinStarted says the wiring is joining c (at now, HUD ms).
-func (b *Browser) JoinStarted(c BrowserChoice, now float64) {
+func (b *Browser) JoinStarted(c Choice, now float64) {
 	b.Joining = &c
 	b.now = now
 	b.setStatus("Joining "+c.Label()+"…", false)
@@ -533,7 +571,7 @@ func (b *Browser) JoinEnded(reason string, failed bool) {
 func (b *Browser) Say(text string, failed bool) { b.setStatus(text, failed) }
 
 func (b *Browser) setStatus(s string, failed bool) {
-	b.Status = strings.Join(strings.Fields(cleanText(s)), " ")
+	b.Status = strings.Join(strings.Fields(plaintext.Clean(s)), " ")
 	b.StatusError = failed && b.Status != ""
 }
 
@@ -549,30 +587,30 @@ func (b *Browser) toggleFavourite() {
 		e = b.roomEntry(r.room)
 	}
 	on := !r.Favourite
-	if err := b.hosts.SetFavourite(e, on); err != nil {
+	if err := b.saved.list.SetFavourite(e, on); err != nil {
 		b.setStatus(err.Error(), true)
 		return
 	}
-	b.requests = append(b.requests, BrowserRequest{Kind: RequestFavourite, Entry: e, On: on})
+	b.requests = append(b.requests, Request{Kind: RequestFavourite, Entry: e, On: on})
 	word := "Removed from favourites: "
 	if on {
 		word = "Added to favourites: "
 	}
 	b.setStatus(word+r.Cells[ColName], false)
-	b.SetHosts(b.hosts) // the lists follow at once; the saved list comes back later
+	b.SetHosts(b.saved.list) // the lists follow at once; the saved list comes back later
 }
 
 // Update runs the browser's timers at now (HUD ms): a search typed and left
 // alone for a moment goes to the master.
 func (b *Browser) Update(now float64) {
 	b.now = now
-	if b.typed && now-b.typedAt >= searchPause {
+	if b.typing.due(now) {
 		b.applySearch()
 	}
 }
 
 func (b *Browser) applySearch() {
-	b.typed = false
+	b.typing.pending = false
 	if strings.TrimSpace(b.Search) == b.applied && !b.Loading {
 		return
 	}
@@ -582,17 +620,17 @@ func (b *Browser) applySearch() {
 
 // typedSearch records a change of the search text.
 func (b *Browser) typedSearch() {
-	b.typed, b.typedAt = true, b.now
+	b.typing.pending, b.typing.at = true, b.now
 }
 
 // TabCount is the number of lines of a tab (the master's total for the
 // rooms).
-func (b *Browser) TabCount(t BrowserTab) int {
+func (b *Browser) TabCount(t Tab) int {
 	switch t {
 	case TabRecent:
-		return len(b.hostRows[0])
+		return len(b.saved.rows[0])
 	case TabFavourites:
-		return len(b.hostRows[1])
+		return len(b.saved.rows[1])
 	}
 	return b.Total
 }

@@ -3,8 +3,8 @@ package hud
 import (
 	"testing"
 
-	"vimpclient/internal/capturetest"
 	"vimpclient/protocol"
+	"vimpclient/testkit/capturetest"
 )
 
 func TestWithoutLastWord(t *testing.T) {

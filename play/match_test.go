@@ -14,9 +14,9 @@ import (
 	"vimpclient/host/lobbyroom"
 	"vimpclient/hostlist"
 	"vimpclient/hud"
-	"vimpclient/internal/browsertest"
-	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
+	"vimpclient/testkit/browsertest"
+	"vimpclient/testkit/fakemaster"
 	"vimpclient/window"
 )
 

@@ -22,7 +22,7 @@
 // Usage (from the repository root; make bench runs it under a virtual
 // display for the drawing benchmarks):
 //
-//	go run ./internal/cmd/benchtable [-count 5] [-instr auto|perf|callgrind|none] [-only decode,sample]
+//	go run ./testkit/cmd/benchtable [-count 5] [-instr auto|perf|callgrind|none] [-only decode,sample]
 package main
 
 import (

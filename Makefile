@@ -102,7 +102,7 @@ XVFB := xvfb-run -a -s "-screen 0 1280x800x24"
 # them (BENCHFLAGS="-count 10 -only decode,sample" to narrow it). bench-all runs every benchmark.
 BENCHFLAGS ?=
 bench: deps
-	$(XVFB) $(GO) run ./internal/cmd/benchtable $(BENCHFLAGS)
+	$(XVFB) $(GO) run ./testkit/cmd/benchtable $(BENCHFLAGS)
 
 bench-all: deps
 	$(XVFB) $(GO) test -run='^$$' -bench=. -benchmem $(PKGS)
@@ -113,14 +113,14 @@ bench-all: deps
 # narrow it). Everything stays on 127.0.0.1.
 NETBENCHFLAGS ?=
 netbench:
-	$(GO) run ./internal/cmd/netbench $(NETBENCHFLAGS)
+	$(GO) run ./testkit/cmd/netbench $(NETBENCHFLAGS)
 
 # membench prints the window's peak resident set beside an empty Ebiten window's of the same size,
 # in the same run: the start screen, a tanks 0.13 match and downtown at night, 5 runs each
 # (MEMBENCHFLAGS="-runs 2 -for 8s" to shorten it).
 MEMBENCHFLAGS ?=
 membench: build
-	$(XVFB) $(GO) run ./internal/cmd/membench -bin bin/vimpclient $(MEMBENCHFLAGS)
+	$(XVFB) $(GO) run ./testkit/cmd/membench -bin bin/vimpclient $(MEMBENCHFLAGS)
 
 # fuzz runs every fuzz target for FUZZTIME each.
 fuzz: deps

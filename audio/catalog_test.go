@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"vimpclient/audio/spatial"
-	"vimpclient/internal/capturetest"
+	"vimpclient/testkit/capturetest"
 )
 
 func TestParseCatalogTanks(t *testing.T) {

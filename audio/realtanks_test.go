@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"vimpclient/audio/spatial"
-	"vimpclient/internal/capturetest"
+	"vimpclient/testkit/capturetest"
 )
 
 // A real tanks 0.22 host's sound catalog is taken whole: its codec list

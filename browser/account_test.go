@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"vimpclient/hud/serverbrowser"
-	"vimpclient/internal/browsertest"
-	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
+	"vimpclient/testkit/browsertest"
+	"vimpclient/testkit/fakemaster"
 )
 
 // browse plays the system browser on the stand-in identity service: the

@@ -8,9 +8,9 @@ import (
 
 	"vimpclient/hostlist"
 	"vimpclient/hud/serverbrowser"
-	"vimpclient/internal/browsertest"
-	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
+	"vimpclient/testkit/browsertest"
+	"vimpclient/testkit/fakemaster"
 )
 
 // The browser's backend against a master: the rooms, a latency for the

@@ -11,8 +11,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"vimpclient/internal/capturetest"
 	"vimpclient/snapschema"
+	"vimpclient/testkit/capturetest"
 )
 
 // conformanceCounts tallies the shared cases the tests ran, printed at the end.

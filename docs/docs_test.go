@@ -379,3 +379,25 @@ func TestPackageTableIsTheModule(t *testing.T) {
 		}
 	}
 }
+
+// testkit is the tree of what only tests and the test and bench programs
+// use; the programs live under it, in testkit/cmd.
+const testkit = "testkit"
+
+// TestProductImportsNoTestkit keeps the test harnesses out of the product:
+// no non-test file outside testkit/ imports a package under it, so a
+// harness may import any layer without the client, the host or the release
+// tools depending on it.
+func TestProductImportsNoTestkit(t *testing.T) {
+	ix := index(t, root(t))
+	for d, p := range ix.pkgs {
+		if covers(testkit+"/...", d) {
+			continue
+		}
+		for im := range p.imports {
+			if covers(testkit+"/...", im) {
+				t.Errorf("%s imports %s: only tests and the programs under %s/cmd may", d, im, testkit)
+			}
+		}
+	}
+}

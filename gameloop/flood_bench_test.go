@@ -5,9 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"vimpclient/internal/hostile"
 	"vimpclient/protocol"
 	"vimpclient/session"
+	"vimpclient/testkit/hostile"
 )
 
 // BenchmarkTickEntityFlood is one tick of the default loop while a host

@@ -11,11 +11,11 @@ import (
 	"vimpclient/host"
 	"vimpclient/host/lobbyroom"
 	"vimpclient/hud"
-	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
 	"vimpclient/protocol"
 	"vimpclient/session"
 	"vimpclient/session/rtc"
+	"vimpclient/testkit/fakemaster"
 )
 
 // hostSpy records what joiners send the room's host.

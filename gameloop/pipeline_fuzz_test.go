@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"vimpclient/clientcore"
-	"vimpclient/internal/capturetest"
-	"vimpclient/internal/hostile"
 	"vimpclient/parts"
 	"vimpclient/session"
+	"vimpclient/testkit/capturetest"
+	"vimpclient/testkit/hostile"
 )
 
 // scripted is a transport that hands the session a fixed list of messages,

@@ -14,9 +14,9 @@ import (
 	"vimpclient/clientcore"
 	"vimpclient/host/match"
 	hostsounds "vimpclient/host/sounds"
-	"vimpclient/internal/rowtest"
 	"vimpclient/parts"
 	"vimpclient/registry"
+	"vimpclient/testkit/rowtest"
 	"vimpclient/world"
 )
 

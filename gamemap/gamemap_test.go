@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"vimpclient/internal/capturetest"
+	"vimpclient/testkit/capturetest"
 )
 
 const poolMini = `{"setId":"c1","scale":0.6,"step":32,

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"vimpclient/internal/capturetest"
+	"vimpclient/testkit/capturetest"
 )
 
 // The arena a real snakes 0.15 host sends parses, and the parsed map holds

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"testing"
 
-	"vimpclient/internal/capturetest"
+	"vimpclient/testkit/capturetest"
 )
 
 // rawMap is a real MAP_DATA read with encoding/json alone, as the golden

@@ -11,8 +11,8 @@ import (
 	"strings"
 	"testing"
 
-	"vimpclient/internal/capturetest"
 	"vimpclient/protocol"
+	"vimpclient/testkit/capturetest"
 )
 
 // realTanks reads one file of what a real tanks 0.13 host sends.

@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"vimpclient/host/match"
-	"vimpclient/internal/capturetest"
+	"vimpclient/testkit/capturetest"
 )
 
 // The real tanks data of each version loads as a game: its config and auth

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"vimpclient/internal/localfile/localfiletest"
+	"vimpclient/testkit/localfiletest"
 )
 
 func TestTouchFavouritesAndBounds(t *testing.T) {

@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"vimpclient/internal/capturetest"
 	"vimpclient/protocol"
+	"vimpclient/testkit/capturetest"
 )
 
 // roomHUD is a HUD with the fixture's config and two players on the

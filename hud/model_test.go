@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"vimpclient/input"
-	"vimpclient/internal/capturetest"
 	"vimpclient/protocol"
+	"vimpclient/testkit/capturetest"
 )
 
 func captureUIConfig(t *testing.T) UIConfig {

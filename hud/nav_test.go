@@ -6,9 +6,9 @@ import (
 	"testing"
 
 	"vimpclient/input"
-	"vimpclient/internal/capturetest"
 	"vimpclient/protocol"
 	"vimpclient/session"
+	"vimpclient/testkit/capturetest"
 )
 
 func TestAuthKeyboardNavigation(t *testing.T) {

@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"vimpclient/input"
-	"vimpclient/internal/capturetest"
 	"vimpclient/protocol"
+	"vimpclient/testkit/capturetest"
 )
 
 // memStore is an in-memory Store.

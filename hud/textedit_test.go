@@ -3,8 +3,8 @@ package hud
 import (
 	"testing"
 
-	"vimpclient/internal/capturetest"
 	"vimpclient/protocol"
+	"vimpclient/testkit/capturetest"
 )
 
 // Ctrl+Backspace deletes the last word and Ctrl+A the whole text in the

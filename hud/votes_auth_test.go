@@ -5,9 +5,9 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"vimpclient/internal/capturetest"
 	"vimpclient/internal/version"
 	"vimpclient/protocol"
+	"vimpclient/testkit/capturetest"
 )
 
 func TestVotePaginationAndAnswer(t *testing.T) {

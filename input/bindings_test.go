@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"vimpclient/internal/localfile/localfiletest"
+	"vimpclient/testkit/localfiletest"
 )
 
 func TestParseBindings(t *testing.T) {

@@ -9,9 +9,9 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
-	"vimpclient/internal/capturetest"
 	"vimpclient/protocol"
 	"vimpclient/session"
+	"vimpclient/testkit/capturetest"
 )
 
 // fakeUI records what the controller asks of the overlays and keeps the

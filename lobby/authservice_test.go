@@ -7,8 +7,8 @@ import (
 	"slices"
 	"testing"
 
-	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
+	"vimpclient/testkit/fakemaster"
 )
 
 // upstreamPolicy is the policy the upstream master sends in production with

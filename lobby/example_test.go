@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
+	"vimpclient/testkit/fakemaster"
 )
 
 // Listing rooms: a master's /servers is read page by page, and a room is

@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
+	"vimpclient/testkit/fakemaster"
 )
 
 func freePort(t *testing.T) int {

@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
-	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
+	"vimpclient/testkit/fakemaster"
 )
 
 var (

@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
 	"vimpclient/sameorigin"
+	"vimpclient/testkit/fakemaster"
 )
 
 // elsewhere sends every request to other, the same path and query.

@@ -5,8 +5,8 @@ import (
 	"errors"
 	"testing"
 
-	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
+	"vimpclient/testkit/fakemaster"
 )
 
 func TestMatchRoom(t *testing.T) {

@@ -10,8 +10,8 @@ import (
 
 	"github.com/coder/websocket"
 
-	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
+	"vimpclient/testkit/fakemaster"
 )
 
 func dialTo(ctx context.Context, fm *fakemaster.Master, origin string, handle func(any)) (*lobby.Signal, error) {

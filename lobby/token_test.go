@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
+	"vimpclient/testkit/fakemaster"
 )
 
 func TestParseClaimsAndFreshness(t *testing.T) {

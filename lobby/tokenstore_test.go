@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"vimpclient/internal/localfile/localfiletest"
+	"vimpclient/testkit/localfiletest"
 )
 
 func storeMaster(t *testing.T, addr string) *Master {

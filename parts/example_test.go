@@ -8,7 +8,7 @@ import (
 	"vimpclient/clientcore"
 	"vimpclient/parts"
 	"vimpclient/parts/generic"
-	"vimpclient/parts/partstest"
+	"vimpclient/testkit/partstest"
 )
 
 // beaconFactory is a part class for any key whose rows carry a position:

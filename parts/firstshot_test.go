@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
-	"vimpclient/internal/rowtest"
+	"vimpclient/testkit/rowtest"
 )
 
 const testSchema = `{"m1":{"id":1,"kind":"indexed8","class":"hot","fields":[{"name":"x","ty":"f32","interp":"lerp"},{"name":"y","ty":"f32","interp":"lerp"},{"name":"hp","ty":"u8"}]},

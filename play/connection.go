@@ -19,13 +19,14 @@ import (
 	"vimpclient/host"
 	"vimpclient/input"
 	"vimpclient/internal/localfile"
+	"vimpclient/lobby"
 	"vimpclient/logs"
 	"vimpclient/session"
 )
 
 // Config is what the play commands ask for: the flags of the default
-// command (join a host, a lobby room, or play against the embedded host)
-// as cmd/vimpclient parsed them.
+// command (join a host, a lobby room, or play against the embedded host),
+// which RegisterFlags defines.
 type Config struct {
 	Headless bool
 	For      time.Duration // headless: leave after this long (0: see Headless)
@@ -55,16 +56,15 @@ type Config struct {
 	ScreenshotAfter time.Duration
 	Size            Size
 	QuickPlay       QuickPlay
-	// Lobby rooms: the identity token's flags, the room, and the identity
-	// service the server browser's Sign in uses ("": the one the master
-	// names).
-	Token, TokenFile, Room, Auth string
-	// TokenMaster (-token-master) names the master the tokens of -token,
-	// -token-file and VIMP_TOKEN are for. Without it -token and
-	// -token-file are for NamedMaster, the address the player wrote on
-	// the command line ("" when it came from a join link), and VIMP_TOKEN
-	// for the master VIMP_TOKEN_MASTER names.
-	TokenMaster, NamedMaster string
+	// Lobby rooms: the room, and the identity service the server
+	// browser's Sign in uses ("": the one the master names).
+	Room, Auth string
+	// Tokens are the identity token's flags. Tokens.Master (-token-master)
+	// names the master the tokens of -token, -token-file and VIMP_TOKEN are
+	// for. Without it -token and -token-file are for Tokens.Named, the
+	// address the player wrote on the command line ("" when it came from a
+	// join link), and VIMP_TOKEN for the master VIMP_TOKEN_MASTER names.
+	Tokens lobby.TokenFlags
 
 	// out is stderr with identity tokens redacted.
 	out *redactor

@@ -1,7 +1,9 @@
 package play
 
 import (
+	"flag"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -55,5 +57,31 @@ func TestInterpFlag(t *testing.T) {
 	}
 	if err := i.Set("smooth"); err == nil {
 		t.Fatal("an unknown mode must be refused")
+	}
+}
+
+// The flags that say what to play skip the start screen; the window's own
+// flags do not.
+func TestChoosesPlay(t *testing.T) {
+	for args, want := range map[string]bool{
+		"":                               false,
+		"-window 1280x720 -screenshot x": false,
+		"-nick Probe -team team1":        true,
+		"-quickplay":                     true,
+		"-map bridge -bots 0":            true,
+		"-fullscreen -netgraph -v":       false,
+		"-room R":                        true,
+		"-set name=x":                    true,
+		"-record f.jsonl -asset-cache -": false,
+	} {
+		p := &Config{Set: Values{}}
+		fs := flag.NewFlagSet("t", flag.ContinueOnError)
+		p.RegisterFlags(fs)
+		if err := fs.Parse(strings.Fields(args)); err != nil {
+			t.Fatal(err)
+		}
+		if got := ChoosesPlay(fs); got != want {
+			t.Errorf("%q: skips the start screen %v, want %v", args, got, want)
+		}
 	}
 }

@@ -55,7 +55,7 @@ func (r *redactor) Write(b []byte) (int, error) {
 // TokenSources are the places a token is looked for, in order (see
 // lobby.DefaultTokenSources).
 func (p *Config) TokenSources() lobby.TokenSources {
-	return lobby.DefaultTokenSources(lobby.TokenFlags{Token: p.Token, File: p.TokenFile, Master: p.TokenMaster, Named: p.NamedMaster})
+	return lobby.DefaultTokenSources(p.Tokens)
 }
 
 // joinLobby prepares a runner whose address may be a lobby master: the
@@ -70,7 +70,7 @@ func joinLobby(ctx context.Context, p *Config, r *session.Runner, log *slog.Logg
 	t, err := session.Resolve(pctx, r.Client, r.Addr, r.Origin)
 	cancel()
 	if err != nil || !t.Lobby {
-		if err == nil && (p.Room != "" || p.Token != "" || p.TokenFile != "") {
+		if err == nil && (p.Room != "" || p.Tokens.Token != "" || p.Tokens.File != "") {
 			log.Warn("-room, -token and -token-file are for lobby masters: ignored for this dedicated host")
 		}
 		return flush, 0 // the runner reports an unreachable host itself

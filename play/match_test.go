@@ -14,9 +14,9 @@ import (
 	"vimpclient/host/lobbyroom"
 	"vimpclient/hostlist"
 	"vimpclient/hud/serverbrowser"
-	"vimpclient/internal/browsertest"
-	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
+	"vimpclient/testkit/browsertest"
+	"vimpclient/testkit/fakemaster"
 	"vimpclient/window"
 )
 
@@ -33,7 +33,7 @@ func newJoinWorld(t testing.TB) *joinWorld {
 	t.Helper()
 	w := browsertest.NewWorld(t)
 	token := w.Keys.Token("2", "Alice")
-	p := &Config{Set: Values{}, AssetCache: "-", Token: token, NamedMaster: w.Master.URL()}
+	p := &Config{Set: Values{}, AssetCache: "-", Tokens: lobby.TokenFlags{Token: token, Named: w.Master.URL()}}
 	conn, err := newConnection(p, "window", w.Master.URL(), io.Discard)
 	if err != nil {
 		t.Fatal(err)
@@ -250,7 +250,7 @@ func TestFavouriteJoinsRestartedRoom(t *testing.T) {
 	}
 
 	token := keys.Token("2", "Alice")
-	p := &Config{Set: Values{}, AssetCache: "-", Token: token, NamedMaster: fm.URL()}
+	p := &Config{Set: Values{}, AssetCache: "-", Tokens: lobby.TokenFlags{Token: token, Named: fm.URL()}}
 	conn, err := newConnection(p, "window", fm.URL(), io.Discard)
 	if err != nil {
 		t.Fatal(err)

@@ -8,7 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"vimpclient/internal/capturetest"
+	"vimpclient/testkit/capturetest"
 )
 
 // sharedDir finds the engine's test data: testdata/ at the module root,

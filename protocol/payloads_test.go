@@ -7,7 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
-	"vimpclient/internal/capturetest"
+	"vimpclient/testkit/capturetest"
 )
 
 func sharedDir(t testing.TB) string { return capturetest.SharedDir(t) }

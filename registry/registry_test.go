@@ -6,8 +6,8 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
-	"vimpclient/internal/capturetest"
 	"vimpclient/parts"
+	"vimpclient/testkit/capturetest"
 )
 
 var (

@@ -12,7 +12,7 @@ import (
 
 	"vimpclient/clientcore"
 	"vimpclient/host/art"
-	"vimpclient/internal/capturetest"
+	"vimpclient/testkit/capturetest"
 )
 
 // The night scene is the real tanks 0.22 game on its night map, downtown,

@@ -20,10 +20,10 @@ import (
 	"vimpclient/assets"
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
-	"vimpclient/internal/capturetest"
 	"vimpclient/parts"
 	"vimpclient/protocol"
 	"vimpclient/registry"
+	"vimpclient/testkit/capturetest"
 	"vimpclient/world"
 )
 

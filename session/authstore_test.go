@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"vimpclient/internal/localfile/localfiletest"
+	"vimpclient/testkit/localfiletest"
 )
 
 // A damaged auth store keeps the answers it can read; joining a host sets

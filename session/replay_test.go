@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"vimpclient/internal/capturetest"
 	"vimpclient/protocol"
+	"vimpclient/testkit/capturetest"
 )
 
 func loadCapture(t *testing.T, name string) []RecordedLine {

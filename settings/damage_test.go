@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"vimpclient/internal/localfile/localfiletest"
+	"vimpclient/testkit/localfiletest"
 )
 
 // Settings that could not be read in full are set aside when the window

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"vimpclient/internal/capturetest"
+	"vimpclient/testkit/capturetest"
 )
 
 // FuzzParse: any text is a schema or an *Error naming a rule, never a

@@ -14,9 +14,9 @@ import (
 	"time"
 
 	"vimpclient/gameloop"
-	"vimpclient/internal/hostile"
 	"vimpclient/render"
 	"vimpclient/session"
+	"vimpclient/testkit/hostile"
 )
 
 // A host that floods the window with thousands of new generic entities a

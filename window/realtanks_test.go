@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"vimpclient/host"
-	"vimpclient/internal/capturetest"
+	"vimpclient/testkit/capturetest"
 )
 
 // The window against a host that sends what a real tanks 0.13 host sends,

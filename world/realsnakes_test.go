@@ -7,10 +7,10 @@ import (
 
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
-	"vimpclient/internal/capturetest"
 	"vimpclient/parts"
 	"vimpclient/protocol"
 	"vimpclient/registry"
+	"vimpclient/testkit/capturetest"
 )
 
 // realSnakes015 reads a file of what a real snakes 0.15 host sends.

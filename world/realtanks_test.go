@@ -10,11 +10,11 @@ import (
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
 	"vimpclient/games/tanks"
-	"vimpclient/internal/capturetest"
 	"vimpclient/parts"
 	"vimpclient/protocol"
 	"vimpclient/registry"
 	"vimpclient/snapschema"
+	"vimpclient/testkit/capturetest"
 )
 
 // realTanks022Config is the CONFIG_DATA a real tanks 0.22 host sends.

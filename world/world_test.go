@@ -12,9 +12,9 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
-	"vimpclient/internal/capturetest"
 	"vimpclient/parts"
 	"vimpclient/registry"
+	"vimpclient/testkit/capturetest"
 )
 
 // tanksConfig is the world's part of a tanks CONFIG_DATA: the two canvases

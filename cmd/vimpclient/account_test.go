@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"vimpclient/internal/browsertest"
-	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
+	"vimpclient/testkit/browsertest"
+	"vimpclient/testkit/fakemaster"
 )
 
 // `login MASTER` with no -auth signs in with the identity service the

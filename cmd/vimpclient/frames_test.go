@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"vimpclient/internal/capturetest"
+	"vimpclient/testkit/capturetest"
 )
 
 func conformanceDir(t *testing.T) string {

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	hostilehost "vimpclient/internal/hostile"
+	hostilehost "vimpclient/testkit/hostile"
 )
 
 // A headless run against each hostile host returns when -for ends, prints

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"vimpclient/gameloop"
-	"vimpclient/internal/browsertest"
-	"vimpclient/internal/fakemaster"
+	"vimpclient/testkit/browsertest"
+	"vimpclient/testkit/fakemaster"
 )
 
 // serveChildEnv makes the test binary run `vimpclient serve` with the

@@ -16,9 +16,9 @@ import (
 
 	"vimpclient/gameloop"
 	"vimpclient/hostlist"
-	"vimpclient/internal/browsertest"
-	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
+	"vimpclient/testkit/browsertest"
+	"vimpclient/testkit/fakemaster"
 )
 
 // The lobby from the terminal: `serve -master` lists the embedded match on

@@ -15,9 +15,9 @@ import (
 	"strings"
 	"testing"
 
-	"vimpclient/internal/fakemaster"
 	"vimpclient/internal/version"
 	"vimpclient/lobby"
+	"vimpclient/testkit/fakemaster"
 )
 
 func TestVersionFlagAndUsage(t *testing.T) {

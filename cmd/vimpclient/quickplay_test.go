@@ -5,8 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"vimpclient/internal/browsertest"
-	"vimpclient/internal/fakemaster"
+	"vimpclient/testkit/browsertest"
+	"vimpclient/testkit/fakemaster"
 )
 
 // -quickplay tanks MASTER joins the fullest tanks room with space: here

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"vimpclient/host"
-	"vimpclient/internal/browsertest"
-	"vimpclient/internal/fakemaster"
+	"vimpclient/testkit/browsertest"
+	"vimpclient/testkit/fakemaster"
 )
 
 // readmeCommand is one command line of the README: its text and its

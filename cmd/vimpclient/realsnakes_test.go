@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"vimpclient/internal/capturetest"
+	"vimpclient/testkit/capturetest"
 )
 
 // `serve -game snakes -data testdata/captures/real-snakes-0.15` is a host

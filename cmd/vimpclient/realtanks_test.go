@@ -20,8 +20,8 @@ import (
 	"vimpclient/host"
 	"vimpclient/host/sounds"
 	"vimpclient/input"
-	"vimpclient/internal/capturetest"
 	"vimpclient/session"
+	"vimpclient/testkit/capturetest"
 )
 
 // realTanksMaps are the maps of the real tanks game, as its data names them.

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"vimpclient/internal/browsertest"
-	"vimpclient/internal/fakemaster"
+	"vimpclient/testkit/browsertest"
+	"vimpclient/testkit/fakemaster"
 )
 
 // A master that sends every request, the signaling upgrade included, to

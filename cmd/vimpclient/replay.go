@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"os/signal"
-	"time"
 
 	"vimpclient/play"
 	"vimpclient/window"
@@ -17,23 +16,7 @@ import (
 func runReplay(args []string, stdout, stderr io.Writer) int {
 	var r play.ReplayConfig
 	fs := flagSet("replay", stderr)
-	fs.BoolVar(&r.Headless, "headless", false, "run without a window: replay at -speed (0: at once) and print what happened")
-	fs.StringVar(&r.Conn, "conn", "", "connection label to replay (default: the first one in the file)")
-	fs.Float64Var(&r.Speed, "speed", 0, "headless: play at this multiple of the recorded pace (0: as fast as possible; the window starts at 1 and changes it with the arrow keys)")
-	fs.StringVar(&r.Nick, "nick", "", "nick to answer the recorded auth form with (default: the recorded answer)")
-	fs.StringVar(&r.Team, "team", "", "team to answer the recorded team vote with (default: the first offered)")
-	fs.BoolVar(&r.Summary, "summary", false, "headless: print a JSON summary on stdout")
-	fs.StringVar(&r.Script, "script", "", "headless: key script, as for a live host")
-	fs.StringVar(&r.Record, "record", "", "headless: re-record what the client sends during the replay")
-	fs.StringVar(&r.Assets, "assets", "", "window: the game's assets base URL, for its images and sounds (default: drawn and sounded by the client itself)")
-	fs.StringVar(&r.CA, "ca", "", "window: PEM file with an extra CA to trust for an https -assets host")
-	fs.StringVar(&r.AssetCache, "asset-cache", play.DefaultAssetCache(), "window: the asset cache the recorded match's images and sounds are read from when -assets is not given (\"-\" or empty: none)")
-	fs.BoolVar(&r.Verbose, "v", false, "log details to stderr")
-	fs.StringVar(&r.Shot.Path, "screenshot", "", "window: write a PNG of the window after -screenshot-after, then quit")
-	fs.DurationVar(&r.Shot.After, "screenshot-after", 3*time.Second, "when to take the -screenshot")
-	fs.DurationVar(&r.Shot.Seek, "seek", 0, "window: start at this point of the recording")
-	fs.BoolVar(&r.Shot.Paused, "paused", false, "window: start paused")
-	fs.Var(&r.Shot.Size, "window", "window: its size `WxH` (default: its size when last closed, else 1280x720)")
+	r.RegisterFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: vimpclient replay [flags] FILE.jsonl")
 		fs.PrintDefaults()

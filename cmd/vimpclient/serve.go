@@ -12,6 +12,7 @@ import (
 	"vimpclient/host/snakesmatch"
 	"vimpclient/host/sounds"
 	"vimpclient/logs"
+	"vimpclient/play"
 )
 
 // runServe runs the embedded host alone: `vimpclient serve -addr HOST:PORT
@@ -23,7 +24,7 @@ func runServe(ctx context.Context, args []string, stdout, stderr io.Writer) int 
 	addr := fs.String("addr", "127.0.0.1:3002", "listen address HOST:PORT (loopback by default; 0.0.0.0:PORT for a LAN)")
 	bots := fs.Int("bots", 5, "number of bots in the match")
 	botSkill := fs.String("bot-skill", "easy", "the bots' `skill`: easy, normal or hard (tanks)")
-	game := fs.String("game", "", "the `game` to host: "+gameList()+" (default "+host.DefaultGame+")")
+	game := fs.String("game", "", "the `game` to host: "+play.GameList()+" (default "+host.DefaultGame+")")
 	mapName := fs.String("map", "", "play only this `map` of the game (no rotation)")
 	dialect := fs.String("dialect", "", "the game's `version` the host speaks (default the newest): tanks "+strings.Join(match.Dialects(), " or ")+
 		", snakes "+strings.Join(snakesmatch.Dialects(), " or ")+" (the older ones for older clients and tests)")

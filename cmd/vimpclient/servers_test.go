@@ -12,8 +12,8 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"vimpclient/internal/fakemaster"
 	"vimpclient/termtext"
+	"vimpclient/testkit/fakemaster"
 )
 
 // hostile holds what a lying master puts in a room's texts: screen

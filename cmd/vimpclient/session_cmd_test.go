@@ -18,8 +18,8 @@ import (
 	"github.com/coder/websocket"
 
 	"vimpclient/gameloop"
-	"vimpclient/internal/capturetest"
 	"vimpclient/protocol"
+	"vimpclient/testkit/capturetest"
 )
 
 func sharedPath(t testing.TB, parts ...string) string {

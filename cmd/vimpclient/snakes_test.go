@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"vimpclient/internal/fakemaster"
+	"vimpclient/testkit/fakemaster"
 )
 
 // The snakes scenario as a player runs it: `vimpclient -headless -summary

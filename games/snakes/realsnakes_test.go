@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
-	"vimpclient/internal/rowtest"
 	"vimpclient/protocol"
+	"vimpclient/testkit/rowtest"
 )
 
 // realSnakes015Config is the CONFIG_DATA a real snakes 0.15 host sends.

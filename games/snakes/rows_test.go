@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
-	"vimpclient/internal/rowtest"
+	"vimpclient/testkit/rowtest"
 )
 
 // The snakes game's record of s1 agrees exactly with the engine's snakes

@@ -7,9 +7,9 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
-	"vimpclient/internal/capturetest"
-	"vimpclient/internal/rowtest"
 	"vimpclient/predict"
+	"vimpclient/testkit/capturetest"
+	"vimpclient/testkit/rowtest"
 )
 
 // sharedDir finds the shared test data ($VIMP_SHARED, else ../shared

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"vimpclient/internal/capturetest"
+	"vimpclient/testkit/capturetest"
 )
 
 // coreParams022Raw is prediction.coreParams of a real tanks 0.22 host's

@@ -7,8 +7,8 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
-	"vimpclient/internal/capturetest"
-	"vimpclient/internal/rowtest"
+	"vimpclient/testkit/capturetest"
+	"vimpclient/testkit/rowtest"
 )
 
 // The tanks game's records of its keys agree exactly with the engine's

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"vimpclient/host"
-	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
 	"vimpclient/sameorigin"
+	"vimpclient/testkit/fakemaster"
 )
 
 func TestRegisterAndLeave(t *testing.T) {

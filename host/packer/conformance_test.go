@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"testing"
 
-	"vimpclient/internal/capturetest"
 	"vimpclient/snapschema"
+	"vimpclient/testkit/capturetest"
 )
 
 // sharedDir finds the engine's test data: testdata/ at the module root,

@@ -10,8 +10,8 @@ import (
 	"testing"
 
 	"vimpclient/host/match"
-	"vimpclient/internal/capturetest"
 	"vimpclient/protocol"
+	"vimpclient/testkit/capturetest"
 )
 
 // realSnakes015 reads a file of what a real snakes 0.15 host sends.

@@ -10,7 +10,7 @@ import (
 
 	"vimpclient/audio/mp3"
 	"vimpclient/audio/synth"
-	"vimpclient/internal/capturetest"
+	"vimpclient/testkit/capturetest"
 )
 
 // realCatalog is the parts.sounds block of a real tanks host's CONFIG_DATA:

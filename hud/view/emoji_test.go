@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"vimpclient/internal/capturetest"
+	"vimpclient/testkit/capturetest"
 )
 
 // symbolaPath is where Debian's fonts-symbola puts the monochrome emoji

@@ -15,8 +15,8 @@ import (
 
 	"vimpclient/fonts"
 	"vimpclient/hud"
-	"vimpclient/internal/capturetest"
 	"vimpclient/protocol"
+	"vimpclient/testkit/capturetest"
 )
 
 // The window tests need a display (run them under xvfb-run). Ebiten must own

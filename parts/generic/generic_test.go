@@ -4,9 +4,9 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
-	"vimpclient/internal/rowtest"
 	"vimpclient/parts"
-	"vimpclient/parts/partstest"
+	"vimpclient/testkit/partstest"
+	"vimpclient/testkit/rowtest"
 )
 
 const schemaJSON = `{"a1":{"id":1,"kind":"indexed8","class":"hot","fields":[{"name":"x","ty":"f32","interp":"lerp"},{"name":"y","ty":"f32","interp":"lerp"},{"name":"angle","ty":"f32","interp":"lerpAngle"},{"name":"team","ty":"u8"}]},

@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
-	"vimpclient/internal/rowtest"
 	"vimpclient/parts"
-	"vimpclient/parts/partstest"
+	"vimpclient/testkit/partstest"
+	"vimpclient/testkit/rowtest"
 )
 
 func limitedScene(t *testing.T, lim parts.Limits) (*parts.Scene, *clientcore.Schema) {

@@ -9,10 +9,10 @@ import (
 
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
-	"vimpclient/internal/rowtest"
 	"vimpclient/parts"
 	"vimpclient/parts/generic"
-	"vimpclient/parts/partstest"
+	"vimpclient/testkit/partstest"
+	"vimpclient/testkit/rowtest"
 )
 
 const partsConfig = `{"gameSets":{"s1":["Snake"],"cr":["Crystal"],"c1":["Arena"]},

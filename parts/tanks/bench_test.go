@@ -5,9 +5,9 @@ import (
 
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
-	"vimpclient/internal/rowtest"
 	"vimpclient/parts"
 	"vimpclient/snapschema"
+	"vimpclient/testkit/rowtest"
 )
 
 // countGfx counts drawing calls without keeping them.

@@ -5,10 +5,10 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
-	"vimpclient/internal/rowtest"
 	"vimpclient/parts"
 	"vimpclient/parts/generic"
-	"vimpclient/parts/partstest"
+	"vimpclient/testkit/partstest"
+	"vimpclient/testkit/rowtest"
 )
 
 // dustScene is a scene of a newer host listing Dust for m1, with one tank

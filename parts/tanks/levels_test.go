@@ -9,10 +9,10 @@ import (
 
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
-	"vimpclient/internal/rowtest"
 	"vimpclient/parts"
-	"vimpclient/parts/partstest"
 	"vimpclient/snapschema"
+	"vimpclient/testkit/partstest"
+	"vimpclient/testkit/rowtest"
 )
 
 // layeredSchema is the tanks schema of a layered host: m1 gains z (world

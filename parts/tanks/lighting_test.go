@@ -7,7 +7,7 @@ import (
 
 	"vimpclient/gamemap"
 	"vimpclient/parts"
-	"vimpclient/parts/partstest"
+	"vimpclient/testkit/partstest"
 )
 
 // downtownMap is the real tanks 0.22 night map.

@@ -8,8 +8,8 @@ import (
 
 	"vimpclient/gamemap"
 	"vimpclient/parts"
-	"vimpclient/parts/partstest"
 	"vimpclient/parts/tiles"
+	"vimpclient/testkit/partstest"
 )
 
 // Downtown's animations as its game data declares them: water cycles four

@@ -9,11 +9,11 @@ import (
 
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
-	"vimpclient/internal/rowtest"
 	"vimpclient/parts"
 	"vimpclient/parts/generic"
-	"vimpclient/parts/partstest"
 	"vimpclient/snapschema"
+	"vimpclient/testkit/partstest"
+	"vimpclient/testkit/rowtest"
 )
 
 // newerSchema is the tanks schema of a newer host, laid out as a tanks

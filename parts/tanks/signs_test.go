@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"vimpclient/parts"
-	"vimpclient/parts/partstest"
+	"vimpclient/testkit/partstest"
 )
 
 // Downtown's six signs as its game data declares them, the first HOTEL

@@ -12,11 +12,11 @@ import (
 
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
-	"vimpclient/internal/rowtest"
 	"vimpclient/parts"
 	"vimpclient/parts/generic"
-	"vimpclient/parts/partstest"
 	"vimpclient/snapschema"
+	"vimpclient/testkit/partstest"
+	"vimpclient/testkit/rowtest"
 )
 
 // partsConfig is tanks' CONFIG_DATA parts section.

@@ -5,9 +5,9 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
-	"vimpclient/internal/rowtest"
 	"vimpclient/parts"
-	"vimpclient/parts/partstest"
+	"vimpclient/testkit/partstest"
+	"vimpclient/testkit/rowtest"
 )
 
 // Track marks left on a level are painted onto that level's ground decal

@@ -8,8 +8,8 @@ import (
 
 	"vimpclient/gamemap"
 	"vimpclient/parts"
-	"vimpclient/parts/partstest"
 	"vimpclient/parts/tiles"
+	"vimpclient/testkit/partstest"
 )
 
 // bridge is the embedded host's layered map: a road under a bridge (level

@@ -10,10 +10,10 @@ import (
 
 	"vimpclient/host"
 	"vimpclient/host/lobbyroom"
-	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
 	"vimpclient/session"
 	"vimpclient/session/rtc"
+	"vimpclient/testkit/fakemaster"
 )
 
 var (

@@ -7,11 +7,11 @@ import (
 	"time"
 
 	"vimpclient/host"
-	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
 	"vimpclient/protocol"
 	"vimpclient/session"
 	"vimpclient/session/rtc"
+	"vimpclient/testkit/fakemaster"
 )
 
 // BenchmarkJoinToConfig is joining a listed room on loopback, from the

@@ -8,9 +8,9 @@ import (
 	"time"
 
 	"vimpclient/host"
-	"vimpclient/internal/fakemaster"
 	"vimpclient/protocol"
 	"vimpclient/session"
+	"vimpclient/testkit/fakemaster"
 )
 
 // freezer silences the host's side of the peers joined so far, as a host

@@ -11,9 +11,9 @@ import (
 
 	"vimpclient/clientcore"
 	"vimpclient/host"
-	"vimpclient/internal/fakemaster"
 	"vimpclient/protocol"
 	"vimpclient/session"
+	"vimpclient/testkit/fakemaster"
 )
 
 func isPlatform(k session.PlatformKind) func(session.Event) bool {

@@ -10,11 +10,11 @@ import (
 	"time"
 
 	"vimpclient/host"
-	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
 	"vimpclient/sameorigin"
 	"vimpclient/session"
 	"vimpclient/session/rtc"
+	"vimpclient/testkit/fakemaster"
 )
 
 // ended waits for a player's runner to stop and returns its error; a

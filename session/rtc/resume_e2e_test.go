@@ -8,11 +8,11 @@ import (
 	"time"
 
 	"vimpclient/host"
-	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
 	"vimpclient/protocol"
 	"vimpclient/session"
 	"vimpclient/session/rtc"
+	"vimpclient/testkit/fakemaster"
 )
 
 // rowOf is the player's scoreboard row in a STAT_DATA event, by nick.

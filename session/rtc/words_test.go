@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"vimpclient/host"
-	"vimpclient/internal/fakemaster"
+	"vimpclient/testkit/fakemaster"
 )
 
 // The older master has no host vote: /changehost says so and sends

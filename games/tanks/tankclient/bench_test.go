@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
-	"vimpclient/internal/rowtest"
+	"vimpclient/testkit/rowtest"
 )
 
 func benchGame(b *testing.B) *Game {

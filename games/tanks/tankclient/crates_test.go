@@ -5,8 +5,8 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
-	"vimpclient/internal/rowtest"
 	"vimpclient/predict"
+	"vimpclient/testkit/rowtest"
 )
 
 // A crate in the own tank's path is captured, pushed in the prediction,

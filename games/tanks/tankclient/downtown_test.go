@@ -13,9 +13,9 @@ import (
 	"vimpclient/games/tanks"
 	"vimpclient/host/match"
 	"vimpclient/host/packer"
-	"vimpclient/internal/capturetest"
 	"vimpclient/internal/jsonobj"
-	"vimpclient/internal/rowtest"
+	"vimpclient/testkit/capturetest"
+	"vimpclient/testkit/rowtest"
 )
 
 // drive22 is a scripted drive on downtown: where the own tank spawns (the

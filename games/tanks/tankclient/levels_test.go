@@ -12,8 +12,8 @@ import (
 	"vimpclient/games/tanks"
 	"vimpclient/host/packer"
 	"vimpclient/internal/angle"
-	"vimpclient/internal/rowtest"
 	"vimpclient/snapschema"
+	"vimpclient/testkit/rowtest"
 )
 
 // pilot drives a tank around the bridge map towards waypoints chosen at

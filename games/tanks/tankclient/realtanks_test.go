@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"vimpclient/internal/capturetest"
+	"vimpclient/testkit/capturetest"
 )
 
 // A real tanks 0.22 host's prediction section parses, and the model and

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"vimpclient/clientcore"
-	"vimpclient/internal/rowtest"
+	"vimpclient/testkit/rowtest"
 )
 
 // Another tank in the own tank's way is captured (its authoritative box

@@ -11,7 +11,7 @@ import (
 	"vimpclient/clientcore"
 	"vimpclient/gamemap"
 	"vimpclient/host/match"
-	"vimpclient/internal/rowtest"
+	"vimpclient/testkit/rowtest"
 )
 
 // link is one direction of a WebSocket under a delaying proxy: every

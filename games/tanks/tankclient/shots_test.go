@@ -6,8 +6,8 @@ import (
 
 	"vimpclient/clientcore"
 	"vimpclient/games/tanks"
-	"vimpclient/internal/rowtest"
 	"vimpclient/predict"
+	"vimpclient/testkit/rowtest"
 )
 
 // hostSchemaGame builds the game from the embedded host's CONFIG_DATA,

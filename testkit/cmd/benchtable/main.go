@@ -9,11 +9,14 @@
 // come from the hardware counter (perf stat) when the kernel exposes one,
 // else from valgrind's callgrind for the benchmarks that draw nothing and
 // open no socket (an emulated CPU is too slow for a GPU driver or a
-// network round trip); "—" where neither applies. Callgrind counts only
-// the instructions inside the function an op calls (named by its row):
-// the whole run's also hold the runtime's background threads, whose idle
-// spinning under the emulator's one-thread-at-a-time schedule varies by
-// hundreds of millions between two runs.
+// network round trip); "—" where neither applies. Callgrind runs the
+// binary on one P with the collector off, so the runtime's background
+// threads neither spin nor mark beside the ops, and counts the
+// instructions inside the function an op calls (named by its row), or the
+// whole run's for a row that names none: callgrind follows calls by the
+// stack pointer, and an op that parks a goroutine or grows its stack loses
+// it the function's exit, which flips its collection on and off at the
+// wrong places.
 //
 // It parses go test's benchmark lines itself: the format is a stable
 // one-line record and the project needs three of its columns, which does
@@ -22,7 +25,7 @@
 // Usage (from the repository root; make bench runs it under a virtual
 // display for the drawing benchmarks):
 //
-//	go run ./internal/cmd/benchtable [-count 5] [-instr auto|perf|callgrind|none] [-only decode,sample]
+//	go run ./testkit/cmd/benchtable [-count 5] [-instr auto|perf|callgrind|none] [-only decode,sample]
 package main
 
 import (
@@ -50,7 +53,7 @@ type row struct {
 	// emulable says callgrind may run it: no GPU, no sockets.
 	emulable bool
 	// fn is the function an op calls, as the symbol table names it:
-	// callgrind counts the instructions inside it.
+	// callgrind counts the instructions inside it ("": the whole run's).
 	fn string
 }
 
@@ -58,7 +61,7 @@ var rows = []row{
 	{"decode", "./clientcore", "^BenchmarkDecodeHeavyTanks$", 4000, true, "vimpclient/clientcore.(*Decoder).Decode"},
 	{"sample", "./clientcore", "^BenchmarkSampleHeavyTanks$", 4000, true, "vimpclient/clientcore.(*Core).Sample"},
 	{"sample adaptive", "./clientcore", "^BenchmarkSampleHeavyTanksAdaptive$", 4000, true, "vimpclient/clientcore.(*Core).Sample"},
-	{"tick", "./gameloop", "^BenchmarkLoopTickHeavy$", 300, true, "vimpclient/gameloop.(*heavyMatch).tick"},
+	{"tick", "./gameloop", "^BenchmarkLoopTickHeavy$", 300, true, ""}, // a tick parks goroutines: see the package doc
 	{"draw", "./render", "^BenchmarkDrawHeavyScene$", 0, false, ""},
 	{"bake", "./render", "^BenchmarkBake$/^canopy$", 0, false, ""},
 	{"mix", "./audio/mix", "^BenchmarkMix30Voices$", 300, true, "vimpclient/audio/mix.(*Mixer).Mix"},
@@ -223,7 +226,7 @@ func (c *counter) perOp(ctx context.Context, r row, tmp string) (float64, bool, 
 
 // count runs the test binary for ops ops of the benchmark and returns the
 // instructions retired: by the whole run under perf, inside the function
-// fn under callgrind.
+// fn (or the whole run, when fn is "") under callgrind.
 func (c *counter) count(ctx context.Context, bin, dir, bench, fn string, ops int) (uint64, error) {
 	args := []string{"-test.run", "^$", "-test.bench", bench, "-test.benchtime", fmt.Sprintf("%dx", ops)}
 	var cmd *exec.Cmd
@@ -231,9 +234,16 @@ func (c *counter) count(ctx context.Context, bin, dir, bench, fn string, ops int
 	case "perf":
 		cmd = exec.CommandContext(ctx, "perf", append([]string{"stat", "-x,", "-e", "instructions:u", "--", bin}, args...)...)
 	default:
-		cmd = exec.CommandContext(ctx, "valgrind", append([]string{"--tool=callgrind", "--callgrind-out-file=/dev/null", "--toggle-collect=" + fn, bin}, args...)...)
-		// Callgrind cannot follow the runtime's preemption signals.
-		cmd.Env = append(os.Environ(), "GODEBUG=asyncpreemptoff=1")
+		vg := []string{"--tool=callgrind", "--callgrind-out-file=/dev/null"}
+		if fn != "" {
+			vg = append(vg, "--toggle-collect="+fn)
+		}
+		cmd = exec.CommandContext(ctx, "valgrind", append(append(vg, bin), args...)...)
+		// Callgrind cannot follow the runtime's preemption signals, nor
+		// emulate the RDTSCP the runtime reads its clock with where the CPU
+		// has one. One P and no collector leave the runtime's own threads
+		// idle, so two runs of the same ops count the same.
+		cmd.Env = append(os.Environ(), "GODEBUG=asyncpreemptoff=1,cpu.rdtscp=off", "GOMAXPROCS=1", "GOGC=off")
 	}
 	cmd.Dir = dir
 	out, err := cmd.CombinedOutput()

@@ -2,7 +2,7 @@
 // it plays the handshake as a real host does, then throws one kind of
 // hostile traffic at the client until the connection ends. Each Scenario
 // is one attack the client must survive without freezing, panicking or
-// growing without bound. cmd/hostilehost serves them on a port, for
+// growing without bound. testkit/cmd/hostilehost serves them on a port, for
 // measuring the built client from outside.
 package hostile
 

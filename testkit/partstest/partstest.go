@@ -8,8 +8,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"vimpclient/internal/capturetest"
 	"vimpclient/parts"
+	"vimpclient/testkit/capturetest"
 )
 
 // Textures is an in-memory parts.Textures; assets listed in Loaded have a

@@ -14,7 +14,7 @@
 //
 // Usage (from the repository root, with a display; make membench runs it):
 //
-//	go run ./internal/cmd/membench -bin bin/vimpclient [-runs 5] [-for 12s]
+//	go run ./testkit/cmd/membench -bin bin/vimpclient [-runs 5] [-for 12s]
 package main
 
 import (

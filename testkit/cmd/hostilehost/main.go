@@ -12,7 +12,7 @@ import (
 	"os"
 	"strings"
 
-	"vimpclient/internal/hostile"
+	"vimpclient/testkit/hostile"
 )
 
 func main() {

@@ -16,7 +16,7 @@
 //
 // Usage (from the repository root; make netbench runs it):
 //
-//	go run ./internal/cmd/netbench [-runs 2] [-for 30s] [-interp adaptive,fixed] [-only direct,stall]
+//	go run ./testkit/cmd/netbench [-runs 2] [-for 30s] [-interp adaptive,fixed] [-only direct,stall]
 package main
 
 import (
@@ -33,8 +33,8 @@ import (
 
 	"vimpclient/gameloop"
 	"vimpclient/host"
-	"vimpclient/internal/netsim"
 	"vimpclient/play"
+	"vimpclient/testkit/netsim"
 )
 
 // condition is one row of the matrix: the links of the proxy, or none.

@@ -12,10 +12,10 @@ import (
 	"vimpclient/gameloop"
 	"vimpclient/host"
 	"vimpclient/input"
-	"vimpclient/internal/comets"
-	"vimpclient/parts/partstest"
 	"vimpclient/registry"
 	"vimpclient/session"
+	"vimpclient/testkit/comets"
+	"vimpclient/testkit/partstest"
 )
 
 // TestStepWrapsAndTurns checks the rules: a held turn key turns at the

@@ -17,8 +17,8 @@ import (
 	"vimpclient/host"
 	"vimpclient/host/lobbyroom"
 	"vimpclient/hud/serverbrowser"
-	"vimpclient/internal/fakemaster"
 	"vimpclient/lobby"
+	"vimpclient/testkit/fakemaster"
 )
 
 // World is a newer master with a room hosted by the embedded match

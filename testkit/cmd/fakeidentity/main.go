@@ -2,7 +2,7 @@
 // a loopback address, for trying the client against a lobby master started
 // with VIMP_AUTH_SERVICE_URL pointing at it:
 //
-//	go run ./internal/cmd/fakeidentity -addr 127.0.0.1:3010
+//	go run ./testkit/cmd/fakeidentity -addr 127.0.0.1:3010
 //
 // It serves the sign-in page (/oauth/github/start?returnUrl=), its form's
 // return with ?token=, /dev/login?nick=&returnUrl= and /jwks, with a key
@@ -22,7 +22,7 @@ import (
 	"syscall"
 	"time"
 
-	"vimpclient/internal/fakemaster"
+	"vimpclient/testkit/fakemaster"
 )
 
 func main() {

@@ -217,6 +217,7 @@ func buildNight(c *parts.Ctx, m *gamemap.Map) parts.Part {
 		ll.n = n
 		ll.m = parts.LightMap{Level: lv, Ambient: d.ambient}
 		level := &m.Levels[lv]
+		ll.m.Walls = wallGrid(level, cell)
 		if lv > 0 {
 			ll.m.Floor = floorRuns(level, cell, nil)
 		}
@@ -239,6 +240,24 @@ func buildNight(c *parts.Ctx, m *gamemap.Map) parts.Part {
 		n.heads[lv].h = c.Stage.Add(parts.LevelZ(1, lv), &n.heads[lv])
 	}
 	return n
+}
+
+// wallGrid is a level's walls, which its headlights stop at: the cells
+// whose tile is solid (nil for a level without walls).
+func wallGrid(l *gamemap.Level, cell float64) *parts.WallGrid {
+	solid := tiles.Lookup(l.Solid)
+	w := &parts.WallGrid{Cols: l.Cols, Rows: l.Rows, Cell: cell, Solid: make([]bool, l.Cols*l.Rows)}
+	found := false
+	for i, t := range l.Grid {
+		if tiles.In(solid, int(t)) {
+			w.Solid[i] = true
+			found = true
+		}
+	}
+	if !found {
+		return nil
+	}
+	return w
 }
 
 // floorRuns is the floor of a level above the ground as world rectangles:

@@ -56,3 +56,53 @@ func TestNightLitAgainstBefore(t *testing.T) {
 		t.Errorf("%.4f%% of the pixels differ from the picture before, allowed 0.05%%", 100*d)
 	}
 }
+
+// orientation is the direction, in radians clockwise on screen, of the
+// long axis of the bright pixels (a channel over 180) in r: the line a
+// sign's letters run along.
+func orientation(img *image.RGBA, r image.Rectangle) (theta float64, n int) {
+	var sx, sy, sxx, syy, sxy float64
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			c := img.RGBAAt(x, y)
+			if max(c.R, c.G, c.B) <= 180 {
+				continue
+			}
+			fx, fy := float64(x), float64(y)
+			sx, sy, sxx, syy, sxy = sx+fx, sy+fy, sxx+fx*fx, syy+fy*fy, sxy+fx*fy
+			n++
+		}
+	}
+	if n == 0 {
+		return 0, 0
+	}
+	k := float64(n)
+	cxx, cyy, cxy := sxx/k-sx*sx/k/k, syy/k-sy*sy/k/k, sxy/k-sx*sy/k/k
+	return 0.5 * math.Atan2(2*cxy, cxx-cyy), n
+}
+
+// Downtown's CLUB sign carries an angle of -8 (degrees) and is drawn
+// turned by it: its letters run 8° up to the right of the level MOTEL
+// sign's beside it on the same row of roofs.
+func TestSignDrawnAtItsAngle(t *testing.T) {
+	const cx, cy = 614.4, 531.2 // between them, level with them
+	img := downtownShot(t, "signs-angle", cx, cy, map[uint32][]float32{1: nightTankRow(614.4, 600, 0, 1, 0, 0)})
+	// the signs hang a level up: drawn 1.22 times as far from the centre
+	up := func(x, y float64) image.Point {
+		return image.Pt(int(960+(x-cx)*1.22*5), int(540+(y-cy)*1.22*5))
+	}
+	club, motel := up(40.5*12.8, 41.5*12.8), up(55.5*12.8, 41.5*12.8)
+	box := image.Rect(-260, -160, 260, 160)
+	tc, nc := orientation(img, box.Add(club))
+	tm, nm := orientation(img, box.Add(motel))
+	if nc < 500 || nm < 500 {
+		t.Fatalf("the signs are not where they hang: %d bright pixels at CLUB %v, %d at MOTEL %v", nc, club, nm, motel)
+	}
+	deg := func(r float64) float64 { return r * 180 / math.Pi }
+	if d := deg(tc - tm); math.Abs(d-(-8)) > 2 {
+		t.Errorf("CLUB runs at %.1f°, MOTEL at %.1f°: turned by %.1f°, want -8°", deg(tc), deg(tm), d)
+	}
+	if math.Abs(deg(tm)) > 3 {
+		t.Errorf("the level MOTEL sign runs at %.1f°, want about 0°", deg(tm))
+	}
+}

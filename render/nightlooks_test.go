@@ -1,7 +1,9 @@
 package render
 
 import (
+	"encoding/json"
 	"image"
+	"image/color"
 	"math"
 	"testing"
 )
@@ -104,5 +106,73 @@ func TestSignDrawnAtItsAngle(t *testing.T) {
 	}
 	if math.Abs(deg(tm)) > 3 {
 		t.Errorf("the level MOTEL sign runs at %.1f°, want about 0°", deg(tm))
+	}
+}
+
+// roofedBridge is the embedded host's bridge map with its deck (tile 4 of
+// level 1) declared a roof and cut in two at column 28: two roofs side by
+// side over the road under the bridge.
+func roofedBridge(t *testing.T) []byte {
+	var m map[string]any
+	if err := json.Unmarshal(bridgeMap(t), &m); err != nil {
+		t.Fatal(err)
+	}
+	grid := m["levels"].(map[string]any)["1"].(map[string]any)["map"].([]any)
+	for row := 13; row <= 18; row++ {
+		grid[row].([]any)[28] = 0
+	}
+	m["game"] = map[string]any{"roofs": map[string]any{"1": []any{4}}}
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// roofShot draws the roofed bridge with the camera at rest at (cx, cy) and
+// the given tanks (1 is the own).
+func roofShot(t *testing.T, name string, cx, cy float32, tanks map[uint32][]float32) *image.RGBA {
+	sc, _ := bridgeScene(t, cx, cy, tanks, nil)
+	sc.mapJSON = roofedBridge(t)
+	return shoot(t, sc, name, nil)
+}
+
+// dist is how far apart two colours are (the largest channel's difference).
+func dist(a, b color.RGBA) int {
+	return max(absDiff(a.R, b.R), absDiff(a.G, b.G), absDiff(a.B, b.B))
+}
+
+// A roof over the own tank turns see-through, and only that roof: the own
+// tank on the road under the west half of the roofed bridge shows through
+// its deck (its turret's pixel near its own colour, where with the tank
+// south of the bridge the deck is drawn whole), while the enemy under the
+// east half stays covered: its pixel is the same as with the own tank
+// away.
+func TestRoofOverOwnTankIsSeeThrough(t *testing.T) {
+	const cx, cy = 530, 330
+	enemy := levelTank(600, 310, 1.57, 2, 0, 0) // under the east roof
+	under := roofShot(t, "roof-under", cx, cy, map[uint32][]float32{
+		1: levelTank(460, 310, 1.57, 1, 0, 0), // under the west roof
+		2: enemy,
+	})
+	away := roofShot(t, "roof-away", cx, cy, map[uint32][]float32{
+		1: levelTank(460, 420, 1.57, 1, 0, 0), // south of the bridge
+		2: enemy,
+	})
+	ox, oy := screenOf(460, 310, 0, cx, cy)
+	seen, covered := at(under, ox, oy), at(away, ox, oy)
+	if d, was := dist(seen, team1Turret), dist(covered, team1Turret); d > was/2 {
+		t.Errorf("the own tank under its roof at %d,%d: %v, %d from its turret's colour; the roof whole there is %v, %d from it: want it seen through",
+			ox, oy, seen, d, covered, was)
+	}
+	if dist(seen, covered) < 30 {
+		t.Errorf("the roof over the own tank at %d,%d is %v, whole it is %v: want it see-through", ox, oy, seen, covered)
+	}
+	ex, ey := screenOf(600, 310, 0, cx, cy)
+	if a, b := at(under, ex, ey), at(away, ex, ey); dist(a, b) > 2 {
+		t.Errorf("the other roof over the enemy at %d,%d: %v with the own tank under the first roof, %v with it away: want it as opaque", ex, ey, a, b)
+	}
+	if nearColour(under, ex, ey, 6, team2Turret, 16) {
+		t.Errorf("the enemy under the other roof shows at %d,%d", ex, ey)
 	}
 }

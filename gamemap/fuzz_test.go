@@ -15,6 +15,11 @@ func FuzzParse(f *testing.F) {
 	f.Add([]byte(`{"setId":"c1","scale":1,"step":128,"layers":{"1":[1]},"map":[[1,1],[1]]}`))
 	f.Add([]byte(`{"step":32,"map":[[0]],"levels":{"1":{"map":[[1]],"floor":[1],"layers":{"x":[1]}}}}`))
 	f.Add([]byte(`{"step":1e9}`))
+	// a layered map's game data with downtown's roofs and an angled sign
+	// (read by the game's parts, carried here as opaque data)
+	f.Add([]byte(`{"step":32,"map":[[0,0]],"levels":{"1":{"map":[[13,13]],"floor":[13],"layers":{"2":[13]}}},` +
+		`"game":{"roofs":{"1":[13]},"signs":[{"cell":[1,0],"level":1,"layer":2,"text":"CLUB","angle":-8}]}}`))
+	f.Add([]byte(`{"step":32,"map":[[0]],"game":{"roofs":{"1":[1e300,"x"],"0":null},"signs":[{"angle":1e309}]}}`))
 	lim := DefaultLimits()
 	f.Fuzz(func(t *testing.T, b []byte) {
 		var m *Map

@@ -49,14 +49,22 @@ type blast struct {
 // game id, detonations kept in a ring.
 type Levels struct {
 	levelHeight float64
-	actors      map[uint32]Height
+	actors      map[uint32]actor
 	blasts      [maxBlasts]blast
 	nBlasts     int
 	nextBlast   int
 }
 
 // NewLevels returns an empty book for a flat map.
-func NewLevels() *Levels { return &Levels{actors: map[uint32]Height{}} }
+func NewLevels() *Levels { return &Levels{actors: map[uint32]actor{}} }
+
+// actor is what the book knows of one actor: its height, and where it is
+// on the map once its part has said.
+type actor struct {
+	at     Height
+	x, y   float64
+	placed bool
+}
 
 // SetLevelHeight records the map's level height in world units (0 or less:
 // a flat map, where no height is read from world units).
@@ -80,13 +88,36 @@ func (l *Levels) Levels(worldZ float64) float64 {
 const MaxHeight = 8
 
 // SetActor records where actor id stands.
-func (l *Levels) SetActor(id uint32, at Height) { l.actors[id] = at }
+func (l *Levels) SetActor(id uint32, at Height) {
+	a := l.actors[id]
+	a.at = at
+	l.actors[id] = a
+}
+
+// Place records where on the map actor id is (world units); a point that
+// is not a number is not recorded.
+func (l *Levels) Place(id uint32, x, y float64) {
+	if math.IsNaN(x) || math.IsNaN(y) || math.IsInf(x, 0) || math.IsInf(y, 0) {
+		return
+	}
+	a := l.actors[id]
+	a.x, a.y, a.placed = x, y, true
+	l.actors[id] = a
+}
+
+// Where reports where on the map actor id is; ok is false while its part
+// has not placed it (or it left): a map part that reacts to the own actor
+// (a roof over it) reads it.
+func (l *Levels) Where(id uint32) (x, y float64, ok bool) {
+	a := l.actors[id]
+	return a.x, a.y, a.placed
+}
 
 // ForgetActor drops an actor that left.
 func (l *Levels) ForgetActor(id uint32) { delete(l.actors, id) }
 
 // Actor reports where actor id stands (the ground when it is unknown).
-func (l *Levels) Actor(id uint32) Height { return l.actors[id] }
+func (l *Levels) Actor(id uint32) Height { return l.actors[id].at }
 
 // Blasted records a detonation at a point.
 func (l *Levels) Blasted(x, y float64, at Height) {

@@ -1,5 +1,7 @@
 package parts
 
+import "math"
+
 // Light is one light source of a night scene, in world units: a round
 // pool of light (a lamp, a tank's glow, a flash) or, when Length > 0, a
 // cone (a headlight) from (X, Y) towards Angle, Spread radians to each
@@ -25,11 +27,89 @@ type Light struct {
 // by its own level's map, is not darkened twice. The tops of the level's
 // raised layers (Tops: a wall's top, a roof) stay in the ambient colour
 // over the lights: a light on the floor does not reach up onto them.
+//
+// Walls, when not nil, are the level's wall cells: a headlight's cone on
+// the level stops at the first wall along each of its rays, so that the
+// street behind a building stays dark.
 type LightMap struct {
 	Level   int
 	Ambient Color
 	Floor   []Rect
 	Tops    []Top
+	Walls   *WallGrid
+}
+
+// WallGrid is a level's walls as a grid of cells, Cell world units square:
+// Solid[row·Cols + col] is whether cell (col, row) is a wall. What lies
+// outside the grid is open.
+type WallGrid struct {
+	Cols, Rows int
+	Cell       float64
+	Solid      []bool
+}
+
+// wall reports whether cell (col, row) is a wall.
+func (w *WallGrid) wall(col, row int) bool {
+	return col >= 0 && row >= 0 && col < w.Cols && row < w.Rows && row*w.Cols+col < len(w.Solid) && w.Solid[row*w.Cols+col]
+}
+
+// maxWallCoord bounds the coordinates Reach walks from: a point farther
+// out than this lies off every map, and nothing stops its light.
+const maxWallCoord = 1e7
+
+// maxWallSteps bounds the cells one ray walks past (a level has at most a
+// few hundred cells a side).
+const maxWallSteps = 4096
+
+// Reach is how far a ray from world point (x, y) along the unit direction
+// (dx, dy) goes before it enters a wall cell, at most limit: 0 when (x, y)
+// lies in a wall. It walks the grid cell by cell along the ray, so its
+// cost is the number of cells the ray crosses.
+func (w *WallGrid) Reach(x, y, dx, dy, limit float64) float64 {
+	if !(limit > 0) {
+		return 0
+	}
+	if w == nil || !(w.Cell > 0) || !(math.Abs(x) < maxWallCoord && math.Abs(y) < maxWallCoord) ||
+		!(math.Abs(dx) <= 1 && math.Abs(dy) <= 1) || math.IsInf(limit, 0) {
+		return limit
+	}
+	col, row := int(math.Floor(x/w.Cell)), int(math.Floor(y/w.Cell))
+	if w.wall(col, row) {
+		return 0
+	}
+	stepC, nextX, deltaX := axisStep(x, dx, col, w.Cell)
+	stepR, nextY, deltaY := axisStep(y, dy, row, w.Cell)
+	for range int(min(limit/w.Cell, maxWallSteps))*2 + 4 {
+		var t float64
+		if nextX < nextY {
+			t, col = nextX, col+stepC
+			nextX += deltaX
+		} else {
+			t, row = nextY, row+stepR
+			nextY += deltaY
+		}
+		if !(t < limit) {
+			return limit
+		}
+		if w.wall(col, row) {
+			return t
+		}
+	}
+	return limit
+}
+
+// axisStep is one axis of a walk through the grid from coordinate p in
+// cell i along direction d: the step between cells, the distance to the
+// first cell boundary and the distance between boundaries (infinite when
+// the ray runs along the axis's lines).
+func axisStep(p, d float64, i int, cell float64) (step int, next, delta float64) {
+	switch {
+	case d > 0:
+		return 1, ((float64(i)+1)*cell - p) / d, cell / d
+	case d < 0:
+		return -1, (float64(i)*cell - p) / d, -cell / d
+	}
+	return 0, math.Inf(1), math.Inf(1)
 }
 
 // Top is a rectangle of a raised layer's top, H levels above the ground.

@@ -185,16 +185,33 @@ func (g *gfx) Disc(x, y, r float64, c parts.Color) {
 
 // Label implements parts.Gfx: the text is drawn once into the atlas, in
 // the HUD's font, and scaled so its line box is h world units tall.
-func (g *gfx) Label(s string, x, y, h float64, c parts.Color) {
+func (g *gfx) Label(s string, x, y, h float64, c parts.Color) { g.label(s, x, y, h, 0, c) }
+
+// LabelTurned draws a label as Label does, turned by angle radians about
+// its centre (clockwise on screen): a sign hung aslant.
+func (g *gfx) LabelTurned(s string, x, y, h, angle float64, c parts.Color) {
+	if !(math.Abs(angle) <= 2*math.Pi) {
+		angle = 0
+	}
+	g.label(s, x, y, h, angle, c)
+}
+
+func (g *gfx) label(s string, x, y, h, angle float64, c parts.Color) {
 	if s == "" || c.A <= 0 || !(h > 0) || g.face == nil {
 		return
 	}
 	// A label off the canvas takes no slot: the widest text it could be
-	// is tested before its width is known.
+	// is tested before its width is known (turned, it reaches as far up
+	// and down as it does to the sides).
 	if lineH := g.labelLineH; lineH > 0 {
 		cx, cy := g.dev(x, y)
 		k := h / lineH * math.Abs(g.sx)
-		if g.offCanvas(cx, cy, float64(maxLabelW)*k/2, (lineH+2*labelSlack)*k/2) {
+		rx, ry := float64(maxLabelW)*k/2, (lineH+2*labelSlack)*k/2
+		if angle != 0 {
+			ry = math.Max(rx, ry)
+			rx = ry
+		}
+		if g.offCanvas(cx, cy, rx, ry) {
 			return
 		}
 	}
@@ -214,6 +231,9 @@ func (g *gfx) Label(s string, x, y, h float64, c parts.Color) {
 	k := h / sl.lineH
 	w, hh := float64(sl.r.Dx()), float64(sl.r.Dy())
 	m := parts.Affine{A: k, D: k, TX: x - w*k/2, TY: y - hh*k/2}
+	if angle != 0 {
+		m = parts.Affine{A: k, D: k, TX: -w * k / 2, TY: -hh * k / 2}.Rotate(angle).Translate(x, y)
+	}
 	g.affineQuad(a.img, ebiten.FilterLinear, m, 0, 0, w, hh,
 		float64(sl.r.Min.X), float64(sl.r.Min.Y), float64(sl.r.Max.X), float64(sl.r.Max.Y), premul(c))
 }

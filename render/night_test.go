@@ -102,6 +102,18 @@ func TestWriteNightReference(t *testing.T) {
 	writeRGBA(t, img, filepath.Join("testdata", "reference", "night-before-1920x1080.png"))
 }
 
+// TestWriteNightLitReference writes the lit night scene's reference
+// picture when RENDER_WRITE_NIGHT_LIT_REF is set. The reference was drawn
+// so by the renderer as it was before the tanks' headlights stopped at
+// walls: the picture of what that change must leave alone.
+func TestWriteNightLitReference(t *testing.T) {
+	if os.Getenv("RENDER_WRITE_NIGHT_LIT_REF") == "" {
+		t.Skip("RENDER_WRITE_NIGHT_LIT_REF not set")
+	}
+	img := nightShot(t, "night-lit-before", nil)
+	writeRGBA(t, img, filepath.Join("testdata", "reference", "night-lit-before-1920x1080.png"))
+}
+
 // lum is a pixel's luminance (0..255).
 func lum(c color.RGBA) float64 {
 	return 0.2126*float64(c.R) + 0.7152*float64(c.G) + 0.0722*float64(c.B)

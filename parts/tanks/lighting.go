@@ -180,6 +180,7 @@ type night struct {
 	nFlash  int
 	nextEv  uint64
 	clock   float64 // ms since the map was built, for the lamps' flicker
+	roofs   *roofBoard
 }
 
 // levelLight is one level's light map, drawn at parts.LightZ on its level.
@@ -188,6 +189,10 @@ type levelLight struct {
 	m     parts.LightMap
 	h     parts.Handle
 	lamps []int // indices of the level's lamps
+	// a level with roofs: its floor but for the roofs, and the roofs on
+	// it, whose cells join the floor while they are opaque
+	floor []parts.Rect
+	roofs []int
 }
 
 // lampHeads draws the heads of one level's lamps just above its road.
@@ -217,15 +222,16 @@ func buildNight(c *parts.Ctx, m *gamemap.Map) parts.Part {
 		ll.n = n
 		ll.m = parts.LightMap{Level: lv, Ambient: d.ambient}
 		level := &m.Levels[lv]
+		ll.m.Walls = wallGrid(level, cell)
 		if lv > 0 {
-			ll.m.Floor = floorRuns(level, cell, nil)
+			ll.m.Floor = floorRuns(level, cell, nil, nil)
 		}
 		for _, layer := range level.Layers {
 			if !(layer.Volume > 0) {
 				continue
 			}
 			h := float64(lv) + min(layer.Volume, parts.MaxHeight)
-			for _, r := range floorRuns(level, cell, tiles.Lookup(layer.Tiles)) {
+			for _, r := range floorRuns(level, cell, tiles.Lookup(layer.Tiles), nil) {
 				ll.m.Tops = append(ll.m.Tops, parts.Top{Rect: r, H: h})
 			}
 		}
@@ -241,15 +247,35 @@ func buildNight(c *parts.Ctx, m *gamemap.Map) parts.Part {
 	return n
 }
 
+// wallGrid is a level's walls, which its headlights stop at: the cells
+// whose tile is solid (nil for a level without walls).
+func wallGrid(l *gamemap.Level, cell float64) *parts.WallGrid {
+	solid := tiles.Lookup(l.Solid)
+	w := &parts.WallGrid{Cols: l.Cols, Rows: l.Rows, Cell: cell, Solid: make([]bool, l.Cols*l.Rows)}
+	found := false
+	for i, t := range l.Grid {
+		if tiles.In(solid, int(t)) {
+			w.Solid[i] = true
+			found = true
+		}
+	}
+	if !found {
+		return nil
+	}
+	return w
+}
+
 // floorRuns is the floor of a level above the ground as world rectangles:
 // each row's runs of cells that draw a tile (of the tiles in only, when it
-// is not nil: a tiles.Lookup table).
-func floorRuns(l *gamemap.Level, cell float64, only []bool) []parts.Rect {
+// is not nil: a tiles.Lookup table), but for the cells marked in except
+// (when it is not nil: a roof's cells, by the level's grid).
+func floorRuns(l *gamemap.Level, cell float64, only []bool, except []int16) []parts.Rect {
 	var out []parts.Rect
 	for row := range l.Rows {
 		start := -1
 		for col := 0; col <= l.Cols; col++ {
-			on := col < l.Cols && l.Tile(col, row) != 0 && (only == nil || tiles.In(only, l.Tile(col, row)))
+			on := col < l.Cols && l.Tile(col, row) != 0 && (only == nil || tiles.In(only, l.Tile(col, row))) &&
+				(except == nil || except[row*l.Cols+col] == 0)
 			switch {
 			case on && start < 0:
 				start = col
@@ -260,6 +286,49 @@ func floorRuns(l *gamemap.Level, cell float64, only []bool) []parts.Rect {
 		}
 	}
 	return out
+}
+
+// withRoofs lets the map's roofs out of their levels' light maps while
+// they are not opaque: what shows through a fading roof was darkened by
+// its own level's light map already. The roofs are then drawn in the
+// ambient colour.
+func (n *night) withRoofs(b *roofBoard, m *gamemap.Map) {
+	if b == nil {
+		return
+	}
+	b.night, b.ambient = true, n.data.ambient
+	cell := m.CellWorld()
+	for lv, owner := range b.owner {
+		if lv <= 0 || lv >= len(n.maps) {
+			continue
+		}
+		ll := &n.maps[lv]
+		ll.floor = floorRuns(&m.Levels[lv], cell, nil, owner)
+		size := len(ll.floor)
+		for i := range b.roofs {
+			if b.roofs[i].level == lv {
+				ll.roofs = append(ll.roofs, i)
+				size += len(b.roofs[i].runs)
+			}
+		}
+		ll.m.Floor = make([]parts.Rect, 0, size)
+	}
+	n.roofs = b
+}
+
+// floorNow is the level's floor this frame: its roofs' cells in it while
+// they are opaque. It reuses the light map's slice.
+func (ll *levelLight) floorNow() {
+	if ll.roofs == nil {
+		return
+	}
+	f := append(ll.m.Floor[:0], ll.floor...)
+	for _, i := range ll.roofs {
+		if ll.n.roofs.opaque(i) {
+			f = append(f, ll.n.roofs.roofs[i].runs...)
+		}
+	}
+	ll.m.Floor = f
 }
 
 // Update implements parts.Part (the map's lighting gets no rows).
@@ -365,6 +434,7 @@ func (ll *levelLight) Draw(g parts.Gfx) {
 				Intensity: blastIntensity * fade(f.age, blastMs)})
 		}
 	}
+	ll.floorNow()
 	lt.DrawLightMap(&ll.m)
 }
 

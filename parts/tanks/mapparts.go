@@ -37,7 +37,12 @@ func (b *mapBinding) BuildMap(c *parts.Ctx, m *gamemap.Map) ([]parts.Part, map[u
 	if p := buildLiving(c, m, static); p != nil {
 		static = append(static, p)
 	}
+	roofs := buildRoofs(c, m, static) // after the living layers: a fan on a roof turns over it
+	if roofs != nil {
+		static = append(static, roofs)
+	}
 	if n := buildNight(c, m); n != nil {
+		n.(*night).withRoofs(roofs, m)
 		static = append(static, n)
 	}
 	if s := buildSigns(c, m, c.Sky.Night()); s != nil {

@@ -20,6 +20,7 @@ const (
 	maxSignRunes  = 24
 	maxSignSize   = 200 // world units
 	maxSignRadius = 1000
+	maxSignAngle  = 360 // degrees either way; a sign turned further is hung level
 )
 
 // The flicker's timing: the pulse's rate, and the windows of the dropout
@@ -40,6 +41,7 @@ type sign struct {
 	text      string
 	colour    parts.Color
 	size      float64
+	angle     float64 // radians, clockwise on screen: a sign hung aslant
 	pulse     float64 // 0..1: how deep the pulse dims it
 	dropouts  float64 // 0..1: the share of windows with a dropout
 	radius    float64 // its light's, at night (0: none)
@@ -54,6 +56,7 @@ type signGame struct {
 	Text    string    `json:"text"`
 	Color   *float64  `json:"color"`
 	Size    float64   `json:"size"`
+	Angle   float64   `json:"angle"` // degrees, as the map's bodies' angles
 	Flicker *struct {
 		Pulse    float64 `json:"pulse"`
 		Dropouts float64 `json:"dropouts"`
@@ -105,6 +108,9 @@ func parseSigns(m *gamemap.Map) []sign {
 		if g.Size > 0 {
 			s.size = min(g.Size, maxSignSize)
 		}
+		if math.Abs(g.Angle) <= maxSignAngle {
+			s.angle = g.Angle * math.Pi / 180
+		}
 		if f := g.Flicker; f != nil {
 			s.pulse = min(1, max(0, finiteOr0(f.Pulse)))
 			s.dropouts = min(1, max(0, finiteOr0(f.Dropouts)))
@@ -147,6 +153,12 @@ func (s *sign) brightness(t float64) (core, glow float64) {
 		}
 	}
 	return base, base
+}
+
+// turnedLabeler is a Gfx that draws labels turned about their centre; a
+// Gfx that is not one draws every sign level.
+type turnedLabeler interface {
+	LabelTurned(s string, x, y, h, angle float64, c parts.Color)
 }
 
 // signs draws a map's signs of one level and layer.
@@ -222,7 +234,11 @@ func (d *signs) Draw(g parts.Gfx) {
 		g.Elevate(float64(s.level))
 		v := g.View()
 		reach := s.size * float64(len(s.text))
-		if s.x+reach < v.X || s.x-reach > v.X+v.W || s.y+s.size < v.Y || s.y-s.size > v.Y+v.H {
+		up := s.size
+		if s.angle != 0 {
+			up = reach // turned, it reaches up and down as far as to the sides
+		}
+		if s.x+reach < v.X || s.x-reach > v.X+v.W || s.y+up < v.Y || s.y-up > v.Y+v.H {
 			continue
 		}
 		core, glow := s.brightness(t)
@@ -230,8 +246,13 @@ func (d *signs) Draw(g parts.Gfx) {
 		if lit {
 			halo = 0.45
 		}
-		g.Label(s.text, s.x, s.y, s.size*1.12, s.colour.WithAlpha(halo*glow))
 		tube := parts.Color{R: lift(s.colour.R, core), G: lift(s.colour.G, core), B: lift(s.colour.B, core), A: 1}
+		if tl, ok := g.(turnedLabeler); ok && s.angle != 0 {
+			tl.LabelTurned(s.text, s.x, s.y, s.size*1.12, s.angle, s.colour.WithAlpha(halo*glow))
+			tl.LabelTurned(s.text, s.x, s.y, s.size, s.angle, tube.WithAlpha(0.35+0.65*core))
+			continue
+		}
+		g.Label(s.text, s.x, s.y, s.size*1.12, s.colour.WithAlpha(halo*glow))
 		g.Label(s.text, s.x, s.y, s.size, tube.WithAlpha(0.35+0.65*core))
 	}
 }

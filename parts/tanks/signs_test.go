@@ -21,6 +21,12 @@ func TestParseSignsDowntown(t *testing.T) {
 		h.colour != parts.RGB(0xff3ad0) || h.size != 18 || h.pulse != 0.15 || h.dropouts != 0.1 || h.radius != 80 || h.intensity != 0.7 {
 		t.Errorf("HOTEL %+v", h)
 	}
+	if c := s[2]; c.text != "CLUB" || math.Abs(c.angle-(-8*math.Pi/180)) > 1e-12 {
+		t.Errorf("CLUB %q hangs at %v rad, want its -8°", c.text, c.angle)
+	}
+	if h.angle != 0 {
+		t.Errorf("HOTEL hangs at %v rad, want level", h.angle)
+	}
 	if s[5].text != "GUNS" {
 		t.Errorf("last sign %q", s[5].text)
 	}
@@ -115,14 +121,66 @@ func TestSignsGlowAtNight(t *testing.T) {
 	}
 }
 
+// A sign's angle is in degrees, as the map's bodies' are; one turned past
+// a whole turn either way (not a sign's angle) hangs level.
+func TestParseSignAngle(t *testing.T) {
+	s := parseSigns(tinyMap(`{"signs":[{"cell":[1,1],"text":"A","angle":90},{"cell":[1,1],"text":"B","angle":-360},
+		{"cell":[1,1],"text":"C","angle":361},{"cell":[1,1],"text":"D","angle":-1e300},{"cell":[1,1],"text":"E"}]}`))
+	want := []float64{math.Pi / 2, -2 * math.Pi, 0, 0, 0}
+	if len(s) != len(want) {
+		t.Fatalf("%d signs, want %d", len(s), len(want))
+	}
+	for i, w := range want {
+		if math.Abs(s[i].angle-w) > 1e-12 {
+			t.Errorf("sign %s: angle %v, want %v", s[i].text, s[i].angle, w)
+		}
+	}
+}
+
+// turner records the labels a Gfx that turns them is asked for.
+type turner struct {
+	partstest.Gfx
+	angles []float64
+}
+
+func (g *turner) LabelTurned(_ string, _, _, _, angle float64, _ parts.Color) {
+	g.angles = append(g.angles, angle)
+}
+
+// A sign with an angle is drawn turned by it (its glow and its letters),
+// where the backend turns labels; a level sign, and every sign where the
+// backend cannot turn them, as a plain label.
+func TestSignDrawnTurned(t *testing.T) {
+	m := tinyMap(`{"signs":[{"cell":[1,1],"level":1,"layer":2,"text":"CLUB","angle":-8},{"cell":[2,2],"level":1,"layer":2,"text":"BAR"}]}`)
+	c := &parts.Ctx{Stage: parts.NewStage("vimp"), Sky: &parts.Sky{}}
+	if buildSigns(c, m, false) == nil {
+		t.Fatal("no signs")
+	}
+	g := &turner{}
+	g.Rect = parts.Rect{W: 40, H: 40}
+	c.Stage.Draw(g)
+	if len(g.angles) != 2 || math.Abs(g.angles[0]+8*math.Pi/180) > 1e-12 || g.angles[1] != g.angles[0] {
+		t.Errorf("turned labels at %v, want CLUB's glow and letters at -8°", g.angles)
+	}
+	if k := g.Kinds()["label"]; k != 2 {
+		t.Errorf("%d plain labels, want BAR's two", k)
+	}
+	plain := &partstest.Gfx{Rect: parts.Rect{W: 40, H: 40}}
+	c.Stage.Draw(plain)
+	if k := plain.Kinds()["label"]; k != 4 {
+		t.Errorf("a backend that cannot turn labels drew %d labels, want all four level", k)
+	}
+}
+
 func FuzzParseSigns(f *testing.F) {
 	f.Add([]byte(`{"signs":[{"cell":[1,1],"level":1,"layer":2,"text":"HOTEL","color":16726736,"size":18,"angle":-8,"flicker":{"pulse":0.15,"dropouts":0.1},"light":{"radius":80,"intensity":0.7}}]}`))
 	f.Add([]byte(`{"signs":[{"cell":[3.99,0],"text":"\u00e9\u00e9","size":-1,"flicker":null},{"cell":[1e300,1]}]}`))
+	f.Add([]byte(`{"signs":[{"cell":[1,1],"text":"A","angle":360},{"cell":[2,2],"text":"B","angle":-1e308},{"cell":[2,2],"text":"C","angle":"x"}]}`))
 	f.Fuzz(func(t *testing.T, game []byte) {
 		for _, s := range parseSigns(tinyMap(string(game))) {
 			if s.text == "" || len([]rune(s.text)) > maxSignRunes || !(s.size > 0 && s.size <= maxSignSize) ||
 				s.pulse < 0 || s.pulse > 1 || s.dropouts < 0 || s.dropouts > 1 || s.radius < 0 || s.radius > maxSignRadius ||
-				s.level < 0 || s.level > 1 || !(s.x >= 0 && s.x < 40 && s.y >= 0 && s.y < 40) {
+				s.level < 0 || s.level > 1 || !(s.x >= 0 && s.x < 40 && s.y >= 0 && s.y < 40) || !(math.Abs(s.angle) <= 2*math.Pi) {
 				t.Fatalf("sign out of bounds: %+v", s)
 			}
 			if c, g := s.brightness(1.234); !(c >= 0 && c <= 1 && g >= 0 && g <= 1) {

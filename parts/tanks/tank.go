@@ -141,6 +141,7 @@ func (t *Tank) Update(row []float32) {
 		t.Wreck.update(t.motion.vz)
 	}
 	t.c.Levels.SetActor(t.ID, t.At)
+	t.c.Levels.Place(t.ID, t.Pose.x, t.Pose.y)
 	if t.h != (parts.Handle{}) {
 		t.h = t.c.Stage.Move(t.h, drawZ(3, t.At))
 	}

@@ -7,7 +7,7 @@ import (
 
 	"vimpclient/gamemap"
 	"vimpclient/parts"
-	"vimpclient/parts/partstest"
+	"vimpclient/testkit/partstest"
 	"vimpclient/parts/tiles"
 )
 

@@ -7,8 +7,8 @@ import (
 
 	"vimpclient/gamemap"
 	"vimpclient/parts"
-	"vimpclient/testkit/partstest"
 	"vimpclient/parts/tiles"
+	"vimpclient/testkit/partstest"
 )
 
 // roofGfx lights the scene and keeps the floor area of each level's light

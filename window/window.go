@@ -15,6 +15,7 @@ import (
 	"log/slog"
 	"os"
 	"runtime/debug"
+	"sync/atomic"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -119,11 +120,16 @@ type Window struct {
 
 // trim hands freed memory back to the system: the C heap's free pages (a
 // software GL driver's freed textures) and the Go heap's, trimFrames
-// frames after a new match began, once the last match's images are gone;
-// trimIn counts down to it.
+// frames after a new match began, once the last match's images are gone
+// (trimIn counts down to it); and the C heap's every trimEvery, since a
+// match frees and makes textures as it goes (ground marks' pages come and
+// go with the fighting, map chunks with the camera) and glibc keeps what
+// they freed scattered among live blocks.
 type trim struct {
-	trimmer *memtrim.Trimmer
-	trimIn  int
+	trimmer  *memtrim.Trimmer
+	trimIn   int
+	lastTrim time.Time
+	trimming atomic.Bool // a trim is running
 }
 
 // loadingCover is the loading bar: what it says, and the new map whose
@@ -663,23 +669,47 @@ func (w *Window) keepPlayerClear() {
 // cost measured in frame times, and halves what reconnects leave behind.
 const windowArenas = 1
 
+// trimEvery is how often the C heap is trimmed while a window runs.
+const trimEvery = 20 * time.Second
+
 // trimFrames is how long after a new match begins the C heap is trimmed:
 // by then the last match's images were disposed of and freed.
 const trimFrames = 120
 
-// trimAfterMatch counts down to the trim a new match asked for.
+// trimAfterMatch counts down to the trim a new match asked for, and
+// trims the C heap every trimEvery besides.
 func (w *Window) trimAfterMatch() {
-	if w.trimIn <= 0 {
+	now := w.opts.Clock()
+	if w.trimIn > 0 {
+		if w.trimIn--; w.trimIn == 0 {
+			w.trimC(now)
+			// The Go heap's too: loading a match (the map's text, its
+			// decoded sounds and images, the first bakes) leaves pages
+			// the runtime would hand back only over minutes. Collected
+			// on a goroutine of its own, so the frame does not wait.
+			go debug.FreeOSMemory()
+		}
 		return
 	}
-	if w.trimIn--; w.trimIn == 0 {
-		w.trimmer.Trim()
-		// The Go heap's too: loading a match (the map's text, its
-		// decoded sounds and images, the first bakes) leaves pages the
-		// runtime would hand back only over minutes. Collected on a
-		// goroutine of its own, so the frame does not wait for it.
-		go debug.FreeOSMemory()
+	if w.lastTrim.IsZero() {
+		w.lastTrim = now
 	}
+	if now.Sub(w.lastTrim) >= trimEvery {
+		w.trimC(now)
+	}
+}
+
+// trimC trims the C heap on a goroutine of its own (a few milliseconds
+// the frame does not wait for), unless the last trim is still running.
+func (w *Window) trimC(now time.Time) {
+	w.lastTrim = now
+	if !w.trimming.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		defer w.trimming.Store(false)
+		w.trimmer.Trim()
+	}()
 }
 
 // mapCoverFor bounds how long a new map's unbaked chunks keep the loading

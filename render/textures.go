@@ -205,6 +205,17 @@ func (t *textures) shapes() *atlas {
 	return t.atl
 }
 
+// dropShapes releases an atlas of shapes and labels only (nothing baked
+// into it); the next shapes builds it again.
+func (t *textures) dropShapes() {
+	if t.atl == nil || len(t.bakedSrc) > 0 {
+		return
+	}
+	t.atl.release()
+	t.atl = nil
+	t.gen++
+}
+
 // source returns the image a texture is drawn from and its rectangle in
 // that image; ok is false while it is not loaded.
 func (t *textures) source(h parts.Tex) (img *ebiten.Image, r image.Rectangle, ok bool) {

@@ -23,6 +23,12 @@ func (r *Renderer) Warm(*ebiten.Image) bool {
 		return false
 	}
 	r.warmed = true
+	// The start screen draws no world: an atlas made only to warm up is
+	// let go (2.6 MiB of texture, most of it the labels' area), and the
+	// first match builds its own.
+	if r.gfx.tex.atl == nil {
+		defer r.gfx.tex.dropShapes()
+	}
 	img := newOwnImage(warmSide, warmSide)
 	defer img.Deallocate()
 	g := r.gfx

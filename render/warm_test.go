@@ -24,3 +24,22 @@ func TestWarmDrawsOnce(t *testing.T) {
 		t.Fatal("a second Warm drew again")
 	}
 }
+
+// Warm on the start screen (nothing baked) leaves no atlas behind: the
+// one it drew with is let go, and the first shapes drawn after build one
+// that draws them.
+func TestWarmLeavesNoAtlas(t *testing.T) {
+	r := New(context.Background(), Options{})
+	screen := newOwnImage(320, 180)
+	defer screen.Deallocate()
+	if !r.Warm(screen) {
+		t.Fatal("the first Warm did not draw")
+	}
+	if r.gfx.tex.atl != nil {
+		t.Fatal("Warm kept the atlas it made for itself")
+	}
+	a := r.gfx.tex.shapes()
+	if a == nil || a.img == nil || a.white.Empty() {
+		t.Fatal("no atlas built after Warm")
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"math"
 	"sort"
 
+	"vimpclient/gamemap"
 	"vimpclient/internal/jsonobj"
 )
 
@@ -108,6 +109,27 @@ func ParseCoreParams(raw json.RawMessage) (CoreParams, error) {
 		out.Surfaces = s
 	}
 	return out, nil
+}
+
+// gameLevels reads the member name of a map's game data as an object keyed
+// by level: its members, or nil when the map has no such member; malformed
+// JSON, or more levels than a map may have, is an error.
+func gameLevels(m *gamemap.Map, name string) ([]jsonobj.Member, error) {
+	if !present(m.Game) {
+		return nil, nil
+	}
+	var game map[string]json.RawMessage
+	if err := json.Unmarshal(m.Game, &game); err != nil {
+		return nil, fmt.Errorf("map game data: %w", err)
+	}
+	if !present(game[name]) {
+		return nil, nil
+	}
+	levels, err := jsonobj.Members(game[name], gamemap.MaxLevels)
+	if err != nil {
+		return nil, fmt.Errorf("game.%s: %w", name, err)
+	}
+	return levels, nil
 }
 
 func present(raw json.RawMessage) bool {

@@ -166,21 +166,12 @@ const maxWallTiles = 256
 // Entries that are not a level, a tile and a height in [0, MaxLevels] are
 // dropped; malformed JSON is an error.
 func NewWallHeights(m *gamemap.Map) (*WallHeights, error) {
-	if m == nil || !present(m.Game) {
+	if m == nil {
 		return nil, nil
 	}
-	var game struct {
-		WallHeights json.RawMessage `json:"wallHeights"`
-	}
-	if err := json.Unmarshal(m.Game, &game); err != nil {
-		return nil, fmt.Errorf("map game data: %w", err)
-	}
-	if !present(game.WallHeights) {
-		return nil, nil
-	}
-	levels, err := jsonobj.Members(game.WallHeights, gamemap.MaxLevels)
-	if err != nil {
-		return nil, fmt.Errorf("game.wallHeights: %w", err)
+	levels, err := gameLevels(m, "wallHeights")
+	if err != nil || levels == nil {
+		return nil, err
 	}
 	w := &WallHeights{}
 	for _, lm := range levels {

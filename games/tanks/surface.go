@@ -73,21 +73,12 @@ const maxSurfaceTiles = 256
 // takes the neutral path, exactly the motion without surfaces. Entries it
 // cannot use are dropped and counted; malformed JSON is an error.
 func NewSurfaceMap(m *gamemap.Map, rules *SurfaceRules) (*SurfaceMap, error) {
-	if m == nil || rules == nil || len(m.Levels) == 0 || !present(m.Game) {
+	if m == nil || rules == nil || len(m.Levels) == 0 {
 		return nil, nil
 	}
-	var game struct {
-		Surfaces json.RawMessage `json:"surfaces"`
-	}
-	if err := json.Unmarshal(m.Game, &game); err != nil {
-		return nil, fmt.Errorf("map game data: %w", err)
-	}
-	if !present(game.Surfaces) {
-		return nil, nil
-	}
-	levels, err := jsonobj.Members(game.Surfaces, gamemap.MaxLevels)
-	if err != nil {
-		return nil, fmt.Errorf("game.surfaces: %w", err)
+	levels, err := gameLevels(m, "surfaces")
+	if err != nil || levels == nil {
+		return nil, err
 	}
 	g := &m.Levels[0]
 	sm := &SurfaceMap{Rules: rules, cols: g.Cols, rows: g.Rows, tile: float32(m.CellWorld()),

@@ -52,6 +52,32 @@ func root(t *testing.T) string {
 func index(t *testing.T, rootDir string) *codeIndex {
 	t.Helper()
 	ix := &codeIndex{pkgs: map[string]*pkgInfo{}, decl: map[string]bool{}}
+	walkGo(t, rootDir, 0, func(rel string, f *ast.File, test bool) {
+		pkgName := strings.TrimSuffix(f.Name.Name, "_test")
+		if !test {
+			p := ix.pkgs[rel]
+			if p == nil {
+				p = &pkgInfo{name: pkgName, imports: map[string]bool{}}
+				ix.pkgs[rel] = p
+			}
+			for _, im := range f.Imports {
+				v := strings.Trim(im.Path.Value, `"`)
+				if after, ok := strings.CutPrefix(v, module+"/"); ok {
+					p.imports[after] = true
+				}
+			}
+		}
+		ix.declare(pkgName, f)
+	})
+	return ix
+}
+
+// walkGo parses every Go file under rootDir (testdata, hidden and
+// underscore directories and the build outputs excepted, as the go tool
+// does) with mode, and hands each to fn with its directory relative to
+// the root and whether it is a test file.
+func walkGo(t *testing.T, rootDir string, mode parser.Mode, fn func(rel string, f *ast.File, test bool)) {
+	t.Helper()
 	fset := token.NewFileSet()
 	err := filepath.WalkDir(rootDir, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -68,34 +94,17 @@ func index(t *testing.T, rootDir string) *codeIndex {
 		if !strings.HasSuffix(name, ".go") {
 			return nil
 		}
-		f, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+		f, err := parser.ParseFile(fset, path, nil, mode|parser.SkipObjectResolution)
 		if err != nil {
 			return err
 		}
 		rel, _ := filepath.Rel(rootDir, filepath.Dir(path))
-		rel = filepath.ToSlash(rel)
-		test := strings.HasSuffix(name, "_test.go")
-		pkgName := strings.TrimSuffix(f.Name.Name, "_test")
-		if !test {
-			p := ix.pkgs[rel]
-			if p == nil {
-				p = &pkgInfo{name: pkgName, imports: map[string]bool{}}
-				ix.pkgs[rel] = p
-			}
-			for _, im := range f.Imports {
-				v := strings.Trim(im.Path.Value, `"`)
-				if after, ok := strings.CutPrefix(v, module+"/"); ok {
-					p.imports[after] = true
-				}
-			}
-		}
-		ix.declare(pkgName, f)
+		fn(filepath.ToSlash(rel), f, strings.HasSuffix(name, "_test.go"))
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return ix
 }
 
 func (ix *codeIndex) add(pkg string, names ...string) {

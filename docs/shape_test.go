@@ -3,11 +3,7 @@ package docs
 import (
 	"go/ast"
 	"go/parser"
-	"go/token"
-	"io/fs"
-	"path/filepath"
 	"sort"
-	"strings"
 	"testing"
 )
 
@@ -25,30 +21,10 @@ func TestNoStructOverThirtyFields(t *testing.T) {
 		fields int
 	}
 	var all []sized
-	fset := token.NewFileSet()
-	err := filepath.WalkDir(rootDir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	walkGo(t, rootDir, parser.ParseComments, func(rel string, f *ast.File, test bool) {
+		if test || ast.IsGenerated(f) {
+			return
 		}
-		name := d.Name()
-		if d.IsDir() {
-			if path != rootDir && (name == "testdata" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") ||
-				name == "bin" || name == "dist") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments|parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		if ast.IsGenerated(f) {
-			return nil
-		}
-		rel, _ := filepath.Rel(rootDir, filepath.Dir(path))
 		ast.Inspect(f, func(n ast.Node) bool {
 			ts, ok := n.(*ast.TypeSpec)
 			if !ok {
@@ -62,14 +38,10 @@ func TestNoStructOverThirtyFields(t *testing.T) {
 			for _, fl := range st.Fields.List {
 				c += max(1, len(fl.Names))
 			}
-			all = append(all, sized{filepath.ToSlash(rel) + "." + ts.Name.Name, c})
+			all = append(all, sized{rel + "." + ts.Name.Name, c})
 			return true
 		})
-		return nil
 	})
-	if err != nil {
-		t.Fatal(err)
-	}
 	sort.Slice(all, func(i, j int) bool {
 		if all[i].fields != all[j].fields {
 			return all[i].fields > all[j].fields

@@ -448,7 +448,7 @@ func (w *Window) Update() error {
 	w.keepPlayerClear()
 	w.play.Tick(now)
 	w.followGame()
-	w.trimAfterMatch()
+	w.trimAfterMatch(now)
 	w.applyMenu()
 	if l := w.play.Loop(); l != w.graphOf {
 		// A demo that seeked back plays on a new loop: graph its network,
@@ -678,8 +678,7 @@ const trimFrames = 120
 
 // trimAfterMatch counts down to the trim a new match asked for, and
 // trims the C heap every trimEvery besides.
-func (w *Window) trimAfterMatch() {
-	now := w.opts.Clock()
+func (w *Window) trimAfterMatch(now time.Time) {
 	if w.trimIn > 0 {
 		if w.trimIn--; w.trimIn == 0 {
 			w.trimC(now)
